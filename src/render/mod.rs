@@ -1,0 +1,4 @@
+//! Renderers: pure functions of a `Report`.
+
+pub mod json;
+pub mod table;

@@ -1,0 +1,166 @@
+//! The result of one sync: the only contract between `calc` and `render`.
+//!
+//! Every renderer is a function of a `Report`; none of them computes. JSON keys are camelCase, as
+//! in the Kubernetes API; `SCHEMA_VERSION` changes whenever a key changes meaning or disappears.
+
+use serde::Serialize;
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub schema_version: u32,
+    /// `namespace/name` of the HPA.
+    pub hpa: String,
+    /// `Kind/name` of the scale target.
+    pub target: String,
+    /// The Kubernetes release whose controller rules were applied, e.g. `1.37`.
+    pub kube_version: String,
+    /// The evaluation time (RFC 3339).
+    pub now: String,
+    pub current_replicas: i32,
+    /// `flag`, `status` or `samples`.
+    pub current_replicas_source: String,
+    pub desired_replicas: i32,
+    pub min_replicas: i32,
+    pub max_replicas: i32,
+    pub metrics: Vec<MetricReport>,
+    pub decision: Decision,
+    pub conditions: Vec<Condition>,
+    pub steps: Vec<Step>,
+    pub assumptions: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetricReport {
+    /// `Resource`, `ContainerResource`, `Pods`, `Object` or `External`.
+    #[serde(rename = "type")]
+    pub metric_type: String,
+    /// The resource or metric name (`cpu`, `requests_per_second`).
+    pub name: String,
+    /// The name the controller uses in conditions and events.
+    pub description: String,
+    pub container: Option<String>,
+    pub target: TargetReport,
+    pub current_utilization: Option<i32>,
+    pub current_average_value: Option<String>,
+    pub current_value: Option<String>,
+    /// First-pass usage ratio (current / target).
+    pub ratio: Option<f64>,
+    pub tolerance: ToleranceBand,
+    pub ready_pods: usize,
+    pub unready_pods: usize,
+    pub missing_pods: usize,
+    pub ignored_pods: usize,
+    /// Each pod's class, in input order (empty for Object/External metrics).
+    pub pods: Vec<PodClass>,
+    /// Sum of the usage that entered the first pass (milli-units).
+    pub usage_total_milli: Option<i64>,
+    /// Sum of the requests that entered the first pass (milli-units, Utilization only).
+    pub request_total_milli: Option<i64>,
+    pub recount: Option<Recount>,
+    /// `null` when the metric is invalid.
+    pub proposed_replicas: Option<i32>,
+    /// Which return statement of the controller produced the proposal.
+    pub branch: Option<String>,
+    /// The controller's error for an invalid metric.
+    pub error: Option<String>,
+    /// The condition reason the controller would use for that error (`FailedGetResourceMetric`).
+    pub error_reason: Option<String>,
+    /// For a single metric: the band of values that keeps the current count.
+    pub hold_band: Option<HoldBand>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetReport {
+    #[serde(rename = "type")]
+    pub target_type: String,
+    pub average_utilization: Option<i32>,
+    pub average_value: Option<String>,
+    pub value: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToleranceBand {
+    /// `1 - scaleDown tolerance`.
+    pub lower: f64,
+    /// `1 + scaleUp tolerance`.
+    pub upper: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodClass {
+    pub name: String,
+    /// `ready`, `unready`, `missing` or `ignored`.
+    pub class: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recount {
+    /// The value each missing pod was counted at (milli-units), or null when they were not added.
+    pub missing_pods_value_milli: Option<i64>,
+    /// Whether unready pods were counted at zero (only on a scale-up).
+    pub unready_pods_at_zero: bool,
+    /// `len(metrics)` after the substitution: the count the ratio is multiplied by.
+    pub metrics_count: usize,
+    pub new_ratio: f64,
+    /// For Utilization targets: the recomputed utilization (integer percent).
+    pub new_utilization: Option<i32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HoldBand {
+    /// The unit of the bounds: `percent` or `quantity`.
+    pub unit: String,
+    /// Lowest current value that still holds the count (inclusive).
+    pub low: String,
+    /// Highest current value that still holds the count (inclusive).
+    pub high: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Decision {
+    /// The largest valid metric proposal, before normalization; null when metrics were not used.
+    pub metric_proposal: Option<i32>,
+    /// The controller's name of the metric that gave it.
+    pub metric_name: Option<String>,
+    /// The rescale reason the controller would log (`cpu resource utilization ... above target`).
+    pub rescale_reason: Option<String>,
+    /// After the stabilization window(s).
+    pub stabilized_replicas: Option<i32>,
+    /// After the rate limits and min/max clamping.
+    pub limited_replicas: Option<i32>,
+    /// `scaleUp`, `scaleDown` or `none`.
+    pub change: String,
+    /// One sentence: what happens and why.
+    pub summary: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Condition {
+    #[serde(rename = "type")]
+    pub condition_type: String,
+    pub status: String,
+    pub reason: String,
+    pub message: String,
+}
+
+/// One line of the trace, in the controller's order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    /// `inputs`, `metric`, `combine`, `stabilize`, `limit`, `conditions` or `decision`.
+    pub phase: String,
+    pub title: String,
+    pub detail: String,
+}

@@ -1,0 +1,359 @@
+//! The validated inputs of one HPA sync: what the controller would see.
+//!
+//! Parsers (`input::*`) build a `Scenario`; the calculation (`calc`) trusts it. Every quantity is
+//! already an integer in milli-units (`Quantity.MilliValue()`), every time an instant in
+//! milliseconds since the Unix epoch, every default applied.
+
+use std::collections::BTreeMap;
+
+use crate::time::{Duration, Timestamp};
+
+/// The HPA spec after API defaulting and validation (`autoscaling/v2`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HpaSpec {
+    pub name: String,
+    pub namespace: String,
+    pub target: ObjectReference,
+    /// Always set: the controller reads a nil `minReplicas` as 1.
+    pub min_replicas: i32,
+    pub max_replicas: i32,
+    pub metrics: Vec<MetricSpec>,
+    /// `None` selects the legacy normalization path, exactly as a nil `spec.behavior` does.
+    pub behavior: Option<Behavior>,
+}
+
+/// `scaleTargetRef` or an Object metric's `describedObject`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ObjectReference {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+}
+
+/// One entry of `spec.metrics`, in the manifest's order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MetricSpec {
+    /// `Resource` (container `None`) or `ContainerResource` (container `Some`).
+    Resource {
+        resource: String,
+        container: Option<String>,
+        target: MetricTarget,
+    },
+    Pods {
+        metric: MetricIdentifier,
+        target: MetricTarget,
+    },
+    Object {
+        described_object: ObjectReference,
+        metric: MetricIdentifier,
+        target: MetricTarget,
+    },
+    External {
+        metric: MetricIdentifier,
+        target: MetricTarget,
+    },
+}
+
+impl MetricSpec {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            MetricSpec::Resource {
+                container: None, ..
+            } => "Resource",
+            MetricSpec::Resource { .. } => "ContainerResource",
+            MetricSpec::Pods { .. } => "Pods",
+            MetricSpec::Object { .. } => "Object",
+            MetricSpec::External { .. } => "External",
+        }
+    }
+
+    /// The resource name or the custom metric name.
+    pub fn metric_name(&self) -> &str {
+        match self {
+            MetricSpec::Resource { resource, .. } => resource,
+            MetricSpec::Pods { metric, .. }
+            | MetricSpec::Object { metric, .. }
+            | MetricSpec::External { metric, .. } => &metric.name,
+        }
+    }
+
+    pub fn target(&self) -> &MetricTarget {
+        match self {
+            MetricSpec::Resource { target, .. }
+            | MetricSpec::Pods { target, .. }
+            | MetricSpec::Object { target, .. }
+            | MetricSpec::External { target, .. } => target,
+        }
+    }
+
+    pub fn is_object_or_external(&self) -> bool {
+        matches!(
+            self,
+            MetricSpec::Object { .. } | MetricSpec::External { .. }
+        )
+    }
+}
+
+/// `metric: {name, selector}`. The selector is kept as the text the controller would print.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MetricIdentifier {
+    pub name: String,
+    /// `matchLabels` of the metric selector (used only in names and messages).
+    pub selector: Option<BTreeMap<String, String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TargetType {
+    Utilization,
+    AverageValue,
+    Value,
+}
+
+/// `MetricTarget`, with quantities as milli-units. Kept field-for-field like the API type because
+/// the controller branches on which fields are set, not only on `type`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetricTarget {
+    pub target_type: TargetType,
+    pub average_utilization: Option<i32>,
+    pub average_value_milli: Option<i64>,
+    pub value_milli: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Behavior {
+    pub scale_up: ScalingRules,
+    pub scale_down: ScalingRules,
+}
+
+/// `HPAScalingRules` after API defaulting. The scale-down window may still be unset: the controller
+/// fills it from `--horizontal-pod-autoscaler-downscale-stabilization` at each sync.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScalingRules {
+    pub stabilization_window_seconds: Option<i32>,
+    pub select_policy: SelectPolicy,
+    pub policies: Vec<ScalingPolicy>,
+    /// Per-direction tolerance (`behavior.*.tolerance`), already converted the way
+    /// `Quantity.AsApproximateFloat64()` converts it.
+    pub tolerance: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SelectPolicy {
+    Max,
+    Min,
+    Disabled,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PolicyType {
+    Pods,
+    Percent,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScalingPolicy {
+    pub policy_type: PolicyType,
+    pub value: i32,
+    pub period_seconds: i32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PodPhase {
+    Pending,
+    Running,
+    Succeeded,
+    Failed,
+    Unknown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConditionStatus {
+    True,
+    False,
+    Unknown,
+}
+
+/// The pod's `Ready` condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadyCondition {
+    pub status: ConditionStatus,
+    pub last_transition_time: Timestamp,
+}
+
+/// A pod as the controller's pod lister returns it: only the fields the controller reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pod {
+    pub name: String,
+    pub phase: PodPhase,
+    /// `metadata.deletionTimestamp != nil`.
+    pub deleting: bool,
+    pub start_time: Option<Timestamp>,
+    pub ready: Option<ReadyCondition>,
+    pub containers: Vec<Container>,
+    /// Pod-level `spec.resources.requests` (used with the `PodLevelResources` gate).
+    pub pod_requests: Option<Resources>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Container {
+    pub name: String,
+    pub kind: ContainerKind,
+    pub requests: Resources,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContainerKind {
+    App,
+    /// An init container with `restartPolicy: Always` (a sidecar).
+    Sidecar,
+    /// A plain init container: its requests are not part of the HPA's pod request.
+    Init,
+}
+
+/// A small resource list: `(name, milli-units)`; pods have one to three entries.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Resources(pub Vec<(String, i64)>);
+
+impl Resources {
+    pub fn get(&self, resource: &str) -> Option<i64> {
+        self.0
+            .iter()
+            .find(|(name, _)| name == resource)
+            .map(|&(_, v)| v)
+    }
+}
+
+/// One `PodMetrics` item of the resource metrics API.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PodMetrics {
+    pub pod: String,
+    pub timestamp: Timestamp,
+    pub window: Duration,
+    pub containers: Vec<ContainerMetrics>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainerMetrics {
+    pub name: String,
+    pub usage: Resources,
+}
+
+/// One value of a `Pods` metric from the custom metrics API.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PodMetricValue {
+    pub pod: String,
+    pub value_milli: i64,
+    pub timestamp: Timestamp,
+    pub window: Duration,
+}
+
+/// Everything the metrics APIs would answer. A name absent from a map means the API returned
+/// nothing for it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MetricValues {
+    /// `metrics.k8s.io` PodMetrics.
+    pub resource: Vec<PodMetrics>,
+    /// `custom.metrics.k8s.io`, per metric name: one value per pod.
+    pub pods: BTreeMap<String, Vec<PodMetricValue>>,
+    /// `custom.metrics.k8s.io`, per metric name: the object's value.
+    pub object: BTreeMap<String, i64>,
+    /// `external.metrics.k8s.io`, per metric name: every value (the controller sums them).
+    pub external: BTreeMap<String, Vec<i64>>,
+}
+
+/// kube-controller-manager settings and the Kubernetes version whose rules apply.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ControllerConfig {
+    pub tolerance: f64,
+    pub cpu_initialization_period: Duration,
+    pub delay_of_initial_readiness_status: Duration,
+    pub downscale_stabilization_window: Duration,
+    pub sync_period: Duration,
+    /// The Kubernetes minor version whose controller rules apply (1.`kube_minor`).
+    pub kube_minor: u32,
+    /// `scaleUpLimitFactor` and `scaleUpLimitMinimum` of the legacy path (2 and 4 in production).
+    pub scale_up_limit_factor: f64,
+    pub scale_up_limit_minimum: f64,
+    pub features: FeatureGates,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeatureGates {
+    pub hpa_configurable_tolerance: bool,
+    pub hpa_scale_to_zero: bool,
+    pub pod_level_resources: bool,
+}
+
+impl Default for ControllerConfig {
+    fn default() -> Self {
+        ControllerConfig {
+            tolerance: 0.1,
+            cpu_initialization_period: Duration::from_secs(300),
+            delay_of_initial_readiness_status: Duration::from_secs(30),
+            downscale_stabilization_window: Duration::from_secs(300),
+            sync_period: Duration::from_secs(15),
+            kube_minor: 37,
+            scale_up_limit_factor: 2.0,
+            scale_up_limit_minimum: 4.0,
+            features: FeatureGates {
+                hpa_configurable_tolerance: true,
+                hpa_scale_to_zero: true,
+                pod_level_resources: true,
+            },
+        }
+    }
+}
+
+/// A recommendation the controller remembers (`timestampedRecommendation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Recommendation {
+    pub replicas: i32,
+    pub timestamp: Timestamp,
+}
+
+/// A scale event the controller remembers (`timestampedScaleEvent`); the change is a magnitude.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScaleEvent {
+    pub replica_change: i32,
+    pub timestamp: Timestamp,
+    pub outdated: bool,
+}
+
+/// The controller's in-memory state for one HPA: not in the API, lost on restart.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ControllerMemory {
+    pub recommendations: Vec<Recommendation>,
+    pub scale_up_events: Vec<ScaleEvent>,
+    pub scale_down_events: Vec<ScaleEvent>,
+}
+
+/// Where a number came from, said in the output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Flag,
+    Status,
+    Samples,
+    Default,
+}
+
+/// Everything one sync needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    pub hpa: HpaSpec,
+    /// `scale.spec.replicas`.
+    pub current_replicas: i32,
+    pub current_replicas_source: Source,
+    /// `scale.status.replicas` (used only by Object/External AverageValue targets).
+    pub status_replicas: i32,
+    /// The HPA status has the condition `ScaledToZero=True`.
+    pub scaled_to_zero: bool,
+    pub pods: Vec<Pod>,
+    pub metrics: MetricValues,
+    pub config: ControllerConfig,
+    /// The controller's memory from `--history`; `None` assumes steady load: every sync in the
+    /// window recommended what this one recommends and no scale event happened.
+    pub memory: Option<ControllerMemory>,
+    pub now: Timestamp,
+    /// What the input stage assumed or substituted, said in the output's assumptions.
+    pub input_notes: Vec<String>,
+}

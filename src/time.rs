@@ -1,0 +1,227 @@
+//! Instants and durations in whole milliseconds, and the notations users type for them.
+//!
+//! The controller compares `time.Time` values with strict `Before`/`After`; integers make those
+//! comparisons exact. Go's zero time (0001-01-01) is representable, which the upstream tests use.
+
+use std::fmt;
+
+/// Milliseconds since the Unix epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(pub i64);
+
+/// A span of milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Duration(pub i64);
+
+impl Timestamp {
+    /// Go's `time.Time{}`: 0001-01-01T00:00:00Z.
+    pub const GO_ZERO: Timestamp = Timestamp(-62_135_596_800_000);
+
+    pub fn add(self, d: Duration) -> Timestamp {
+        Timestamp(self.0.saturating_add(d.0))
+    }
+
+    pub fn sub(self, d: Duration) -> Timestamp {
+        Timestamp(self.0.saturating_sub(d.0))
+    }
+
+    /// Go's `t.Before(u)`.
+    pub fn before(self, other: Timestamp) -> bool {
+        self.0 < other.0
+    }
+
+    /// Go's `t.After(u)`.
+    pub fn after(self, other: Timestamp) -> bool {
+        self.0 > other.0
+    }
+
+    /// `self - earlier`.
+    pub fn since(self, earlier: Timestamp) -> Duration {
+        Duration(self.0.saturating_sub(earlier.0))
+    }
+
+    /// RFC 3339 with a `Z` offset, seconds precision unless there are milliseconds.
+    pub fn to_rfc3339(self) -> String {
+        match jiff::Timestamp::from_millisecond(self.0) {
+            Ok(t) if self.0 % 1000 == 0 => t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            Ok(t) => t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
+            Err(_) => format!("{}ms since the epoch", self.0),
+        }
+    }
+
+    /// Parses an RFC 3339 timestamp (`2026-11-29T15:04:05Z`, with an offset or fraction).
+    pub fn parse_rfc3339(text: &str) -> Option<Timestamp> {
+        let t: jiff::Timestamp = text.trim().parse().ok()?;
+        Some(Timestamp(t.as_millisecond()))
+    }
+}
+
+impl Duration {
+    pub const ZERO: Duration = Duration(0);
+
+    pub const fn from_secs(secs: i64) -> Duration {
+        Duration(secs * 1000)
+    }
+
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / 1000.0
+    }
+
+    pub fn millis(self) -> i64 {
+        self.0
+    }
+
+    /// Parses a Go-style duration: `300ms`, `45s`, `10m`, `1h30m`, `1.5h`, `0`. Negative values are
+    /// refused; callers that want an age say so.
+    pub fn parse(text: &str) -> Result<Duration, String> {
+        let s = text.trim();
+        if s.is_empty() {
+            return Err("an empty duration".into());
+        }
+        if s == "0" {
+            return Ok(Duration::ZERO);
+        }
+        let mut total: i128 = 0;
+        let mut rest = s;
+        while !rest.is_empty() {
+            let num_len = rest
+                .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .unwrap_or(rest.len());
+            if num_len == 0 {
+                return Err(format!(
+                    "\"{s}\" is not a duration (expected forms like 45s, 5m, 1h30m)"
+                ));
+            }
+            let (num, tail) = rest.split_at(num_len);
+            let unit_len = tail
+                .find(|c: char| c.is_ascii_digit() || c == '.')
+                .unwrap_or(tail.len());
+            let (unit, tail) = tail.split_at(unit_len);
+            let unit_ms: i128 = match unit {
+                "ms" => 1,
+                "s" => 1000,
+                "m" => 60_000,
+                "h" => 3_600_000,
+                "" => {
+                    return Err(format!(
+                        "\"{s}\" has a number without a unit (use ms, s, m or h)"
+                    ));
+                }
+                other => {
+                    return Err(format!(
+                        "\"{s}\" has an unknown unit \"{other}\" (use ms, s, m or h)"
+                    ));
+                }
+            };
+            total += parse_scaled(num, unit_ms)
+                .ok_or_else(|| format!("\"{s}\" is not a duration (bad number \"{num}\")"))?;
+            if total > i128::from(i64::MAX) {
+                return Err(format!("\"{s}\" is too long a duration"));
+            }
+            rest = tail;
+        }
+        i64::try_from(total)
+            .map(Duration)
+            .map_err(|_| format!("\"{s}\" is too long a duration"))
+    }
+}
+
+/// `num` (decimal, maybe with a fraction) times `unit_ms`, truncated to whole milliseconds.
+fn parse_scaled(num: &str, unit_ms: i128) -> Option<i128> {
+    let (int, frac) = num.split_once('.').unwrap_or((num, ""));
+    if (int.is_empty() && frac.is_empty()) || frac.contains('.') || int.len() > 18 {
+        return None;
+    }
+    let int_value: i128 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    let frac = &frac[..frac.len().min(12)];
+    let frac_value: i128 = if frac.is_empty() {
+        0
+    } else {
+        frac.parse().ok()?
+    };
+    let frac_scale = 10i128.pow(u32::try_from(frac.len()).ok()?);
+    Some(int_value.checked_mul(unit_ms)? + frac_value * unit_ms / frac_scale)
+}
+
+impl fmt::Display for Duration {
+    /// Kubernetes-style: `5m0s` is written `5m`, `90s` as `1m30s`, `0.5s` as `500ms`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = self.0;
+        if ms == 0 {
+            return write!(f, "0s");
+        }
+        let sign = if ms < 0 { "-" } else { "" };
+        let ms = ms.unsigned_abs();
+        if ms < 1000 {
+            return write!(f, "{sign}{ms}ms");
+        }
+        let (h, m, s, rem) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+        write!(f, "{sign}")?;
+        if h > 0 {
+            write!(f, "{h}h")?;
+        }
+        if m > 0 {
+            write!(f, "{m}m")?;
+        }
+        if s > 0 || rem > 0 {
+            if rem > 0 {
+                write!(f, "{s}.{rem:03}s")?;
+            } else {
+                write!(f, "{s}s")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_style_durations_parse() {
+        for (text, ms) in [
+            ("0", 0),
+            ("300ms", 300),
+            ("45s", 45_000),
+            ("10m", 600_000),
+            ("1h30m", 5_400_000),
+            ("4m59s", 299_000),
+            ("1.5h", 5_400_000),
+            ("0.5s", 500),
+        ] {
+            assert_eq!(Duration::parse(text), Ok(Duration(ms)), "{text}");
+        }
+    }
+
+    #[test]
+    fn bad_durations_are_refused() {
+        for text in ["", "5", "5x", "-5s", "m", "1..5s", "s5"] {
+            assert!(Duration::parse(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn durations_print_like_kubernetes() {
+        assert_eq!(Duration::from_secs(300).to_string(), "5m");
+        assert_eq!(Duration::from_secs(90).to_string(), "1m30s");
+        assert_eq!(Duration(500).to_string(), "500ms");
+        assert_eq!(Duration::from_secs(3600).to_string(), "1h");
+    }
+
+    #[test]
+    fn rfc3339_round_trips() {
+        let t = Timestamp::parse_rfc3339("2026-11-29T15:04:05Z").unwrap();
+        assert_eq!(t.to_rfc3339(), "2026-11-29T15:04:05Z");
+        let t = Timestamp::parse_rfc3339("2026-11-29T16:04:05.250+01:00").unwrap();
+        assert_eq!(t.to_rfc3339(), "2026-11-29T15:04:05.250Z");
+        assert!(Timestamp::parse_rfc3339("yesterday").is_none());
+    }
+
+    #[test]
+    fn comparisons_are_strict_like_go() {
+        let t = Timestamp(1000);
+        assert!(!t.before(t) && !t.after(t));
+        assert!(Timestamp::GO_ZERO.before(Timestamp::GO_ZERO.add(Duration::from_secs(60))));
+    }
+}
