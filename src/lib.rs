@@ -41,8 +41,14 @@ pub fn run(cli: &Cli) -> Result<()> {
     let scenario = build_scenario(cli)?;
     let report = calc::evaluate(&scenario);
     let text = match cli.output {
-        OutputFormat::Table => render::table::render(&report, false, color_enabled()),
-        OutputFormat::Wide => render::table::render(&report, true, color_enabled()),
+        OutputFormat::Table | OutputFormat::Wide => render::table::render(
+            &report,
+            render::table::Layout {
+                wide: cli.output == OutputFormat::Wide,
+                color: color_enabled(),
+                width: terminal_width(),
+            },
+        ),
         OutputFormat::Json => render::json::render(&report),
         OutputFormat::Yaml => render::json::render_yaml(&report),
     };
@@ -77,6 +83,15 @@ fn write_stdout(bytes: &[u8]) -> Result<()> {
 /// Colour on a terminal unless NO_COLOR is set (anstream also honours CLICOLOR_FORCE).
 fn color_enabled() -> bool {
     anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
+}
+
+/// `COLUMNS` when set (tests set it for stable snapshots), else 120.
+fn terminal_width() -> u16 {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|&w: &u16| w >= 40)
+        .unwrap_or(120)
 }
 
 fn read_input(path: &Path) -> Result<(String, String)> {

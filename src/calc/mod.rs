@@ -1,9 +1,22 @@
-//! STUB: the controller's calculation.
+//! The controller's calculation, pure: a `Scenario` in, a `Report` out. One file per controller
+//! concern, each naming the Go functions it ports.
+
+pub mod conditions;
+pub mod explain;
+pub mod metrics;
+pub mod metrics_client;
+pub mod normalize;
+pub mod pods;
+pub mod reconcile;
+pub mod replicas;
 
 use crate::report::Report;
 use crate::scenario::Scenario;
 
+/// One sync as the controller would run it now, reported step by step.
 pub fn evaluate(scenario: &Scenario) -> Report {
-    let _ = scenario;
-    todo!()
+    let assume_steady = scenario.memory.is_none();
+    let mut memory = scenario.memory.clone().unwrap_or_default();
+    let sync = reconcile::reconcile(scenario, &mut memory, assume_steady);
+    explain::build(scenario, &sync, assume_steady)
 }

@@ -1,0 +1,411 @@
+//! One proposal per metric and their combination: `computeReplicasForMetric`,
+//! `computeStatusFor*Metric` and `computeReplicasForMetrics` of `horizontal.go`.
+
+use std::collections::BTreeMap;
+
+use crate::calc::metrics_client;
+use crate::calc::pods::Groups;
+use crate::calc::replicas::{
+    CalcContext, ExternalGuards, PodBasedResult, PodTarget, ValueResult, external_metric_replicas,
+    external_per_pod_metric_replicas, object_metric_replicas, object_per_pod_metric_replicas,
+    pod_based_replicas,
+};
+use crate::scenario::{MetricSpec, MetricValues, TargetType};
+
+/// What one metric computed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Computed<'a> {
+    PodBased(PodBasedResult<'a>),
+    Value(ValueResult),
+}
+
+impl Computed<'_> {
+    pub fn replicas(&self) -> i32 {
+        match self {
+            Computed::PodBased(r) => r.replicas,
+            Computed::Value(r) => r.replicas,
+        }
+    }
+}
+
+/// A metric the controller could not compute.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricFailure<'a> {
+    /// The condition reason (`FailedGetResourceMetric`, ...).
+    pub reason: &'static str,
+    /// The error inside the condition message.
+    pub condition_error: String,
+    /// The error `computeReplicasForMetric` returns (with the outer wrap).
+    pub error: String,
+    pub groups: Option<Groups<'a>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricOutcome<'a> {
+    /// The name the controller uses in conditions and events.
+    pub name: String,
+    pub result: Result<Computed<'a>, MetricFailure<'a>>,
+}
+
+/// Inputs of one metric computation that are not the metric itself.
+#[derive(Debug, Clone, Copy)]
+pub struct MetricInputs<'a> {
+    pub calc: CalcContext<'a>,
+    pub values: &'a MetricValues,
+    pub namespace: &'a str,
+    pub spec_replicas: i32,
+    pub status_replicas: i32,
+    pub missing_container_is_error: bool,
+    pub guards: ExternalGuards,
+}
+
+/// `%+v` of a `*metav1.LabelSelector` with only matchLabels, as the controller prints it.
+pub fn selector_text(selector: Option<&BTreeMap<String, String>>) -> String {
+    match selector {
+        None => "nil".to_string(),
+        Some(labels) => {
+            let pairs: String = labels.iter().map(|(k, v)| format!("{k}: {v},")).collect();
+            format!(
+                "&LabelSelector{{MatchLabels:map[string]string{{{pairs}}},MatchExpressions:[]LabelSelectorRequirement{{}},}}"
+            )
+        }
+    }
+}
+
+/// The controller's name for a metric (used in conditions, events and the rescale reason).
+pub fn metric_name(spec: &MetricSpec) -> String {
+    match spec {
+        MetricSpec::Resource {
+            resource,
+            container,
+            target,
+        } => match (target.average_value_milli, container) {
+            (Some(_), _) => format!("{resource} resource"),
+            (None, None) => format!("{resource} resource utilization (percentage of request)"),
+            (None, Some(_)) => {
+                format!("{resource} container resource utilization (percentage of request)")
+            }
+        },
+        MetricSpec::Pods { metric, .. } => format!("pods metric {}", metric.name),
+        MetricSpec::Object {
+            described_object,
+            metric,
+            target,
+        } => {
+            if target.target_type == TargetType::Value && target.value_milli.is_some() {
+                format!("{} metric {}", described_object.kind, metric.name)
+            } else {
+                // Sic: upstream names Object AverageValue metrics "external metric".
+                format!(
+                    "external metric {}({})",
+                    metric.name,
+                    selector_text(metric.selector.as_ref())
+                )
+            }
+        }
+        MetricSpec::External { metric, .. } => format!(
+            "external metric {}({})",
+            metric.name,
+            selector_text(metric.selector.as_ref())
+        ),
+    }
+}
+
+fn failure<'a>(
+    reason: &'static str,
+    condition_error: String,
+    outer: impl FnOnce(&str) -> String,
+    groups: Option<Groups<'a>>,
+) -> MetricFailure<'a> {
+    MetricFailure {
+        reason,
+        error: outer(&condition_error),
+        condition_error,
+        groups,
+    }
+}
+
+// Port of computeReplicasForMetric and the computeStatusFor*Metric functions (horizontal.go).
+pub fn compute_replicas_for_metric<'a>(
+    spec: &'a MetricSpec,
+    inputs: &MetricInputs<'a>,
+) -> MetricOutcome<'a> {
+    let name = metric_name(spec);
+    let result = match spec {
+        MetricSpec::Resource {
+            resource,
+            container,
+            target,
+        } => resource_metric(resource, container.as_deref(), target, inputs),
+        MetricSpec::Pods { metric, target } => {
+            let outer = |e: &str| format!("failed to get pods metric value: {e}");
+            let target_usage = target.average_value_milli.unwrap_or(0);
+            metrics_client::raw_metric(inputs.values.pods.get(&metric.name).map(Vec::as_slice))
+                .map_err(|e| format!("unable to get metric {}: {e}", metric.name))
+                .map_err(|e| failure("FailedGetPodsMetric", e, outer, None))
+                .and_then(|samples| {
+                    pod_based_replicas(
+                        &inputs.calc,
+                        inputs.spec_replicas,
+                        samples,
+                        "",
+                        None,
+                        PodTarget::AverageValue(target_usage),
+                    )
+                    .map(Computed::PodBased)
+                    .map_err(|e| failure("FailedGetPodsMetric", e.message, outer, e.groups))
+                })
+        }
+        MetricSpec::Object {
+            described_object,
+            metric,
+            target,
+        } => {
+            let outer = |e: &str| format!("failed to get object metric value: {e}");
+            let usage = inputs.values.object.get(&metric.name).copied();
+            let no_value = || {
+                format!(
+                    "unable to get metric {}: no value for {} {}/{}",
+                    metric.name, described_object.kind, inputs.namespace, described_object.name
+                )
+            };
+            match (target.target_type, target.value_milli, target.average_value_milli) {
+                (TargetType::Value, Some(target_value), _) => match usage {
+                    Some(usage) => object_metric_replicas(
+                        &inputs.calc,
+                        inputs.spec_replicas,
+                        target_value,
+                        usage,
+                        inputs.guards.value_clamp,
+                    )
+                    .map(Computed::Value)
+                    .map_err(|e| failure("FailedGetObjectMetric", e, outer, None)),
+                    None => Err(failure("FailedGetObjectMetric", no_value(), outer, None)),
+                },
+                (TargetType::AverageValue, _, Some(target_average)) => match usage {
+                    Some(usage) => Ok(Computed::Value(object_per_pod_metric_replicas(
+                        inputs.calc.tolerances,
+                        inputs.status_replicas,
+                        target_average,
+                        usage,
+                    ))),
+                    None => Err(failure(
+                        "FailedGetObjectMetric",
+                        no_value(),
+                        |e| outer(&format!("failed to get {} object metric: {e}", metric.name)),
+                        None,
+                    )),
+                },
+                _ => Err(failure(
+                    "FailedGetObjectMetric",
+                    "invalid object metric source: neither a value target nor an average value target was set".into(),
+                    |e| e.to_string(),
+                    None,
+                )),
+            }
+        }
+        MetricSpec::External { metric, target } => {
+            let values = inputs
+                .values
+                .external
+                .get(&metric.name)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let fetch_error = || {
+                format!(
+                    "unable to get external metric {}/{}/{}: no metrics returned from external metrics API",
+                    inputs.namespace,
+                    metric.name,
+                    selector_text(metric.selector.as_ref())
+                )
+            };
+            if let Some(target_average) = target.average_value_milli {
+                let outer = |e: &str| {
+                    format!(
+                        "failed to get {} external metric value: failed to get {} external metric: {e}",
+                        metric.name, metric.name
+                    )
+                };
+                if values.is_empty() {
+                    Err(failure(
+                        "FailedGetExternalMetric",
+                        fetch_error(),
+                        outer,
+                        None,
+                    ))
+                } else {
+                    Ok(Computed::Value(external_per_pod_metric_replicas(
+                        inputs.calc.tolerances,
+                        inputs.status_replicas,
+                        target_average,
+                        values,
+                        inputs.guards,
+                    )))
+                }
+            } else if let Some(target_value) = target.value_milli {
+                let outer = |e: &str| {
+                    format!(
+                        "failed to get {} external metric value: failed to get external metric {}: {e}",
+                        metric.name, metric.name
+                    )
+                };
+                if values.is_empty() {
+                    Err(failure(
+                        "FailedGetExternalMetric",
+                        fetch_error(),
+                        outer,
+                        None,
+                    ))
+                } else {
+                    external_metric_replicas(
+                        &inputs.calc,
+                        inputs.spec_replicas,
+                        target_value,
+                        values,
+                        inputs.guards,
+                    )
+                    .map(Computed::Value)
+                    .map_err(|e| failure("FailedGetExternalMetric", e, outer, None))
+                }
+            } else {
+                Err(failure(
+                    "FailedGetExternalMetric",
+                    "invalid external metric source: neither a value target nor an average value target was set".into(),
+                    |e| e.to_string(),
+                    None,
+                ))
+            }
+        }
+    };
+    MetricOutcome { name, result }
+}
+
+// Port of computeStatusForResourceMetricGeneric (horizontal.go) with GetResourceReplicas /
+// GetRawResourceReplicas (replica_calculator.go).
+fn resource_metric<'a>(
+    resource: &str,
+    container: Option<&str>,
+    target: &crate::scenario::MetricTarget,
+    inputs: &MetricInputs<'a>,
+) -> Result<Computed<'a>, MetricFailure<'a>> {
+    let reason = if container.is_some() {
+        "FailedGetContainerResourceMetric"
+    } else {
+        "FailedGetResourceMetric"
+    };
+    let outer = |e: &str| match container {
+        Some(c) => format!("failed to get {c} container metric value: {e}"),
+        None => format!("failed to get {resource} resource metric value: {e}"),
+    };
+    let (pod_target, wrap): (PodTarget, &str) = match (
+        target.average_value_milli,
+        target.average_utilization,
+    ) {
+        (Some(v), _) => (PodTarget::AverageValue(v), "usage"),
+        (None, Some(u)) => (PodTarget::Utilization(u), "utilization"),
+        (None, None) => {
+            return Err(failure(
+                reason,
+                "invalid resource metric source: neither an average utilization target nor an average value (usage) target was set".into(),
+                outer,
+                None,
+            ));
+        }
+    };
+    let samples = metrics_client::resource_metric(
+        &inputs.values.resource,
+        resource,
+        container,
+        inputs.missing_container_is_error,
+    )
+    .map_err(|e| {
+        failure(
+            reason,
+            format!("failed to get {resource} {wrap}: unable to get metrics for resource {resource}: {e}"),
+            outer,
+            None,
+        )
+    })?;
+    pod_based_replicas(
+        &inputs.calc,
+        inputs.spec_replicas,
+        samples,
+        resource,
+        container,
+        pod_target,
+    )
+    .map(Computed::PodBased)
+    .map_err(|e| {
+        failure(
+            reason,
+            format!("failed to get {resource} {wrap}: {}", e.message),
+            outer,
+            e.groups,
+        )
+    })
+}
+
+/// The combination of all metrics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Combined {
+    /// `-1` when the controller gives up (all invalid, or some invalid and the rest would scale down).
+    pub replicas: i32,
+    /// Index of the metric that named the proposal.
+    pub winner: Option<usize>,
+    pub invalid_count: usize,
+    /// Index of the first invalid metric.
+    pub first_invalid: Option<usize>,
+    /// `invalid metrics (N invalid out of M), first error is: ...`
+    pub error: Option<String>,
+}
+
+// Port of computeReplicasForMetrics (horizontal.go): the largest valid proposal wins; invalid
+// metrics block a scale-down but not a scale-up.
+pub fn combine(outcomes: &[MetricOutcome<'_>], spec_replicas: i32) -> Combined {
+    let mut replicas = 0i32;
+    let mut winner = None;
+    let mut invalid_count = 0usize;
+    let mut first_invalid = None;
+    for (i, outcome) in outcomes.iter().enumerate() {
+        match &outcome.result {
+            Err(_) => {
+                if invalid_count == 0 {
+                    first_invalid = Some(i);
+                }
+                invalid_count += 1;
+            }
+            Ok(computed) => {
+                let proposal = computed.replicas();
+                if replicas == 0 || proposal > replicas {
+                    replicas = proposal;
+                    winner = Some(i);
+                }
+            }
+        }
+    }
+    let error = first_invalid
+        .and_then(|i| outcomes[i].result.as_ref().err())
+        .map(|f| {
+            format!(
+                "invalid metrics ({invalid_count} invalid out of {}), first error is: {}",
+                outcomes.len(),
+                f.error
+            )
+        });
+    if invalid_count >= outcomes.len() || (invalid_count > 0 && replicas < spec_replicas) {
+        return Combined {
+            replicas: -1,
+            winner: None,
+            invalid_count,
+            first_invalid,
+            error,
+        };
+    }
+    Combined {
+        replicas,
+        winner,
+        invalid_count,
+        first_invalid,
+        error,
+    }
+}

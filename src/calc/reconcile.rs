@@ -1,0 +1,399 @@
+//! One sync of one HPA: `reconcileAutoscaler` of `horizontal.go`, minus the API calls. It reads a
+//! `Scenario`, updates the controller's memory, and returns every intermediate value.
+
+use crate::calc::conditions::Conditions;
+use crate::calc::metrics::{
+    Combined, MetricInputs, MetricOutcome, combine, compute_replicas_for_metric,
+};
+use crate::calc::normalize::{
+    self, LegacyLimits, Limited, NormalizationArg, READY_FOR_NEW_SCALE, SCALE_DOWN_STABILIZED,
+};
+use crate::calc::pods::{GroupSettings, RequestSettings};
+use crate::calc::replicas::{CalcContext, ExternalGuards, Tolerances};
+use crate::scenario::{ControllerMemory, HpaSpec, Recommendation, Scenario};
+
+/// Which branch of `reconcileAutoscaler` decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Branch {
+    /// `currentReplicas == 0` and scaling from zero is not allowed.
+    ScalingDisabled,
+    AboveMax,
+    BelowMin,
+    /// Metrics were computed.
+    Metrics,
+    /// Metrics were computed and the controller gave up (invalid metrics).
+    MetricsFailed,
+}
+
+/// What the normalization did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Normalization {
+    pub stabilized: i32,
+    /// The AbleToScale reason and message of the stabilization step.
+    pub stabilization: (&'static str, &'static str),
+    pub limited: Limited,
+    /// The downscale (legacy) or scale-down (behavior) window in seconds, and the scale-up window.
+    pub down_window_seconds: i32,
+    pub up_window_seconds: i32,
+    /// Legacy path: `max(factor × current, minimum)`.
+    pub legacy_scale_up_limit: Option<i32>,
+}
+
+/// Everything one sync computed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sync<'a> {
+    pub branch: Branch,
+    pub min_replicas: i32,
+    pub tolerances: Tolerances,
+    pub outcomes: Vec<MetricOutcome<'a>>,
+    pub combined: Option<Combined>,
+    pub rescale_reason: Option<String>,
+    pub metric_proposal: Option<i32>,
+    pub normalization: Option<Normalization>,
+    pub desired_replicas: i32,
+    pub rescale: bool,
+    pub conditions: Conditions,
+    /// Whether `recordInitialRecommendation` seeded the memory at this sync.
+    pub seeded_initial_recommendation: bool,
+}
+
+/// Settings that depend on the Kubernetes version and the feature gates.
+#[derive(Debug, Clone, Copy)]
+pub struct VersionRules {
+    pub symmetric_tolerance: bool,
+    pub per_hpa_tolerance: bool,
+    pub sidecars: bool,
+    pub pod_level: bool,
+    pub missing_container_is_error: bool,
+    pub guards: ExternalGuards,
+    /// Condition-based scale to zero (`HPAScaleToZero`, newest code).
+    pub scale_to_zero_conditions: bool,
+}
+
+impl VersionRules {
+    pub fn for_scenario(s: &Scenario) -> VersionRules {
+        let minor = s.config.kube_minor;
+        let gates = s.config.features;
+        VersionRules {
+            symmetric_tolerance: minor <= 32,
+            per_hpa_tolerance: minor >= 33 && gates.hpa_configurable_tolerance,
+            sidecars: minor >= 29,
+            pod_level: minor >= 34 && gates.pod_level_resources,
+            missing_container_is_error: minor <= 31,
+            guards: ExternalGuards {
+                per_pod_overflow: minor >= 34,
+                value_sum_saturates: minor >= 37,
+                value_clamp: minor >= 35,
+            },
+            scale_to_zero_conditions: minor >= 37 && gates.hpa_scale_to_zero,
+        }
+    }
+}
+
+// Port of tolerancesForHpa (horizontal.go).
+pub fn tolerances_for_hpa(hpa: &HpaSpec, flag: f64, rules: &VersionRules) -> Tolerances {
+    let mut t = Tolerances {
+        scale_down: flag,
+        scale_up: flag,
+        symmetric: rules.symmetric_tolerance,
+    };
+    if let (Some(behavior), true) = (&hpa.behavior, rules.per_hpa_tolerance) {
+        if let Some(down) = behavior.scale_down.tolerance {
+            t.scale_down = down;
+        }
+        if let Some(up) = behavior.scale_up.tolerance {
+            t.scale_up = up;
+        }
+    }
+    t
+}
+
+// Port of reconcileAutoscaler (horizontal.go), from the scale read on: the pure decision.
+///
+/// `assume_steady` skips `recordInitialRecommendation`: with an empty memory every window then
+/// holds only this sync's own recommendation, as if the load had been steady.
+pub fn reconcile<'a>(
+    s: &'a Scenario,
+    memory: &mut ControllerMemory,
+    assume_steady: bool,
+) -> Sync<'a> {
+    let rules = VersionRules::for_scenario(s);
+    let hpa = &s.hpa;
+    let current = s.current_replicas;
+    let mut conditions = Conditions::default();
+    conditions.set(
+        "AbleToScale",
+        true,
+        "SucceededGetScale",
+        "the HPA controller was able to get the target's current scale",
+    );
+
+    // recordInitialRecommendation: a controller that has never seen this HPA seeds its window.
+    let seeded_initial_recommendation = !assume_steady && memory.recommendations.is_empty();
+    if seeded_initial_recommendation {
+        memory.recommendations.push(Recommendation {
+            replicas: current,
+            timestamp: s.now,
+        });
+    }
+
+    let min_replicas = hpa.min_replicas;
+    let tolerances = tolerances_for_hpa(hpa, s.config.tolerance, &rules);
+    let has_object_or_external = hpa.metrics.iter().any(|m| m.is_object_or_external());
+    let scaled_to_zero = rules.scale_to_zero_conditions && s.scaled_to_zero;
+    let mut sync = Sync {
+        branch: Branch::Metrics,
+        min_replicas,
+        tolerances,
+        outcomes: Vec::new(),
+        combined: None,
+        rescale_reason: None,
+        metric_proposal: None,
+        normalization: None,
+        desired_replicas: 0,
+        rescale: true,
+        conditions,
+        seeded_initial_recommendation,
+    };
+
+    let mut desired = 0;
+    let mut compute_metrics = true;
+    if current == 0 {
+        let allowed = if rules.scale_to_zero_conditions {
+            (min_replicas != 0 && scaled_to_zero) || (scaled_to_zero && has_object_or_external)
+        } else {
+            // Up to 1.36: metrics are computed from zero only when minReplicas is 0.
+            min_replicas == 0
+        };
+        if !allowed {
+            compute_metrics = false;
+            sync.branch = Branch::ScalingDisabled;
+            sync.rescale = false;
+            sync.conditions.set(
+                "ScalingActive",
+                false,
+                "ScalingDisabled",
+                "scaling is disabled since the replica count of the target is zero",
+            );
+        }
+    } else if current > hpa.max_replicas {
+        sync.rescale_reason = Some("Current number of replicas above Spec.MaxReplicas".into());
+        desired = hpa.max_replicas;
+        compute_metrics = false;
+        sync.branch = Branch::AboveMax;
+    } else if current < min_replicas {
+        sync.rescale_reason = Some("Current number of replicas below Spec.MinReplicas".into());
+        desired = min_replicas;
+        compute_metrics = false;
+        sync.branch = Branch::BelowMin;
+    }
+
+    if compute_metrics {
+        let inputs = MetricInputs {
+            calc: CalcContext {
+                pods: &s.pods,
+                group: GroupSettings {
+                    cpu_initialization_period: s.config.cpu_initialization_period,
+                    delay_of_initial_readiness_status: s.config.delay_of_initial_readiness_status,
+                    now: s.now,
+                    ignore_succeeded: false,
+                },
+                requests: RequestSettings {
+                    sidecars: rules.sidecars,
+                    pod_level: rules.pod_level,
+                },
+                tolerances,
+            },
+            values: &s.metrics,
+            namespace: &hpa.namespace,
+            spec_replicas: current,
+            status_replicas: s.status_replicas,
+            missing_container_is_error: rules.missing_container_is_error,
+            guards: rules.guards,
+        };
+        sync.outcomes = hpa
+            .metrics
+            .iter()
+            .map(|m| compute_replicas_for_metric(m, &inputs))
+            .collect();
+        let combined = combine(&sync.outcomes, current);
+        if combined.replicas == -1 {
+            if let Some(failure) = combined
+                .first_invalid
+                .and_then(|i| sync.outcomes[i].result.as_ref().err())
+            {
+                sync.conditions.set(
+                    "ScalingActive",
+                    false,
+                    failure.reason,
+                    format!(
+                        "the HPA was unable to compute the replica count: {}",
+                        failure.condition_error
+                    ),
+                );
+            }
+            sync.branch = Branch::MetricsFailed;
+            sync.combined = Some(combined);
+            sync.rescale = false;
+            sync.desired_replicas = current;
+            return sync;
+        }
+        let metric_name = combined
+            .winner
+            .map(|i| sync.outcomes[i].name.clone())
+            .unwrap_or_default();
+        sync.conditions.set(
+            "ScalingActive",
+            true,
+            "ValidMetricFound",
+            format!(
+                "the HPA was able to successfully calculate a replica count from {metric_name}"
+            ),
+        );
+        let mut rescale_metric = String::new();
+        if combined.replicas > desired {
+            desired = combined.replicas;
+            rescale_metric = metric_name;
+        }
+        sync.metric_proposal = Some(combined.replicas);
+        sync.combined = Some(combined);
+        if desired > current {
+            sync.rescale_reason = Some(format!("{rescale_metric} above target"));
+        }
+        if desired < current {
+            sync.rescale_reason = Some("All metrics below target".into());
+        }
+        let normalization = normalize_desired_replicas(s, memory, current, desired, min_replicas);
+        sync.conditions.set(
+            "AbleToScale",
+            true,
+            normalization.stabilization.0,
+            normalization.stabilization.1,
+        );
+        sync.conditions.set(
+            "ScalingLimited",
+            normalization.limited.replicas != normalization.stabilized,
+            normalization.limited.reason,
+            normalization.limited.message,
+        );
+        desired = normalization.limited.replicas;
+        sync.normalization = Some(normalization);
+        if current == 0 && min_replicas != 0 && scaled_to_zero && desired < min_replicas {
+            desired = min_replicas;
+            if sync.rescale_reason.is_none() {
+                sync.rescale_reason =
+                    Some("Current number of replicas below Spec.MinReplicas".into());
+            }
+        }
+        sync.rescale = desired != current;
+    }
+
+    if sync.rescale {
+        sync.conditions.set(
+            "AbleToScale",
+            true,
+            "SucceededRescale",
+            format!("the HPA controller was able to update the target scale to {desired}"),
+        );
+        normalize::store_scale_event(memory, hpa.behavior.as_ref(), current, desired, s.now);
+        if rules.scale_to_zero_conditions {
+            if current > 0 && desired == 0 && min_replicas == 0 && has_object_or_external {
+                sync.conditions.set(
+                    "ScaledToZero",
+                    true,
+                    "ScaledToZero",
+                    "the HPA controller scaled the workload to zero",
+                );
+            } else {
+                sync.conditions.set(
+                    "ScaledToZero",
+                    false,
+                    "NotScaledToZero",
+                    "the HPA controller did not scale the workload to zero",
+                );
+            }
+        }
+    } else {
+        desired = current;
+    }
+    sync.desired_replicas = desired;
+    sync
+}
+
+// Port of normalizeDesiredReplicas and normalizeDesiredReplicasWithBehaviors (horizontal.go).
+fn normalize_desired_replicas(
+    s: &Scenario,
+    memory: &mut ControllerMemory,
+    current: i32,
+    prenormalized: i32,
+    min_replicas: i32,
+) -> Normalization {
+    let hpa = &s.hpa;
+    match &hpa.behavior {
+        None => {
+            let window = s.config.downscale_stabilization_window;
+            let stabilized =
+                normalize::stabilize_recommendation(memory, s.now, window, prenormalized);
+            let stabilization = if stabilized != prenormalized {
+                SCALE_DOWN_STABILIZED
+            } else {
+                READY_FOR_NEW_SCALE
+            };
+            let limits = LegacyLimits {
+                factor: s.config.scale_up_limit_factor,
+                minimum: s.config.scale_up_limit_minimum,
+            };
+            let limited = normalize::convert_desired_replicas_with_rules(
+                current,
+                stabilized,
+                min_replicas,
+                hpa.max_replicas,
+                limits,
+            );
+            Normalization {
+                stabilized,
+                stabilization,
+                limited,
+                down_window_seconds: i32::try_from(window.millis() / 1000).unwrap_or(i32::MAX),
+                up_window_seconds: 0,
+                legacy_scale_up_limit: Some(normalize::calculate_scale_up_limit(current, limits)),
+            }
+        }
+        Some(behavior) => {
+            let down_window =
+                normalize::scale_down_window(behavior, s.config.downscale_stabilization_window);
+            let up_window = behavior.scale_up.stabilization_window_seconds.unwrap_or(0);
+            let mut arg = NormalizationArg {
+                scale_up: &behavior.scale_up,
+                scale_down: &behavior.scale_down,
+                min_replicas,
+                max_replicas: hpa.max_replicas,
+                current_replicas: current,
+                desired_replicas: prenormalized,
+            };
+            let stabilized = normalize::stabilize_recommendation_with_behaviors(
+                memory,
+                s.now,
+                &arg,
+                up_window,
+                down_window,
+            );
+            let stabilization = if stabilized.replicas != prenormalized {
+                (stabilized.reason, stabilized.message)
+            } else {
+                READY_FOR_NEW_SCALE
+            };
+            arg.desired_replicas = stabilized.replicas;
+            let limited =
+                normalize::convert_desired_replicas_with_behavior_rate(memory, s.now, &arg);
+            Normalization {
+                stabilized: stabilized.replicas,
+                stabilization,
+                limited,
+                down_window_seconds: down_window,
+                up_window_seconds: up_window,
+                legacy_scale_up_limit: None,
+            }
+        }
+    }
+}

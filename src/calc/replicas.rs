@@ -1,0 +1,560 @@
+//! The per-metric arithmetic of `pkg/controller/podautoscaler/replica_calculator.go` and
+//! `metrics/utilization.go`: usage ratio, tolerance, ceil, and the recount of missing and unready
+//! pods. Milli-values are int64 with Go's wrapping arithmetic, ratios float64 in Go's order.
+
+use crate::calc::pods::{
+    GroupSettings, Groups, PodMetric, PodMetricsInfo, RequestSettings, calculate_requests,
+    group_pods, ready_pods_count, remove_metrics_for_pods,
+};
+use crate::scenario::Pod;
+use std::collections::HashMap;
+
+/// The tolerance band and the rule of the version that applies it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tolerances {
+    pub scale_down: f64,
+    pub scale_up: f64,
+    /// Up to 1.32 the controller tested `|1 - ratio| <= tolerance` (symmetric, one value).
+    pub symmetric: bool,
+}
+
+impl Tolerances {
+    // Port of Tolerances.isWithin (replica_calculator.go, 1.33+); before 1.33 `math.Abs(1.0-usageRatio) <= c.tolerance`.
+    pub fn is_within(&self, usage_ratio: f64) -> bool {
+        if self.symmetric {
+            (1.0 - usage_ratio).abs() <= self.scale_up
+        } else {
+            (1.0 - self.scale_down) <= usage_ratio && usage_ratio <= (1.0 + self.scale_up)
+        }
+    }
+}
+
+/// Go's `int32(math.Ceil(x))`. Beyond int32 Go's result is platform-defined (amd64 wraps, arm64
+/// saturates); we saturate everywhere, as `ceilToInt32` does from kubernetes/kubernetes#141397.
+pub fn ceil_to_i32(x: f64) -> i32 {
+    let c = x.ceil();
+    if c.is_nan() {
+        0
+    } else if c >= f64::from(i32::MAX) {
+        i32::MAX
+    } else if c <= f64::from(i32::MIN) {
+        i32::MIN
+    } else {
+        // In range by the checks above.
+        #[allow(clippy::cast_possible_truncation)]
+        let v = c as i32;
+        v
+    }
+}
+
+/// Go's `int32(x)` of a float: truncation toward zero (saturating where Go is platform-defined).
+pub fn truncate_to_i32(x: f64) -> i32 {
+    ceil_to_i32(x.trunc())
+}
+
+fn to_f64(n: usize) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let f = n as f64;
+    f
+}
+
+fn i64_to_f64(n: i64) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let f = n as f64;
+    f
+}
+
+/// What the recount substituted and found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecountTrace {
+    pub missing_value: Option<i64>,
+    pub unready_at_zero: bool,
+    pub metrics_count: usize,
+    pub new_ratio: f64,
+    pub new_utilization: Option<i32>,
+}
+
+/// The outcome of one pod-based metric calculation, with its trace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PodBasedResult<'a> {
+    pub replicas: i32,
+    /// Utilization targets: the integer percent; AverageValue/Pods: unused.
+    pub utilization: Option<i32>,
+    /// Utilization: `rawUtilization` (average usage); AverageValue/Pods: the average usage.
+    pub raw_average: i64,
+    pub usage_ratio: f64,
+    pub usage_total: i64,
+    pub request_total: Option<i64>,
+    pub groups: Groups<'a>,
+    pub recount: Option<RecountTrace>,
+    pub branch: &'static str,
+}
+
+/// A failure with the groups computed so far (for the trace).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CalcError<'a> {
+    pub message: String,
+    pub groups: Option<Groups<'a>>,
+}
+
+impl<'a> CalcError<'a> {
+    fn new(message: impl Into<String>) -> Self {
+        CalcError {
+            message: message.into(),
+            groups: None,
+        }
+    }
+}
+
+/// Everything the calculator reads besides the metric.
+#[derive(Debug, Clone, Copy)]
+pub struct CalcContext<'a> {
+    pub pods: &'a [Pod],
+    pub group: GroupSettings,
+    pub requests: RequestSettings,
+    pub tolerances: Tolerances,
+}
+
+/// The utilization sums (`GetResourceUtilizationRatio`), kept for the trace.
+struct Utilization {
+    ratio: f64,
+    current: i32,
+    raw_average: i64,
+    metrics_total: i64,
+    requests_total: i64,
+}
+
+// Port of GetResourceUtilizationRatio (metrics/utilization.go).
+fn resource_utilization_ratio(
+    metrics: &PodMetricsInfo<'_>,
+    requests: &HashMap<&str, i64>,
+    target_utilization: i32,
+) -> Result<Utilization, String> {
+    let mut metrics_total = 0i64;
+    let mut requests_total = 0i64;
+    let mut entries = 0i64;
+    for (pod, metric) in metrics {
+        // Samples for pods the lister does not know have no request and are skipped here.
+        let Some(request) = requests.get(pod) else {
+            continue;
+        };
+        metrics_total = metrics_total.wrapping_add(metric.value);
+        requests_total = requests_total.wrapping_add(*request);
+        entries += 1;
+    }
+    if requests_total == 0 {
+        return Err("no metrics returned matched known pods".into());
+    }
+    // int32(...) keeps the low 32 bits, like Go's conversion.
+    #[allow(clippy::cast_possible_truncation)]
+    let current = (metrics_total.wrapping_mul(100) / requests_total) as i32;
+    Ok(Utilization {
+        ratio: f64::from(current) / f64::from(target_utilization),
+        current,
+        raw_average: metrics_total / entries.max(1),
+        metrics_total,
+        requests_total,
+    })
+}
+
+// Port of GetMetricUsageRatio (metrics/utilization.go): every entry, no request filter.
+fn metric_usage_ratio(metrics: &PodMetricsInfo<'_>, target_usage: i64) -> (f64, i64, i64) {
+    let total = metrics
+        .values()
+        .fold(0i64, |acc, m| acc.wrapping_add(m.value));
+    let len = i64::try_from(metrics.len()).unwrap_or(i64::MAX).max(1);
+    let current = total / len;
+    (
+        i64_to_f64(current) / i64_to_f64(target_usage),
+        current,
+        total,
+    )
+}
+
+/// Which usage function a pod-based metric uses.
+#[derive(Debug, Clone, Copy)]
+pub enum PodTarget {
+    /// `GetResourceReplicas`: average utilization in percent of request.
+    Utilization(i32),
+    /// `calcPlainMetricReplicas`: average value in milli-units.
+    AverageValue(i64),
+}
+
+struct Ratio {
+    ratio: f64,
+    utilization: Option<i32>,
+    raw_average: i64,
+    usage_total: i64,
+    request_total: Option<i64>,
+}
+
+fn usage_ratio(
+    metrics: &PodMetricsInfo<'_>,
+    requests: Option<&HashMap<&str, i64>>,
+    target: PodTarget,
+) -> Result<Ratio, String> {
+    match (target, requests) {
+        (PodTarget::Utilization(t), Some(requests)) => {
+            let u = resource_utilization_ratio(metrics, requests, t)?;
+            Ok(Ratio {
+                ratio: u.ratio,
+                utilization: Some(u.current),
+                raw_average: u.raw_average,
+                usage_total: u.metrics_total,
+                request_total: Some(u.requests_total),
+            })
+        }
+        (PodTarget::Utilization(_), None) => Err("missing requests".into()),
+        (PodTarget::AverageValue(t), _) => {
+            let (ratio, current, total) = metric_usage_ratio(metrics, t);
+            Ok(Ratio {
+                ratio,
+                utilization: None,
+                raw_average: current,
+                usage_total: total,
+                request_total: None,
+            })
+        }
+    }
+}
+
+// Port of GetResourceReplicas and calcPlainMetricReplicas (replica_calculator.go): the two share
+// every step but the usage function and the value a missing pod gets on a scale-down.
+pub fn pod_based_replicas<'a>(
+    ctx: &CalcContext<'a>,
+    current_replicas: i32,
+    mut metrics: PodMetricsInfo<'a>,
+    resource: &str,
+    container: Option<&str>,
+    target: PodTarget,
+) -> Result<PodBasedResult<'a>, CalcError<'a>> {
+    if ctx.pods.is_empty() {
+        return Err(CalcError::new(
+            "no pods returned by selector while calculating replica count",
+        ));
+    }
+    let groups = group_pods(ctx.pods, &metrics, resource, &ctx.group);
+    remove_metrics_for_pods(&mut metrics, &groups.ignored);
+    remove_metrics_for_pods(&mut metrics, &groups.unready);
+    if metrics.is_empty() {
+        return Err(CalcError {
+            message: "did not receive metrics for targeted pods (pods might be unready)".into(),
+            groups: Some(groups),
+        });
+    }
+    let requests = match target {
+        PodTarget::Utilization(_) => Some(
+            calculate_requests(ctx.pods, container, resource, ctx.requests).map_err(|message| {
+                CalcError {
+                    message,
+                    groups: Some(groups.clone()),
+                }
+            })?,
+        ),
+        PodTarget::AverageValue(_) => None,
+    };
+    let first = usage_ratio(&metrics, requests.as_ref(), target).map_err(|message| CalcError {
+        message,
+        groups: Some(groups.clone()),
+    })?;
+    let usage_ratio_value = first.ratio;
+    let result = |replicas: i32, recount: Option<RecountTrace>, branch: &'static str, groups| {
+        PodBasedResult {
+            replicas,
+            utilization: first.utilization,
+            raw_average: first.raw_average,
+            usage_ratio: usage_ratio_value,
+            usage_total: first.usage_total,
+            request_total: first.request_total,
+            groups,
+            recount,
+            branch,
+        }
+    };
+
+    let scale_up_with_unready = !groups.unready.is_empty() && usage_ratio_value > 1.0;
+    if !scale_up_with_unready && groups.missing.is_empty() {
+        if ctx.tolerances.is_within(usage_ratio_value) {
+            return Ok(result(
+                current_replicas,
+                None,
+                "within tolerance: keep current replicas",
+                groups,
+            ));
+        }
+        return Ok(result(
+            ceil_to_i32(usage_ratio_value * to_f64(groups.ready_pod_count)),
+            None,
+            "ceil(ratio × ready pods)",
+            groups,
+        ));
+    }
+
+    let mut missing_value = None;
+    if !groups.missing.is_empty() {
+        if usage_ratio_value < 1.0 {
+            // On a scale-down, missing pods count as using the target (at least 100 % of request).
+            for pod in &groups.missing {
+                let value = match target {
+                    PodTarget::Utilization(t) => {
+                        let request = requests.as_ref().and_then(|r| r.get(pod)).copied();
+                        request.unwrap_or(0).wrapping_mul(i64::from(t.max(100))) / 100
+                    }
+                    PodTarget::AverageValue(t) => t,
+                };
+                missing_value = Some(value);
+                metrics.insert(pod, fill(value));
+            }
+        } else if usage_ratio_value > 1.0 {
+            // On a scale-up, missing pods count as using nothing.
+            for pod in &groups.missing {
+                metrics.insert(pod, fill(0));
+            }
+            missing_value = Some(0);
+        }
+    }
+    if scale_up_with_unready {
+        for pod in &groups.unready {
+            metrics.insert(pod, fill(0));
+        }
+    }
+
+    let second = usage_ratio(&metrics, requests.as_ref(), target).map_err(|message| CalcError {
+        message,
+        groups: Some(groups.clone()),
+    })?;
+    let new_ratio = second.ratio;
+    let trace = RecountTrace {
+        missing_value,
+        unready_at_zero: scale_up_with_unready,
+        metrics_count: metrics.len(),
+        new_ratio,
+        new_utilization: second.utilization,
+    };
+    if ctx.tolerances.is_within(new_ratio) {
+        return Ok(result(
+            current_replicas,
+            Some(trace),
+            "recount within tolerance: keep current replicas",
+            groups,
+        ));
+    }
+    if (usage_ratio_value < 1.0 && new_ratio > 1.0) || (usage_ratio_value > 1.0 && new_ratio < 1.0)
+    {
+        return Ok(result(
+            current_replicas,
+            Some(trace),
+            "recount reverses the direction: keep current replicas",
+            groups,
+        ));
+    }
+    let new_replicas = ceil_to_i32(new_ratio * to_f64(metrics.len()));
+    if (new_ratio < 1.0 && new_replicas > current_replicas)
+        || (new_ratio > 1.0 && new_replicas < current_replicas)
+    {
+        return Ok(result(
+            current_replicas,
+            Some(trace),
+            "recount count reverses the direction: keep current replicas",
+            groups,
+        ));
+    }
+    Ok(result(
+        new_replicas,
+        Some(trace),
+        "ceil(recount ratio × samples)",
+        groups,
+    ))
+}
+
+fn fill(value: i64) -> PodMetric {
+    PodMetric {
+        value,
+        timestamp: crate::time::Timestamp::GO_ZERO,
+        window: crate::time::Duration::ZERO,
+    }
+}
+
+/// The result of a metric that does not look at pods' samples.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueResult {
+    pub replicas: i32,
+    /// What the controller reports as the current value (total, or per-pod average).
+    pub usage: i64,
+    pub usage_ratio: f64,
+    /// `getReadyPodsCount`, when it was consulted.
+    pub ready_pods: Option<i64>,
+    pub branch: &'static str,
+}
+
+// Port of getUsageRatioReplicaCount (replica_calculator.go).
+pub fn usage_ratio_replica_count(
+    ctx: &CalcContext<'_>,
+    current_replicas: i32,
+    usage_ratio: f64,
+    clamp_to_max_int32: bool,
+) -> Result<(i32, Option<i64>, &'static str), String> {
+    if current_replicas != 0 {
+        if ctx.tolerances.is_within(usage_ratio) {
+            return Ok((
+                current_replicas,
+                None,
+                "within tolerance: keep current replicas",
+            ));
+        }
+        let ready = ready_pods_count(ctx.pods)
+            .map_err(|e| format!("unable to calculate ready pods: {e}"))?;
+        let replicas_float = usage_ratio * i64_to_f64(ready);
+        let replicas = if clamp_to_max_int32 && replicas_float > f64::from(i32::MAX) {
+            i32::MAX
+        } else {
+            ceil_to_i32(replicas_float)
+        };
+        Ok((replicas, Some(ready), "ceil(ratio × ready pods)"))
+    } else {
+        // Scale from zero: no tolerance, no pods.
+        Ok((ceil_to_i32(usage_ratio), None, "from zero: ceil(ratio)"))
+    }
+}
+
+// Port of GetObjectMetricReplicas (replica_calculator.go).
+pub fn object_metric_replicas(
+    ctx: &CalcContext<'_>,
+    current_replicas: i32,
+    target_usage: i64,
+    usage: i64,
+    clamp_to_max_int32: bool,
+) -> Result<ValueResult, String> {
+    let usage_ratio = i64_to_f64(usage) / i64_to_f64(target_usage);
+    let (replicas, ready_pods, branch) =
+        usage_ratio_replica_count(ctx, current_replicas, usage_ratio, clamp_to_max_int32)?;
+    Ok(ValueResult {
+        replicas,
+        usage,
+        usage_ratio,
+        ready_pods,
+        branch,
+    })
+}
+
+// Port of GetObjectPerPodMetricReplicas (replica_calculator.go).
+pub fn object_per_pod_metric_replicas(
+    tolerances: Tolerances,
+    status_replicas: i32,
+    target_average_usage: i64,
+    usage: i64,
+) -> ValueResult {
+    let mut replicas = status_replicas;
+    let usage_ratio =
+        i64_to_f64(usage) / (i64_to_f64(target_average_usage) * f64::from(status_replicas));
+    let mut branch = "within tolerance: keep status replicas";
+    if !tolerances.is_within(usage_ratio) {
+        replicas = ceil_to_i32(i64_to_f64(usage) / i64_to_f64(target_average_usage));
+        branch = "ceil(total ÷ target average)";
+    }
+    ValueResult {
+        replicas,
+        usage: per_pod_usage(usage, status_replicas),
+        usage_ratio,
+        ready_pods: None,
+        branch,
+    }
+}
+
+/// `int64(math.Ceil(float64(usage) / float64(statusReplicas)))`, with the guards of
+/// `getPerPodUsage` for the cases where Go's conversion is platform-defined (0 replicas, overflow).
+fn per_pod_usage(usage: i64, status_replicas: i32) -> i64 {
+    if status_replicas == 0 {
+        return 0;
+    }
+    let v = (i64_to_f64(usage) / f64::from(status_replicas)).ceil();
+    if v >= i64_to_f64(i64::MAX) {
+        i64::MAX
+    } else {
+        #[allow(clippy::cast_possible_truncation)]
+        let r = v as i64;
+        r
+    }
+}
+
+/// Which overflow guards of the External metric paths the version has.
+#[derive(Debug, Clone, Copy)]
+pub struct ExternalGuards {
+    /// AverageValue: a negative running sum means overflow → MaxInt64; proposal clamped (1.34+).
+    pub per_pod_overflow: bool,
+    /// Value: the sum saturates at MaxInt64 (newest).
+    pub value_sum_saturates: bool,
+    /// Value: `usageRatio * readyPods > MaxInt32 → MaxInt32` (1.35+).
+    pub value_clamp: bool,
+}
+
+// Port of GetExternalMetricReplicas (replica_calculator.go).
+pub fn external_metric_replicas(
+    ctx: &CalcContext<'_>,
+    current_replicas: i32,
+    target_usage: i64,
+    values: &[i64],
+    guards: ExternalGuards,
+) -> Result<ValueResult, String> {
+    let mut usage = 0i64;
+    for &val in values {
+        if guards.value_sum_saturates && val > 0 && usage > i64::MAX - val {
+            usage = i64::MAX;
+            break;
+        }
+        usage = usage.wrapping_add(val);
+    }
+    let usage_ratio = i64_to_f64(usage) / i64_to_f64(target_usage);
+    let (replicas, ready_pods, branch) =
+        usage_ratio_replica_count(ctx, current_replicas, usage_ratio, guards.value_clamp)?;
+    Ok(ValueResult {
+        replicas,
+        usage,
+        usage_ratio,
+        ready_pods,
+        branch,
+    })
+}
+
+// Port of GetExternalPerPodMetricReplicas (replica_calculator.go).
+pub fn external_per_pod_metric_replicas(
+    tolerances: Tolerances,
+    status_replicas: i32,
+    target_usage_per_pod: i64,
+    values: &[i64],
+    guards: ExternalGuards,
+) -> ValueResult {
+    let mut usage = 0i64;
+    for &val in values {
+        usage = usage.wrapping_add(val);
+        if guards.per_pod_overflow && usage < 0 {
+            usage = i64::MAX;
+            break;
+        }
+    }
+    let mut replicas = status_replicas;
+    let usage_ratio =
+        i64_to_f64(usage) / (i64_to_f64(target_usage_per_pod) * f64::from(status_replicas));
+    let mut branch = "within tolerance: keep status replicas";
+    if !tolerances.is_within(usage_ratio) {
+        let result = (i64_to_f64(usage) / i64_to_f64(target_usage_per_pod)).ceil();
+        replicas = if guards.per_pod_overflow && result > f64::from(i32::MAX) {
+            i32::MAX
+        } else {
+            ceil_to_i32(result)
+        };
+        branch = "ceil(total ÷ target average)";
+    }
+    let reported = if i64_to_f64(usage) >= i64_to_f64(i64::MAX) {
+        i64::MAX
+    } else {
+        per_pod_usage(usage, status_replicas)
+    };
+    ValueResult {
+        replicas,
+        usage: reported,
+        usage_ratio,
+        ready_pods: None,
+        branch,
+    }
+}

@@ -1,0 +1,4 @@
+//! One integration test binary (faster links on 2 cores): CLI tests on `fixtures/` and the
+//! upstream conformance suite.
+
+mod conformance;
