@@ -17,10 +17,13 @@ impl Timestamp {
     /// Go's `time.Time{}`: 0001-01-01T00:00:00Z.
     pub const GO_ZERO: Timestamp = Timestamp(-62_135_596_800_000);
 
+    // Named like Go's `Time.Add`; saturating, unlike an `ops::Add` impl would suggest.
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, d: Duration) -> Timestamp {
         Timestamp(self.0.saturating_add(d.0))
     }
 
+    #[allow(clippy::should_implement_trait)]
     pub fn sub(self, d: Duration) -> Timestamp {
         Timestamp(self.0.saturating_sub(d.0))
     }

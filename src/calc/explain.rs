@@ -283,7 +283,7 @@ fn metric_steps(
                 _ => format!(
                     "total {} over {} samples = {} average (truncated)",
                     build_quantity(resource, p.usage_total),
-                    p.groups.ready_pod_count + extraneous(p),
+                    p.samples,
                     build_quantity(resource, p.raw_average)
                 ),
             };
@@ -361,7 +361,7 @@ fn metric_steps(
                 .clone()
                 .or_else(|| m.current_average_value.clone())
                 .unwrap_or_default();
-            step(steps, "metric", "current", format!("{current}"));
+            step(steps, "metric", "current", current);
             step(
                 steps,
                 "metric",
@@ -391,12 +391,6 @@ fn metric_steps(
             );
         }
     }
-}
-
-/// Samples for pods that are not in the pod list (they still count in averages).
-fn extraneous(p: &crate::calc::replicas::PodBasedResult<'_>) -> usize {
-    let _ = p;
-    0
 }
 
 fn source_text(source: &Source) -> &'static str {

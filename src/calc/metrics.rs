@@ -37,7 +37,7 @@ pub struct MetricFailure<'a> {
     pub condition_error: String,
     /// The error `computeReplicasForMetric` returns (with the outer wrap).
     pub error: String,
-    pub groups: Option<Groups<'a>>,
+    pub groups: Option<Box<Groups<'a>>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -115,7 +115,7 @@ fn failure<'a>(
     reason: &'static str,
     condition_error: String,
     outer: impl FnOnce(&str) -> String,
-    groups: Option<Groups<'a>>,
+    groups: Option<Box<Groups<'a>>>,
 ) -> MetricFailure<'a> {
     MetricFailure {
         reason,

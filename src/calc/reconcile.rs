@@ -160,7 +160,7 @@ pub fn reconcile<'a>(
     let mut compute_metrics = true;
     if current == 0 {
         let allowed = if rules.scale_to_zero_conditions {
-            (min_replicas != 0 && scaled_to_zero) || (scaled_to_zero && has_object_or_external)
+            scaled_to_zero && (min_replicas != 0 || has_object_or_external)
         } else {
             // Up to 1.36: metrics are computed from zero only when minReplicas is 0.
             min_replicas == 0

@@ -85,6 +85,8 @@ pub struct PodBasedResult<'a> {
     pub usage_ratio: f64,
     pub usage_total: i64,
     pub request_total: Option<i64>,
+    /// `len(metrics)` in the first pass: ready pods plus samples for pods the lister does not know.
+    pub samples: usize,
     pub groups: Groups<'a>,
     pub recount: Option<RecountTrace>,
     pub branch: &'static str,
@@ -94,7 +96,7 @@ pub struct PodBasedResult<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CalcError<'a> {
     pub message: String,
-    pub groups: Option<Groups<'a>>,
+    pub groups: Option<Box<Groups<'a>>>,
 }
 
 impl<'a> CalcError<'a> {
@@ -239,7 +241,7 @@ pub fn pod_based_replicas<'a>(
     if metrics.is_empty() {
         return Err(CalcError {
             message: "did not receive metrics for targeted pods (pods might be unready)".into(),
-            groups: Some(groups),
+            groups: Some(Box::new(groups)),
         });
     }
     let requests = match target {
@@ -247,7 +249,7 @@ pub fn pod_based_replicas<'a>(
             calculate_requests(ctx.pods, container, resource, ctx.requests).map_err(|message| {
                 CalcError {
                     message,
-                    groups: Some(groups.clone()),
+                    groups: Some(Box::new(groups.clone())),
                 }
             })?,
         ),
@@ -255,9 +257,10 @@ pub fn pod_based_replicas<'a>(
     };
     let first = usage_ratio(&metrics, requests.as_ref(), target).map_err(|message| CalcError {
         message,
-        groups: Some(groups.clone()),
+        groups: Some(Box::new(groups.clone())),
     })?;
     let usage_ratio_value = first.ratio;
+    let first_samples = metrics.len();
     let result = |replicas: i32, recount: Option<RecountTrace>, branch: &'static str, groups| {
         PodBasedResult {
             replicas,
@@ -266,6 +269,7 @@ pub fn pod_based_replicas<'a>(
             usage_ratio: usage_ratio_value,
             usage_total: first.usage_total,
             request_total: first.request_total,
+            samples: first_samples,
             groups,
             recount,
             branch,
@@ -321,7 +325,7 @@ pub fn pod_based_replicas<'a>(
 
     let second = usage_ratio(&metrics, requests.as_ref(), target).map_err(|message| CalcError {
         message,
-        groups: Some(groups.clone()),
+        groups: Some(Box::new(groups.clone())),
     })?;
     let new_ratio = second.ratio;
     let trace = RecountTrace {

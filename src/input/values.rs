@@ -1,10 +1,21 @@
-//! STUB: the metric values the APIs would answer, from samples, `--metric-value` and the status.
+//! The values the metrics APIs would answer for Object and External metrics, which no samples file
+//! holds: from `--metric-value NAME=QUANTITY`, else from the HPA's `status.currentMetrics` (the
+//! value the controller saw at its last sync). Resource and Pods samples pass through unchanged.
+//!
+//! The status is used only where it holds the metric's total (`current.value`). For an
+//! `AverageValue` target the controller stores `ceil(total / status.replicas)` instead
+//! (`GetObjectPerPodMetricReplicas`, `GetExternalPerPodMetricReplicas`), which cannot give the
+//! total back, so such a metric needs the flag.
 
 use std::collections::BTreeMap;
 
 use crate::error::InputError;
 use crate::input::manifest::HpaStatus;
+use crate::quantity::parse_milli;
 use crate::scenario::{MetricSpec, MetricValues, PodMetricValue, PodMetrics};
+
+/// The flag named in messages.
+const FLAG: &str = "--metric-value";
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Resolved {
@@ -13,6 +24,9 @@ pub struct Resolved {
     pub notes: Vec<String>,
 }
 
+/// Builds every metric value the calculation needs. `flags` are the `--metric-value` arguments,
+/// one `NAME=QUANTITY` each, NAME being an Object or External metric's `metric.name`; a name may be
+/// given once. An External metric given by flag is a single value (the controller sums the list).
 pub fn resolve(
     specs: &[MetricSpec],
     flags: &[String],
@@ -20,13 +34,364 @@ pub fn resolve(
     resource: Vec<PodMetrics>,
     pods: BTreeMap<String, Vec<PodMetricValue>>,
 ) -> Result<Resolved, InputError> {
-    let _ = (specs, flags, status);
-    Ok(Resolved {
+    let given = parse_flags(flags)?;
+    let mut takes_value: Vec<&str> = Vec::new();
+    for spec in specs.iter().filter(|s| s.is_object_or_external()) {
+        if !takes_value.contains(&spec.metric_name()) {
+            takes_value.push(spec.metric_name());
+        }
+    }
+    if let Some(unknown) = given.keys().find(|name| !takes_value.contains(name)) {
+        let expected = if takes_value.is_empty() {
+            "no --metric-value: the HPA has no Object or External metric".to_string()
+        } else {
+            format!(
+                "the name of an Object or External metric of the HPA: {}",
+                takes_value.join(", ")
+            )
+        };
+        return Err(InputError::new(
+            FLAG,
+            format!("found \"{unknown}\", expected {expected}"),
+        ));
+    }
+
+    let mut resolved = Resolved {
         values: MetricValues {
             resource,
             pods,
             ..MetricValues::default()
         },
         notes: Vec::new(),
-    })
+    };
+    for spec in specs {
+        let (is_object, name) = match spec {
+            MetricSpec::Object { metric, .. } => (true, &metric.name),
+            MetricSpec::External { metric, .. } => (false, &metric.name),
+            _ => continue,
+        };
+        let values = &resolved.values;
+        if (is_object && values.object.contains_key(name))
+            || (!is_object && values.external.contains_key(name))
+        {
+            continue;
+        }
+        let kind = spec.type_name();
+        let value = match given.get(name.as_str()) {
+            Some(&value) => value,
+            None => {
+                let value = from_status(status, kind, name)?;
+                resolved.notes.push(format!(
+                    "{kind} metric {name}: value taken from status.currentMetrics (the value at \
+                     the last sync)"
+                ));
+                value
+            }
+        };
+        if is_object {
+            resolved.values.object.insert(name.clone(), value);
+        } else {
+            resolved.values.external.insert(name.clone(), vec![value]);
+        }
+    }
+    Ok(resolved)
+}
+
+/// `NAME=QUANTITY` flags as milli-units by name.
+fn parse_flags(flags: &[String]) -> Result<BTreeMap<&str, i64>, InputError> {
+    let mut given = BTreeMap::new();
+    for flag in flags {
+        let Some((name, quantity)) = flag
+            .split_once('=')
+            .map(|(n, q)| (n.trim(), q.trim()))
+            .filter(|(n, _)| !n.is_empty())
+        else {
+            return Err(InputError::new(
+                FLAG,
+                format!("found \"{flag}\", expected NAME=QUANTITY"),
+            ));
+        };
+        let value =
+            parse_milli(quantity).map_err(|e| InputError::new(FLAG, e.to_string()).field(name))?;
+        if given.insert(name, value).is_some() {
+            return Err(InputError::new(
+                FLAG,
+                format!("found a second value for {name}, expected one value per metric"),
+            )
+            .field(name));
+        }
+    }
+    Ok(given)
+}
+
+/// The metric's total from `status.currentMetrics`, when the status holds it.
+fn from_status(status: &HpaStatus, kind: &str, name: &str) -> Result<i64, InputError> {
+    let entry = status
+        .current_metrics
+        .iter()
+        .find(|m| m.metric_type == kind && m.name == name);
+    match entry.map(|m| (m.value_milli, m.average_value_milli)) {
+        Some((Some(value), _)) => Ok(value),
+        Some((None, Some(_))) => Err(InputError::new(
+            FLAG,
+            format!(
+                "found only an averageValue for {kind} metric {name} in status.currentMetrics \
+                 (the total divided by the replica count, rounded up, which cannot give the \
+                 total back), expected {FLAG} {name}=QUANTITY with the metric's total"
+            ),
+        )),
+        _ => Err(InputError::new(
+            FLAG,
+            format!(
+                "found no value for {kind} metric {name} (none in status.currentMetrics), \
+                 expected {FLAG} {name}=QUANTITY"
+            ),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::manifest::CurrentMetric;
+    use crate::scenario::{MetricIdentifier, MetricTarget, ObjectReference, TargetType};
+    use crate::time::{Duration, Timestamp};
+
+    fn target(target_type: TargetType) -> MetricTarget {
+        MetricTarget {
+            target_type,
+            average_utilization: None,
+            average_value_milli: (target_type == TargetType::AverageValue).then_some(1000),
+            value_milli: (target_type == TargetType::Value).then_some(1000),
+        }
+    }
+
+    fn id(name: &str) -> MetricIdentifier {
+        MetricIdentifier {
+            name: name.to_string(),
+            selector: None,
+        }
+    }
+
+    fn object(name: &str, target_type: TargetType) -> MetricSpec {
+        MetricSpec::Object {
+            described_object: ObjectReference {
+                api_version: "networking.k8s.io/v1".to_string(),
+                kind: "Ingress".to_string(),
+                name: "main".to_string(),
+            },
+            metric: id(name),
+            target: target(target_type),
+        }
+    }
+
+    fn external(name: &str, target_type: TargetType) -> MetricSpec {
+        MetricSpec::External {
+            metric: id(name),
+            target: target(target_type),
+        }
+    }
+
+    fn pods(name: &str) -> MetricSpec {
+        MetricSpec::Pods {
+            metric: id(name),
+            target: target(TargetType::AverageValue),
+        }
+    }
+
+    fn status(entries: &[(&str, &str, Option<i64>, Option<i64>)]) -> HpaStatus {
+        HpaStatus {
+            current_metrics: entries
+                .iter()
+                .map(|&(metric_type, name, value, average)| CurrentMetric {
+                    metric_type: metric_type.to_string(),
+                    name: name.to_string(),
+                    value_milli: value,
+                    average_value_milli: average,
+                    average_utilization: None,
+                })
+                .collect(),
+            ..HpaStatus::default()
+        }
+    }
+
+    fn flags(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn run(specs: &[MetricSpec], f: &[&str], st: &HpaStatus) -> Result<Resolved, InputError> {
+        resolve(specs, &flags(f), st, Vec::new(), BTreeMap::new())
+    }
+
+    #[test]
+    fn flags_give_object_values_and_single_external_values() {
+        let specs = [
+            object("requests-per-second", TargetType::Value),
+            external("queue_messages_ready", TargetType::AverageValue),
+        ];
+        let r = run(
+            &specs,
+            &["requests-per-second=2k", " queue_messages_ready = 30 "],
+            &HpaStatus::default(),
+        )
+        .unwrap();
+        assert_eq!(r.values.object["requests-per-second"], 2_000_000);
+        assert_eq!(r.values.external["queue_messages_ready"], vec![30_000]);
+        assert!(r.notes.is_empty());
+    }
+
+    #[test]
+    fn a_flag_wins_over_the_status() {
+        let specs = [object("rps", TargetType::Value)];
+        let st = status(&[("Object", "rps", Some(5000), None)]);
+        let r = run(&specs, &["rps=7"], &st).unwrap();
+        assert_eq!(r.values.object["rps"], 7000);
+        assert!(r.notes.is_empty());
+    }
+
+    #[test]
+    fn without_a_flag_the_status_total_is_used_and_noted() {
+        let specs = [
+            object("rps", TargetType::Value),
+            external("queue", TargetType::Value),
+            // The same name twice is one value and one note.
+            external("queue", TargetType::Value),
+        ];
+        let st = status(&[
+            ("Pods", "rps", Some(1), None),
+            ("Object", "rps", Some(5000), None),
+            ("External", "queue", Some(42_000), Some(7000)),
+        ]);
+        let r = run(&specs, &[], &st).unwrap();
+        assert_eq!(r.values.object["rps"], 5000);
+        assert_eq!(r.values.external["queue"], vec![42_000]);
+        assert_eq!(
+            r.notes,
+            [
+                "Object metric rps: value taken from status.currentMetrics (the value at the \
+                 last sync)",
+                "External metric queue: value taken from status.currentMetrics (the value at \
+                 the last sync)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_status_with_only_the_average_cannot_give_the_total() {
+        for spec in [
+            object("rps", TargetType::AverageValue),
+            external("rps", TargetType::AverageValue),
+        ] {
+            let kind = spec.type_name();
+            let st = status(&[(kind, "rps", None, Some(250))]);
+            let err = run(&[spec], &[], &st).unwrap_err();
+            assert_eq!(err.file, "--metric-value");
+            assert!(
+                err.message.starts_with(&format!(
+                    "found only an averageValue for {kind} metric rps in status.currentMetrics"
+                )),
+                "{err}"
+            );
+            assert!(
+                err.message
+                    .ends_with("expected --metric-value rps=QUANTITY with the metric's total"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_metric_with_no_flag_and_no_status_is_an_error() {
+        let st = status(&[("Object", "other", Some(1), None)]);
+        let err = run(&[external("queue", TargetType::Value)], &[], &st).unwrap_err();
+        assert_eq!(err.file, "--metric-value");
+        assert_eq!(
+            err.message,
+            "found no value for External metric queue (none in status.currentMetrics), \
+             expected --metric-value queue=QUANTITY"
+        );
+    }
+
+    #[test]
+    fn bad_flags_are_refused() {
+        let specs = [
+            object("rps", TargetType::Value),
+            external("queue", TargetType::Value),
+            pods("pps"),
+        ];
+        let cases: &[(&str, &[&str], Option<&str>, &str)] = &[
+            (
+                "no equals sign",
+                &["rps"],
+                None,
+                "found \"rps\", expected NAME=QUANTITY",
+            ),
+            (
+                "empty name",
+                &["=5"],
+                None,
+                "found \"=5\", expected NAME=QUANTITY",
+            ),
+            ("bad quantity", &["rps=fast"], Some("rps"), "found \"fast\""),
+            (
+                "a name given twice",
+                &["rps=1", "rps=2"],
+                Some("rps"),
+                "found a second value for rps, expected one value per metric",
+            ),
+            (
+                "a name that takes no value",
+                &["pps=5"],
+                None,
+                "found \"pps\", expected the name of an Object or External metric of the HPA: \
+                 rps, queue",
+            ),
+        ];
+        for &(rule, given, field, message) in cases {
+            let err = run(&specs, given, &HpaStatus::default()).unwrap_err();
+            assert_eq!(err.file, "--metric-value", "{rule}");
+            assert_eq!(err.field.as_deref(), field, "{rule}: {err}");
+            assert!(err.message.starts_with(message), "{rule}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_flag_for_an_hpa_without_object_or_external_metrics_is_refused() {
+        let err = run(&[pods("pps")], &["rps=1"], &HpaStatus::default()).unwrap_err();
+        assert_eq!(
+            err.message,
+            "found \"rps\", expected no --metric-value: the HPA has no Object or External metric"
+        );
+    }
+
+    #[test]
+    fn resource_and_pods_samples_pass_through() {
+        let resource = vec![PodMetrics {
+            pod: "web-1".to_string(),
+            timestamp: Timestamp(0),
+            window: Duration::from_secs(30),
+            containers: Vec::new(),
+        }];
+        let mut pod_values = BTreeMap::new();
+        pod_values.insert(
+            "pps".to_string(),
+            vec![PodMetricValue {
+                pod: "web-1".to_string(),
+                value_milli: 5,
+                timestamp: Timestamp(0),
+                window: Duration::from_secs(60),
+            }],
+        );
+        let r = resolve(
+            &[pods("pps")],
+            &[],
+            &HpaStatus::default(),
+            resource.clone(),
+            pod_values.clone(),
+        )
+        .unwrap();
+        assert_eq!(r.values.resource, resource);
+        assert_eq!(r.values.pods, pod_values);
+        assert!(r.values.object.is_empty() && r.values.external.is_empty());
+    }
 }

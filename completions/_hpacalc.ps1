@@ -1,0 +1,68 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'hpacalc'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'hpacalc' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)')
+            [CompletionResult]::new('--hpa', '--hpa', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)')
+            [CompletionResult]::new('--pods', '--pods', [CompletionResultType]::ParameterName, 'Per-pod samples, CSV with a header (`-` reads stdin)')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Pick the HPA with this name when the manifest holds several')
+            [CompletionResult]::new('--current-replicas', '--current-replicas', [CompletionResultType]::ParameterName, 'The target''s current replica count (default: status.currentReplicas, else the pods counted)')
+            [CompletionResult]::new('--metric-value', '--metric-value', [CompletionResultType]::ParameterName, 'Value of an Object or External metric, NAME=QUANTITY (repeatable)')
+            [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'Earlier syncs: CSV with age,recommendation[,change]')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Evaluation time, RFC 3339 (default: now)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-tolerance')
+            [CompletionResult]::new('--cpu-initialization-period', '--cpu-initialization-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-cpu-initialization-period')
+            [CompletionResult]::new('--initial-readiness-delay', '--initial-readiness-delay', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-initial-readiness-delay')
+            [CompletionResult]::new('--downscale-stabilization', '--downscale-stabilization', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-downscale-stabilization')
+            [CompletionResult]::new('--sync-period', '--sync-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-sync-period')
+            [CompletionResult]::new('--metrics-window', '--metrics-window', [CompletionResultType]::ParameterName, 'The window of each CSV usage sample, as metrics-server reports it (CPU readiness rule)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'hpacalc;completions' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'hpacalc;help' {
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'hpacalc;help;completions' {
+            break
+        }
+        'hpacalc;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

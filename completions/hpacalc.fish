@@ -1,0 +1,50 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_hpacalc_global_optspecs
+    string join \n f/hpa= pods= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= metrics-window= h/help V/version
+end
+
+function __fish_hpacalc_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_hpacalc_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_hpacalc_using_subcommand
+    set -l cmd (__fish_hpacalc_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -s f -l hpa -d 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l pods -d 'Per-pod samples, CSV with a header (`-` reads stdin)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l name -d 'Pick the HPA with this name when the manifest holds several' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l current-replicas -d 'The target\'s current replica count (default: status.currentReplicas, else the pods counted)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metric-value -d 'Value of an Object or External metric, NAME=QUANTITY (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l history -d 'Earlier syncs: CSV with age,recommendation[,change]' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l now -d 'Evaluation time, RFC 3339 (default: now)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'Step-by-step table'
+wide\t'The table plus each pod\'s class and reason'
+json\t'One JSON object'
+yaml\t'The same object as YAML'"
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l tolerance -d '--horizontal-pod-autoscaler-tolerance' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l cpu-initialization-period -d '--horizontal-pod-autoscaler-cpu-initialization-period' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l initial-readiness-delay -d '--horizontal-pod-autoscaler-initial-readiness-delay' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l downscale-stabilization -d '--horizontal-pod-autoscaler-downscale-stabilization' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l sync-period -d '--horizontal-pod-autoscaler-sync-period' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metrics-window -d 'The window of each CSV usage sample, as metrics-server reports it (CPU readiness rule)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -s V -l version -d 'Print version'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
