@@ -1,4 +1,5 @@
 //! One integration test binary (faster links on 2 cores): CLI tests on `fixtures/` and the
 //! upstream conformance suite.
 
+mod cli;
 mod conformance;
