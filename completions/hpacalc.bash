@@ -35,7 +35,7 @@ _hpacalc() {
 
     case "${cmd}" in
         hpacalc)
-            opts="-f -o -h -V --hpa --pods --name --current-replicas --metric-value --history --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --metrics-window --help --version completions help"
+            opts="-f -o -h -V --hpa --pods --name --current-replicas --metric-value --history --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --help --version completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -98,6 +98,14 @@ _hpacalc() {
                     return 0
                     ;;
                 --sync-period)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --feature-gates)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -33,6 +33,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --initial-readiness-delay '--horizontal-pod-autoscaler-initial-readiness-delay'
             cand --downscale-stabilization '--horizontal-pod-autoscaler-downscale-stabilization'
             cand --sync-period '--horizontal-pod-autoscaler-sync-period'
+            cand --kube-version 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)'
+            cand --feature-gates 'Override feature gates: NAME=true|false,... (HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources, HPAContainerMetrics)'
             cand --metrics-window 'The window of each CSV usage sample, as metrics-server reports it (CPU readiness rule)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= metrics-window= h/help V/version
+    string join \n f/hpa= pods= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -40,6 +40,8 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l cpu-initialization-peri
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l initial-readiness-delay -d '--horizontal-pod-autoscaler-initial-readiness-delay' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l downscale-stabilization -d '--horizontal-pod-autoscaler-downscale-stabilization' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l sync-period -d '--horizontal-pod-autoscaler-sync-period' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l feature-gates -d 'Override feature gates: NAME=true|false,... (HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources, HPAContainerMetrics)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metrics-window -d 'The window of each CSV usage sample, as metrics-server reports it (CPU readiness rule)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s V -l version -d 'Print version'

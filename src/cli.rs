@@ -108,6 +108,20 @@ pub struct Cli {
     )]
     pub sync_period: String,
 
+    /// Apply the controller rules of this Kubernetes release (1.27 to 1.37)
+    #[arg(
+        long,
+        value_name = "VERSION",
+        default_value = "1.37",
+        help_heading = "Controller flags"
+    )]
+    pub kube_version: String,
+
+    /// Override feature gates: NAME=true|false,... (HPAConfigurableTolerance, HPAScaleToZero,
+    /// PodLevelResources, HPAContainerMetrics)
+    #[arg(long, value_name = "GATES", help_heading = "Controller flags")]
+    pub feature_gates: Option<String>,
+
     /// The window of each CSV usage sample, as metrics-server reports it (CPU readiness rule)
     #[arg(
         long,

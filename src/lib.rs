@@ -13,6 +13,7 @@ pub mod render;
 pub mod report;
 pub mod scenario;
 pub mod time;
+pub mod version;
 
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -143,7 +144,16 @@ fn build_scenario(cli: &Cli) -> Result<Scenario> {
         })?,
         None => Timestamp(jiff::Timestamp::now().as_millisecond()),
     };
+    let kube_minor = version::parse_kube_version(&cli.kube_version)
+        .map_err(|e| InputError::new("--kube-version", e))?;
+    let mut features = version::default_gates(kube_minor);
+    if let Some(text) = &cli.feature_gates {
+        version::apply_feature_gates(&mut features, kube_minor, text)
+            .map_err(|e| InputError::new("--feature-gates", e))?;
+    }
     let config = ControllerConfig {
+        kube_minor,
+        features,
         tolerance: cli.tolerance,
         cpu_initialization_period: flag_duration(
             "--cpu-initialization-period",

@@ -277,11 +277,14 @@ pub struct ControllerConfig {
     pub features: FeatureGates,
 }
 
+/// The kube-controller-manager feature gates that change the HPA's answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FeatureGates {
     pub hpa_configurable_tolerance: bool,
     pub hpa_scale_to_zero: bool,
     pub pod_level_resources: bool,
+    /// `HPAContainerMetrics` (beta up to 1.29, then GA).
+    pub hpa_container_metrics: bool,
 }
 
 impl Default for ControllerConfig {
@@ -292,14 +295,10 @@ impl Default for ControllerConfig {
             delay_of_initial_readiness_status: Duration::from_secs(30),
             downscale_stabilization_window: Duration::from_secs(300),
             sync_period: Duration::from_secs(15),
-            kube_minor: 37,
+            kube_minor: crate::version::NEWEST,
             scale_up_limit_factor: 2.0,
             scale_up_limit_minimum: 4.0,
-            features: FeatureGates {
-                hpa_configurable_tolerance: true,
-                hpa_scale_to_zero: true,
-                pod_level_resources: true,
-            },
+            features: crate::version::default_gates(crate::version::NEWEST),
         }
     }
 }

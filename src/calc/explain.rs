@@ -463,6 +463,31 @@ pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
         ),
     );
 
+    let g = s.config.features;
+    let on = |b: bool| if b { "on" } else { "off" };
+    step(
+        &mut steps,
+        "inputs",
+        "feature gates",
+        format!(
+            "HPAConfigurableTolerance={}, HPAScaleToZero={}, PodLevelResources={}, HPAContainerMetrics={}",
+            on(g.hpa_configurable_tolerance),
+            on(g.hpa_scale_to_zero),
+            on(g.pod_level_resources),
+            on(g.hpa_container_metrics)
+        ),
+    );
+    let per_hpa_tolerance = hpa
+        .behavior
+        .as_ref()
+        .is_some_and(|b| b.scale_up.tolerance.is_some() || b.scale_down.tolerance.is_some());
+    if per_hpa_tolerance && !(s.config.kube_minor >= 33 && g.hpa_configurable_tolerance) {
+        assumptions.push(format!(
+            "behavior.*.tolerance is ignored: HPAConfigurableTolerance is off in 1.{} (the API server would drop or reject the field)",
+            s.config.kube_minor
+        ));
+    }
+
     let single = hpa.metrics.len() == 1;
     let metrics: Vec<MetricReport> = hpa
         .metrics

@@ -56,6 +56,7 @@ pub struct MetricInputs<'a> {
     pub spec_replicas: i32,
     pub status_replicas: i32,
     pub missing_container_is_error: bool,
+    pub container_metrics: bool,
     pub guards: ExternalGuards,
 }
 
@@ -297,6 +298,15 @@ fn resource_metric<'a>(
         Some(c) => format!("failed to get {c} container metric value: {e}"),
         None => format!("failed to get {resource} resource metric value: {e}"),
     };
+    if container.is_some() && !inputs.container_metrics {
+        // The 1.28 controller returns this error with an empty condition; we name the usual reason.
+        return Err(failure(
+            reason,
+            "ContainerResource metric type is not supported: disabled by the feature gate".into(),
+            |e| e.to_string(),
+            None,
+        ));
+    }
     let (pod_target, wrap): (PodTarget, &str) = match (
         target.average_value_milli,
         target.average_utilization,

@@ -9,6 +9,10 @@ pub mod normalize;
 pub mod pods;
 pub mod reconcile;
 pub mod replicas;
+#[cfg(test)]
+pub mod testing;
+#[cfg(test)]
+mod version_tests;
 
 use crate::report::Report;
 use crate::scenario::Scenario;

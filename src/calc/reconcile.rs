@@ -65,6 +65,8 @@ pub struct VersionRules {
     pub sidecars: bool,
     pub pod_level: bool,
     pub missing_container_is_error: bool,
+    /// `HPAContainerMetrics`: off makes ContainerResource metrics fail (1.27–1.29).
+    pub container_metrics: bool,
     pub guards: ExternalGuards,
     /// Condition-based scale to zero (`HPAScaleToZero`, newest code).
     pub scale_to_zero_conditions: bool,
@@ -79,6 +81,7 @@ impl VersionRules {
             per_hpa_tolerance: minor >= 33 && gates.hpa_configurable_tolerance,
             sidecars: minor >= 29,
             pod_level: minor >= 34 && gates.pod_level_resources,
+            container_metrics: gates.hpa_container_metrics,
             missing_container_is_error: minor <= 31,
             guards: ExternalGuards {
                 per_pod_overflow: minor >= 34,
@@ -209,6 +212,7 @@ pub fn reconcile<'a>(
             spec_replicas: current,
             status_replicas: s.status_replicas,
             missing_container_is_error: rules.missing_container_is_error,
+            container_metrics: rules.container_metrics,
             guards: rules.guards,
         };
         sync.outcomes = hpa

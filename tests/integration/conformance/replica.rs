@@ -273,6 +273,7 @@ fn replica_calculation(v: &Value) -> Check {
         spec_replicas: current,
         status_replicas: current,
         missing_container_is_error: false,
+        container_metrics: true,
         guards: ExternalGuards {
             per_pod_overflow: true,
             value_sum_saturates: true,

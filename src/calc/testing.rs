@@ -1,0 +1,116 @@
+//! Builders for unit tests of the calculation: small, valid scenarios in a few lines.
+
+use crate::scenario::{
+    ConditionStatus, Container, ContainerKind, ContainerMetrics, ControllerConfig, HpaSpec,
+    MetricIdentifier, MetricSpec, MetricTarget, MetricValues, ObjectReference, Pod, PodMetrics,
+    PodPhase, ReadyCondition, Resources, Scenario, Source, TargetType,
+};
+use crate::time::{Duration, Timestamp};
+use crate::version;
+
+pub const NOW: Timestamp = Timestamp(1_800_000_000_000);
+
+pub fn cpu_utilization(target: i32) -> MetricSpec {
+    MetricSpec::Resource {
+        resource: "cpu".into(),
+        container: None,
+        target: MetricTarget {
+            target_type: TargetType::Utilization,
+            average_utilization: Some(target),
+            average_value_milli: None,
+            value_milli: None,
+        },
+    }
+}
+
+pub fn external(name: &str, value: Option<i64>, average: Option<i64>) -> MetricSpec {
+    MetricSpec::External {
+        metric: MetricIdentifier {
+            name: name.into(),
+            selector: None,
+        },
+        target: MetricTarget {
+            target_type: if average.is_some() {
+                TargetType::AverageValue
+            } else {
+                TargetType::Value
+            },
+            average_utilization: None,
+            average_value_milli: average,
+            value_milli: value,
+        },
+    }
+}
+
+/// A Running, Ready pod started long ago with one app container requesting `cpu_request`.
+pub fn pod(name: &str, cpu_request: i64) -> Pod {
+    Pod {
+        name: name.into(),
+        phase: PodPhase::Running,
+        deleting: false,
+        start_time: Some(Timestamp::GO_ZERO),
+        ready: Some(ReadyCondition {
+            status: ConditionStatus::True,
+            last_transition_time: Timestamp::GO_ZERO,
+        }),
+        containers: vec![Container {
+            name: "app".into(),
+            kind: ContainerKind::App,
+            requests: Resources(vec![("cpu".into(), cpu_request)]),
+        }],
+        pod_requests: None,
+    }
+}
+
+pub fn cpu_sample(pod: &str, cpu: i64) -> PodMetrics {
+    PodMetrics {
+        pod: pod.into(),
+        timestamp: NOW,
+        window: Duration::from_secs(15),
+        containers: vec![ContainerMetrics {
+            name: "app".into(),
+            usage: Resources(vec![("cpu".into(), cpu)]),
+        }],
+    }
+}
+
+/// `n` pods requesting 1 cpu, each using `usage` millicores.
+pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
+    let pods: Vec<Pod> = (0..n).map(|i| pod(&format!("p{i}"), 1000)).collect();
+    let resource = pods.iter().map(|p| cpu_sample(&p.name, usage)).collect();
+    Scenario {
+        hpa: HpaSpec {
+            name: "web".into(),
+            namespace: "default".into(),
+            target: ObjectReference {
+                api_version: "apps/v1".into(),
+                kind: "Deployment".into(),
+                name: "web".into(),
+            },
+            min_replicas: 1,
+            max_replicas: 100,
+            metrics,
+            behavior: None,
+        },
+        current_replicas: i32::try_from(n).unwrap_or(i32::MAX),
+        current_replicas_source: Source::Flag,
+        status_replicas: i32::try_from(n).unwrap_or(i32::MAX),
+        scaled_to_zero: false,
+        pods,
+        metrics: MetricValues {
+            resource,
+            ..MetricValues::default()
+        },
+        config: ControllerConfig::default(),
+        memory: None,
+        now: NOW,
+        input_notes: Vec::new(),
+    }
+}
+
+/// The same scenario under another release's rules and gate defaults.
+pub fn at_version(mut s: Scenario, minor: u32) -> Scenario {
+    s.config.kube_minor = minor;
+    s.config.features = version::default_gates(minor);
+    s
+}
