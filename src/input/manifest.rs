@@ -1,7 +1,37 @@
-//! STUB: HPA manifests (autoscaling/v2, v2beta2, v1) → validated `HpaSpec`.
+//! HPA manifests (`autoscaling/v2`, `v2beta2`, `v1`; YAML or JSON) → a validated, defaulted
+//! `HpaSpec`, the status the manifest carries, and warnings. The only module that knows
+//! k8s-openapi.
+//!
+//! The controller never sees a manifest: it sees what the API server made of it. So this module
+//! does what the server does between the request and the controller's informer: decoding
+//! (unknown keys dropped, which we warn about), conversion from v1 (`v1.rs`), defaulting and
+//! validation (`validate.rs`).
+//!
+//! Each document is read twice. First as a `serde_json::Value` (`documents.rs`), to find the
+//! objects, pick the HPA and see which keys are present (k8s-openapi turns a missing required
+//! field into 0 or ""). Then the chosen object is deserialized again from the text into
+//! k8s-openapi types (`decode.rs`), so that type errors keep the line, column and path the YAML
+//! parser knows. Errors found after that get their line from `locate.rs`.
+
+mod decode;
+mod documents;
+mod locate;
+mod map;
+mod v1;
+mod validate;
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::autoscaling::v2 as api_v2;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde_json::Value;
 
 use crate::error::InputError;
 use crate::scenario::HpaSpec;
+use decode::{V1Envelope, V2Envelope, typed};
+use documents::{Document, Source};
+use locate::{FieldPath, Seg};
+use validate::FieldError;
 
 /// What the manifest's `status` says (used for defaults and comparisons).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -34,8 +64,395 @@ pub struct LoadedHpa {
     pub warnings: Vec<String>,
 }
 
+/// Larger input is refused before parsing: no HPA manifest comes near it.
+pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
+
+const VERSIONS: &str = "autoscaling/v2, autoscaling/v2beta2 or autoscaling/v1";
+
+/// `autoscaling.ToleranceScaleUpAnnotation` / `ToleranceScaleDownAnnotation`: where a v2beta2
+/// view keeps the tolerances it has no field for.
+const SCALE_UP_TOLERANCE_ANNOTATION: &str = "autoscaling.alpha.kubernetes.io/scale-up-tolerance";
+const SCALE_DOWN_TOLERANCE_ANNOTATION: &str =
+    "autoscaling.alpha.kubernetes.io/scale-down-tolerance";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Version {
+    V2,
+    V2beta2,
+    V1,
+}
+
 /// Parses `text` (read from `file`, for messages) and picks the HPA named `name` when several.
 pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, InputError> {
-    let _ = (text, name);
-    Err(InputError::new(file, "manifest parsing is not written yet"))
+    if text.len() > MAX_INPUT_BYTES {
+        return Err(InputError::new(
+            file,
+            format!(
+                "found {} bytes, expected a manifest of at most {} MiB",
+                text.len(),
+                MAX_INPUT_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let json = body.trim_start().starts_with('{');
+    let docs = if json {
+        documents::parse_json(file, text)?
+    } else {
+        documents::parse_yaml(file, text)?
+    };
+    let objects = documents::collect_objects(file, text, json, &docs)?;
+    let chosen = documents::choose(file, text, json, &objects, name)?;
+    let doc = chosen.doc;
+    let source = Source {
+        file,
+        text,
+        json,
+        span: doc.span.clone(),
+        prefix: match chosen.item {
+            Some(i) => FieldPath::of(&["items"]).index(i),
+            None => FieldPath::root(),
+        },
+    };
+    let version = match chosen.api_version.as_str() {
+        "autoscaling/v2" => Version::V2,
+        "autoscaling/v2beta2" => Version::V2beta2,
+        "autoscaling/v1" => Version::V1,
+        other => {
+            let found = if other.is_empty() {
+                "nothing".to_string()
+            } else {
+                format!("{other:?}")
+            };
+            return Err(source.error(
+                &FieldPath::of(&["apiVersion"]),
+                format!("found {found}, expected {VERSIONS}"),
+            ));
+        }
+    };
+    let mut warnings = Vec::new();
+    let (spec, status) = match version {
+        Version::V2 | Version::V2beta2 => load_v2(
+            &source,
+            doc,
+            chosen.item,
+            chosen.value,
+            version,
+            &mut warnings,
+        )?,
+        Version::V1 => load_v1(&source, doc, chosen.item, chosen.value, &mut warnings)?,
+    };
+    Ok(LoadedHpa {
+        spec,
+        status,
+        warnings,
+    })
 }
+
+/// A key k8s-openapi would fill with 0 or "" when absent, so it must be checked in the raw value.
+fn require(
+    source: &Source,
+    raw: &Value,
+    path: &FieldPath,
+    expected: &str,
+) -> Result<(), InputError> {
+    let mut at = Some(raw);
+    for seg in &path.0 {
+        at = match seg {
+            Seg::Key(k) => at.and_then(|v| v.get(k.as_str())),
+            Seg::Index(i) => at.and_then(|v| v.get(i)),
+        };
+    }
+    match at {
+        Some(v) if !v.is_null() => Ok(()),
+        _ => Err(source.error(path, format!("found nothing, expected {expected}"))),
+    }
+}
+
+fn metadata_name(source: &Source, meta: &ObjectMeta) -> Result<(String, String), InputError> {
+    let name = meta.name.clone().unwrap_or_default();
+    if name.is_empty() {
+        return Err(source.error(
+            &FieldPath::of(&["metadata", "name"]),
+            "found nothing, expected the HPA's name",
+        ));
+    }
+    let namespace = meta
+        .namespace
+        .clone()
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "default".to_string());
+    Ok((name, namespace))
+}
+
+/// The keys of a v2 spec that k8s-openapi would silently zero.
+fn require_v2(source: &Source, raw: &Value) -> Result<(), InputError> {
+    let spec = FieldPath::of(&["spec"]);
+    require(source, raw, &spec, "the HPA's spec")?;
+    require(
+        source,
+        raw,
+        &spec.key("scaleTargetRef"),
+        "the object to scale (kind and name)",
+    )?;
+    require(
+        source,
+        raw,
+        &spec.key("maxReplicas"),
+        "the maximum number of replicas",
+    )?;
+    let metrics = raw.pointer("/spec/metrics").and_then(Value::as_array);
+    for (i, metric) in metrics.into_iter().flatten().enumerate() {
+        let path = spec.key("metrics").index(i);
+        require(source, raw, &path.key("type"), "the metric source type")?;
+        for key in [
+            "resource",
+            "containerResource",
+            "pods",
+            "object",
+            "external",
+        ] {
+            if metric.get(key).is_some_and(|v| !v.is_null()) {
+                let target = path.key(key).key("target");
+                require(source, raw, &target, "the metric's target")?;
+                require(source, raw, &target.key("type"), "the target type")?;
+            }
+        }
+    }
+    for direction in ["scaleUp", "scaleDown"] {
+        let rules = spec.key("behavior").key(direction);
+        let pointer = format!("/spec/behavior/{direction}/policies");
+        let policies = raw.pointer(&pointer).and_then(Value::as_array);
+        for i in 0..policies.map_or(0, Vec::len) {
+            let path = rules.key("policies").index(i);
+            require(
+                source,
+                raw,
+                &path.key("type"),
+                "the policy type (Pods or Percent)",
+            )?;
+            require(
+                source,
+                raw,
+                &path.key("value"),
+                "the policy's amount of change",
+            )?;
+            require(
+                source,
+                raw,
+                &path.key("periodSeconds"),
+                "the policy's period in seconds",
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn load_v2(
+    source: &Source,
+    doc: &Document,
+    item: Option<usize>,
+    raw: &Value,
+    version: Version,
+    warnings: &mut Vec<String>,
+) -> Result<(HpaSpec, HpaStatus), InputError> {
+    let envelope: V2Envelope = typed(source, doc, item, warnings)?;
+    require_v2(source, raw)?;
+    let meta = envelope.metadata.unwrap_or_default();
+    let (name, namespace) = metadata_name(source, &meta)?;
+    let mut spec = envelope.spec.unwrap_or_default();
+    if version == Version::V2beta2 {
+        v2beta2_tolerances(source, &mut spec, &meta, warnings)?;
+    }
+    validate::set_defaults(&mut spec);
+    validate::validate(&spec).map_err(|e| source.field_error(e))?;
+    let advice = validate::reference_warnings(&spec)
+        .into_iter()
+        .chain(validate::target_warnings(&spec));
+    warnings.extend(advice.map(|w| source.warning(&w.path, &w.message)));
+    let hpa = map::to_hpa_spec(name, namespace, &spec).map_err(|e| source.field_error(e))?;
+    let status = match envelope.status {
+        None => HpaStatus::default(),
+        Some(status) => status_v2(&status, raw.get("status")).map_err(|e| source.field_error(e))?,
+    };
+    Ok((hpa, status))
+}
+
+// Port of Convert_v2beta2_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler
+// (pkg/apis/autoscaling/v2beta2/conversion.go): v2beta2 has no `tolerance` field (a key of that
+// name is dropped); the tolerances come from annotations, creating the rules they need.
+fn v2beta2_tolerances(
+    source: &Source,
+    spec: &mut api_v2::HorizontalPodAutoscalerSpec,
+    meta: &ObjectMeta,
+    warnings: &mut Vec<String>,
+) -> Result<(), InputError> {
+    let path = FieldPath::of(&["spec", "behavior"]);
+    if let Some(behavior) = &mut spec.behavior {
+        for (direction, rules) in [
+            ("scaleUp", &mut behavior.scale_up),
+            ("scaleDown", &mut behavior.scale_down),
+        ] {
+            if let Some(rules) = rules
+                && rules.tolerance.take().is_some()
+            {
+                let field = path.key(direction).key("tolerance");
+                warnings.push(format!(
+                    "{}unknown field {field} (ignored: autoscaling/v2beta2 has no tolerance)",
+                    source.prefix_of(&field)
+                ));
+            }
+        }
+    }
+    let annotations = meta.annotations.clone().unwrap_or_default();
+    for (key, up) in [
+        (SCALE_DOWN_TOLERANCE_ANNOTATION, false),
+        (SCALE_UP_TOLERANCE_ANNOTATION, true),
+    ] {
+        let Some(text) = annotations.get(key) else {
+            continue;
+        };
+        let annotation = FieldPath::of(&["metadata", "annotations", key]);
+        let quantity = k8s_openapi::apimachinery::pkg::api::resource::Quantity(text.clone());
+        validate::parse_quantity(&quantity, &annotation).map_err(|e| source.field_error(e))?;
+        let behavior = spec.behavior.get_or_insert_with(Default::default);
+        let rules = if up {
+            &mut behavior.scale_up
+        } else {
+            &mut behavior.scale_down
+        };
+        rules.get_or_insert_with(Default::default).tolerance = Some(quantity);
+    }
+    Ok(())
+}
+
+/// The v2 status: what the calculation may take as defaults.
+fn status_v2(
+    status: &api_v2::HorizontalPodAutoscalerStatus,
+    raw: Option<&Value>,
+) -> Result<HpaStatus, FieldError> {
+    let path = FieldPath::of(&["status", "currentMetrics"]);
+    let current_metrics = status
+        .current_metrics
+        .iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, m)| current_metric_v2(m, &path.index(i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(HpaStatus {
+        current_replicas: status.current_replicas,
+        // Required in the API type, so k8s-openapi reads an absent one as 0.
+        desired_replicas: raw
+            .and_then(|r| r.get("desiredReplicas"))
+            .filter(|v| !v.is_null())
+            .map(|_| status.desired_replicas),
+        scaled_to_zero: status
+            .conditions
+            .iter()
+            .flatten()
+            .any(|c| c.type_ == "ScaledToZero" && c.status == "True"),
+        current_metrics,
+    })
+}
+
+fn current_metric_v2(
+    m: &api_v2::MetricStatus,
+    path: &FieldPath,
+) -> Result<CurrentMetric, FieldError> {
+    let (key, source) = match m.type_.as_str() {
+        "Resource" => (
+            "resource",
+            m.resource.as_ref().map(|s| (&s.name, &s.current)),
+        ),
+        "ContainerResource" => (
+            "containerResource",
+            m.container_resource.as_ref().map(|s| (&s.name, &s.current)),
+        ),
+        "Pods" => (
+            "pods",
+            m.pods.as_ref().map(|s| (&s.metric.name, &s.current)),
+        ),
+        "Object" => (
+            "object",
+            m.object.as_ref().map(|s| (&s.metric.name, &s.current)),
+        ),
+        "External" => (
+            "external",
+            m.external.as_ref().map(|s| (&s.metric.name, &s.current)),
+        ),
+        _ => ("", None),
+    };
+    let mut out = CurrentMetric {
+        metric_type: m.type_.clone(),
+        ..CurrentMetric::default()
+    };
+    if let Some((name, current)) = source {
+        let path = path.key(key).key("current");
+        out.name.clone_from(name);
+        out.value_milli = current
+            .value
+            .as_ref()
+            .map(|q| validate::milli(q, &path.key("value")))
+            .transpose()?;
+        out.average_value_milli = current
+            .average_value
+            .as_ref()
+            .map(|q| validate::milli(q, &path.key("averageValue")))
+            .transpose()?;
+        out.average_utilization = current.average_utilization;
+    }
+    Ok(out)
+}
+
+fn load_v1(
+    source: &Source,
+    doc: &Document,
+    item: Option<usize>,
+    raw: &Value,
+    warnings: &mut Vec<String>,
+) -> Result<(HpaSpec, HpaStatus), InputError> {
+    let envelope: V1Envelope = typed(source, doc, item, warnings)?;
+    let spec_path = FieldPath::of(&["spec"]);
+    require(source, raw, &spec_path, "the HPA's spec")?;
+    require(
+        source,
+        raw,
+        &spec_path.key("scaleTargetRef"),
+        "the object to scale (kind and name)",
+    )?;
+    require(
+        source,
+        raw,
+        &spec_path.key("maxReplicas"),
+        "the maximum number of replicas",
+    )?;
+    let meta = envelope.metadata.unwrap_or_default();
+    let (name, namespace) = metadata_name(source, &meta)?;
+    let annotations: BTreeMap<String, String> = meta.annotations.clone().unwrap_or_default();
+    let v1_spec = envelope.spec.unwrap_or_default();
+    let converted =
+        v1::convert_spec(&v1_spec, &annotations, warnings).map_err(|e| source.field_error(e))?;
+    let to_source = |e: FieldError| {
+        let path = converted.source_path(&e.path);
+        source.error(&path, e.message)
+    };
+    let mut spec = converted.spec.clone();
+    validate::set_defaults(&mut spec);
+    validate::validate(&spec).map_err(to_source)?;
+    let advice = validate::reference_warnings(&spec)
+        .into_iter()
+        .chain(validate::target_warnings(&spec));
+    warnings.extend(advice.map(|w| source.warning(&converted.source_path(&w.path), &w.message)));
+    let hpa = map::to_hpa_spec(name, namespace, &spec).map_err(to_source)?;
+    let status = v1::convert_status(
+        envelope.status.as_ref(),
+        raw.get("status"),
+        &annotations,
+        warnings,
+    )
+    .map_err(|e| source.field_error(e))?;
+    Ok((hpa, status))
+}
+
+#[cfg(test)]
+mod tests;
