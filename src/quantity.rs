@@ -1208,3 +1208,18 @@ mod tests {
         }
     }
 }
+
+// Port of buildQuantity (horizontal.go): the format of status.currentMetrics values.
+/// Memory is shown BinarySI, every other resource DecimalSI.
+pub fn build_quantity_format(resource: &str) -> Format {
+    if resource == "memory" {
+        Format::BinarySI
+    } else {
+        Format::DecimalSI
+    }
+}
+
+/// `buildQuantity(resource, milli).String()`.
+pub fn build_quantity(resource: &str, milli: i64) -> String {
+    format_milli(milli, build_quantity_format(resource))
+}

@@ -5,22 +5,12 @@ use crate::calc::metrics::{Computed, MetricOutcome};
 use crate::calc::pods::Groups;
 use crate::calc::reconcile::{Branch, Sync};
 use crate::calc::replicas::Tolerances;
-use crate::quantity::{Format, format_milli};
+use crate::quantity::{Format, build_quantity, format_milli};
 use crate::report::{
     Decision, HoldBand, MetricReport, PodClass, Recount, Report, SCHEMA_VERSION, Step,
     TargetReport, ToleranceBand,
 };
 use crate::scenario::{MetricSpec, Scenario, Source, TargetType};
-
-/// `buildQuantity` (horizontal.go): memory values are shown BinarySI, everything else DecimalSI.
-fn build_quantity(resource: &str, milli: i64) -> String {
-    let format = if resource == "memory" {
-        Format::BinarySI
-    } else {
-        Format::DecimalSI
-    };
-    format_milli(milli, format)
-}
 
 fn decimal(milli: i64) -> String {
     format_milli(milli, Format::DecimalSI)
@@ -259,12 +249,12 @@ fn metric_steps(
     outcome: &MetricOutcome<'_>,
     t: &Tolerances,
 ) {
-    let title = outcome.name.as_str();
+    let title = format!("{} {}", spec.type_name(), spec.metric_name());
     step(
         steps,
         "metric",
         title,
-        format!("target {}", target_text(spec)),
+        format!("target {} ({})", target_text(spec), outcome.name),
     );
     let resource = match spec {
         MetricSpec::Resource { resource, .. } => resource.as_str(),
@@ -430,14 +420,14 @@ pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
     let current_source = match s.current_replicas_source {
         Source::Flag => "from --current-replicas",
         Source::Status => "from status.currentReplicas",
-        Source::Samples => "counted from the samples (not deleting, not Failed or Succeeded)",
+        Source::Samples => "counted from the samples: pods not deleting, Failed or Succeeded",
         Source::Default => "default",
     };
     step(
         &mut steps,
         "inputs",
         "current replicas",
-        format!("{} ({current_source})", s.current_replicas),
+        format!("{}, {current_source}", s.current_replicas),
     );
     step(
         &mut steps,
@@ -764,7 +754,7 @@ fn decision_summary(s: &Scenario, sync: &Sync<'_>, metrics: &[MetricReport]) -> 
                 }
                 _ => format!("{} average", m.name),
             };
-            if m.recount.is_none() && desired == current {
+            if m.recount.is_none() {
                 text.push_str(&format!(
                     ". Holds {current} replicas while {what} is {}–{}; scales up above {}, down below {}",
                     b.low, b.high, b.high, b.low

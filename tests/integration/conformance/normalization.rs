@@ -9,7 +9,7 @@ use hpacalc::calc::normalize::{
     stabilize_recommendation_with_behaviors, store_scale_event,
 };
 use hpacalc::input::manifest::load;
-use hpacalc::quantity::{Format, format_milli, parse_milli};
+use hpacalc::quantity::{Format, build_quantity, build_quantity_format, format_milli, parse_milli};
 use hpacalc::scenario::{
     Behavior, ControllerMemory, PolicyType, Recommendation, ScaleEvent, ScalingPolicy,
     ScalingRules, SelectPolicy,
@@ -42,7 +42,7 @@ pub fn run(v: &Value) -> Check {
         "TestScalingWithRules" => behavior_rate(inputs, expected),
         "TestStoreScaleEvents" => store_events(inputs, expected),
         "TestNormalizeDesiredReplicasWithBehavior" => behavior_stabilization(inputs, expected),
-        "TestBuildQuantity" => build_quantity(inputs, expected),
+        "TestBuildQuantity" => build_quantity_vector(inputs, expected),
         "TestGenerateScaleUpRules" | "TestGenerateScaleDownRules" => {
             defaulting(test, inputs, expected)
         }
@@ -325,15 +325,12 @@ fn behavior_stabilization(inputs: &Value, expected: &Value) -> Check {
 }
 
 /// `buildQuantity`: `NewMilliQuantity(raw, BinarySI for memory else DecimalSI)`. The Go test
-/// compares the value (`Quantity.Equal`) and the format; here the printed quantity is parsed
-/// back and compared by value, and the format is the one `buildQuantity` picks.
-fn build_quantity(inputs: &Value, expected: &Value) -> Check {
+/// compares the value (`Quantity.Equal`) and the format; here hpacalc's `build_quantity` is
+/// compared with the expected quantity printed in the expected format, and parsed back by value.
+fn build_quantity_vector(inputs: &Value, expected: &Value) -> Check {
     let raw = int(inputs, "rawProposalMilli");
-    let format = if text(inputs, "resourceName") == "memory" {
-        Format::BinarySI
-    } else {
-        Format::DecimalSI
-    };
+    let resource = text(inputs, "resourceName");
+    let format = build_quantity_format(resource);
     let want = get(expected, "quantity");
     let want_milli = match (opt_int(want, "milliValue"), opt_int(want, "value")) {
         (Some(milli), _) => milli,
@@ -346,9 +343,14 @@ fn build_quantity(inputs: &Value, expected: &Value) -> Check {
         "DecimalExponent" => Format::DecimalExponent,
         other => panic!("unknown format {other:?}"),
     };
-    let printed = format_milli(raw, format);
+    let printed = build_quantity(resource, raw);
     let mut check = Check::default();
     check.eq("quantity.format", want_format, format);
+    check.eq(
+        "quantity (printed)",
+        format_milli(want_milli, want_format),
+        printed.clone(),
+    );
     check.eq(
         &format!("quantity ({printed:?} parsed back, milli)"),
         Ok(want_milli),
