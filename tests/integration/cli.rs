@@ -96,3 +96,577 @@ fn an_unreadable_file_is_a_located_input_error() {
         stderr(&o)
     );
 }
+
+const NOW: &str = "2026-11-29T15:00:00Z";
+
+/// Runs with `-o json` at a fixed time and parses the result; the command must succeed.
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.extend(["--now", NOW, "-o", "json"]);
+    let o = hpacalc(&all);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
+}
+
+fn conditions(v: &serde_json::Value) -> Vec<(String, String)> {
+    v["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .map(|c| {
+            (
+                c["type"].as_str().unwrap_or("").into(),
+                c["reason"].as_str().unwrap_or("").into(),
+            )
+        })
+        .collect()
+}
+
+fn has_condition(v: &serde_json::Value, kind: &str, reason: &str) -> bool {
+    conditions(v).iter().any(|(t, r)| t == kind && r == reason)
+}
+
+#[test]
+fn readme_example_table_matches_the_snapshot() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    snapbox::assert_data_eq!(stdout(&o), snapbox::file!["snapshots/web-cpu.txt"]);
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    assert!(
+        readme.contains(stdout(&o).trim_end()),
+        "README.md's example output is out of date: paste tests/integration/snapshots/web-cpu.txt"
+    );
+}
+
+#[test]
+fn wide_table_lists_each_pod_with_its_class() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-mixed.csv",
+        "--now",
+        NOW,
+        "-o",
+        "wide",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    snapbox::assert_data_eq!(stdout(&o), snapbox::file!["snapshots/web-mixed-wide.txt"]);
+}
+
+#[test]
+fn resource_utilization_scales_up_by_the_ratio() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+    ]);
+    assert_eq!(v["currentReplicas"], 6);
+    assert_eq!(v["currentReplicasSource"], "samples");
+    let m = &v["metrics"][0];
+    // 2400m used of 3 cpu requested: 80 % against 50 %.
+    assert_eq!(m["currentUtilization"], 80);
+    assert_eq!(m["ratio"], 1.6);
+    assert_eq!(m["proposedReplicas"], 10);
+    assert_eq!(v["desiredReplicas"], 10);
+    assert_eq!(v["decision"]["change"], "scaleUp");
+    assert!(has_condition(&v, "AbleToScale", "SucceededRescale"));
+}
+
+#[test]
+fn missing_and_unready_pods_are_recounted() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-mixed.csv",
+    ]);
+    let m = &v["metrics"][0];
+    assert_eq!(
+        (
+            m["readyPods"].clone(),
+            m["unreadyPods"].clone(),
+            m["missingPods"].clone(),
+            m["ignoredPods"].clone()
+        ),
+        (1.into(), 2.into(), 1.into(), 2.into())
+    );
+    assert_eq!(m["recount"]["unreadyPodsAtZero"], true);
+    assert_eq!(m["recount"]["missingPodsValueMilli"], 0);
+    assert_eq!(m["recount"]["metricsCount"], 4);
+    // 90 % → ratio 1.8 on the ready pod, but 22 % once the others count at 0: direction reversed.
+    assert_eq!(m["recount"]["newUtilization"], 22);
+    assert_eq!(v["desiredReplicas"], v["currentReplicas"]);
+}
+
+#[test]
+fn every_metric_type_proposes_and_the_largest_wins() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/all-metric-types.yaml",
+        "--pods",
+        "fixtures/samples/pods-metric.csv",
+        "--metric-value",
+        "requests-per-second=12k",
+        "--metric-value",
+        "queue_messages_ready=95",
+    ]);
+    let types: Vec<_> = v["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["type"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "Resource",
+            "ContainerResource",
+            "Pods",
+            "Object",
+            "External"
+        ]
+    );
+    // The samples have no cpu or memory: both resource metrics are invalid, which blocks only a scale-down.
+    assert_eq!(v["metrics"][0]["errorReason"], "FailedGetResourceMetric");
+    assert_eq!(
+        v["metrics"][1]["errorReason"],
+        "FailedGetContainerResourceMetric"
+    );
+    assert!(v["metrics"][0]["proposedReplicas"].is_null());
+    assert_eq!(v["metrics"][2]["proposedReplicas"], 4);
+    // Object Value: 12k / 10k = 1.2 × 3 Running and Ready pods = 3.6 → 4.
+    assert_eq!(v["metrics"][3]["currentValue"], "12k");
+    assert_eq!(v["metrics"][3]["proposedReplicas"], 4);
+    // External AverageValue: 95 over 4 replicas is 23750m per pod, ratio 0.79 → ceil(95 / 30) = 4.
+    assert_eq!(v["metrics"][4]["currentAverageValue"], "23750m");
+    assert_eq!(v["metrics"][4]["proposedReplicas"], 4);
+    assert_eq!(v["desiredReplicas"], 4);
+    assert!(has_condition(&v, "ScalingActive", "ValidMetricFound"));
+}
+
+#[test]
+fn object_and_external_values_come_from_the_status_and_say_so() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/queue-worker.yaml",
+        "--pods",
+        "fixtures/samples/worker.csv",
+    ]);
+    assert_eq!(v["currentReplicasSource"], "status");
+    // 250 / 100 = 2.5 × 2 Running and Ready pods = 5.
+    assert_eq!(v["metrics"][0]["proposedReplicas"], 5);
+    // 18 / (5 × 4) = 0.9: inside the tolerance, so status.replicas (4).
+    assert_eq!(v["metrics"][1]["proposedReplicas"], 4);
+    assert_eq!(v["desiredReplicas"], 5);
+    let assumptions = v["assumptions"].to_string();
+    assert!(
+        assumptions.contains("value taken from status.currentMetrics"),
+        "{assumptions}"
+    );
+}
+
+#[test]
+fn an_object_metric_without_a_value_is_an_input_error() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/hpa/all-metric-types.yaml",
+        "--pods",
+        "fixtures/samples/pods-metric.csv",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("--metric-value"), "{}", stderr(&o));
+}
+
+#[test]
+fn behavior_policies_limit_the_scale_down() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/kubectl-get-hpa.yaml",
+        "--pods",
+        "fixtures/samples/web-rps.csv",
+        "--current-replicas",
+        "10",
+    ]);
+    // Proposals 4 (cpu) and 5 (requests): 5 wins; selectPolicy Min keeps the larger floor,
+    // int32(10 × 0.9) = 9 against 10 − 2 = 8.
+    assert_eq!(v["decision"]["metricProposal"], 5);
+    assert_eq!(v["desiredReplicas"], 9);
+    assert!(has_condition(&v, "ScalingLimited", "ScaleDownLimit"));
+}
+
+#[test]
+fn history_feeds_the_window_and_the_rate_limits() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/kubectl-get-hpa.yaml",
+        "--pods",
+        "fixtures/samples/web-rps.csv",
+        "--current-replicas",
+        "10",
+        "--history",
+        "fixtures/history/scale-events.csv",
+    ]);
+    // Highest recommendation in the exclusive 300 s window: 6. One replica added 30 s ago: the
+    // period started at 9, so the floor is int32(9 × 0.9) = 8.
+    assert_eq!(v["decision"]["stabilizedReplicas"], 6);
+    assert_eq!(v["desiredReplicas"], 8);
+    assert_eq!(v["assumptions"], serde_json::json!([]));
+}
+
+#[test]
+fn the_legacy_window_can_turn_a_low_proposal_into_a_scale_up() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-low.csv",
+        "--history",
+        "fixtures/history/recent-high.csv",
+    ]);
+    assert_eq!(v["decision"]["metricProposal"], 3);
+    assert_eq!(v["decision"]["rescaleReason"], "All metrics below target");
+    assert_eq!(v["desiredReplicas"], 9);
+}
+
+#[test]
+fn without_history_the_steady_load_assumption_is_stated() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-low.csv",
+    ]);
+    assert_eq!(v["desiredReplicas"], 3);
+    let a = v["assumptions"][0].as_str().unwrap_or("");
+    assert!(
+        a.contains("assumed steady load") && a.contains("would hold the replicas at up to 6"),
+        "{a}"
+    );
+}
+
+#[test]
+fn yaml_output_is_the_same_object() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--now",
+        NOW,
+        "-o",
+        "yaml",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let y: serde_json::Value = serde_yaml::from_slice(&o.stdout).expect("YAML parses");
+    let j = json(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+    ]);
+    assert_eq!(y, j);
+}
+
+#[test]
+fn the_manifest_can_come_from_stdin() {
+    let text = std::fs::read_to_string(root().join("fixtures/hpa/web-cpu.yaml")).unwrap();
+    let o = hpacalc_stdin(
+        &[
+            "--hpa",
+            "-",
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+            "--now",
+            NOW,
+            "-o",
+            "json",
+        ],
+        &text,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["desiredReplicas"], 10);
+}
+
+#[test]
+fn the_readme_documents_every_json_key_it_promises() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+    ]);
+    let obj = v.as_object().unwrap();
+    for key in obj.keys() {
+        assert!(
+            readme.contains(&format!("`{key}`")),
+            "README.md does not document `{key}`"
+        );
+    }
+    for key in v["metrics"][0].as_object().unwrap().keys() {
+        assert!(
+            readme.contains(&format!("`{key}`")),
+            "README.md does not document metrics[].`{key}`"
+        );
+    }
+    for key in [
+        "currentReplicas",
+        "desiredReplicas",
+        "minReplicas",
+        "maxReplicas",
+        "metrics",
+        "conditions",
+        "steps",
+        "assumptions",
+    ] {
+        assert!(obj.contains_key(key), "{key}");
+    }
+}
+
+#[test]
+fn no_color_is_respected_and_colour_can_be_forced() {
+    let args = [
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--now",
+        NOW,
+    ];
+    assert!(!stdout(&hpacalc(&args)).contains('\u{1b}'));
+    let o = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("NO_COLOR")
+        .env("CLICOLOR_FORCE", "1")
+        .output()
+        .unwrap();
+    assert!(stdout(&o).contains('\u{1b}'));
+}
+
+#[test]
+fn kube_version_selects_the_tolerance_rule() {
+    // 550m of 1 cpu is 55 % of a 50 % target: exactly 1.1.
+    let csv = "pod,cpu,cpu_request\na,550m,1\nb,550m,1\nc,550m,1\nd,550m,1\n";
+    let run = |version: &str| {
+        let o = hpacalc_stdin(
+            &[
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--pods",
+                "-",
+                "--now",
+                NOW,
+                "-o",
+                "json",
+                "--kube-version",
+                version,
+            ],
+            csv,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["kubeVersion"], version);
+        v["desiredReplicas"].as_i64().unwrap()
+    };
+    assert_eq!(run("1.32"), 5);
+    assert_eq!(run("1.33"), 4);
+}
+
+/// Bad input: exit 1, nothing on stdout, a message that names the file, the place and the problem.
+#[test]
+fn bad_input_names_the_file_place_and_problem() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--hpa", "fixtures/hpa/invalid/missing-max.yaml"],
+            "maxReplicas",
+        ),
+        (
+            &["--hpa", "fixtures/hpa/invalid/max-below-min.yaml"],
+            "maxReplicas",
+        ),
+        (
+            &["--hpa", "fixtures/hpa/invalid/bad-quantity.yaml"],
+            "fixtures/hpa/invalid/bad-quantity.yaml:",
+        ),
+        (
+            &["--hpa", "fixtures/hpa/invalid/bad-policy-period.yaml"],
+            "periodSeconds",
+        ),
+        (
+            &["--hpa", "fixtures/hpa/invalid/unknown-metric-type.yaml"],
+            "type",
+        ),
+        (
+            &["--hpa", "fixtures/hpa/invalid/wrong-kind.yaml"],
+            "HorizontalPodAutoscaler",
+        ),
+        (
+            &["--hpa", "fixtures/hpa/invalid/not-yaml.yaml"],
+            "fixtures/hpa/invalid/not-yaml.yaml:",
+        ),
+        (&["--hpa", "fixtures/hpa/multi.yaml"], "--name"),
+        (
+            &[
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--pods",
+                "fixtures/samples/invalid/no-pod-column.csv",
+            ],
+            "pod",
+        ),
+        (
+            &[
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--pods",
+                "fixtures/samples/invalid/duplicate-pod.csv",
+            ],
+            "duplicate-pod.csv:",
+        ),
+        (
+            &[
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--pods",
+                "fixtures/samples/invalid/bad-phase.csv",
+            ],
+            "phase",
+        ),
+        (
+            &[
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--pods",
+                "fixtures/samples/invalid/bad-quantity.csv",
+            ],
+            "bad-quantity.csv:",
+        ),
+        (
+            &[
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--pods",
+                "fixtures/samples/invalid/bad-age.csv",
+            ],
+            "bad-age.csv:",
+        ),
+        (
+            &[
+                "--hpa",
+                "fixtures/hpa/kubectl-get-hpa.yaml",
+                "--pods",
+                "fixtures/samples/web-cpu.csv",
+            ],
+            "http_requests_per_second",
+        ),
+        (
+            &[
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--history",
+                "fixtures/history/invalid/negative-age.csv",
+            ],
+            "negative-age.csv:",
+        ),
+        (
+            &["--hpa", "fixtures/hpa/web-cpu.yaml", "--now", "yesterday"],
+            "--now",
+        ),
+        (
+            &[
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--cpu-initialization-period",
+                "5 minutes",
+            ],
+            "--cpu-initialization-period",
+        ),
+        (
+            &[
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--kube-version",
+                "1.20",
+            ],
+            "--kube-version",
+        ),
+        (
+            &[
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--feature-gates",
+                "Nope=true",
+            ],
+            "--feature-gates",
+        ),
+        (
+            &["--hpa", "fixtures/hpa/web-cpu.yaml", "--tolerance=-1"],
+            "--tolerance",
+        ),
+        (
+            &[
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--current-replicas=-3",
+            ],
+            "--current-replicas",
+        ),
+    ];
+    for (args, fragment) in cases {
+        let o = hpacalc(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?} printed on stdout");
+        let err = stderr(&o);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(
+            err.contains(fragment),
+            "{args:?}: expected {fragment:?} in {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_metric_the_controller_cannot_compute_is_a_result_not_an_error() {
+    let csv = "pod,cpu,cpu_request\na,400m,\nb,300m,500m\n";
+    let o = hpacalc_stdin(
+        &[
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "-",
+            "--now",
+            NOW,
+            "-o",
+            "json",
+        ],
+        csv,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["metrics"][0]["proposedReplicas"].is_null());
+    assert!(
+        v["metrics"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("missing request for cpu in container app of Pod a")
+    );
+    assert!(has_condition(
+        &v,
+        "ScalingActive",
+        "FailedGetResourceMetric"
+    ));
+    assert_eq!(v["desiredReplicas"], 2);
+}
