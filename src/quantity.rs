@@ -754,6 +754,21 @@ fn go_pow10(n: i32) -> f64 {
     if n > 0 { f64::INFINITY } else { 0.0 }
 }
 
+// Port of buildQuantity (horizontal.go): the format of status.currentMetrics values.
+/// Memory is shown BinarySI, every other resource DecimalSI.
+pub fn build_quantity_format(resource: &str) -> Format {
+    if resource == "memory" {
+        Format::BinarySI
+    } else {
+        Format::DecimalSI
+    }
+}
+
+/// `buildQuantity(resource, milli).String()`.
+pub fn build_quantity(resource: &str, milli: i64) -> String {
+    format_milli(milli, build_quantity_format(resource))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1207,19 +1222,4 @@ mod tests {
             }
         }
     }
-}
-
-// Port of buildQuantity (horizontal.go): the format of status.currentMetrics values.
-/// Memory is shown BinarySI, every other resource DecimalSI.
-pub fn build_quantity_format(resource: &str) -> Format {
-    if resource == "memory" {
-        Format::BinarySI
-    } else {
-        Format::DecimalSI
-    }
-}
-
-/// `buildQuantity(resource, milli).String()`.
-pub fn build_quantity(resource: &str, milli: i64) -> String {
-    format_milli(milli, build_quantity_format(resource))
 }
