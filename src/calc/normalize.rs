@@ -207,25 +207,7 @@ pub fn calculate_scale_up_limit_with_scaling_rules(
     rules: &ScalingRules,
     now: Timestamp,
 ) -> i32 {
-    let (mut result, pick): (i32, fn(i32, i32) -> i32) = match rules.select_policy {
-        SelectPolicy::Disabled => return current_replicas,
-        SelectPolicy::Min => (i32::MAX, i32::min),
-        SelectPolicy::Max => (i32::MIN, i32::max),
-    };
-    for policy in &rules.policies {
-        let added = replicas_change_per_period(policy.period_seconds, &memory.scale_up_events, now);
-        let deleted =
-            replicas_change_per_period(policy.period_seconds, &memory.scale_down_events, now);
-        let period_start = current_replicas.wrapping_sub(added).wrapping_add(deleted);
-        let proposed = match policy.policy_type {
-            PolicyType::Pods => period_start.wrapping_add(policy.value),
-            PolicyType::Percent => crate::calc::replicas::ceil_to_i32(
-                f64::from(period_start) * (1.0 + f64::from(policy.value) / 100.0),
-            ),
-        };
-        result = pick(result, proposed);
-    }
-    result
+    policy_limit(current_replicas, memory, rules, now, Direction::Up)
 }
 
 // Port of calculateScaleDownLimitWithBehaviors (horizontal.go): Percent truncates, not ceil.
@@ -235,20 +217,48 @@ pub fn calculate_scale_down_limit_with_behaviors(
     rules: &ScalingRules,
     now: Timestamp,
 ) -> i32 {
+    policy_limit(current_replicas, memory, rules, now, Direction::Down)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Up,
+    Down,
+}
+
+/// The skeleton the two Go functions share: each policy proposes a bound from the replica count at
+/// the start of its period, and `selectPolicy` picks the loosest (Max) or the tightest (Min).
+fn policy_limit(
+    current_replicas: i32,
+    memory: &ControllerMemory,
+    rules: &ScalingRules,
+    now: Timestamp,
+    direction: Direction,
+) -> i32 {
+    // Max allows the largest change: the highest ceiling going up, the lowest floor going down.
+    let loosest = matches!(
+        (rules.select_policy, direction),
+        (SelectPolicy::Max, Direction::Up) | (SelectPolicy::Min, Direction::Down)
+    );
     let (mut result, pick): (i32, fn(i32, i32) -> i32) = match rules.select_policy {
         SelectPolicy::Disabled => return current_replicas,
-        SelectPolicy::Min => (i32::MIN, i32::max),
-        SelectPolicy::Max => (i32::MAX, i32::min),
+        _ if loosest => (i32::MIN, i32::max),
+        _ => (i32::MAX, i32::min),
     };
     for policy in &rules.policies {
         let added = replicas_change_per_period(policy.period_seconds, &memory.scale_up_events, now);
         let deleted =
             replicas_change_per_period(policy.period_seconds, &memory.scale_down_events, now);
         let period_start = current_replicas.wrapping_sub(added).wrapping_add(deleted);
-        let proposed = match policy.policy_type {
-            PolicyType::Pods => period_start.wrapping_sub(policy.value),
-            PolicyType::Percent => crate::calc::replicas::truncate_to_i32(
-                f64::from(period_start) * (1.0 - f64::from(policy.value) / 100.0),
+        let value = f64::from(policy.value);
+        let proposed = match (policy.policy_type, direction) {
+            (PolicyType::Pods, Direction::Up) => period_start.wrapping_add(policy.value),
+            (PolicyType::Pods, Direction::Down) => period_start.wrapping_sub(policy.value),
+            (PolicyType::Percent, Direction::Up) => {
+                crate::calc::replicas::ceil_to_i32(f64::from(period_start) * (1.0 + value / 100.0))
+            }
+            (PolicyType::Percent, Direction::Down) => crate::calc::replicas::truncate_to_i32(
+                f64::from(period_start) * (1.0 - value / 100.0),
             ),
         };
         result = pick(result, proposed);
