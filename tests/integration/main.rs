@@ -3,3 +3,4 @@
 
 mod cli;
 mod conformance;
+mod properties;
