@@ -60,7 +60,11 @@ pub fn render(report: &Report, layout: Layout) -> String {
     let mut steps = new_table(&["PHASE", "STEP", "DETAIL"], layout.width);
     let mut last_phase = "";
     // The decision step is the line printed under the table.
-    for s in report.steps.iter().filter(|s| s.phase != "decision" || s.title != "decision") {
+    for s in report
+        .steps
+        .iter()
+        .filter(|s| s.phase != "decision" || s.title != "decision")
+    {
         let phase = if s.phase == last_phase {
             ""
         } else {
