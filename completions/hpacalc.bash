@@ -35,7 +35,7 @@ _hpacalc() {
 
     case "${cmd}" in
         hpacalc)
-            opts="-f -o -h -V --hpa --pods --name --current-replicas --metric-value --history --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --help --version completions help"
+            opts="-f -o -h -V --hpa --pods --name --current-replicas --metric-value --history --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --scale-down-utilization-threshold --scale-down-unneeded-time --help --version completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -110,6 +110,38 @@ _hpacalc() {
                     return 0
                     ;;
                 --metrics-window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-allocatable)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --existing-nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --daemonset-requests)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-group-max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-nodes-total)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pod-request)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scale-down-utilization-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scale-down-unneeded-time)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

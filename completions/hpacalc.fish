@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= h/help V/version
+    string join \n f/hpa= pods= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= scale-down-utilization-threshold= scale-down-unneeded-time= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -43,6 +43,14 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l sync-period -d '--horiz
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l feature-gates -d 'Override feature gates: NAME=true|false,... (HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources, HPAContainerMetrics)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metrics-window -d 'The window of each CSV usage sample, as metrics-server reports it (CPU readiness rule)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l node-allocatable -d 'Allocatable of one node of the group: cpu=2,memory=8Gi,pods=110 (pods defaults to 110)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l existing-nodes -d 'Nodes of the group running the workload now (default: just enough for the current pods)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l daemonset-requests -d 'Requests of one DaemonSet on every node, e.g. cpu=100m,memory=128Mi (repeatable; each adds a pod unless pods=N is given)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l node-group-max -d 'The node group\'s maximum size' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l max-nodes-total -d '--max-nodes-total of the Cluster Autoscaler' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l pod-request -d 'The effective request of one pod, e.g. cpu=500m,memory=256Mi (default: from the samples)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-utilization-threshold -d '--scale-down-utilization-threshold of the Cluster Autoscaler' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s V -l version -d 'Print version'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -f -a "completions" -d 'Print a shell completion script'

@@ -131,8 +131,49 @@ pub struct Cli {
     )]
     pub metrics_window: String,
 
+    #[command(flatten)]
+    pub nodes: NodeFlags,
+
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// The node group, for the Cluster Autoscaler's view of the decision.
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "Nodes (Cluster Autoscaler)")]
+pub struct NodeFlags {
+    /// Allocatable of one node of the group: cpu=2,memory=8Gi,pods=110 (pods defaults to 110)
+    #[arg(long, value_name = "RESOURCES")]
+    pub node_allocatable: Option<String>,
+
+    /// Nodes of the group running the workload now (default: just enough for the current pods)
+    #[arg(long, value_name = "N")]
+    pub existing_nodes: Option<i64>,
+
+    /// Requests of one DaemonSet on every node, e.g. cpu=100m,memory=128Mi (repeatable; each adds a
+    /// pod unless pods=N is given)
+    #[arg(long = "daemonset-requests", value_name = "RESOURCES")]
+    pub daemonset_requests: Vec<String>,
+
+    /// The node group's maximum size
+    #[arg(long, value_name = "N")]
+    pub node_group_max: Option<i64>,
+
+    /// --max-nodes-total of the Cluster Autoscaler
+    #[arg(long, value_name = "N")]
+    pub max_nodes_total: Option<i64>,
+
+    /// The effective request of one pod, e.g. cpu=500m,memory=256Mi (default: from the samples)
+    #[arg(long, value_name = "RESOURCES")]
+    pub pod_request: Option<String>,
+
+    /// --scale-down-utilization-threshold of the Cluster Autoscaler
+    #[arg(long, value_name = "RATIO", default_value = "0.5")]
+    pub scale_down_utilization_threshold: f64,
+
+    /// --scale-down-unneeded-time of the Cluster Autoscaler
+    #[arg(long, value_name = "DURATION", default_value = "10m")]
+    pub scale_down_unneeded_time: String,
 }
 
 #[derive(Debug, Subcommand)]

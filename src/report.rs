@@ -30,6 +30,8 @@ pub struct Report {
     pub conditions: Vec<Condition>,
     pub steps: Vec<Step>,
     pub assumptions: Vec<String>,
+    /// The Cluster Autoscaler's view; null when no node information was given.
+    pub nodes: Option<NodesReport>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -163,4 +165,48 @@ pub struct Step {
     pub phase: String,
     pub title: String,
     pub detail: String,
+}
+
+/// What the decision means in nodes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodesReport {
+    /// The effective request of one pod, per resource (quantities).
+    pub pod_request: std::collections::BTreeMap<String, String>,
+    /// Where the pod request came from.
+    pub pod_request_source: String,
+    /// Pods that fit on a fresh node of the group after its DaemonSets.
+    pub pods_per_node: i64,
+    /// The resource that limits `podsPerNode` (`cpu`, `memory`, `pods`, ...).
+    pub limiting_resource: String,
+    /// Nodes now.
+    pub existing: i64,
+    /// Nodes once the Cluster Autoscaler has added what it will add.
+    pub needed: i64,
+    pub to_add: i64,
+    /// Pods that fit in no existing node's free room.
+    pub pending_pods: i64,
+    /// Pending pods that no node the Cluster Autoscaler may add would take.
+    pub unschedulable_pods: i64,
+    /// `nodeGroupMax`, `maxNodesTotal` or `podTooLarge` when a limit keeps pods Pending.
+    pub limited_by: Option<String>,
+    pub scale_down_utilization_threshold: f64,
+    pub scale_down_unneeded_time: String,
+    /// After a scale-down: nodes at or under the threshold, removable once unneeded that long.
+    pub underutilized_nodes: Vec<String>,
+    pub nodes: Vec<NodeSummary>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSummary {
+    pub name: String,
+    /// Pods of this workload on the node after the decision.
+    pub workload_pods: i64,
+    /// All pods on the node, DaemonSets included.
+    pub pods: i64,
+    /// The larger of cpu and memory requests over allocatable.
+    pub utilization: f64,
+    /// Added by the Cluster Autoscaler for this decision.
+    pub new: bool,
 }

@@ -335,6 +335,54 @@ pub enum Source {
     Default,
 }
 
+/// The node group the workload runs on, for the Cluster Autoscaler's view (`--node-*` flags or
+/// `--nodes`).
+/// A node's capacity for pods: allocatable resources and the pod slots (`allocatable.pods`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Capacity {
+    pub resources: Resources,
+    pub pods: i64,
+}
+
+/// One node of the group, as it is now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExistingNode {
+    pub name: String,
+    pub allocatable: Capacity,
+    /// What the pods on it request (DaemonSets included), and how many pods run there.
+    pub requested: Capacity,
+    /// Pods of this HPA's target on the node.
+    pub workload_pods: i64,
+    /// Ready and not cordoned: the scheduler may place pods here.
+    pub schedulable: bool,
+}
+
+/// Where the existing nodes come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Existing {
+    /// `n` nodes like the template, or just enough for the current pods when `None`.
+    Template(Option<i64>),
+    /// Real nodes from `kubectl get nodes` and the cluster's pods, in a stable order.
+    Nodes(Vec<ExistingNode>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeInput {
+    /// The node group's template node: allocatable of one node.
+    pub template: Capacity,
+    /// What the DaemonSets take on every node (requests and pod slots).
+    pub daemonsets: Capacity,
+    pub existing: Existing,
+    /// The effective request of one of the workload's pods.
+    pub pod_request: Resources,
+    /// Where the pod request came from, said in the output.
+    pub pod_request_source: String,
+    pub node_group_max: Option<i64>,
+    pub max_nodes_total: Option<i64>,
+    pub scale_down_utilization_threshold: f64,
+    pub scale_down_unneeded_time: Duration,
+}
+
 /// Everything one sync needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
@@ -355,4 +403,6 @@ pub struct Scenario {
     pub now: Timestamp,
     /// What the input stage assumed or substituted, said in the output's assumptions.
     pub input_notes: Vec<String>,
+    /// The node group, when node information was given.
+    pub nodes: Option<NodeInput>,
 }

@@ -682,6 +682,7 @@ pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
         conditions: sync.conditions.clone().into_vec(),
         steps,
         assumptions,
+        nodes: None,
     }
 }
 

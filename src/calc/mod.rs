@@ -5,6 +5,7 @@ pub mod conditions;
 pub mod explain;
 pub mod metrics;
 pub mod metrics_client;
+pub mod nodes;
 pub mod normalize;
 pub mod pods;
 pub mod reconcile;
@@ -22,5 +23,10 @@ pub fn evaluate(scenario: &Scenario) -> Report {
     let assume_steady = scenario.memory.is_none();
     let mut memory = scenario.memory.clone().unwrap_or_default();
     let sync = reconcile::reconcile(scenario, &mut memory, assume_steady);
-    explain::build(scenario, &sync, assume_steady)
+    let mut report = explain::build(scenario, &sync, assume_steady);
+    report.nodes = scenario
+        .nodes
+        .as_ref()
+        .map(|n| nodes::plan(n, scenario.current_replicas, sync.desired_replicas));
+    report
 }

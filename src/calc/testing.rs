@@ -105,6 +105,7 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         memory: None,
         now: NOW,
         input_notes: Vec::new(),
+        nodes: None,
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod history;
 pub mod manifest;
+pub mod nodes;
 pub mod samples;
 pub mod values;
 
@@ -151,6 +152,8 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
             ),
         };
 
+    let node_group = nodes::from_flags(&cli.nodes, &samples.pods)?;
+
     Ok(Scenario {
         hpa: loaded.spec,
         current_replicas,
@@ -163,5 +166,6 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         memory,
         now,
         input_notes: metrics.notes,
+        nodes: node_group,
     })
 }

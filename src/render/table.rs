@@ -6,7 +6,7 @@ use std::fmt::Write;
 use anstyle::{AnsiColor, Style};
 use comfy_table::{ContentArrangement, Table, presets};
 
-use crate::report::Report;
+use crate::report::{NodesReport, Report};
 
 /// Layout settings that come from the terminal.
 #[derive(Debug, Clone, Copy)]
@@ -107,6 +107,11 @@ pub fn render(report: &Report, layout: Layout) -> String {
         .unwrap_or(&report.decision.summary);
     let _ = writeln!(out, "{}  {summary}", paint(&arrow, style, layout.color));
 
+    if let Some(nodes) = &report.nodes {
+        out.push('\n');
+        push_table(&mut out, &nodes_table(nodes, layout.width));
+    }
+
     if !report.assumptions.is_empty() {
         out.push('\n');
         out.push_str(&paint("Assumptions", bold, layout.color));
@@ -116,4 +121,60 @@ pub fn render(report: &Report, layout: Layout) -> String {
         }
     }
     out
+}
+
+/// The Cluster Autoscaler's view, after the replica decision.
+fn nodes_table(n: &NodesReport, width: u16) -> Table {
+    let mut table = new_table(&["NODES", "DETAIL"], width);
+    let request: Vec<String> = n
+        .pod_request
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let request = if request.is_empty() {
+        "nothing (a pod slot only)".to_string()
+    } else {
+        request.join(", ")
+    };
+    table.add_row(vec![
+        "pod request".to_string(),
+        format!("{request} ({})", n.pod_request_source),
+    ]);
+    table.add_row(vec![
+        "pods per node".to_string(),
+        format!("{} (limited by {})", n.pods_per_node, n.limiting_resource),
+    ]);
+    table.add_row(vec![
+        "nodes".to_string(),
+        format!("{} now → {} needed: add {}", n.existing, n.needed, n.to_add),
+    ]);
+    table.add_row(vec![
+        "pending pods".to_string(),
+        format!(
+            "{} fit in no existing node; {} would stay Pending",
+            n.pending_pods, n.unschedulable_pods
+        ),
+    ]);
+    let limit = match n.limited_by.as_deref() {
+        None => "none hit".to_string(),
+        Some("nodeGroupMax") => "the node group's maximum size".to_string(),
+        Some("maxNodesTotal") => "--max-nodes-total".to_string(),
+        Some("podTooLarge") => {
+            "the pod is larger than a node of this group: never schedulable here".to_string()
+        }
+        Some(other) => other.to_string(),
+    };
+    table.add_row(vec!["limits".to_string(), limit]);
+    if !n.underutilized_nodes.is_empty() {
+        table.add_row(vec![
+            "scale-down".to_string(),
+            format!(
+                "{} at or under {} utilization: removable after {} unneeded",
+                n.underutilized_nodes.join(", "),
+                n.scale_down_utilization_threshold,
+                n.scale_down_unneeded_time
+            ),
+        ]);
+    }
+    table
 }

@@ -3,4 +3,5 @@
 
 mod cli;
 mod conformance;
+mod nodes;
 mod properties;

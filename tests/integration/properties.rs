@@ -320,6 +320,7 @@ fn build(p: &Params) -> Scenario {
         memory: p.memory.clone(),
         now: NOW,
         input_notes: Vec::new(),
+        nodes: None,
     }
 }
 

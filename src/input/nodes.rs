@@ -1,0 +1,225 @@
+//! The node group from the `--node-*` flags: allocatable, DaemonSets, limits and the pod request.
+
+use crate::calc::nodes::effective_requests;
+use crate::cli::NodeFlags;
+use crate::error::InputError;
+use crate::input::samples::counts_as_replica;
+use crate::quantity::parse_milli;
+use crate::scenario::{Capacity, Existing, NodeInput, Pod, Resources};
+use crate::time::Duration;
+
+/// Parses `cpu=2,memory=8Gi,pods=110`: resources as milli-units, `pods` as a count.
+pub fn parse_resource_list(flag: &str, text: &str) -> Result<(Resources, Option<i64>), InputError> {
+    let mut resources = Resources::default();
+    let mut pods = None;
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (name, value) = item.split_once('=').ok_or_else(|| {
+            InputError::new(
+                flag,
+                format!("found \"{item}\", expected NAME=QUANTITY such as cpu=500m"),
+            )
+        })?;
+        let (name, value) = (name.trim(), value.trim());
+        if resources.get(name).is_some() || (name == "pods" && pods.is_some()) {
+            return Err(InputError::new(
+                flag,
+                format!("found {name} twice, expected each resource once"),
+            ));
+        }
+        if name == "pods" {
+            let n: i64 = value.parse().ok().filter(|n| *n >= 0).ok_or_else(|| {
+                InputError::new(
+                    flag,
+                    format!("found pods={value}, expected a whole number of 0 or more"),
+                )
+                .field("pods")
+            })?;
+            pods = Some(n);
+            continue;
+        }
+        let milli =
+            parse_milli(value).map_err(|e| InputError::new(flag, e.to_string()).field(name))?;
+        if milli < 0 {
+            return Err(
+                InputError::new(flag, format!("found {name}={value}, expected 0 or more"))
+                    .field(name),
+            );
+        }
+        resources.0.push((name.to_string(), milli));
+    }
+    Ok((resources, pods))
+}
+
+fn count(flag: &str, value: Option<i64>) -> Result<Option<i64>, InputError> {
+    match value {
+        Some(n) if n < 0 => Err(InputError::new(
+            flag,
+            format!("found {n}, expected 0 or more"),
+        )),
+        other => Ok(other),
+    }
+}
+
+/// The most common effective request among the pods that count as replicas, and a note when the
+/// pods differ.
+fn pod_request_from_samples(pods: &[Pod]) -> (Resources, String) {
+    let mut seen: Vec<(Resources, usize)> = Vec::new();
+    for pod in pods.iter().filter(|p| counts_as_replica(p)) {
+        let r = effective_requests(pod);
+        match seen.iter_mut().find(|(s, _)| *s == r) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((r, 1)),
+        }
+    }
+    let total: usize = seen.iter().map(|(_, n)| n).sum();
+    // The first of the most common, so ties keep the input order.
+    let best = seen
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, (_, n))| (*n, std::cmp::Reverse(*i)))
+        .map(|(_, (r, n))| (r.clone(), *n));
+    match best {
+        None => (
+            Resources::default(),
+            "no samples and no --pod-request: pods request nothing (a pod slot each)".into(),
+        ),
+        Some((r, n)) if n == total => (r, format!("the request of the {total} current pod(s)")),
+        Some((r, n)) => (
+            r,
+            format!(
+                "the most common request among the current pods ({n} of {total}; the others differ)"
+            ),
+        ),
+    }
+}
+
+/// The node group, when `--node-allocatable` was given.
+pub fn from_flags(flags: &NodeFlags, pods: &[Pod]) -> Result<Option<NodeInput>, InputError> {
+    let Some(allocatable) = &flags.node_allocatable else {
+        let stray = [
+            (flags.existing_nodes.is_some(), "--existing-nodes"),
+            (!flags.daemonset_requests.is_empty(), "--daemonset-requests"),
+            (flags.node_group_max.is_some(), "--node-group-max"),
+            (flags.max_nodes_total.is_some(), "--max-nodes-total"),
+            (flags.pod_request.is_some(), "--pod-request"),
+        ];
+        if let Some((_, flag)) = stray.iter().find(|(set, _)| *set) {
+            return Err(InputError::new(
+                *flag,
+                "found no node group, expected --node-allocatable with it",
+            ));
+        }
+        return Ok(None);
+    };
+    let (resources, max_pods) = parse_resource_list("--node-allocatable", allocatable)?;
+    if resources.get("cpu").is_none() {
+        return Err(InputError::new(
+            "--node-allocatable",
+            format!("found \"{allocatable}\" without cpu, expected at least cpu=QUANTITY"),
+        ));
+    }
+    let template = Capacity {
+        resources,
+        pods: max_pods.unwrap_or(110),
+    };
+    let mut daemonsets = Capacity::default();
+    let mut daemonset_pods = 0;
+    for text in &flags.daemonset_requests {
+        let (r, pods) = parse_resource_list("--daemonset-requests", text)?;
+        for (name, v) in r.0 {
+            match daemonsets.resources.0.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, total)) => *total = total.saturating_add(v),
+                None => daemonsets.resources.0.push((name, v)),
+            }
+        }
+        daemonset_pods += pods.unwrap_or(1);
+    }
+    daemonsets.pods = daemonset_pods;
+    let (pod_request, pod_request_source) = match &flags.pod_request {
+        Some(text) => (
+            parse_resource_list("--pod-request", text)?.0,
+            "--pod-request".to_string(),
+        ),
+        None => pod_request_from_samples(pods),
+    };
+    if !(flags.scale_down_utilization_threshold.is_finite()
+        && (0.0..=1.0).contains(&flags.scale_down_utilization_threshold))
+    {
+        return Err(InputError::new(
+            "--scale-down-utilization-threshold",
+            format!(
+                "found {}, expected a ratio from 0 to 1",
+                flags.scale_down_utilization_threshold
+            ),
+        ));
+    }
+    Ok(Some(NodeInput {
+        template,
+        daemonsets,
+        existing: Existing::Template(count("--existing-nodes", flags.existing_nodes)?),
+        pod_request,
+        pod_request_source,
+        node_group_max: count("--node-group-max", flags.node_group_max)?,
+        max_nodes_total: count("--max-nodes-total", flags.max_nodes_total)?,
+        scale_down_utilization_threshold: flags.scale_down_utilization_threshold,
+        scale_down_unneeded_time: Duration::parse(&flags.scale_down_unneeded_time)
+            .map_err(|e| InputError::new("--scale-down-unneeded-time", e))?,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resource_lists_parse_quantities_and_a_pod_count() {
+        let (r, pods) = parse_resource_list("--x", "cpu=2, memory=8Gi,pods=110").unwrap();
+        assert_eq!(r.get("cpu"), Some(2000));
+        assert_eq!(r.get("memory"), Some(8 * 1024 * 1024 * 1024 * 1000));
+        assert_eq!(pods, Some(110));
+        for bad in ["cpu", "cpu=lots", "cpu=-1", "pods=-2", "cpu=1,cpu=2"] {
+            assert!(parse_resource_list("--x", bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_allocatable_needs_cpu() {
+        let flags = NodeFlags {
+            node_allocatable: Some("memory=8Gi".into()),
+            scale_down_utilization_threshold: 0.5,
+            scale_down_unneeded_time: "10m".into(),
+            ..NodeFlags::default()
+        };
+        let err = from_flags(&flags, &[]).unwrap_err();
+        assert!(err.to_string().contains("without cpu"), "{err}");
+    }
+
+    #[test]
+    fn node_flags_without_a_group_are_refused() {
+        let flags = NodeFlags {
+            existing_nodes: Some(2),
+            ..NodeFlags::default()
+        };
+        assert!(
+            from_flags(&flags, &[])
+                .unwrap_err()
+                .to_string()
+                .contains("--node-allocatable")
+        );
+    }
+
+    #[test]
+    fn each_daemonset_takes_a_pod_slot_unless_told() {
+        let flags = NodeFlags {
+            node_allocatable: Some("cpu=4".into()),
+            daemonset_requests: vec!["cpu=100m".into(), "cpu=50m,pods=2".into()],
+            scale_down_utilization_threshold: 0.5,
+            scale_down_unneeded_time: "10m".into(),
+            ..NodeFlags::default()
+        };
+        let n = from_flags(&flags, &[]).unwrap().unwrap();
+        assert_eq!(n.daemonsets.pods, 3);
+        assert_eq!(n.daemonsets.resources.get("cpu"), Some(150));
+        assert_eq!(n.template.pods, 110);
+    }
+}

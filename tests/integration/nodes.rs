@@ -1,0 +1,156 @@
+//! The Cluster Autoscaler's view through the CLI: node flags, the Nodes section, its errors.
+
+use crate::cli::{hpacalc, stderr, stdout};
+
+const NOW: &str = "2026-11-29T15:00:00Z";
+
+fn nodes_json(extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--now",
+        NOW,
+        "-o",
+        "json",
+    ];
+    args.extend(extra);
+    let o = hpacalc(&args);
+    assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    v["nodes"].clone()
+}
+
+#[test]
+fn without_node_information_nodes_is_null() {
+    assert!(nodes_json(&[]).is_null());
+}
+
+#[test]
+fn the_scale_up_needs_new_nodes_for_the_pending_pods() {
+    // 1900m free per node after a 100m DaemonSet: 3 pods of 500m. 6 pods on 2 nodes; 4 more
+    // pods fit nowhere, so ceil(4 / 3) = 2 nodes.
+    let n = nodes_json(&[
+        "--node-allocatable",
+        "cpu=2,memory=8Gi",
+        "--daemonset-requests",
+        "cpu=100m,memory=128Mi",
+    ]);
+    assert_eq!(n["podsPerNode"], 3);
+    assert_eq!(n["limitingResource"], "cpu");
+    assert_eq!(n["existing"], 2);
+    assert_eq!(n["pendingPods"], 4);
+    assert_eq!(n["toAdd"], 2);
+    assert_eq!(n["needed"], 4);
+    assert_eq!(n["unschedulablePods"], 0);
+    assert!(n["limitedBy"].is_null());
+    assert_eq!(n["podRequest"]["cpu"], "500m");
+}
+
+#[test]
+fn existing_free_room_is_used_before_new_nodes() {
+    // 4 nodes of 3 pods hold 12: the 6 current pods and the 4 new ones fit.
+    let n = nodes_json(&[
+        "--node-allocatable",
+        "cpu=2",
+        "--daemonset-requests",
+        "cpu=100m",
+        "--existing-nodes",
+        "4",
+    ]);
+    assert_eq!(
+        (n["pendingPods"].clone(), n["toAdd"].clone()),
+        (0.into(), 0.into())
+    );
+}
+
+#[test]
+fn node_limits_leave_pods_unschedulable() {
+    let n = nodes_json(&[
+        "--node-allocatable",
+        "cpu=2",
+        "--daemonset-requests",
+        "cpu=100m",
+        "--node-group-max",
+        "3",
+    ]);
+    assert_eq!(
+        (n["toAdd"].clone(), n["unschedulablePods"].clone()),
+        (1.into(), 1.into())
+    );
+    assert_eq!(n["limitedBy"], "nodeGroupMax");
+    let n = nodes_json(&["--node-allocatable", "cpu=2", "--max-nodes-total", "2"]);
+    assert_eq!(n["limitedBy"], "maxNodesTotal");
+}
+
+#[test]
+fn a_pod_request_flag_overrides_the_samples_and_can_be_too_large() {
+    let n = nodes_json(&["--node-allocatable", "cpu=2", "--pod-request", "cpu=3"]);
+    assert_eq!(n["podsPerNode"], 0);
+    assert_eq!(n["limitedBy"], "podTooLarge");
+    assert_eq!(n["podRequestSource"], "--pod-request");
+}
+
+#[test]
+fn the_table_has_a_nodes_section() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--now",
+        NOW,
+        "--node-allocatable",
+        "cpu=2,memory=8Gi",
+        "--daemonset-requests",
+        "cpu=100m,memory=128Mi",
+        "--node-group-max",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    snapbox::assert_data_eq!(stdout(&o), snapbox::file!["snapshots/web-cpu-nodes.txt"]);
+}
+
+#[test]
+fn bad_node_flags_are_input_errors() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--node-allocatable", "memory=8Gi"], "without cpu"),
+        (&["--node-allocatable", "cpu=two"], "--node-allocatable"),
+        (
+            &["--node-allocatable", "cpu=2", "--existing-nodes=-1"],
+            "--existing-nodes",
+        ),
+        (
+            &["--node-allocatable", "cpu=2", "--node-group-max=-3"],
+            "--node-group-max",
+        ),
+        (&["--existing-nodes", "3"], "--node-allocatable"),
+        (
+            &[
+                "--node-allocatable",
+                "cpu=2",
+                "--scale-down-utilization-threshold",
+                "1.5",
+            ],
+            "threshold",
+        ),
+        (
+            &["--node-allocatable", "cpu=2", "--daemonset-requests", "cpu"],
+            "--daemonset-requests",
+        ),
+    ];
+    for (extra, fragment) in cases {
+        let mut args = vec![
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+        ];
+        args.extend(*extra);
+        let o = hpacalc(&args);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+        assert!(stderr(&o).contains(fragment), "{extra:?}: {}", stderr(&o));
+    }
+}
