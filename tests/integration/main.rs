@@ -1,7 +1,8 @@
-//! One integration test binary (faster links on 2 cores): CLI tests on `fixtures/` and the
-//! upstream conformance suite.
+//! One integration test binary (faster links on 2 cores): the binary on `fixtures/`, the upstream
+//! conformance suite, properties of the core, and malformed input.
 
 mod cli;
 mod conformance;
+mod hostile;
 mod nodes;
 mod properties;
