@@ -23,12 +23,19 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
         'hpacalc' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)')
             [CompletionResult]::new('--hpa', '--hpa', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)')
-            [CompletionResult]::new('--pods', '--pods', [CompletionResultType]::ParameterName, 'Per-pod samples, CSV with a header (`-` reads stdin)')
+            [CompletionResult]::new('--pods', '--pods', [CompletionResultType]::ParameterName, 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)')
+            [CompletionResult]::new('--metrics', '--metrics', [CompletionResultType]::ParameterName, 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text')
+            [CompletionResult]::new('--custom-metrics', '--custom-metrics', [CompletionResultType]::ParameterName, 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)')
+            [CompletionResult]::new('--external-metrics', '--external-metrics', [CompletionResultType]::ParameterName, 'External metrics API answer (ExternalMetricValueList JSON or YAML) for External metrics (repeatable)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The HPA''s namespace, as kubectl''s -n: pods and metrics of other namespaces are left out')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The HPA''s namespace, as kubectl''s -n: pods and metrics of other namespaces are left out')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'The target''s label selector, kubectl syntax (`app=web,tier in (front)`)')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'The target''s label selector, kubectl syntax (`app=web,tier in (front)`)')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Pick the HPA with this name when the manifest holds several')
             [CompletionResult]::new('--current-replicas', '--current-replicas', [CompletionResultType]::ParameterName, 'The target''s current replica count (default: status.currentReplicas, else the pods counted)')
             [CompletionResult]::new('--metric-value', '--metric-value', [CompletionResultType]::ParameterName, 'Value of an Object or External metric, NAME=QUANTITY (repeatable)')
             [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'Earlier syncs: CSV with age,recommendation[,change]')
-            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Evaluation time, RFC 3339 (default: now)')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-tolerance')
@@ -52,6 +59,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -60,12 +68,53 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'hpacalc;simulate' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON; `-` reads stdin)')
+            [CompletionResult]::new('--hpa', '--hpa', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON; `-` reads stdin)')
+            [CompletionResult]::new('--load', '--load', [CompletionResultType]::ParameterName, 'Load curve: CSV with a time column and one column per metric (`-` reads stdin)')
+            [CompletionResult]::new('--scenario', '--scenario', [CompletionResultType]::ParameterName, 'Run a built-in scenario (`--scenario list` names them); other flags change its settings')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Pick the HPA with this name when the manifest holds several')
+            [CompletionResult]::new('--replicas', '--replicas', [CompletionResultType]::ParameterName, 'Ready pods at the start (default: status.currentReplicas, else minReplicas)')
+            [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'How long to simulate (default: the last load row + 15m)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--chart', '--chart', [CompletionResultType]::ParameterName, 'Also write an SVG chart of load, replicas and nodes over time to this file')
+            [CompletionResult]::new('--pod-request', '--pod-request', [CompletionResultType]::ParameterName, 'Each pod''s request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets)')
+            [CompletionResult]::new('--pod-startup', '--pod-startup', [CompletionResultType]::ParameterName, 'From scheduling to Ready (default 15s)')
+            [CompletionResult]::new('--pod-termination', '--pod-termination', [CompletionResultType]::ParameterName, 'How long a deleted pod keeps its node room (default 0s)')
+            [CompletionResult]::new('--node-startup', '--node-startup', [CompletionResultType]::ParameterName, 'From the Cluster Autoscaler''s request to a Ready node (default 3m)')
+            [CompletionResult]::new('--ca-scan-interval', '--ca-scan-interval', [CompletionResultType]::ParameterName, '--scan-interval of the Cluster Autoscaler (default 10s)')
+            [CompletionResult]::new('--scale-down-delay-after-add', '--scale-down-delay-after-add', [CompletionResultType]::ParameterName, '--scale-down-delay-after-add of the Cluster Autoscaler (default 10m)')
+            [CompletionResult]::new('--sync-period', '--sync-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-sync-period (default 15s)')
+            [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-tolerance (default 0.1)')
+            [CompletionResult]::new('--cpu-initialization-period', '--cpu-initialization-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-cpu-initialization-period (default 5m)')
+            [CompletionResult]::new('--initial-readiness-delay', '--initial-readiness-delay', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-initial-readiness-delay (default 30s)')
+            [CompletionResult]::new('--downscale-stabilization', '--downscale-stabilization', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-downscale-stabilization (default 5m)')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Apply the controller rules of this Kubernetes release, 1.27 to 1.37 (default 1.37)')
+            [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates: NAME=true|false,...')
+            [CompletionResult]::new('--metrics-window', '--metrics-window', [CompletionResultType]::ParameterName, 'The window of each resource usage sample (CPU readiness rule; default 15s)')
+            [CompletionResult]::new('--node-allocatable', '--node-allocatable', [CompletionResultType]::ParameterName, 'Allocatable of one node of the group: cpu=2,memory=8Gi,pods=110 (pods defaults to 110)')
+            [CompletionResult]::new('--existing-nodes', '--existing-nodes', [CompletionResultType]::ParameterName, 'Nodes at the start (default: just enough for the start pods)')
+            [CompletionResult]::new('--daemonset-requests', '--daemonset-requests', [CompletionResultType]::ParameterName, 'Requests of one DaemonSet on every node, e.g. cpu=100m,memory=128Mi (repeatable)')
+            [CompletionResult]::new('--node-group-min', '--node-group-min', [CompletionResultType]::ParameterName, 'The node group''s minimum size (default 0)')
+            [CompletionResult]::new('--node-group-max', '--node-group-max', [CompletionResultType]::ParameterName, 'The node group''s maximum size')
+            [CompletionResult]::new('--max-nodes-total', '--max-nodes-total', [CompletionResultType]::ParameterName, '--max-nodes-total of the Cluster Autoscaler')
+            [CompletionResult]::new('--scale-down-utilization-threshold', '--scale-down-utilization-threshold', [CompletionResultType]::ParameterName, '--scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)')
+            [CompletionResult]::new('--scale-down-unneeded-time', '--scale-down-unneeded-time', [CompletionResultType]::ParameterName, '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'hpacalc;help' {
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'hpacalc;help;completions' {
+            break
+        }
+        'hpacalc;help;simulate' {
             break
         }
         'hpacalc;help;help' {

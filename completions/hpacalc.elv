@@ -20,12 +20,19 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         &'hpacalc'= {
             cand -f 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)'
             cand --hpa 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)'
-            cand --pods 'Per-pod samples, CSV with a header (`-` reads stdin)'
+            cand --pods 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)'
+            cand --metrics 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text'
+            cand --custom-metrics 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)'
+            cand --external-metrics 'External metrics API answer (ExternalMetricValueList JSON or YAML) for External metrics (repeatable)'
+            cand -n 'The HPA''s namespace, as kubectl''s -n: pods and metrics of other namespaces are left out'
+            cand --namespace 'The HPA''s namespace, as kubectl''s -n: pods and metrics of other namespaces are left out'
+            cand -l 'The target''s label selector, kubectl syntax (`app=web,tier in (front)`)'
+            cand --selector 'The target''s label selector, kubectl syntax (`app=web,tier in (front)`)'
             cand --name 'Pick the HPA with this name when the manifest holds several'
             cand --current-replicas 'The target''s current replica count (default: status.currentReplicas, else the pods counted)'
             cand --metric-value 'Value of an Object or External metric, NAME=QUANTITY (repeatable)'
             cand --history 'Earlier syncs: CSV with age,recommendation[,change]'
-            cand --now 'Evaluation time, RFC 3339 (default: now)'
+            cand --now 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)'
             cand -o 'Output format'
             cand --output 'Output format'
             cand --tolerance '--horizontal-pod-autoscaler-tolerance'
@@ -49,17 +56,57 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand completions 'Print a shell completion script'
+            cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hpacalc;completions'= {
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'hpacalc;simulate'= {
+            cand -f 'HPA manifest (YAML or JSON; `-` reads stdin)'
+            cand --hpa 'HPA manifest (YAML or JSON; `-` reads stdin)'
+            cand --load 'Load curve: CSV with a time column and one column per metric (`-` reads stdin)'
+            cand --scenario 'Run a built-in scenario (`--scenario list` names them); other flags change its settings'
+            cand --name 'Pick the HPA with this name when the manifest holds several'
+            cand --replicas 'Ready pods at the start (default: status.currentReplicas, else minReplicas)'
+            cand --duration 'How long to simulate (default: the last load row + 15m)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --chart 'Also write an SVG chart of load, replicas and nodes over time to this file'
+            cand --pod-request 'Each pod''s request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets)'
+            cand --pod-startup 'From scheduling to Ready (default 15s)'
+            cand --pod-termination 'How long a deleted pod keeps its node room (default 0s)'
+            cand --node-startup 'From the Cluster Autoscaler''s request to a Ready node (default 3m)'
+            cand --ca-scan-interval '--scan-interval of the Cluster Autoscaler (default 10s)'
+            cand --scale-down-delay-after-add '--scale-down-delay-after-add of the Cluster Autoscaler (default 10m)'
+            cand --sync-period '--horizontal-pod-autoscaler-sync-period (default 15s)'
+            cand --tolerance '--horizontal-pod-autoscaler-tolerance (default 0.1)'
+            cand --cpu-initialization-period '--horizontal-pod-autoscaler-cpu-initialization-period (default 5m)'
+            cand --initial-readiness-delay '--horizontal-pod-autoscaler-initial-readiness-delay (default 30s)'
+            cand --downscale-stabilization '--horizontal-pod-autoscaler-downscale-stabilization (default 5m)'
+            cand --kube-version 'Apply the controller rules of this Kubernetes release, 1.27 to 1.37 (default 1.37)'
+            cand --feature-gates 'Override feature gates: NAME=true|false,...'
+            cand --metrics-window 'The window of each resource usage sample (CPU readiness rule; default 15s)'
+            cand --node-allocatable 'Allocatable of one node of the group: cpu=2,memory=8Gi,pods=110 (pods defaults to 110)'
+            cand --existing-nodes 'Nodes at the start (default: just enough for the start pods)'
+            cand --daemonset-requests 'Requests of one DaemonSet on every node, e.g. cpu=100m,memory=128Mi (repeatable)'
+            cand --node-group-min 'The node group''s minimum size (default 0)'
+            cand --node-group-max 'The node group''s maximum size'
+            cand --max-nodes-total '--max-nodes-total of the Cluster Autoscaler'
+            cand --scale-down-utilization-threshold '--scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)'
+            cand --scale-down-unneeded-time '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'hpacalc;help'= {
             cand completions 'Print a shell completion script'
+            cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hpacalc;help;completions'= {
+        }
+        &'hpacalc;help;simulate'= {
         }
         &'hpacalc;help;help'= {
         }

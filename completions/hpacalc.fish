@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= scale-down-utilization-threshold= scale-down-unneeded-time= h/help V/version
+    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= n/namespace= l/selector= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= scale-down-utilization-threshold= scale-down-unneeded-time= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -25,12 +25,17 @@ function __fish_hpacalc_using_subcommand
 end
 
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s f -l hpa -d 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)' -r -F
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -l pods -d 'Per-pod samples, CSV with a header (`-` reads stdin)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l pods -d 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metrics -d 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l custom-metrics -d 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l external-metrics -d 'External metrics API answer (ExternalMetricValueList JSON or YAML) for External metrics (repeatable)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -s n -l namespace -d 'The HPA\'s namespace, as kubectl\'s -n: pods and metrics of other namespaces are left out' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -s l -l selector -d 'The target\'s label selector, kubectl syntax (`app=web,tier in (front)`)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l name -d 'Pick the HPA with this name when the manifest holds several' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l current-replicas -d 'The target\'s current replica count (default: status.currentReplicas, else the pods counted)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metric-value -d 'Value of an Object or External metric, NAME=QUANTITY (repeatable)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l history -d 'Earlier syncs: CSV with age,recommendation[,change]' -r -F
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -l now -d 'Evaluation time, RFC 3339 (default: now)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l now -d 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'Step-by-step table'
 wide\t'The table plus each pod\'s class and reason'
 json\t'One JSON object'
@@ -54,7 +59,42 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-unneeded-tim
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s V -l version -d 'Print version'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand completions" -s h -l help -d 'Print help'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s f -l hpa -d 'HPA manifest (YAML or JSON; `-` reads stdin)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l load -d 'Load curve: CSV with a time column and one column per metric (`-` reads stdin)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scenario -d 'Run a built-in scenario (`--scenario list` names them); other flags change its settings' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l name -d 'Pick the HPA with this name when the manifest holds several' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l replicas -d 'Ready pods at the start (default: status.currentReplicas, else minReplicas)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l duration -d 'How long to simulate (default: the last load row + 15m)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t'One row per sync, then the events and a summary'
+json\t'{"timeline": [...], "events": [...], "summary": {...}}'
+csv\t'One row per sync, for spreadsheets'"
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l chart -d 'Also write an SVG chart of load, replicas and nodes over time to this file' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-request -d 'Each pod\'s request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-startup -d 'From scheduling to Ready (default 15s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-termination -d 'How long a deleted pod keeps its node room (default 0s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-startup -d 'From the Cluster Autoscaler\'s request to a Ready node (default 3m)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l ca-scan-interval -d '--scan-interval of the Cluster Autoscaler (default 10s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-delay-after-add -d '--scale-down-delay-after-add of the Cluster Autoscaler (default 10m)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l sync-period -d '--horizontal-pod-autoscaler-sync-period (default 15s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l tolerance -d '--horizontal-pod-autoscaler-tolerance (default 0.1)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l cpu-initialization-period -d '--horizontal-pod-autoscaler-cpu-initialization-period (default 5m)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l initial-readiness-delay -d '--horizontal-pod-autoscaler-initial-readiness-delay (default 30s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l downscale-stabilization -d '--horizontal-pod-autoscaler-downscale-stabilization (default 5m)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l kube-version -d 'Apply the controller rules of this Kubernetes release, 1.27 to 1.37 (default 1.37)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l metrics-window -d 'The window of each resource usage sample (CPU readiness rule; default 15s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-allocatable -d 'Allocatable of one node of the group: cpu=2,memory=8Gi,pods=110 (pods defaults to 110)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l existing-nodes -d 'Nodes at the start (default: just enough for the start pods)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l daemonset-requests -d 'Requests of one DaemonSet on every node, e.g. cpu=100m,memory=128Mi (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-group-min -d 'The node group\'s minimum size (default 0)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-group-max -d 'The node group\'s maximum size' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-nodes-total -d '--max-nodes-total of the Cluster Autoscaler' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-utilization-threshold -d '--scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from completions simulate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from completions simulate help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from completions simulate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

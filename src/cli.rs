@@ -27,12 +27,46 @@ pub struct Cli {
     #[arg(long, short = 'f', value_name = "FILE", required = true)]
     pub hpa: Option<PathBuf>,
 
-    /// Per-pod samples, CSV with a header (`-` reads stdin)
+    /// The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)
     ///
-    /// Columns: pod (required), container, ready, phase, deleting, started, ready_changed, one
-    /// column per resource usage (cpu, memory), <resource>_request, and one column per Pods metric.
+    /// kubectl output (a List, PodList or Pod) is recognized from its content; usage then comes
+    /// from --metrics. CSV columns: pod (required), container, ready, phase, deleting, started,
+    /// ready_changed, one column per resource usage (cpu, memory), <resource>_request, and one
+    /// column per Pods metric.
     #[arg(long, value_name = "FILE")]
     pub pods: Option<PathBuf>,
+
+    /// Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text
+    ///
+    /// What `kubectl get --raw /apis/metrics.k8s.io/v1beta1/namespaces/NS/pods` prints (with
+    /// `?labelSelector=`), or the table of `kubectl top pods --containers` (memory is truncated to
+    /// whole Mi there). Replaces the usage columns of a CSV --pods file.
+    #[arg(long, value_name = "FILE")]
+    pub metrics: Option<PathBuf>,
+
+    /// Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics
+    /// (repeatable)
+    #[arg(long = "custom-metrics", value_name = "FILE")]
+    pub custom_metrics: Vec<PathBuf>,
+
+    /// External metrics API answer (ExternalMetricValueList JSON or YAML) for External metrics
+    /// (repeatable)
+    #[arg(long = "external-metrics", value_name = "FILE")]
+    pub external_metrics: Vec<PathBuf>,
+
+    /// The HPA's namespace, as kubectl's -n: pods and metrics of other namespaces are left out
+    ///
+    /// Default: the manifest's namespace. An HPA in the `default` namespace (or without one) is
+    /// taken to be in this one; an HPA in another namespace is an error, as with kubectl -f.
+    #[arg(long, short = 'n', value_name = "NAMESPACE")]
+    pub namespace: Option<String>,
+
+    /// The target's label selector, kubectl syntax (`app=web,tier in (front)`)
+    ///
+    /// Keeps only the pods, and their metrics, that it matches: use it when the pod file holds
+    /// more than the target's pods. Operators: =, ==, !=, in, notin, exists (`key`), `!key`.
+    #[arg(long, short = 'l', value_name = "SELECTOR")]
+    pub selector: Option<String>,
 
     /// Pick the HPA with this name when the manifest holds several
     #[arg(long, value_name = "NAME")]
@@ -55,7 +89,7 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
 
-    /// Evaluation time, RFC 3339 (default: now)
+    /// Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
 
@@ -183,6 +217,179 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+    /// What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve
+    ///
+    /// Replays the controller sync after sync over a load curve, with pods that take time to
+    /// start and nodes that take time to boot, using the same controller code as a single sync.
+    /// `--scenario list` names the built-in scenarios.
+    Simulate(Box<SimulateArgs>),
+}
+
+/// `hpacalc simulate`: the flags of a simulation. Settings left unset take the built-in
+/// scenario's value (with --scenario), else the default named in their help.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SimulateArgs {
+    /// HPA manifest (YAML or JSON; `-` reads stdin)
+    #[arg(
+        long,
+        short = 'f',
+        value_name = "FILE",
+        required_unless_present = "scenario",
+        conflicts_with = "scenario"
+    )]
+    pub hpa: Option<PathBuf>,
+
+    /// Load curve: CSV with a time column and one column per metric (`-` reads stdin)
+    ///
+    /// `time` is the offset from the start (0s, 90s, 5m); each other column is named like a
+    /// metric of the HPA (cpu, a Pods, Object or External metric's name) and holds the TOTAL
+    /// demand across all pods (2400m or 2.4 for cpu), or an Object or External metric's value.
+    /// The load is a step function between rows; an empty cell keeps the previous value.
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "scenario",
+        conflicts_with = "scenario"
+    )]
+    pub load: Option<PathBuf>,
+
+    /// Run a built-in scenario (`--scenario list` names them); other flags change its settings
+    #[arg(long, value_name = "NAME")]
+    pub scenario: Option<String>,
+
+    /// Pick the HPA with this name when the manifest holds several
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Ready pods at the start (default: status.currentReplicas, else minReplicas)
+    #[arg(long, value_name = "N")]
+    pub replicas: Option<i32>,
+
+    /// How long to simulate (default: the last load row + 15m)
+    #[arg(long, value_name = "DURATION")]
+    pub duration: Option<String>,
+
+    /// Output format
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = TimelineFormat::Table)]
+    pub output: TimelineFormat,
+
+    /// Also write an SVG chart of load, replicas and nodes over time to this file
+    #[arg(long, value_name = "FILE")]
+    pub chart: Option<PathBuf>,
+
+    /// Each pod's request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets)
+    #[arg(long, value_name = "RESOURCES")]
+    pub pod_request: Option<String>,
+
+    /// From scheduling to Ready (default 15s)
+    #[arg(long, value_name = "DURATION", help_heading = "Timing")]
+    pub pod_startup: Option<String>,
+
+    /// How long a deleted pod keeps its node room (default 0s)
+    #[arg(long, value_name = "DURATION", help_heading = "Timing")]
+    pub pod_termination: Option<String>,
+
+    /// From the Cluster Autoscaler's request to a Ready node (default 3m)
+    #[arg(long, value_name = "DURATION", help_heading = "Timing")]
+    pub node_startup: Option<String>,
+
+    /// --scan-interval of the Cluster Autoscaler (default 10s)
+    #[arg(long, value_name = "DURATION", help_heading = "Timing")]
+    pub ca_scan_interval: Option<String>,
+
+    /// --scale-down-delay-after-add of the Cluster Autoscaler (default 10m)
+    #[arg(long, value_name = "DURATION", help_heading = "Timing")]
+    pub scale_down_delay_after_add: Option<String>,
+
+    /// --horizontal-pod-autoscaler-sync-period (default 15s)
+    #[arg(long, value_name = "DURATION", help_heading = "Controller flags")]
+    pub sync_period: Option<String>,
+
+    /// --horizontal-pod-autoscaler-tolerance (default 0.1)
+    #[arg(long, value_name = "RATIO", help_heading = "Controller flags")]
+    pub tolerance: Option<f64>,
+
+    /// --horizontal-pod-autoscaler-cpu-initialization-period (default 5m)
+    #[arg(long, value_name = "DURATION", help_heading = "Controller flags")]
+    pub cpu_initialization_period: Option<String>,
+
+    /// --horizontal-pod-autoscaler-initial-readiness-delay (default 30s)
+    #[arg(long, value_name = "DURATION", help_heading = "Controller flags")]
+    pub initial_readiness_delay: Option<String>,
+
+    /// --horizontal-pod-autoscaler-downscale-stabilization (default 5m)
+    #[arg(long, value_name = "DURATION", help_heading = "Controller flags")]
+    pub downscale_stabilization: Option<String>,
+
+    /// Apply the controller rules of this Kubernetes release, 1.27 to 1.37 (default 1.37)
+    #[arg(long, value_name = "VERSION", help_heading = "Controller flags")]
+    pub kube_version: Option<String>,
+
+    /// Override feature gates: NAME=true|false,...
+    #[arg(long, value_name = "GATES", help_heading = "Controller flags")]
+    pub feature_gates: Option<String>,
+
+    /// The window of each resource usage sample (CPU readiness rule; default 15s)
+    #[arg(long, value_name = "DURATION", help_heading = "Controller flags")]
+    pub metrics_window: Option<String>,
+
+    /// Allocatable of one node of the group: cpu=2,memory=8Gi,pods=110 (pods defaults to 110)
+    #[arg(
+        long,
+        value_name = "RESOURCES",
+        help_heading = "Nodes (Cluster Autoscaler)"
+    )]
+    pub node_allocatable: Option<String>,
+
+    /// Nodes at the start (default: just enough for the start pods)
+    #[arg(long, value_name = "N", help_heading = "Nodes (Cluster Autoscaler)")]
+    pub existing_nodes: Option<i64>,
+
+    /// Requests of one DaemonSet on every node, e.g. cpu=100m,memory=128Mi (repeatable)
+    #[arg(
+        long = "daemonset-requests",
+        value_name = "RESOURCES",
+        help_heading = "Nodes (Cluster Autoscaler)"
+    )]
+    pub daemonset_requests: Vec<String>,
+
+    /// The node group's minimum size (default 0)
+    #[arg(long, value_name = "N", help_heading = "Nodes (Cluster Autoscaler)")]
+    pub node_group_min: Option<i64>,
+
+    /// The node group's maximum size
+    #[arg(long, value_name = "N", help_heading = "Nodes (Cluster Autoscaler)")]
+    pub node_group_max: Option<i64>,
+
+    /// --max-nodes-total of the Cluster Autoscaler
+    #[arg(long, value_name = "N", help_heading = "Nodes (Cluster Autoscaler)")]
+    pub max_nodes_total: Option<i64>,
+
+    /// --scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)
+    #[arg(
+        long,
+        value_name = "RATIO",
+        help_heading = "Nodes (Cluster Autoscaler)"
+    )]
+    pub scale_down_utilization_threshold: Option<f64>,
+
+    /// --scale-down-unneeded-time of the Cluster Autoscaler (default 10m)
+    #[arg(
+        long,
+        value_name = "DURATION",
+        help_heading = "Nodes (Cluster Autoscaler)"
+    )]
+    pub scale_down_unneeded_time: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TimelineFormat {
+    /// One row per sync, then the events and a summary
+    Table,
+    /// {"timeline": [...], "events": [...], "summary": {...}}
+    Json,
+    /// One row per sync, for spreadsheets
+    Csv,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -197,11 +404,64 @@ pub enum OutputFormat {
     Yaml,
 }
 
+/// The name a plugin binary has: kubectl runs `kubectl hpacalc ...` as `kubectl-hpacalc ...`.
+const PLUGIN_BINARY: &str = "kubectl-hpacalc";
+
+/// How the program calls itself in usage and errors: `kubectl hpacalc` when invoked as the kubectl
+/// plugin (`kubectl-hpacalc`, or `kubectl-hpacalc.exe`), else `hpacalc`.
+pub fn invoked_as(argv0: &std::ffi::OsStr) -> &'static str {
+    let file = std::path::Path::new(argv0)
+        .file_name()
+        .map(|f| f.to_string_lossy())
+        .unwrap_or_default();
+    let stem = file.strip_suffix(".exe").unwrap_or(&file);
+    if stem == PLUGIN_BINARY {
+        "kubectl hpacalc"
+    } else {
+        "hpacalc"
+    }
+}
+
+/// Parses the command line, naming the program as it was invoked; exits on a usage error (2) or
+/// after `--help` and `--version` (0), as clap does.
+pub fn parse_args<I, T>(args: I) -> Cli
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::{CommandFactory, FromArgMatches};
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let name = args.first().map_or("hpacalc", |a| invoked_as(a));
+    let matches = Cli::command().bin_name(name).get_matches_from(args);
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
 
     use super::*;
+
+    #[test]
+    fn the_plugin_binary_calls_itself_kubectl_hpacalc() {
+        for (argv0, name) in [
+            ("/usr/local/bin/kubectl-hpacalc", "kubectl hpacalc"),
+            ("kubectl-hpacalc.exe", "kubectl hpacalc"),
+            ("C:/bin/kubectl-hpacalc.exe", "kubectl hpacalc"),
+            ("target/debug/hpacalc", "hpacalc"),
+            ("kubectl-hpacalc-old", "hpacalc"),
+            ("", "hpacalc"),
+        ] {
+            assert_eq!(invoked_as(std::ffi::OsStr::new(argv0)), name, "{argv0}");
+        }
+    }
+
+    #[test]
+    fn kubectl_style_short_flags_parse() {
+        let cli = parse_args(["hpacalc", "-f", "h.yaml", "-n", "shop", "-l", "app=web"]);
+        assert_eq!(cli.namespace.as_deref(), Some("shop"));
+        assert_eq!(cli.selector.as_deref(), Some("app=web"));
+    }
 
     #[test]
     fn verify_cli() {

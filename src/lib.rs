@@ -12,6 +12,7 @@ pub mod quantity;
 pub mod render;
 pub mod report;
 pub mod scenario;
+pub mod scenarios;
 pub mod time;
 pub mod version;
 
@@ -20,7 +21,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use clap::CommandFactory;
 
-use crate::cli::{Cli, Command, OutputFormat};
+use crate::cli::{Cli, Command, OutputFormat, SimulateArgs, TimelineFormat};
 
 /// Exit codes, in one place: 0 computed, 1 bad input, 2 usage (clap's own).
 pub mod exit_codes {
@@ -35,6 +36,9 @@ pub fn run(cli: &Cli) -> Result<()> {
         clap_complete::generate(*shell, &mut Cli::command(), "hpacalc", &mut out);
         return write_stdout(&out);
     }
+    if let Some(Command::Simulate(args)) = &cli.command {
+        return simulate(args);
+    }
     let scenario = input::build_scenario(cli)?;
     let report = calc::evaluate(&scenario);
     let text = match cli.output {
@@ -48,6 +52,36 @@ pub fn run(cli: &Cli) -> Result<()> {
         ),
         OutputFormat::Json => render::json::render(&report),
         OutputFormat::Yaml => render::json::render_yaml(&report),
+    };
+    write_stdout(text.as_bytes())
+}
+
+/// `hpacalc simulate`: the controller over time; the chart is written before anything is printed.
+fn simulate(args: &SimulateArgs) -> Result<()> {
+    if args.scenario.as_deref() == Some("list") {
+        let list: Vec<(&str, &str)> = scenarios::ALL.iter().map(|s| (s.name, s.notice)).collect();
+        return write_stdout(render::timeline::scenario_list(&list, terminal_width()).as_bytes());
+    }
+    let setup = input::load::build(args)?;
+    let sim = calc::simulate::run(&setup);
+    if let Some(path) = &args.chart {
+        std::fs::write(path, render::chart::render(&sim)).map_err(|e| {
+            error::InputError::new(
+                path.display().to_string(),
+                format!("cannot write the chart: {e}"),
+            )
+        })?;
+    }
+    let text = match args.output {
+        TimelineFormat::Table => render::timeline::table(
+            &sim,
+            render::timeline::Layout {
+                color: color_enabled(),
+                width: terminal_width(),
+            },
+        ),
+        TimelineFormat::Json => render::timeline::json(&sim),
+        TimelineFormat::Csv => render::timeline::csv(&sim),
     };
     write_stdout(text.as_bytes())
 }

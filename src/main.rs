@@ -1,9 +1,7 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = hpacalc::cli::Cli::parse();
+    let cli = hpacalc::cli::parse_args(std::env::args_os());
     match hpacalc::run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if hpacalc::is_broken_pipe(&err) => ExitCode::SUCCESS,

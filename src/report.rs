@@ -32,6 +32,48 @@ pub struct Report {
     pub assumptions: Vec<String>,
     /// The Cluster Autoscaler's view; null when no node information was given.
     pub nodes: Option<NodesReport>,
+    /// True when the result comes from the HPA's status alone (no pods given): an approximation.
+    pub approximation: bool,
+    /// The result against the manifest's `status`; null when the manifest has none.
+    pub status_comparison: Option<StatusComparison>,
+}
+
+/// What the controller wrote at its last sync against what hpacalc computes now.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusComparison {
+    /// Every compared value agrees.
+    pub matches: bool,
+    /// `status.desiredReplicas` against `desiredReplicas`; null when the status has none.
+    pub desired_replicas: Option<ReplicaComparison>,
+    /// `status.currentMetrics` against each metric's current values (empty for an approximation,
+    /// which reproduces them by construction).
+    pub metrics: Vec<MetricComparison>,
+    /// When something differs: the usual reasons, most likely first.
+    pub likely_causes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicaComparison {
+    pub status: i32,
+    pub computed: i32,
+    pub matches: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetricComparison {
+    #[serde(rename = "type")]
+    pub metric_type: String,
+    pub name: String,
+    /// `averageUtilization`, `averageValue` or `value`.
+    pub field: String,
+    /// As the status has it (`72%`, `361m`).
+    pub status: String,
+    /// As computed; null when the metric could not be computed.
+    pub computed: Option<String>,
+    pub matches: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

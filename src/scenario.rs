@@ -383,6 +383,43 @@ pub struct NodeInput {
     pub scale_down_unneeded_time: Duration,
 }
 
+/// The HPA's `status` as the manifest carries it: what the controller computed at its last sync.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ObservedStatus {
+    pub current_replicas: Option<i32>,
+    pub desired_replicas: Option<i32>,
+    /// `status.currentMetrics`, in order.
+    pub current_metrics: Vec<ObservedMetric>,
+}
+
+/// One entry of `status.currentMetrics`, quantities in milli-units.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ObservedMetric {
+    /// `Resource`, `ContainerResource`, `Pods`, `Object` or `External`.
+    pub metric_type: String,
+    /// Resource or metric name.
+    pub name: String,
+    pub value_milli: Option<i64>,
+    pub average_value_milli: Option<i64>,
+    pub average_utilization: Option<i32>,
+}
+
+impl ObservedStatus {
+    /// The status entry of `specs[index]`: the entry with the same type and name, the n-th one
+    /// when n earlier metrics share them (the controller writes one status per metric, in order).
+    pub fn metric_for(&self, specs: &[MetricSpec], index: usize) -> Option<&ObservedMetric> {
+        let spec = specs.get(index)?;
+        let same = |s: &MetricSpec| {
+            s.type_name() == spec.type_name() && s.metric_name() == spec.metric_name()
+        };
+        let nth = specs.iter().take(index).filter(|s| same(s)).count();
+        self.current_metrics
+            .iter()
+            .filter(|m| m.metric_type == spec.type_name() && m.name == spec.metric_name())
+            .nth(nth)
+    }
+}
+
 /// Everything one sync needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
@@ -405,4 +442,8 @@ pub struct Scenario {
     pub input_notes: Vec<String>,
     /// The node group, when node information was given.
     pub nodes: Option<NodeInput>,
+    /// The result is approximated from the HPA's status alone (no pods were given).
+    pub approximation: bool,
+    /// What the manifest's status says the controller computed at its last sync, to compare.
+    pub observed_status: Option<ObservedStatus>,
 }

@@ -683,6 +683,8 @@ pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
         steps,
         assumptions,
         nodes: None,
+        approximation: s.approximation,
+        status_comparison: None,
     }
 }
 

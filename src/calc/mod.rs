@@ -10,6 +10,8 @@ pub mod normalize;
 pub mod pods;
 pub mod reconcile;
 pub mod replicas;
+pub mod simulate;
+pub mod status;
 #[cfg(test)]
 pub mod testing;
 #[cfg(test)]
@@ -28,5 +30,12 @@ pub fn evaluate(scenario: &Scenario) -> Report {
         .nodes
         .as_ref()
         .map(|n| nodes::plan(n, scenario.current_replicas, sync.desired_replicas));
+    if scenario.approximation {
+        status::label_approximation(&mut report);
+    }
+    report.status_comparison = status::compare(scenario, &report);
+    if let Some(c) = &report.status_comparison {
+        report.steps.extend(status::steps(c));
+    }
     report
 }

@@ -71,20 +71,20 @@ pub fn effective_requests(pod: &Pod) -> Resources {
 
 /// A node being filled in the estimate.
 #[derive(Debug, Clone)]
-struct Slot {
-    name: String,
-    allocatable: Capacity,
-    requested: Capacity,
-    workload_pods: i64,
-    schedulable: bool,
+pub(crate) struct Slot {
+    pub(crate) name: String,
+    pub(crate) allocatable: Capacity,
+    pub(crate) requested: Capacity,
+    pub(crate) workload_pods: i64,
+    pub(crate) schedulable: bool,
     /// Opened by the estimator in this plan.
-    added: bool,
+    pub(crate) added: bool,
 }
 
 impl Slot {
     // Port of fitsRequest (noderesources/fit.go): the pod count always; each resource only when
     // the pod requests it, and a request fits exactly into the remaining room.
-    fn fits(&self, request: &Resources) -> bool {
+    pub(crate) fn fits(&self, request: &Resources) -> bool {
         if self.requested.pods.saturating_add(1) > self.allocatable.pods {
             return false;
         }
@@ -95,13 +95,13 @@ impl Slot {
         })
     }
 
-    fn place(&mut self, request: &Resources) {
+    pub(crate) fn place(&mut self, request: &Resources) {
         add(&mut self.requested.resources, request, 1);
         self.requested.pods += 1;
         self.workload_pods += 1;
     }
 
-    fn remove(&mut self, request: &Resources) {
+    pub(crate) fn remove(&mut self, request: &Resources) {
         add(&mut self.requested.resources, request, -1);
         self.requested.pods -= 1;
         self.workload_pods -= 1;
@@ -109,7 +109,7 @@ impl Slot {
 
     /// Cluster Autoscaler's scale-down utilization: the larger of cpu and memory requests over
     /// allocatable (`utilization.Calculate`).
-    fn utilization(&self) -> f64 {
+    pub(crate) fn utilization(&self) -> f64 {
         ["cpu", "memory"]
             .iter()
             .filter_map(|r| {
@@ -158,7 +158,7 @@ pub fn pods_per_node(
     best
 }
 
-fn template_slot(name: String, input: &NodeInput) -> Slot {
+pub(crate) fn template_slot(name: String, input: &NodeInput) -> Slot {
     Slot {
         name,
         allocatable: input.template.clone(),
@@ -171,17 +171,17 @@ fn template_slot(name: String, input: &NodeInput) -> Slot {
 
 /// What the estimator opened for the Pending pods.
 #[derive(Debug, Clone)]
-struct Estimate {
-    nodes: Vec<Slot>,
+pub(crate) struct Estimate {
+    pub(crate) nodes: Vec<Slot>,
     /// Pods placed, per group, in the groups' order.
-    placed: Vec<i64>,
+    pub(crate) placed: Vec<i64>,
 }
 
 // Port of BinpackingNodeEstimator.Estimate (cluster-autoscaler estimator/binpacking_estimator.go)
 // with the DecreasingPodOrderer: groups of identical pods, largest score first; each group first
 // fills nodes opened earlier in this estimate (stopping at the first pod that fits none), then
 // packs next-fit onto new template nodes, at most `limit` of them.
-fn estimate(groups: &[(Resources, i64)], input: &NodeInput, limit: i64) -> Estimate {
+pub(crate) fn estimate(groups: &[(Resources, i64)], input: &NodeInput, limit: i64) -> Estimate {
     let score = |r: &Resources| {
         ["cpu", "memory"]
             .iter()

@@ -106,6 +106,8 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         now: NOW,
         input_notes: Vec::new(),
         nodes: None,
+        approximation: false,
+        observed_status: None,
     }
 }
 

@@ -2,9 +2,12 @@
 //! reads the files the flags name and validates everything into one `Scenario`.
 
 pub mod history;
+pub mod kubectl;
+pub mod load;
 pub mod manifest;
 pub mod nodes;
 pub mod samples;
+pub mod selector;
 pub mod values;
 
 use std::io::{self, Read};
@@ -18,6 +21,7 @@ use crate::error::{InputError, display_name};
 use crate::scenario::{ControllerConfig, Scenario, Source};
 use crate::time::{Duration, Timestamp};
 use crate::{version, warn};
+use kubectl::capture;
 
 pub fn read_input(path: &Path) -> Result<(String, String)> {
     let shown = display_name(&path.to_string_lossy());
@@ -43,8 +47,11 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         cli.hpa.as_deref(),
         cli.pods.as_deref(),
         cli.history.as_deref(),
+        cli.metrics.as_deref(),
     ]
-    .iter()
+    .into_iter()
+    .chain(cli.custom_metrics.iter().map(|p| Some(p.as_path())))
+    .chain(cli.external_metrics.iter().map(|p| Some(p.as_path())))
     .filter(|p| p.is_some_and(|p| p == Path::new("-")))
     .count();
     if stdin_users > 1 {
@@ -52,14 +59,20 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
             "only one input can be read from stdin (`-`)".to_string()
         ));
     }
-    let now = match &cli.now {
-        Some(text) => Timestamp::parse_rfc3339(text).ok_or_else(|| {
+    if cli.metrics.is_some() && cli.pods.is_none() {
+        bail!(UsageError(
+            "--metrics needs --pods: the controller reads each pod's readiness and requests"
+                .to_string()
+        ));
+    }
+    let now_flag = match &cli.now {
+        Some(text) => Some(Timestamp::parse_rfc3339(text).ok_or_else(|| {
             InputError::new(
                 "--now",
                 format!("found \"{text}\", expected an RFC 3339 time such as 2026-11-29T15:04:05Z"),
             )
-        })?,
-        None => Timestamp(jiff::Timestamp::now().as_millisecond()),
+        })?),
+        None => None,
     };
     let kube_minor = version::parse_kube_version(&cli.kube_version)
         .map_err(|e| InputError::new("--kube-version", e))?;
@@ -97,23 +110,27 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
 
     let hpa_path = cli.hpa.as_deref().context("--hpa is required")?;
     let (hpa_file, hpa_text) = read_input(hpa_path)?;
-    let loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?;
+    let mut loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?;
     for w in &loaded.warnings {
         warn(w);
     }
+    let scope = capture::scope(
+        cli.namespace.as_deref(),
+        cli.selector.as_deref(),
+        &mut loaded.spec,
+    )?;
 
-    let samples = match &cli.pods {
-        Some(path) => {
-            let (file, text) = read_input(path)?;
-            samples::parse(
-                &file,
-                &text,
-                &loaded.spec.metrics,
-                &samples::SampleSettings { now, window },
-            )?
-        }
-        None => samples::Samples::default(),
+    let observed = capture::observe(cli, &loaded, &scope, now_flag, window)?;
+    for w in &observed.warnings {
+        warn(w);
+    }
+    let now = observed.now;
+    let mut samples = samples::Samples {
+        pods: observed.pods,
+        resource_metrics: observed.resource_metrics,
+        pod_metrics: observed.pod_metrics,
     };
+    let mut notes = observed.notes;
 
     let memory = match &cli.history {
         Some(path) => {
@@ -122,14 +139,6 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         }
         None => None,
     };
-
-    let metrics = values::resolve(
-        &loaded.spec.metrics,
-        &cli.metric_values,
-        &loaded.status,
-        samples.resource_metrics,
-        samples.pod_metrics,
-    )?;
 
     let (current_replicas, current_replicas_source) =
         match (cli.current_replicas, loaded.status.current_replicas) {
@@ -152,6 +161,42 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
             ),
         };
 
+    // From the status alone: synthetic pods reproduce status.currentMetrics.
+    let observed_status = capture::observed_status(&loaded.status);
+    let approximation = cli.pods.is_none()
+        && current_replicas_source != Source::Samples
+        && !loaded.status.current_metrics.is_empty()
+        && kubectl::status_only::reads_pods(&loaded.spec.metrics);
+    if approximation && let Some(status) = &observed_status {
+        let synthetic = kubectl::status_only::synthesize(
+            &loaded.spec.metrics,
+            status,
+            current_replicas,
+            now,
+            window,
+        );
+        if !samples.pod_metrics.is_empty() {
+            warn(
+                "Pods metric values of --custom-metrics need --pods: the status's averages are used",
+            );
+        }
+        samples.pods = synthetic.pods;
+        samples.resource_metrics = synthetic.resource_metrics;
+        samples.pod_metrics = synthetic.pod_metrics;
+        notes.splice(0..0, synthetic.notes);
+    }
+
+    let metrics = values::resolve(
+        &loaded.spec.metrics,
+        &cli.metric_values,
+        &loaded.status,
+        samples.resource_metrics,
+        samples.pod_metrics,
+        &observed.files,
+        approximation.then_some(current_replicas),
+    )?;
+    notes.extend(metrics.notes);
+
     let node_group = nodes::from_flags(&cli.nodes, &samples.pods)?;
 
     Ok(Scenario {
@@ -165,7 +210,9 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         config,
         memory,
         now,
-        input_notes: metrics.notes,
+        input_notes: notes,
         nodes: node_group,
+        approximation,
+        observed_status,
     })
 }

@@ -24,15 +24,27 @@ pub struct Resolved {
     pub notes: Vec<String>,
 }
 
+/// Object and External values read from the metrics APIs' answers (`--custom-metrics`,
+/// `--external-metrics`), by metric name.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FromFiles {
+    pub object: BTreeMap<String, i64>,
+    pub external: BTreeMap<String, Vec<i64>>,
+}
+
 /// Builds every metric value the calculation needs. `flags` are the `--metric-value` arguments,
 /// one `NAME=QUANTITY` each, NAME being an Object or External metric's `metric.name`; a name may be
 /// given once. An External metric given by flag is a single value (the controller sums the list).
+/// A flag wins over `files`, which win over the status. `approximate` is the replica count of an
+/// answer from the status alone: then a status `averageValue` times it stands for the total.
 pub fn resolve(
     specs: &[MetricSpec],
     flags: &[String],
     status: &HpaStatus,
     resource: Vec<PodMetrics>,
     pods: BTreeMap<String, Vec<PodMetricValue>>,
+    files: &FromFiles,
+    approximate: Option<i32>,
 ) -> Result<Resolved, InputError> {
     let given = parse_flags(flags)?;
     let mut takes_value: Vec<&str> = Vec::new();
@@ -77,10 +89,37 @@ pub fn resolve(
             continue;
         }
         let kind = spec.type_name();
+        if !given.contains_key(name.as_str()) {
+            if is_object && let Some(&value) = files.object.get(name) {
+                resolved.values.object.insert(name.clone(), value);
+                continue;
+            }
+            if !is_object && let Some(values) = files.external.get(name) {
+                resolved
+                    .values
+                    .external
+                    .insert(name.clone(), values.clone());
+                continue;
+            }
+        }
         let value = match given.get(name.as_str()) {
             Some(&value) => value,
             None => {
-                let value = from_status(status, kind, name)?;
+                let value = match (from_status(status, kind, name), approximate) {
+                    (Ok(value), _) => value,
+                    (Err(e), Some(replicas)) => {
+                        let Some(average) = status_average(status, kind, name) else {
+                            return Err(e);
+                        };
+                        resolved.notes.push(format!(
+                            "{kind} metric {name}: total approximated as status.currentMetrics \
+                             averageValue × {replicas} replicas (the status rounds the per-pod \
+                             average up)."
+                        ));
+                        average.saturating_mul(i64::from(replicas))
+                    }
+                    (Err(e), None) => return Err(e),
+                };
                 resolved.notes.push(format!(
                     "{kind} metric {name}: value taken from status.currentMetrics (the value at \
                      the last sync)"
@@ -122,6 +161,15 @@ fn parse_flags(flags: &[String]) -> Result<BTreeMap<&str, i64>, InputError> {
         }
     }
     Ok(given)
+}
+
+/// The metric's per-pod average from `status.currentMetrics`.
+fn status_average(status: &HpaStatus, kind: &str, name: &str) -> Option<i64> {
+    status
+        .current_metrics
+        .iter()
+        .find(|m| m.metric_type == kind && m.name == name)
+        .and_then(|m| m.average_value_milli)
 }
 
 /// The metric's total from `status.currentMetrics`, when the status holds it.
@@ -220,7 +268,15 @@ mod tests {
     }
 
     fn run(specs: &[MetricSpec], f: &[&str], st: &HpaStatus) -> Result<Resolved, InputError> {
-        resolve(specs, &flags(f), st, Vec::new(), BTreeMap::new())
+        resolve(
+            specs,
+            &flags(f),
+            st,
+            Vec::new(),
+            BTreeMap::new(),
+            &FromFiles::default(),
+            None,
+        )
     }
 
     #[test]
@@ -273,6 +329,61 @@ mod tests {
                 "External metric queue: value taken from status.currentMetrics (the value at \
                  the last sync)",
             ]
+        );
+    }
+
+    #[test]
+    fn files_win_over_the_status_and_flags_win_over_files() {
+        let specs = [
+            object("rps", TargetType::Value),
+            external("queue", TargetType::Value),
+        ];
+        let st = status(&[
+            ("Object", "rps", Some(5000), None),
+            ("External", "queue", Some(42_000), None),
+        ]);
+        let files = FromFiles {
+            object: [("rps".to_string(), 6000)].into(),
+            external: [("queue".to_string(), vec![1000, 2000])].into(),
+        };
+        let r = resolve(&specs, &[], &st, Vec::new(), BTreeMap::new(), &files, None).unwrap();
+        assert_eq!(r.values.object["rps"], 6000);
+        assert_eq!(r.values.external["queue"], vec![1000, 2000]);
+        assert!(r.notes.is_empty(), "{:?}", r.notes);
+        let flags = flags(&["queue=9"]);
+        let r = resolve(
+            &specs,
+            &flags,
+            &st,
+            Vec::new(),
+            BTreeMap::new(),
+            &files,
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.values.external["queue"], vec![9000]);
+    }
+
+    #[test]
+    fn an_approximation_turns_a_status_average_into_a_total() {
+        let spec = external("queue", TargetType::AverageValue);
+        let st = status(&[("External", "queue", None, Some(250))]);
+        let files = FromFiles::default();
+        let r = resolve(
+            &[spec],
+            &[],
+            &st,
+            Vec::new(),
+            BTreeMap::new(),
+            &files,
+            Some(4),
+        )
+        .unwrap();
+        assert_eq!(r.values.external["queue"], vec![1000]);
+        assert!(
+            r.notes[0].contains("averageValue × 4 replicas"),
+            "{:?}",
+            r.notes
         );
     }
 
@@ -388,6 +499,8 @@ mod tests {
             &HpaStatus::default(),
             resource.clone(),
             pod_values.clone(),
+            &FromFiles::default(),
+            None,
         )
         .unwrap();
         assert_eq!(r.values.resource, resource);

@@ -1,4 +1,6 @@
-//! Renderers: pure functions of a `Report`.
+//! Renderers: pure functions of a `Report` (one sync) or a `Simulation` (over time).
 
+pub mod chart;
 pub mod json;
 pub mod table;
+pub mod timeline;

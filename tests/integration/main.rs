@@ -4,5 +4,6 @@
 mod cli;
 mod conformance;
 mod hostile;
+mod kubectl;
 mod nodes;
 mod properties;

@@ -321,6 +321,8 @@ fn build(p: &Params) -> Scenario {
         now: NOW,
         input_notes: Vec::new(),
         nodes: None,
+        approximation: false,
+        observed_status: None,
     }
 }
 

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs every fuzz target (or the ones named) for a bounded time each and prints the executions.
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      default: 600 seconds, every target in fuzz/
+# Needs cargo-fuzz (`cargo install cargo-fuzz`). The machine's one toolchain is stable, so
+# RUSTC_BOOTSTRAP=1 lets cargo-fuzz use the sanitizer flags it needs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-600}
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  mapfile -t targets < <(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list)
+fi
+export RUSTC_BOOTSTRAP=1
+cargo fuzz build -O
+for t in "${targets[@]}"; do
+  mkdir -p "fuzz/corpus/$t"
+  log=$(mktemp)
+  if cargo fuzz run -O "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- -max_total_time="$secs" -print_final_stats=1 >"$log" 2>&1; then
+    execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
+    echo "$t: clean, ${execs:-?} executions in ${secs}s"
+  else
+    echo "$t: FAILED (crash or error); last lines:"
+    tail -30 "$log"
+    exit 1
+  fi
+  rm -f "$log"
+done

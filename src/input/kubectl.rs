@@ -1,0 +1,419 @@
+//! What kubectl prints, read offline: `kubectl get pods -o json|yaml`, the resource metrics API's
+//! `PodMetricsList` (`kubectl get --raw /apis/metrics.k8s.io/...`), the text of
+//! `kubectl top pods --containers`, and the custom and external metrics APIs' `MetricValueList`
+//! and `ExternalMetricValueList`. The only module that knows these formats.
+//!
+//! Each file is parsed once, with serde, into small structs holding only the fields the
+//! controller reads (strings borrowed from the text where the parser allows), then turned into
+//! `scenario` types. Quantities and times are parsed while deserializing, so a bad one is reported
+//! at its line and column.
+//!
+//! Fields read, by input (everything else is ignored):
+//! - pods: `metadata.name`, `.namespace`, `.labels`, `.deletionTimestamp`,
+//!   `.ownerReferences` (a warning only); `spec.containers[].name`, `.resources.requests`;
+//!   `spec.initContainers[]` (the same, and `restartPolicy`); `spec.resources.requests`;
+//!   `status.phase`, `.startTime`, `.conditions[type=Ready].status` and `.lastTransitionTime`.
+//! - PodMetrics: `metadata.name`, `.namespace`, `.labels`; `timestamp`, `window`,
+//!   `containers[].name`, `.usage`.
+//! - MetricValue: `describedObject.kind`, `.name`, `.namespace`, `.apiVersion`; `metricName` (or
+//!   `metric.name`); `value`; `timestamp`; `windowSeconds`.
+//! - ExternalMetricValue: `metricName`, `metricLabels`, `value`, `timestamp`.
+
+pub mod capture;
+pub mod custom;
+pub mod metrics;
+pub mod pods;
+pub mod status_only;
+mod top;
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+
+use crate::error::InputError;
+use crate::input::selector::Selector;
+use crate::quantity::parse_milli;
+use crate::scenario::Resources;
+use crate::time::{Duration, Timestamp};
+
+/// How a file's content looks, decided from its first meaningful line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Yaml,
+    /// Anything else: CSV for `--pods`, `kubectl top` for `--metrics`.
+    Text,
+}
+
+/// JSON starts with `{` or `[`; YAML is a document marker or a top-level `apiVersion:`, `kind:`
+/// or `items:` key among the first lines that are not comments.
+pub fn detect(text: &str) -> Format {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let trimmed = body.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        return Format::Json;
+    }
+    let yaml = body
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .take(20)
+        .any(|l| {
+            l == "---"
+                || l.starts_with("--- ")
+                || ["apiVersion:", "kind:", "items:", "metadata:"]
+                    .iter()
+                    .any(|k| l.starts_with(k))
+        });
+    if yaml { Format::Yaml } else { Format::Text }
+}
+
+/// Deserializes every document of `text` (one for JSON, each of a YAML stream).
+pub(crate) fn decode<'a, T: Deserialize<'a>>(
+    file: &str,
+    text: &'a str,
+    format: Format,
+) -> Result<Vec<T>, InputError> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match format {
+        Format::Json => {
+            let mut de = serde_json::Deserializer::from_str(body);
+            let value = T::deserialize(&mut de).map_err(|e| json_error(file, &e))?;
+            de.end().map_err(|e| json_error(file, &e))?;
+            Ok(vec![value])
+        }
+        _ => {
+            let mut out = Vec::new();
+            for doc in serde_yaml::Deserializer::from_str(body) {
+                out.push(T::deserialize(doc).map_err(|e| yaml_error(file, &e))?);
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// A parser message as "found X, expected Y" where serde's wording allows.
+fn rephrase(message: &str) -> String {
+    for prefix in ["invalid type: ", "invalid value: "] {
+        if let Some(rest) = message.strip_prefix(prefix) {
+            return format!("found {rest}");
+        }
+    }
+    message.to_string()
+}
+
+pub(crate) fn json_error(file: &str, e: &serde_json::Error) -> InputError {
+    let message = e.to_string().replacen(
+        &format!(" at line {} column {}", e.line(), e.column()),
+        "",
+        1,
+    );
+    let message = match e.classify() {
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+            format!("found malformed JSON ({message}), expected the JSON kubectl prints")
+        }
+        _ => rephrase(&message),
+    };
+    let err = InputError::new(file, message);
+    match (e.line(), e.column()) {
+        (0, _) => err,
+        // Column 0 is the start of the line (serde_json counts from 1 otherwise).
+        (line, 0) => err.at(line, None),
+        (line, column) => err.at(line, Some(column)),
+    }
+}
+
+pub(crate) fn yaml_error(file: &str, e: &serde_yaml::Error) -> InputError {
+    let mut message = e.to_string();
+    let location = e.location();
+    if let Some(loc) = &location {
+        message = message.replacen(
+            &format!(" at line {} column {}", loc.line(), loc.column()),
+            "",
+            1,
+        );
+    }
+    // Data errors start with the path: `items[2].spec: invalid type: ...`.
+    let (field, message) = match message.split_once(": ") {
+        Some((path, rest)) if !path.contains(' ') && !path.is_empty() && path != "." => {
+            (Some(path.to_string()), rest.to_string())
+        }
+        _ => (None, message),
+    };
+    let mut err = InputError::new(file, rephrase(&message));
+    if let Some(loc) = location {
+        err = err.at(loc.line(), Some(loc.column()));
+    }
+    if let Some(field) = field {
+        err = err.field(field);
+    }
+    err
+}
+
+/// Which objects of a file belong to the HPA: its namespace and the target's selector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scope {
+    pub namespace: String,
+    pub selector: Option<Selector>,
+}
+
+impl Scope {
+    /// An object without a namespace is taken to be in the HPA's, as kubectl would place it.
+    pub fn in_namespace(&self, namespace: Option<&str>) -> bool {
+        namespace.is_none_or(|n| n.is_empty() || n == self.namespace)
+    }
+}
+
+/// A quantity as `MilliValue()`, parsed while deserializing so errors keep their place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Milli(pub i64);
+
+impl<'de> Deserialize<'de> for Milli {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Milli;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a quantity such as 250m or 512Mi")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Milli, E> {
+                parse_milli(v).map(Milli).map_err(E::custom)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Milli, E> {
+                self.visit_str(&v.to_string())
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Milli, E> {
+                self.visit_str(&v.to_string())
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Milli, E> {
+                self.visit_str(&v.to_string())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A `metav1.Time` (RFC 3339).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Time(pub Timestamp);
+
+impl<'de> Deserialize<'de> for Time {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Time;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an RFC 3339 time such as 2026-11-29T15:04:05Z")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Time, E> {
+                Timestamp::parse_rfc3339(v).map(Time).ok_or_else(|| {
+                    E::custom(format!(
+                        "found \"{v}\", expected an RFC 3339 time such as 2026-11-29T15:04:05Z"
+                    ))
+                })
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// A Go duration as `metav1.Duration` prints it (`15.038s`, `1m0s`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Window(pub Duration);
+
+impl<'de> Deserialize<'de> for Window {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Window;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a duration such as 15s or 1m0s")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Window, E> {
+                Duration::parse(v)
+                    .map(Window)
+                    .map_err(|e| E::custom(format!("found \"{v}\", expected a duration: {e}")))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// A `ResourceList` (`{cpu: 250m, memory: 512Mi}`) as milli-units, in the file's order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct ResourceMap(pub Resources);
+
+impl<'de> Deserialize<'de> for ResourceMap {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ResourceMap;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a mapping of resource names to quantities")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ResourceMap, A::Error> {
+                let mut list = Vec::with_capacity(map.size_hint().unwrap_or(2));
+                while let Some((name, value)) = map.next_entry::<Cow<'de, str>, Milli>()? {
+                    if value.0 < 0 {
+                        return Err(de::Error::custom(format!(
+                            "found a negative {name} of {} milli-units, expected 0 or more",
+                            value.0
+                        )));
+                    }
+                    list.push((name.into_owned(), value.0));
+                }
+                Ok(ResourceMap(Resources(list)))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<ResourceMap, E> {
+                Ok(ResourceMap::default())
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// `metadata.labels` (or `metricLabels`): key/value pairs, borrowed when the parser allows.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Labels<'a>(pub Vec<(Cow<'a, str>, Cow<'a, str>)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Labels<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Labels<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a mapping of label names to values")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Labels<'a>, A::Error> {
+                let mut list = Vec::with_capacity(map.size_hint().unwrap_or(4));
+                while let Some(entry) = map.next_entry::<Cow<'de, str>, Cow<'de, str>>()? {
+                    list.push(entry);
+                }
+                Ok(Labels(list))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Labels<'a>, E> {
+                Ok(Labels::default())
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+impl Labels<'_> {
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_ref())
+    }
+
+    pub fn matches(&self, selector: &Selector) -> bool {
+        selector.matches(|key| self.get(key))
+    }
+}
+
+/// "a, b, c" with at most `max` names, then "and N more".
+pub(crate) fn name_list<S: AsRef<str>>(names: &[S], max: usize) -> String {
+    let shown: Vec<&str> = names.iter().take(max).map(AsRef::as_ref).collect();
+    let mut text = shown.join(", ");
+    if names.len() > max {
+        text.push_str(&format!(" and {} more", names.len() - max));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_is_detected_from_the_content() {
+        let cases = [
+            ("{\"kind\":\"PodList\"}", Format::Json),
+            ("\u{feff}  [1]", Format::Json),
+            ("apiVersion: v1\nkind: List\n", Format::Yaml),
+            ("# captured\nkind: PodMetricsList\n", Format::Yaml),
+            ("---\nitems: []\n", Format::Yaml),
+            ("pod,cpu\nweb-1,250m\n", Format::Text),
+            ("POD  NAME  CPU(cores)  MEMORY(bytes)\n", Format::Text),
+            ("", Format::Text),
+        ];
+        for (text, format) in cases {
+            assert_eq!(detect(text), format, "{text:?}");
+        }
+    }
+
+    #[derive(Debug, Deserialize)]
+    struct Probe<'a> {
+        #[serde(default)]
+        cpu: Option<Milli>,
+        #[serde(default)]
+        at: Option<Time>,
+        #[serde(default)]
+        window: Option<Window>,
+        #[serde(default)]
+        usage: Option<ResourceMap>,
+        #[serde(borrow, default)]
+        labels: Option<Labels<'a>>,
+    }
+
+    #[test]
+    fn quantities_times_and_windows_parse_while_deserializing() {
+        let json = r#"{"cpu":"123456789n","at":"2026-11-29T15:04:05Z","window":"15.038s",
+            "usage":{"cpu":"250m","memory":"1Ki"},"labels":{"app":"web"}}"#;
+        let yaml = "cpu: 1\nat: 2026-11-29T15:04:05Z\nwindow: 1m0s\nusage:\n  cpu: 0.5\nlabels:\n  app: web\n";
+        let j: Probe = decode("p.json", json, Format::Json).unwrap().remove(0);
+        assert_eq!(j.cpu, Some(Milli(124)), "MilliValue rounds nanocores up");
+        assert_eq!(j.at.unwrap().0.to_rfc3339(), "2026-11-29T15:04:05Z");
+        assert_eq!(j.window, Some(Window(Duration(15_038))));
+        assert_eq!(
+            j.usage.unwrap().0,
+            Resources(vec![("cpu".into(), 250), ("memory".into(), 1_024_000)])
+        );
+        assert_eq!(j.labels.unwrap().get("app"), Some("web"));
+        let y: Probe = decode("p.yaml", yaml, Format::Yaml).unwrap().remove(0);
+        assert_eq!(y.cpu, Some(Milli(1000)));
+        assert_eq!(y.window, Some(Window(Duration(60_000))));
+        assert_eq!(y.usage.unwrap().0, Resources(vec![("cpu".into(), 500)]));
+    }
+
+    #[test]
+    fn bad_values_are_located_at_their_line_and_column() {
+        let json = "{\n  \"usage\": {\"cpu\": \"fast\"}\n}";
+        let err = decode::<Probe>("m.json", json, Format::Json).unwrap_err();
+        assert_eq!((err.file.as_str(), err.line), ("m.json", Some(2)));
+        assert!(err.message.starts_with("found \"fast\", expected"), "{err}");
+        let yaml = "usage:\n  cpu: -1\n";
+        let err = decode::<Probe>("m.yaml", yaml, Format::Yaml).unwrap_err();
+        assert_eq!(err.line, Some(2), "{err}");
+        assert!(err.message.contains("expected 0 or more"), "{err}");
+        let err = decode::<Probe>("t.json", "{\"at\": \"yesterday\"}", Format::Json).unwrap_err();
+        assert!(err.message.starts_with("found \"yesterday\""), "{err}");
+    }
+
+    #[test]
+    fn malformed_json_says_so_with_its_place() {
+        let err = decode::<Probe>("p.json", "{\"cpu\": \"1\",\n", Format::Json).unwrap_err();
+        assert_eq!(err.line, Some(2), "{err}");
+        assert!(err.message.starts_with("found malformed JSON"), "{err}");
+    }
+
+    #[test]
+    fn objects_without_a_namespace_are_in_the_hpas() {
+        let scope = Scope {
+            namespace: "shop".into(),
+            selector: None,
+        };
+        assert!(scope.in_namespace(None));
+        assert!(scope.in_namespace(Some("shop")));
+        assert!(!scope.in_namespace(Some("prod")));
+    }
+
+    #[test]
+    fn name_lists_are_cut_after_a_few() {
+        assert_eq!(name_list(&["a", "b"], 3), "a, b");
+        assert_eq!(name_list(&["a", "b", "c", "d"], 2), "a, b and 2 more");
+    }
+}

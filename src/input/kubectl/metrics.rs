@@ -1,0 +1,418 @@
+//! The resource metrics API's answer (`metrics.k8s.io/v1beta1` `PodMetricsList`, JSON or YAML, or
+//! one `PodMetrics`), or the text of `kubectl top pods --containers` → the `PodMetrics` items the
+//! controller's metrics client would receive for the target's selector.
+//!
+//! Per-container usage is kept as listed; the metrics client (`calc::metrics_client`) sums it per
+//! pod and drops a pod when a container lacks the resource. Items of other namespaces are left
+//! out. With a selector, an item is kept when its labels match (metrics-server copies the pod's
+//! labels) or, without labels, unless the pod file holds the pod and the selector left it out.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use serde::Deserialize;
+
+use super::{Format, Labels, ResourceMap, Scope, Time, Window, decode, name_list, top};
+use crate::error::InputError;
+use crate::scenario::{ContainerMetrics, PodMetrics};
+use crate::time::{Duration, Timestamp};
+
+/// One item before `now` and the default window are known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    pub pod: String,
+    pub timestamp: Option<Timestamp>,
+    pub window: Option<Duration>,
+    pub containers: Vec<ContainerMetrics>,
+}
+
+/// The items kept, and what to say about them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CapturedMetrics {
+    pub samples: Vec<Sample>,
+    /// From `kubectl top`: usage rounded for display, and no timestamps.
+    pub from_top: bool,
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+impl CapturedMetrics {
+    /// The newest sample time.
+    pub fn newest(&self) -> Option<Timestamp> {
+        self.samples.iter().filter_map(|s| s.timestamp).max()
+    }
+
+    /// The items as the API returns them; a sample without a time is taken at `now` and one
+    /// without a window has `window` (`--metrics-window`).
+    pub fn into_pod_metrics(self, now: Timestamp, window: Duration) -> Vec<PodMetrics> {
+        self.samples
+            .into_iter()
+            .map(|s| PodMetrics {
+                pod: s.pod,
+                timestamp: s.timestamp.unwrap_or(now),
+                window: s.window.unwrap_or(window),
+                containers: s.containers,
+            })
+            .collect()
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Document<'a> {
+    #[serde(borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    items: Option<Vec<RawItem<'a>>>,
+    #[serde(borrow, flatten)]
+    single: RawItem<'a>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct RawItem<'a> {
+    #[serde(borrow, default)]
+    metadata: Option<Meta<'a>>,
+    #[serde(default)]
+    timestamp: Option<Time>,
+    #[serde(default)]
+    window: Option<Window>,
+    #[serde(borrow, default)]
+    containers: Option<Vec<RawContainer<'a>>>,
+}
+
+#[derive(Deserialize, Default)]
+struct Meta<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    namespace: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    labels: Option<Labels<'a>>,
+}
+
+#[derive(Deserialize)]
+struct RawContainer<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default)]
+    usage: Option<ResourceMap>,
+}
+
+const KINDS: &str = "a PodMetricsList or PodMetrics (kubectl get --raw \
+                     /apis/metrics.k8s.io/v1beta1/namespaces/NS/pods), or the text of kubectl top \
+                     pods --containers";
+
+/// Parses a metrics capture in any of its forms. `excluded` are the pods the selector left out of
+/// the pod file.
+pub fn parse(
+    file: &str,
+    text: &str,
+    format: Format,
+    scope: &Scope,
+    excluded: &HashSet<String>,
+) -> Result<CapturedMetrics, InputError> {
+    let (items, from_top) = match format {
+        Format::Text => (top::parse(file, text)?, true),
+        _ => (parse_api(file, text, format)?, false),
+    };
+    let mut out = CapturedMetrics {
+        from_top,
+        ..CapturedMetrics::default()
+    };
+    let mut other_namespaces: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::with_capacity(items.len());
+    let mut left_out = 0usize;
+    for item in items {
+        if !scope.in_namespace(item.namespace.as_deref()) {
+            let ns = item.namespace.unwrap_or_default();
+            if !other_namespaces.contains(&ns) {
+                other_namespaces.push(ns);
+            }
+            continue;
+        }
+        if let Some(selector) = &scope.selector {
+            let kept = match &item.labels {
+                Some(labels) if !labels.is_empty() => selector.matches_pairs(labels.as_slice()),
+                _ => !excluded.contains(&item.sample.pod),
+            };
+            if !kept {
+                left_out += 1;
+                continue;
+            }
+        }
+        if !seen.insert(item.sample.pod.clone()) {
+            return Err(InputError::new(
+                file,
+                format!(
+                    "found metrics for the pod \"{}\" twice, expected one item per pod",
+                    item.sample.pod
+                ),
+            )
+            .field(item.path));
+        }
+        out.samples.push(item.sample);
+    }
+    if out.samples.is_empty() && !other_namespaces.is_empty() {
+        return Err(InputError::new(
+            file,
+            format!(
+                "found only metrics of namespace {}, expected metrics of the HPA's namespace {}",
+                name_list(&other_namespaces, 3),
+                scope.namespace
+            ),
+        )
+        .field("metadata.namespace"));
+    }
+    if !other_namespaces.is_empty() {
+        out.notes.push(format!(
+            "{file}: metrics of namespace {} were left out (the HPA is in {}).",
+            name_list(&other_namespaces, 3),
+            scope.namespace
+        ));
+    }
+    if left_out > 0
+        && let Some(selector) = &scope.selector
+    {
+        out.notes.push(format!(
+            "{file}: {left_out} metrics item(s) do not match the selector {selector} and were left out."
+        ));
+    }
+    if from_top {
+        out.warnings.push(format!(
+            "{file}: kubectl top prints memory in whole Mi (truncated) and cpu in whole millicores; \
+             the API's exact values may give a different answer"
+        ));
+        out.notes.push(format!(
+            "{file} is kubectl top text: it has no sample times; each sample is taken at the \
+             evaluation time with the --metrics-window window, and memory is truncated to whole Mi."
+        ));
+        let per_pod = out
+            .samples
+            .iter()
+            .any(|s| s.containers.iter().any(|c| c.name.is_empty()));
+        if per_pod {
+            out.notes.push(format!(
+                "{file} has one row per pod (kubectl top without --containers): a \
+                 ContainerResource metric finds no container in it."
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// One item with what the filters read.
+#[derive(Debug)]
+pub(super) struct Item {
+    pub path: String,
+    pub namespace: Option<String>,
+    pub labels: Option<Vec<(String, String)>>,
+    pub sample: Sample,
+}
+
+fn parse_api(file: &str, text: &str, format: Format) -> Result<Vec<Item>, InputError> {
+    let docs: Vec<Document<'_>> = decode(file, text, format)?;
+    let mut items = Vec::new();
+    for (d, doc) in docs.into_iter().enumerate() {
+        let prefix = if d == 0 {
+            String::new()
+        } else {
+            format!("(document {}) ", d + 1)
+        };
+        let kind = doc.kind.as_deref().unwrap_or("");
+        match (kind, doc.items) {
+            ("" | "List" | "PodMetricsList", Some(list)) => {
+                for (i, raw) in list.into_iter().enumerate() {
+                    items.push(to_item(file, format!("{prefix}items[{i}]"), raw)?);
+                }
+            }
+            ("PodMetrics", _) => {
+                items.push(to_item(file, prefix.trim_end().to_string(), doc.single)?)
+            }
+            ("", None) if doc.single.metadata.is_none() && doc.single.containers.is_none() => {}
+            (other, _) => {
+                let found = if other.is_empty() {
+                    "an object without kind or items".to_string()
+                } else {
+                    format!("kind {other}")
+                };
+                return Err(
+                    InputError::new(file, format!("found {found}, expected {KINDS}"))
+                        .field(format!("{prefix}kind").trim().to_string()),
+                );
+            }
+        }
+    }
+    Ok(items)
+}
+
+fn to_item(file: &str, path: String, raw: RawItem<'_>) -> Result<Item, InputError> {
+    let meta = raw.metadata.unwrap_or_default();
+    let Some(name) = meta.name.filter(|n| !n.is_empty()) else {
+        return Err(
+            InputError::new(file, "found nothing, expected the pod's name").field(
+                format!("{path}.metadata.name")
+                    .trim_start_matches('.')
+                    .to_string(),
+            ),
+        );
+    };
+    let containers = raw
+        .containers
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| ContainerMetrics {
+            name: c.name.map(Cow::into_owned).unwrap_or_default(),
+            usage: c.usage.map(|u| u.0).unwrap_or_default(),
+        })
+        .collect();
+    Ok(Item {
+        path,
+        namespace: meta.namespace.map(Cow::into_owned),
+        labels: meta.labels.map(|l| {
+            l.0.into_iter()
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect()
+        }),
+        sample: Sample {
+            pod: name.into_owned(),
+            timestamp: raw.timestamp.map(|t| t.0),
+            window: raw.window.map(|w| w.0),
+            containers,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::selector::Selector;
+    use crate::scenario::Resources;
+
+    fn scope(selector: Option<&str>) -> Scope {
+        Scope {
+            namespace: "shop".into(),
+            selector: selector.map(|s| Selector::parse(s).unwrap()),
+        }
+    }
+
+    const LIST: &str = r#"{"kind":"PodMetricsList","apiVersion":"metrics.k8s.io/v1beta1","metadata":{},"items":[
+      {"metadata":{"name":"web-1","namespace":"shop","labels":{"app":"web"}},"timestamp":"2026-11-29T15:00:00Z","window":"15.038s",
+       "containers":[{"name":"app","usage":{"cpu":"399999001n","memory":"300Mi"}},{"name":"istio-proxy","usage":{"cpu":"40m","memory":"60Mi"}}]},
+      {"metadata":{"name":"worker-1","namespace":"shop","labels":{"app":"worker"}},"timestamp":"2026-11-29T15:00:05Z","window":"15s",
+       "containers":[{"name":"app","usage":{"cpu":"1","memory":"1Gi"}}]},
+      {"metadata":{"name":"web-9","namespace":"prod"},"timestamp":"2026-11-29T15:00:09Z","window":"15s","containers":[]}
+    ]}"#;
+
+    #[test]
+    fn a_pod_metrics_list_gives_one_item_per_pod_with_its_time_and_window() {
+        let m = parse("m.json", LIST, Format::Json, &scope(None), &HashSet::new()).unwrap();
+        assert_eq!(m.samples.len(), 2, "the prod item is left out");
+        let web = &m.samples[0];
+        assert_eq!(web.pod, "web-1");
+        assert_eq!(web.window, Some(Duration(15_038)));
+        assert_eq!(
+            web.containers[0].usage,
+            Resources(vec![
+                ("cpu".into(), 400),
+                ("memory".into(), 314_572_800_000)
+            ])
+        );
+        assert_eq!(
+            m.newest(),
+            Timestamp::parse_rfc3339("2026-11-29T15:00:05Z"),
+            "items of other namespaces do not count"
+        );
+        assert!(m.notes[0].contains("metrics of namespace prod were left out"));
+        assert!(!m.from_top);
+    }
+
+    #[test]
+    fn the_selector_uses_the_items_labels_or_else_the_pod_file() {
+        let m = parse(
+            "m.json",
+            LIST,
+            Format::Json,
+            &scope(Some("app=web")),
+            &HashSet::new(),
+        )
+        .unwrap();
+        let pods: Vec<_> = m.samples.iter().map(|s| s.pod.as_str()).collect();
+        assert_eq!(pods, ["web-1"]);
+        let unlabelled = LIST.replace(r#","labels":{"app":"worker"}"#, "");
+        let excluded: HashSet<String> = ["worker-1".to_string()].into();
+        let kept = parse(
+            "m.json",
+            &unlabelled,
+            Format::Json,
+            &scope(Some("app=web")),
+            &HashSet::new(),
+        )
+        .unwrap();
+        assert_eq!(
+            kept.samples.len(),
+            2,
+            "no labels and not in the pod file: kept"
+        );
+        let dropped = parse(
+            "m.json",
+            &unlabelled,
+            Format::Json,
+            &scope(Some("app=web")),
+            &excluded,
+        )
+        .unwrap();
+        assert_eq!(
+            dropped.samples.len(),
+            1,
+            "no labels, left out of the pod file: dropped"
+        );
+    }
+
+    #[test]
+    fn missing_times_and_windows_take_the_defaults() {
+        let yaml = "kind: PodMetrics\nmetadata:\n  name: web-1\ncontainers:\n- name: app\n  usage:\n    cpu: 250m\n";
+        let m = parse("m.yaml", yaml, Format::Yaml, &scope(None), &HashSet::new()).unwrap();
+        let items = m.into_pod_metrics(Timestamp(5000), Duration::from_secs(30));
+        assert_eq!(items[0].timestamp, Timestamp(5000));
+        assert_eq!(items[0].window, Duration::from_secs(30));
+        assert_eq!(items[0].containers[0].usage.get("cpu"), Some(250));
+    }
+
+    #[test]
+    fn bad_metrics_files_are_errors_naming_the_place() {
+        let cases: &[(&str, &str, Option<&str>)] = &[
+            (
+                r#"{"kind":"PodList","items":[]}"#,
+                "found kind PodList, expected a PodMetricsList",
+                Some("kind"),
+            ),
+            (
+                r#"{"items":[{"metadata":{}}]}"#,
+                "found nothing, expected the pod's name",
+                Some("items[0].metadata.name"),
+            ),
+            (
+                r#"{"items":[{"metadata":{"name":"a"}},{"metadata":{"name":"a"}}]}"#,
+                "found metrics for the pod \"a\" twice",
+                Some("items[1]"),
+            ),
+            (
+                r#"{"items":[{"metadata":{"name":"a","namespace":"prod"}}]}"#,
+                "found only metrics of namespace prod, expected metrics of the HPA's namespace shop",
+                Some("metadata.namespace"),
+            ),
+            (
+                r#"{"items":[{"metadata":{"name":"a"},"window":"soon"}]}"#,
+                "found \"soon\", expected a duration",
+                None,
+            ),
+        ];
+        for &(text, message, field) in cases {
+            let err =
+                parse("m.json", text, Format::Json, &scope(None), &HashSet::new()).unwrap_err();
+            assert!(err.message.starts_with(message), "{text}: {err}");
+            assert_eq!(err.field.as_deref(), field, "{text}: {err}");
+        }
+    }
+}

@@ -1,0 +1,287 @@
+//! The text `kubectl top pods` prints: with `--containers` one row per container (`POD NAME
+//! CPU(cores) MEMORY(bytes)`), without it one row per pod (`NAME CPU(cores) MEMORY(bytes)`), with
+//! a leading `NAMESPACE` column under `-A`, and an optional `SWAP(bytes)` column (ignored). A
+//! `--sum` footer is skipped.
+//!
+//! kubectl prints cpu as `MilliValue()` millicores (what the controller uses) but memory as whole
+//! Mi, truncated: the caller warns about it.
+
+use std::collections::HashMap;
+
+use super::metrics::{Item, Sample};
+use crate::error::InputError;
+use crate::quantity::parse_milli;
+use crate::scenario::{ContainerMetrics, Resources};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Column {
+    Namespace,
+    Pod,
+    /// The container with `--containers`, else the pod.
+    Name,
+    Cpu,
+    Memory,
+    Swap,
+}
+
+const HEADERS: [(&str, Column); 6] = [
+    ("NAMESPACE", Column::Namespace),
+    ("POD", Column::Pod),
+    ("NAME", Column::Name),
+    ("CPU(cores)", Column::Cpu),
+    ("MEMORY(bytes)", Column::Memory),
+    ("SWAP(bytes)", Column::Swap),
+];
+
+const EXPECTED: &str = "the columns of kubectl top pods [--containers]: [NAMESPACE] [POD] NAME \
+                        CPU(cores) MEMORY(bytes) [SWAP(bytes)]";
+
+/// Whitespace-separated cells with their 1-based character columns.
+fn cells(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in line.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s, &line[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &line[s..]));
+    }
+    out.into_iter()
+        .map(|(byte, cell)| (line[..byte].chars().count() + 1, cell))
+        .collect()
+}
+
+pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = body
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| !l.trim().is_empty());
+    let Some((header_line, header)) = lines.next() else {
+        return Err(InputError::new(
+            file,
+            format!("found an empty file, expected JSON, YAML or {EXPECTED}"),
+        ));
+    };
+    let mut columns = Vec::new();
+    for (col, name) in cells(header) {
+        let Some(&(_, column)) = HEADERS.iter().find(|(h, _)| h.eq_ignore_ascii_case(name)) else {
+            return Err(InputError::new(
+                file,
+                format!("found the column \"{name}\", expected {EXPECTED}"),
+            )
+            .at(header_line, Some(col))
+            .field(name));
+        };
+        if columns.contains(&column) {
+            return Err(InputError::new(
+                file,
+                format!("found the column \"{name}\" twice, expected each column once"),
+            )
+            .at(header_line, Some(col))
+            .field(name));
+        }
+        columns.push(column);
+    }
+    let has = |c: Column| columns.contains(&c);
+    if !has(Column::Name) || !has(Column::Cpu) || !has(Column::Memory) {
+        let names: Vec<&str> = cells(header).into_iter().map(|(_, n)| n).collect();
+        return Err(InputError::new(
+            file,
+            format!("found the columns {}, expected {EXPECTED}", names.join(" ")),
+        )
+        .at(header_line, Some(1)));
+    }
+    let per_container = has(Column::Pod);
+
+    let mut items: Vec<Item> = Vec::new();
+    let mut index: HashMap<(String, String), usize> = HashMap::new();
+    for (line_no, line) in lines {
+        let row = cells(line);
+        // The `--sum` footer: a rule of underscores, then the totals.
+        if row.iter().all(|(_, c)| c.chars().all(|ch| ch == '_')) {
+            break;
+        }
+        if row.len() != columns.len() {
+            return Err(InputError::new(
+                file,
+                format!(
+                    "found {} fields, expected {} as in the header",
+                    row.len(),
+                    columns.len()
+                ),
+            )
+            .at(line_no, None));
+        }
+        let (mut namespace, mut pod, mut container) = (None, "", "");
+        let mut usage = Vec::with_capacity(2);
+        for (&(col, cell), &column) in row.iter().zip(&columns) {
+            let here = |resource: &str, e: String| {
+                InputError::new(file, e)
+                    .at(line_no, Some(col))
+                    .field(resource.to_string())
+            };
+            match column {
+                Column::Namespace => namespace = Some(cell.to_string()),
+                Column::Pod => pod = cell,
+                Column::Name if per_container => container = cell,
+                Column::Name => pod = cell,
+                Column::Cpu | Column::Memory => {
+                    let (resource, header) = if column == Column::Cpu {
+                        ("cpu", "CPU(cores)")
+                    } else {
+                        ("memory", "MEMORY(bytes)")
+                    };
+                    match parse_milli(cell) {
+                        Ok(v) if v >= 0 => usage.push((resource.to_string(), v)),
+                        Ok(_) => {
+                            return Err(here(
+                                header,
+                                format!("found \"{cell}\", expected a usage of 0 or more"),
+                            ));
+                        }
+                        Err(e) => return Err(here(header, e.to_string())),
+                    }
+                }
+                Column::Swap => {}
+            }
+        }
+        let key = (namespace.clone().unwrap_or_default(), pod.to_string());
+        let slot = match index.get(&key) {
+            Some(_) if !per_container => {
+                return Err(InputError::new(
+                    file,
+                    format!("found the pod \"{pod}\" again, expected each pod once"),
+                )
+                .at(line_no, None));
+            }
+            Some(&slot) => slot,
+            None => {
+                index.insert(key, items.len());
+                items.push(Item {
+                    path: format!("line {line_no}"),
+                    namespace,
+                    labels: None,
+                    sample: Sample {
+                        pod: pod.to_string(),
+                        timestamp: None,
+                        window: None,
+                        containers: Vec::new(),
+                    },
+                });
+                items.len() - 1
+            }
+        };
+        let Some(item) = items.get_mut(slot) else {
+            continue;
+        };
+        if item.sample.containers.iter().any(|c| c.name == container) {
+            return Err(InputError::new(
+                file,
+                format!(
+                    "found the container \"{container}\" of pod \"{pod}\" again, expected each \
+                     container once"
+                ),
+            )
+            .at(line_no, None));
+        }
+        item.sample.containers.push(ContainerMetrics {
+            name: container.to_string(),
+            usage: Resources(usage),
+        });
+    }
+    Ok(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn container_rows_make_one_item_per_pod() {
+        let text = "POD                NAME          CPU(cores)   MEMORY(bytes)\n\
+                    web-1              app           400m         300Mi\n\
+                    web-1              istio-proxy   40m          60Mi\n\
+                    web-2              app           1            1Gi\n";
+        let items = parse("top.txt", text).unwrap();
+        assert_eq!(items.len(), 2);
+        let web1 = &items[0].sample;
+        assert_eq!(web1.pod, "web-1");
+        assert_eq!(web1.containers.len(), 2);
+        assert_eq!(web1.containers[1].name, "istio-proxy");
+        assert_eq!(web1.containers[1].usage.get("cpu"), Some(40));
+        assert_eq!(items[1].sample.containers[0].usage.get("cpu"), Some(1000));
+        assert_eq!(web1.timestamp, None);
+    }
+
+    #[test]
+    fn a_namespace_column_and_pod_rows_are_read() {
+        let text = "NAMESPACE   NAME    CPU(cores)   MEMORY(bytes)   SWAP(bytes)\n\
+                    shop        web-1   250m         100Mi           0Mi\n\
+                    prod        web-1   5m           1Mi             0Mi\n";
+        let items = parse("top.txt", text).unwrap();
+        assert_eq!(items.len(), 2, "one pod name in two namespaces");
+        assert_eq!(items[0].namespace.as_deref(), Some("shop"));
+        assert_eq!(items[0].sample.containers[0].name, "");
+        assert_eq!(
+            items[0].sample.containers[0].usage.get("memory"),
+            Some(104_857_600_000)
+        );
+    }
+
+    #[test]
+    fn the_sum_footer_is_skipped() {
+        let text = "NAME    CPU(cores)   MEMORY(bytes)\nweb-1   250m         100Mi\n        ________     ________\n        250m         100Mi\n";
+        assert_eq!(parse("top.txt", text).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn bad_tables_are_located() {
+        let cases: &[(&str, &str, Option<usize>, Option<usize>)] = &[
+            (
+                "POD NAME CPU MEMORY(bytes)\n",
+                "found the column \"CPU\", expected the columns of kubectl top",
+                Some(1),
+                Some(10),
+            ),
+            (
+                "POD NAME MEMORY(bytes)\n",
+                "found the columns POD NAME MEMORY(bytes), expected",
+                Some(1),
+                Some(1),
+            ),
+            (
+                "NAME CPU(cores) MEMORY(bytes)\nweb-1 250m\n",
+                "found 2 fields, expected 3 as in the header",
+                Some(2),
+                None,
+            ),
+            (
+                "NAME CPU(cores) MEMORY(bytes)\nweb-1 fast 1Mi\n",
+                "found \"fast\", expected a Kubernetes quantity",
+                Some(2),
+                Some(7),
+            ),
+            (
+                "NAME CPU(cores) MEMORY(bytes)\nweb-1 1m 1Mi\nweb-1 1m 1Mi\n",
+                "found the pod \"web-1\" again",
+                Some(3),
+                None,
+            ),
+            ("", "found an empty file", None, None),
+        ];
+        for &(text, message, line, column) in cases {
+            let err = parse("top.txt", text).unwrap_err();
+            assert!(err.message.starts_with(message), "{text:?}: {err}");
+            assert_eq!((err.line, err.column), (line, column), "{text:?}: {err}");
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! A simulation as text: a table with one row per sync, the events and a summary (`-o table`),
+//! the result as JSON (`-o json`), or one CSV row per sync (`-o csv`). Pure: `&Simulation ->
+//! String`.
+
+use std::fmt::Write;
+
+use anstyle::Style;
+use comfy_table::{ColumnConstraint, ContentArrangement, Table, Width, presets};
+
+use crate::calc::simulate::{Simulation, SyncRow, clock};
+use crate::quantity::build_quantity;
+
+/// Layout settings that come from the terminal.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    pub color: bool,
+    /// Total width in columns.
+    pub width: u16,
+}
+
+fn paint(text: &str, style: Style, color: bool) -> String {
+    if color {
+        format!("{style}{text}{style:#}")
+    } else {
+        text.to_string()
+    }
+}
+
+fn new_table(header: &[&str], width: u16) -> Table {
+    let mut table = Table::new();
+    table
+        .load_style(presets::NOTHING)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(width)
+        .set_header(header.to_vec());
+    table
+}
+
+/// Trailing spaces that comfy-table pads lines with are trimmed, so snapshots and diffs are clean.
+fn push_table(out: &mut String, table: &Table) {
+    for line in table.to_string().lines() {
+        let line = line.strip_prefix(' ').unwrap_or(line);
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
+/// Words of `text` in lines of at most `width` characters, each starting with `indent`.
+fn wrap(text: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && indent.len() + line.chars().count() + 1 + word.chars().count() > width
+        {
+            let _ = writeln!(out, "{indent}{line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "{indent}{line}");
+    }
+    out
+}
+
+/// A load value as the metric's users write it: a quantity for resources, else a number.
+fn load_text(sim: &Simulation, row: &SyncRow) -> String {
+    let resource = sim
+        .load_columns
+        .first()
+        .and_then(|c| c.resource.as_deref())
+        .unwrap_or("");
+    milli_text(resource, row.load)
+}
+
+fn milli_text(resource: &str, value: f64) -> String {
+    // Loads are whole milli-units, so the product is exact.
+    #[allow(clippy::cast_possible_truncation)]
+    let milli = (value * 1000.0).round() as i64;
+    build_quantity(resource, milli)
+}
+
+fn utilization_text(sim: &Simulation, value: Option<f64>) -> String {
+    match value {
+        None => "-".to_string(),
+        Some(v) if sim.metric.percent => format!("{v}%"),
+        Some(v) => milli_text("", v),
+    }
+}
+
+fn opt(value: Option<i32>) -> String {
+    value.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+/// The table: a heading, one row per sync, the events, the summary.
+pub fn table(sim: &Simulation, layout: Layout) -> String {
+    let bold = Style::new().bold();
+    let width = usize::from(layout.width);
+    let mut out = String::new();
+    let s = &sim.settings;
+    let _ = writeln!(
+        out,
+        "{} → {}  ·  Kubernetes {} rules  ·  {} target {}",
+        paint(&format!("HPA {}", sim.hpa), bold, layout.color),
+        sim.target,
+        sim.kube_version,
+        sim.metric.description,
+        sim.metric.target
+    );
+    let mut timing = format!(
+        "{} simulated: sync every {}s, pods Ready {}s after scheduling",
+        clock(s.duration_seconds),
+        s.sync_period_seconds,
+        s.pod_startup_seconds
+    );
+    if s.pod_termination_seconds > 0 {
+        let _ = write!(timing, ", {}s to terminate", s.pod_termination_seconds);
+    }
+    if let Some(n) = &s.nodes {
+        let _ = write!(
+            timing,
+            "; nodes hold {} pods, boot in {}, Cluster Autoscaler scan every {}s",
+            n.pods_per_node,
+            clock(n.node_startup_seconds),
+            n.ca_scan_interval_seconds
+        );
+    }
+    out.push_str(&wrap(&timing, width, ""));
+    if let Some(label) = &sim.scenario {
+        out.push('\n');
+        let _ = writeln!(
+            out,
+            "{}",
+            paint(&format!("Scenario {}", label.name), bold, layout.color)
+        );
+        out.push_str(&wrap(&label.notice, width, "  "));
+    }
+    out.push('\n');
+
+    let with_nodes = s.nodes.is_some();
+    let mut header = vec![
+        "TIME", "LOAD", "UTIL", "READY", "PODS", "PENDING", "REC", "STABLE", "DESIRED", "REASON",
+    ];
+    if with_nodes {
+        header.push("NODES");
+    }
+    let mut rows = new_table(&header, layout.width);
+    for row in &sim.timeline {
+        let total = row.ready_replicas + row.starting_pods + row.pending_pods;
+        let desired = if row.desired_replicas == row.replicas {
+            row.desired_replicas.to_string()
+        } else {
+            format!("{} → {}", row.replicas, row.desired_replicas)
+        };
+        let mut cells = vec![
+            clock(row.time),
+            load_text(sim, row),
+            utilization_text(sim, row.utilization),
+            row.ready_replicas.to_string(),
+            total.to_string(),
+            row.pending_pods.to_string(),
+            opt(row.recommendation),
+            opt(row.stabilized),
+            desired,
+            row.reason.clone().unwrap_or_else(|| "-".to_string()),
+        ];
+        if with_nodes {
+            let ready = row.nodes.unwrap_or(0);
+            cells.push(match row.nodes_booting {
+                Some(b) if b > 0 => format!("{ready} +{b}"),
+                _ => ready.to_string(),
+            });
+        }
+        rows.add_row(cells);
+    }
+    push_table(&mut out, &rows);
+
+    if !sim.events.is_empty() {
+        out.push('\n');
+        let _ = writeln!(out, "{}", paint("Events", bold, layout.color));
+        let mut events = new_table(&["TIME", "BY", "EVENT"], layout.width);
+        for e in &sim.events {
+            events.add_row(vec![clock(e.time), e.source.to_string(), e.message.clone()]);
+        }
+        if let Some(column) = events.column_mut(2) {
+            column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(20)));
+        }
+        push_table(&mut out, &events);
+    }
+
+    out.push('\n');
+    let _ = writeln!(out, "{}", paint("Summary", bold, layout.color));
+    let m = &sim.summary;
+    let mut lines = vec![format!(
+        "replicas: peak {}, final {}; {} sync(s) scaled up, {} scaled down, of {}",
+        m.peak_replicas, m.final_replicas, m.scale_ups, m.scale_downs, m.syncs
+    )];
+    let since = if m.last_load_change_seconds == 0 {
+        "the start".to_string()
+    } else {
+        format!("the last load change at {}", clock(m.last_load_change_seconds))
+    };
+    lines.push(match m.time_to_target_seconds {
+        Some(t) => format!(
+            "target {} reached {}s after {since}",
+            sim.metric.target, t
+        ),
+        None => format!(
+            "target {} not reached after {since} (the first metric stays outside the tolerance \
+             band)",
+            sim.metric.target
+        ),
+    });
+    lines.push(format!(
+        "pod-seconds {} (Ready {}), Pending pod-seconds {} (at most {} Pending at once)",
+        m.pod_seconds, m.ready_pod_seconds, m.pending_pod_seconds, m.max_pending_pods
+    ));
+    if let (Some(node_seconds), Some(peak), Some(last)) = (m.node_seconds, m.peak_nodes, m.final_nodes)
+    {
+        lines.push(format!(
+            "node-seconds {node_seconds}; nodes: peak {peak}, final {last}"
+        ));
+    }
+    for line in lines {
+        out.push_str(&wrap(&line, width, "  "));
+    }
+    out
+}
+
+/// The result as one JSON object.
+pub fn json(sim: &Simulation) -> String {
+    let mut text = serde_json::to_string_pretty(sim).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn cell<T: ToString>(value: Option<T>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// One CSV row per sync, the JSON keys as the header; an empty cell is a null. With several
+/// load columns, each also gets a `load.<name>` column.
+pub fn csv(sim: &Simulation) -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let extra: Vec<&str> = if sim.load_columns.len() > 1 {
+        sim.load_columns.iter().map(|c| c.name.as_str()).collect()
+    } else {
+        Vec::new()
+    };
+    let mut header: Vec<String> = vec!["time".into(), "load".into()];
+    header.extend(extra.iter().map(|n| format!("load.{n}")));
+    header.extend(
+        [
+            "utilization",
+            "readyReplicas",
+            "startingPods",
+            "pendingPods",
+            "replicas",
+            "recommendation",
+            "stabilized",
+            "desiredReplicas",
+            "reason",
+            "nodes",
+            "nodesBooting",
+        ]
+        .map(String::from),
+    );
+    let _ = writer.write_record(&header);
+    for row in &sim.timeline {
+        let mut record = vec![row.time.to_string(), row.load.to_string()];
+        record.extend(
+            extra
+                .iter()
+                .map(|n| cell(row.loads.get(*n).copied())),
+        );
+        record.extend([
+            cell(row.utilization),
+            row.ready_replicas.to_string(),
+            row.starting_pods.to_string(),
+            row.pending_pods.to_string(),
+            row.replicas.to_string(),
+            cell(row.recommendation),
+            cell(row.stabilized),
+            row.desired_replicas.to_string(),
+            row.reason.clone().unwrap_or_default(),
+            cell(row.nodes),
+            cell(row.nodes_booting),
+        ]);
+        let _ = writer.write_record(&record);
+    }
+    writer
+        .into_inner()
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default()
+}
+
+/// `--scenario list`: each built-in scenario's name and what to notice.
+pub fn scenario_list(scenarios: &[(&str, &str)], width: u16) -> String {
+    let mut out = String::new();
+    for (name, notice) in scenarios {
+        let _ = writeln!(out, "{name}");
+        out.push_str(&wrap(notice, usize::from(width), "    "));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_breaks_between_words_and_indents() {
+        assert_eq!(wrap("aa bb cc", 6, "  "), "  aa\n  bb\n  cc\n");
+        assert_eq!(wrap("aa bb cc", 80, ""), "aa bb cc\n");
+    }
+
+    #[test]
+    fn loads_print_as_quantities_for_resources() {
+        assert_eq!(milli_text("cpu", 2.4), "2400m");
+        assert_eq!(milli_text("cpu", 6.0), "6");
+        assert_eq!(milli_text("", 250.0), "250");
+    }
+}

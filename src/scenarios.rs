@@ -1,0 +1,206 @@
+//! The built-in scenarios of `hpacalc simulate --scenario NAME`: the situations everyone meets,
+//! each an HPA manifest, a load curve and the flags of its story, plus a sentence that says what
+//! to notice. They are data only: the manifest goes through the same loader as a file, the load
+//! through the same CSV parser, and the flags through clap, so a scenario is exactly what
+//! `hpacalc simulate --hpa ... --load ...` with those flags would do.
+
+/// One built-in scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuiltIn {
+    pub name: &'static str,
+    /// What to notice.
+    pub notice: &'static str,
+    /// The HPA manifest (YAML).
+    pub hpa: &'static str,
+    /// The load CSV.
+    pub load: &'static str,
+    /// `hpacalc simulate` flags, in groups; flags given on the command line win.
+    pub args: &'static [&'static [&'static str]],
+}
+
+/// `web`: CPU utilization 50 %, 2 to 10 replicas, no behavior (legacy path).
+const WEB_CPU_50: &str = "\
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+  namespace: shop
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: web
+  minReplicas: 2
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource:
+      name: cpu
+      target:
+        type: Utilization
+        averageUtilization: 50
+";
+
+/// The reference's worked timeline (cluster-autoscaler.md §8.4): CPU 60 %, 2 to 30 replicas.
+const API_CPU_60: &str = "\
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: api
+  namespace: shop
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: api
+  minReplicas: 2
+  maxReplicas: 30
+  metrics:
+  - type: Resource
+    resource:
+      name: cpu
+      target:
+        type: Utilization
+        averageUtilization: 60
+";
+
+/// Node group G1 of the reference: 3920m / 14000Mi / 110 pods, three DaemonSets (250m / 392Mi),
+/// 6 app pods of 600m / 1152Mi per node; 2 nodes, 2 to 10.
+const G1: &[&str] = &[
+    "--replicas",
+    "6",
+    "--pod-request",
+    "cpu=600m,memory=1152Mi",
+    "--node-allocatable",
+    "cpu=3920m,memory=14000Mi,pods=110",
+    "--daemonset-requests",
+    "cpu=100m,memory=128Mi",
+    "--daemonset-requests",
+    "cpu=50m,memory=64Mi",
+    "--daemonset-requests",
+    "cpu=100m,memory=200Mi",
+    "--existing-nodes",
+    "2",
+    "--node-group-min",
+    "2",
+    "--node-group-max",
+    "10",
+    "--node-startup",
+    "3m",
+    "--pod-startup",
+    "15s",
+];
+
+pub const ALL: [BuiltIn; 6] = [
+    BuiltIn {
+        name: "tolerance",
+        notice: "At 2:00 the load rises 10 % (55 % against a 50 % target): the ratio 1.1 is \
+                 inside the tolerance, nothing changes. At 5:00 it reaches 60 %: ceil(1.2 × 4) \
+                 = 5 pods, and with 5 pods utilization is 48 %, inside the band, so it settles.",
+        hpa: WEB_CPU_50,
+        load: "time,cpu\n0s,1000m\n2m,1100m\n5m,1200m\n",
+        args: &[&[
+            "--replicas",
+            "4",
+            "--pod-request",
+            "cpu=500m",
+            "--duration",
+            "10m",
+        ]],
+    },
+    BuiltIn {
+        name: "traffic-doubles",
+        notice: "The load doubles at 1:00: 100 % against 50 % gives ceil(2 × 4) = 8 pods, just \
+                 within the scale-up limit max(2 × 4, 4). The new pods are Ready at 1:15 but \
+                 count from 1:30 (a new pod's CPU sample must end after it became Ready); \
+                 utilization is back at 50 % and the count holds at 8.",
+        hpa: WEB_CPU_50,
+        load: "time,cpu\n0s,1000m\n1m,2000m\n",
+        args: &[&[
+            "--replicas",
+            "4",
+            "--pod-request",
+            "cpu=500m",
+            "--duration",
+            "5m",
+        ]],
+    },
+    BuiltIn {
+        name: "pods-pending",
+        notice: "The HPA asks for 17 pods but the 2 nodes hold 12: 5 stay Pending. The Cluster \
+                 Autoscaler requests a node at its next scan, and it boots for 3 minutes. \
+                 Meanwhile the HPA counts the Pending pods as using no CPU (58 %, inside the \
+                 tolerance), so it does not ask for more; the pods start when the node is Ready.",
+        hpa: API_CPU_60,
+        load: "time,cpu\n0s,2160m\n1s,6000m\n",
+        args: &[G1, &["--duration", "6m"]],
+    },
+    BuiltIn {
+        name: "short-dip",
+        notice: "From 3:00 to 4:00 the load halves: each sync recommends 4 pods, but the \
+                 highest recommendation of the last 5 minutes is still 8 (ScaleDownStabilized), \
+                 so nothing is removed; at 4:00 the load is back and the 8 pods are just right.",
+        hpa: WEB_CPU_50,
+        load: "time,cpu\n0s,2000m\n3m,1000m\n4m,2000m\n",
+        args: &[&[
+            "--replicas",
+            "8",
+            "--pod-request",
+            "cpu=500m",
+            "--duration",
+            "10m",
+        ]],
+    },
+    BuiltIn {
+        name: "real-drop",
+        notice: "The load halves at 2:00 and stays low: every sync from 2:00 recommends 4, but \
+                 the controller scales down only to the highest recommendation of the last 5 \
+                 minutes. The last 8 came at 1:45 and counts up to 6:45 (the window includes its \
+                 edge), so the count falls to 4 at 7:00.",
+        hpa: WEB_CPU_50,
+        load: "time,cpu\n0s,2000m\n2m,1000m\n",
+        args: &[&[
+            "--replicas",
+            "8",
+            "--pod-request",
+            "cpu=500m",
+            "--duration",
+            "10m",
+        ]],
+    },
+    BuiltIn {
+        name: "node-scale-down",
+        notice: "The reference's worked timeline, to the end: up to 17 pods and 3 nodes, then \
+                 the load drops at 10:01. The pods go only when the 5-minute window has passed; \
+                 the ReplicaSet deletes from the fullest nodes, which empties two of them; the \
+                 Cluster Autoscaler removes an empty node after 10 more minutes unneeded, and \
+                 keeps the other one for the group's minimum size of 2.",
+        hpa: API_CPU_60,
+        load: "time,cpu\n0s,2160m\n1s,6000m\n601s,1800m\n",
+        args: &[G1, &["--duration", "26m"]],
+    },
+];
+
+/// The scenario with this name.
+pub fn find(name: &str) -> Option<&'static BuiltIn> {
+    ALL.iter().find(|s| s.name == name)
+}
+
+/// The names, for messages.
+pub fn names() -> String {
+    ALL.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_found() {
+        for s in &ALL {
+            assert_eq!(find(s.name).map(|f| f.name), Some(s.name));
+            assert_eq!(ALL.iter().filter(|o| o.name == s.name).count(), 1);
+        }
+        assert!(find("list").is_none());
+    }
+}

@@ -1,0 +1,511 @@
+//! kubectl output as input (issue 4): the commands of the README's "On call" section on
+//! `fixtures/kubectl/`, the same situation as CSV and as kubectl output giving the same decision,
+//! the status comparison and the approximation from the status alone, every error, and the
+//! `kubectl hpacalc` plugin name.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::cli::{hpacalc, root, stderr, stdout};
+
+const HPA: &str = "fixtures/kubectl/hpa.yaml";
+const PODS: &str = "fixtures/kubectl/pods.json";
+const METRICS: &str = "fixtures/kubectl/metrics.json";
+const CUSTOM: &str = "fixtures/kubectl/custom-metrics.json";
+/// The newest time in the kubectl fixtures (a PodMetrics timestamp).
+const CAPTURED: &str = "2026-11-29T14:59:58Z";
+
+/// Runs with `-o json`; the command must succeed.
+fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["-o", "json"]);
+    let o = hpacalc(&all);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
+}
+
+/// Everything of a report that is the controller's decision (not the trace or the sources).
+fn decision(v: &Value) -> Value {
+    let keys = [
+        "now",
+        "currentReplicas",
+        "desiredReplicas",
+        "minReplicas",
+        "maxReplicas",
+        "metrics",
+        "decision",
+        "conditions",
+        "statusComparison",
+        "approximation",
+    ];
+    Value::Object(
+        keys.iter()
+            .map(|k| ((*k).to_string(), v[*k].clone()))
+            .collect(),
+    )
+}
+
+fn kubectl_form(extra: &[&str]) -> Value {
+    let mut args = vec![
+        "--hpa",
+        HPA,
+        "--pods",
+        PODS,
+        "--metrics",
+        METRICS,
+        "--custom-metrics",
+        CUSTOM,
+    ];
+    args.extend(extra);
+    json(&args)
+}
+
+fn csv_form() -> Value {
+    json(&[
+        "--hpa",
+        HPA,
+        "--pods",
+        "fixtures/kubectl/equivalent.csv",
+        "--now",
+        CAPTURED,
+    ])
+}
+
+/// A scratch directory for converted fixtures.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn as_yaml(fixture: &str, dir: &Path) -> String {
+    let value: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join(fixture)).unwrap()).unwrap();
+    let name = Path::new(fixture).with_extension("yaml");
+    let path = dir.join(name.file_name().unwrap());
+    std::fs::write(&path, serde_yaml::to_string(&value).unwrap()).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn csv_and_kubectl_forms_of_one_situation_give_identical_decisions() {
+    let kubectl = kubectl_form(&[]);
+    let csv = csv_form();
+    assert_eq!(decision(&kubectl), decision(&csv));
+    // The situation is not trivial: every pod class and both recounts occur.
+    assert_eq!(kubectl["desiredReplicas"], 5);
+    let cpu = &kubectl["metrics"][0];
+    assert_eq!(
+        [
+            &cpu["readyPods"],
+            &cpu["unreadyPods"],
+            &cpu["missingPods"],
+            &cpu["ignoredPods"]
+        ],
+        [2, 2, 1, 1]
+    );
+    assert_eq!(cpu["currentUtilization"], 89);
+    assert_eq!(
+        cpu["requestTotalMilli"], 1200,
+        "app and the istio-proxy sidecar requests; not the plain init container"
+    );
+    assert_eq!(cpu["recount"]["newUtilization"], 35);
+    assert_eq!(kubectl["metrics"][1]["currentAverageValue"], "96666m");
+}
+
+#[test]
+fn yaml_captures_and_kubectl_top_give_the_same_decision() {
+    let dir = scratch("kubectl-yaml");
+    let pods = as_yaml(PODS, &dir);
+    let metrics = as_yaml(METRICS, &dir);
+    let custom = as_yaml(CUSTOM, &dir);
+    let from_json = kubectl_form(&[]);
+    let from_yaml = json(&[
+        "--hpa",
+        HPA,
+        "--pods",
+        &pods,
+        "--metrics",
+        &metrics,
+        "--custom-metrics",
+        &custom,
+    ]);
+    assert_eq!(decision(&from_json), decision(&from_yaml));
+    let o = hpacalc(&[
+        "--hpa",
+        HPA,
+        "--pods",
+        PODS,
+        "--metrics",
+        "fixtures/kubectl/top.txt",
+        "--custom-metrics",
+        CUSTOM,
+        "--now",
+        CAPTURED,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let from_top: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(decision(&from_json), decision(&from_top));
+    assert!(
+        stderr(&o).contains("kubectl top prints memory in whole Mi (truncated)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_time_defaults_to_the_newest_input_time_and_says_so() {
+    let v = kubectl_form(&[]);
+    assert_eq!(v["now"], CAPTURED);
+    let said = v["assumptions"].as_array().unwrap().iter().any(|a| {
+        a.as_str().unwrap().starts_with(&format!(
+            "No --now: evaluated at {CAPTURED}, the newest time in the inputs (in {METRICS})"
+        ))
+    });
+    assert!(said, "{}", v["assumptions"]);
+    let given = kubectl_form(&["--now", "2026-11-29T16:00:00Z"]);
+    assert_eq!(given["now"], "2026-11-29T16:00:00Z");
+}
+
+#[test]
+fn a_pod_list_with_other_workloads_needs_the_selector() {
+    let all = [
+        "--hpa",
+        HPA,
+        "--pods",
+        "fixtures/kubectl/pods-all.json",
+        "--metrics",
+        METRICS,
+        "--custom-metrics",
+        CUSTOM,
+    ];
+    let o = hpacalc(&[&all[..], &["-o", "json"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "1 pod(s) are not owned by Deployment/web: worker-5f6d8b-x7k2m (ReplicaSet/worker-5f6d8b)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["metrics"][0]["errorReason"], "FailedGetResourceMetric");
+    assert!(
+        v["metrics"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("missing request for cpu in container app of Pod worker-5f6d8b-x7k2m"),
+        "{}",
+        v["metrics"][0]["error"]
+    );
+    let selected = json(&[&all[..], &["-l", "app=web", "-n", "shop"]].concat());
+    assert_eq!(decision(&selected), decision(&kubectl_form(&[])));
+    let by_set = json(&[&all[..], &["--selector", "app in (web), !job"]].concat());
+    assert_eq!(decision(&by_set), decision(&selected));
+}
+
+#[test]
+fn metrics_for_pods_not_in_the_list_are_counted_where_the_controller_counts_them() {
+    let plain = kubectl_form(&[]);
+    let v = json(&[
+        "--hpa",
+        HPA,
+        "--pods",
+        PODS,
+        "--metrics",
+        "fixtures/kubectl/metrics-extra.json",
+        "--custom-metrics",
+        CUSTOM,
+    ]);
+    let cpu = &v["metrics"][0];
+    // Skipped by the utilization (no request) ...
+    assert_eq!(
+        cpu["currentUtilization"],
+        plain["metrics"][0]["currentUtilization"]
+    );
+    // ... but one more sample in the recount.
+    assert_eq!(cpu["recount"]["metricsCount"], 6);
+    assert_eq!(plain["metrics"][0]["recount"]["metricsCount"], 5);
+    let noted = v["assumptions"].as_array().unwrap().iter().any(|a| {
+        a.as_str()
+            .unwrap()
+            .contains("samples for 1 pod(s) not in the pod list (web-7d4b9c-zz4np)")
+    });
+    assert!(noted, "{}", v["assumptions"]);
+}
+
+#[test]
+fn a_keda_external_metric_from_the_api_equals_the_flag() {
+    let hpa = "fixtures/kubectl/keda-hpa.yaml";
+    let from_api = json(&[
+        "--hpa",
+        hpa,
+        "--external-metrics",
+        "fixtures/kubectl/external-metrics.json",
+    ]);
+    let from_flag = json(&[
+        "--hpa",
+        hpa,
+        "--metric-value",
+        "s0-rabbitmq-worker_tasks=137",
+        "--now",
+        "2026-11-29T14:59:56Z",
+    ]);
+    assert_eq!(decision(&from_api), decision(&from_flag));
+    assert_eq!(from_api["desiredReplicas"], 7);
+    assert_eq!(
+        from_api["approximation"], false,
+        "AverageValue reads no pods"
+    );
+    assert_eq!(from_api["statusComparison"]["matches"], true);
+}
+
+#[test]
+fn the_status_alone_gives_an_approximation_compared_with_the_status() {
+    let v = json(&["--hpa", HPA, "--now", CAPTURED]);
+    assert_eq!(v["approximation"], true);
+    assert_eq!(v["metrics"][0]["currentUtilization"], 89);
+    assert_eq!(v["metrics"][0]["currentAverageValue"], "537m");
+    assert_eq!(v["metrics"][1]["currentAverageValue"], "96666m");
+    // The status hides the unready and missing pods whose recount keeps 5 replicas.
+    assert_eq!(v["desiredReplicas"], 8);
+    let c = &v["statusComparison"];
+    assert_eq!(c["matches"], false);
+    assert_eq!(
+        c["desiredReplicas"],
+        serde_json::json!({"status": 5, "computed": 8, "matches": false})
+    );
+    assert!(
+        c["likelyCauses"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("The status hides unready and missing pods")
+    );
+    assert!(
+        v["decision"]["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("approximation from the HPA's status: ")
+    );
+    let table = hpacalc(&["--hpa", HPA, "--now", CAPTURED]);
+    let text = stdout(&table);
+    assert!(
+        text.contains("status.desiredReplicas 5, computed 8: differs"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_status_comparison_says_when_values_differ() {
+    let agreeing = kubectl_form(&[]);
+    assert_eq!(agreeing["statusComparison"]["matches"], true);
+    assert_eq!(
+        agreeing["statusComparison"]["likelyCauses"]
+            .as_array()
+            .unwrap()
+            .len(),
+        0
+    );
+    // A later capture: both ready pods now use more cpu.
+    let dir = scratch("kubectl-later");
+    let later = std::fs::read_to_string(root().join(METRICS))
+        .unwrap()
+        .replace("519873402n", "619873402n");
+    let path = dir.join("metrics-later.json");
+    std::fs::write(&path, later).unwrap();
+    let v = kubectl_form(&[]);
+    let differing = json(&[
+        "--hpa",
+        HPA,
+        "--pods",
+        PODS,
+        "--metrics",
+        path.to_str().unwrap(),
+        "--custom-metrics",
+        CUSTOM,
+    ]);
+    let c = &differing["statusComparison"];
+    assert_eq!(c["matches"], false);
+    let cpu = &c["metrics"][0];
+    assert_eq!(
+        (
+            &cpu["field"],
+            &cpu["status"],
+            &cpu["computed"],
+            &cpu["matches"]
+        ),
+        (
+            &Value::from("averageUtilization"),
+            &Value::from("89%"),
+            &Value::from("97%"),
+            &Value::from(false)
+        )
+    );
+    assert!(
+        c["likelyCauses"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("Stale or mixed capture")
+    );
+    assert_eq!(v["statusComparison"]["matches"], true);
+}
+
+#[test]
+fn bad_kubectl_input_names_the_file_place_and_problem() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--pods", "fixtures/kubectl/invalid/malformed.json"],
+            "error: fixtures/kubectl/invalid/malformed.json:31: found malformed JSON (EOF while \
+             parsing an object), expected the JSON kubectl prints",
+        ),
+        (
+            &[
+                "--pods",
+                PODS,
+                "--metrics",
+                "fixtures/kubectl/invalid/malformed.json",
+            ],
+            "error: fixtures/kubectl/invalid/malformed.json:31: found malformed JSON",
+        ),
+        (
+            &[
+                "--pods",
+                "fixtures/kubectl/invalid/pods-other-namespace.json",
+            ],
+            "error: fixtures/kubectl/invalid/pods-other-namespace.json: metadata.namespace: found \
+             only pods of namespace prod, expected pods of the HPA's namespace shop",
+        ),
+        (
+            &[
+                "--pods",
+                PODS,
+                "--metrics",
+                "fixtures/kubectl/invalid/top-bad-column.txt",
+            ],
+            "error: fixtures/kubectl/invalid/top-bad-column.txt:1:47: MEM(bytes): found the \
+             column \"MEM(bytes)\", expected the columns of kubectl top pods [--containers]",
+        ),
+        (
+            &["--pods", PODS, "--custom-metrics", METRICS],
+            "error: fixtures/kubectl/metrics.json: kind: found kind PodMetricsList, expected a \
+             MetricValueList",
+        ),
+        (
+            &[
+                "--pods",
+                PODS,
+                "--external-metrics",
+                "fixtures/kubectl/top.txt",
+            ],
+            "error: fixtures/kubectl/top.txt:1:1: found text that is neither JSON nor YAML",
+        ),
+        (
+            &["-n", "prod"],
+            "error: --namespace: found \"prod\", expected the HPA's namespace \"shop\"",
+        ),
+        (
+            &["--pods", PODS, "-l", "app in web"],
+            "error: --selector: found \"web\" after app in/notin, expected \"(\"",
+        ),
+        (
+            &["--pods", PODS, "-l", "app=api"],
+            "error: --selector: found no pod of fixtures/kubectl/pods.json matching app=api (6 \
+             pod(s) in namespace shop)",
+        ),
+    ];
+    for (extra, message) in cases {
+        let args = [&["--hpa", HPA][..], extra].concat();
+        let o = hpacalc(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+        assert!(
+            stderr(&o).starts_with(message),
+            "{args:?}\n  got: {}\n want: {message}",
+            stderr(&o)
+        );
+    }
+    let o = hpacalc(&["--hpa", HPA, "--metrics", METRICS]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--metrics needs --pods"));
+}
+
+#[test]
+fn installed_as_kubectl_hpacalc_it_calls_itself_kubectl_hpacalc() {
+    let dir = scratch("plugin");
+    let plugin = dir.join(format!("kubectl-hpacalc{}", std::env::consts::EXE_SUFFIX));
+    let _ = std::fs::remove_file(&plugin);
+    std::fs::copy(env!("CARGO_BIN_EXE_hpacalc"), &plugin).expect("copy the binary");
+    let run = |args: &[&str]| {
+        Command::new(&plugin)
+            .args(args)
+            .current_dir(root())
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("the plugin runs")
+    };
+    let help = run(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(
+        stdout(&help).contains("Usage: kubectl hpacalc [OPTIONS]"),
+        "{}",
+        stdout(&help)
+    );
+    let bad = run(&["--hpa", HPA, "--no-such-flag"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("Usage: kubectl hpacalc"),
+        "{}",
+        stderr(&bad)
+    );
+    let ok = run(&["--hpa", HPA, "--pods", PODS, "-o", "json"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    // The plain binary keeps its own name.
+    assert!(stdout(&hpacalc(&["--help"])).contains("Usage: hpacalc [OPTIONS]"));
+}
+
+#[test]
+fn the_readme_on_call_commands_run_on_the_fixtures() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let section = readme
+        .split("\n## On call")
+        .nth(1)
+        .expect("README.md has an \"On call\" section");
+    let section = section.split("\n## ").next().unwrap_or(section);
+    let commands: Vec<&str> = section
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("$ hpacalc "))
+        .collect();
+    assert!(commands.len() >= 3, "{commands:?}");
+    for command in commands {
+        let command = command.split(" | ").next().unwrap_or(command);
+        let args: Vec<&str> = command.split_whitespace().collect();
+        let o = hpacalc(&args);
+        assert_eq!(o.status.code(), Some(0), "{command}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn the_krew_manifest_template_installs_the_binary_as_kubectl_hpacalc() {
+    let text = std::fs::read_to_string(root().join("contrib/krew/hpacalc.yaml")).unwrap();
+    let manifest: Value = serde_yaml::from_str(&text).expect("the template is YAML");
+    assert_eq!(manifest["kind"], "Plugin");
+    assert_eq!(manifest["metadata"]["name"], "hpacalc");
+    let platforms = manifest["spec"]["platforms"].as_array().unwrap();
+    assert!(platforms.len() >= 4);
+    for p in platforms {
+        let bin = p["bin"].as_str().unwrap();
+        assert!(bin.starts_with("kubectl-hpacalc"), "{bin}");
+        assert!(
+            p["files"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["to"] == bin),
+            "{p}"
+        );
+    }
+}
