@@ -52,6 +52,8 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--node-group-max', '--node-group-max', [CompletionResultType]::ParameterName, 'The node group''s maximum size')
             [CompletionResult]::new('--max-nodes-total', '--max-nodes-total', [CompletionResultType]::ParameterName, '--max-nodes-total of the Cluster Autoscaler')
             [CompletionResult]::new('--pod-request', '--pod-request', [CompletionResultType]::ParameterName, 'The effective request of one pod, e.g. cpu=500m,memory=256Mi (default: from the samples)')
+            [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'Real nodes: `kubectl get nodes -o json` (Ready, not cordoned nodes take pods)')
+            [CompletionResult]::new('--all-pods', '--all-pods', [CompletionResultType]::ParameterName, 'The cluster''s pods, `kubectl get pods -A -o json`: what each node already runs')
             [CompletionResult]::new('--scale-down-utilization-threshold', '--scale-down-utilization-threshold', [CompletionResultType]::ParameterName, '--scale-down-utilization-threshold of the Cluster Autoscaler')
             [CompletionResult]::new('--scale-down-unneeded-time', '--scale-down-unneeded-time', [CompletionResultType]::ParameterName, '--scale-down-unneeded-time of the Cluster Autoscaler')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -49,6 +49,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --node-group-max 'The node group''s maximum size'
             cand --max-nodes-total '--max-nodes-total of the Cluster Autoscaler'
             cand --pod-request 'The effective request of one pod, e.g. cpu=500m,memory=256Mi (default: from the samples)'
+            cand --nodes 'Real nodes: `kubectl get nodes -o json` (Ready, not cordoned nodes take pods)'
+            cand --all-pods 'The cluster''s pods, `kubectl get pods -A -o json`: what each node already runs'
             cand --scale-down-utilization-threshold '--scale-down-utilization-threshold of the Cluster Autoscaler'
             cand --scale-down-unneeded-time '--scale-down-unneeded-time of the Cluster Autoscaler'
             cand -h 'Print help (see more with ''--help'')'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= n/namespace= l/selector= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= scale-down-utilization-threshold= scale-down-unneeded-time= h/help V/version
+    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= n/namespace= l/selector= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -54,6 +54,8 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l daemonset-requests -d '
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l node-group-max -d 'The node group\'s maximum size' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l max-nodes-total -d '--max-nodes-total of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l pod-request -d 'The effective request of one pod, e.g. cpu=500m,memory=256Mi (default: from the samples)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l nodes -d 'Real nodes: `kubectl get nodes -o json` (Ready, not cordoned nodes take pods)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l all-pods -d 'The cluster\'s pods, `kubectl get pods -A -o json`: what each node already runs' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-utilization-threshold -d '--scale-down-utilization-threshold of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -31,7 +31,11 @@ fn week_load() -> String {
         let minutes = step * 5;
         let day = f64::from(minutes % 1440) / 1440.0;
         let wave = 7.5 - 6.0 * (day * std::f64::consts::TAU).cos();
-        let peak = if (715..=745).contains(&(minutes % 1440)) { 4.0 } else { 0.0 };
+        let peak = if (715..=745).contains(&(minutes % 1440)) {
+            4.0
+        } else {
+            0.0
+        };
         // Whole millicores; the value is between 1500 and 17500.
         #[allow(clippy::cast_possible_truncation)]
         let milli = ((wave + peak) * 1000.0).round() as i64;

@@ -201,6 +201,14 @@ pub struct NodeFlags {
     #[arg(long, value_name = "RESOURCES")]
     pub pod_request: Option<String>,
 
+    /// Real nodes: `kubectl get nodes -o json` (Ready, not cordoned nodes take pods)
+    #[arg(long = "nodes", value_name = "FILE")]
+    pub nodes_file: Option<std::path::PathBuf>,
+
+    /// The cluster's pods, `kubectl get pods -A -o json`: what each node already runs
+    #[arg(long, value_name = "FILE", requires = "nodes_file")]
+    pub all_pods: Option<std::path::PathBuf>,
+
     /// --scale-down-utilization-threshold of the Cluster Autoscaler
     #[arg(long, value_name = "RATIO", default_value = "0.5")]
     pub scale_down_utilization_threshold: f64,

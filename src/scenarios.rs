@@ -111,9 +111,8 @@ pub const ALL: [BuiltIn; 6] = [
     BuiltIn {
         name: "traffic-doubles",
         notice: "The load doubles at 1:00: 100 % against 50 % gives ceil(2 × 4) = 8 pods, just \
-                 within the scale-up limit max(2 × 4, 4). The new pods are Ready at 1:15 but \
-                 count from 1:30 (a new pod's CPU sample must end after it became Ready); \
-                 utilization is back at 50 % and the count holds at 8.",
+                 within the scale-up limit max(2 × 4, 4). The 4 new pods are Ready at 1:15 and \
+                 take half of the load: utilization is back at 50 % and the count holds at 8.",
         hpa: WEB_CPU_50,
         load: "time,cpu\n0s,1000m\n1m,2000m\n",
         args: &[&[
@@ -127,10 +126,11 @@ pub const ALL: [BuiltIn; 6] = [
     },
     BuiltIn {
         name: "pods-pending",
-        notice: "The HPA asks for 17 pods but the 2 nodes hold 12: 5 stay Pending. The Cluster \
-                 Autoscaler requests a node at its next scan, and it boots for 3 minutes. \
-                 Meanwhile the HPA counts the Pending pods as using no CPU (58 %, inside the \
-                 tolerance), so it does not ask for more; the pods start when the node is Ready.",
+        notice: "The load jumps at 0:01. The HPA doubles to 12 (its scale-up limit), then asks \
+                 for 17 at 0:30, but the 2 nodes hold 12: 5 pods stay Pending. The Cluster \
+                 Autoscaler sees them at 0:30, waits one scan because they are under 2 s old, and \
+                 requests a node at 0:40, Ready at 3:40. Meanwhile the HPA counts the Pending \
+                 pods as using no CPU (58 %, inside the tolerance), so it does not ask for more.",
         hpa: API_CPU_60,
         load: "time,cpu\n0s,2160m\n1s,6000m\n",
         args: &[G1, &["--duration", "6m"]],

@@ -286,27 +286,32 @@ pub fn plan(input: &NodeInput, current: i32, desired: i32) -> NodesReport {
     let (mut slots, already_pending) = existing_slots(input, current, k);
     let existing = i64::try_from(slots.len()).unwrap_or(i64::MAX);
 
-    // Filter-out-schedulable: new pods first fill the free room of schedulable nodes, in order.
-    let mut pending = already_pending;
-    for _ in current..desired {
-        match slots
-            .iter_mut()
-            .find(|s| s.schedulable && s.fits(&input.pod_request))
-        {
-            Some(slot) => slot.place(&input.pod_request),
-            None => pending += 1,
-        }
-    }
-
-    // Scale-down: the ReplicaSet deletes first the pods on nodes with the most of its replicas
-    // (`ActivePodsWithRanks`); among equals, the later node.
-    for _ in desired..current {
+    // A scale-down deletes the unscheduled pods first (`ActivePodsWithRanks`), then the pods on
+    // the nodes with the most of the workload's replicas; among equals, the later node.
+    let mut to_remove = (current - desired).max(0);
+    let unscheduled_removed = already_pending.min(to_remove);
+    to_remove -= unscheduled_removed;
+    for _ in 0..to_remove {
         if let Some(slot) = slots
             .iter_mut()
             .filter(|s| s.workload_pods > 0)
             .max_by_key(|s| s.workload_pods)
         {
             slot.remove(&input.pod_request);
+        }
+    }
+
+    // Filter-out-schedulable: pods without a node, new ones included, first fill the free room
+    // of schedulable nodes, in order.
+    let unplaced = already_pending - unscheduled_removed + (desired - current).max(0);
+    let mut pending = 0;
+    for _ in 0..unplaced {
+        match slots
+            .iter_mut()
+            .find(|s| s.schedulable && s.fits(&input.pod_request))
+        {
+            Some(slot) => slot.place(&input.pod_request),
+            None => pending += 1,
         }
     }
 

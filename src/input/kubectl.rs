@@ -20,6 +20,7 @@
 //! - ExternalMetricValue: `metricName`, `metricLabels`, `value`, `timestamp`.
 
 pub mod capture;
+pub mod cluster;
 pub mod custom;
 pub mod metrics;
 pub mod pods;

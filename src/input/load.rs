@@ -20,7 +20,7 @@ use anyhow::{Result, bail};
 use clap::Parser;
 
 use crate::calc::simulate::{
-    LoadColumn, LoadCurve, LoadStep, NodeGroup, ScenarioLabel, Setup, START, Timing,
+    LoadColumn, LoadCurve, LoadStep, NodeGroup, START, ScenarioLabel, Setup, Timing,
 };
 use crate::cli::{Cli, Command, NodeFlags, SimulateArgs};
 use crate::error::InputError;
@@ -54,7 +54,10 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
     let expected_names = {
         let mut names: Vec<&str> = Vec::new();
         for m in metrics {
-            if !names.iter().any(|n| n.eq_ignore_ascii_case(m.metric_name())) {
+            if !names
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(m.metric_name()))
+            {
                 names.push(m.metric_name());
             }
         }
@@ -117,11 +120,10 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
         )
         .at(line, None));
     };
-    if let Some(missing) = expected_names.iter().find(|n| {
-        !columns
-            .iter()
-            .any(|(_, c)| c.name.eq_ignore_ascii_case(n))
-    }) {
+    if let Some(missing) = expected_names
+        .iter()
+        .find(|n| !columns.iter().any(|(_, c)| c.name.eq_ignore_ascii_case(n)))
+    {
         return Err(InputError::new(
             file,
             format!(
@@ -484,7 +486,7 @@ pub fn setup(
             .unwrap_or(loaded.spec.min_replicas),
     };
 
-    let nodes = node_group(args, &pod_request)?;
+    let nodes = node_group(args, &pod_request, &loaded.spec.namespace)?;
 
     let last_row = curve.steps.last().map_or(Duration::ZERO, |s| s.at);
     let duration = match &args.duration {
@@ -531,7 +533,11 @@ pub fn setup(
 }
 
 /// The node group from the node flags, validated by the single-sync calculator's parser.
-fn node_group(args: &SimulateArgs, pod_request: &Resources) -> Result<Option<NodeGroup>> {
+fn node_group(
+    args: &SimulateArgs,
+    pod_request: &Resources,
+    namespace: &str,
+) -> Result<Option<NodeGroup>> {
     if args.node_allocatable.is_none() {
         let stray = [
             (args.existing_nodes.is_some(), "--existing-nodes"),
@@ -569,13 +575,16 @@ fn node_group(args: &SimulateArgs, pod_request: &Resources) -> Result<Option<Nod
         node_group_max: args.node_group_max,
         max_nodes_total: args.max_nodes_total,
         pod_request: None,
+        nodes_file: None,
+        all_pods: None,
         scale_down_utilization_threshold: args.scale_down_utilization_threshold.unwrap_or(0.5),
         scale_down_unneeded_time: args
             .scale_down_unneeded_time
             .clone()
             .unwrap_or_else(|| "10m".to_string()),
+        ..NodeFlags::default()
     };
-    let Some(mut input) = from_flags(&flags, &[])? else {
+    let Some(mut input) = from_flags(&flags, &[], namespace)? else {
         return Ok(None);
     };
     input.pod_request = pod_request.clone();
@@ -655,23 +664,53 @@ mod tests {
     #[test]
     fn load_errors_name_the_line_column_and_what_was_expected() {
         let cases = [
-            ("cpu\n2\n", "l.csv:1: found the columns cpu, expected a time column"),
-            ("time,cpu,rps\n0s,1,1\n", "l.csv:1:3: rps: found the column \"rps\", expected time or a metric of the HPA: cpu"),
-            ("time\n0s\n", "l.csv:1: found no column for the HPA's metric cpu"),
-            ("time,cpu,CPU\n0s,1,1\n", "l.csv:1:3: CPU: found the column \"CPU\" again"),
+            (
+                "cpu\n2\n",
+                "l.csv:1: found the columns cpu, expected a time column",
+            ),
+            (
+                "time,cpu,rps\n0s,1,1\n",
+                "l.csv:1:3: rps: found the column \"rps\", expected time or a metric of the HPA: cpu",
+            ),
+            (
+                "time\n0s\n",
+                "l.csv:1: found no column for the HPA's metric cpu",
+            ),
+            (
+                "time,cpu,CPU\n0s,1,1\n",
+                "l.csv:1:3: CPU: found the column \"CPU\" again",
+            ),
             ("time,cpu\n", "l.csv: found no rows"),
-            ("time,cpu\n30s,1\n", "l.csv:2:1: time: found \"30s\", expected the first row at 0s"),
-            ("time,cpu\n0s,1\n2m,1\n1m,2\n", "l.csv:4:1: time: found \"1m\", expected a time after the previous row's 2m"),
+            (
+                "time,cpu\n30s,1\n",
+                "l.csv:2:1: time: found \"30s\", expected the first row at 0s",
+            ),
+            (
+                "time,cpu\n0s,1\n2m,1\n1m,2\n",
+                "l.csv:4:1: time: found \"1m\", expected a time after the previous row's 2m",
+            ),
             ("time,cpu\n0s,1\n1.5s,1\n", "expected whole seconds"),
-            ("time,cpu\n-5s,1\n", "l.csv:2:1: time: found \"-5s\", expected a time from the start"),
-            ("time,cpu\n0s,\n", "l.csv:2:2: cpu: found an empty cell, expected the total load at the start"),
-            ("time,cpu\n0s,-1\n", "l.csv:2:2: cpu: found \"-1\", expected a total of 0 or more"),
+            (
+                "time,cpu\n-5s,1\n",
+                "l.csv:2:1: time: found \"-5s\", expected a time from the start",
+            ),
+            (
+                "time,cpu\n0s,\n",
+                "l.csv:2:2: cpu: found an empty cell, expected the total load at the start",
+            ),
+            (
+                "time,cpu\n0s,-1\n",
+                "l.csv:2:2: cpu: found \"-1\", expected a total of 0 or more",
+            ),
             ("time,cpu\n0s,lots\n", "l.csv:2:2: cpu:"),
             ("time,cpu\n0s,1,2\n", "l.csv:2: found 3 fields, expected 2"),
         ];
         for (text, want) in cases {
             let err = parse("l.csv", text, &[cpu()]).unwrap_err().to_string();
-            assert!(err.starts_with(want) || err.contains(want), "{text:?}: {err}");
+            assert!(
+                err.starts_with(want) || err.contains(want),
+                "{text:?}: {err}"
+            );
         }
     }
 

@@ -197,7 +197,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     )?;
     notes.extend(metrics.notes);
 
-    let node_group = nodes::from_flags(&cli.nodes, &samples.pods)?;
+    let node_group = nodes::from_flags(&cli.nodes, &samples.pods, &loaded.spec.namespace)?;
 
     Ok(Scenario {
         hpa: loaded.spec,

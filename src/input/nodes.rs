@@ -3,10 +3,12 @@
 use crate::calc::nodes::effective_requests;
 use crate::cli::NodeFlags;
 use crate::error::InputError;
+use crate::input::kubectl::cluster;
 use crate::input::samples::counts_as_replica;
 use crate::quantity::parse_milli;
-use crate::scenario::{Capacity, Existing, NodeInput, Pod, Resources};
+use crate::scenario::{Capacity, Existing, ExistingNode, NodeInput, Pod, Resources};
 use crate::time::Duration;
+use std::collections::HashSet;
 
 /// Parses `cpu=2,memory=8Gi,pods=110`: resources as milli-units, `pods` as a count.
 pub fn parse_resource_list(flag: &str, text: &str) -> Result<(Resources, Option<i64>), InputError> {
@@ -93,9 +95,56 @@ fn pod_request_from_samples(pods: &[Pod]) -> (Resources, String) {
     }
 }
 
-/// The node group, when `--node-allocatable` was given.
-pub fn from_flags(flags: &NodeFlags, pods: &[Pod]) -> Result<Option<NodeInput>, InputError> {
-    let Some(allocatable) = &flags.node_allocatable else {
+/// Real nodes from `--nodes` (and `--all-pods`), sorted by name, with the template taken from
+/// the first Ready node and the DaemonSets that run on it.
+fn cluster_nodes(
+    flags: &NodeFlags,
+    pods: &[Pod],
+    namespace: &str,
+) -> anyhow::Result<Option<(Vec<ExistingNode>, Capacity)>> {
+    let Some(nodes_path) = &flags.nodes_file else {
+        return Ok(None);
+    };
+    if flags.existing_nodes.is_some() {
+        return Err(InputError::new(
+            "--existing-nodes",
+            "found --nodes too, expected one of them: --nodes gives the existing nodes",
+        )
+        .into());
+    }
+    let (nodes_file, nodes_text) = super::read_input(nodes_path)?;
+    let all_pods = match &flags.all_pods {
+        Some(path) => Some(super::read_input(path)?),
+        None => None,
+    };
+    let workload: HashSet<&str> = pods.iter().map(|p| p.name.as_str()).collect();
+    let parsed = cluster::parse(
+        &nodes_file,
+        &nodes_text,
+        all_pods.as_ref().map(|(f, t)| (f.as_str(), t.as_str())),
+        namespace,
+        &workload,
+    )?;
+    Ok(Some(parsed))
+}
+
+/// The node group, when `--node-allocatable` or `--nodes` was given.
+pub fn from_flags(
+    flags: &NodeFlags,
+    pods: &[Pod],
+    namespace: &str,
+) -> anyhow::Result<Option<NodeInput>> {
+    let cluster = cluster_nodes(flags, pods, namespace)?;
+    let template_text = match (&flags.node_allocatable, &cluster) {
+        (Some(text), _) => Some(text.clone()),
+        (None, Some((nodes, _))) => nodes
+            .iter()
+            .find(|n| n.schedulable)
+            .or(nodes.first())
+            .map(|n| capacity_text(&n.allocatable)),
+        (None, None) => None,
+    };
+    let Some(allocatable) = &template_text else {
         let stray = [
             (flags.existing_nodes.is_some(), "--existing-nodes"),
             (!flags.daemonset_requests.is_empty(), "--daemonset-requests"),
@@ -106,8 +155,9 @@ pub fn from_flags(flags: &NodeFlags, pods: &[Pod]) -> Result<Option<NodeInput>, 
         if let Some((_, flag)) = stray.iter().find(|(set, _)| *set) {
             return Err(InputError::new(
                 *flag,
-                "found no node group, expected --node-allocatable with it",
-            ));
+                "found no node group, expected --node-allocatable or --nodes with it",
+            )
+            .into());
         }
         return Ok(None);
     };
@@ -116,7 +166,8 @@ pub fn from_flags(flags: &NodeFlags, pods: &[Pod]) -> Result<Option<NodeInput>, 
         return Err(InputError::new(
             "--node-allocatable",
             format!("found \"{allocatable}\" without cpu, expected at least cpu=QUANTITY"),
-        ));
+        )
+        .into());
     }
     let template = Capacity {
         resources,
@@ -135,6 +186,17 @@ pub fn from_flags(flags: &NodeFlags, pods: &[Pod]) -> Result<Option<NodeInput>, 
         daemonset_pods += pods.unwrap_or(1);
     }
     daemonsets.pods = daemonset_pods;
+    let (existing, daemonsets) = match cluster {
+        // The DaemonSets found on the template node, unless the flags name them.
+        Some((nodes, found)) if flags.daemonset_requests.is_empty() => {
+            (Existing::Nodes(nodes), found)
+        }
+        Some((nodes, _)) => (Existing::Nodes(nodes), daemonsets),
+        None => (
+            Existing::Template(count("--existing-nodes", flags.existing_nodes)?),
+            daemonsets,
+        ),
+    };
     let (pod_request, pod_request_source) = match &flags.pod_request {
         Some(text) => (
             parse_resource_list("--pod-request", text)?.0,
@@ -151,12 +213,13 @@ pub fn from_flags(flags: &NodeFlags, pods: &[Pod]) -> Result<Option<NodeInput>, 
                 "found {}, expected a ratio from 0 to 1",
                 flags.scale_down_utilization_threshold
             ),
-        ));
+        )
+        .into());
     }
     Ok(Some(NodeInput {
         template,
         daemonsets,
-        existing: Existing::Template(count("--existing-nodes", flags.existing_nodes)?),
+        existing,
         pod_request,
         pod_request_source,
         node_group_max: count("--node-group-max", flags.node_group_max)?,
@@ -165,6 +228,18 @@ pub fn from_flags(flags: &NodeFlags, pods: &[Pod]) -> Result<Option<NodeInput>, 
         scale_down_unneeded_time: Duration::parse(&flags.scale_down_unneeded_time)
             .map_err(|e| InputError::new("--scale-down-unneeded-time", e))?,
     }))
+}
+
+/// `cpu=2000m,memory=...,pods=110`: a capacity as the flag would say it.
+fn capacity_text(c: &Capacity) -> String {
+    let mut parts: Vec<String> = c
+        .resources
+        .0
+        .iter()
+        .map(|(n, v)| format!("{n}={v}m"))
+        .collect();
+    parts.push(format!("pods={}", c.pods));
+    parts.join(",")
 }
 
 #[cfg(test)]
@@ -190,7 +265,7 @@ mod tests {
             scale_down_unneeded_time: "10m".into(),
             ..NodeFlags::default()
         };
-        let err = from_flags(&flags, &[]).unwrap_err();
+        let err = from_flags(&flags, &[], "default").unwrap_err();
         assert!(err.to_string().contains("without cpu"), "{err}");
     }
 
@@ -201,7 +276,7 @@ mod tests {
             ..NodeFlags::default()
         };
         assert!(
-            from_flags(&flags, &[])
+            from_flags(&flags, &[], "default")
                 .unwrap_err()
                 .to_string()
                 .contains("--node-allocatable")
@@ -217,7 +292,7 @@ mod tests {
             scale_down_unneeded_time: "10m".into(),
             ..NodeFlags::default()
         };
-        let n = from_flags(&flags, &[]).unwrap().unwrap();
+        let n = from_flags(&flags, &[], "default").unwrap().unwrap();
         assert_eq!(n.daemonsets.pods, 3);
         assert_eq!(n.daemonsets.resources.get("cpu"), Some(150));
         assert_eq!(n.template.pods, 110);

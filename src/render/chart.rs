@@ -99,7 +99,12 @@ fn time_step(duration: i64) -> i64 {
 }
 
 /// A step line through `(time, value)` points, held until `end`.
-fn step_path(points: &[(i64, f64)], end: i64, x: impl Fn(i64) -> f64, y: impl Fn(f64) -> f64) -> String {
+fn step_path(
+    points: &[(i64, f64)],
+    end: i64,
+    x: impl Fn(i64) -> f64,
+    y: impl Fn(f64) -> f64,
+) -> String {
     let mut d = String::new();
     for (i, &(t, v)) in points.iter().enumerate() {
         if i == 0 {
@@ -123,23 +128,23 @@ fn series(rows: &[SyncRow], value: impl Fn(&SyncRow) -> Option<f64>) -> Vec<(i64
 /// The instants a stabilization band ends at: each scale-down, and the last sync of each stretch
 /// the window held without a scale-down after it.
 fn window_ends(rows: &[SyncRow]) -> Vec<i64> {
-    let mut ends = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        let held = row.reason.as_deref() == Some("ScaleDownStabilized")
-            && row.recommendation.is_some_and(|r| r < row.replicas);
-        let next = rows.get(i + 1);
-        if row.desired_replicas < row.replicas {
-            ends.push(row.time);
-        } else if held
-            && !next.is_some_and(|n| {
-                n.desired_replicas < n.replicas || n.reason.as_deref() == Some("ScaleDownStabilized")
-            })
-        {
-            ends.push(row.time);
-        }
-    }
-    ends
+    let held = |r: &SyncRow| {
+        r.reason.as_deref() == Some("ScaleDownStabilized")
+            && r.recommendation.is_some_and(|rec| rec < r.replicas)
+    };
+    let scales_down = |r: &SyncRow| r.desired_replicas < r.replicas;
+    rows.iter()
+        .enumerate()
+        .filter(|&(i, row)| {
+            let next = rows.get(i + 1);
+            scales_down(row) || (held(row) && !next.is_some_and(|n| scales_down(n) || held(n)))
+        })
+        .map(|(_, row)| row.time)
+        .collect()
 }
+
+/// One line of the chart: legend label, colour, width, dashes, points.
+type Line<'a> = (&'a str, &'a str, f64, &'a str, Vec<(i64, f64)>);
 
 pub fn render(sim: &Simulation) -> String {
     let rows = &sim.timeline;
@@ -176,7 +181,10 @@ pub fn render(sim: &Simulation) -> String {
         svg,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}" font-size="13" fill="{TEXT}">"#
     );
-    let _ = writeln!(svg, r##"<rect width="100%" height="100%" fill="#ffffff"/>"##);
+    let _ = writeln!(
+        svg,
+        r##"<rect width="100%" height="100%" fill="#ffffff"/>"##
+    );
 
     // Title and settings.
     let title = match &sim.scenario {
@@ -203,7 +211,10 @@ pub fn render(sim: &Simulation) -> String {
         );
     }
     for (y, line) in [
-        (48, format!("{} target {}", sim.metric.description, sim.metric.target)),
+        (
+            48,
+            format!("{} target {}", sim.metric.description, sim.metric.target),
+        ),
         (65, timing),
     ] {
         let _ = writeln!(
@@ -338,14 +349,16 @@ pub fn render(sim: &Simulation) -> String {
     // Counts on the left axis; the thickest last.
     let y = |v: f64| frame.y_count(v);
     let x = |t: i64| frame.x(t);
-    let mut lines: Vec<(&str, &str, f64, &str, Vec<(i64, f64)>)> = Vec::new();
+    let mut lines: Vec<Line> = Vec::new();
     if with_nodes {
         lines.push((
             "nodes (Ready + booting)",
             NODES,
             2.0,
             "",
-            series(rows, |r| Some(f(r.nodes.unwrap_or(0) + r.nodes_booting.unwrap_or(0)))),
+            series(rows, |r| {
+                Some(f(r.nodes.unwrap_or(0) + r.nodes_booting.unwrap_or(0)))
+            }),
         ));
     }
     let any_pending = rows.iter().any(|r| r.pending_pods > 0);
@@ -390,9 +403,11 @@ pub fn render(sim: &Simulation) -> String {
     }
 
     // Legend, in two rows under the time labels.
-    let mut items: Vec<(String, String)> = lines
-        .iter()
-        .rev()
+    let order = [DESIRED, READY, RECOMMENDATION, PENDING, NODES];
+    let mut legend_lines: Vec<_> = lines.iter().collect();
+    legend_lines.sort_by_key(|(_, color, ..)| order.iter().position(|c| c == color));
+    let mut items: Vec<(String, String)> = legend_lines
+        .into_iter()
         .map(|(label, color, width, dash, _)| {
             (
                 (*label).to_string(),
@@ -409,10 +424,12 @@ pub fn render(sim: &Simulation) -> String {
             r#"<rect x="0" y="-6" width="22" height="12" fill="{LOAD_FILL}" stroke="{LOAD}" stroke-width="1.5"/>"#
         ),
     ));
-    if window > 0 {
+    if window > 0 && !window_ends(rows).is_empty() {
         items.push((
             format!("stabilization window ({})", time_label(window)),
-            format!(r#"<rect x="0" y="-6" width="22" height="12" fill="{WINDOW}" fill-opacity="0.25"/>"#),
+            format!(
+                r#"<rect x="0" y="-6" width="22" height="12" fill="{WINDOW}" fill-opacity="0.25"/>"#
+            ),
         ));
     }
     items.push((
@@ -445,7 +462,7 @@ fn stroke_style(color: &str, width: f64, dash: &str) -> String {
         let _ = write!(style, r#" stroke-dasharray="{dash}""#);
     }
     if color == DESIRED {
-        style.push_str(r#" stroke-opacity="0.4""#);
+        style.push_str(r#" stroke-opacity="0.45""#);
     }
     style
 }
@@ -463,7 +480,13 @@ mod tests {
 
     #[test]
     fn nice_ceil_rounds_up_to_1_2_2_5_5() {
-        for (v, want) in [(0.3, 1.0), (3.0, 5.0), (18.7, 20.0), (21.0, 25.0), (6.6, 10.0)] {
+        for (v, want) in [
+            (0.3, 1.0),
+            (3.0, 5.0),
+            (18.7, 20.0),
+            (21.0, 25.0),
+            (6.6, 10.0),
+        ] {
             assert_eq!(nice_ceil(v), want, "{v}");
         }
     }
@@ -477,7 +500,7 @@ mod tests {
 
     #[test]
     fn step_paths_hold_each_value_until_the_next_point() {
-        let d = step_path(&[(0, 1.0), (10, 2.0)], 20, |t| f(t), |v| v);
+        let d = step_path(&[(0, 1.0), (10, 2.0)], 20, f, |v| v);
         assert_eq!(d, "M0.0,1.0 H10.0 V2.0 H20.0");
     }
 

@@ -50,7 +50,8 @@ fn wrap(text: &str, width: usize, indent: &str) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
-        if !line.is_empty() && indent.len() + line.chars().count() + 1 + word.chars().count() > width
+        if !line.is_empty()
+            && indent.len() + line.chars().count() + 1 + word.chars().count() > width
         {
             let _ = writeln!(out, "{indent}{line}");
             line.clear();
@@ -201,13 +202,13 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
     let since = if m.last_load_change_seconds == 0 {
         "the start".to_string()
     } else {
-        format!("the last load change at {}", clock(m.last_load_change_seconds))
+        format!(
+            "the last load change at {}",
+            clock(m.last_load_change_seconds)
+        )
     };
     lines.push(match m.time_to_target_seconds {
-        Some(t) => format!(
-            "target {} reached {}s after {since}",
-            sim.metric.target, t
-        ),
+        Some(t) => format!("target {} reached {}s after {since}", sim.metric.target, t),
         None => format!(
             "target {} not reached after {since} (the first metric stays outside the tolerance \
              band)",
@@ -218,7 +219,8 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
         "pod-seconds {} (Ready {}), Pending pod-seconds {} (at most {} Pending at once)",
         m.pod_seconds, m.ready_pod_seconds, m.pending_pod_seconds, m.max_pending_pods
     ));
-    if let (Some(node_seconds), Some(peak), Some(last)) = (m.node_seconds, m.peak_nodes, m.final_nodes)
+    if let (Some(node_seconds), Some(peak), Some(last)) =
+        (m.node_seconds, m.peak_nodes, m.final_nodes)
     {
         lines.push(format!(
             "node-seconds {node_seconds}; nodes: peak {peak}, final {last}"
@@ -271,11 +273,7 @@ pub fn csv(sim: &Simulation) -> String {
     let _ = writer.write_record(&header);
     for row in &sim.timeline {
         let mut record = vec![row.time.to_string(), row.load.to_string()];
-        record.extend(
-            extra
-                .iter()
-                .map(|n| cell(row.loads.get(*n).copied())),
-        );
+        record.extend(extra.iter().map(|n| cell(row.loads.get(*n).copied())));
         record.extend([
             cell(row.utilization),
             row.ready_replicas.to_string(),

@@ -154,3 +154,131 @@ fn bad_node_flags_are_input_errors() {
         assert!(stderr(&o).contains(fragment), "{extra:?}: {}", stderr(&o));
     }
 }
+
+/// The kubectl form: real nodes and what the cluster's pods already take on them.
+fn cluster_json(extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "--hpa",
+        "fixtures/kubectl/hpa.yaml",
+        "--pods",
+        "fixtures/kubectl/pods.json",
+        "--metrics",
+        "fixtures/kubectl/metrics.json",
+        "--custom-metrics",
+        "fixtures/kubectl/custom-metrics.json",
+        "--nodes",
+        "fixtures/cluster/nodes.json",
+        "--all-pods",
+        "fixtures/cluster/pods-all.json",
+        "-o",
+        "json",
+    ];
+    args.extend(extra);
+    let o = hpacalc(&args);
+    assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    v["nodes"].clone()
+}
+
+fn workload_pods(n: &serde_json::Value) -> Vec<i64> {
+    n["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .map(|n| n["workloadPods"].as_i64().unwrap_or(-1))
+        .collect()
+}
+
+#[test]
+fn real_nodes_keep_their_pods_and_daemonsets() {
+    let n = cluster_json(&[]);
+    let names: Vec<&str> = n["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "ip-10-0-3-17",
+            "ip-10-0-4-88",
+            "ip-10-0-5-203",
+            "ip-10-0-6-44"
+        ]
+    );
+    assert_eq!(workload_pods(&n), [2, 1, 2, 0]);
+    // 1930m allocatable, 125m of DaemonSets (found on the first Ready node): 3 pods of 600m.
+    assert_eq!(
+        (n["podsPerNode"].clone(), n["existing"].clone()),
+        (3.into(), 4.into())
+    );
+    // The Succeeded Job pod on ip-10-0-4-88 holds nothing: 125m + 600m of 1930m.
+    let u = n["nodes"][1]["utilization"].as_f64().unwrap();
+    assert!((u - 725.0 / 1930.0).abs() < 1e-9, "{u}");
+}
+
+#[test]
+fn new_pods_fill_real_free_room_but_not_a_cordoned_node() {
+    let n = cluster_json(&["--current-replicas", "9"]);
+    assert_eq!(workload_pods(&n), [3, 3, 3, 0]);
+    assert_eq!(
+        (n["pendingPods"].clone(), n["toAdd"].clone()),
+        (0.into(), 0.into())
+    );
+    let n = cluster_json(&["--current-replicas", "12"]);
+    assert_eq!(
+        (n["pendingPods"].clone(), n["toAdd"].clone()),
+        (3.into(), 1.into())
+    );
+}
+
+#[test]
+fn bad_cluster_captures_are_input_errors() {
+    let base = [
+        "--hpa",
+        "fixtures/kubectl/hpa.yaml",
+        "--pods",
+        "fixtures/kubectl/pods.json",
+    ];
+    let cases: &[(&[&str], i32, &str)] = &[
+        (
+            &["--nodes", "fixtures/cluster/invalid/no-allocatable.json"],
+            1,
+            "status.allocatable",
+        ),
+        (
+            &["--nodes", "fixtures/kubectl/pods.json"],
+            1,
+            "fixtures/kubectl/pods.json",
+        ),
+        (
+            &[
+                "--nodes",
+                "fixtures/cluster/nodes.json",
+                "--existing-nodes",
+                "2",
+            ],
+            1,
+            "--existing-nodes",
+        ),
+        (
+            &["--nodes", "fixtures/kubectl/invalid/malformed.json"],
+            1,
+            "malformed.json:",
+        ),
+        (
+            &["--all-pods", "fixtures/cluster/pods-all.json"],
+            2,
+            "--nodes",
+        ),
+    ];
+    for (extra, code, fragment) in cases {
+        let mut args = base.to_vec();
+        args.extend(*extra);
+        let o = hpacalc(&args);
+        assert_eq!(o.status.code(), Some(*code), "{extra:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+        assert!(stderr(&o).contains(fragment), "{extra:?}: {}", stderr(&o));
+    }
+}

@@ -40,7 +40,10 @@ pub(crate) fn least_allocated_score(slot: &Slot, pod_request: &Resources) -> i64
             .saturating_add(nonzero);
         // leastRequestedScore: 0 when the node has none of it or the pod would overcommit it.
         if capacity > 0 && requested <= capacity {
-            total += capacity.saturating_sub(requested).saturating_mul(MAX_NODE_SCORE) / capacity;
+            total += capacity
+                .saturating_sub(requested)
+                .saturating_mul(MAX_NODE_SCORE)
+                / capacity;
         }
     }
     total / 2

@@ -481,7 +481,9 @@ impl<'s> Engine<'s> {
             }
         }
         if gone {
-            self.remove_pods(|p| matches!(p.state, PodState::Terminating { gone_at } if gone_at <= t));
+            self.remove_pods(
+                |p| matches!(p.state, PodState::Terminating { gone_at } if gone_at <= t),
+            );
         }
         if became_ready > 0 {
             self.event(t, "kubelet", format!("{became_ready} pod(s) Ready"));
@@ -622,7 +624,11 @@ impl<'s> Engine<'s> {
                         containers: vec![ContainerMetrics {
                             name: setup.container.clone(),
                             usage: Resources(
-                                feeds.resources.iter().map(|(r, _)| (r.clone(), 0)).collect(),
+                                feeds
+                                    .resources
+                                    .iter()
+                                    .map(|(r, _)| (r.clone(), 0))
+                                    .collect(),
                             ),
                         }],
                     });
@@ -784,7 +790,9 @@ impl<'s> Engine<'s> {
                     pod.deleting = true;
                 }
             }
-            self.remove_pods(|p| matches!(p.state, PodState::Terminating { gone_at } if gone_at <= t));
+            self.remove_pods(
+                |p| matches!(p.state, PodState::Terminating { gone_at } if gone_at <= t),
+            );
         }
     }
 
@@ -886,7 +894,11 @@ impl<'s> Engine<'s> {
         }
         for (node, n) in after_wait {
             let name = self.node_name(node);
-            self.event(t, "scheduler", format!("{n} waiting pod(s) bound to {name}"));
+            self.event(
+                t,
+                "scheduler",
+                format!("{n} waiting pod(s) bound to {name}"),
+            );
         }
         if unschedulable > 0 {
             self.event(
@@ -956,7 +968,8 @@ impl<'s> Engine<'s> {
                         }
                     }
                 }
-                let estimate = nodes::estimate(&[(request.clone(), remaining)], &group.input, limit);
+                let estimate =
+                    nodes::estimate(&[(request.clone(), remaining)], &group.input, limit);
                 let added = estimate.nodes.len();
                 let placed = estimate.placed.first().copied().unwrap_or(0);
                 if added > 0 {
@@ -988,13 +1001,14 @@ impl<'s> Engine<'s> {
                 }
                 let left = remaining - placed;
                 let note = (left > 0).then(|| {
-                    let why = if room_for(&nodes::template_slot(String::new(), &group.input), request)
-                        == 0
-                    {
-                        "the pod is larger than a node of the group".to_string()
-                    } else {
-                        limited_by.unwrap_or_else(|| "no room".to_string())
-                    };
+                    let why =
+                        if room_for(&nodes::template_slot(String::new(), &group.input), request)
+                            == 0
+                        {
+                            "the pod is larger than a node of the group".to_string()
+                        } else {
+                            limited_by.unwrap_or_else(|| "no room".to_string())
+                        };
                     format!("{left} pod(s) fit on no node it may add: {why}")
                 });
                 if note.is_some() && note != self.ca_note {
@@ -1120,8 +1134,7 @@ impl<'s> Engine<'s> {
         }
 
         let delay = self.setup.timing.scale_down_delay_after_add.millis();
-        let in_cooldown =
-            cooldown || self.last_scale_up.is_some_and(|last| last + delay > t);
+        let in_cooldown = cooldown || self.last_scale_up.is_some_and(|last| last + delay > t);
         if in_cooldown {
             return;
         }
@@ -1231,7 +1244,8 @@ impl<'s> Engine<'s> {
             ),
         };
         let node_settings = setup.nodes.as_ref().map(|g| {
-            let (k, _) = nodes::pods_per_node(&g.input.template, &g.input.daemonsets, &setup.pod_request);
+            let (k, _) =
+                nodes::pods_per_node(&g.input.template, &g.input.daemonsets, &setup.pod_request);
             NodeSettings {
                 pods_per_node: k,
                 existing_nodes: count(start_nodes(&g.input, setup.start_replicas).len()),
@@ -1323,7 +1337,8 @@ fn start_nodes(input: &NodeInput, start_replicas: i32) -> Vec<SimNode> {
     let slots: Vec<Slot> = match &input.existing {
         Existing::Template(n) => {
             let n = n.unwrap_or_else(|| {
-                let (k, _) = nodes::pods_per_node(&input.template, &input.daemonsets, &input.pod_request);
+                let (k, _) =
+                    nodes::pods_per_node(&input.template, &input.daemonsets, &input.pod_request);
                 let pods = i64::from(start_replicas.max(0));
                 if k > 0 { (pods + k - 1) / k } else { 0 }
             });
@@ -1381,7 +1396,9 @@ fn decide(sync: &Sync<'_>) -> Decision {
         Branch::AboveMax => Some("TooManyReplicas".to_string()),
         Branch::BelowMin => Some("TooFewReplicas".to_string()),
         Branch::Metrics => match (&sync.normalization, sync.metric_proposal) {
-            (Some(n), _) if n.limited.replicas != n.stabilized => Some(n.limited.reason.to_string()),
+            (Some(n), _) if n.limited.replicas != n.stabilized => {
+                Some(n.limited.reason.to_string())
+            }
             (Some(n), Some(p)) if n.stabilized > p => Some("ScaleDownStabilized".to_string()),
             (Some(n), Some(p)) if n.stabilized < p => Some("ScaleUpStabilized".to_string()),
             _ => None,
@@ -1425,5 +1442,270 @@ fn metric_info(spec: Option<&MetricSpec>) -> MetricInfo {
         description: metrics::metric_name(spec),
         target: text,
         percent,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    const WEB: &str = "\
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+";
+
+    fn setup(load: &str, flags: &[&str]) -> Setup {
+        let argv = ["hpacalc", "simulate", "--hpa", "h", "--load", "l"]
+            .into_iter()
+            .chain(flags.iter().copied());
+        let Ok(Cli {
+            command: Some(Command::Simulate(args)),
+            ..
+        }) = Cli::try_parse_from(argv)
+        else {
+            panic!("not a simulate command line: {flags:?}");
+        };
+        crate::input::load::setup(&args, ("h", WEB), ("l", load), None).unwrap()
+    }
+
+    fn row(sim: &Simulation, time: i64) -> &SyncRow {
+        sim.timeline.iter().find(|r| r.time == time).unwrap()
+    }
+
+    fn events_at(sim: &Simulation, time: i64) -> Vec<&str> {
+        sim.events
+            .iter()
+            .filter(|e| e.time == time)
+            .map(|e| e.message.as_str())
+            .collect()
+    }
+
+    const NODES: [&str; 6] = [
+        "--pod-request",
+        "cpu=500m",
+        "--node-allocatable",
+        "cpu=2,pods=110",
+        "--daemonset-requests",
+        "cpu=100m",
+    ];
+
+    #[test]
+    fn shares_add_up_to_the_total() {
+        for (total, n) in [(1000, 3), (7, 4), (-7, 4), (0, 5), (2400, 6)] {
+            let sum: i64 = (0..n).map(|i| share(total, n, i)).sum();
+            assert_eq!(sum, total, "{total} over {n}");
+        }
+        assert_eq!(share(10, 0, 0), 0);
+    }
+
+    #[test]
+    fn memory_is_seeded_as_if_the_first_load_had_held_for_the_window() {
+        // 2000m over 4 pods of 500m is 100 %: the first sync recommends 8.
+        let s = setup(
+            "time,cpu\n0s,2000m\n",
+            &["--replicas", "4", "--pod-request", "cpu=500m"],
+        );
+        let mut engine = Engine::new(&s);
+        engine.place_start_pods();
+        engine.seed_memory();
+        let recs = &engine.memory.recommendations;
+        // Every 15 s over the 5-minute window, before the first sync.
+        assert_eq!(recs.len(), 20);
+        assert!(recs.iter().all(|r| r.replicas == 8));
+        assert_eq!(recs[0].timestamp, START.sub(Duration::from_secs(300)));
+        assert!(engine.memory.scale_up_events.is_empty());
+    }
+
+    #[test]
+    fn start_pods_are_spread_over_the_existing_nodes() {
+        let mut flags = NODES.to_vec();
+        flags.extend(["--replicas", "4", "--existing-nodes", "2"]);
+        let s = setup("time,cpu\n0s,1000m\n", &flags);
+        let mut engine = Engine::new(&s);
+        engine.place_start_pods();
+        let per_node: Vec<i64> = engine.nodes.iter().map(|n| n.slot.workload_pods).collect();
+        assert_eq!(per_node, [2, 2]);
+    }
+
+    #[test]
+    fn the_replicaset_deletes_from_the_node_with_the_most_replicas_first() {
+        // 3 pods per node fit (1900m free); 5 pods: 3 on node-1, 2 on node-2 after spreading
+        // (node-1, node-2, node-1, node-2, node-1).
+        let mut flags = NODES.to_vec();
+        flags.extend(["--replicas", "5", "--existing-nodes", "2"]);
+        let s = setup("time,cpu\n0s,1250m\n", &flags);
+        let mut engine = Engine::new(&s);
+        engine.place_start_pods();
+        engine.replicas = 3;
+        engine.replicaset(60_000);
+        let per_node: Vec<i64> = engine.nodes.iter().map(|n| n.slot.workload_pods).collect();
+        assert_eq!(per_node, [1, 2]);
+        assert_eq!(engine.scenario.pods.len(), engine.pods.len());
+    }
+
+    #[test]
+    fn without_nodes_new_pods_start_at_once_and_are_ready_after_the_startup() {
+        let s = setup(
+            "time,cpu\n0s,1000m\n1m,2000m\n",
+            &[
+                "--replicas",
+                "4",
+                "--pod-request",
+                "cpu=500m",
+                "--duration",
+                "2m",
+            ],
+        );
+        let sim = run(&s);
+        assert_eq!(row(&sim, 60).desired_replicas, 8);
+        assert_eq!(events_at(&sim, 75), ["4 pod(s) Ready"]);
+        assert_eq!(row(&sim, 75).ready_replicas, 8);
+        assert_eq!(sim.summary.pending_pod_seconds, 0);
+    }
+
+    #[test]
+    fn the_cluster_autoscaler_waits_one_loop_for_pods_under_two_seconds_old() {
+        // HPA and CA both act at 0:30: the new pods are 0 s old, so the node is requested at 0:40.
+        let mut flags = NODES.to_vec();
+        flags.extend([
+            "--replicas",
+            "4",
+            "--existing-nodes",
+            "2",
+            "--duration",
+            "1m",
+        ]);
+        let s = setup("time,cpu\n0s,1000m\n30s,3000m\n", &flags);
+        let sim = run(&s);
+        assert_eq!(row(&sim, 30).desired_replicas, 8);
+        assert!(
+            events_at(&sim, 30)
+                .iter()
+                .any(|e| e.starts_with("waits one loop"))
+        );
+        assert!(
+            events_at(&sim, 40)
+                .iter()
+                .any(|e| e.starts_with("requests 1 node(s) (node-3, Ready at 3:40)"))
+        );
+    }
+
+    #[test]
+    fn an_unneeded_node_goes_strictly_after_the_unneeded_time_and_its_pods_move() {
+        // 2 pods on 3 nodes: node-3 is empty and node-1's pod fits on node-2, so both are
+        // unneeded from 0:00; they go at the first scan after 10:00, 10:10. The evicted pod is
+        // recreated and scheduled at the next tick, 10:11.
+        let mut flags = NODES.to_vec();
+        flags.extend([
+            "--replicas",
+            "2",
+            "--existing-nodes",
+            "3",
+            "--node-group-min",
+            "1",
+            "--duration",
+            "11m",
+        ]);
+        let s = setup("time,cpu\n0s,500m\n", &flags);
+        let sim = run(&s);
+        assert!(events_at(&sim, 600).is_empty());
+        assert_eq!(
+            events_at(&sim, 610),
+            [
+                "removes node-3 (empty)",
+                "removes node-1 (1 pod(s) evicted and recreated)"
+            ]
+        );
+        let r = row(&sim, 615);
+        assert_eq!(
+            (r.ready_replicas, r.starting_pods, r.nodes),
+            (1, 1, Some(1))
+        );
+        assert_eq!(events_at(&sim, 626), ["1 pod(s) Ready"]);
+    }
+
+    #[test]
+    fn pods_that_no_allowed_node_would_take_stay_pending() {
+        let mut flags = NODES.to_vec();
+        flags.extend([
+            "--replicas",
+            "6",
+            "--existing-nodes",
+            "2",
+            "--node-group-max",
+            "2",
+            "--duration",
+            "2m",
+        ]);
+        let s = setup("time,cpu\n0s,1500m\n30s,3000m\n", &flags);
+        let sim = run(&s);
+        // maxReplicas 10: 4 new pods, none of which the 2 full nodes take.
+        assert_eq!(row(&sim, 60).pending_pods, 4);
+        assert_eq!(
+            events_at(&sim, 40),
+            ["4 pod(s) fit on no node it may add: the node group's maximum size (2)"]
+        );
+        assert_eq!(sim.summary.final_nodes, Some(2));
+    }
+
+    #[test]
+    fn a_terminating_pod_holds_its_node_room_until_it_is_gone() {
+        let mut flags = NODES.to_vec();
+        flags.extend([
+            "--replicas",
+            "6",
+            "--existing-nodes",
+            "2",
+            "--pod-termination",
+            "30s",
+        ]);
+        let s = setup("time,cpu\n0s,1500m\n", &flags);
+        let mut engine = Engine::new(&s);
+        engine.place_start_pods();
+        engine.replicas = 4;
+        engine.replicaset(0);
+        let deleting = engine.scenario.pods.iter().filter(|p| p.deleting).count();
+        assert_eq!(deleting, 2);
+        let held: i64 = engine.nodes.iter().map(|n| n.slot.workload_pods).sum();
+        assert_eq!(held, 6);
+        engine.pods_progress(30_000);
+        let held: i64 = engine.nodes.iter().map(|n| n.slot.workload_pods).sum();
+        assert_eq!((held, engine.pods.len()), (4, 4));
+    }
+
+    #[test]
+    fn idle_stretches_cost_no_ticks_between_events() {
+        // An hour without nodes: one tick per sync and nothing else.
+        let s = setup(
+            "time,cpu\n0s,1000m\n",
+            &[
+                "--replicas",
+                "4",
+                "--pod-request",
+                "cpu=500m",
+                "--duration",
+                "1h",
+            ],
+        );
+        let mut engine = Engine::new(&s);
+        engine.place_start_pods();
+        let mut ticks = 0;
+        let mut t = 0;
+        while t <= 3_600_000 {
+            ticks += 1;
+            t = engine.next_event(t, 15_000, 10_000);
+        }
+        assert_eq!(ticks, 241);
     }
 }

@@ -1,0 +1,318 @@
+//! `kubectl get nodes -o json|yaml` and `kubectl get pods -A -o json|yaml` → each node's
+//! allocatable and the room its pods leave, for the Cluster Autoscaler's view (`--nodes`,
+//! `--all-pods`). Only these fields are read: nodes' `metadata.name`, `spec.unschedulable`,
+//! `status.allocatable`, the Ready condition; pods' `metadata.name`, `.namespace`,
+//! `.ownerReferences[].kind` (DaemonSet), `spec.nodeName`, `spec.containers[].resources.requests`,
+//! `spec.initContainers[]` (the same and `restartPolicy`), `spec.resources.requests`,
+//! `spec.overhead`, `status.phase`.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+use serde::Deserialize;
+
+use super::{Format, ResourceMap, decode};
+use crate::calc::nodes::effective_requests;
+use crate::error::InputError;
+use crate::scenario::{Capacity, Container, ContainerKind, ExistingNode, Pod, PodPhase, Resources};
+
+#[derive(Deserialize)]
+struct List<'a> {
+    #[serde(borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    items: Option<Vec<Item<'a>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Item<'a> {
+    #[serde(borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    metadata: Option<Meta<'a>>,
+    #[serde(borrow, default)]
+    spec: Option<Spec<'a>>,
+    #[serde(borrow, default)]
+    status: Option<Status<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Meta<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    namespace: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    owner_references: Option<Vec<Owner<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct Owner<'a> {
+    #[serde(borrow, default)]
+    kind: Option<Cow<'a, str>>,
+}
+
+/// A node's or a pod's spec: the fields of both kinds.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Spec<'a> {
+    #[serde(default)]
+    unschedulable: Option<bool>,
+    #[serde(borrow, default)]
+    node_name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    containers: Option<Vec<RawContainer<'a>>>,
+    #[serde(borrow, default)]
+    init_containers: Option<Vec<RawContainer<'a>>>,
+    #[serde(default)]
+    resources: Option<Requirements>,
+    #[serde(default)]
+    overhead: Option<ResourceMap>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawContainer<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    restart_policy: Option<Cow<'a, str>>,
+    #[serde(default)]
+    resources: Option<Requirements>,
+}
+
+#[derive(Deserialize)]
+struct Requirements {
+    #[serde(default)]
+    requests: Option<ResourceMap>,
+}
+
+#[derive(Deserialize, Default)]
+struct Status<'a> {
+    #[serde(default)]
+    allocatable: Option<ResourceMap>,
+    #[serde(borrow, default)]
+    phase: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    conditions: Option<Vec<Condition<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct Condition<'a> {
+    #[serde(borrow, rename = "type", default)]
+    condition_type: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    status: Option<Cow<'a, str>>,
+}
+
+fn items<'a>(
+    file: &str,
+    text: &'a str,
+    expected: &str,
+    kind: &str,
+) -> Result<Vec<Item<'a>>, InputError> {
+    let format = match super::detect(text) {
+        Format::Text => Format::Json,
+        f => f,
+    };
+    let mut out = Vec::new();
+    for list in decode::<List<'_>>(file, text, format)? {
+        let list_kind = list.kind.as_deref().unwrap_or("");
+        match list.items {
+            Some(items) => out.extend(
+                items
+                    .into_iter()
+                    .filter(|i| i.kind.as_deref().is_none_or(|k| k == kind)),
+            ),
+            None if list_kind.is_empty() => {}
+            None => {
+                return Err(InputError::new(
+                    file,
+                    format!("found kind {list_kind}, expected {expected}"),
+                )
+                .field("kind"));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One node as listed, before its pods are added.
+struct NodeEntry {
+    node: ExistingNode,
+    /// Requests of the DaemonSet pods on it.
+    daemonsets: Capacity,
+}
+
+/// The nodes of `--nodes`, with the room the pods of `--all-pods` take, sorted by name. The pods
+/// of this HPA's workload are those of `namespace` named in `workload`.
+pub fn parse(
+    nodes_file: &str,
+    nodes_text: &str,
+    pods: Option<(&str, &str)>,
+    namespace: &str,
+    workload: &HashSet<&str>,
+) -> Result<(Vec<ExistingNode>, Capacity), InputError> {
+    let expected = "a NodeList or a List of nodes (kubectl get nodes -o json)";
+    let mut entries: Vec<NodeEntry> = Vec::new();
+    for (i, item) in items(nodes_file, nodes_text, expected, "Node")?
+        .into_iter()
+        .enumerate()
+    {
+        let field = |f: &str| format!("items[{i}].{f}");
+        let name = item
+            .metadata
+            .and_then(|m| m.name)
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| {
+                InputError::new(nodes_file, "found nothing, expected the node's name")
+                    .field(field("metadata.name"))
+            })?;
+        let status = item.status.unwrap_or_default();
+        let allocatable = status.allocatable.map(|a| a.0).ok_or_else(|| {
+            InputError::new(
+                nodes_file,
+                format!("found no allocatable for node {name}, expected status.allocatable"),
+            )
+            .field(field("status.allocatable"))
+        })?;
+        let (pods_milli, resources): (Vec<_>, Vec<_>) =
+            allocatable.0.into_iter().partition(|(n, _)| n == "pods");
+        let max_pods = pods_milli.first().map_or(110, |(_, m)| m / 1000);
+        let ready = status.conditions.unwrap_or_default().iter().any(|c| {
+            c.condition_type.as_deref() == Some("Ready") && c.status.as_deref() == Some("True")
+        });
+        let cordoned = item.spec.and_then(|s| s.unschedulable).unwrap_or(false);
+        entries.push(NodeEntry {
+            node: ExistingNode {
+                name: name.into_owned(),
+                allocatable: Capacity {
+                    resources: Resources(resources),
+                    pods: max_pods,
+                },
+                requested: Capacity::default(),
+                workload_pods: 0,
+                schedulable: ready && !cordoned,
+            },
+            daemonsets: Capacity::default(),
+        });
+    }
+    if entries.is_empty() {
+        return Err(InputError::new(
+            nodes_file,
+            format!("found no nodes, expected {expected}"),
+        ));
+    }
+    entries.sort_by(|a, b| a.node.name.cmp(&b.node.name));
+    let index: HashMap<String, usize> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.node.name.clone(), i))
+        .collect();
+
+    if let Some((pods_file, pods_text)) = pods {
+        let expected = "a PodList or a List of pods (kubectl get pods -A -o json)";
+        for item in items(pods_file, pods_text, expected, "Pod")? {
+            let spec = item.spec.unwrap_or_default();
+            let Some(entry) = spec
+                .node_name
+                .as_deref()
+                .and_then(|n| index.get(n))
+                .and_then(|&i| entries.get_mut(i))
+            else {
+                continue; // Not bound, or on a node that is not listed.
+            };
+            let phase = item
+                .status
+                .as_ref()
+                .and_then(|s| s.phase.as_deref())
+                .unwrap_or("Running");
+            if phase == "Succeeded" || phase == "Failed" {
+                continue; // Terminal pods release their requests.
+            }
+            let meta = item.metadata.unwrap_or_default();
+            let daemonset = meta
+                .owner_references
+                .as_deref()
+                .unwrap_or_default()
+                .iter()
+                .any(|o| o.kind.as_deref() == Some("DaemonSet"));
+            let mut request = effective_requests(&to_pod(&spec));
+            if let Some(overhead) = &spec.overhead {
+                add(&mut request, &overhead.0);
+            }
+            add(&mut entry.node.requested.resources, &request);
+            entry.node.requested.pods += 1;
+            if daemonset {
+                add(&mut entry.daemonsets.resources, &request);
+                entry.daemonsets.pods += 1;
+            }
+            let name = meta.name.as_deref().unwrap_or("");
+            if meta.namespace.as_deref() == Some(namespace) && workload.contains(name) {
+                entry.node.workload_pods += 1;
+            }
+        }
+    }
+    // The template is the first Ready node of the group, with the DaemonSets that run on it.
+    let template_daemonsets = entries
+        .iter()
+        .find(|e| e.node.schedulable)
+        .or(entries.first())
+        .map(|e| e.daemonsets.clone())
+        .unwrap_or_default();
+    Ok((
+        entries.into_iter().map(|e| e.node).collect(),
+        template_daemonsets,
+    ))
+}
+
+fn to_pod(spec: &Spec<'_>) -> Pod {
+    let container = |c: &RawContainer<'_>, kind| Container {
+        name: c.name.as_deref().unwrap_or("").to_string(),
+        kind,
+        requests: c
+            .resources
+            .as_ref()
+            .and_then(|r| r.requests.as_ref())
+            .map(|r| r.0.clone())
+            .unwrap_or_default(),
+    };
+    let mut containers: Vec<Container> = spec
+        .containers
+        .iter()
+        .flatten()
+        .map(|c| container(c, ContainerKind::App))
+        .collect();
+    containers.extend(spec.init_containers.iter().flatten().map(|c| {
+        let kind = if c.restart_policy.as_deref() == Some("Always") {
+            ContainerKind::Sidecar
+        } else {
+            ContainerKind::Init
+        };
+        container(c, kind)
+    }));
+    Pod {
+        name: String::new(),
+        phase: PodPhase::Running,
+        deleting: false,
+        start_time: None,
+        ready: None,
+        containers,
+        pod_requests: spec
+            .resources
+            .as_ref()
+            .and_then(|r| r.requests.as_ref())
+            .map(|r| r.0.clone()),
+    }
+}
+
+fn add(into: &mut Resources, more: &Resources) {
+    for (name, v) in &more.0 {
+        match into.0.iter_mut().find(|(n, _)| n == name) {
+            Some((_, total)) => *total = total.saturating_add(*v),
+            None => into.0.push((name.clone(), *v)),
+        }
+    }
+}
