@@ -126,11 +126,12 @@ pub const ALL: [BuiltIn; 6] = [
     },
     BuiltIn {
         name: "pods-pending",
-        notice: "The load jumps at 0:01. The HPA doubles to 12 (its scale-up limit), then asks \
-                 for 17 at 0:30, but the 2 nodes hold 12: 5 pods stay Pending. The Cluster \
-                 Autoscaler sees them at 0:30, waits one scan because they are under 2 s old, and \
-                 requests a node at 0:40, Ready at 3:40. Meanwhile the HPA counts the Pending \
-                 pods as using no CPU (58 %, inside the tolerance), so it does not ask for more.",
+        notice: "The load jumps at 0:01. The HPA doubles to 12 (its scale-up limit) and at 0:30 \
+                 goes to the 17 it recommended at 0:15, still in its window; the 2 nodes hold \
+                 12, so 5 pods stay Pending. The Cluster Autoscaler sees them at 0:30, waits one \
+                 scan because they are under 2 s old, and requests a node at 0:40, Ready at \
+                 3:40. Meanwhile the HPA counts the Pending pods as using no CPU (58 %, inside \
+                 the tolerance), so it does not ask for more.",
         hpa: API_CPU_60,
         load: "time,cpu\n0s,2160m\n1s,6000m\n",
         args: &[G1, &["--duration", "6m"]],

@@ -575,8 +575,6 @@ fn node_group(
         node_group_max: args.node_group_max,
         max_nodes_total: args.max_nodes_total,
         pod_request: None,
-        nodes_file: None,
-        all_pods: None,
         scale_down_utilization_threshold: args.scale_down_utilization_threshold.unwrap_or(0.5),
         scale_down_unneeded_time: args
             .scale_down_unneeded_time

@@ -7,3 +7,4 @@ mod hostile;
 mod kubectl;
 mod nodes;
 mod properties;
+mod simulate;

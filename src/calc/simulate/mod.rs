@@ -343,7 +343,13 @@ impl<'s> Engine<'s> {
                     self.bind(i, node, -LONG_AGO);
                     self.make_ready(i, -LONG_AGO);
                 }
-                None => unplaced += 1,
+                None => {
+                    // Said once here, not again by the scheduler.
+                    if let Some(p) = self.pods.get_mut(i) {
+                        p.waited = true;
+                    }
+                    unplaced += 1;
+                }
             }
         }
         if unplaced > 0 {
@@ -1210,7 +1216,7 @@ impl<'s> Engine<'s> {
         let hpa = &scenario.hpa;
         let mut steps_changed = 0i64;
         for pair in setup.load.steps.windows(2) {
-            if pair[0].values != pair[1].values {
+            if pair[0].values != pair[1].values && pair[1].at.millis() <= end {
                 steps_changed = pair[1].at.millis();
             }
         }

@@ -1,0 +1,667 @@
+//! `hpacalc simulate` through the binary (issue 6): each built-in scenario's story, a simulation of
+//! one sync against the single-sync calculator, the controller's timing boundaries over time,
+//! custom load files, the output formats and the input errors.
+
+use serde_json::Value;
+
+use crate::cli::{hpacalc, hpacalc_stdin, root, stderr, stdout};
+
+fn simulate_json(args: &[&str]) -> Value {
+    simulate_json_stdin(args, "")
+}
+
+fn simulate_json_stdin(args: &[&str], stdin: &str) -> Value {
+    let mut all = vec!["simulate", "-o", "json"];
+    all.extend(args);
+    let o = hpacalc_stdin(&all, stdin);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("JSON")
+}
+
+fn scenario(name: &str) -> Value {
+    simulate_json(&["--scenario", name])
+}
+
+fn rows(v: &Value) -> &Vec<Value> {
+    v["timeline"].as_array().expect("timeline")
+}
+
+fn row(v: &Value, time: i64) -> &Value {
+    rows(v)
+        .iter()
+        .find(|r| r["time"] == time)
+        .unwrap_or_else(|| panic!("no sync at {time}s"))
+}
+
+/// `(time, from, to)` for every sync that changed the replica count.
+fn changes(v: &Value) -> Vec<(i64, i64, i64)> {
+    rows(v)
+        .iter()
+        .filter(|r| r["desiredReplicas"] != r["replicas"])
+        .map(|r| {
+            (
+                r["time"].as_i64().unwrap(),
+                r["replicas"].as_i64().unwrap(),
+                r["desiredReplicas"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn events(v: &Value) -> Vec<(i64, String)> {
+    v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["time"].as_i64().unwrap(),
+                e["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn has_event(v: &Value, time: i64, starts_with: &str) -> bool {
+    events(v)
+        .iter()
+        .any(|(t, m)| *t == time && m.starts_with(starts_with))
+}
+
+// ---- the built-in scenarios: when the count changes, and to what ----
+
+#[test]
+fn scenario_tolerance_holds_at_55_percent_and_adds_one_pod_at_60() {
+    let v = scenario("tolerance");
+    assert_eq!(changes(&v), [(300, 4, 5)]);
+    // 55 % against 50 %: the ratio 1.1 is inside the band, so the recommendation is the count.
+    for t in [120, 285] {
+        assert_eq!(row(&v, t)["utilization"], 55.0);
+        assert_eq!(row(&v, t)["recommendation"], 4);
+    }
+    assert_eq!(row(&v, 300)["utilization"], 60.0);
+    assert_eq!(row(&v, 330)["utilization"], 48.0);
+    assert_eq!(v["summary"]["finalReplicas"], 5);
+    assert_eq!(v["summary"]["timeToTargetSeconds"], 15);
+}
+
+#[test]
+fn scenario_traffic_doubles_goes_from_4_to_8_and_settles() {
+    let v = scenario("traffic-doubles");
+    assert_eq!(changes(&v), [(60, 4, 8)]);
+    assert_eq!(row(&v, 60)["utilization"], 100.0);
+    assert_eq!(row(&v, 75)["readyReplicas"], 8);
+    assert_eq!(row(&v, 75)["utilization"], 50.0);
+    assert_eq!(v["summary"]["peakReplicas"], 8);
+    assert!(has_event(&v, 75, "4 pod(s) Ready"));
+}
+
+#[test]
+fn scenario_pods_pending_waits_for_the_node_without_asking_for_more() {
+    let v = scenario("pods-pending");
+    // The scale-up limit caps the first step at 12; the window's 17 comes back at 0:30.
+    assert_eq!(changes(&v), [(15, 6, 12), (30, 12, 17)]);
+    assert_eq!(row(&v, 15)["reason"], "ScaleUpLimit");
+    assert!(has_event(
+        &v,
+        30,
+        "waits one loop: all 5 unschedulable pod(s)"
+    ));
+    assert!(has_event(
+        &v,
+        40,
+        "requests 1 node(s) (node-3, Ready at 3:40)"
+    ));
+    // While node-3 boots: 5 Pending pods count as 0 CPU, 58 % is inside the band, no more pods.
+    for t in (45..=210).step_by(15) {
+        let r = row(&v, t);
+        assert_eq!(
+            (
+                r["pendingPods"].clone(),
+                r["nodes"].clone(),
+                r["nodesBooting"].clone()
+            ),
+            (5.into(), 2.into(), 1.into()),
+            "at {t}s"
+        );
+        assert_eq!(r["recommendation"], 17, "at {t}s");
+    }
+    assert!(has_event(&v, 220, "node-3 Ready"));
+    assert!(has_event(&v, 220, "5 waiting pod(s) bound to node-3"));
+    assert_eq!(row(&v, 240)["readyReplicas"], 17);
+    assert_eq!(row(&v, 240)["utilization"], 58.0);
+    assert_eq!(v["summary"]["peakNodes"], 3);
+    assert_eq!(v["summary"]["maxPendingPods"], 5);
+}
+
+#[test]
+fn scenario_short_dip_removes_nothing() {
+    let v = scenario("short-dip");
+    assert!(changes(&v).is_empty());
+    for t in [180, 195, 210, 225] {
+        let r = row(&v, t);
+        assert_eq!(r["recommendation"], 4, "at {t}s");
+        assert_eq!(r["stabilized"], 8, "at {t}s");
+        assert_eq!(r["reason"], "ScaleDownStabilized", "at {t}s");
+    }
+    assert_eq!(row(&v, 240)["recommendation"], 8);
+}
+
+#[test]
+fn scenario_real_drop_scales_down_when_the_window_has_passed() {
+    let v = scenario("real-drop");
+    assert_eq!(changes(&v), [(420, 8, 4)]);
+    assert_eq!(row(&v, 120)["recommendation"], 4);
+}
+
+#[test]
+fn scenario_node_scale_down_removes_the_emptied_node_after_the_unneeded_time() {
+    let v = scenario("node-scale-down");
+    assert_eq!(changes(&v), [(15, 6, 12), (30, 12, 17), (915, 17, 5)]);
+    assert!(has_event(&v, 920, "unneeded from now: node-1"));
+    // Unneeded since 15:20; removable strictly after 10 minutes: the 25:30 scan.
+    assert!(
+        !events(&v)
+            .iter()
+            .any(|(t, m)| *t < 1530 && m.starts_with("removes"))
+    );
+    assert!(has_event(&v, 1530, "removes node-1 (empty)"));
+    assert!(has_event(&v, 1530, "keeps the other unneeded node(s)"));
+    assert_eq!(v["summary"]["finalNodes"], 2);
+}
+
+#[test]
+fn scenario_list_names_every_scenario_with_what_to_notice() {
+    let o = hpacalc(&["simulate", "--scenario", "list"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    for name in [
+        "tolerance",
+        "traffic-doubles",
+        "pods-pending",
+        "short-dip",
+        "real-drop",
+        "node-scale-down",
+    ] {
+        assert!(
+            text.lines().any(|l| l == name),
+            "{name} missing from:\n{text}"
+        );
+    }
+    assert!(text.contains("ScaleDownStabilized"));
+}
+
+#[test]
+fn command_line_flags_change_a_scenario() {
+    // Nodes that boot in 40 s: the Pending pods start at 1:35 instead of 3:55.
+    let v = simulate_json(&["--scenario", "pods-pending", "--node-startup", "40s"]);
+    assert!(has_event(
+        &v,
+        40,
+        "requests 1 node(s) (node-3, Ready at 1:20)"
+    ));
+    assert_eq!(row(&v, 90)["pendingPods"], 0);
+    assert_eq!(v["settings"]["nodes"]["nodeStartupSeconds"], 40);
+}
+
+// ---- one sync equals the single-sync calculator ----
+
+/// The first sync of a simulation and the calculator on the same inputs: same proposal, same
+/// desired count.
+fn assert_one_sync_equals_the_calculator(single: &[&str], single_stdin: &str, sim: &[&str]) {
+    let mut args = single.to_vec();
+    args.extend(["--now", "2026-11-29T15:00:00Z", "-o", "json"]);
+    let o = hpacalc_stdin(&args, single_stdin);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let one: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut sim_args = sim.to_vec();
+    sim_args.extend(["--duration", "0s"]);
+    let v = simulate_json(&sim_args);
+    assert_eq!(rows(&v).len(), 1);
+    let first = &rows(&v)[0];
+    assert_eq!(first["recommendation"], one["decision"]["metricProposal"]);
+    assert_eq!(first["desiredReplicas"], one["desiredReplicas"]);
+    assert_eq!(first["replicas"], one["currentReplicas"]);
+}
+
+#[test]
+fn one_sync_equals_the_single_sync_calculator_for_cpu() {
+    assert_one_sync_equals_the_calculator(
+        &[
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+        ],
+        "",
+        &[
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--load",
+            "fixtures/load/web-cpu.csv",
+            "--replicas",
+            "6",
+            "--pod-request",
+            "cpu=500m",
+        ],
+    );
+    let v = simulate_json(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--load",
+        "fixtures/load/web-cpu.csv",
+        "--replicas",
+        "6",
+        "--pod-request",
+        "cpu=500m",
+        "--duration",
+        "0s",
+    ]);
+    assert_eq!(rows(&v)[0]["desiredReplicas"], 10);
+}
+
+#[test]
+fn one_sync_equals_the_single_sync_calculator_for_every_metric_type() {
+    // Memory AverageValue, ContainerResource cpu, Pods, Object and External: uneven per-pod
+    // samples in the calculator, the same totals split evenly in the simulation.
+    let pods = "pod,started,memory,cpu,cpu_request,packets-per-second\n\
+                e-0,6h,400Mi,300m,500m,1000\n\
+                e-1,6h,450Mi,350m,500m,1200\n\
+                e-2,6h,500Mi,400m,500m,900\n\
+                e-3,6h,650Mi,450m,500m,1300\n";
+    assert_one_sync_equals_the_calculator(
+        &[
+            "--hpa",
+            "fixtures/hpa/all-metric-types.yaml",
+            "--pods",
+            "-",
+            "--metric-value",
+            "requests-per-second=15k",
+            "--metric-value",
+            "queue_messages_ready=200",
+        ],
+        pods,
+        &[
+            "--hpa",
+            "fixtures/hpa/all-metric-types.yaml",
+            "--load",
+            "fixtures/load/everything.csv",
+            "--replicas",
+            "4",
+            "--pod-request",
+            "cpu=500m",
+        ],
+    );
+}
+
+// ---- timing boundaries ----
+
+const BEHAVIOR_DOWN_300: &str = "\
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+  behavior:
+    scaleDown:
+      stabilizationWindowSeconds: 300
+";
+
+#[test]
+fn a_recommendation_exactly_one_window_old_still_holds_on_the_legacy_path() {
+    // The last 8 is recommended at 1:45. At 6:45 it is exactly 300 s old: the legacy window
+    // includes it (stabilizeRecommendation skips only samples Before the cutoff).
+    let v = scenario("real-drop");
+    assert_eq!(row(&v, 105)["recommendation"], 8);
+    assert_eq!(row(&v, 405)["stabilized"], 8);
+    assert_eq!(row(&v, 405)["desiredReplicas"], 8);
+    assert_eq!(row(&v, 420)["desiredReplicas"], 4);
+}
+
+#[test]
+fn a_recommendation_exactly_one_window_old_is_out_with_behavior() {
+    // The same load with behavior.scaleDown.stabilizationWindowSeconds 300: that window keeps
+    // only samples After the cutoff, so the 8 of 1:45 is out at 6:45 and the count falls then.
+    let v = simulate_json_stdin(
+        &[
+            "--hpa",
+            "-",
+            "--load",
+            "fixtures/load/web-drop.csv",
+            "--replicas",
+            "8",
+            "--pod-request",
+            "cpu=500m",
+            "--duration",
+            "10m",
+        ],
+        BEHAVIOR_DOWN_300,
+    );
+    assert_eq!(row(&v, 390)["stabilized"], 8);
+    assert_eq!(changes(&v), [(405, 8, 4)]);
+}
+
+#[test]
+fn a_scale_event_exactly_one_period_old_no_longer_limits() {
+    // One pod per 60 s: the event of 0:00 limits the syncs at 0:15, 0:30 and 0:45 (strictly
+    // inside the period) and no longer at 1:00.
+    let hpa = "\
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
+  behavior:
+    scaleUp:
+      stabilizationWindowSeconds: 0
+      policies:
+      - {type: Pods, value: 1, periodSeconds: 60}
+";
+    let v = simulate_json_stdin(
+        &[
+            "--hpa",
+            "-",
+            "--load",
+            "fixtures/load/web-cpu.csv",
+            "--replicas",
+            "2",
+            "--pod-request",
+            "cpu=500m",
+            "--duration",
+            "3m",
+        ],
+        hpa,
+    );
+    assert_eq!(
+        changes(&v),
+        [(0, 2, 3), (60, 3, 4), (120, 4, 5), (180, 5, 6)]
+    );
+    assert_eq!(row(&v, 45)["reason"], "ScaleUpLimit");
+}
+
+// ---- custom load files and outputs ----
+
+#[test]
+fn a_custom_load_file_runs_to_the_last_row_plus_15_minutes() {
+    let v = simulate_json(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--load",
+        "fixtures/load/web-day.csv",
+        "--replicas",
+        "6",
+        "--pod-request",
+        "cpu=500m",
+    ]);
+    // The last row is at 10:00: 25 minutes, a sync every 15 s.
+    assert_eq!(v["settings"]["durationSeconds"], 1500);
+    assert_eq!(rows(&v).len(), 101);
+    // Capped at maxReplicas 10; down in two steps as the window lets go of 12 and then of 6.
+    assert_eq!(changes(&v), [(120, 6, 10), (780, 10, 6), (900, 6, 4)]);
+    assert_eq!(row(&v, 120)["reason"], "TooManyReplicas");
+    assert_eq!(v["summary"]["peakReplicas"], 10);
+    assert!(v["summary"]["nodeSeconds"].is_null());
+    assert!(row(&v, 0)["nodes"].is_null());
+}
+
+#[test]
+fn several_load_columns_feed_their_metrics() {
+    // queue-worker: an External Value metric and an Object AverageValue metric.
+    let v = simulate_json(&[
+        "--hpa",
+        "fixtures/hpa/queue-worker.yaml",
+        "--load",
+        "fixtures/load/worker.csv",
+        "--duration",
+        "2m",
+    ]);
+    assert_eq!(v["loadColumns"][0]["name"], "queue_messages_ready");
+    assert_eq!(row(&v, 0)["loads"]["inflight_jobs"], 18.0);
+    // status.currentReplicas 4: 250 messages against 100 gives ceil(2.5 × 4) = 10.
+    assert_eq!(row(&v, 0)["replicas"], 4);
+    assert_eq!(row(&v, 0)["recommendation"], 10);
+    assert_eq!(row(&v, 0)["utilization"], 250.0);
+}
+
+#[test]
+fn csv_output_has_one_row_per_sync_and_the_json_keys_as_header() {
+    let o = hpacalc(&["simulate", "--scenario", "traffic-doubles", "-o", "csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "time,load,utilization,readyReplicas,startingPods,pendingPods,replicas,recommendation,\
+         stabilized,desiredReplicas,reason,nodes,nodesBooting"
+    );
+    assert_eq!(lines.len(), 22);
+    assert_eq!(lines[5], "60,2,100,4,0,0,4,8,8,8,,,");
+}
+
+#[test]
+fn the_table_shows_the_story_events_and_summary() {
+    let o = hpacalc(&["simulate", "--scenario", "pods-pending"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("HPA shop/api → Deployment/api"), "{text}");
+    assert!(text.contains("Scenario pods-pending"));
+    let header = text.lines().find(|l| l.starts_with("TIME  ")).unwrap();
+    for column in [
+        "LOAD", "UTIL", "READY", "PODS", "PENDING", "REC", "STABLE", "DESIRED", "REASON", "NODES",
+    ] {
+        assert!(header.contains(column), "{header}");
+    }
+    let at_45 = text.lines().find(|l| l.starts_with("0:45 ")).unwrap();
+    let cells: Vec<&str> = at_45.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        [
+            "0:45", "6", "83%", "12", "17", "5", "17", "17", "17", "-", "2", "+1"
+        ]
+    );
+    assert!(text.contains("0:15  6      166%"));
+    assert!(text.contains("6 → 12"));
+    assert!(text.contains("Events"));
+    assert!(text.contains("Summary"));
+}
+
+#[test]
+fn the_chart_is_an_svg_with_sync_ticks_and_the_window() {
+    let path = std::env::temp_dir().join(format!("hpacalc-chart-{}.svg", std::process::id()));
+    let path_text = path.to_string_lossy().to_string();
+    let o = hpacalc(&["simulate", "--scenario", "real-drop", "--chart", &path_text]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    // 41 syncs: one tick each under the plot.
+    assert_eq!(svg.matches(" v7").count(), 41);
+    assert!(svg.contains("5:00 window"));
+    for label in [
+        "desired replicas",
+        "Ready pods",
+        "recommendation",
+        "HPA sync",
+    ] {
+        assert!(svg.contains(label), "{label}");
+    }
+}
+
+#[test]
+fn the_readme_documents_every_simulation_key() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let section = readme
+        .split("## Over time")
+        .nth(1)
+        .expect("README.md has an \"Over time\" section");
+    let v = scenario("pods-pending");
+    let mut keys: Vec<String> = Vec::new();
+    for object in [
+        &v,
+        &rows(&v)[0],
+        &v["summary"],
+        &v["settings"],
+        &v["settings"]["nodes"],
+        &v["events"][0],
+        &v["metric"],
+        &v["loadColumns"][0],
+    ] {
+        keys.extend(object.as_object().unwrap().keys().cloned());
+    }
+    for key in keys {
+        assert!(
+            section.contains(&format!("`{key}`")),
+            "README.md's \"Over time\" section does not document `{key}`"
+        );
+    }
+}
+
+// ---- errors ----
+
+#[test]
+fn load_file_errors_are_located_and_print_nothing() {
+    for (file, want) in [
+        (
+            "fixtures/load/invalid/unordered.csv",
+            "fixtures/load/invalid/unordered.csv:4:1: time: found \"2m\", expected a time after \
+             the previous row's 5m",
+        ),
+        (
+            "fixtures/load/invalid/bad-value.csv",
+            "fixtures/load/invalid/bad-value.csv:3:2: cpu:",
+        ),
+        (
+            "fixtures/load/invalid/unknown-column.csv",
+            "fixtures/load/invalid/unknown-column.csv:1:3: rps: found the column \"rps\", \
+             expected time or a metric of the HPA: cpu",
+        ),
+    ] {
+        let o = hpacalc(&[
+            "simulate",
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--load",
+            file,
+            "--pod-request",
+            "cpu=500m",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{file}");
+        assert!(o.stdout.is_empty(), "{file}");
+        assert!(stderr(&o).contains(want), "{file}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn flag_errors_say_what_was_found_and_expected() {
+    let base = [
+        "simulate",
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--load",
+        "fixtures/load/web-cpu.csv",
+    ];
+    for (extra, want) in [
+        (
+            &[][..],
+            "--pod-request: found no --pod-request, expected a cpu request such as cpu=500m",
+        ),
+        (
+            &["--pod-request", "cpu=500m", "--node-startup", "1m"][..],
+            "--node-startup: found no node group, expected --node-allocatable with it",
+        ),
+        (
+            &["--pod-request", "cpu=500m", "--pod-startup", "1.5s"][..],
+            "--pod-startup: found 1.5s, expected whole seconds",
+        ),
+        (
+            &["--pod-request", "cpu=500m", "--sync-period", "0s"][..],
+            "--sync-period: found 0s, expected at least 1s",
+        ),
+        (
+            &["--pod-request", "cpu=500m", "--replicas=-1"][..],
+            "--replicas: found -1, expected 0 or more",
+        ),
+        (
+            &["--pod-request", "cpu=500m", "--duration", "9000h"][..],
+            "--duration: found 9000h, expected at most 8784h",
+        ),
+    ] {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        let o = hpacalc(&args);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+        assert!(stderr(&o).contains(want), "{extra:?}: {}", stderr(&o));
+    }
+    let o = hpacalc(&["simulate", "--scenario", "nope"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--scenario: found \"nope\", expected list or one of tolerance"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["simulate"][..],
+        &["simulate", "--hpa", "fixtures/hpa/web-cpu.yaml"][..],
+        &[
+            "simulate",
+            "--scenario",
+            "tolerance",
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+        ][..],
+        &["simulate", "--scenario", "tolerance", "-o", "yaml"][..],
+    ] {
+        let o = hpacalc(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+fn an_unwritable_chart_is_an_error_and_prints_nothing() {
+    let o = hpacalc(&[
+        "simulate",
+        "--scenario",
+        "tolerance",
+        "--chart",
+        "/nonexistent-dir/chart.svg",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("/nonexistent-dir/chart.svg: cannot write the chart"));
+}
+
+#[test]
+fn the_readme_simulate_example_is_the_real_output() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let command = "$ hpacalc simulate --scenario pods-pending\n";
+    let start = readme
+        .find(command)
+        .expect("README.md shows the pods-pending example")
+        + command.len();
+    let block = &readme[start..];
+    let block = &block[..block.find("```").expect("the example's end")];
+    let o = hpacalc(&["simulate", "--scenario", "pods-pending"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mut lines = out.lines();
+    // Every shown line, in order; `…` stands for the lines left out.
+    for shown in block.lines().filter(|l| *l != "…") {
+        assert!(
+            lines.any(|l| l == shown),
+            "README.md's simulate example is out of date at {shown:?}; the output is:\n{out}"
+        );
+    }
+}
