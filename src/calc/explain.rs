@@ -543,7 +543,8 @@ pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
     if let (Some(c), Some(proposal)) = (&sync.combined, sync.metric_proposal) {
         let name = c
             .winner
-            .map(|i| sync.outcomes[i].name.as_str())
+            .and_then(|i| sync.outcomes.get(i))
+            .map(|o| o.name.as_str())
             .unwrap_or("");
         let mut detail = format!("largest valid proposal: {proposal} ({name})");
         if c.invalid_count > 0 {
@@ -672,7 +673,8 @@ pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
                 .combined
                 .as_ref()
                 .and_then(|c| c.winner)
-                .map(|i| sync.outcomes[i].name.clone()),
+                .and_then(|i| sync.outcomes.get(i))
+                .map(|o| o.name.clone()),
             rescale_reason: sync.rescale_reason.clone(),
             stabilized_replicas: sync.normalization.as_ref().map(|n| n.stabilized),
             limited_replicas: sync.normalization.as_ref().map(|n| n.limited.replicas),

@@ -394,7 +394,8 @@ pub fn combine(outcomes: &[MetricOutcome<'_>], spec_replicas: i32) -> Combined {
         }
     }
     let error = first_invalid
-        .and_then(|i| outcomes[i].result.as_ref().err())
+        .and_then(|i| outcomes.get(i))
+        .and_then(|o| o.result.as_ref().err())
         .map(|f| {
             format!(
                 "invalid metrics ({invalid_count} invalid out of {}), first error is: {}",

@@ -191,14 +191,17 @@ pub(crate) fn estimate(groups: &[(Resources, i64)], input: &NodeInput, limit: i6
             })
             .sum::<f64>()
     };
-    let mut order: Vec<usize> = (0..groups.len()).collect();
-    order.sort_by(|&a, &b| score(&groups[b].0).total_cmp(&score(&groups[a].0)));
-    let mut opened: Vec<Slot> = Vec::new();
+    // Each group with the pods placed so far, largest score first (a stable sort).
+    let mut order: Vec<(&Resources, i64, &mut i64)> = Vec::new();
     let mut placed = vec![0i64; groups.len()];
+    for ((request, count), done) in groups.iter().zip(placed.iter_mut()) {
+        order.push((request, *count, done));
+    }
+    order.sort_by(|a, b| score(b.0).total_cmp(&score(a.0)));
+    let mut opened: Vec<Slot> = Vec::new();
     let mut new_allowed = true;
-    for i in order {
-        let (request, count) = &groups[i];
-        let mut left = *count;
+    for (request, count, done) in order {
+        let mut left = count;
         // Phase A: first-fit on nodes opened earlier; stop at the first pod that fits none.
         while left > 0 {
             let Some(slot) = opened.iter_mut().find(|s| s.fits(request)) else {
@@ -206,7 +209,7 @@ pub(crate) fn estimate(groups: &[(Resources, i64)], input: &NodeInput, limit: i6
             };
             slot.place(request);
             left -= 1;
-            placed[i] += 1;
+            *done += 1;
         }
         // Phase B: next-fit, opening template nodes.
         while left > 0 && new_allowed {
@@ -214,7 +217,7 @@ pub(crate) fn estimate(groups: &[(Resources, i64)], input: &NodeInput, limit: i6
                 if last.fits(request) {
                     last.place(request);
                     left -= 1;
-                    placed[i] += 1;
+                    *done += 1;
                     continue;
                 }
                 if last.workload_pods == 0 {
@@ -232,7 +235,7 @@ pub(crate) fn estimate(groups: &[(Resources, i64)], input: &NodeInput, limit: i6
             }
             slot.place(request);
             left -= 1;
-            placed[i] += 1;
+            *done += 1;
             opened.push(slot);
         }
     }
@@ -332,7 +335,7 @@ pub fn plan(input: &NodeInput, current: i32, desired: i32) -> NodesReport {
     }
     let estimate = estimate(&[(input.pod_request.clone(), pending)], input, limit);
     let to_add = i64::try_from(estimate.nodes.len()).unwrap_or(i64::MAX);
-    let unschedulable = pending - estimate.placed[0];
+    let unschedulable = pending - estimate.placed.first().copied().unwrap_or(0);
     if unschedulable == 0 {
         limited_by = None;
     } else if k == 0 {

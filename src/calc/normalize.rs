@@ -355,8 +355,8 @@ pub fn store_scale_event(
         timestamp: now,
         outdated: false,
     };
-    match events.iter().rposition(|e| e.outdated) {
-        Some(i) => events[i] = event,
+    match events.iter_mut().rev().find(|e| e.outdated) {
+        Some(slot) => *slot = event,
         None => events.push(event),
     }
 }

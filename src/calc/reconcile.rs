@@ -224,7 +224,8 @@ pub fn reconcile<'a>(
         if combined.replicas == -1 {
             if let Some(failure) = combined
                 .first_invalid
-                .and_then(|i| sync.outcomes[i].result.as_ref().err())
+                .and_then(|i| sync.outcomes.get(i))
+                .and_then(|o| o.result.as_ref().err())
             {
                 sync.conditions.set(
                     "ScalingActive",
@@ -244,7 +245,8 @@ pub fn reconcile<'a>(
         }
         let metric_name = combined
             .winner
-            .map(|i| sync.outcomes[i].name.clone())
+            .and_then(|i| sync.outcomes.get(i))
+            .map(|o| o.name.clone())
             .unwrap_or_default();
         sync.conditions.set(
             "ScalingActive",

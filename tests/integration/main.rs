@@ -1,6 +1,9 @@
 //! One integration test binary (faster links on 2 cores): the binary on `fixtures/`, the upstream
 //! conformance suite, properties of the core, and malformed input.
 
+// Test code: a panic is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
 mod cli;
 mod conformance;
 mod hostile;

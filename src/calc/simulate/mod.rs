@@ -134,6 +134,33 @@ impl SimPod {
     fn active(&self) -> bool {
         !matches!(self.state, PodState::Terminating { .. })
     }
+
+    /// Bound to `node` at `t`: phase Running, Ready=False until the startup time has passed
+    /// (Ready at once without one). `pod` is this pod as the controller sees it.
+    fn bind(&mut self, pod: &mut Pod, node: u32, t: i64, startup: i64) {
+        self.node = Some(node);
+        self.state = PodState::Starting {
+            ready_at: t + startup,
+        };
+        pod.phase = PodPhase::Running;
+        pod.start_time = Some(START.add(Duration(t)));
+        pod.ready = Some(ReadyCondition {
+            status: ConditionStatus::False,
+            last_transition_time: START.add(Duration(t)),
+        });
+        if startup == 0 {
+            self.make_ready(pod, t);
+        }
+    }
+
+    /// Ready=True since `at`, here and in the controller's view `pod`.
+    fn make_ready(&mut self, pod: &mut Pod, at: i64) {
+        self.state = PodState::Ready { since: at };
+        pod.ready = Some(ReadyCondition {
+            status: ConditionStatus::True,
+            last_transition_time: START.add(Duration(at)),
+        });
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -337,17 +364,19 @@ impl<'s> Engine<'s> {
         let mut unplaced = 0;
         for _ in 0..n {
             self.create_pod(-LONG_AGO);
-            let i = self.pods.len() - 1;
-            match self.pick_node() {
+            let node = pick_node(self.setup, &self.nodes);
+            // `create_pod` just pushed this pair.
+            let (Some(p), Some(pod)) = (self.pods.last_mut(), self.scenario.pods.last_mut()) else {
+                continue;
+            };
+            match node {
                 Some(node) => {
-                    self.bind(i, node, -LONG_AGO);
-                    self.make_ready(i, -LONG_AGO);
+                    bind(self.setup, &mut self.nodes, p, pod, node, -LONG_AGO);
+                    p.make_ready(pod, -LONG_AGO);
                 }
                 None => {
                     // Said once here, not again by the scheduler.
-                    if let Some(p) = self.pods.get_mut(i) {
-                        p.waited = true;
-                    }
+                    p.waited = true;
                     unplaced += 1;
                 }
             }
@@ -476,10 +505,10 @@ impl<'s> Engine<'s> {
     fn pods_progress(&mut self, t: i64) {
         let mut became_ready = 0;
         let mut gone = false;
-        for i in 0..self.pods.len() {
-            match self.pods[i].state {
+        for (p, pod) in self.pods.iter_mut().zip(&mut self.scenario.pods) {
+            match p.state {
                 PodState::Starting { ready_at } if ready_at <= t => {
-                    self.make_ready(i, ready_at);
+                    p.make_ready(pod, ready_at);
                     became_ready += 1;
                 }
                 PodState::Terminating { gone_at } if gone_at <= t => gone = true,
@@ -734,51 +763,39 @@ impl<'s> Engine<'s> {
     /// Creates or deletes pods so that the active ones match `spec.replicas`.
     fn replicaset(&mut self, t: i64) {
         let want = usize::try_from(self.replicas.max(0)).unwrap_or(0);
-        let active: Vec<usize> = (0..self.pods.len())
-            .filter(|&i| self.pods[i].active())
-            .collect();
-        if active.len() < want {
-            for _ in active.len()..want {
+        let active_count = self.pods.iter().filter(|p| p.active()).count();
+        if active_count < want {
+            for _ in active_count..want {
                 self.create_pod(t);
             }
             return;
         }
-        let extra = active.len() - want;
+        let extra = active_count - want;
         if extra == 0 {
             return;
         }
-        let mut ranked: Vec<(usize, RankedPod)> = active
+        let active: Vec<&SimPod> = self.pods.iter().filter(|p| p.active()).collect();
+        let mut ranked: Vec<RankedPod> = active
             .iter()
-            .map(|&i| {
-                let p = &self.pods[i];
-                let colocated = active
-                    .iter()
-                    .filter(|&&j| self.pods[j].node == p.node)
-                    .count();
+            .map(|p| {
+                let colocated = active.iter().filter(|q| q.node == p.node).count();
                 let ready_since = match p.state {
                     PodState::Ready { since } => Some(since),
                     _ => None,
                 };
-                (
-                    i,
-                    RankedPod {
-                        assigned: p.node.is_some(),
-                        running: p.node.is_some(),
-                        ready: ready_since.is_some(),
-                        colocated: count(colocated),
-                        ready_since,
-                        created: p.created,
-                        seq: p.seq,
-                    },
-                )
+                RankedPod {
+                    assigned: p.node.is_some(),
+                    running: p.node.is_some(),
+                    ready: ready_since.is_some(),
+                    colocated: count(colocated),
+                    ready_since,
+                    created: p.created,
+                    seq: p.seq,
+                }
             })
             .collect();
-        ranked.sort_by_key(|(_, r)| deletion_key(r, t));
-        let victims: Vec<u64> = ranked
-            .iter()
-            .take(extra)
-            .map(|&(i, _)| self.pods[i].seq)
-            .collect();
+        ranked.sort_by_key(|r| deletion_key(r, t));
+        let victims: Vec<u64> = ranked.iter().take(extra).map(|r| r.seq).collect();
         let termination = self.setup.timing.pod_termination.millis();
         if termination == 0 {
             self.remove_pods(|p| victims.contains(&p.seq));
@@ -823,76 +840,24 @@ impl<'s> Engine<'s> {
 
     // ---- the scheduler (§8.2 step 5) ----
 
-    /// The Ready node with the best LeastAllocated score that fits one more pod (ties to the
-    /// lowest index); the unlimited node 0 without node information.
-    fn pick_node(&self) -> Option<u32> {
-        if self.setup.nodes.is_none() {
-            return Some(0);
-        }
-        let request = &self.setup.pod_request;
-        let mut best: Option<(i64, u32)> = None;
-        for n in &self.nodes {
-            if n.state != NodeState::Ready || !n.slot.schedulable || !n.slot.fits(request) {
-                continue;
-            }
-            let score = least_allocated_score(&n.slot, request);
-            if best.is_none_or(|(s, _)| score > s) {
-                best = Some((score, n.id));
-            }
-        }
-        best.map(|(_, id)| id)
-    }
-
-    fn bind(&mut self, i: usize, node: u32, t: i64) {
-        let request = &self.setup.pod_request;
-        if let Some(n) = self.nodes.iter_mut().find(|n| n.id == node) {
-            n.slot.place(request);
-        }
-        let startup = self.setup.timing.pod_startup.millis();
-        if let (Some(p), Some(pod)) = (self.pods.get_mut(i), self.scenario.pods.get_mut(i)) {
-            p.node = Some(node);
-            p.state = PodState::Starting {
-                ready_at: t + startup,
-            };
-            pod.phase = PodPhase::Running;
-            pod.start_time = Some(START.add(Duration(t)));
-            pod.ready = Some(ReadyCondition {
-                status: ConditionStatus::False,
-                last_transition_time: START.add(Duration(t)),
-            });
-        }
-        if startup == 0 {
-            self.make_ready(i, t);
-        }
-    }
-
-    fn make_ready(&mut self, i: usize, at: i64) {
-        if let (Some(p), Some(pod)) = (self.pods.get_mut(i), self.scenario.pods.get_mut(i)) {
-            p.state = PodState::Ready { since: at };
-            pod.ready = Some(ReadyCondition {
-                status: ConditionStatus::True,
-                last_transition_time: START.add(Duration(at)),
-            });
-        }
-    }
-
     fn schedule(&mut self, t: i64) {
+        let setup = self.setup;
         let mut unschedulable = 0;
         let mut after_wait: BTreeMap<u32, usize> = BTreeMap::new();
-        for i in 0..self.pods.len() {
-            if self.pods[i].state != PodState::Pending {
+        for (p, pod) in self.pods.iter_mut().zip(&mut self.scenario.pods) {
+            if p.state != PodState::Pending {
                 continue;
             }
-            match self.pick_node() {
+            match pick_node(setup, &self.nodes) {
                 Some(node) => {
-                    if self.pods[i].waited {
+                    if p.waited {
                         *after_wait.entry(node).or_default() += 1;
                     }
-                    self.bind(i, node, t);
+                    bind(setup, &mut self.nodes, p, pod, node, t);
                 }
                 None => {
-                    if !self.pods[i].waited {
-                        self.pods[i].waited = true;
+                    if !p.waited {
+                        p.waited = true;
                         unschedulable += 1;
                     }
                 }
@@ -1063,30 +1028,34 @@ impl<'s> Engine<'s> {
                 }
             })
             .collect();
-        let mut order: Vec<usize> = (0..self.nodes.len())
-            .filter(|&i| self.nodes[i].state == NodeState::Ready)
+        // The Ready nodes as (index, node, pods to move).
+        let mut order: Vec<(usize, &SimNode, i64)> = self
+            .nodes
+            .iter()
+            .zip(&movable)
+            .enumerate()
+            .filter(|(_, (n, _))| n.state == NodeState::Ready)
+            .map(|(i, (n, &pods))| (i, n, pods))
             .collect();
         // Empty nodes first, then the ones unneeded in the previous loop, then the rest.
-        order.sort_by_key(|&i| {
-            (
-                self.nodes[i].slot.workload_pods > 0,
-                self.nodes[i].unneeded_since.is_none(),
-                i,
-            )
-        });
+        order.sort_by_key(|&(i, n, _)| (n.slot.workload_pods > 0, n.unneeded_since.is_none(), i));
         let mut removable = vec![false; self.nodes.len()];
         if size > group.min {
-            for &i in &order {
-                if self.nodes[i].slot.utilization() > threshold {
+            for &(i, n, pods) in &order {
+                if n.slot.utilization() > threshold {
                     continue;
                 }
                 // The node's pods must fit on the other nodes; a fit is committed, so later
                 // candidates cannot count on the same room.
                 let mut trial = room.clone();
-                trial[i] = 0;
-                let mut left = movable[i];
-                for (j, r) in trial.iter_mut().enumerate() {
-                    if j == i || removable[j] || left == 0 {
+                let mut left = pods;
+                for ((j, r), &gone) in trial.iter_mut().enumerate().zip(&removable) {
+                    if j == i {
+                        // The candidate itself takes none, and has no room once removed.
+                        *r = 0;
+                        continue;
+                    }
+                    if gone || left == 0 {
                         continue;
                     }
                     let take = (*r).min(left);
@@ -1095,7 +1064,9 @@ impl<'s> Engine<'s> {
                 }
                 if left == 0 {
                     room = trial;
-                    removable[i] = true;
+                    if let Some(flag) = removable.get_mut(i) {
+                        *flag = true;
+                    }
                 }
             }
         }
@@ -1145,18 +1116,23 @@ impl<'s> Engine<'s> {
             return;
         }
         let unneeded_time = group.input.scale_down_unneeded_time.millis();
-        let mut eligible: Vec<usize> = (0..self.nodes.len())
-            .filter(|&i| {
-                self.nodes[i]
-                    .unneeded_since
+        // (pods to move?, node id) of the nodes unneeded long enough, in node order.
+        let mut eligible: Vec<(bool, u32)> = self
+            .nodes
+            .iter()
+            .zip(&movable)
+            .filter(|(n, _)| {
+                n.unneeded_since
                     .is_some_and(|since| since + unneeded_time < t)
             })
+            .map(|(n, &pods)| (pods > 0, n.id))
             .collect();
-        eligible.sort_by_key(|&i| (movable[i] > 0, i));
+        // Empty nodes first; the sort is stable, so node order within each kind.
+        eligible.sort_by_key(|&(drain, _)| drain);
         let mut deleted: Vec<u32> = Vec::new();
         let mut drains = 0;
         let mut blocked_by_min = false;
-        for i in eligible {
+        for (drain, id) in eligible {
             if size - count(deleted.len()) <= group.min {
                 blocked_by_min = true;
                 break;
@@ -1164,13 +1140,13 @@ impl<'s> Engine<'s> {
             if deleted.len() >= MAX_SCALE_DOWN_PARALLELISM {
                 break;
             }
-            if movable[i] > 0 {
+            if drain {
                 if drains >= MAX_DRAIN_PARALLELISM {
                     continue;
                 }
                 drains += 1;
             }
-            deleted.push(self.nodes[i].id);
+            deleted.push(id);
         }
         for id in &deleted {
             let name = self.node_name(*id);
@@ -1216,8 +1192,11 @@ impl<'s> Engine<'s> {
         let hpa = &scenario.hpa;
         let mut steps_changed = 0i64;
         for pair in setup.load.steps.windows(2) {
-            if pair[0].values != pair[1].values && pair[1].at.millis() <= end {
-                steps_changed = pair[1].at.millis();
+            if let [before, after] = pair
+                && before.values != after.values
+                && after.at.millis() <= end
+            {
+                steps_changed = after.at.millis();
             }
         }
         let last_change = secs(steps_changed);
@@ -1336,6 +1315,35 @@ impl<'s> Engine<'s> {
 /// pods (`pods_per_node` with the node's own requests in place of the DaemonSets').
 fn room_for(slot: &Slot, request: &Resources) -> i64 {
     nodes::pods_per_node(&slot.allocatable, &slot.requested, request).0
+}
+
+/// The Ready node with the best LeastAllocated score that fits one more pod (ties to the
+/// lowest index); the unlimited node 0 without node information.
+fn pick_node(setup: &Setup, nodes: &[SimNode]) -> Option<u32> {
+    if setup.nodes.is_none() {
+        return Some(0);
+    }
+    let request = &setup.pod_request;
+    let mut best: Option<(i64, u32)> = None;
+    for n in nodes {
+        if n.state != NodeState::Ready || !n.slot.schedulable || !n.slot.fits(request) {
+            continue;
+        }
+        let score = least_allocated_score(&n.slot, request);
+        if best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, n.id));
+        }
+    }
+    best.map(|(_, id)| id)
+}
+
+/// The scheduler binds the pod (`p`, and `pod` as the controller sees it) to `node` at `t`:
+/// the pod takes its room there and starts.
+fn bind(setup: &Setup, nodes: &mut [SimNode], p: &mut SimPod, pod: &mut Pod, node: u32, t: i64) {
+    if let Some(n) = nodes.iter_mut().find(|n| n.id == node) {
+        n.slot.place(&setup.pod_request);
+    }
+    p.bind(pod, node, t, setup.timing.pod_startup.millis());
 }
 
 /// The existing nodes: `--existing-nodes`, or just enough for the start pods.

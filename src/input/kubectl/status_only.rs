@@ -52,6 +52,7 @@ impl Template {
             }
         };
         // `at` indexes an entry that exists: found or just pushed.
+        #[allow(clippy::indexing_slicing)]
         let resources = &mut self.0[at].1;
         resources.entry(resource.to_string()).or_default()
     }

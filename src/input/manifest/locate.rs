@@ -52,8 +52,8 @@ impl FieldPath {
     /// The path without `prefix`, when it starts with it.
     pub fn strip_prefix(&self, prefix: &FieldPath) -> Option<FieldPath> {
         self.0
-            .starts_with(&prefix.0)
-            .then(|| FieldPath(self.0[prefix.0.len()..].to_vec()))
+            .strip_prefix(prefix.0.as_slice())
+            .map(|rest| FieldPath(rest.to_vec()))
     }
 }
 
