@@ -66,6 +66,66 @@ pub fn display_name(path: &str) -> String {
     }
 }
 
+/// A parser message as "found X, expected Y" where serde's wording allows.
+fn rephrase(message: &str) -> String {
+    for prefix in ["invalid type: ", "invalid value: "] {
+        if let Some(rest) = message.strip_prefix(prefix) {
+            return format!("found {rest}");
+        }
+    }
+    message.to_string()
+}
+
+/// A serde_json error as a located input error.
+pub fn json_error(file: &str, e: &serde_json::Error) -> InputError {
+    let message = e.to_string().replacen(
+        &format!(" at line {} column {}", e.line(), e.column()),
+        "",
+        1,
+    );
+    let message = match e.classify() {
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+            format!("found malformed JSON ({message}), expected the JSON kubectl prints")
+        }
+        _ => rephrase(&message),
+    };
+    let err = InputError::new(file, message);
+    match (e.line(), e.column()) {
+        (0, _) => err,
+        // Column 0 is the start of the line (serde_json counts from 1 otherwise).
+        (line, 0) => err.at(line, None),
+        (line, column) => err.at(line, Some(column)),
+    }
+}
+
+/// A YAML error as a located input error, with the field path the parser reports.
+pub fn yaml_error(file: &str, e: &serde_yaml::Error) -> InputError {
+    let mut message = e.to_string();
+    let location = e.location();
+    if let Some(loc) = &location {
+        message = message.replacen(
+            &format!(" at line {} column {}", loc.line(), loc.column()),
+            "",
+            1,
+        );
+    }
+    // Data errors start with the path: `items[2].spec: invalid type: ...`.
+    let (field, message) = match message.split_once(": ") {
+        Some((path, rest)) if !path.contains(' ') && !path.is_empty() && path != "." => {
+            (Some(path.to_string()), rest.to_string())
+        }
+        _ => (None, message),
+    };
+    let mut err = InputError::new(file, rephrase(&message));
+    if let Some(loc) = location {
+        err = err.at(loc.line(), Some(loc.column()));
+    }
+    if let Some(field) = field {
+        err = err.field(field);
+    }
+    err
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,7 +17,7 @@ pub struct Layout {
     pub width: u16,
 }
 
-fn paint(text: &str, style: Style, color: bool) -> String {
+pub(crate) fn paint(text: &str, style: Style, color: bool) -> String {
     if color {
         format!("{style}{text}{style:#}")
     } else {
@@ -25,7 +25,7 @@ fn paint(text: &str, style: Style, color: bool) -> String {
     }
 }
 
-fn new_table(header: &[&str], width: u16) -> Table {
+pub(crate) fn new_table(header: &[&str], width: u16) -> Table {
     let mut table = Table::new();
     table
         .load_style(presets::NOTHING)
@@ -36,7 +36,7 @@ fn new_table(header: &[&str], width: u16) -> Table {
 }
 
 /// Trailing spaces that comfy-table pads lines with are trimmed, so snapshots and diffs are clean.
-fn push_table(out: &mut String, table: &Table) {
+pub(crate) fn push_table(out: &mut String, table: &Table) {
     for line in table.to_string().lines() {
         let line = line.strip_prefix(' ').unwrap_or(line);
         out.push_str(line.trim_end());

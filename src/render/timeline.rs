@@ -5,10 +5,11 @@
 use std::fmt::Write;
 
 use anstyle::Style;
-use comfy_table::{ColumnConstraint, ContentArrangement, Table, Width, presets};
+use comfy_table::{ColumnConstraint, Width};
 
 use crate::calc::simulate::{Simulation, SyncRow, clock};
 use crate::quantity::build_quantity;
+use crate::render::table::{new_table, paint, push_table};
 
 /// Layout settings that come from the terminal.
 #[derive(Debug, Clone, Copy)]
@@ -16,33 +17,6 @@ pub struct Layout {
     pub color: bool,
     /// Total width in columns.
     pub width: u16,
-}
-
-fn paint(text: &str, style: Style, color: bool) -> String {
-    if color {
-        format!("{style}{text}{style:#}")
-    } else {
-        text.to_string()
-    }
-}
-
-fn new_table(header: &[&str], width: u16) -> Table {
-    let mut table = Table::new();
-    table
-        .load_style(presets::NOTHING)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(width)
-        .set_header(header.to_vec());
-    table
-}
-
-/// Trailing spaces that comfy-table pads lines with are trimmed, so snapshots and diffs are clean.
-fn push_table(out: &mut String, table: &Table) {
-    for line in table.to_string().lines() {
-        let line = line.strip_prefix(' ').unwrap_or(line);
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
 }
 
 /// Words of `text` in lines of at most `width` characters, each starting with `indent`.

@@ -9,9 +9,10 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, IgnoredAny, Visitor};
 
-use super::documents::{Document, Source, json_error, yaml_error};
+use super::documents::{Document, Source};
 use super::locate::FieldPath;
 use crate::error::InputError;
+use crate::error::{json_error, yaml_error};
 
 /// The top level of a Kubernetes object. `apiVersion` and `kind` are read as plain strings (the
 /// k8s-openapi object types reject any apiVersion but their own, and v2beta2 shares v2's shape).

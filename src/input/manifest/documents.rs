@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::locate::{self, FieldPath};
 use super::validate::FieldError;
-use crate::error::InputError;
+use crate::error::{InputError, json_error, yaml_error};
 
 pub const HPA_KIND: &str = "HorizontalPodAutoscaler";
 
@@ -305,55 +305,4 @@ fn describe(value: &Value) -> &'static str {
 
 fn describe_opt(value: Option<&Value>) -> &'static str {
     value.map_or("nothing", describe)
-}
-
-/// A parser message as "found X, expected Y" where serde's wording allows.
-fn rephrase(message: &str) -> String {
-    for prefix in ["invalid type: ", "invalid value: "] {
-        if let Some(rest) = message.strip_prefix(prefix) {
-            return format!("found {rest}");
-        }
-    }
-    message.to_string()
-}
-
-pub fn yaml_error(file: &str, e: &serde_yaml::Error) -> InputError {
-    let mut message = e.to_string();
-    let location = e.location();
-    if let Some(loc) = &location {
-        message = message.replacen(
-            &format!(" at line {} column {}", loc.line(), loc.column()),
-            "",
-            1,
-        );
-    }
-    // Data errors start with the path: `spec.maxReplicas: invalid type: ...`.
-    let (field, message) = match message.split_once(": ") {
-        Some((path, rest)) if !path.contains(' ') && !path.is_empty() && path != "." => {
-            (Some(path.to_string()), rest.to_string())
-        }
-        _ => (None, message),
-    };
-    let mut err = InputError::new(file, rephrase(&message));
-    if let Some(loc) = location {
-        err = err.at(loc.line(), Some(loc.column()));
-    }
-    if let Some(field) = field {
-        err = err.field(field);
-    }
-    err
-}
-
-pub fn json_error(file: &str, e: &serde_json::Error) -> InputError {
-    let message = e.to_string().replacen(
-        &format!(" at line {} column {}", e.line(), e.column()),
-        "",
-        1,
-    );
-    let err = InputError::new(file, rephrase(&message));
-    if e.line() > 0 {
-        err.at(e.line(), Some(e.column()))
-    } else {
-        err
-    }
 }
