@@ -433,7 +433,7 @@ pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
         &mut steps,
         "inputs",
         "pods",
-        format!("{} pod(s) in the samples", s.pods.len()),
+        format!("{} pod(s) listed under the target's selector", s.pods.len()),
     );
     step(
         &mut steps,
