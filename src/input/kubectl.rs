@@ -31,7 +31,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 
 use crate::error::{InputError, json_error, yaml_error};
 use crate::input::selector::Selector;
@@ -77,21 +77,46 @@ pub(crate) fn decode<'a, T: Deserialize<'a>>(
     text: &'a str,
     format: Format,
 ) -> Result<Vec<T>, InputError> {
+    let mut all = All(Vec::new());
+    decode_each(file, text, format, &mut all)?;
+    Ok(all.0)
+}
+
+/// Hands every document of `text` to `seed` in turn, which keeps only what it needs as it reads:
+/// a large capture need not be held twice, as text and as parsed structs.
+pub(crate) fn decode_each<'a, S>(
+    file: &str,
+    text: &'a str,
+    format: Format,
+    seed: &mut S,
+) -> Result<(), InputError>
+where
+    for<'s> &'s mut S: DeserializeSeed<'a, Value = ()>,
+{
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     match format {
         Format::Json => {
             let mut de = serde_json::Deserializer::from_str(body);
-            let value = T::deserialize(&mut de).map_err(|e| json_error(file, &e))?;
-            de.end().map_err(|e| json_error(file, &e))?;
-            Ok(vec![value])
+            DeserializeSeed::deserialize(&mut *seed, &mut de).map_err(|e| json_error(file, &e))?;
+            de.end().map_err(|e| json_error(file, &e))
         }
         _ => {
-            let mut out = Vec::new();
             for doc in serde_yaml::Deserializer::from_str(body) {
-                out.push(T::deserialize(doc).map_err(|e| yaml_error(file, &e))?);
+                DeserializeSeed::deserialize(&mut *seed, doc).map_err(|e| yaml_error(file, &e))?;
             }
-            Ok(out)
+            Ok(())
         }
+    }
+}
+
+/// The seed of `decode`: every document, whole.
+struct All<T>(Vec<T>);
+
+impl<'a, T: Deserialize<'a>> DeserializeSeed<'a> for &mut All<T> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'a>>(self, d: D) -> Result<(), D::Error> {
+        self.0.push(T::deserialize(d)?);
+        Ok(())
     }
 }
 

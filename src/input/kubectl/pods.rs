@@ -1,14 +1,21 @@
 //! `kubectl get pods -o json|yaml` (a `List`, a `PodList` or one `Pod`) → the pods the
 //! controller's pod lister would return: those of the HPA's namespace that the target's selector
 //! matches, with only the fields `groupPods` and `calculateRequests` read.
+//!
+//! A capture of a large cluster is hundreds of megabytes, so each list item is turned into a
+//! `Pod` (or dropped) as soon as it is read: the parsed items never all exist at once. The order
+//! in which problems are reported is the one of reading everything first: a malformed file, then
+//! a document that is not a pod list, then the first bad pod, then the filters' verdicts.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::fmt;
+use std::marker::PhantomData;
 
 use serde::Deserialize;
-use serde::de::IgnoredAny;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::{Format, Labels, ResourceMap, Scope, Time, decode, name_list};
+use super::{Format, Labels, ResourceMap, Scope, Time, decode_each, name_list};
 use crate::error::InputError;
 use crate::scenario::{
     ConditionStatus, Container, ContainerKind, ObjectReference, Pod, PodPhase, ReadyCondition,
@@ -31,23 +38,44 @@ pub struct CapturedPods {
     pub warnings: Vec<String>,
 }
 
-/// One document: a list (`items`) or a single pod (the other fields).
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Document<'a> {
-    #[serde(borrow, default)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    items: Option<Vec<RawPod<'a>>>,
-    #[serde(borrow, flatten)]
-    single: RawPod<'a>,
+/// A string borrowed from the text when it has no escapes. serde's own `Cow<str>` borrows only
+/// as a struct field of its own, never inside an `Option`: it would copy every name.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Str<'a>(Cow<'a, str>);
+
+impl Str<'_> {
+    fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Str<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Str<'a>, E> {
+                Ok(Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Str<'a>, E> {
+                Ok(Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Str<'a>, E> {
+                Ok(Str(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V(PhantomData))
+    }
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct RawPod<'a> {
     #[serde(borrow, default)]
-    kind: Option<Cow<'a, str>>,
+    kind: Option<Str<'a>>,
     #[serde(borrow, default)]
     metadata: Option<Meta<'a>>,
     #[serde(borrow, default)]
@@ -60,9 +88,9 @@ struct RawPod<'a> {
 #[serde(rename_all = "camelCase")]
 struct Meta<'a> {
     #[serde(borrow, default)]
-    name: Option<Cow<'a, str>>,
+    name: Option<Str<'a>>,
     #[serde(borrow, default)]
-    namespace: Option<Cow<'a, str>>,
+    namespace: Option<Str<'a>>,
     #[serde(borrow, default)]
     labels: Option<Labels<'a>>,
     #[serde(default)]
@@ -75,9 +103,9 @@ struct Meta<'a> {
 #[serde(rename_all = "camelCase")]
 struct Owner<'a> {
     #[serde(borrow, default)]
-    kind: Option<Cow<'a, str>>,
+    kind: Option<Str<'a>>,
     #[serde(borrow, default)]
-    name: Option<Cow<'a, str>>,
+    name: Option<Str<'a>>,
     #[serde(default)]
     controller: Option<bool>,
 }
@@ -97,9 +125,9 @@ struct PodSpec<'a> {
 #[serde(rename_all = "camelCase")]
 struct RawContainer<'a> {
     #[serde(borrow, default)]
-    name: Option<Cow<'a, str>>,
+    name: Option<Str<'a>>,
     #[serde(borrow, default)]
-    restart_policy: Option<Cow<'a, str>>,
+    restart_policy: Option<Str<'a>>,
     #[serde(default)]
     resources: Option<Requirements>,
 }
@@ -114,7 +142,7 @@ struct Requirements {
 #[serde(rename_all = "camelCase")]
 struct PodStatus<'a> {
     #[serde(borrow, default)]
-    phase: Option<Cow<'a, str>>,
+    phase: Option<Str<'a>>,
     #[serde(default)]
     start_time: Option<Time>,
     #[serde(borrow, default)]
@@ -125,9 +153,9 @@ struct PodStatus<'a> {
 #[serde(rename_all = "camelCase")]
 struct RawCondition<'a> {
     #[serde(borrow, rename = "type", default)]
-    condition_type: Option<Cow<'a, str>>,
+    condition_type: Option<Str<'a>>,
     #[serde(borrow, default)]
-    status: Option<Cow<'a, str>>,
+    status: Option<Str<'a>>,
     #[serde(default)]
     last_transition_time: Option<Time>,
 }
@@ -143,109 +171,40 @@ pub fn parse(
     scope: &Scope,
     target: &ObjectReference,
 ) -> Result<CapturedPods, InputError> {
-    let docs: Vec<Document<'_>> = decode(file, text, format)?;
-    let mut raw: Vec<(String, RawPod<'_>)> = Vec::new();
-    let mut skipped_kinds: Vec<String> = Vec::new();
-    for (d, doc) in docs.into_iter().enumerate() {
-        let doc_path = if d == 0 {
-            String::new()
-        } else {
-            format!("(document {}) ", d + 1)
-        };
-        let kind = doc.kind.as_deref().unwrap_or("");
-        match (kind, doc.items) {
-            ("" | "List" | "PodList", Some(items)) => {
-                for (i, item) in items.into_iter().enumerate() {
-                    match item.kind.as_deref() {
-                        None | Some("Pod") => raw.push((format!("{doc_path}items[{i}]"), item)),
-                        Some(other) => skipped_kinds.push(other.to_string()),
-                    }
-                }
-            }
-            ("Pod", _) => raw.push((doc_path.trim_end().to_string(), doc.single)),
-            ("", None) if doc.single.metadata.is_none() => {
-                // An empty YAML document between `---` lines.
-            }
-            (other, _) => {
-                let found = if other.is_empty() {
-                    "an object without kind or items".to_string()
-                } else {
-                    format!("kind {other}")
-                };
-                return Err(
-                    InputError::new(file, format!("found {found}, expected {KINDS}"))
-                        .field(format!("{doc_path}kind").trim().to_string()),
-                );
-            }
-        }
+    let mut reader = Reader {
+        rules: Rules {
+            file,
+            scope,
+            target,
+        },
+        kept: Batch::default(),
+        documents: 0,
+        kind_error: None,
+    };
+    decode_each(file, text, format, &mut reader)?;
+    let Reader {
+        kept, kind_error, ..
+    } = reader;
+    if let Some(err) = kind_error {
+        return Err(err);
+    }
+    if let Some(err) = kept.error {
+        return Err(err);
     }
 
-    let mut out = CapturedPods::default();
-    if !skipped_kinds.is_empty() {
+    let mut out = CapturedPods {
+        pods: kept.pods,
+        excluded: kept.excluded,
+        newest: kept.newest,
+        ..CapturedPods::default()
+    };
+    if kept.skipped_kinds.count > 0 {
         out.warnings.push(format!(
             "{file}: skipped {} item(s) that are not pods ({})",
-            skipped_kinds.len(),
-            name_list(&skipped_kinds, 3)
+            kept.skipped_kinds.count, kept.skipped_kinds
         ));
     }
-    let mut seen: HashSet<String> = HashSet::with_capacity(raw.len());
-    let mut other_namespaces: Vec<String> = Vec::new();
-    let mut foreign_owned: Vec<String> = Vec::new();
-    let mut newest: Option<Timestamp> = None;
-    out.pods.reserve(raw.len());
-    for (path, item) in raw {
-        let meta = item.metadata.unwrap_or_default();
-        let Some(name) = meta.name.filter(|n| !n.is_empty()) else {
-            return Err(
-                InputError::new(file, "found nothing, expected the pod's name")
-                    .field(format!("{path}.metadata.name")),
-            );
-        };
-        let namespace = meta.namespace.as_deref();
-        if !scope.in_namespace(namespace) {
-            let ns = namespace.unwrap_or_default().to_string();
-            if !other_namespaces.contains(&ns) {
-                other_namespaces.push(ns);
-            }
-            continue;
-        }
-        let labels = meta.labels.unwrap_or_default();
-        if let Some(selector) = &scope.selector
-            && !labels.matches(selector)
-        {
-            out.excluded.insert(name.into_owned());
-            continue;
-        }
-        if !seen.insert(name.to_string()) {
-            return Err(InputError::new(
-                file,
-                format!("found the pod \"{name}\" again, expected each pod once"),
-            )
-            .field(format!("{path}.metadata.name")));
-        }
-        if scope.selector.is_none()
-            && let Some(owner) = controller_owner(meta.owner_references.as_deref())
-            && !owned_by_target(&owner, target)
-        {
-            foreign_owned.push(format!("{name} ({owner})"));
-        }
-        let pod = to_pod(
-            file,
-            &path,
-            name.into_owned(),
-            meta.deletion_timestamp.is_some(),
-            item.spec.unwrap_or_default(),
-            item.status.unwrap_or_default(),
-        )?;
-        let times = pod
-            .start_time
-            .into_iter()
-            .chain(pod.ready.map(|r| r.last_transition_time));
-        newest = newest.max(times.max());
-        out.pods.push(pod);
-    }
-    out.newest = newest;
-
+    let other_namespaces = kept.other_namespaces;
     if out.pods.is_empty() && !other_namespaces.is_empty() {
         return Err(InputError::new(
             file,
@@ -288,17 +247,511 @@ pub fn parse(
             out.excluded.len()
         ));
     }
-    if !foreign_owned.is_empty() {
+    if kept.foreign_owned.count > 0 {
         out.warnings.push(format!(
             "{file}: {} pod(s) are not owned by {}/{}: {}; the controller counts only the pods \
              the target's selector matches: pass -l/--selector with it",
-            foreign_owned.len(),
-            target.kind,
-            target.name,
-            name_list(&foreign_owned, 3)
+            kept.foreign_owned.count, target.kind, target.name, kept.foreign_owned
         ));
     }
     Ok(out)
+}
+
+/// What decides which pods are kept.
+struct Rules<'s> {
+    file: &'s str,
+    scope: &'s Scope,
+    target: &'s ObjectReference,
+}
+
+/// The state carried through the documents of a file (the `DeserializeSeed` of each one).
+struct Reader<'s, 'a> {
+    rules: Rules<'s>,
+    /// What the documents read so far add up to.
+    kept: Batch<'a>,
+    documents: usize,
+    /// The first document that is not a pod list: reported before any pod's problem.
+    kind_error: Option<InputError>,
+}
+
+impl<'a> Reader<'_, 'a> {
+    /// Whether a pod read now can still matter: after a problem only the parser's own errors can.
+    fn reading(&self) -> bool {
+        self.kind_error.is_none() && self.kept.error.is_none()
+    }
+
+    /// Decides what a document was once its `kind` is known (kubectl prints it after `items`).
+    fn end_document(
+        &mut self,
+        doc: usize,
+        kind: Option<Str<'a>>,
+        items: Option<Batch<'a>>,
+        single: RawPod<'a>,
+    ) {
+        let kind = kind.as_ref().map_or("", Str::as_str);
+        match (kind, items) {
+            ("" | "List" | "PodList", Some(items)) => self.kept.absorb(items),
+            // A Pod's `items`, if any, are not its pods.
+            ("Pod", _) => {
+                if self.reading() {
+                    let mut batch = Batch::default();
+                    self.rules
+                        .accept(&self.kept, &mut batch, Place { doc, item: None }, single);
+                    self.kept.absorb(batch);
+                }
+            }
+            ("", None) if single.metadata.is_none() => {
+                // An empty YAML document between `---` lines.
+            }
+            (other, _) => {
+                if self.kind_error.is_none() {
+                    let found = if other.is_empty() {
+                        "an object without kind or items".to_string()
+                    } else {
+                        format!("kind {other}")
+                    };
+                    let field = match doc {
+                        0 => "kind".to_string(),
+                        d => format!("(document {}) kind", d + 1),
+                    };
+                    self.kind_error = Some(
+                        InputError::new(
+                            self.rules.file,
+                            format!("found {found}, expected {KINDS}"),
+                        )
+                        .field(field),
+                    );
+                }
+            }
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for &mut Reader<'_, 'de> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        let doc = self.documents;
+        self.documents += 1;
+        d.deserialize_map(DocumentVisitor { reader: self, doc })
+    }
+}
+
+/// One document: a list (`items`) or a single pod (the other fields).
+struct DocumentVisitor<'r, 's, 'a> {
+    reader: &'r mut Reader<'s, 'a>,
+    doc: usize,
+}
+
+/// The keys of a document that matter.
+enum Key {
+    Kind,
+    Items,
+    Metadata,
+    Spec,
+    Status,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("field identifier")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+                Ok(match v {
+                    "kind" => Key::Kind,
+                    "items" => Key::Items,
+                    "metadata" => Key::Metadata,
+                    "spec" => Key::Spec,
+                    "status" => Key::Status,
+                    _ => Key::Other,
+                })
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Key, E> {
+                Ok(Key::Other)
+            }
+            fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Key, E> {
+                Ok(Key::Other)
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+/// A value read in full and dropped. Unlike `IgnoredAny`, which lets serde_json skim, it reports
+/// malformed text as serde's flattened structs did, which read the other keys of a document whole
+/// (and refused YAML tags and 128-bit integers, which serde's defaults still refuse here).
+struct Skip;
+
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(SkipVisitor)
+    }
+}
+
+struct SkipVisitor;
+
+impl<'de> Visitor<'de> for SkipVisitor {
+    type Value = Skip;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Skip, D::Error> {
+        Skip::deserialize(d)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Skip, D::Error> {
+        Skip::deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
+        while seq.next_element::<Skip>()?.is_some() {}
+        Ok(Skip)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
+        while map.next_entry::<Skip, Skip>()?.is_some() {}
+        Ok(Skip)
+    }
+    /// A YAML tag (`!x`).
+    fn visit_enum<A: de::EnumAccess<'de>>(self, _: A) -> Result<Skip, A::Error> {
+        Err(de::Error::custom(
+            "untagged and internally tagged enums do not support enum input",
+        ))
+    }
+}
+
+/// A field seen twice is an error at its second key, as in serde's derived structs.
+fn first<T, E: de::Error>(slot: &Option<T>, name: &'static str) -> Result<(), E> {
+    match slot {
+        Some(_) => Err(E::duplicate_field(name)),
+        None => Ok(()),
+    }
+}
+
+impl<'de> Visitor<'de> for DocumentVisitor<'_, '_, 'de> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("struct Document")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let DocumentVisitor { reader, doc } = self;
+        let mut kind: Option<Option<Str<'de>>> = None;
+        let mut items: Option<Option<Batch<'de>>> = None;
+        let mut metadata: Option<Option<Meta<'de>>> = None;
+        let mut spec: Option<Option<PodSpec<'de>>> = None;
+        let mut status: Option<Option<PodStatus<'de>>> = None;
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                Key::Kind => {
+                    first(&kind, "kind")?;
+                    kind = Some(map.next_value()?);
+                }
+                Key::Items => {
+                    first(&items, "items")?;
+                    // The items of a document already known not to be a list are read, not kept.
+                    let keep = reader.reading()
+                        && kind.as_ref().is_none_or(|k| {
+                            matches!(k.as_ref().map_or("", Str::as_str), "" | "List" | "PodList")
+                        });
+                    let seed = ItemsSeed {
+                        rules: &reader.rules,
+                        kept: &reader.kept,
+                        doc,
+                        keep,
+                    };
+                    items = Some(map.next_value_seed(seed)?);
+                }
+                Key::Metadata => {
+                    first(&metadata, "metadata")?;
+                    metadata = Some(map.next_value()?);
+                }
+                Key::Spec => {
+                    first(&spec, "spec")?;
+                    spec = Some(map.next_value()?);
+                }
+                Key::Status => {
+                    first(&status, "status")?;
+                    status = Some(map.next_value()?);
+                }
+                Key::Other => {
+                    map.next_value::<Skip>()?;
+                }
+            }
+        }
+        let single = RawPod {
+            kind: None,
+            metadata: metadata.flatten(),
+            spec: spec.flatten(),
+            status: status.flatten(),
+        };
+        reader.end_document(doc, kind.flatten(), items.flatten(), single);
+        Ok(())
+    }
+}
+
+/// A document's `items`, each turned into a pod as soon as it is read.
+struct ItemsSeed<'r, 's, 'a> {
+    rules: &'r Rules<'s>,
+    /// The earlier documents' pods (each pod name counts once in the whole file).
+    kept: &'r Batch<'a>,
+    doc: usize,
+    keep: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ItemsSeed<'_, '_, 'de> {
+    type Value = Option<Batch<'de>>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_option(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemsSeed<'_, '_, 'de> {
+    type Value = Option<Batch<'de>>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("option")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(ItemsVisitor(self)).map(Some)
+    }
+}
+
+struct ItemsVisitor<'r, 's, 'a>(ItemsSeed<'r, 's, 'a>);
+
+impl<'de> Visitor<'de> for ItemsVisitor<'_, '_, 'de> {
+    type Value = Batch<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Batch<'de>, A::Error> {
+        let ItemsSeed {
+            rules,
+            kept,
+            doc,
+            keep,
+        } = self.0;
+        let mut batch = Batch::default();
+        let mut i = 0;
+        // Every item is read even after a problem: a malformed later one is reported first.
+        while let Some(item) = seq.next_element::<RawPod<'de>>()? {
+            if keep {
+                match item.kind.as_ref().map(Str::as_str) {
+                    None | Some("Pod") => {
+                        rules.accept(kept, &mut batch, Place { doc, item: Some(i) }, item);
+                    }
+                    Some(other) => batch.skipped_kinds.push(|| other.to_string()),
+                }
+            }
+            i += 1;
+        }
+        Ok(batch)
+    }
+}
+
+/// Where a pod is: `items[3]`, `(document 2) items[0]`, or a document that is one pod.
+#[derive(Clone, Copy)]
+struct Place {
+    doc: usize,
+    item: Option<usize>,
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.doc, self.item) {
+            (0, None) => Ok(()),
+            (d, None) => write!(f, "(document {})", d + 1),
+            (0, Some(i)) => write!(f, "items[{i}]"),
+            (d, Some(i)) => write!(f, "(document {}) items[{i}]", d + 1),
+        }
+    }
+}
+
+/// The first few of many names, and how many there were: messages show three.
+#[derive(Default)]
+struct Shortlist {
+    first: Vec<String>,
+    count: usize,
+}
+
+impl Shortlist {
+    const SHOWN: usize = 3;
+
+    fn push(&mut self, name: impl FnOnce() -> String) {
+        if self.first.len() < Self::SHOWN {
+            self.first.push(name());
+        }
+        self.count += 1;
+    }
+
+    fn append(&mut self, other: Shortlist) {
+        let room = Self::SHOWN.saturating_sub(self.first.len());
+        self.first.extend(other.first.into_iter().take(room));
+        self.count += other.count;
+    }
+}
+
+/// As `name_list` prints the whole list.
+impl fmt::Display for Shortlist {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&name_list(&self.first, Self::SHOWN))?;
+        match self.count.checked_sub(self.first.len()) {
+            Some(more) if more > 0 => write!(f, " and {more} more"),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The pods of one document's items, or of the whole file so far: a document's items are kept
+/// apart until its `kind` says they are pods.
+#[derive(Default)]
+struct Batch<'a> {
+    pods: Vec<Pod>,
+    /// The kept pods' names, borrowed from the text where possible.
+    seen: HashSet<Cow<'a, str>>,
+    excluded: HashSet<String>,
+    other_namespaces: Vec<String>,
+    foreign_owned: Shortlist,
+    skipped_kinds: Shortlist,
+    newest: Option<Timestamp>,
+    /// The first pod that is wrong; nothing is kept after it.
+    error: Option<InputError>,
+}
+
+impl<'a> Batch<'a> {
+    /// Adds a later batch: `self` comes first.
+    fn absorb(&mut self, later: Batch<'a>) {
+        // The first batch is moved, not copied: a file of one list is never held twice.
+        fn join<T>(to: &mut Vec<T>, from: Vec<T>) {
+            if to.is_empty() {
+                *to = from;
+            } else {
+                to.extend(from);
+            }
+        }
+        fn join_set<T: Eq + std::hash::Hash>(to: &mut HashSet<T>, from: HashSet<T>) {
+            if to.is_empty() {
+                *to = from;
+            } else {
+                to.extend(from);
+            }
+        }
+        join(&mut self.pods, later.pods);
+        join_set(&mut self.seen, later.seen);
+        join_set(&mut self.excluded, later.excluded);
+        join(&mut self.other_namespaces, later.other_namespaces);
+        self.foreign_owned.append(later.foreign_owned);
+        self.skipped_kinds.append(later.skipped_kinds);
+        self.newest = self.newest.max(later.newest);
+        if self.error.is_none() {
+            self.error = later.error;
+        }
+    }
+}
+
+impl Rules<'_> {
+    /// Turns one pod into a `Pod` of `batch`, or counts it as left out; `kept` holds the earlier
+    /// documents' pods.
+    fn accept<'a>(&self, kept: &Batch<'a>, batch: &mut Batch<'a>, place: Place, item: RawPod<'a>) {
+        if kept.error.is_some() || batch.error.is_some() {
+            return;
+        }
+        if let Err(err) = self.try_accept(kept, batch, place, item) {
+            batch.error = Some(err);
+        }
+    }
+
+    fn try_accept<'a>(
+        &self,
+        kept: &Batch<'a>,
+        batch: &mut Batch<'a>,
+        place: Place,
+        item: RawPod<'a>,
+    ) -> Result<(), InputError> {
+        let file = self.file;
+        let meta = item.metadata.unwrap_or_default();
+        let Some(name) = meta.name.map(|n| n.0).filter(|n| !n.is_empty()) else {
+            return Err(
+                InputError::new(file, "found nothing, expected the pod's name")
+                    .field(format!("{place}.metadata.name")),
+            );
+        };
+        let namespace = meta.namespace.as_ref().map(Str::as_str);
+        if !self.scope.in_namespace(namespace) {
+            let ns = namespace.unwrap_or_default();
+            let known = |list: &[String]| list.iter().any(|n| n == ns);
+            if !known(&kept.other_namespaces) && !known(&batch.other_namespaces) {
+                batch.other_namespaces.push(ns.to_string());
+            }
+            return Ok(());
+        }
+        let labels = meta.labels.unwrap_or_default();
+        if let Some(selector) = &self.scope.selector
+            && !labels.matches(selector)
+        {
+            batch.excluded.insert(name.into_owned());
+            return Ok(());
+        }
+        if kept.seen.contains(name.as_ref()) || batch.seen.contains(name.as_ref()) {
+            return Err(InputError::new(
+                file,
+                format!("found the pod \"{name}\" again, expected each pod once"),
+            )
+            .field(format!("{place}.metadata.name")));
+        }
+        if self.scope.selector.is_none()
+            && let Some(owner) = controller_owner(meta.owner_references.as_deref())
+            && !owned_by_target(&owner, self.target)
+        {
+            batch.foreign_owned.push(|| format!("{name} ({owner})"));
+        }
+        let pod = to_pod(
+            file,
+            place,
+            name.to_string(),
+            meta.deletion_timestamp.is_some(),
+            item.spec.unwrap_or_default(),
+            item.status.unwrap_or_default(),
+        )?;
+        batch.seen.insert(name);
+        let times = pod
+            .start_time
+            .into_iter()
+            .chain(pod.ready.map(|r| r.last_transition_time));
+        batch.newest = batch.newest.max(times.max());
+        batch.pods.push(pod);
+        Ok(())
+    }
 }
 
 /// `Kind/name` of the controlling owner.
@@ -306,8 +759,8 @@ fn controller_owner(owners: Option<&[Owner<'_>]>) -> Option<String> {
     let owner = owners?.iter().find(|o| o.controller == Some(true))?;
     Some(format!(
         "{}/{}",
-        owner.kind.as_deref().unwrap_or(""),
-        owner.name.as_deref().unwrap_or("")
+        owner.kind.as_ref().map_or("", Str::as_str),
+        owner.name.as_ref().map_or("", Str::as_str)
     ))
 }
 
@@ -323,13 +776,13 @@ fn owned_by_target(owner: &str, target: &ObjectReference) -> bool {
 
 fn to_pod(
     file: &str,
-    path: &str,
+    place: Place,
     name: String,
     deleting: bool,
     spec: PodSpec<'_>,
     status: PodStatus<'_>,
 ) -> Result<Pod, InputError> {
-    let phase = match status.phase.as_deref() {
+    let phase = match status.phase.as_ref().map(Str::as_str) {
         Some("Running") => PodPhase::Running,
         Some("Pending") => PodPhase::Pending,
         Some("Succeeded") => PodPhase::Succeeded,
@@ -343,16 +796,16 @@ fn to_pod(
                     "found \"{other}\", expected Pending, Running, Succeeded, Failed or Unknown"
                 ),
             )
-            .field(format!("{path}.status.phase")));
+            .field(format!("{place}.status.phase")));
         }
     };
     let ready = status
         .conditions
         .unwrap_or_default()
         .into_iter()
-        .find(|c| c.condition_type.as_deref() == Some("Ready"))
+        .find(|c| c.condition_type.as_ref().map(Str::as_str) == Some("Ready"))
         .map(|c| ReadyCondition {
-            status: match c.status.as_deref() {
+            status: match c.status.as_ref().map(Str::as_str) {
                 Some("True") => ConditionStatus::True,
                 Some("False") => ConditionStatus::False,
                 _ => ConditionStatus::Unknown,
@@ -366,13 +819,13 @@ fn to_pod(
     let mut containers = Vec::with_capacity(containers_in.len() + init_in.len());
     for (list, raw_list) in [("containers", containers_in), ("initContainers", init_in)] {
         for (j, c) in raw_list.into_iter().enumerate() {
-            let Some(cname) = c.name.filter(|n| !n.is_empty()) else {
+            let Some(cname) = c.name.map(|n| n.0).filter(|n| !n.is_empty()) else {
                 return Err(
                     InputError::new(file, "found nothing, expected the container's name")
-                        .field(format!("{path}.spec.{list}[{j}].name")),
+                        .field(format!("{place}.spec.{list}[{j}].name")),
                 );
             };
-            let kind = match (list, c.restart_policy.as_deref()) {
+            let kind = match (list, c.restart_policy.as_ref().map(Str::as_str)) {
                 ("containers", _) => ContainerKind::App,
                 (_, Some("Always")) => ContainerKind::Sidecar,
                 _ => ContainerKind::Init,
@@ -609,5 +1062,123 @@ mod tests {
         let err = parse_json("{\"kind\":\"List\",\"items\":[{\"spec\":{\"containers\":[{\"name\":\"a\",\n\"resources\":{\"requests\":{\"cpu\":\"lots\"}}}]}}]}", None).unwrap_err();
         assert_eq!(err.line, Some(2), "{err}");
         assert!(err.message.starts_with("found \"lots\""), "{err}");
+    }
+
+    /// Pod names kept, or the error's field and the start of its message.
+    type Outcome<'t> = Result<&'t [&'t str], (Option<&'t str>, &'t str)>;
+
+    fn outcome_of(text: &str) -> Result<Vec<String>, InputError> {
+        let format = crate::input::kubectl::detect(text);
+        parse("pods", text, format, &scope(None), &target())
+            .map(|c| c.pods.into_iter().map(|p| p.name).collect())
+    }
+
+    #[test]
+    fn items_read_before_their_documents_kind_count_only_in_a_list() {
+        // kubectl prints `kind` after `items`: each item becomes a pod before the kind is known.
+        let cases: &[(&str, Outcome)] = &[
+            (
+                r#"{"items":[{"metadata":{"name":"a"}}],"kind":"List"}"#,
+                Ok(&["a"]),
+            ),
+            (
+                r#"{"items":[{"metadata":{"name":"a"},"status":{"phase":"Lost"}}],"kind":"Pod","metadata":{"name":"b"}}"#,
+                Ok(&["b"]),
+            ),
+            (
+                "kind: Pod\nitems:\n- metadata:\n    name: a\nmetadata:\n  name: b\n---\nitems:\n- metadata:\n    name: a\n",
+                Ok(&["b", "a"]),
+            ),
+            (
+                r#"{"items":[{"metadata":{}}],"kind":"PodMetricsList"}"#,
+                Err((Some("kind"), "found kind PodMetricsList")),
+            ),
+        ];
+        for &(text, expected) in cases {
+            match (outcome_of(text), expected) {
+                (Ok(names), Ok(want)) => assert_eq!(names, want, "{text}"),
+                (Err(err), Err((field, message))) => {
+                    assert_eq!(err.field.as_deref(), field, "{text}: {err}");
+                    assert!(err.message.starts_with(message), "{text}: {err}");
+                }
+                (got, _) => panic!("{text}: {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn problems_are_reported_in_the_order_of_reading_everything_first() {
+        let cases: &[(&str, Option<&str>, &str)] = &[
+            // A malformed later item comes before an earlier pod's problem.
+            (
+                r#"{"items":[{"metadata":{}},{"metadata":{"name":"b"},"status":{"startTime":"x"}}]}"#,
+                None,
+                "found \"x\", expected an RFC 3339 time",
+            ),
+            // So does a later document that is not a pod list.
+            (
+                "items:\n- metadata: {}\n---\nkind: Foo\n",
+                Some("(document 2) kind"),
+                "found kind Foo",
+            ),
+            // Names count once in the whole file, across documents.
+            (
+                "kind: Pod\nmetadata:\n  name: a\n---\nitems:\n- metadata:\n    name: a\n",
+                Some("(document 2) items[0].metadata.name"),
+                "found the pod \"a\" again",
+            ),
+            // A name written with an escape is the same name.
+            (
+                r#"{"items":[{"metadata":{"name":"a\u0041"}},{"metadata":{"name":"aA"}}]}"#,
+                Some("items[1].metadata.name"),
+                "found the pod \"aA\" again",
+            ),
+            // Other keys of a document are read whole, as before streaming.
+            (
+                r#"{"other":{"a":1,},"items":[]}"#,
+                None,
+                "found malformed JSON (trailing comma)",
+            ),
+        ];
+        for &(text, field, message) in cases {
+            let err = outcome_of(text).unwrap_err();
+            assert_eq!(err.field.as_deref(), field, "{text}: {err}");
+            assert!(err.message.starts_with(message), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn long_lists_in_warnings_show_three_names_and_the_count() {
+        let owned = |name: &str| {
+            format!(
+                r#"{{"metadata":{{"name":"{name}","ownerReferences":[{{"kind":"ReplicaSet","name":"api-1","controller":true}}]}}}}"#
+            )
+        };
+        let text = format!(
+            "{}\n---\n{}",
+            list(&[
+                r#"{"kind":"Service"}"#.to_string(),
+                owned("a"),
+                r#"{"kind":"Secret"}"#.to_string(),
+                owned("b"),
+            ]),
+            list(&[
+                r#"{"kind":"Service"}"#.to_string(),
+                r#"{"kind":"Node"}"#.to_string(),
+                owned("c"),
+                owned("d"),
+            ])
+        );
+        let captured = parse("pods.yaml", &text, Format::Yaml, &scope(None), &target()).unwrap();
+        assert_eq!(
+            captured.warnings,
+            [
+                "pods.yaml: skipped 4 item(s) that are not pods (Service, Secret, Service and 1 \
+                 more)",
+                "pods.yaml: 4 pod(s) are not owned by Deployment/web: a (ReplicaSet/api-1), \
+                 b (ReplicaSet/api-1), c (ReplicaSet/api-1) and 1 more; the controller counts \
+                 only the pods the target's selector matches: pass -l/--selector with it"
+            ]
+        );
     }
 }
