@@ -555,10 +555,10 @@ pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
         }
         step(&mut steps, "combine", "proposal", detail);
     }
-    if let Some(reason) = &sync.rescale_reason {
-        if sync.branch == Branch::Metrics {
-            step(&mut steps, "combine", "rescale reason", reason.clone());
-        }
+    if let Some(reason) = &sync.rescale_reason
+        && sync.branch == Branch::Metrics
+    {
+        step(&mut steps, "combine", "rescale reason", reason.clone());
     }
     if let Some(n) = &sync.normalization {
         let proposal = sync.metric_proposal.unwrap_or(current);
@@ -750,22 +750,21 @@ fn decision_summary(s: &Scenario, sync: &Sync<'_>, metrics: &[MetricReport]) -> 
         }
         t
     };
-    if let [m] = metrics {
-        if let Some(b) = &m.hold_band {
-            let what = match (m.metric_type.as_str(), b.unit.as_str()) {
-                (_, "percent") => format!("{} utilization", m.name),
-                ("Object" | "External", _) if m.current_value.is_some() => {
-                    format!("{} value", m.name)
-                }
-                _ => format!("{} average", m.name),
-            };
-            if m.recount.is_none() {
-                text.push_str(&format!(
-                    ". Holds {current} replicas while {what} is {}–{}; scales up above {}, down below {}",
-                    b.low, b.high, b.high, b.low
-                ));
+    if let [m] = metrics
+        && let Some(b) = &m.hold_band
+        && m.recount.is_none()
+    {
+        let what = match (m.metric_type.as_str(), b.unit.as_str()) {
+            (_, "percent") => format!("{} utilization", m.name),
+            ("Object" | "External", _) if m.current_value.is_some() => {
+                format!("{} value", m.name)
             }
-        }
+            _ => format!("{} average", m.name),
+        };
+        text.push_str(&format!(
+            ". Holds {current} replicas while {what} is {}–{}; scales up above {}, down below {}",
+            b.low, b.high, b.high, b.low
+        ));
     }
     text
 }

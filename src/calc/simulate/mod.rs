@@ -293,6 +293,25 @@ pub fn run(setup: &Setup) -> Simulation {
     engine.finish(end)
 }
 
+/// The pods that report metrics, in order, each with its index among the Ready pods (`None` for
+/// a Starting pod, which reports 0).
+fn reporting<'a>(
+    pods: &'a [SimPod],
+    names: &'a [Pod],
+) -> impl Iterator<Item = (&'a Pod, Option<i64>)> + 'a {
+    let mut ready_seen = 0i64;
+    pods.iter()
+        .zip(names)
+        .filter_map(move |(p, pod)| match p.state {
+            PodState::Ready { .. } => {
+                ready_seen += 1;
+                Some((pod, Some(ready_seen - 1)))
+            }
+            PodState::Starting { .. } => Some((pod, None)),
+            PodState::Pending | PodState::Terminating { .. } => None,
+        })
+}
+
 impl<'s> Engine<'s> {
     fn new(setup: &'s Setup) -> Self {
         let mut scenario = setup.scenario.clone();
@@ -641,16 +660,7 @@ impl<'s> Engine<'s> {
         if !feeds.resources.is_empty() {
             let samples = &mut metrics.resource;
             let mut k = 0;
-            let mut ready_seen = 0i64;
-            for (p, pod) in pods.iter().zip(names) {
-                let share_of = match p.state {
-                    PodState::Ready { .. } => {
-                        ready_seen += 1;
-                        Some(ready_seen - 1)
-                    }
-                    PodState::Starting { .. } => None,
-                    PodState::Pending | PodState::Terminating { .. } => continue,
-                };
+            for (pod, share_of) in reporting(pods, names) {
                 if k == samples.len() {
                     samples.push(PodMetrics {
                         pod: String::new(),
@@ -690,16 +700,7 @@ impl<'s> Engine<'s> {
                 continue;
             };
             let mut k = 0;
-            let mut ready_seen = 0i64;
-            for (p, pod) in pods.iter().zip(names) {
-                let share_of = match p.state {
-                    PodState::Ready { .. } => {
-                        ready_seen += 1;
-                        Some(ready_seen - 1)
-                    }
-                    PodState::Starting { .. } => None,
-                    PodState::Pending | PodState::Terminating { .. } => continue,
-                };
+            for (pod, share_of) in reporting(pods, names) {
                 if k == samples.len() {
                     samples.push(PodMetricValue {
                         pod: String::new(),
