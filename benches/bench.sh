@@ -15,13 +15,15 @@ now=2026-11-29T15:00:00Z
 
 # best_of CMD...: prints "seconds peak_rss_kib" of the fastest run.
 best_of() {
-  local best_t="" best_m=""
+  local best_t="" best_m="" out
+  out=$(mktemp)
   for _ in $(seq "$runs"); do
-    local out
-    out=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-    local t=${out% *} m=${out#* }
+    /usr/bin/time -f "%e %M" -o "$out" "$@" >/dev/null 2>&1
+    local t m
+    read -r t m < "$out"
     if [ -z "$best_t" ] || awk "BEGIN{exit !($t < $best_t)}"; then best_t=$t; best_m=$m; fi
   done
+  rm -f "$out"
   echo "$best_t $best_m"
 }
 
