@@ -135,43 +135,45 @@ pub fn from_flags(
     namespace: &str,
 ) -> anyhow::Result<Option<NodeInput>> {
     let cluster = cluster_nodes(flags, pods, namespace)?;
-    let template_text = match (&flags.node_allocatable, &cluster) {
-        (Some(text), _) => Some(text.clone()),
+    let template = match (&flags.node_allocatable, &cluster) {
+        (Some(text), _) => {
+            let (resources, max_pods) = parse_resource_list("--node-allocatable", text)?;
+            if resources.get("cpu").is_none() {
+                return Err(InputError::new(
+                    "--node-allocatable",
+                    format!("found \"{text}\" without cpu, expected at least cpu=QUANTITY"),
+                )
+                .into());
+            }
+            Capacity {
+                resources,
+                pods: max_pods.unwrap_or(110),
+            }
+        }
+        // The template is the first Ready node of the group.
         (None, Some((nodes, _))) => nodes
             .iter()
             .find(|n| n.schedulable)
             .or(nodes.first())
-            .map(|n| capacity_text(&n.allocatable)),
-        (None, None) => None,
-    };
-    let Some(allocatable) = &template_text else {
-        let stray = [
-            (flags.existing_nodes.is_some(), "--existing-nodes"),
-            (!flags.daemonset_requests.is_empty(), "--daemonset-requests"),
-            (flags.node_group_max.is_some(), "--node-group-max"),
-            (flags.max_nodes_total.is_some(), "--max-nodes-total"),
-            (flags.pod_request.is_some(), "--pod-request"),
-        ];
-        if let Some((_, flag)) = stray.iter().find(|(set, _)| *set) {
-            return Err(InputError::new(
-                *flag,
-                "found no node group, expected --node-allocatable or --nodes with it",
-            )
-            .into());
+            .map(|n| n.allocatable.clone())
+            .unwrap_or_default(),
+        (None, None) => {
+            let stray = [
+                (flags.existing_nodes.is_some(), "--existing-nodes"),
+                (!flags.daemonset_requests.is_empty(), "--daemonset-requests"),
+                (flags.node_group_max.is_some(), "--node-group-max"),
+                (flags.max_nodes_total.is_some(), "--max-nodes-total"),
+                (flags.pod_request.is_some(), "--pod-request"),
+            ];
+            if let Some((_, flag)) = stray.iter().find(|(set, _)| *set) {
+                return Err(InputError::new(
+                    *flag,
+                    "found no node group, expected --node-allocatable or --nodes with it",
+                )
+                .into());
+            }
+            return Ok(None);
         }
-        return Ok(None);
-    };
-    let (resources, max_pods) = parse_resource_list("--node-allocatable", allocatable)?;
-    if resources.get("cpu").is_none() {
-        return Err(InputError::new(
-            "--node-allocatable",
-            format!("found \"{allocatable}\" without cpu, expected at least cpu=QUANTITY"),
-        )
-        .into());
-    }
-    let template = Capacity {
-        resources,
-        pods: max_pods.unwrap_or(110),
     };
     let mut daemonsets = Capacity::default();
     let mut daemonset_pods = 0;
@@ -228,18 +230,6 @@ pub fn from_flags(
         scale_down_unneeded_time: Duration::parse(&flags.scale_down_unneeded_time)
             .map_err(|e| InputError::new("--scale-down-unneeded-time", e))?,
     }))
-}
-
-/// `cpu=2000m,memory=...,pods=110`: a capacity as the flag would say it.
-fn capacity_text(c: &Capacity) -> String {
-    let mut parts: Vec<String> = c
-        .resources
-        .0
-        .iter()
-        .map(|(n, v)| format!("{n}={v}m"))
-        .collect();
-    parts.push(format!("pods={}", c.pods));
-    parts.join(",")
 }
 
 #[cfg(test)]
