@@ -99,13 +99,20 @@ fn an_unreadable_file_is_a_located_input_error() {
 
 const NOW: &str = "2026-11-29T15:00:00Z";
 
-/// Runs with `-o json` at a fixed time and parses the result; the command must succeed.
-fn json(args: &[&str]) -> serde_json::Value {
+/// Runs with `-o json` and parses the result; the command must succeed.
+pub fn json_output(args: &[&str]) -> serde_json::Value {
     let mut all = args.to_vec();
-    all.extend(["--now", NOW, "-o", "json"]);
+    all.extend(["-o", "json"]);
     let o = hpacalc(&all);
     assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
     serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
+}
+
+/// The same at a fixed time.
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.extend(["--now", NOW]);
+    json_output(&all)
 }
 
 fn conditions(v: &serde_json::Value) -> Vec<(String, String)> {

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::cli::{hpacalc, root, stderr, stdout};
+use crate::cli::{hpacalc, json_output, root, stderr, stdout};
 
 const HPA: &str = "fixtures/kubectl/hpa.yaml";
 const PODS: &str = "fixtures/kubectl/pods.json";
@@ -16,15 +16,6 @@ const METRICS: &str = "fixtures/kubectl/metrics.json";
 const CUSTOM: &str = "fixtures/kubectl/custom-metrics.json";
 /// The newest time in the kubectl fixtures (a PodMetrics timestamp).
 const CAPTURED: &str = "2026-11-29T14:59:58Z";
-
-/// Runs with `-o json`; the command must succeed.
-fn json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.extend(["-o", "json"]);
-    let o = hpacalc(&all);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-    serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
-}
 
 /// Everything of a report that is the controller's decision (not the trace or the sources).
 fn decision(v: &Value) -> Value {
@@ -59,11 +50,11 @@ fn kubectl_form(extra: &[&str]) -> Value {
         CUSTOM,
     ];
     args.extend(extra);
-    json(&args)
+    json_output(&args)
 }
 
 fn csv_form() -> Value {
-    json(&[
+    json_output(&[
         "--hpa",
         HPA,
         "--pods",
@@ -122,7 +113,7 @@ fn yaml_captures_and_kubectl_top_give_the_same_decision() {
     let metrics = as_yaml(METRICS, &dir);
     let custom = as_yaml(CUSTOM, &dir);
     let from_json = kubectl_form(&[]);
-    let from_yaml = json(&[
+    let from_yaml = json_output(&[
         "--hpa",
         HPA,
         "--pods",
@@ -202,16 +193,16 @@ fn a_pod_list_with_other_workloads_needs_the_selector() {
         "{}",
         v["metrics"][0]["error"]
     );
-    let selected = json(&[&all[..], &["-l", "app=web", "-n", "shop"]].concat());
+    let selected = json_output(&[&all[..], &["-l", "app=web", "-n", "shop"]].concat());
     assert_eq!(decision(&selected), decision(&kubectl_form(&[])));
-    let by_set = json(&[&all[..], &["--selector", "app in (web), !job"]].concat());
+    let by_set = json_output(&[&all[..], &["--selector", "app in (web), !job"]].concat());
     assert_eq!(decision(&by_set), decision(&selected));
 }
 
 #[test]
 fn metrics_for_pods_not_in_the_list_are_counted_where_the_controller_counts_them() {
     let plain = kubectl_form(&[]);
-    let v = json(&[
+    let v = json_output(&[
         "--hpa",
         HPA,
         "--pods",
@@ -241,13 +232,13 @@ fn metrics_for_pods_not_in_the_list_are_counted_where_the_controller_counts_them
 #[test]
 fn a_keda_external_metric_from_the_api_equals_the_flag() {
     let hpa = "fixtures/kubectl/keda-hpa.yaml";
-    let from_api = json(&[
+    let from_api = json_output(&[
         "--hpa",
         hpa,
         "--external-metrics",
         "fixtures/kubectl/external-metrics.json",
     ]);
-    let from_flag = json(&[
+    let from_flag = json_output(&[
         "--hpa",
         hpa,
         "--metric-value",
@@ -266,7 +257,7 @@ fn a_keda_external_metric_from_the_api_equals_the_flag() {
 
 #[test]
 fn the_status_alone_gives_an_approximation_compared_with_the_status() {
-    let v = json(&["--hpa", HPA, "--now", CAPTURED]);
+    let v = json_output(&["--hpa", HPA, "--now", CAPTURED]);
     assert_eq!(v["approximation"], true);
     assert_eq!(v["metrics"][0]["currentUtilization"], 89);
     assert_eq!(v["metrics"][0]["currentAverageValue"], "537m");
@@ -318,7 +309,7 @@ fn the_status_comparison_says_when_values_differ() {
     let path = dir.join("metrics-later.json");
     std::fs::write(&path, later).unwrap();
     let v = kubectl_form(&[]);
-    let differing = json(&[
+    let differing = json_output(&[
         "--hpa",
         HPA,
         "--pods",

@@ -1,6 +1,6 @@
 //! The Cluster Autoscaler's view through the CLI: node flags, the Nodes section, its errors.
 
-use crate::cli::{hpacalc, stderr, stdout};
+use crate::cli::{hpacalc, json_output, stderr, stdout};
 
 const NOW: &str = "2026-11-29T15:00:00Z";
 
@@ -12,14 +12,9 @@ fn nodes_json(extra: &[&str]) -> serde_json::Value {
         "fixtures/samples/web-cpu.csv",
         "--now",
         NOW,
-        "-o",
-        "json",
     ];
     args.extend(extra);
-    let o = hpacalc(&args);
-    assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    v["nodes"].clone()
+    json_output(&args)["nodes"].clone()
 }
 
 #[test]
@@ -170,14 +165,9 @@ fn cluster_json(extra: &[&str]) -> serde_json::Value {
         "fixtures/cluster/nodes.json",
         "--all-pods",
         "fixtures/cluster/pods-all.json",
-        "-o",
-        "json",
     ];
     args.extend(extra);
-    let o = hpacalc(&args);
-    assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    v["nodes"].clone()
+    json_output(&args)["nodes"].clone()
 }
 
 fn workload_pods(n: &serde_json::Value) -> Vec<i64> {
