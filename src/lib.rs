@@ -40,6 +40,9 @@ pub fn run(cli: &Cli) -> Result<()> {
         return simulate(args);
     }
     let scenario = input::build_scenario(cli)?;
+    for w in &scenario.warnings {
+        warn(w);
+    }
     let report = calc::evaluate(&scenario);
     let text = match cli.output {
         OutputFormat::Table | OutputFormat::Wide => render::table::render(

@@ -36,6 +36,46 @@ pub struct Report {
     pub approximation: bool,
     /// The result against the manifest's `status`; null when the manifest has none.
     pub status_comparison: Option<StatusComparison>,
+    /// Named causes of the decision, most severe first (see `calc::diagnose`).
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the inputs' readers warned about (also printed on stderr).
+    pub warnings: Vec<String>,
+}
+
+/// A named cause: why the controller does (or does not do) what it does, and what to change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Diagnostic {
+    /// Stable code, documented in README (`WithinTolerance`, `StabilizationHold`, ...).
+    pub code: String,
+    pub severity: Severity,
+    pub message: String,
+    /// What a person can do about it; empty when nothing needs doing.
+    pub fix: String,
+}
+
+impl Diagnostic {
+    pub fn new(
+        code: &str,
+        severity: Severity,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            code: code.to_string(),
+            severity,
+            message: message.into(),
+            fix: fix.into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
 }
 
 /// What the controller wrote at its last sync against what hpacalc computes now.

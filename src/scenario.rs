@@ -440,6 +440,12 @@ pub struct Scenario {
     pub now: Timestamp,
     /// What the input stage assumed or substituted, said in the output's assumptions.
     pub input_notes: Vec<String>,
+    /// What the input stage warned about (unknown keys, stray pods, ...): printed on stderr and
+    /// carried into the report's `warnings`.
+    pub warnings: Vec<String>,
+    /// Named causes the input stage found (events the controller reported, a pasted table's
+    /// `<unknown>`, a KEDA-managed HPA): merged into the report's `diagnostics`.
+    pub input_diagnostics: Vec<crate::report::Diagnostic>,
     /// The node group, when node information was given.
     pub nodes: Option<NodeInput>,
     /// The result is approximated from the HPA's status alone (no pods were given).

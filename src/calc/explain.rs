@@ -687,6 +687,8 @@ pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
         nodes: None,
         approximation: s.approximation,
         status_comparison: None,
+        diagnostics: s.input_diagnostics.clone(),
+        warnings: s.warnings.clone(),
     }
 }
 

@@ -105,6 +105,8 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         memory: None,
         now: NOW,
         input_notes: Vec::new(),
+        warnings: Vec::new(),
+        input_diagnostics: Vec::new(),
         nodes: None,
         approximation: false,
         observed_status: None,

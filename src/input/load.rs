@@ -515,6 +515,8 @@ pub fn setup(
         memory: None,
         now: START,
         input_notes: Vec::new(),
+        warnings: Vec::new(),
+        input_diagnostics: Vec::new(),
         nodes: None,
         approximation: false,
         observed_status: None,

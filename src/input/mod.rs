@@ -20,7 +20,7 @@ use crate::cli::Cli;
 use crate::error::{InputError, display_name};
 use crate::scenario::{ControllerConfig, Scenario, Source};
 use crate::time::{Duration, Timestamp};
-use crate::{version, warn};
+use crate::version;
 use kubectl::capture;
 
 pub fn read_input(path: &Path) -> Result<(String, String)> {
@@ -111,19 +111,15 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let hpa_path = cli.hpa.as_deref().context("--hpa is required")?;
     let (hpa_file, hpa_text) = read_input(hpa_path)?;
     let mut loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?;
-    for w in &loaded.warnings {
-        warn(w);
-    }
+    let mut warnings = std::mem::take(&mut loaded.warnings);
     let scope = capture::scope(
         cli.namespace.as_deref(),
         cli.selector.as_deref(),
         &mut loaded.spec,
     )?;
 
-    let observed = capture::observe(cli, &loaded, &scope, now_flag, window)?;
-    for w in &observed.warnings {
-        warn(w);
-    }
+    let mut observed = capture::observe(cli, &loaded, &scope, now_flag, window)?;
+    warnings.append(&mut observed.warnings);
     let now = observed.now;
     let mut samples = samples::Samples {
         pods: observed.pods,
@@ -176,8 +172,9 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
             window,
         );
         if !samples.pod_metrics.is_empty() {
-            warn(
-                "Pods metric values of --custom-metrics need --pods: the status's averages are used",
+            warnings.push(
+                "Pods metric values of --custom-metrics need --pods: the status's averages are used"
+                    .to_string(),
             );
         }
         samples.pods = synthetic.pods;
@@ -211,6 +208,8 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         memory,
         now,
         input_notes: notes,
+        warnings,
+        input_diagnostics: Vec::new(),
         nodes: node_group,
         approximation,
         observed_status,

@@ -320,6 +320,8 @@ fn build(p: &Params) -> Scenario {
         memory: p.memory.clone(),
         now: NOW,
         input_notes: Vec::new(),
+        warnings: Vec::new(),
+        input_diagnostics: Vec::new(),
         nodes: None,
         approximation: false,
         observed_status: None,
