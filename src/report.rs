@@ -237,6 +237,9 @@ pub struct Condition {
     pub status: String,
     pub reason: String,
     pub message: String,
+    /// RFC 3339: the evaluation time when the status changed at this sync, else the time the
+    /// manifest's status gave; null when neither is known.
+    pub last_transition_time: Option<String>,
 }
 
 /// One line of the trace, in the controller's order.

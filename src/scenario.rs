@@ -431,6 +431,8 @@ pub struct Scenario {
     pub status_replicas: i32,
     /// The HPA status has the condition `ScaledToZero=True`.
     pub scaled_to_zero: bool,
+    /// The HPA's `status.conditions` before this sync, in order.
+    pub status_conditions: Vec<crate::report::Condition>,
     pub pods: Vec<Pod>,
     pub metrics: MetricValues,
     pub config: ControllerConfig,

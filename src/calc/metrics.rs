@@ -358,7 +358,11 @@ fn resource_metric<'a>(
 /// The combination of all metrics.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Combined {
-    /// `-1` when the controller gives up (all invalid, or some invalid and the rest would scale down).
+    /// The controller gave up: every metric invalid, or an invalid one and a scale-down
+    /// (`computeReplicasForMetrics` returned -1 with an error).
+    pub failed: bool,
+    /// `-1` when the controller gives up; a valid proposal of -1 (a negative metric value) is
+    /// possible too, which is why `failed` is separate.
     pub replicas: i32,
     /// Index of the metric that named the proposal.
     pub winner: Option<usize>,
@@ -405,6 +409,7 @@ pub fn combine(outcomes: &[MetricOutcome<'_>], spec_replicas: i32) -> Combined {
         });
     if invalid_count >= outcomes.len() || (invalid_count > 0 && replicas < spec_replicas) {
         return Combined {
+            failed: true,
             replicas: -1,
             winner: None,
             invalid_count,
@@ -413,6 +418,7 @@ pub fn combine(outcomes: &[MetricOutcome<'_>], spec_replicas: i32) -> Combined {
         };
     }
     Combined {
+        failed: false,
         replicas,
         winner,
         invalid_count,

@@ -68,8 +68,11 @@ pub struct VersionRules {
     /// `HPAContainerMetrics`: off makes ContainerResource metrics fail (1.27–1.29).
     pub container_metrics: bool,
     pub guards: ExternalGuards,
-    /// Condition-based scale to zero (`HPAScaleToZero`, newest code).
+    /// The newest code's zero-replica rules (`shouldComputeMetricsForZeroReplicas`, 1.37+).
     pub scale_to_zero_conditions: bool,
+    /// `HPAScaleToZero` on, in a release with the newest code: the `ScaledToZero` condition is
+    /// read and written.
+    pub scale_to_zero_gate: bool,
 }
 
 impl VersionRules {
@@ -88,7 +91,8 @@ impl VersionRules {
                 value_sum_saturates: minor >= 37,
                 value_clamp: minor >= 35,
             },
-            scale_to_zero_conditions: minor >= 37 && gates.hpa_scale_to_zero,
+            scale_to_zero_conditions: minor >= 37,
+            scale_to_zero_gate: minor >= 37 && gates.hpa_scale_to_zero,
         }
     }
 }
@@ -123,7 +127,7 @@ pub fn reconcile<'a>(
     let rules = VersionRules::for_scenario(s);
     let hpa = &s.hpa;
     let current = s.current_replicas;
-    let mut conditions = Conditions::default();
+    let mut conditions = Conditions::from_status(&s.status_conditions, s.now.to_rfc3339());
     conditions.set(
         "AbleToScale",
         true,
@@ -143,7 +147,8 @@ pub fn reconcile<'a>(
     let min_replicas = hpa.min_replicas;
     let tolerances = tolerances_for_hpa(hpa, s.config.tolerance, &rules);
     let has_object_or_external = hpa.metrics.iter().any(|m| m.is_object_or_external());
-    let scaled_to_zero = rules.scale_to_zero_conditions && s.scaled_to_zero;
+    // scaledToZeroCondition: the gate and the condition; read only by the newest code.
+    let scaled_to_zero = rules.scale_to_zero_gate && s.scaled_to_zero;
     let mut sync = Sync {
         branch: Branch::Metrics,
         min_replicas,
@@ -163,12 +168,17 @@ pub fn reconcile<'a>(
     let mut compute_metrics = true;
     if current == 0 {
         let allowed = if rules.scale_to_zero_conditions {
+            // Port of shouldComputeMetricsForZeroReplicas (horizontal.go): with the gate off
+            // scaledToZeroCondition is false, so the target is disabled whatever minReplicas is.
             scaled_to_zero && (min_replicas != 0 || has_object_or_external)
         } else {
             // Up to 1.36: metrics are computed from zero only when minReplicas is 0.
             min_replicas == 0
         };
         if !allowed {
+            if rules.scale_to_zero_conditions && !rules.scale_to_zero_gate {
+                sync.conditions.remove("ScaledToZero");
+            }
             compute_metrics = false;
             sync.branch = Branch::ScalingDisabled;
             sync.rescale = false;
@@ -221,7 +231,9 @@ pub fn reconcile<'a>(
             .map(|m| compute_replicas_for_metric(m, &inputs))
             .collect();
         let combined = combine(&sync.outcomes, current);
-        if combined.replicas == -1 {
+        // `err != nil && metricDesiredReplicas == -1`: a proposal of -1 without an error (a
+        // negative metric value) is a valid proposal.
+        if combined.failed {
             if let Some(failure) = combined
                 .first_invalid
                 .and_then(|i| sync.outcomes.get(i))
@@ -302,7 +314,7 @@ pub fn reconcile<'a>(
             format!("the HPA controller was able to update the target scale to {desired}"),
         );
         normalize::store_scale_event(memory, hpa.behavior.as_ref(), current, desired, s.now);
-        if rules.scale_to_zero_conditions {
+        if rules.scale_to_zero_gate {
             if current > 0 && desired == 0 && min_replicas == 0 && has_object_or_external {
                 sync.conditions.set(
                     "ScaledToZero",
@@ -318,6 +330,8 @@ pub fn reconcile<'a>(
                     "the HPA controller did not scale the workload to zero",
                 );
             }
+        } else if rules.scale_to_zero_conditions {
+            sync.conditions.remove("ScaledToZero");
         }
     } else {
         desired = current;

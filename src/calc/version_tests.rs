@@ -159,3 +159,56 @@ fn container_metrics_gate_off_fails_container_resource_metrics() {
     assert!(evaluate(&off).metrics[0].error.is_some());
     assert!(evaluate(&at_version(s, 29)).metrics[0].error.is_none());
 }
+
+#[test]
+fn from_zero_with_the_scale_to_zero_gate_off_is_disabled_whatever_min_replicas_is() {
+    // shouldComputeMetricsForZeroReplicas: with the gate off scaledToZeroCondition is false.
+    let mut s = scenario(vec![external("queue", Some(1000), None)], 0, 0);
+    s.hpa.min_replicas = 0;
+    s.scaled_to_zero = true;
+    s.metrics.external.insert("queue".into(), vec![3000]);
+    s.status_conditions = vec![crate::report::Condition {
+        condition_type: "ScaledToZero".into(),
+        status: "True".into(),
+        reason: "ScaledToZero".into(),
+        message: "the HPA controller scaled the workload to zero".into(),
+        last_transition_time: None,
+    }];
+    let mut off = at_version(s.clone(), 37);
+    off.config.features.hpa_scale_to_zero = false;
+    let report = evaluate(&off);
+    assert_eq!(report.desired_replicas, 0);
+    assert!(
+        report
+            .conditions
+            .iter()
+            .any(|c| c.reason == "ScalingDisabled")
+    );
+    // removeCondition(ScaledToZero) when the gate is off.
+    assert!(
+        report
+            .conditions
+            .iter()
+            .all(|c| c.condition_type != "ScaledToZero")
+    );
+    // The gate on, the same HPA resumes from zero.
+    assert_eq!(desired(&at_version(s, 37)), 3);
+}
+
+#[test]
+fn a_proposal_of_minus_one_without_an_error_is_a_valid_proposal() {
+    // A negative External value: ceil(-500/1000 × 2 ready pods) = -1, with no error.
+    let mut s = scenario(vec![external("queue", Some(1000), None)], 2, 0);
+    s.metrics.external.insert("queue".into(), vec![-500]);
+    let report = evaluate(&at_version(s, 37));
+    assert_eq!(report.metrics[0].proposed_replicas, Some(-1));
+    assert_eq!(report.decision.metric_proposal, Some(-1));
+    // desiredReplicas stays 0 (-1 is not above it), then min clamps: scale down to minReplicas.
+    assert_eq!(report.desired_replicas, 1);
+    assert!(
+        report
+            .conditions
+            .iter()
+            .any(|c| c.reason == "ValidMetricFound")
+    );
+}

@@ -509,6 +509,7 @@ pub fn setup(
         current_replicas_source: Source::Flag,
         status_replicas: start_replicas,
         scaled_to_zero: loaded.status.scaled_to_zero,
+        status_conditions: Vec::new(),
         pods: Vec::new(),
         metrics: MetricValues::default(),
         config,

@@ -40,6 +40,8 @@ pub struct HpaStatus {
     pub desired_replicas: Option<i32>,
     /// `status.conditions` has `ScaledToZero` with status `True`.
     pub scaled_to_zero: bool,
+    /// `status.conditions`, in order: the list the controller updates in place.
+    pub conditions: Vec<crate::report::Condition>,
     /// `status.currentMetrics`, in order.
     pub current_metrics: Vec<CurrentMetric>,
 }
@@ -351,6 +353,18 @@ fn status_v2(
             .iter()
             .flatten()
             .any(|c| c.type_ == "ScaledToZero" && c.status == "True"),
+        conditions: status
+            .conditions
+            .iter()
+            .flatten()
+            .map(|c| crate::report::Condition {
+                condition_type: c.type_.clone(),
+                status: c.status.clone(),
+                reason: c.reason.clone().unwrap_or_default(),
+                message: c.message.clone().unwrap_or_default(),
+                last_transition_time: c.last_transition_time.as_ref().map(|t| t.0.to_string()),
+            })
+            .collect(),
         current_metrics,
     })
 }

@@ -202,6 +202,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         current_replicas_source,
         status_replicas: current_replicas,
         scaled_to_zero: loaded.status.scaled_to_zero,
+        status_conditions: loaded.status.conditions.clone(),
         pods: samples.pods,
         metrics: metrics.values,
         config,

@@ -208,12 +208,45 @@ fn kubectl_capture_keeps_behavior_and_status_without_warnings() {
         }
     );
     assert_eq!(behavior.scale_up, default_scale_up());
+    let conditions: Vec<(&str, &str, Option<&str>)> = loaded
+        .status
+        .conditions
+        .iter()
+        .map(|c| {
+            (
+                c.condition_type.as_str(),
+                c.reason.as_str(),
+                c.last_transition_time.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        conditions,
+        [
+            (
+                "AbleToScale",
+                "ReadyForNewScale",
+                Some("2025-03-02T09:14:22Z")
+            ),
+            (
+                "ScalingActive",
+                "ValidMetricFound",
+                Some("2025-03-04T16:41:52Z")
+            ),
+            (
+                "ScalingLimited",
+                "DesiredWithinRange",
+                Some("2025-03-04T12:03:37Z")
+            ),
+        ]
+    );
     assert_eq!(
         loaded.status,
         HpaStatus {
             current_replicas: Some(6),
             desired_replicas: Some(7),
             scaled_to_zero: false,
+            conditions: loaded.status.conditions.clone(),
             current_metrics: vec![
                 CurrentMetric {
                     metric_type: "Resource".to_string(),

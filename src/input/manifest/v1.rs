@@ -376,6 +376,25 @@ pub fn convert_status(
                     c.get("type").and_then(Value::as_str) == Some("ScaledToZero")
                         && c.get("status").and_then(Value::as_str) == Some("True")
                 });
+                let text = |c: &Value, key: &str| {
+                    c.get(key)
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string()
+                };
+                out.conditions = list
+                    .iter()
+                    .map(|c| crate::report::Condition {
+                        condition_type: text(c, "type"),
+                        status: text(c, "status"),
+                        reason: text(c, "reason"),
+                        message: text(c, "message"),
+                        last_transition_time: c
+                            .get("lastTransitionTime")
+                            .and_then(Value::as_str)
+                            .map(str::to_string),
+                    })
+                    .collect();
             }
             Err(e) => warnings.push(format!(
                 "{}: found invalid JSON ({e}), ignored",
