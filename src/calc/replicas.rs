@@ -3,8 +3,8 @@
 //! pods. Milli-values are int64 with Go's wrapping arithmetic, ratios float64 in Go's order.
 
 use crate::calc::pods::{
-    GroupSettings, Groups, PodMetric, PodMetricsInfo, RequestSettings, calculate_requests,
-    group_pods, ready_pods_count, remove_metrics_for_pods,
+    GroupSettings, Groups, PodMetricsInfo, RequestSettings, calculate_requests, group_pods,
+    ready_pods_count, remove_metrics_for_pods,
 };
 use crate::scenario::Pod;
 use std::collections::HashMap;
@@ -90,6 +90,8 @@ pub struct PodBasedResult<'a> {
     pub groups: Groups<'a>,
     pub recount: Option<RecountTrace>,
     pub branch: &'static str,
+    /// The sums behind it, to redo the arithmetic for another usage total.
+    pub sums: PodSums,
 }
 
 /// A failure with the groups computed so far (for the trace).
@@ -174,7 +176,7 @@ fn metric_usage_ratio(metrics: &PodMetricsInfo<'_>, target_usage: i64) -> (f64, 
 }
 
 /// Which usage function a pod-based metric uses.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PodTarget {
     /// `GetResourceReplicas`: average utilization in percent of request.
     Utilization(i32),
@@ -259,124 +261,241 @@ pub fn pod_based_replicas<'a>(
         message,
         groups: Some(Box::new(groups.clone())),
     })?;
-    let usage_ratio_value = first.ratio;
-    let first_samples = metrics.len();
-    let result = |replicas: i32, recount: Option<RecountTrace>, branch: &'static str, groups| {
-        PodBasedResult {
-            replicas,
-            utilization: first.utilization,
-            raw_average: first.raw_average,
-            usage_ratio: usage_ratio_value,
-            usage_total: first.usage_total,
-            request_total: first.request_total,
-            samples: first_samples,
-            groups,
-            recount,
-            branch,
-        }
-    };
+    let sums = PodSums::gather(
+        &metrics,
+        requests.as_ref(),
+        &groups,
+        target,
+        first.usage_total,
+    );
+    let decided = decide_pod_based(&sums, ctx.tolerances, current_replicas, sums.usage_total);
+    Ok(PodBasedResult {
+        replicas: decided.replicas,
+        utilization: first.utilization,
+        raw_average: first.raw_average,
+        usage_ratio: first.ratio,
+        usage_total: first.usage_total,
+        request_total: first.request_total,
+        samples: sums.samples,
+        groups,
+        recount: decided.recount,
+        branch: decided.branch,
+        sums,
+    })
+}
 
-    let scale_up_with_unready = !groups.unready.is_empty() && usage_ratio_value > 1.0;
-    if !scale_up_with_unready && groups.missing.is_empty() {
-        if ctx.tolerances.is_within(usage_ratio_value) {
-            return Ok(result(
+/// What the recount adds in one direction: the pods it inserts into the metrics and their sums.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Inserted {
+    /// Distinct pods inserted (`len(metrics)` grows by this much).
+    pub count: usize,
+    /// The values they are counted at, summed (milli-units, wrapping as Go's int64).
+    pub value_total: i64,
+    /// Their requests, summed (Utilization only).
+    pub request_total: i64,
+    /// The value each missing pod got (the trace's `missingPodsValueMilli`), when any was added.
+    pub missing_value: Option<i64>,
+}
+
+/// The first pass of a pod-based metric reduced to the sums the controller's arithmetic reads,
+/// and what the recount would insert in each direction. Only sums enter `GetResourceReplicas` and
+/// `calcPlainMetricReplicas` after grouping, so `decide_pod_based` can redo the arithmetic for any
+/// other usage total: the hold band searches on it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PodSums {
+    pub target: PodTarget,
+    /// Usage summed over the first pass's entries.
+    pub usage_total: i64,
+    /// Utilization: requests summed over the entries of known pods.
+    pub request_total: Option<i64>,
+    /// Utilization: entries of known pods (`rawUtilization`'s divisor).
+    pub known_entries: i64,
+    /// `len(metrics)` in the first pass.
+    pub samples: usize,
+    pub ready_pods: usize,
+    pub has_unready: bool,
+    pub has_missing: bool,
+    /// Usage ratio above 1: missing and unready pods at 0.
+    pub up: Inserted,
+    /// Usage ratio below 1: missing pods at the target (at least 100 % of request).
+    pub down: Inserted,
+}
+
+impl PodSums {
+    fn gather(
+        metrics: &PodMetricsInfo<'_>,
+        requests: Option<&HashMap<&str, i64>>,
+        groups: &Groups<'_>,
+        target: PodTarget,
+        usage_total: i64,
+    ) -> PodSums {
+        let request_of = |pod: &str| {
+            requests
+                .and_then(|r| r.get(pod))
+                .copied()
+                .unwrap_or_default()
+        };
+        let (request_total, known_entries) = match requests {
+            Some(r) => metrics
+                .keys()
+                .filter_map(|pod| r.get(pod))
+                .fold((0i64, 0i64), |(sum, n), req| {
+                    (sum.wrapping_add(*req), n + 1)
+                }),
+            None => (0, 0),
+        };
+        // A map insert: a pod named twice is inserted once.
+        let mut seen = std::collections::HashSet::new();
+        let mut up = Inserted::default();
+        for pod in groups.missing.iter().chain(&groups.unready) {
+            if seen.insert(*pod) {
+                up.count += 1;
+                up.request_total = up.request_total.wrapping_add(request_of(pod));
+            }
+        }
+        if !groups.missing.is_empty() {
+            up.missing_value = Some(0);
+        }
+        seen.clear();
+        let mut down = Inserted::default();
+        for pod in &groups.missing {
+            let value = match target {
+                PodTarget::Utilization(t) => {
+                    request_of(pod).wrapping_mul(i64::from(t.max(100))) / 100
+                }
+                PodTarget::AverageValue(t) => t,
+            };
+            down.missing_value = Some(value);
+            if seen.insert(*pod) {
+                down.count += 1;
+                down.value_total = down.value_total.wrapping_add(value);
+                down.request_total = down.request_total.wrapping_add(request_of(pod));
+            }
+        }
+        PodSums {
+            target,
+            usage_total,
+            request_total: requests.map(|_| request_total),
+            known_entries,
+            samples: metrics.len(),
+            ready_pods: groups.ready_pod_count,
+            has_unready: !groups.unready.is_empty(),
+            has_missing: !groups.missing.is_empty(),
+            up,
+            down,
+        }
+    }
+
+    /// The usage ratio and, for Utilization, the truncated percent, of a usage total over the
+    /// first pass's entries plus `extra` (the same arithmetic as `usage_ratio`).
+    fn ratio(&self, usage_total: i64, extra: &Inserted) -> (f64, Option<i32>) {
+        match (self.target, self.request_total) {
+            (PodTarget::Utilization(t), Some(requests)) => {
+                let requests = requests.wrapping_add(extra.request_total);
+                if requests == 0 {
+                    return (f64::NAN, Some(0));
+                }
+                // int32(...) keeps the low 32 bits, like Go's conversion.
+                #[allow(clippy::cast_possible_truncation)]
+                let current = (usage_total.wrapping_mul(100) / requests) as i32;
+                (f64::from(current) / f64::from(t), Some(current))
+            }
+            (PodTarget::AverageValue(t), _) => {
+                let len = i64::try_from(self.samples + extra.count)
+                    .unwrap_or(i64::MAX)
+                    .max(1);
+                (i64_to_f64(usage_total / len) / i64_to_f64(t), None)
+            }
+            // Utilization without requests fails before any ratio (`usage_ratio`).
+            (PodTarget::Utilization(_), None) => (f64::NAN, None),
+        }
+    }
+}
+
+/// The part of `GetResourceReplicas` / `calcPlainMetricReplicas` after the first pass.
+pub struct PodDecision {
+    pub replicas: i32,
+    pub usage_ratio: f64,
+    pub recount: Option<RecountTrace>,
+    pub branch: &'static str,
+}
+
+// Port of GetResourceReplicas and calcPlainMetricReplicas (replica_calculator.go), from the usage
+// ratio on, on sums: `usage_total` is the first pass's usage (another value for the hold band).
+pub fn decide_pod_based(
+    sums: &PodSums,
+    tolerances: Tolerances,
+    current_replicas: i32,
+    usage_total: i64,
+) -> PodDecision {
+    let (usage_ratio_value, _) = sums.ratio(usage_total, &Inserted::default());
+    let done = |replicas, recount, branch| PodDecision {
+        replicas,
+        usage_ratio: usage_ratio_value,
+        recount,
+        branch,
+    };
+    let scale_up_with_unready = sums.has_unready && usage_ratio_value > 1.0;
+    if !scale_up_with_unready && !sums.has_missing {
+        if tolerances.is_within(usage_ratio_value) {
+            return done(
                 current_replicas,
                 None,
                 "within tolerance: keep current replicas",
-                groups,
-            ));
+            );
         }
-        return Ok(result(
-            ceil_to_i32(usage_ratio_value * to_f64(groups.ready_pod_count)),
+        return done(
+            ceil_to_i32(usage_ratio_value * to_f64(sums.ready_pods)),
             None,
             "ceil(ratio × ready pods)",
-            groups,
-        ));
+        );
     }
 
-    let mut missing_value = None;
-    if !groups.missing.is_empty() {
-        if usage_ratio_value < 1.0 {
-            // On a scale-down, missing pods count as using the target (at least 100 % of request).
-            for pod in &groups.missing {
-                let value = match target {
-                    PodTarget::Utilization(t) => {
-                        let request = requests.as_ref().and_then(|r| r.get(pod)).copied();
-                        request.unwrap_or(0).wrapping_mul(i64::from(t.max(100))) / 100
-                    }
-                    PodTarget::AverageValue(t) => t,
-                };
-                missing_value = Some(value);
-                metrics.insert(pod, fill(value));
-            }
-        } else if usage_ratio_value > 1.0 {
-            // On a scale-up, missing pods count as using nothing.
-            for pod in &groups.missing {
-                metrics.insert(pod, fill(0));
-            }
-            missing_value = Some(0);
-        }
-    }
-    if scale_up_with_unready {
-        for pod in &groups.unready {
-            metrics.insert(pod, fill(0));
-        }
-    }
-
-    let second = usage_ratio(&metrics, requests.as_ref(), target).map_err(|message| CalcError {
-        message,
-        groups: Some(Box::new(groups.clone())),
-    })?;
-    let new_ratio = second.ratio;
-    let trace = RecountTrace {
-        missing_value,
-        unready_at_zero: scale_up_with_unready,
-        metrics_count: metrics.len(),
-        new_ratio,
-        new_utilization: second.utilization,
+    // On a scale-down, missing pods count as using the target (at least 100 % of request); on a
+    // scale-up, missing and unready pods count as using nothing; at exactly 1 nothing is added.
+    let inserted = if usage_ratio_value < 1.0 {
+        sums.down
+    } else if usage_ratio_value > 1.0 {
+        sums.up
+    } else {
+        Inserted::default()
     };
-    if ctx.tolerances.is_within(new_ratio) {
-        return Ok(result(
+    let (new_ratio, new_utilization) =
+        sums.ratio(usage_total.wrapping_add(inserted.value_total), &inserted);
+    let metrics_count = sums.samples + inserted.count;
+    let trace = RecountTrace {
+        missing_value: inserted.missing_value,
+        unready_at_zero: scale_up_with_unready,
+        metrics_count,
+        new_ratio,
+        new_utilization,
+    };
+    if tolerances.is_within(new_ratio) {
+        return done(
             current_replicas,
             Some(trace),
             "recount within tolerance: keep current replicas",
-            groups,
-        ));
+        );
     }
     if (usage_ratio_value < 1.0 && new_ratio > 1.0) || (usage_ratio_value > 1.0 && new_ratio < 1.0)
     {
-        return Ok(result(
+        return done(
             current_replicas,
             Some(trace),
             "recount reverses the direction: keep current replicas",
-            groups,
-        ));
+        );
     }
-    let new_replicas = ceil_to_i32(new_ratio * to_f64(metrics.len()));
+    let new_replicas = ceil_to_i32(new_ratio * to_f64(metrics_count));
     if (new_ratio < 1.0 && new_replicas > current_replicas)
         || (new_ratio > 1.0 && new_replicas < current_replicas)
     {
-        return Ok(result(
+        return done(
             current_replicas,
             Some(trace),
             "recount count reverses the direction: keep current replicas",
-            groups,
-        ));
+        );
     }
-    Ok(result(
-        new_replicas,
-        Some(trace),
-        "ceil(recount ratio × samples)",
-        groups,
-    ))
-}
-
-fn fill(value: i64) -> PodMetric {
-    PodMetric {
-        value,
-        timestamp: crate::time::Timestamp::GO_ZERO,
-        window: crate::time::Duration::ZERO,
-    }
+    done(new_replicas, Some(trace), "ceil(recount ratio × samples)")
 }
 
 /// The result of a metric that does not look at pods' samples.
