@@ -375,21 +375,33 @@ pub struct Combined {
 
 // Port of computeReplicasForMetrics (horizontal.go): the largest valid proposal wins; invalid
 // metrics block a scale-down but not a scale-up.
-pub fn combine(outcomes: &[MetricOutcome<'_>], spec_replicas: i32) -> Combined {
+/// `computeReplicasForMetrics`' choice among the proposals (`None`: an invalid metric).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice {
+    pub failed: bool,
+    pub replicas: i32,
+    pub winner: Option<usize>,
+    pub invalid_count: usize,
+    pub first_invalid: Option<usize>,
+}
+
+// Port of computeReplicasForMetrics (horizontal.go): the largest valid proposal; -1 with an error
+// when every metric is invalid, or some are and the valid ones would scale down.
+pub fn choose(proposals: impl ExactSizeIterator<Item = Option<i32>>, spec_replicas: i32) -> Choice {
+    let count = proposals.len();
     let mut replicas = 0i32;
     let mut winner = None;
     let mut invalid_count = 0usize;
     let mut first_invalid = None;
-    for (i, outcome) in outcomes.iter().enumerate() {
-        match &outcome.result {
-            Err(_) => {
+    for (i, proposal) in proposals.enumerate() {
+        match proposal {
+            None => {
                 if invalid_count == 0 {
                     first_invalid = Some(i);
                 }
                 invalid_count += 1;
             }
-            Ok(computed) => {
-                let proposal = computed.replicas();
+            Some(proposal) => {
                 if replicas == 0 || proposal > replicas {
                     replicas = proposal;
                     winner = Some(i);
@@ -397,32 +409,41 @@ pub fn combine(outcomes: &[MetricOutcome<'_>], spec_replicas: i32) -> Combined {
             }
         }
     }
-    let error = first_invalid
+    let failed = invalid_count >= count || (invalid_count > 0 && replicas < spec_replicas);
+    Choice {
+        failed,
+        replicas: if failed { -1 } else { replicas },
+        winner: if failed { None } else { winner },
+        invalid_count,
+        first_invalid,
+    }
+}
+
+pub fn combine(outcomes: &[MetricOutcome<'_>], spec_replicas: i32) -> Combined {
+    let choice = choose(
+        outcomes
+            .iter()
+            .map(|o| o.result.as_ref().ok().map(Computed::replicas)),
+        spec_replicas,
+    );
+    let error = choice
+        .first_invalid
         .and_then(|i| outcomes.get(i))
         .and_then(|o| o.result.as_ref().err())
         .map(|f| {
             format!(
-                "invalid metrics ({invalid_count} invalid out of {}), first error is: {}",
+                "invalid metrics ({} invalid out of {}), first error is: {}",
+                choice.invalid_count,
                 outcomes.len(),
                 f.error
             )
         });
-    if invalid_count >= outcomes.len() || (invalid_count > 0 && replicas < spec_replicas) {
-        return Combined {
-            failed: true,
-            replicas: -1,
-            winner: None,
-            invalid_count,
-            first_invalid,
-            error,
-        };
-    }
     Combined {
-        failed: false,
-        replicas,
-        winner,
-        invalid_count,
-        first_invalid,
+        failed: choice.failed,
+        replicas: choice.replicas,
+        winner: choice.winner,
+        invalid_count: choice.invalid_count,
+        first_invalid: choice.first_invalid,
         error,
     }
 }

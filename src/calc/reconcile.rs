@@ -3,7 +3,7 @@
 
 use crate::calc::conditions::Conditions;
 use crate::calc::metrics::{
-    Combined, MetricInputs, MetricOutcome, combine, compute_replicas_for_metric,
+    Combined, MetricInputs, MetricOutcome, choose, combine, compute_replicas_for_metric,
 };
 use crate::calc::normalize::{
     self, LegacyLimits, Limited, NormalizationArg, READY_FOR_NEW_SCALE, SCALE_DOWN_STABILIZED,
@@ -135,14 +135,7 @@ pub fn reconcile<'a>(
         "the HPA controller was able to get the target's current scale",
     );
 
-    // recordInitialRecommendation: a controller that has never seen this HPA seeds its window.
-    let seeded_initial_recommendation = !assume_steady && memory.recommendations.is_empty();
-    if seeded_initial_recommendation {
-        memory.recommendations.push(Recommendation {
-            replicas: current,
-            timestamp: s.now,
-        });
-    }
+    let seeded_initial_recommendation = record_initial_recommendation(s, memory, assume_steady);
 
     let min_replicas = hpa.min_replicas;
     let tolerances = tolerances_for_hpa(hpa, s.config.tolerance, &rules);
@@ -202,29 +195,7 @@ pub fn reconcile<'a>(
     }
 
     if compute_metrics {
-        let inputs = MetricInputs {
-            calc: CalcContext {
-                pods: &s.pods,
-                group: GroupSettings {
-                    cpu_initialization_period: s.config.cpu_initialization_period,
-                    delay_of_initial_readiness_status: s.config.delay_of_initial_readiness_status,
-                    now: s.now,
-                    ignore_succeeded: false,
-                },
-                requests: RequestSettings {
-                    sidecars: rules.sidecars,
-                    pod_level: rules.pod_level,
-                },
-                tolerances,
-            },
-            values: &s.metrics,
-            namespace: &hpa.namespace,
-            spec_replicas: current,
-            status_replicas: s.status_replicas,
-            missing_container_is_error: rules.missing_container_is_error,
-            container_metrics: rules.container_metrics,
-            guards: rules.guards,
-        };
+        let inputs = metric_inputs(s, &rules, tolerances);
         sync.outcomes = hpa
             .metrics
             .iter()
@@ -281,7 +252,7 @@ pub fn reconcile<'a>(
         if desired < current {
             sync.rescale_reason = Some("All metrics below target".into());
         }
-        let normalization = normalize_desired_replicas(s, memory, current, desired, min_replicas);
+        let (normalized, normalization) = normalize_proposal(s, memory, desired, scaled_to_zero);
         sync.conditions.set(
             "AbleToScale",
             true,
@@ -294,14 +265,10 @@ pub fn reconcile<'a>(
             normalization.limited.reason,
             normalization.limited.message,
         );
-        desired = normalization.limited.replicas;
+        desired = normalized.replicas;
         sync.normalization = Some(normalization);
-        if current == 0 && min_replicas != 0 && scaled_to_zero && desired < min_replicas {
-            desired = min_replicas;
-            if sync.rescale_reason.is_none() {
-                sync.rescale_reason =
-                    Some("Current number of replicas below Spec.MinReplicas".into());
-            }
+        if normalized.raised_to_min_from_zero && sync.rescale_reason.is_none() {
+            sync.rescale_reason = Some("Current number of replicas below Spec.MinReplicas".into());
         }
         sync.rescale = desired != current;
     }
@@ -338,6 +305,134 @@ pub fn reconcile<'a>(
     }
     sync.desired_replicas = desired;
     sync
+}
+
+// Port of recordInitialRecommendation (horizontal.go): a controller that has never seen this HPA
+// seeds its window with the current count. Skipped when assuming steady load.
+fn record_initial_recommendation(
+    s: &Scenario,
+    memory: &mut ControllerMemory,
+    assume_steady: bool,
+) -> bool {
+    let seed = !assume_steady && memory.recommendations.is_empty();
+    if seed {
+        memory.recommendations.push(Recommendation {
+            replicas: s.current_replicas,
+            timestamp: s.now,
+        });
+    }
+    seed
+}
+
+/// What `computeReplicasForMetric` reads, for this scenario's version rules.
+pub fn metric_inputs<'a>(
+    s: &'a Scenario,
+    rules: &VersionRules,
+    tolerances: Tolerances,
+) -> MetricInputs<'a> {
+    MetricInputs {
+        calc: CalcContext {
+            pods: &s.pods,
+            group: GroupSettings {
+                cpu_initialization_period: s.config.cpu_initialization_period,
+                delay_of_initial_readiness_status: s.config.delay_of_initial_readiness_status,
+                now: s.now,
+                ignore_succeeded: false,
+            },
+            requests: RequestSettings {
+                sidecars: rules.sidecars,
+                pod_level: rules.pod_level,
+            },
+            tolerances,
+        },
+        values: &s.metrics,
+        namespace: &s.hpa.namespace,
+        spec_replicas: s.current_replicas,
+        status_replicas: s.status_replicas,
+        missing_container_is_error: rules.missing_container_is_error,
+        container_metrics: rules.container_metrics,
+        guards: rules.guards,
+    }
+}
+
+/// The desired count after normalization, before the rescale check.
+pub struct Normalized {
+    pub replicas: i32,
+    /// Scaling from zero with `ScaledToZero`: raised to `minReplicas` after normalization.
+    pub raised_to_min_from_zero: bool,
+}
+
+// Port of reconcileAutoscaler (horizontal.go) from `metricDesiredReplicas` to the rescale check:
+// `desiredReplicas` starts at 0 and takes the proposal when it is larger, is normalized, and
+// when scaling from zero is raised to minReplicas.
+fn normalize_proposal(
+    s: &Scenario,
+    memory: &mut ControllerMemory,
+    metric_desired: i32,
+    scaled_to_zero: bool,
+) -> (Normalized, Normalization) {
+    let current = s.current_replicas;
+    let min_replicas = s.hpa.min_replicas;
+    let desired = metric_desired.max(0);
+    let normalization = normalize_desired_replicas(s, memory, current, desired, min_replicas);
+    let mut replicas = normalization.limited.replicas;
+    let raise = current == 0 && min_replicas != 0 && scaled_to_zero && replicas < min_replicas;
+    if raise {
+        replicas = min_replicas;
+    }
+    (
+        Normalized {
+            replicas,
+            raised_to_min_from_zero: raise,
+        },
+        normalization,
+    )
+}
+
+/// One sync replayed with other metric proposals (`None`: an invalid metric), from the memory the
+/// controller had before the sync: what the hold band searches on.
+pub struct Probe {
+    /// The count the sync ends with.
+    pub desired: i32,
+    /// `computeReplicasForMetrics` gave up (an invalid metric and a scale-down).
+    pub failed: bool,
+    /// The largest valid proposal, and the metric that gave it.
+    pub proposal: i32,
+    pub winner: Option<usize>,
+    pub normalization: Option<Normalization>,
+}
+
+// The same path as `reconcile` from `computeReplicasForMetrics` on, for a sync on the metrics path.
+pub fn probe(
+    s: &Scenario,
+    memory_before: &ControllerMemory,
+    assume_steady: bool,
+    proposals: &[Option<i32>],
+) -> Probe {
+    let rules = VersionRules::for_scenario(s);
+    let current = s.current_replicas;
+    let choice = choose(proposals.iter().copied(), current);
+    if choice.failed {
+        return Probe {
+            desired: current,
+            failed: true,
+            proposal: choice.replicas,
+            winner: None,
+            normalization: None,
+        };
+    }
+    let mut memory = memory_before.clone();
+    record_initial_recommendation(s, &mut memory, assume_steady);
+    let scaled_to_zero = rules.scale_to_zero_gate && s.scaled_to_zero;
+    let (normalized, normalization) =
+        normalize_proposal(s, &mut memory, choice.replicas, scaled_to_zero);
+    Probe {
+        desired: normalized.replicas,
+        failed: false,
+        proposal: choice.replicas,
+        winner: choice.winner,
+        normalization: Some(normalization),
+    }
 }
 
 // Port of normalizeDesiredReplicas and normalizeDesiredReplicasWithBehaviors (horizontal.go).
