@@ -153,7 +153,8 @@ pub struct MetricReport {
     pub error: Option<String>,
     /// The condition reason the controller would use for that error (`FailedGetResourceMetric`).
     pub error_reason: Option<String>,
-    /// For a single metric: the band of values that keeps the current count.
+    /// The values of this metric that keep the current count; null when the metric is invalid,
+    /// when the metrics were not consulted, or when no value of this metric alone keeps it.
     pub hold_band: Option<HoldBand>,
 }
 
@@ -199,15 +200,51 @@ pub struct Recount {
     pub new_utilization: Option<i32>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// The values of one metric that keep the current count, everything else held fixed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HoldBand {
-    /// The unit of the bounds: `percent` or `quantity`.
+    /// `percent` (Utilization targets: integer percents, as the controller truncates them) or
+    /// `quantity` (the metric's canonical unit).
     pub unit: String,
-    /// Lowest current value that still holds the count (inclusive).
-    pub low: String,
-    /// Highest current value that still holds the count (inclusive).
-    pub high: String,
+    /// Lowest value that keeps the count (inclusive).
+    pub low: BandValue,
+    /// Highest value that keeps the count (inclusive); null when every higher value keeps it.
+    pub high: Option<BandValue>,
+    /// The first value below `low` and the count the sync ends with there; null when nothing
+    /// lower changes the count (`lowHeldBy` says why).
+    pub below: Option<BandEdge>,
+    /// The first value above `high` and the count there; null when nothing higher changes it.
+    pub above: Option<BandEdge>,
+    /// `minReplicas`, `maxReplicas`, `stabilizationWindow`, `rateLimit`, `otherMetric`,
+    /// `invalidMetric` or `recount`: what keeps the count at every lower value; else null.
+    pub low_held_by: Option<String>,
+    /// The same for every higher value.
+    pub high_held_by: Option<String>,
+}
+
+/// A band value: an integer percent (a JSON number) or a quantity (a string).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum BandValue {
+    Percent(i64),
+    Quantity(String),
+}
+
+impl std::fmt::Display for BandValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BandValue::Percent(p) => write!(f, "{p}%"),
+            BandValue::Quantity(q) => f.write_str(q),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BandEdge {
+    pub value: BandValue,
+    pub replicas: i32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

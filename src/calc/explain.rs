@@ -1,14 +1,15 @@
 //! Turns one sync's intermediate values into a `Report`: metric summaries, the step-by-step trace
 //! in the controller's order, the decision in words, and the assumptions behind it.
 
+use crate::calc::band::{Axis, Band, Edge, Hold, NoBand};
 use crate::calc::metrics::{Computed, MetricOutcome};
 use crate::calc::pods::Groups;
 use crate::calc::reconcile::{Branch, Sync};
 use crate::calc::replicas::Tolerances;
 use crate::quantity::{Format, build_quantity, format_milli};
 use crate::report::{
-    Decision, HoldBand, MetricReport, PodClass, Recount, Report, SCHEMA_VERSION, Step,
-    TargetReport, ToleranceBand,
+    BandEdge, BandValue, Decision, HoldBand, MetricReport, PodClass, Recount, Report,
+    SCHEMA_VERSION, Step, TargetReport, ToleranceBand,
 };
 use crate::scenario::{MetricSpec, Scenario, Source, TargetType};
 
@@ -81,71 +82,11 @@ fn pod_classes(g: &Groups<'_>) -> Vec<PodClass> {
         .collect()
 }
 
-/// The inclusive integer range of current values that keeps the count: values `x` with
-/// `tolerances.is_within(x / target)`, found with the controller's own float test.
-fn hold_range(t: &Tolerances, target: f64) -> Option<(i64, i64)> {
-    if !(target.is_finite() && target > 0.0) {
-        return None;
-    }
-    let within = |x: i64| {
-        #[allow(clippy::cast_precision_loss)]
-        let xf = x as f64;
-        t.is_within(xf / target)
-    };
-    let guess = |f: f64| {
-        #[allow(clippy::cast_possible_truncation)]
-        let g = (f * target).round() as i64;
-        g
-    };
-    let mut lo = guess(1.0 - t.scale_down).max(0);
-    let mut hi = guess(1.0 + t.scale_up);
-    for _ in 0..4 {
-        if lo > 0 && within(lo - 1) {
-            lo -= 1;
-        } else if !within(lo) {
-            lo += 1;
-        }
-        if within(hi + 1) {
-            hi += 1;
-        } else if !within(hi) {
-            hi -= 1;
-        }
-    }
-    (lo <= hi && within(lo) && within(hi)).then_some((lo, hi))
-}
-
-fn hold_band(spec: &MetricSpec, t: &Tolerances) -> Option<HoldBand> {
-    let target = spec.target();
-    let resource = match spec {
-        MetricSpec::Resource { resource, .. } => resource.as_str(),
-        _ => "",
-    };
-    if let Some(u) = target
-        .average_utilization
-        .filter(|_| target.average_value_milli.is_none())
-    {
-        let (lo, hi) = hold_range(t, f64::from(u))?;
-        return Some(HoldBand {
-            unit: "percent".into(),
-            low: format!("{lo}%"),
-            high: format!("{hi}%"),
-        });
-    }
-    let milli = target.average_value_milli.or(target.value_milli)?;
-    #[allow(clippy::cast_precision_loss)]
-    let (lo, hi) = hold_range(t, milli as f64)?;
-    Some(HoldBand {
-        unit: "quantity".into(),
-        low: build_quantity(resource, lo),
-        high: build_quantity(resource, hi),
-    })
-}
-
 fn metric_report(
     spec: &MetricSpec,
     outcome: &MetricOutcome<'_>,
     tolerances: &Tolerances,
-    single: bool,
+    hold: Option<&Result<Band, NoBand>>,
 ) -> MetricReport {
     let (resource, container) = match spec {
         MetricSpec::Resource {
@@ -222,10 +163,112 @@ fn metric_report(
             r.error_reason = Some(f.reason.to_string());
         }
     }
-    if single && r.error.is_none() {
-        r.hold_band = hold_band(spec, tolerances);
+    if let Some(Ok(b)) = hold {
+        r.hold_band = Some(hold_band(spec, b));
     }
     r
+}
+
+fn band_value(spec: &MetricSpec, axis: Axis, v: i64) -> BandValue {
+    match (axis, spec) {
+        (Axis::Percent { .. }, _) => BandValue::Percent(v),
+        (_, MetricSpec::Resource { resource, .. }) => {
+            BandValue::Quantity(build_quantity(resource, v))
+        }
+        _ => BandValue::Quantity(decimal(v)),
+    }
+}
+
+fn hold_band(spec: &MetricSpec, b: &Band) -> HoldBand {
+    let value = |v| band_value(spec, b.axis, v);
+    let edge = |e: &Edge| match e {
+        Edge::Changes(o) => (
+            Some(BandEdge {
+                value: value(o.value),
+                replicas: o.replicas,
+            }),
+            None,
+        ),
+        Edge::HeldBy(h) => (None, Some(h.code().to_string())),
+    };
+    let (below, low_held_by) = edge(&b.below);
+    let (above, high_held_by) = edge(&b.above);
+    HoldBand {
+        unit: match b.axis {
+            Axis::Percent { .. } => "percent",
+            _ => "quantity",
+        }
+        .to_string(),
+        low: value(b.low),
+        high: above.as_ref().map(|_| value(b.high)),
+        below,
+        above,
+        low_held_by,
+        high_held_by,
+    }
+}
+
+/// What holds the count, in words, for a band's open end or a metric without a band.
+fn hold_text(hold: Hold, s: &Scenario, outcomes: &[MetricOutcome<'_>]) -> String {
+    match hold {
+        Hold::MinReplicas => format!("minReplicas {}", s.hpa.min_replicas),
+        Hold::MaxReplicas => format!("maxReplicas {}", s.hpa.max_replicas),
+        Hold::Stabilization => "the stabilization window".to_string(),
+        Hold::RateLimit => "the rate limit".to_string(),
+        Hold::OtherMetric(i) => outcomes
+            .get(i)
+            .map_or_else(|| "another metric".to_string(), |o| o.name.clone()),
+        Hold::InvalidMetric => "an invalid metric".to_string(),
+        Hold::Recount => "the recount of missing and unready pods".to_string(),
+    }
+}
+
+/// The band step of one metric: the values that keep the count and what happens past them.
+fn band_step(
+    m: &MetricReport,
+    band: Option<&Result<Band, NoBand>>,
+    s: &Scenario,
+    outcomes: &[MetricOutcome<'_>],
+) -> Option<String> {
+    let current = s.current_replicas;
+    match band? {
+        Err(NoBand::Forced(hold)) => Some(format!(
+            "no value of this metric alone keeps {current} replicas: {} sets the count",
+            hold_text(*hold, s, outcomes)
+        )),
+        Err(NoBand::Jumps) => Some(format!(
+            "no value of this metric keeps {current} replicas: the count jumps over it between two adjacent values"
+        )),
+        Ok(b) => {
+            let hb = m.hold_band.as_ref()?;
+            let mut parts = vec![format!("{} keeps {current}", range_text(hb))];
+            for (edge, held) in [(&hb.above, &b.above), (&hb.below, &b.below)] {
+                match (edge, held) {
+                    (Some(e), _) => parts.push(format!("{} → {}", e.value, e.replicas)),
+                    (None, Edge::HeldBy(h)) => parts.push(format!(
+                        "{} held by {}",
+                        if std::ptr::eq(held, &b.above) {
+                            "above"
+                        } else {
+                            "below"
+                        },
+                        hold_text(*h, s, outcomes)
+                    )),
+                    (None, Edge::Changes(_)) => {}
+                }
+            }
+            Some(parts.join("; "))
+        }
+    }
+}
+
+fn range_text(b: &HoldBand) -> String {
+    match (&b.below, &b.high) {
+        (None, None) => "every value".to_string(),
+        (None, Some(high)) => format!("up to {high}"),
+        (Some(_), None) => format!("{} and above", b.low),
+        (Some(_), Some(high)) => format!("{}–{high}", b.low),
+    }
 }
 
 fn ratio_verdict(t: &Tolerances, ratio: f64) -> String {
@@ -392,7 +435,12 @@ fn source_text(source: &Source) -> &'static str {
     }
 }
 
-pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
+pub fn build(
+    s: &Scenario,
+    sync: &Sync<'_>,
+    bands: &[Option<Result<Band, NoBand>>],
+    assume_steady: bool,
+) -> Report {
     let hpa = &s.hpa;
     let t = &sync.tolerances;
     let mut steps = Vec::new();
@@ -478,15 +526,26 @@ pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
         ));
     }
 
-    let single = hpa.metrics.len() == 1;
     let metrics: Vec<MetricReport> = hpa
         .metrics
         .iter()
         .zip(&sync.outcomes)
-        .map(|(spec, outcome)| metric_report(spec, outcome, t, single))
+        .enumerate()
+        .map(|(i, (spec, outcome))| {
+            metric_report(spec, outcome, t, bands.get(i).and_then(Option::as_ref))
+        })
         .collect();
-    for ((spec, outcome), m) in hpa.metrics.iter().zip(&sync.outcomes).zip(&metrics) {
+    for (i, ((spec, outcome), m)) in hpa
+        .metrics
+        .iter()
+        .zip(&sync.outcomes)
+        .zip(&metrics)
+        .enumerate()
+    {
         metric_steps(&mut steps, spec, m, outcome, t);
+        if let Some(text) = band_step(m, bands.get(i).and_then(Option::as_ref), s, &sync.outcomes) {
+            step(&mut steps, "metric", "hold band", text);
+        }
     }
 
     let current = s.current_replicas;
@@ -752,21 +811,52 @@ fn decision_summary(s: &Scenario, sync: &Sync<'_>, metrics: &[MetricReport]) -> 
         }
         t
     };
-    if let [m] = metrics
-        && let Some(b) = &m.hold_band
-        && m.recount.is_none()
-    {
-        let what = match (m.metric_type.as_str(), b.unit.as_str()) {
-            (_, "percent") => format!("{} utilization", m.name),
-            ("Object" | "External", _) if m.current_value.is_some() => {
-                format!("{} value", m.name)
-            }
-            _ => format!("{} average", m.name),
+    let holds: Vec<String> = metrics
+        .iter()
+        .filter_map(|m| m.hold_band.as_ref().map(|b| hold_phrase(m, b, current)))
+        .collect();
+    if !holds.is_empty() {
+        let decides = match (metrics.len(), &sync.combined) {
+            (2.., Some(c)) => c
+                .winner
+                .and_then(|i| metrics.get(i))
+                .map(|m| format!(" ({} decides)", m.name))
+                .unwrap_or_default(),
+            _ => String::new(),
         };
         text.push_str(&format!(
-            ". Holds {current} replicas while {what} is {}–{}; scales up above {}, down below {}",
-            b.low, b.high, b.high, b.low
+            ". Holds {current} replicas{decides} while {}",
+            holds.join("; and while ")
         ));
+    }
+    text
+}
+
+/// "cpu utilization is 41%–66%; scales up from 67%, down at 40% or below".
+fn hold_phrase(m: &MetricReport, b: &HoldBand, current: i32) -> String {
+    let what = match (m.metric_type.as_str(), b.unit.as_str()) {
+        (_, "percent") => format!("{} utilization", m.name),
+        ("Object" | "External", _) if m.current_value.is_some() => format!("{} value", m.name),
+        _ => format!("{} average", m.name),
+    };
+    let mut text = format!("{what} is {}", range_text(b));
+    let mut after = Vec::new();
+    for edge in [&b.above, &b.below] {
+        let Some(e) = edge else { continue };
+        let direction = if e.replicas > current { "up" } else { "down" };
+        let at = if std::ptr::eq(edge, &b.above) {
+            format!("from {}", e.value)
+        } else {
+            format!("at {} or below", e.value)
+        };
+        after.push(if after.is_empty() {
+            format!("scales {direction} {at}")
+        } else {
+            format!("{direction} {at}")
+        });
+    }
+    if !after.is_empty() {
+        text.push_str(&format!("; {}", after.join(", ")));
     }
     text
 }

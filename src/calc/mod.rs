@@ -1,6 +1,7 @@
 //! The controller's calculation, pure: a `Scenario` in, a `Report` out. One file per controller
 //! concern, each naming the Go functions it ports.
 
+pub mod band;
 pub mod conditions;
 pub mod explain;
 pub mod metrics;
@@ -25,7 +26,8 @@ pub fn evaluate(scenario: &Scenario) -> Report {
     let assume_steady = scenario.memory.is_none();
     let mut memory = scenario.memory.clone().unwrap_or_default();
     let sync = reconcile::reconcile(scenario, &mut memory, assume_steady);
-    let mut report = explain::build(scenario, &sync, assume_steady);
+    let bands = band::for_sync(scenario, &sync, assume_steady);
+    let mut report = explain::build(scenario, &sync, &bands, assume_steady);
     report.nodes = scenario
         .nodes
         .as_ref()

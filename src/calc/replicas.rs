@@ -91,7 +91,7 @@ pub struct PodBasedResult<'a> {
     pub recount: Option<RecountTrace>,
     pub branch: &'static str,
     /// The sums behind it, to redo the arithmetic for another usage total.
-    pub sums: PodSums,
+    pub sums: Box<PodSums>,
 }
 
 /// A failure with the groups computed so far (for the trace).
@@ -280,7 +280,7 @@ pub fn pod_based_replicas<'a>(
         groups,
         recount: decided.recount,
         branch: decided.branch,
-        sums,
+        sums: Box::new(sums),
     })
 }
 
@@ -504,6 +504,8 @@ pub struct ValueResult {
     pub replicas: i32,
     /// What the controller reports as the current value (total, or per-pod average).
     pub usage: i64,
+    /// The total the calculator divided (equal to `usage` for `Value` targets).
+    pub total: i64,
     pub usage_ratio: f64,
     /// `getReadyPodsCount`, when it was consulted.
     pub ready_pods: Option<i64>,
@@ -554,6 +556,7 @@ pub fn object_metric_replicas(
     Ok(ValueResult {
         replicas,
         usage,
+        total: usage,
         usage_ratio,
         ready_pods,
         branch,
@@ -578,6 +581,7 @@ pub fn object_per_pod_metric_replicas(
     ValueResult {
         replicas,
         usage: per_pod_usage(usage, status_replicas),
+        total: usage,
         usage_ratio,
         ready_pods: None,
         branch,
@@ -633,6 +637,7 @@ pub fn external_metric_replicas(
     Ok(ValueResult {
         replicas,
         usage,
+        total: usage,
         usage_ratio,
         ready_pods,
         branch,
@@ -676,6 +681,7 @@ pub fn external_per_pod_metric_replicas(
     ValueResult {
         replicas,
         usage: reported,
+        total: usage,
         usage_ratio,
         ready_pods: None,
         branch,

@@ -909,9 +909,20 @@ fn generators_reach_the_cases_each_property_is_about() {
     let mut scale_down = 0; // (f): the valid metrics alone scale down
     let mut recounts = 0; // missing/unready pods reach the recount
     let mut window_edge = 0; // (e): a recommendation exactly one window old decides the floor
+    let (mut band_both_edges, mut band_held) = (0, 0); // (h): bands with edges, and held ends
     for p in sample(&scenario_params(), draws) {
         let s = build(&p);
         let r = evaluate(&s);
+        if source_of_first(&p).is_some()
+            && let Some(b) = &r.metrics[0].hold_band
+        {
+            if b.below.is_some() && b.above.is_some() {
+                band_both_edges += 1;
+            }
+            if b.low_held_by.is_some() || b.high_held_by.is_some() {
+                band_held += 1;
+            }
+        }
         let proposal = r.decision.metric_proposal;
         if proposal.is_some_and(|x| x > p.max) {
             above_max += 1;
@@ -970,11 +981,152 @@ fn generators_reach_the_cases_each_property_is_about() {
         ("recommendation at the window's edge decides", window_edge),
         ("in-band ratio other than 1", off_one),
         ("more usage changes the proposal", changed),
+        ("a hold band with both edges", band_both_edges),
+        ("a hold band held at one end", band_held),
     ];
     for (what, n) in counts {
         assert!(
             n >= 10,
             "only {n} generated cases with: {what} ({counts:?})"
         );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The hold band: checked by changing the first metric's usage total and running the sync again.
+
+/// The data metric 0 reads; `None` when another metric reads the same data (changing it would
+/// move that metric too, and the band holds every other metric fixed).
+fn source_of_first(p: &Params) -> Option<&'static str> {
+    let source = |m: &MetricParams| match m {
+        MetricParams::CpuUtilization(_) | MetricParams::CpuAverageValue(_) => "cpu",
+        MetricParams::MemoryAverageValueMib(_) => "memory",
+        MetricParams::PodsAverageValue(_) => "pods",
+        MetricParams::ObjectValue { .. } => "object",
+        MetricParams::ExternalValue { .. } | MetricParams::ExternalAverageValue { .. } => {
+            "external"
+        }
+    };
+    let first = source(p.metrics.first()?);
+    let shared = p.metrics.iter().skip(1).any(|m| source(m) == first);
+    (!shared || matches!(first, "object" | "external")).then_some(first)
+}
+
+/// The scenario with metric 0's first-pass usage total set to `total`: the difference goes to
+/// one pod the first pass reads (only sums enter the controller's arithmetic), or replaces the
+/// Object/External value.
+fn with_total(s: &Scenario, r: &Report, source: &str, total: i64) -> Scenario {
+    let mut s = s.clone();
+    let m = &r.metrics[0];
+    let name = s.hpa.metrics[0].metric_name().to_string();
+    match source {
+        "object" => {
+            s.metrics.object.insert(name, total);
+        }
+        "external" => {
+            s.metrics.external.insert(name, vec![total]);
+        }
+        _ => {
+            let delta = total - m.usage_total_milli.unwrap();
+            let ready = m.pods.iter().find(|p| p.class == "ready").unwrap();
+            if source == "pods" {
+                let values = s.metrics.pods.get_mut(PODS_METRIC).unwrap();
+                let v = values.iter_mut().find(|v| v.pod == ready.name).unwrap();
+                v.value_milli += delta;
+            } else {
+                let sample = s
+                    .metrics
+                    .resource
+                    .iter_mut()
+                    .find(|p| p.pod == ready.name)
+                    .unwrap();
+                let usage = &mut sample.containers[0].usage.0;
+                let entry = usage.iter_mut().find(|(r, _)| r == source).unwrap();
+                entry.1 += delta;
+            }
+        }
+    }
+    s
+}
+
+/// The usage totals whose reported value is `v`, from the controller's own truncations:
+/// `int32(total × 100 / requests)`, `total / samples`, the total, `ceil(total / statusReplicas)`.
+fn totals_of(s: &Scenario, r: &Report, v: i64) -> (i64, i64) {
+    let m = &r.metrics[0];
+    let ceil_div = |a: i64, b: i64| a / b + i64::from(a % b > 0);
+    match (
+        m.hold_band.as_ref().unwrap().unit.as_str(),
+        m.metric_type.as_str(),
+    ) {
+        ("percent", _) => {
+            let req = m.request_total_milli.unwrap();
+            (ceil_div(v * req, 100), ceil_div((v + 1) * req, 100) - 1)
+        }
+        (_, "Object" | "External") if m.current_value.is_some() => (v, v),
+        (_, "Object" | "External") => {
+            let n = i64::from(s.status_replicas);
+            ((v - 1) * n + 1, v * n)
+        }
+        _ => {
+            let n = i64::try_from(m.ready_pods).unwrap();
+            (v * n, v * n + n - 1)
+        }
+    }
+}
+
+fn band_number(v: &hpacalc::report::BandValue, s: &Scenario) -> i64 {
+    use hpacalc::report::BandValue;
+    match v {
+        BandValue::Percent(p) => *p,
+        BandValue::Quantity(q) => {
+            let milli = hpacalc::quantity::Quantity::parse(q)
+                .unwrap()
+                .milli_value()
+                .unwrap();
+            let _ = s;
+            milli
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(CASES))]
+
+    /// (h) Inside the reported hold band every usage total keeps the count; the first value past
+    /// each edge gives the count the band reports, and it differs from the current one.
+    #[test]
+    fn hold_band_keeps_the_count_inside_and_changes_it_past_each_edge(p in scenario_params()) {
+        let Some(source) = source_of_first(&p) else { return Ok(()) };
+        let s = build(&p);
+        let r = evaluate(&s);
+        let Some(band) = r.metrics[0].hold_band.clone() else { return Ok(()) };
+        let current = s.current_replicas;
+        let desired_at = |total: i64| evaluate(&with_total(&s, &r, source, total)).desired_replicas;
+        let low = band_number(&band.low, &s);
+        let high = band.high.as_ref().map(|h| band_number(h, &s));
+        let top = high.unwrap_or(low + 1000);
+        for v in [low, top, low + (top - low) / 2] {
+            if v < 0 { continue; }
+            let (lo, hi) = totals_of(&s, &r, v);
+            for total in [lo, hi] {
+                prop_assert_eq!(desired_at(total), current, "value {} total {} band {:?}: {}", v, total, band, context(&s, &r));
+            }
+        }
+        if let Some(below) = &band.below {
+            let v = band_number(&below.value, &s);
+            let got = desired_at(totals_of(&s, &r, v).0);
+            prop_assert_eq!(got, below.replicas, "below {}: {}", v, context(&s, &r));
+            prop_assert!(got != current);
+        } else {
+            prop_assert!(band.low_held_by.is_some());
+        }
+        if let Some(above) = &band.above {
+            let v = band_number(&above.value, &s);
+            let got = desired_at(totals_of(&s, &r, v).1);
+            prop_assert_eq!(got, above.replicas, "above {}: {}", v, context(&s, &r));
+            prop_assert!(got != current);
+        } else {
+            prop_assert!(band.high_held_by.is_some());
+        }
     }
 }
