@@ -746,7 +746,7 @@ pub fn build(
         nodes: None,
         approximation: s.approximation,
         status_comparison: None,
-        diagnostics: s.input_diagnostics.clone(),
+        diagnostics: Vec::new(),
         warnings: s.warnings.clone(),
     }
 }

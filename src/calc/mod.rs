@@ -3,6 +3,7 @@
 
 pub mod band;
 pub mod conditions;
+pub mod diagnose;
 pub mod explain;
 pub mod metrics;
 pub mod metrics_client;
@@ -39,5 +40,6 @@ pub fn evaluate(scenario: &Scenario) -> Report {
     if let Some(c) = &report.status_comparison {
         report.steps.extend(status::steps(c));
     }
+    report.diagnostics = diagnose::diagnose(scenario, &sync, &report);
     report
 }

@@ -64,6 +64,8 @@ pub struct LoadedHpa {
     pub status: HpaStatus,
     /// Unknown keys and other things worth a warning on stderr.
     pub warnings: Vec<String>,
+    /// `metadata.labels` (who manages the HPA: KEDA labels the HPAs it generates).
+    pub labels: BTreeMap<String, String>,
 }
 
 /// Larger input is refused before parsing: no HPA manifest comes near it.
@@ -133,6 +135,16 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
         }
     };
     let mut warnings = Vec::new();
+    let labels = chosen
+        .value
+        .pointer("/metadata/labels")
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+                .collect()
+        })
+        .unwrap_or_default();
     let (spec, status) = match version {
         Version::V2 | Version::V2beta2 => load_v2(
             &source,
@@ -148,6 +160,7 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
         spec,
         status,
         warnings,
+        labels,
     })
 }
 

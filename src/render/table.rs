@@ -6,7 +6,7 @@ use std::fmt::Write;
 use anstyle::{AnsiColor, Style};
 use comfy_table::{ContentArrangement, Table, presets};
 
-use crate::report::{NodesReport, Report};
+use crate::report::{NodesReport, Report, Severity};
 
 /// Layout settings that come from the terminal.
 #[derive(Debug, Clone, Copy)]
@@ -93,6 +93,11 @@ pub fn render(report: &Report, layout: Layout) -> String {
         }
     }
 
+    if !report.diagnostics.is_empty() {
+        out.push('\n');
+        push_table(&mut out, &why_table(report, layout));
+    }
+
     out.push('\n');
     let arrow = format!("{} → {}", report.current_replicas, report.desired_replicas);
     let style = match report.decision.change.as_str() {
@@ -121,6 +126,32 @@ pub fn render(report: &Report, layout: Layout) -> String {
         }
     }
     out
+}
+
+/// "Why": the named causes, most severe first, each with what to change.
+fn why_table(report: &Report, layout: Layout) -> Table {
+    let mut table = new_table(&["WHY", "", "DETAIL"], layout.width);
+    for d in &report.diagnostics {
+        let (severity, style) = match d.severity {
+            Severity::Error => ("error", Style::new().fg_color(Some(AnsiColor::Red.into()))),
+            Severity::Warning => (
+                "warning",
+                Style::new().fg_color(Some(AnsiColor::Yellow.into())),
+            ),
+            Severity::Info => ("info", Style::new()),
+        };
+        let detail = if d.fix.is_empty() {
+            d.message.clone()
+        } else {
+            format!("{}\nfix: {}", d.message, d.fix)
+        };
+        table.add_row(vec![
+            paint(severity, style, layout.color),
+            d.code.clone(),
+            detail,
+        ]);
+    }
+    table
 }
 
 /// The Cluster Autoscaler's view, after the replica decision.

@@ -176,14 +176,19 @@ fn a_pod_list_with_other_workloads_needs_the_selector() {
     ];
     let o = hpacalc(&[&all[..], &["-o", "json"]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains(
-            "1 pod(s) are not owned by Deployment/web: worker-5f6d8b-x7k2m (ReplicaSet/worker-5f6d8b)"
-        ),
-        "{}",
-        stderr(&o)
-    );
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let overlap = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "SelectorOverlap")
+        .expect("a SelectorOverlap diagnostic");
+    assert!(
+        overlap["message"].as_str().unwrap().contains(
+            "1 pod(s) under the selector are not owned by Deployment/web: worker-5f6d8b-x7k2m (ReplicaSet/worker-5f6d8b)"
+        ),
+        "{overlap}"
+    );
     assert_eq!(v["metrics"][0]["errorReason"], "FailedGetResourceMetric");
     assert!(
         v["metrics"][0]["error"]

@@ -29,6 +29,8 @@ pub struct Observed {
     pub now: Timestamp,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
+    /// Named causes the captures show (`SelectorOverlap`).
+    pub diagnostics: Vec<crate::report::Diagnostic>,
 }
 
 /// Applies `-n` to the HPA and parses `-l`: the scope the files are filtered by.
@@ -125,6 +127,7 @@ pub fn observe(
         now: Timestamp::GO_ZERO,
         notes: Vec::new(),
         warnings: Vec::new(),
+        diagnostics: Vec::new(),
     };
     let mut newest = Newest::default();
 
@@ -239,6 +242,7 @@ pub fn observe(
             out.pods = captured.pods;
             out.notes.extend(captured.notes);
             out.warnings.extend(captured.warnings);
+            out.diagnostics.extend(captured.diagnostics);
             if resource.is_none()
                 && specs
                     .iter()

@@ -17,6 +17,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 
 use super::{Format, Labels, ResourceMap, Scope, Time, decode_each, name_list};
 use crate::error::InputError;
+use crate::report::{Diagnostic, Severity};
 use crate::scenario::{
     ConditionStatus, Container, ContainerKind, ObjectReference, Pod, PodPhase, ReadyCondition,
     Resources,
@@ -36,6 +37,8 @@ pub struct CapturedPods {
     pub notes: Vec<String>,
     /// Printed on stderr.
     pub warnings: Vec<String>,
+    /// Named causes found in the capture (`SelectorOverlap`).
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// A string borrowed from the text when it has no escapes. serde's own `Cow<str>` borrows only
@@ -248,10 +251,17 @@ pub fn parse(
         ));
     }
     if kept.foreign_owned.count > 0 {
-        out.warnings.push(format!(
-            "{file}: {} pod(s) are not owned by {}/{}: {}; the controller counts only the pods \
-             the target's selector matches: pass -l/--selector with it",
-            kept.foreign_owned.count, target.kind, target.name, kept.foreign_owned
+        out.diagnostics.push(Diagnostic::new(
+            "SelectorOverlap",
+            Severity::Warning,
+            format!(
+                "{file}: {} pod(s) under the selector are not owned by {}/{}: {}; the controller \
+                 averages every pod the target's selector matches, so these count too",
+                kept.foreign_owned.count, target.kind, target.name, kept.foreign_owned
+            ),
+            "give each workload labels of its own and a selector that matches only its pods; if \
+             the capture simply holds more than the target's pods, pass the target's selector \
+             with -l",
         ));
     }
     Ok(out)
@@ -994,13 +1004,24 @@ mod tests {
             with_owner("web-api-1", "web-api-66f"),
         ]);
         let captured = parse_json(&text, None).unwrap();
-        assert_eq!(captured.warnings.len(), 1, "{:?}", captured.warnings);
-        assert!(captured.warnings[0].contains("2 pod(s) are not owned by Deployment/web"));
-        assert!(captured.warnings[0].contains("worker-1 (ReplicaSet/worker-5f6d)"));
+        assert!(captured.warnings.is_empty(), "{:?}", captured.warnings);
+        assert_eq!(captured.diagnostics.len(), 1, "{:?}", captured.diagnostics);
+        let overlap = &captured.diagnostics[0];
+        assert_eq!(overlap.code, "SelectorOverlap");
+        assert!(
+            overlap
+                .message
+                .contains("2 pod(s) under the selector are not owned by Deployment/web")
+        );
+        assert!(
+            overlap
+                .message
+                .contains("worker-1 (ReplicaSet/worker-5f6d)")
+        );
         assert!(
             parse_json(&text, Some("app=x"))
                 .unwrap()
-                .warnings
+                .diagnostics
                 .is_empty()
         );
     }
@@ -1174,11 +1195,12 @@ mod tests {
             captured.warnings,
             [
                 "pods.yaml: skipped 4 item(s) that are not pods (Service, Secret, Service and 1 \
-                 more)",
-                "pods.yaml: 4 pod(s) are not owned by Deployment/web: a (ReplicaSet/api-1), \
-                 b (ReplicaSet/api-1), c (ReplicaSet/api-1) and 1 more; the controller counts \
-                 only the pods the target's selector matches: pass -l/--selector with it"
+              more)"
             ]
         );
+        assert!(captured.diagnostics[0].message.contains(
+            "pods.yaml: 4 pod(s) under the selector are not owned by Deployment/web: \
+             a (ReplicaSet/api-1), b (ReplicaSet/api-1), c (ReplicaSet/api-1) and 1 more;"
+        ));
     }
 }

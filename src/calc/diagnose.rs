@@ -1,0 +1,551 @@
+//! Named causes: why the controller does, or does not do, what it does, each with a stable code,
+//! a severity and what a person can change. Every sentence is read from the sync's trace and the
+//! report built from it (the pod groups, the recount, the hold band, the normalization, the
+//! controller memory the windows read); nothing here recomputes a number.
+
+use crate::calc::reconcile::{Branch, Normalization, Sync};
+use crate::report::{Diagnostic, MetricReport, Report, Severity};
+use crate::scenario::{Recommendation, Scenario};
+use crate::time::{Duration, Timestamp};
+
+/// Containers that mesh and agent injectors add to pods, with the pod-template annotation that
+/// sets their cpu and memory requests.
+const INJECTED_SIDECARS: &[(&str, &str, &str, &str)] = &[
+    (
+        "istio-proxy",
+        "Istio",
+        "sidecar.istio.io/proxyCPU",
+        "sidecar.istio.io/proxyMemory",
+    ),
+    (
+        "linkerd-proxy",
+        "Linkerd",
+        "config.linkerd.io/proxy-cpu-request",
+        "config.linkerd.io/proxy-memory-request",
+    ),
+    (
+        "daprd",
+        "Dapr",
+        "dapr.io/sidecar-cpu-request",
+        "dapr.io/sidecar-memory-request",
+    ),
+    (
+        "vault-agent",
+        "Vault Agent Injector",
+        "vault.hashicorp.com/agent-requests-cpu",
+        "vault.hashicorp.com/agent-requests-mem",
+    ),
+    (
+        "consul-dataplane",
+        "Consul",
+        "consul.hashicorp.com/sidecar-proxy-cpu-request",
+        "consul.hashicorp.com/sidecar-proxy-memory-request",
+    ),
+];
+
+/// Every named cause of this sync, most severe first (input findings included).
+pub fn diagnose(s: &Scenario, sync: &Sync<'_>, report: &Report) -> Vec<Diagnostic> {
+    let mut out = s.input_diagnostics.clone();
+    let current = s.current_replicas;
+    match sync.branch {
+        Branch::ScalingDisabled => out.push(scaling_disabled(s)),
+        Branch::AboveMax => out.push(Diagnostic::new(
+            "AtMaxReplicas",
+            Severity::Warning,
+            format!(
+                "the target has {current} replicas, above maxReplicas {}: the controller scales it to {} without reading the metrics",
+                s.hpa.max_replicas, s.hpa.max_replicas
+            ),
+            "raise maxReplicas if the target needs more, or let the HPA bring it down",
+        )),
+        Branch::BelowMin => out.push(Diagnostic::new(
+            "AtMinReplicas",
+            Severity::Info,
+            format!(
+                "the target has {current} replicas, below minReplicas {}: the controller scales it to {} without reading the metrics",
+                sync.min_replicas, sync.min_replicas
+            ),
+            "",
+        )),
+        Branch::Metrics | Branch::MetricsFailed => {
+            for m in &report.metrics {
+                metric_causes(&mut out, m, current, sync);
+            }
+            if sync.combined.as_ref().is_some_and(|c| c.failed) {
+                out.extend(invalid_blocks_scale_down(report, current));
+            }
+            if let Some(n) = &sync.normalization {
+                normalization_causes(&mut out, s, sync, n, report);
+            }
+        }
+    }
+    out.extend(status_mismatch(report));
+    // Most severe first; the order above (the controller's) within a severity.
+    out.sort_by_key(|d| std::cmp::Reverse(d.severity));
+    out
+}
+
+fn scaling_disabled(s: &Scenario) -> Diagnostic {
+    let newest_rules = s.config.kube_minor >= 37;
+    let why = if newest_rules && s.config.features.hpa_scale_to_zero {
+        "the target is at 0 replicas and the HPA did not scale it there itself (no ScaledToZero=True condition): a manual scale to 0 pauses the HPA"
+    } else if newest_rules {
+        "the target is at 0 replicas and HPAScaleToZero is off: the controller computes no metrics at 0 replicas"
+    } else {
+        "the target is at 0 replicas and minReplicas is not 0: the controller computes no metrics at 0 replicas"
+    };
+    Diagnostic::new(
+        "ScalingDisabled",
+        Severity::Warning,
+        format!("{why}; it keeps 0 (ScalingActive=False, ScalingDisabled)"),
+        format!(
+            "scale the target back up by hand (kubectl scale {} {} -n {} --replicas=N) to hand it back to the HPA",
+            s.hpa.target.kind.to_lowercase(),
+            s.hpa.target.name,
+            s.hpa.namespace
+        ),
+    )
+}
+
+/// The causes one metric shows: its pods, its recount, its tolerance, its error.
+fn metric_causes(out: &mut Vec<Diagnostic>, m: &MetricReport, current: i32, sync: &Sync<'_>) {
+    let name = &m.description;
+    if let Some(error) = &m.error {
+        out.push(invalid_metric(m, error));
+    }
+    let pods = m.ready_pods + m.unready_pods + m.missing_pods;
+    if m.missing_pods > 0 {
+        let effect = match &m.recount {
+            Some(rc) if rc.missing_pods_value_milli == Some(0) => format!(
+                "on a scale-up they count as using nothing: ratio {:.3} → {:.3}",
+                m.ratio.unwrap_or_default(),
+                rc.new_ratio
+            ),
+            Some(rc) if rc.missing_pods_value_milli.is_some() => format!(
+                "on a scale-down they count as using {}: ratio {:.3} → {:.3}",
+                if m.current_utilization.is_some() {
+                    "max(100 %, target) of their request"
+                } else {
+                    "the target value"
+                },
+                m.ratio.unwrap_or_default(),
+                rc.new_ratio
+            ),
+            Some(_) => "at a ratio of exactly 1 they are not added".to_string(),
+            None if m.error.is_some() => "no pod has a sample, so the metric fails".to_string(),
+            None => String::new(),
+        };
+        out.push(Diagnostic::new(
+            "MissingMetrics",
+            Severity::Warning,
+            format!(
+                "{} of {pods} pods have no sample for {name} (metrics-server or the adapter has none yet, or the pod is new){}",
+                m.missing_pods,
+                if effect.is_empty() { String::new() } else { format!("; {effect}") }
+            ),
+            "check that metrics-server (or the metrics adapter) reports these pods: kubectl top pods; a pod without samples for long is often not scraped",
+        ));
+    }
+    if let Some(rc) = &m.recount
+        && rc.unready_pods_at_zero
+        && m.unready_pods > 0
+    {
+        out.push(Diagnostic::new(
+            "UnreadyPods",
+            Severity::Info,
+            format!(
+                "{} unready or Pending pod(s) count as using nothing on this scale-up: ratio {:.3} → {:.3} for {name}",
+                m.unready_pods,
+                m.ratio.unwrap_or_default(),
+                rc.new_ratio
+            ),
+            "pods become ready after their readiness probe passes (cpu: after --horizontal-pod-autoscaler-cpu-initialization-period); Pending pods need room on the nodes",
+        ));
+    }
+    let first_within = m.ratio.is_some_and(|r| sync.tolerances.is_within(r));
+    if let (Some(rc), Some(branch)) = (&m.recount, &m.branch)
+        && branch.starts_with("recount")
+        && !(first_within && branch.contains("within tolerance"))
+    {
+        let what = if branch.contains("within tolerance") {
+            "back into the tolerance band"
+        } else {
+            "the other way"
+        };
+        out.push(Diagnostic::new(
+            "RecountReversed",
+            Severity::Info,
+            format!(
+                "the recount of missing and unready pods moved {name} from ratio {:.3} to {:.3}, {what}: this metric keeps {current}",
+                m.ratio.unwrap_or_default(),
+                rc.new_ratio
+            ),
+            "",
+        ));
+    }
+    // Inside the band: the first pass's ratio, or the recount's when it only confirmed it.
+    let within = match (&m.recount, m.branch.as_deref()) {
+        (None, Some(b)) => b
+            .starts_with("within tolerance")
+            .then_some(m.ratio)
+            .flatten(),
+        (Some(rc), Some(b)) if first_within && b.contains("within tolerance") => Some(rc.new_ratio),
+        _ => None,
+    };
+    if let (Some(ratio), Some(p)) = (within, m.proposed_replicas)
+        && p == current
+    {
+        let band = m
+            .hold_band
+            .as_ref()
+            .map(|b| {
+                let mut moves = Vec::new();
+                if let Some(e) = &b.below {
+                    moves.push(format!("at {} or below ({} replicas)", e.value, e.replicas));
+                }
+                if let Some(e) = &b.above {
+                    moves.push(format!("from {} ({} replicas)", e.value, e.replicas));
+                }
+                if moves.is_empty() {
+                    String::new()
+                } else {
+                    format!("; the count changes {}", moves.join(" or "))
+                }
+            })
+            .unwrap_or_default();
+        out.push(Diagnostic::new(
+            "WithinTolerance",
+            Severity::Info,
+            format!(
+                "{name} is at ratio {ratio:.3}, inside the tolerance band {:.2}–{:.2}: no change from this metric{band}",
+                m.tolerance.lower, m.tolerance.upper
+            ),
+            "nothing to fix; to react to smaller changes set behavior.scaleUp/scaleDown.tolerance (1.33+) or the controller's --horizontal-pod-autoscaler-tolerance",
+        ));
+    }
+    rollout_surge(out, m, current, sync);
+}
+
+/// `RolloutSurge`: more ready pods than the target's replicas; the proposal multiplies by them.
+fn rollout_surge(out: &mut Vec<Diagnostic>, m: &MetricReport, current: i32, sync: &Sync<'_>) {
+    let ready = i64::try_from(m.ready_pods).unwrap_or(i64::MAX);
+    let ready = if m.pods.is_empty() {
+        // Object/External Value targets read getReadyPodsCount.
+        sync.outcomes
+            .iter()
+            .find(|o| o.name == m.description)
+            .and_then(|o| o.result.as_ref().ok())
+            .and_then(|c| match c {
+                crate::calc::metrics::Computed::Value(v) => v.ready_pods,
+                crate::calc::metrics::Computed::PodBased(_) => None,
+            })
+            .unwrap_or(0)
+    } else {
+        ready
+    };
+    let uses_ready = m
+        .branch
+        .as_deref()
+        .is_some_and(|b| b.contains("ready pods"));
+    if uses_ready && ready > i64::from(current) {
+        out.push(Diagnostic::new(
+            "RolloutSurge",
+            Severity::Info,
+            format!(
+                "{ready} ready pods, more than the target's {current} replicas (a rollout's surge pods count too): {} multiplies its ratio {:.3} by {ready}, so it proposes {}",
+                m.description,
+                m.ratio.unwrap_or_default(),
+                m.proposed_replicas.unwrap_or_default()
+            ),
+            "expected during a rollout; it settles once the old pods are gone. A large maxSurge makes it larger",
+        ));
+    }
+}
+
+/// An invalid metric: `MissingRequest` when a container has no request, else `InvalidMetric`.
+fn invalid_metric(m: &MetricReport, error: &str) -> Diagnostic {
+    let reason = m.error_reason.as_deref().unwrap_or("FailedGetMetric");
+    if let Some(rest) = error
+        .split_once("missing request for ")
+        .map(|(_, rest)| rest)
+    {
+        // "<resource> in container <c> of Pod <p>"
+        let container = rest
+            .split_once(" in container ")
+            .and_then(|(_, c)| c.split_once(" of Pod "))
+            .map(|(c, _)| c);
+        let sidecar = container.and_then(|c| {
+            INJECTED_SIDECARS
+                .iter()
+                .find(|(name, ..)| *name == c || c.starts_with(&format!("{name}-")))
+        });
+        let fix = match sidecar {
+            Some((name, injector, cpu, memory)) => format!(
+                "{name} is injected by {injector}: set its request with the pod template annotation {} (or mesh-wide in the injector's config), then roll the pods",
+                if m.name == "memory" { memory } else { cpu }
+            ),
+            None => format!(
+                "set resources.requests.{} on every container of the pods (init sidecars included), or target AverageValue instead of Utilization",
+                m.name
+            ),
+        };
+        return Diagnostic::new(
+            "MissingRequest",
+            Severity::Error,
+            format!(
+                "{}: missing request for {rest}; a Utilization target needs a request on every container, so the controller cannot compute this metric ({reason})",
+                m.description
+            ),
+            fix,
+        );
+    }
+    Diagnostic::new(
+        "InvalidMetric",
+        Severity::Error,
+        format!("{}: {reason}: {error}", m.description),
+        match reason {
+            "FailedGetResourceMetric" | "FailedGetContainerResourceMetric" => {
+                "check metrics-server: kubectl top pods -n NAMESPACE"
+            }
+            "FailedGetPodsMetric" | "FailedGetObjectMetric" => {
+                "check the custom metrics adapter: kubectl get --raw /apis/custom.metrics.k8s.io/v1beta1"
+            }
+            "FailedGetExternalMetric" => {
+                "check the external metrics adapter (KEDA, prometheus-adapter): kubectl get --raw /apis/external.metrics.k8s.io/v1beta1"
+            }
+            _ => "",
+        },
+    )
+}
+
+/// `InvalidMetricBlocksScaleDown`: some metrics invalid and the valid ones would scale down.
+fn invalid_blocks_scale_down(report: &Report, current: i32) -> Option<Diagnostic> {
+    let valid: Vec<&MetricReport> = report
+        .metrics
+        .iter()
+        .filter(|m| m.error.is_none())
+        .collect();
+    let invalid: Vec<&str> = report
+        .metrics
+        .iter()
+        .filter(|m| m.error.is_some())
+        .map(|m| m.description.as_str())
+        .collect();
+    let best = valid.iter().filter_map(|m| m.proposed_replicas).max()?;
+    Some(Diagnostic::new(
+        "InvalidMetricBlocksScaleDown",
+        Severity::Warning,
+        format!(
+            "the valid metrics ask for {best}, fewer than {current}, but {} cannot be computed: with an invalid metric the controller never scales down, it keeps {current}",
+            invalid.join(", ")
+        ),
+        "fix the invalid metric (its error is in the metric's steps) or remove it from spec.metrics",
+    ))
+}
+
+fn normalization_causes(
+    out: &mut Vec<Diagnostic>,
+    s: &Scenario,
+    sync: &Sync<'_>,
+    n: &Normalization,
+    report: &Report,
+) {
+    let current = s.current_replicas;
+    let proposal = sync.metric_proposal.unwrap_or(current).max(0);
+    if n.stabilized != proposal {
+        out.push(stabilization_hold(s, sync, n, proposal));
+    }
+    let who = report
+        .decision
+        .metric_name
+        .clone()
+        .unwrap_or_else(|| "the metrics".to_string());
+    match n.limited.reason {
+        "TooManyReplicas" => out.push(Diagnostic::new(
+            "AtMaxReplicas",
+            Severity::Warning,
+            format!(
+                "{who} asks for {}, above maxReplicas {}: the count stops at {}",
+                n.stabilized, s.hpa.max_replicas, n.limited.replicas
+            ),
+            "raise maxReplicas if the load is real (and check that the nodes can hold the pods)",
+        )),
+        "TooFewReplicas" => out.push(Diagnostic::new(
+            "AtMinReplicas",
+            Severity::Info,
+            format!(
+                "the metrics ask for {}, below minReplicas {}: the count stays at {}",
+                n.stabilized, sync.min_replicas, n.limited.replicas
+            ),
+            "lower minReplicas to let it go further down",
+        )),
+        "ScaleUpLimit" | "ScaleDownLimit" => out.push(rate_limited(s, n)),
+        _ => {}
+    }
+}
+
+/// The recommendation that holds the count: the newest one of the held value inside the window.
+fn holding_recommendation(
+    s: &Scenario,
+    value: i32,
+    window: Duration,
+    inclusive: bool,
+) -> Option<Recommendation> {
+    let memory = s.memory.as_ref()?;
+    let cutoff = s.now.sub(window);
+    memory
+        .recommendations
+        .iter()
+        .filter(|r| {
+            r.replicas == value
+                && if inclusive {
+                    !r.timestamp.before(cutoff)
+                } else {
+                    r.timestamp.after(cutoff)
+                }
+        })
+        .max_by_key(|r| r.timestamp.0)
+        .copied()
+}
+
+fn ago(now: Timestamp, t: Timestamp) -> String {
+    format!("{} ago", now.since(t))
+}
+
+/// `StabilizationHold`: a window keeps a recommendation other than the metrics' proposal.
+fn stabilization_hold(
+    s: &Scenario,
+    sync: &Sync<'_>,
+    n: &Normalization,
+    proposal: i32,
+) -> Diagnostic {
+    let down = n.stabilized > proposal;
+    let (direction, seconds, inclusive) = match (&s.hpa.behavior, down) {
+        (None, _) => ("downscale", n.down_window_seconds, true),
+        (Some(_), true) => ("scale-down", n.down_window_seconds, false),
+        (Some(_), false) => ("scale-up", n.up_window_seconds, false),
+    };
+    let window = Duration::from_secs(i64::from(seconds));
+    let which = if sync.seeded_initial_recommendation {
+        format!(
+            "the controller has just started (the history has no recommendations): it recorded the current count {} as its first recommendation, which stays in the window until {} ({} from now)",
+            s.current_replicas,
+            s.now.add(window).to_rfc3339(),
+            window
+        )
+    } else {
+        match holding_recommendation(s, n.stabilized, window, inclusive) {
+            Some(r) => {
+                let until = r.timestamp.add(window);
+                format!(
+                    "the recommendation of {} made {} stays in the window until {} ({} from now); then the window's next {} recommendation applies",
+                    r.replicas,
+                    ago(s.now, r.timestamp),
+                    until.to_rfc3339(),
+                    until.since(s.now),
+                    if down { "highest" } else { "lowest" }
+                )
+            }
+            None => format!(
+                "a recommendation of {} inside the window holds it",
+                n.stabilized
+            ),
+        }
+    };
+    Diagnostic::new(
+        "StabilizationHold",
+        Severity::Info,
+        format!(
+            "the metrics propose {proposal}, but the {direction} stabilization window ({seconds}s) keeps {}: {which}",
+            n.stabilized
+        ),
+        if down {
+            "this is the window doing its job (it stops flapping); shorten behavior.scaleDown.stabilizationWindowSeconds to scale down sooner"
+        } else {
+            "shorten behavior.scaleUp.stabilizationWindowSeconds to scale up sooner"
+        },
+    )
+}
+
+/// `RateLimited`: a behavior policy or the legacy scale-up limit cuts the change.
+fn rate_limited(s: &Scenario, n: &Normalization) -> Diagnostic {
+    let current = s.current_replicas;
+    let up = n.limited.reason == "ScaleUpLimit";
+    let (which, frees) = match (n.legacy_scale_up_limit, &s.hpa.behavior) {
+        (Some(limit), _) => (
+            format!(
+                "the scale-up limit max({}×{current}, {}) = {limit} (no behavior: the legacy rule)",
+                s.config.scale_up_limit_factor, s.config.scale_up_limit_minimum
+            ),
+            format!(
+                "the next sync ({} from now) may go to max({}×{}, {})",
+                s.config.sync_period,
+                s.config.scale_up_limit_factor,
+                n.limited.replicas,
+                s.config.scale_up_limit_minimum
+            ),
+        ),
+        (None, Some(b)) => {
+            let rules = if up { &b.scale_up } else { &b.scale_down };
+            let events = s.memory.as_ref().map_or(&[][..], |m| {
+                if up {
+                    &m.scale_up_events[..]
+                } else {
+                    &m.scale_down_events[..]
+                }
+            });
+            let longest = crate::calc::normalize::longest_policy_period(rules);
+            let cutoff = s.now.sub(Duration::from_secs(i64::from(longest)));
+            let oldest = events
+                .iter()
+                .filter(|e| e.timestamp.after(cutoff))
+                .map(|e| e.timestamp)
+                .min_by_key(|t| t.0);
+            (
+                format!(
+                    "the {} policies (selectPolicy {:?}) allow {} now",
+                    if up { "scaleUp" } else { "scaleDown" },
+                    rules.select_policy,
+                    n.limited.replicas
+                ),
+                match oldest {
+                    Some(t) => format!(
+                        "the limit loosens as the scale events of the last {longest}s leave their periods, the oldest at {} ({} from now)",
+                        t.add(Duration::from_secs(i64::from(longest))).to_rfc3339(),
+                        t.add(Duration::from_secs(i64::from(longest))).since(s.now)
+                    ),
+                    None => "no recent scale event: the policies measure from the current count, so each period allows this much again".to_string(),
+                },
+            )
+        }
+        (None, None) => (String::from("a rate limit"), String::new()),
+    };
+    Diagnostic::new(
+        "RateLimited",
+        Severity::Info,
+        format!(
+            "{which}: {} → {} instead of {}; {frees}",
+            current, n.limited.replicas, n.stabilized
+        ),
+        if up {
+            "raise behavior.scaleUp.policies (Pods or Percent per period) to scale up faster"
+        } else {
+            "raise behavior.scaleDown.policies to scale down faster"
+        },
+    )
+}
+
+/// `StatusMismatch`: the computed count against `status.desiredReplicas`.
+fn status_mismatch(report: &Report) -> Option<Diagnostic> {
+    let c = report.status_comparison.as_ref()?;
+    let d = c.desired_replicas.filter(|d| !d.matches)?;
+    Some(Diagnostic::new(
+        "StatusMismatch",
+        Severity::Warning,
+        format!(
+            "status.desiredReplicas is {}, hpacalc computes {}",
+            d.status, d.computed
+        ),
+        c.likely_causes.first().cloned().unwrap_or_default(),
+    ))
+}
