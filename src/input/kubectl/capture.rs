@@ -29,6 +29,8 @@ pub struct Observed {
     pub now: Timestamp,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
+    /// The HPA's scale target, when the pods file holds it.
+    pub target: Option<crate::input::target::TargetScale>,
 }
 
 /// Applies `-n` to the HPA and parses `-l`: the scope the files are filtered by.
@@ -125,6 +127,7 @@ pub fn observe(
         now: Timestamp::GO_ZERO,
         notes: Vec::new(),
         warnings: Vec::new(),
+        target: None,
     };
     let mut newest = Newest::default();
 
@@ -195,6 +198,8 @@ pub fn observe(
     out.files = FromFiles {
         object: from_files.object,
         external: from_files.external,
+        custom_answered: !cli.custom_metrics.is_empty(),
+        external_answered: !cli.external_metrics.is_empty(),
     };
     let pods_metric_files = from_files.pods;
 
@@ -209,6 +214,7 @@ pub fn observe(
                 })
                 .cloned()
                 .collect();
+            let answered: Vec<String> = pods_metric_files.keys().cloned().collect();
             let parsed = samples::parse(
                 &file,
                 &text,
@@ -216,8 +222,24 @@ pub fn observe(
                 &samples::SampleSettings {
                     now: out.now,
                     window,
+                    usage_given: resource.is_some(),
+                    custom_answered: !cli.custom_metrics.is_empty(),
+                    other_names: &answered,
                 },
             )?;
+            out.warnings.extend(parsed.warnings);
+            for spec in &csv_specs {
+                if let MetricSpec::Pods { metric, .. } = spec
+                    && !parsed.pod_metrics.contains_key(&metric.name)
+                    && !cli.custom_metrics.is_empty()
+                {
+                    out.notes.push(format!(
+                        "Pods metric {}: no item in --custom-metrics and no value in {file}: the \
+                         custom metrics API answers nothing, a failed metric.",
+                        metric.name
+                    ));
+                }
+            }
             if let Some(selector) = &scope.selector {
                 out.warnings.push(format!(
                     "{file}: CSV samples carry no labels: the selector {selector} is not applied \
@@ -237,6 +259,7 @@ pub fn observe(
         }
         (None, Some((file, captured))) => {
             out.pods = captured.pods;
+            out.target = captured.target;
             out.notes.extend(captured.notes);
             out.warnings.extend(captured.warnings);
             if resource.is_none()

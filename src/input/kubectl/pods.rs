@@ -17,6 +17,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 
 use super::{Format, Labels, ResourceMap, Scope, Time, decode_each, name_list};
 use crate::error::InputError;
+use crate::input::target::{TargetScale, replica_count};
 use crate::scenario::{
     ConditionStatus, Container, ContainerKind, ObjectReference, Pod, PodPhase, ReadyCondition,
     Resources,
@@ -36,6 +37,8 @@ pub struct CapturedPods {
     pub notes: Vec<String>,
     /// Printed on stderr.
     pub warnings: Vec<String>,
+    /// The HPA's scale target, when the file holds it (`kubectl get deploy,pods -o json`).
+    pub target: Option<TargetScale>,
 }
 
 /// A string borrowed from the text when it has no escapes. serde's own `Cow<str>` borrows only
@@ -119,6 +122,9 @@ struct PodSpec<'a> {
     init_containers: Option<Vec<RawContainer<'a>>>,
     #[serde(default)]
     resources: Option<Requirements>,
+    /// A workload's `spec.replicas` (the scale target's, when the list holds it).
+    #[serde(default)]
+    replicas: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -147,6 +153,9 @@ struct PodStatus<'a> {
     start_time: Option<Time>,
     #[serde(borrow, default)]
     conditions: Option<Vec<RawCondition<'a>>>,
+    /// A workload's `status.replicas`.
+    #[serde(default)]
+    replicas: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -192,7 +201,20 @@ pub fn parse(
         return Err(err);
     }
 
+    let target_scale = match kept.target {
+        Some(found) => Some(TargetScale {
+            file: file.to_string(),
+            spec_replicas: replica_count(file, &format!("{}spec.replicas", found.at), found.spec)?,
+            status_replicas: replica_count(
+                file,
+                &format!("{}status.replicas", found.at),
+                found.status,
+            )?,
+        }),
+        None => None,
+    };
     let mut out = CapturedPods {
+        target: target_scale,
         pods: kept.pods,
         excluded: kept.excluded,
         newest: kept.newest,
@@ -299,6 +321,13 @@ impl<'a> Reader<'_, 'a> {
                         .accept(&self.kept, &mut batch, Place { doc, item: None }, single);
                     self.kept.absorb(batch);
                 }
+            }
+            (kind, _) if self.rules.is_target(kind, &single) => {
+                let at = match doc {
+                    0 => String::new(),
+                    d => format!("(document {}) ", d + 1),
+                };
+                self.kept.target.get_or_insert(FoundTarget::of(at, &single));
             }
             ("", None) if single.metadata.is_none() => {
                 // An empty YAML document between `---` lines.
@@ -570,6 +599,10 @@ impl<'de> Visitor<'de> for ItemsVisitor<'_, '_, 'de> {
                     None | Some("Pod") => {
                         rules.accept(kept, &mut batch, Place { doc, item: Some(i) }, item);
                     }
+                    Some(other) if rules.is_target(other, &item) => {
+                        let at = format!("{}.", Place { doc, item: Some(i) });
+                        batch.target.get_or_insert(FoundTarget::of(at, &item));
+                    }
                     Some(other) => batch.skipped_kinds.push(|| other.to_string()),
                 }
             }
@@ -646,6 +679,25 @@ struct Batch<'a> {
     newest: Option<Timestamp>,
     /// The first pod that is wrong; nothing is kept after it.
     error: Option<InputError>,
+    /// The scale target's replica counts, when an item is the target.
+    target: Option<FoundTarget>,
+}
+
+/// The scale target found among the items: `spec.replicas`, `status.replicas` and its place.
+struct FoundTarget {
+    at: String,
+    spec: Option<i64>,
+    status: Option<i64>,
+}
+
+impl FoundTarget {
+    fn of(at: String, item: &RawPod<'_>) -> FoundTarget {
+        FoundTarget {
+            at,
+            spec: item.spec.as_ref().and_then(|s| s.replicas),
+            status: item.status.as_ref().and_then(|s| s.replicas),
+        }
+    }
 }
 
 impl<'a> Batch<'a> {
@@ -676,10 +728,25 @@ impl<'a> Batch<'a> {
         if self.error.is_none() {
             self.error = later.error;
         }
+        if self.target.is_none() {
+            self.target = later.target;
+        }
     }
 }
 
 impl Rules<'_> {
+    /// Whether an object of kind `kind` is the HPA's scale target, in its namespace.
+    fn is_target(&self, kind: &str, item: &RawPod<'_>) -> bool {
+        let meta = item.metadata.as_ref();
+        kind == self.target.kind
+            && meta
+                .and_then(|m| m.name.as_ref())
+                .is_some_and(|n| n.as_str() == self.target.name)
+            && self
+                .scope
+                .in_namespace(meta.and_then(|m| m.namespace.as_ref()).map(Str::as_str))
+    }
+
     /// Turns one pod into a `Pod` of `batch`, or counts it as left out; `kept` holds the earlier
     /// documents' pods.
     fn accept<'a>(&self, kept: &Batch<'a>, batch: &mut Batch<'a>, place: Place, item: RawPod<'a>) {
@@ -1180,5 +1247,31 @@ mod tests {
                  only the pods the target's selector matches: pass -l/--selector with it"
             ]
         );
+    }
+
+    #[test]
+    fn the_scale_target_among_the_items_gives_its_replica_counts() {
+        let json = r#"{"kind":"List","items":[
+            {"kind":"Deployment","metadata":{"name":"web","namespace":"shop"},
+             "spec":{"replicas":4,"template":{"spec":{"containers":[{"name":"app"}]}}},
+             "status":{"replicas":5,"conditions":[{"type":"Progressing","status":"True",
+               "lastTransitionTime":"2026-11-29T12:00:00Z"}]}},
+            {"kind":"Deployment","metadata":{"name":"api","namespace":"shop"},"spec":{"replicas":9}},
+            {"kind":"Pod","metadata":{"name":"web-1","namespace":"shop"}}]}"#;
+        let got = parse_json(json, None).unwrap();
+        let target = got.target.expect("the Deployment web is the target");
+        assert_eq!(
+            (target.spec_replicas, target.status_replicas),
+            (Some(4), Some(5))
+        );
+        assert_eq!(got.pods.len(), 1);
+        assert_eq!(
+            got.warnings,
+            ["pods.json: skipped 1 item(s) that are not pods (Deployment)"]
+        );
+        let bad = r#"{"kind":"List","items":[{"kind":"Deployment","metadata":{"name":"web"},
+            "spec":{"replicas":-2}}]}"#;
+        let err = parse_json(bad, None).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("items[0].spec.replicas"));
     }
 }
