@@ -6,6 +6,7 @@ pub mod kubectl;
 pub mod load;
 pub mod manifest;
 pub mod nodes;
+pub mod recognize;
 pub mod required;
 pub mod samples;
 pub mod selector;
@@ -112,7 +113,11 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
 
     let hpa_path = cli.hpa.as_deref().context("--hpa is required")?;
     let (hpa_file, hpa_text) = read_input(hpa_path)?;
-    let mut loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?;
+    if let Some(found) = recognize::what(&hpa_text) {
+        bail!(recognize::refusal(&hpa_file, recognize::Given::Hpa, found));
+    }
+    let mut loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())
+        .map_err(|e| recognize::or_helm(e, &hpa_file, recognize::Given::Hpa, &hpa_text))?;
     let mut warnings = std::mem::take(&mut loaded.warnings);
     let scope = capture::scope(
         cli.namespace.as_deref(),

@@ -260,3 +260,40 @@ fn a_column_nothing_reads_is_a_warning_in_the_output() {
     );
     assert_eq!(v["currentReplicas"], 2);
 }
+
+#[test]
+fn pasted_text_is_recognized_and_the_error_says_what_to_pass() {
+    let cases = [
+        (
+            vec![
+                "--hpa",
+                "fixtures/kubectl/hpa.yaml",
+                "--pods",
+                "fixtures/kubectl/top.txt",
+            ],
+            "error: fixtures/kubectl/top.txt:1: found the output of kubectl top pods",
+            "pass this file as --metrics",
+        ),
+        (
+            vec!["--hpa", "fixtures/kubectl/invalid/describe-hpa.txt"],
+            "error: fixtures/kubectl/invalid/describe-hpa.txt:1: found the text of kubectl \
+             describe hpa",
+            "pass kubectl get hpa NAME -o yaml as --hpa",
+        ),
+        (
+            vec!["--hpa", "fixtures/kubectl/invalid/get-hpa.txt"],
+            "error: fixtures/kubectl/invalid/get-hpa.txt:1: found the table of kubectl get hpa",
+            "pass kubectl get hpa NAME -o yaml as --hpa",
+        ),
+        (
+            vec!["--hpa", "fixtures/hpa/invalid/helm-template.yaml"],
+            "error: fixtures/hpa/invalid/helm-template.yaml:1: found a Helm template",
+            "helm template RELEASE CHART",
+        ),
+    ];
+    for (args, start, pass) in cases {
+        let err = fails(&args, 1);
+        assert!(err.starts_with(start), "{args:?}: {err}");
+        assert!(err.contains(pass), "{args:?}: {err}");
+    }
+}

@@ -13,7 +13,7 @@ use crate::error::InputError;
 use crate::input::manifest::{HpaStatus, LoadedHpa};
 use crate::input::selector::Selector;
 use crate::input::values::FromFiles;
-use crate::input::{read_input, samples};
+use crate::input::{read_input, recognize, samples};
 use crate::scenario::{
     HpaSpec, MetricSpec, ObservedMetric, ObservedStatus, Pod, PodMetricValue, PodMetrics,
 };
@@ -136,10 +136,15 @@ pub fn observe(
     let mut captured_pods: Option<(String, pods::CapturedPods)> = None;
     if let Some(path) = &cli.pods {
         let (file, text) = read(path)?;
+        // `what` returns at once for JSON: a large capture is not scanned.
+        if let Some(found) = recognize::what(&text) {
+            return Err(recognize::refusal(&file, recognize::Given::Pods, found).into());
+        }
         match detect(&text) {
             Format::Text => csv = Some((file, text)),
             format => {
-                let captured = pods::parse(&file, &text, format, scope, &loaded.spec.target)?;
+                let captured = pods::parse(&file, &text, format, scope, &loaded.spec.target)
+                    .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
                 newest.offer(captured.newest, &file);
                 captured_pods = Some((file, captured));
             }
@@ -226,7 +231,8 @@ pub fn observe(
                     custom_answered: !cli.custom_metrics.is_empty(),
                     other_names: &answered,
                 },
-            )?;
+            )
+            .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
             out.warnings.extend(parsed.warnings);
             for spec in &csv_specs {
                 if let MetricSpec::Pods { metric, .. } = spec
