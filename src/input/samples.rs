@@ -255,6 +255,21 @@ fn read_header(
                 // The custom metrics API answered without it: an empty answer.
                 continue;
             }
+            let free: Vec<usize> = (0..names.len())
+                .filter(|&i| columns.get(i).is_some_and(Option::is_none))
+                .collect();
+            if let Some(i) = columns::closest(&names, &free, &metric.name) {
+                let found = names.get(i).map_or("", String::as_str);
+                return Err(at(
+                    i,
+                    found,
+                    format!(
+                        "found the column {found}; the Pods metric {} reads its values from a \
+                         column named {}",
+                        metric.name, metric.name
+                    ),
+                ));
+            }
             return Err(InputError::new(
                 file,
                 format!(
@@ -1240,6 +1255,31 @@ mod tests {
             "found the columns pod, cpu, expected a column named packets-per-second for the \
              Pods metric packets-per-second"
         );
+    }
+
+    #[test]
+    fn a_pods_metric_without_its_column_names_the_closest_one() {
+        let specs = [pods_metric("packets-per-second")];
+        let err = parse(
+            "pods.csv",
+            "pod,packets_per_second\nweb-1,1\n",
+            &specs,
+            &SETTINGS,
+        )
+        .unwrap_err();
+        assert_eq!((err.line, err.column), (Some(1), Some(2)));
+        assert_eq!(
+            err.message,
+            "found the column packets_per_second; the Pods metric packets-per-second reads its \
+             values from a column named packets-per-second"
+        );
+        // Answered by --custom-metrics without an item: no column is needed.
+        let answered = SampleSettings {
+            custom_answered: true,
+            ..SETTINGS
+        };
+        let s = parse("pods.csv", "pod\nweb-1\n", &specs, &answered).unwrap();
+        assert!(s.pod_metrics.is_empty());
     }
 
     #[test]

@@ -1259,9 +1259,9 @@ mod tests {
             {"kind":"Deployment","metadata":{"name":"api","namespace":"shop"},"spec":{"replicas":9}},
             {"kind":"Pod","metadata":{"name":"web-1","namespace":"shop"}}]}"#;
         let got = parse_json(json, None).unwrap();
-        let target = got.target.expect("the Deployment web is the target");
+        let found = got.target.expect("the Deployment web is the target");
         assert_eq!(
-            (target.spec_replicas, target.status_replicas),
+            (found.spec_replicas, found.status_replicas),
             (Some(4), Some(5))
         );
         assert_eq!(got.pods.len(), 1);
@@ -1273,5 +1273,17 @@ mod tests {
             "spec":{"replicas":-2}}]}"#;
         let err = parse_json(bad, None).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("items[0].spec.replicas"));
+        // A document of its own in a YAML stream, rather than a kind error.
+        let yaml = "kind: Pod\nmetadata:\n  name: web-1\n---\nkind: StatefulSet\nmetadata:\n  \
+                    name: web\nspec:\n  replicas: 3\n";
+        let web = ObjectReference {
+            kind: "StatefulSet".into(),
+            ..target()
+        };
+        let got = parse("pods.yaml", yaml, Format::Yaml, &scope(None), &web).unwrap();
+        let t = got.target.expect("the StatefulSet document");
+        assert_eq!((t.spec_replicas, t.status_replicas), (Some(3), None));
+        let err = parse("pods.yaml", yaml, Format::Yaml, &scope(None), &target()).unwrap_err();
+        assert!(err.message.starts_with("found kind StatefulSet"), "{err}");
     }
 }

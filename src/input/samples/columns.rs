@@ -40,13 +40,14 @@ fn distance(a: &str, b: &str) -> usize {
 
 /// The existing column most like `wanted` among `candidates` (indexes into `names`): one that
 /// contains it or is contained in it, else one within a few edits.
-fn closest(names: &[String], candidates: &[usize], wanted: &str) -> Option<usize> {
+pub(super) fn closest(names: &[String], candidates: &[usize], wanted: &str) -> Option<usize> {
     let wanted = wanted.to_lowercase();
     candidates
         .iter()
         .filter_map(|&i| {
             let name = names.get(i)?.to_lowercase();
-            let score = if name.contains(&wanted) || wanted.contains(&name) {
+            let contains = name.contains(&wanted) || wanted.contains(&name);
+            let score = if contains && name.len().min(wanted.len()) >= 3 {
                 0
             } else {
                 let d = distance(&name, &wanted);
@@ -311,6 +312,9 @@ mod tests {
         assert_eq!(closest(&names, &[2, 3], "cpu_request"), Some(3));
         assert_eq!(closest(&names, &[2], "memory"), Some(2));
         assert_eq!(closest(&names, &[2], "nvidia.com/gpu"), None);
+        // A short name is not "contained" by chance.
+        let short: Vec<String> = vec!["p".into()];
+        assert_eq!(closest(&short, &[0], "packets-per-second"), None);
         assert_eq!(distance("kitten", "sitting"), 3);
     }
 }
