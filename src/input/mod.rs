@@ -51,6 +51,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         cli.pods.as_deref(),
         cli.history.as_deref(),
         cli.metrics.as_deref(),
+        cli.target.as_deref(),
     ]
     .into_iter()
     .chain(cli.custom_metrics.iter().map(|p| Some(p.as_path())))
@@ -181,6 +182,13 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         current_replicas,
         &loaded.spec.metrics,
     )?;
+    if cli.status_replicas.is_some() && status_note.is_none() {
+        warnings.push(
+            "--status-replicas is read only by AverageValue Object and External metrics, and the \
+             HPA has none"
+                .to_string(),
+        );
+    }
     notes.extend(status_note);
 
     // From the status alone: synthetic pods reproduce status.currentMetrics.

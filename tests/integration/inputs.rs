@@ -297,3 +297,24 @@ fn pasted_text_is_recognized_and_the_error_says_what_to_pass() {
         assert!(err.contains(pass), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_status_replicas_flag_nothing_reads_is_a_warning() {
+    let v = json_output(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--status-replicas",
+        "9",
+        "--now",
+        NOW,
+    ]);
+    assert!(
+        v["warnings"]
+            .to_string()
+            .contains("--status-replicas is read only by AverageValue"),
+        "{}",
+        v["warnings"]
+    );
+}
