@@ -33,6 +33,8 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'The target''s label selector, kubectl syntax (`app=web,tier in (front)`)')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Pick the HPA with this name when the manifest holds several')
             [CompletionResult]::new('--current-replicas', '--current-replicas', [CompletionResultType]::ParameterName, 'The target''s current replica count (default: status.currentReplicas, else the pods counted)')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'The scale target: `kubectl get deploy NAME -o json|yaml` (or sts, rs)')
+            [CompletionResult]::new('--status-replicas', '--status-replicas', [CompletionResultType]::ParameterName, 'The target''s status.replicas, which AverageValue Object and External metrics divide by (default: from --target or --pods, else the current count)')
             [CompletionResult]::new('--metric-value', '--metric-value', [CompletionResultType]::ParameterName, 'Value of an Object or External metric, NAME=QUANTITY (repeatable)')
             [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'Earlier syncs: CSV with age,recommendation[,change]')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)')

@@ -30,6 +30,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --selector 'The target''s label selector, kubectl syntax (`app=web,tier in (front)`)'
             cand --name 'Pick the HPA with this name when the manifest holds several'
             cand --current-replicas 'The target''s current replica count (default: status.currentReplicas, else the pods counted)'
+            cand --target 'The scale target: `kubectl get deploy NAME -o json|yaml` (or sts, rs)'
+            cand --status-replicas 'The target''s status.replicas, which AverageValue Object and External metrics divide by (default: from --target or --pods, else the current count)'
             cand --metric-value 'Value of an Object or External metric, NAME=QUANTITY (repeatable)'
             cand --history 'Earlier syncs: CSV with age,recommendation[,change]'
             cand --now 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= n/namespace= l/selector= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= h/help V/version
+    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -33,6 +33,8 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -s n -l namespace -d 'The 
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s l -l selector -d 'The target\'s label selector, kubectl syntax (`app=web,tier in (front)`)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l name -d 'Pick the HPA with this name when the manifest holds several' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l current-replicas -d 'The target\'s current replica count (default: status.currentReplicas, else the pods counted)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l target -d 'The scale target: `kubectl get deploy NAME -o json|yaml` (or sts, rs)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l status-replicas -d 'The target\'s status.replicas, which AverageValue Object and External metrics divide by (default: from --target or --pods, else the current count)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metric-value -d 'Value of an Object or External metric, NAME=QUANTITY (repeatable)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l history -d 'Earlier syncs: CSV with age,recommendation[,change]' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l now -d 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)' -r

@@ -76,6 +76,19 @@ pub struct Cli {
     #[arg(long, value_name = "N")]
     pub current_replicas: Option<i32>,
 
+    /// The scale target: `kubectl get deploy NAME -o json|yaml` (or sts, rs)
+    ///
+    /// Its spec.replicas is the current count (unless --current-replicas) and its status.replicas
+    /// divides AverageValue Object and External metrics. A Deployment or StatefulSet inside the
+    /// --pods list is read the same way.
+    #[arg(long, value_name = "FILE")]
+    pub target: Option<PathBuf>,
+
+    /// The target's status.replicas, which AverageValue Object and External metrics divide by
+    /// (default: from --target or --pods, else the current count)
+    #[arg(long, value_name = "N")]
+    pub status_replicas: Option<i32>,
+
     /// Value of an Object or External metric, NAME=QUANTITY (repeatable)
     #[arg(long = "metric-value", value_name = "NAME=QUANTITY")]
     pub metric_values: Vec<String>,

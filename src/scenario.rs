@@ -332,6 +332,8 @@ pub enum Source {
     Flag,
     Status,
     Samples,
+    /// The scale target's capture (`--target`, or a Deployment inside the pods file).
+    Target,
     Default,
 }
 

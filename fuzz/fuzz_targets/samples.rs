@@ -17,7 +17,13 @@ fuzz_target!(|data: &[u8]| {
             value_milli: None,
         },
     };
-    let settings = SampleSettings { now: Timestamp(1_800_000_000_000), window: Duration::from_secs(15) };
+    let settings = SampleSettings {
+        now: Timestamp(1_800_000_000_000),
+        window: Duration::from_secs(15),
+        usage_given: false,
+        custom_answered: false,
+        other_names: &[],
+    };
     let _ = parse("fuzz.csv", text, &[], &settings);
     let _ = parse("fuzz.csv", text, &[pods_metric], &settings);
 });

@@ -431,6 +431,7 @@ fn source_text(source: &Source) -> &'static str {
         Source::Flag => "flag",
         Source::Status => "status",
         Source::Samples => "samples",
+        Source::Target => "target",
         Source::Default => "default",
     }
 }
@@ -469,6 +470,7 @@ pub fn build(
         Source::Flag => "from --current-replicas",
         Source::Status => "from status.currentReplicas",
         Source::Samples => "counted from the samples: pods not deleting, Failed or Succeeded",
+        Source::Target => "from the target's spec.replicas",
         Source::Default => "default",
     };
     step(
@@ -703,16 +705,6 @@ pub fn build(
         "decision",
         format!("{current} → {desired}: {summary}"),
     );
-
-    if hpa.metrics.iter().any(|m| {
-        matches!(m, MetricSpec::Object { target, .. } | MetricSpec::External { target, .. }
-            if target.average_value_milli.is_some() && target.target_type == TargetType::AverageValue)
-    }) {
-        assumptions.push(format!(
-            "AverageValue Object/External metrics divide by the scale's status.replicas; taken as {} (no rollout in progress).",
-            s.status_replicas
-        ));
-    }
 
     Report {
         schema_version: SCHEMA_VERSION,

@@ -164,9 +164,14 @@ pub fn compute_replicas_for_metric<'a>(
         } => {
             let outer = |e: &str| format!("failed to get object metric value: {e}");
             let usage = inputs.values.object.get(&metric.name).copied();
+            // An empty answer, as GetObjectMetric (metrics/client.go) reports the custom metrics
+            // client's error, wrapped as Get{Object,ObjectPerPod}MetricReplicas do: their format
+            // puts the error after the object's name (sic).
             let no_value = || {
                 format!(
-                    "unable to get metric {}: no value for {} {}/{}",
+                    "unable to get metric {}: {} on {} {}/unable to fetch metrics from custom \
+                     metrics API: the custom metrics API server returned 0 results when we asked \
+                     for exactly one",
                     metric.name, described_object.kind, inputs.namespace, described_object.name
                 )
             };

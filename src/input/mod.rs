@@ -6,8 +6,11 @@ pub mod kubectl;
 pub mod load;
 pub mod manifest;
 pub mod nodes;
+pub mod recognize;
+pub mod required;
 pub mod samples;
 pub mod selector;
+pub mod target;
 pub mod values;
 
 use std::io::{self, Read};
@@ -49,6 +52,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         cli.pods.as_deref(),
         cli.history.as_deref(),
         cli.metrics.as_deref(),
+        cli.target.as_deref(),
     ]
     .into_iter()
     .chain(cli.custom_metrics.iter().map(|p| Some(p.as_path())))
@@ -111,7 +115,11 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
 
     let hpa_path = cli.hpa.as_deref().context("--hpa is required")?;
     let (hpa_file, hpa_text) = read_input(hpa_path)?;
-    let mut loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?;
+    if let Some(found) = recognize::what(&hpa_text) {
+        bail!(recognize::refusal(&hpa_file, recognize::Given::Hpa, found));
+    }
+    let mut loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())
+        .map_err(|e| recognize::or_helm(e, &hpa_file, recognize::Given::Hpa, &hpa_text))?;
     let mut warnings = std::mem::take(&mut loaded.warnings);
     let scope = capture::scope(
         cli.namespace.as_deref(),
@@ -126,6 +134,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         pods: observed.pods,
         resource_metrics: observed.resource_metrics,
         pod_metrics: observed.pod_metrics,
+        warnings: Vec::new(),
     };
     let mut notes = observed.notes;
 
@@ -137,26 +146,51 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         None => None,
     };
 
-    let (current_replicas, current_replicas_source) =
-        match (cli.current_replicas, loaded.status.current_replicas) {
-            (Some(n), _) if n < 0 => bail!(InputError::new(
-                "--current-replicas",
-                format!("found {n}, expected 0 or more")
-            )),
-            (Some(n), _) => (n, Source::Flag),
-            (None, Some(n)) => (n, Source::Status),
-            (None, None) => (
-                i32::try_from(
-                    samples
-                        .pods
-                        .iter()
-                        .filter(|p| samples::counts_as_replica(p))
-                        .count(),
-                )
-                .unwrap_or(i32::MAX),
-                Source::Samples,
-            ),
-        };
+    // Flag values are checked before what is missing: a bad value is the more precise error.
+    values::parse_flags(&cli.metric_values)?;
+    let target_scale = match &cli.target {
+        Some(path) => {
+            let (file, text) = read_input(path)?;
+            Some(target::parse(
+                &file,
+                &text,
+                &loaded.spec.target,
+                &loaded.spec.namespace,
+            )?)
+        }
+        None => observed.target.take(),
+    };
+    let current = required::current_replicas(&required::CurrentInputs {
+        flag: cli.current_replicas,
+        target: target_scale.as_ref(),
+        status: loaded.status.current_replicas,
+        counted: cli.pods.is_some().then(|| {
+            i32::try_from(
+                samples
+                    .pods
+                    .iter()
+                    .filter(|p| samples::counts_as_replica(p))
+                    .count(),
+            )
+            .unwrap_or(i32::MAX)
+        }),
+    })?;
+    let (current_replicas, current_replicas_source) = (current.replicas, current.source);
+    notes.extend(current.note);
+    let (status_replicas, status_note) = required::status_replicas(
+        cli.status_replicas,
+        target_scale.as_ref(),
+        current_replicas,
+        &loaded.spec.metrics,
+    )?;
+    if cli.status_replicas.is_some() && status_note.is_none() {
+        warnings.push(
+            "--status-replicas is read only by AverageValue Object and External metrics, and the \
+             HPA has none"
+                .to_string(),
+        );
+    }
+    notes.extend(status_note);
 
     // From the status alone: synthetic pods reproduce status.currentMetrics.
     let observed_status = capture::observed_status(&loaded.status);
@@ -164,6 +198,12 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         && current_replicas_source != Source::Samples
         && !loaded.status.current_metrics.is_empty()
         && kubectl::status_only::reads_pods(&loaded.spec.metrics);
+    required::pods_for_metrics(
+        &loaded.spec.metrics,
+        current_replicas,
+        cli.pods.is_some(),
+        approximation,
+    )?;
     if approximation && let Some(status) = &observed_status {
         let synthetic = kubectl::status_only::synthesize(
             &loaded.spec.metrics,
@@ -201,7 +241,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         hpa: loaded.spec,
         current_replicas,
         current_replicas_source,
-        status_replicas: current_replicas,
+        status_replicas,
         scaled_to_zero: loaded.status.scaled_to_zero,
         status_conditions: loaded.status.conditions.clone(),
         pods: samples.pods,

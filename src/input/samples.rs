@@ -35,6 +35,8 @@
 //! - Every sample is taken at `now`: resource samples with the `--metrics-window` window, Pods
 //!   metric values with the custom metrics API's default window of one minute.
 
+mod columns;
+
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
@@ -53,14 +55,22 @@ pub struct Samples {
     pub pods: Vec<Pod>,
     pub resource_metrics: Vec<PodMetrics>,
     pub pod_metrics: BTreeMap<String, Vec<PodMetricValue>>,
+    /// Columns nothing reads.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SampleSettings {
+pub struct SampleSettings<'a> {
     /// The evaluation time: ages are measured back from it, and samples are taken at it.
     pub now: Timestamp,
     /// The `window` each resource usage sample reports.
     pub window: Duration,
+    /// `--metrics` gives the usage: no usage column is needed.
+    pub usage_given: bool,
+    /// `--custom-metrics` was given: a Pods metric without a column got an empty answer.
+    pub custom_answered: bool,
+    /// Metrics answered by other files: columns so named are not unknown.
+    pub other_names: &'a [String],
 }
 
 /// The name of each pod's only container when the file has no `container` column.
@@ -103,6 +113,8 @@ enum Column {
     Request(String),
     /// The values of a Pods metric: an index into the metric slots.
     PodsMetric(usize),
+    /// A column nothing reads (warned about).
+    Ignored,
 }
 
 struct Header {
@@ -142,11 +154,11 @@ pub fn parse(
     file: &str,
     text: &str,
     metrics: &[MetricSpec],
-    settings: &SampleSettings,
+    settings: &SampleSettings<'_>,
 ) -> Result<Samples, InputError> {
     let mut reader = csv_reader(text);
     let header_record = reader.headers().map_err(|e| csv_error(file, &e))?;
-    let header = read_header(file, header_record, metrics)?;
+    let (header, warnings) = read_header(file, header_record, metrics, settings)?;
 
     let mut pods: Vec<PodRows> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
@@ -157,7 +169,9 @@ pub fn parse(
     {
         read_row(file, &header, &record, settings.now, &mut pods, &mut index)?;
     }
-    Ok(assemble(pods, &header, settings))
+    let mut samples = assemble(pods, &header, settings);
+    samples.warnings = warnings;
+    Ok(samples)
 }
 
 /// Whether a pod counts toward the current replica count when no other source gives it: not
@@ -170,7 +184,8 @@ fn read_header(
     file: &str,
     record: &StringRecord,
     metrics: &[MetricSpec],
-) -> Result<Header, InputError> {
+    settings: &SampleSettings<'_>,
+) -> Result<(Header, Vec<String>), InputError> {
     let line = record_line(record);
     let names: Vec<String> = record.iter().map(str::to_string).collect();
     let lower: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
@@ -236,6 +251,25 @@ fn read_header(
         }
         let wanted = metric.name.to_lowercase();
         let Some(column) = lower.iter().position(|n| *n == wanted) else {
+            if settings.custom_answered {
+                // The custom metrics API answered without it: an empty answer.
+                continue;
+            }
+            let free: Vec<usize> = (0..names.len())
+                .filter(|&i| columns.get(i).is_some_and(Option::is_none))
+                .collect();
+            if let Some(i) = columns::closest(&names, &free, &metric.name) {
+                let found = names.get(i).map_or("", String::as_str);
+                return Err(at(
+                    i,
+                    found,
+                    format!(
+                        "found the column {found}; the Pods metric {} reads its values from a \
+                         column named {}",
+                        metric.name, metric.name
+                    ),
+                ));
+            }
             return Err(InputError::new(
                 file,
                 format!(
@@ -271,7 +305,7 @@ fn read_header(
         metric_slots.push((metric.name.clone(), slot));
     }
 
-    let columns = columns
+    let columns: Vec<Column> = columns
         .into_iter()
         .zip(lower)
         .map(|(column, name)| {
@@ -281,14 +315,43 @@ fn read_header(
             })
         })
         .collect();
-    Ok(Header {
-        names,
-        columns,
-        pod,
-        container,
-        metrics: metric_slots,
-        slots: slot_columns.len(),
-    })
+    let read: Vec<columns::Read<'_>> = columns
+        .iter()
+        .map(|c| match c {
+            Column::Usage(r) => columns::Read::Usage(r),
+            Column::Request(r) => columns::Read::Request(r),
+            _ => columns::Read::Known,
+        })
+        .collect();
+    let unread = columns::check(
+        &columns::Context {
+            file,
+            line,
+            usage_given: settings.usage_given,
+            other_names: settings.other_names,
+        },
+        &names,
+        &read,
+        metrics,
+    )?;
+    let mut columns = columns;
+    for i in unread.columns {
+        if let Some(c) = columns.get_mut(i) {
+            *c = Column::Ignored;
+        }
+    }
+    let warnings = unread.warnings;
+    Ok((
+        Header {
+            names,
+            columns,
+            pod,
+            container,
+            metrics: metric_slots,
+            slots: slot_columns.len(),
+        },
+        warnings,
+    ))
 }
 
 fn read_row(
@@ -370,7 +433,7 @@ fn read_row(
             continue;
         }
         match column {
-            Column::Pod | Column::Container => {}
+            Column::Pod | Column::Container | Column::Ignored => {}
             Column::Ready => agree(&mut rows.ready, parse_ready(&c)?, &c)?,
             Column::Phase => agree(&mut rows.phase, parse_phase(&c)?, &c)?,
             Column::Deleting => agree(&mut rows.deleting, parse_bool(&c)?, &c)?,
@@ -400,7 +463,7 @@ fn read_row(
 }
 
 /// Turns the rows read into the scenario's pods and metric samples, in file order.
-fn assemble(pods: Vec<PodRows>, header: &Header, settings: &SampleSettings) -> Samples {
+fn assemble(pods: Vec<PodRows>, header: &Header, settings: &SampleSettings<'_>) -> Samples {
     let mut samples = Samples {
         pods: Vec::with_capacity(pods.len()),
         ..Samples::default()
@@ -626,6 +689,9 @@ mod tests {
     const SETTINGS: SampleSettings = SampleSettings {
         now: NOW,
         window: Duration::from_secs(30),
+        usage_given: false,
+        custom_answered: false,
+        other_names: &[],
     };
 
     fn ago(secs: i64) -> Timestamp {
@@ -1189,6 +1255,31 @@ mod tests {
             "found the columns pod, cpu, expected a column named packets-per-second for the \
              Pods metric packets-per-second"
         );
+    }
+
+    #[test]
+    fn a_pods_metric_without_its_column_names_the_closest_one() {
+        let specs = [pods_metric("packets-per-second")];
+        let err = parse(
+            "pods.csv",
+            "pod,packets_per_second\nweb-1,1\n",
+            &specs,
+            &SETTINGS,
+        )
+        .unwrap_err();
+        assert_eq!((err.line, err.column), (Some(1), Some(2)));
+        assert_eq!(
+            err.message,
+            "found the column packets_per_second; the Pods metric packets-per-second reads its \
+             values from a column named packets-per-second"
+        );
+        // Answered by --custom-metrics without an item: no column is needed.
+        let answered = SampleSettings {
+            custom_answered: true,
+            ..SETTINGS
+        };
+        let s = parse("pods.csv", "pod\nweb-1\n", &specs, &answered).unwrap();
+        assert!(s.pod_metrics.is_empty());
     }
 
     #[test]

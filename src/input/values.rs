@@ -30,6 +30,10 @@ pub struct Resolved {
 pub struct FromFiles {
     pub object: BTreeMap<String, i64>,
     pub external: BTreeMap<String, Vec<i64>>,
+    /// `--custom-metrics` was given: an Object metric it has no item for got an empty answer.
+    pub custom_answered: bool,
+    /// `--external-metrics` was given: an External metric it has no item for got an empty answer.
+    pub external_answered: bool,
 }
 
 /// Builds every metric value the calculation needs. `flags` are the `--metric-value` arguments,
@@ -101,6 +105,21 @@ pub fn resolve(
                     .insert(name.clone(), values.clone());
                 continue;
             }
+            // An answer without an item for the metric is what the controller sees as a failed
+            // metric (`GetObjectMetric`, `GetExternalMetric` in metrics/client.go): no value.
+            let (answered, flag, api) = if is_object {
+                (files.custom_answered, "--custom-metrics", "custom")
+            } else {
+                (files.external_answered, "--external-metrics", "external")
+            };
+            if answered {
+                resolved.notes.push(format!(
+                    "{kind} metric {name}: no item in {flag}: the {api} metrics API answers \
+                     nothing for it, a failed metric (pass --metric-value {name}=QUANTITY if the \
+                     capture missed it)."
+                ));
+                continue;
+            }
         }
         let value = match given.get(name.as_str()) {
             Some(&value) => value,
@@ -137,7 +156,7 @@ pub fn resolve(
 }
 
 /// `NAME=QUANTITY` flags as milli-units by name.
-fn parse_flags(flags: &[String]) -> Result<BTreeMap<&str, i64>, InputError> {
+pub(crate) fn parse_flags(flags: &[String]) -> Result<BTreeMap<&str, i64>, InputError> {
     let mut given = BTreeMap::new();
     for flag in flags {
         let Some((name, quantity)) = flag
@@ -345,6 +364,7 @@ mod tests {
         let files = FromFiles {
             object: [("rps".to_string(), 6000)].into(),
             external: [("queue".to_string(), vec![1000, 2000])].into(),
+            ..FromFiles::default()
         };
         let r = resolve(&specs, &[], &st, Vec::new(), BTreeMap::new(), &files, None).unwrap();
         assert_eq!(r.values.object["rps"], 6000);
@@ -362,6 +382,50 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.values.external["queue"], vec![9000]);
+    }
+
+    #[test]
+    fn an_answer_without_an_item_for_the_metric_is_no_value() {
+        let specs = [
+            object("rps", TargetType::AverageValue),
+            external("queue", TargetType::Value),
+        ];
+        // The status has values, but the APIs answered: their answer wins, and it is empty.
+        let st = status(&[
+            ("Object", "rps", Some(5000), None),
+            ("External", "queue", Some(42_000), None),
+        ]);
+        let files = FromFiles {
+            custom_answered: true,
+            external_answered: true,
+            ..FromFiles::default()
+        };
+        let r = resolve(&specs, &[], &st, Vec::new(), BTreeMap::new(), &files, None).unwrap();
+        assert!(r.values.object.is_empty() && r.values.external.is_empty());
+        assert_eq!(
+            r.notes,
+            [
+                "Object metric rps: no item in --custom-metrics: the custom metrics API answers \
+                 nothing for it, a failed metric (pass --metric-value rps=QUANTITY if the \
+                 capture missed it).",
+                "External metric queue: no item in --external-metrics: the external metrics API \
+                 answers nothing for it, a failed metric (pass --metric-value queue=QUANTITY if \
+                 the capture missed it)."
+            ]
+        );
+        // A flag still wins.
+        let flags = flags(&["rps=3"]);
+        let r = resolve(
+            &specs,
+            &flags,
+            &st,
+            Vec::new(),
+            BTreeMap::new(),
+            &files,
+            None,
+        )
+        .unwrap();
+        assert_eq!(r.values.object["rps"], 3000);
     }
 
     #[test]

@@ -242,7 +242,8 @@ fn every_metric_type_proposes_and_the_largest_wins() {
             "External"
         ]
     );
-    // The samples have no cpu or memory: both resource metrics are invalid, which blocks only a scale-down.
+    // The samples have empty cpu and memory columns: both resource metrics are invalid, which
+    // blocks only a scale-down.
     assert_eq!(v["metrics"][0]["errorReason"], "FailedGetResourceMetric");
     assert_eq!(
         v["metrics"][1]["errorReason"],

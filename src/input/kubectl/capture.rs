@@ -13,7 +13,7 @@ use crate::error::InputError;
 use crate::input::manifest::{HpaStatus, LoadedHpa};
 use crate::input::selector::Selector;
 use crate::input::values::FromFiles;
-use crate::input::{read_input, samples};
+use crate::input::{read_input, recognize, samples};
 use crate::scenario::{
     HpaSpec, MetricSpec, ObservedMetric, ObservedStatus, Pod, PodMetricValue, PodMetrics,
 };
@@ -31,6 +31,8 @@ pub struct Observed {
     pub warnings: Vec<String>,
     /// Named causes the captures show (`SelectorOverlap`).
     pub diagnostics: Vec<crate::report::Diagnostic>,
+    /// The HPA's scale target, when the pods file holds it.
+    pub target: Option<crate::input::target::TargetScale>,
 }
 
 /// Applies `-n` to the HPA and parses `-l`: the scope the files are filtered by.
@@ -128,6 +130,7 @@ pub fn observe(
         notes: Vec::new(),
         warnings: Vec::new(),
         diagnostics: Vec::new(),
+        target: None,
     };
     let mut newest = Newest::default();
 
@@ -136,10 +139,15 @@ pub fn observe(
     let mut captured_pods: Option<(String, pods::CapturedPods)> = None;
     if let Some(path) = &cli.pods {
         let (file, text) = read(path)?;
+        // `what` returns at once for JSON: a large capture is not scanned.
+        if let Some(found) = recognize::what(&text) {
+            return Err(recognize::refusal(&file, recognize::Given::Pods, found).into());
+        }
         match detect(&text) {
             Format::Text => csv = Some((file, text)),
             format => {
-                let captured = pods::parse(&file, &text, format, scope, &loaded.spec.target)?;
+                let captured = pods::parse(&file, &text, format, scope, &loaded.spec.target)
+                    .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
                 newest.offer(captured.newest, &file);
                 captured_pods = Some((file, captured));
             }
@@ -198,6 +206,8 @@ pub fn observe(
     out.files = FromFiles {
         object: from_files.object,
         external: from_files.external,
+        custom_answered: !cli.custom_metrics.is_empty(),
+        external_answered: !cli.external_metrics.is_empty(),
     };
     let pods_metric_files = from_files.pods;
 
@@ -212,6 +222,7 @@ pub fn observe(
                 })
                 .cloned()
                 .collect();
+            let answered: Vec<String> = pods_metric_files.keys().cloned().collect();
             let parsed = samples::parse(
                 &file,
                 &text,
@@ -219,8 +230,25 @@ pub fn observe(
                 &samples::SampleSettings {
                     now: out.now,
                     window,
+                    usage_given: resource.is_some(),
+                    custom_answered: !cli.custom_metrics.is_empty(),
+                    other_names: &answered,
                 },
-            )?;
+            )
+            .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
+            out.warnings.extend(parsed.warnings);
+            for spec in &csv_specs {
+                if let MetricSpec::Pods { metric, .. } = spec
+                    && !parsed.pod_metrics.contains_key(&metric.name)
+                    && !cli.custom_metrics.is_empty()
+                {
+                    out.notes.push(format!(
+                        "Pods metric {}: no item in --custom-metrics and no value in {file}: the \
+                         custom metrics API answers nothing, a failed metric.",
+                        metric.name
+                    ));
+                }
+            }
             if let Some(selector) = &scope.selector {
                 out.warnings.push(format!(
                     "{file}: CSV samples carry no labels: the selector {selector} is not applied \
@@ -240,6 +268,7 @@ pub fn observe(
         }
         (None, Some((file, captured))) => {
             out.pods = captured.pods;
+            out.target = captured.target;
             out.notes.extend(captured.notes);
             out.warnings.extend(captured.warnings);
             out.diagnostics.extend(captured.diagnostics);

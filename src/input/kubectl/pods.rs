@@ -17,6 +17,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 
 use super::{Format, Labels, ResourceMap, Scope, Time, decode_each, name_list};
 use crate::error::InputError;
+use crate::input::target::{TargetScale, replica_count};
 use crate::report::{Diagnostic, Severity};
 use crate::scenario::{
     ConditionStatus, Container, ContainerKind, ObjectReference, Pod, PodPhase, ReadyCondition,
@@ -39,6 +40,8 @@ pub struct CapturedPods {
     pub warnings: Vec<String>,
     /// Named causes found in the capture (`SelectorOverlap`).
     pub diagnostics: Vec<Diagnostic>,
+    /// The HPA's scale target, when the file holds it (`kubectl get deploy,pods -o json`).
+    pub target: Option<TargetScale>,
 }
 
 /// A string borrowed from the text when it has no escapes. serde's own `Cow<str>` borrows only
@@ -122,6 +125,9 @@ struct PodSpec<'a> {
     init_containers: Option<Vec<RawContainer<'a>>>,
     #[serde(default)]
     resources: Option<Requirements>,
+    /// A workload's `spec.replicas` (the scale target's, when the list holds it).
+    #[serde(default)]
+    replicas: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -150,6 +156,9 @@ struct PodStatus<'a> {
     start_time: Option<Time>,
     #[serde(borrow, default)]
     conditions: Option<Vec<RawCondition<'a>>>,
+    /// A workload's `status.replicas`.
+    #[serde(default)]
+    replicas: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -195,7 +204,20 @@ pub fn parse(
         return Err(err);
     }
 
+    let target_scale = match kept.target {
+        Some(found) => Some(TargetScale {
+            file: file.to_string(),
+            spec_replicas: replica_count(file, &format!("{}spec.replicas", found.at), found.spec)?,
+            status_replicas: replica_count(
+                file,
+                &format!("{}status.replicas", found.at),
+                found.status,
+            )?,
+        }),
+        None => None,
+    };
     let mut out = CapturedPods {
+        target: target_scale,
         pods: kept.pods,
         excluded: kept.excluded,
         newest: kept.newest,
@@ -309,6 +331,13 @@ impl<'a> Reader<'_, 'a> {
                         .accept(&self.kept, &mut batch, Place { doc, item: None }, single);
                     self.kept.absorb(batch);
                 }
+            }
+            (kind, _) if self.rules.is_target(kind, &single) => {
+                let at = match doc {
+                    0 => String::new(),
+                    d => format!("(document {}) ", d + 1),
+                };
+                self.kept.target.get_or_insert(FoundTarget::of(at, &single));
             }
             ("", None) if single.metadata.is_none() => {
                 // An empty YAML document between `---` lines.
@@ -580,6 +609,10 @@ impl<'de> Visitor<'de> for ItemsVisitor<'_, '_, 'de> {
                     None | Some("Pod") => {
                         rules.accept(kept, &mut batch, Place { doc, item: Some(i) }, item);
                     }
+                    Some(other) if rules.is_target(other, &item) => {
+                        let at = format!("{}.", Place { doc, item: Some(i) });
+                        batch.target.get_or_insert(FoundTarget::of(at, &item));
+                    }
                     Some(other) => batch.skipped_kinds.push(|| other.to_string()),
                 }
             }
@@ -656,6 +689,25 @@ struct Batch<'a> {
     newest: Option<Timestamp>,
     /// The first pod that is wrong; nothing is kept after it.
     error: Option<InputError>,
+    /// The scale target's replica counts, when an item is the target.
+    target: Option<FoundTarget>,
+}
+
+/// The scale target found among the items: `spec.replicas`, `status.replicas` and its place.
+struct FoundTarget {
+    at: String,
+    spec: Option<i64>,
+    status: Option<i64>,
+}
+
+impl FoundTarget {
+    fn of(at: String, item: &RawPod<'_>) -> FoundTarget {
+        FoundTarget {
+            at,
+            spec: item.spec.as_ref().and_then(|s| s.replicas),
+            status: item.status.as_ref().and_then(|s| s.replicas),
+        }
+    }
 }
 
 impl<'a> Batch<'a> {
@@ -686,10 +738,25 @@ impl<'a> Batch<'a> {
         if self.error.is_none() {
             self.error = later.error;
         }
+        if self.target.is_none() {
+            self.target = later.target;
+        }
     }
 }
 
 impl Rules<'_> {
+    /// Whether an object of kind `kind` is the HPA's scale target, in its namespace.
+    fn is_target(&self, kind: &str, item: &RawPod<'_>) -> bool {
+        let meta = item.metadata.as_ref();
+        kind == self.target.kind
+            && meta
+                .and_then(|m| m.name.as_ref())
+                .is_some_and(|n| n.as_str() == self.target.name)
+            && self
+                .scope
+                .in_namespace(meta.and_then(|m| m.namespace.as_ref()).map(Str::as_str))
+    }
+
     /// Turns one pod into a `Pod` of `batch`, or counts it as left out; `kept` holds the earlier
     /// documents' pods.
     fn accept<'a>(&self, kept: &Batch<'a>, batch: &mut Batch<'a>, place: Place, item: RawPod<'a>) {
@@ -1202,5 +1269,43 @@ mod tests {
             "pods.yaml: 4 pod(s) under the selector are not owned by Deployment/web: \
              a (ReplicaSet/api-1), b (ReplicaSet/api-1), c (ReplicaSet/api-1) and 1 more;"
         ));
+    }
+
+    #[test]
+    fn the_scale_target_among_the_items_gives_its_replica_counts() {
+        let json = r#"{"kind":"List","items":[
+            {"kind":"Deployment","metadata":{"name":"web","namespace":"shop"},
+             "spec":{"replicas":4,"template":{"spec":{"containers":[{"name":"app"}]}}},
+             "status":{"replicas":5,"conditions":[{"type":"Progressing","status":"True",
+               "lastTransitionTime":"2026-11-29T12:00:00Z"}]}},
+            {"kind":"Deployment","metadata":{"name":"api","namespace":"shop"},"spec":{"replicas":9}},
+            {"kind":"Pod","metadata":{"name":"web-1","namespace":"shop"}}]}"#;
+        let got = parse_json(json, None).unwrap();
+        let found = got.target.expect("the Deployment web is the target");
+        assert_eq!(
+            (found.spec_replicas, found.status_replicas),
+            (Some(4), Some(5))
+        );
+        assert_eq!(got.pods.len(), 1);
+        assert_eq!(
+            got.warnings,
+            ["pods.json: skipped 1 item(s) that are not pods (Deployment)"]
+        );
+        let bad = r#"{"kind":"List","items":[{"kind":"Deployment","metadata":{"name":"web"},
+            "spec":{"replicas":-2}}]}"#;
+        let err = parse_json(bad, None).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("items[0].spec.replicas"));
+        // A document of its own in a YAML stream, rather than a kind error.
+        let yaml = "kind: Pod\nmetadata:\n  name: web-1\n---\nkind: StatefulSet\nmetadata:\n  \
+                    name: web\nspec:\n  replicas: 3\n";
+        let web = ObjectReference {
+            kind: "StatefulSet".into(),
+            ..target()
+        };
+        let got = parse("pods.yaml", yaml, Format::Yaml, &scope(None), &web).unwrap();
+        let t = got.target.expect("the StatefulSet document");
+        assert_eq!((t.spec_replicas, t.status_replicas), (Some(3), None));
+        let err = parse("pods.yaml", yaml, Format::Yaml, &scope(None), &target()).unwrap_err();
+        assert!(err.message.starts_with("found kind StatefulSet"), "{err}");
     }
 }

@@ -1,0 +1,214 @@
+//! The HPA's scale target as kubectl prints it (`kubectl get deploy NAME -o json|yaml`, or a
+//! StatefulSet, ReplicaSet or any object with a scale subresource): the controller reads its
+//! `/scale`, whose `spec.replicas` is the current count and whose `status.replicas` divides the
+//! AverageValue Object and External metrics (`GetObjectPerPodMetricReplicas`,
+//! `GetExternalPerPodMetricReplicas` in `replica_calculator.go`). During a rollout the two differ.
+//!
+//! Fields read: `kind`, `metadata.name`, `metadata.namespace`, `spec.replicas`,
+//! `status.replicas`. The object may also be one item of the `--pods` list (see
+//! `kubectl::pods`), which hands over the same `TargetScale`.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+
+use crate::error::InputError;
+use crate::input::kubectl::{Format, decode, detect};
+use crate::scenario::ObjectReference;
+
+/// What the target's scale says, and where it was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TargetScale {
+    /// The file it came from, for the notes.
+    pub file: String,
+    /// `spec.replicas`; `None` when the object leaves it unset.
+    pub spec_replicas: Option<i32>,
+    /// `status.replicas`; `None` when the object has no status.
+    pub status_replicas: Option<i32>,
+}
+
+#[derive(Deserialize)]
+struct Doc<'a> {
+    #[serde(borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    metadata: Option<Meta<'a>>,
+    #[serde(default)]
+    spec: Option<Replicas>,
+    #[serde(default)]
+    status: Option<Replicas>,
+    #[serde(borrow, default)]
+    items: Option<Vec<Doc<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct Meta<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    namespace: Option<Cow<'a, str>>,
+}
+
+/// `spec` or `status`: only `replicas`.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Replicas {
+    #[serde(default)]
+    pub replicas: Option<i64>,
+}
+
+/// A replica count as `int32`, or an error at `field`.
+pub(crate) fn replica_count(
+    file: &str,
+    field: &str,
+    value: Option<i64>,
+) -> Result<Option<i32>, InputError> {
+    match value {
+        None => Ok(None),
+        Some(n) => i32::try_from(n)
+            .ok()
+            .filter(|n| *n >= 0)
+            .map(Some)
+            .ok_or_else(|| {
+                InputError::new(
+                    file,
+                    format!("found {n}, expected a replica count of 0 or more"),
+                )
+                .field(field.to_string())
+            }),
+    }
+}
+
+/// Parses `--target`: one object, or a List holding the HPA's target; `target` is the HPA's
+/// `scaleTargetRef` and `namespace` its namespace.
+pub fn parse(
+    file: &str,
+    text: &str,
+    target: &ObjectReference,
+    namespace: &str,
+) -> Result<TargetScale, InputError> {
+    let format = match detect(text) {
+        Format::Text => {
+            return Err(InputError::new(
+                file,
+                format!(
+                    "found text that is neither JSON nor YAML, expected what kubectl get {} {} \
+                     -o json prints",
+                    target.kind.to_lowercase(),
+                    target.name
+                ),
+            )
+            .at(1, Some(1)));
+        }
+        format => format,
+    };
+    let docs: Vec<Doc<'_>> = decode(file, text, format)?;
+    let mut seen: Vec<String> = Vec::new();
+    let mut candidates: Vec<(String, Doc<'_>)> = Vec::new();
+    for (d, doc) in docs.into_iter().enumerate() {
+        let prefix = if d == 0 {
+            String::new()
+        } else {
+            format!("(document {}) ", d + 1)
+        };
+        match doc.items {
+            Some(items) if doc.kind.as_deref().is_none_or(|k| k.ends_with("List")) => {
+                for (i, item) in items.into_iter().enumerate() {
+                    candidates.push((format!("{prefix}items[{i}]."), item));
+                }
+            }
+            _ => candidates.push((prefix, doc)),
+        }
+    }
+    for (path, doc) in candidates {
+        let kind = doc.kind.as_deref().unwrap_or("");
+        let meta = doc.metadata.as_ref();
+        let name = meta.and_then(|m| m.name.as_deref()).unwrap_or("");
+        let in_namespace = meta
+            .and_then(|m| m.namespace.as_deref())
+            .is_none_or(|ns| ns.is_empty() || ns == namespace);
+        if kind == target.kind && name == target.name && in_namespace {
+            let spec = doc.spec.unwrap_or_default();
+            return Ok(TargetScale {
+                file: file.to_string(),
+                spec_replicas: replica_count(file, &format!("{path}spec.replicas"), spec.replicas)?,
+                status_replicas: replica_count(
+                    file,
+                    &format!("{path}status.replicas"),
+                    doc.status.and_then(|s| s.replicas),
+                )?,
+            });
+        }
+        seen.push(if kind.is_empty() && name.is_empty() {
+            "an object without kind or name".to_string()
+        } else {
+            format!("{kind}/{name}")
+        });
+    }
+    Err(InputError::new(
+        file,
+        format!(
+            "found {}, expected the HPA's scale target {}/{} of namespace {namespace} (kubectl get \
+             {} {} -n {namespace} -o json)",
+            if seen.is_empty() {
+                "no object".to_string()
+            } else {
+                crate::input::kubectl::name_list(&seen, 3)
+            },
+            target.kind,
+            target.name,
+            target.kind.to_lowercase(),
+            target.name
+        ),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn web() -> ObjectReference {
+        ObjectReference {
+            api_version: "apps/v1".into(),
+            kind: "Deployment".into(),
+            name: "web".into(),
+        }
+    }
+
+    #[test]
+    fn spec_and_status_replicas_are_read_from_the_target() {
+        let json = r#"{"kind":"Deployment","metadata":{"name":"web","namespace":"shop"},
+            "spec":{"replicas":4,"template":{}},"status":{"replicas":6,"readyReplicas":5}}"#;
+        let t = parse("deploy.json", json, &web(), "shop").unwrap();
+        assert_eq!((t.spec_replicas, t.status_replicas), (Some(4), Some(6)));
+        let yaml = "apiVersion: v1\nkind: List\nitems:\n- kind: Service\n  metadata:\n    name: web\n\
+                    - kind: Deployment\n  metadata:\n    name: web\n  spec:\n    replicas: 3\n";
+        let t = parse("all.yaml", yaml, &web(), "shop").unwrap();
+        assert_eq!((t.spec_replicas, t.status_replicas), (Some(3), None));
+    }
+
+    #[test]
+    fn another_object_is_refused_with_what_was_found() {
+        let json = r#"{"kind":"Deployment","metadata":{"name":"api"},"spec":{"replicas":2}}"#;
+        let err = parse("deploy.json", json, &web(), "shop").unwrap_err();
+        assert_eq!(
+            err.message,
+            "found Deployment/api, expected the HPA's scale target Deployment/web of namespace \
+             shop (kubectl get deployment web -n shop -o json)"
+        );
+        let other_ns = r#"{"kind":"Deployment","metadata":{"name":"web","namespace":"prod"}}"#;
+        assert!(parse("d.json", other_ns, &web(), "shop").is_err());
+        let err = parse("d.txt", "NAME READY\nweb 3/3\n", &web(), "shop").unwrap_err();
+        assert!(err.message.starts_with("found text"), "{err}");
+    }
+
+    #[test]
+    fn a_negative_count_is_located() {
+        let json = r#"{"kind":"Deployment","metadata":{"name":"web"},"status":{"replicas":-1}}"#;
+        let err = parse("d.json", json, &web(), "shop").unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("status.replicas"));
+        assert_eq!(
+            err.message,
+            "found -1, expected a replica count of 0 or more"
+        );
+    }
+}
