@@ -549,3 +549,258 @@ fn status_mismatch(report: &Report) -> Option<Diagnostic> {
         c.likely_causes.first().cloned().unwrap_or_default(),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::calc::evaluate;
+    use crate::calc::testing::{NOW, cpu_utilization, external, pod, scenario};
+    use crate::report::{Diagnostic, Severity};
+    use crate::scenario::{
+        Container, ContainerKind, ControllerMemory, ObservedStatus, Recommendation, Resources,
+        Scenario,
+    };
+    use crate::time::Duration;
+
+    fn codes(s: &Scenario) -> Vec<String> {
+        evaluate(s)
+            .diagnostics
+            .into_iter()
+            .map(|d| d.code)
+            .collect()
+    }
+
+    fn find(s: &Scenario, code: &str) -> Diagnostic {
+        let all = evaluate(s).diagnostics;
+        all.iter()
+            .find(|d| d.code == code)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {code} in {all:#?}"))
+    }
+
+    #[test]
+    fn within_tolerance_names_the_ratio_and_where_the_count_changes() {
+        // 52 % of 50 %: ratio 1.04; 3 pods hold from 34 % (ceil(0.68 × 3) = 3) to 55 %.
+        let d = find(
+            &scenario(vec![cpu_utilization(50)], 3, 520),
+            "WithinTolerance",
+        );
+        assert_eq!(d.severity, Severity::Info);
+        assert!(d.message.contains("ratio 1.040"), "{}", d.message);
+        assert!(
+            d.message.contains(
+                "the count changes at 33% or below (2 replicas) or from 56% (4 replicas)"
+            ),
+            "{}",
+            d.message
+        );
+        assert!(
+            !codes(&scenario(vec![cpu_utilization(50)], 3, 700))
+                .contains(&"WithinTolerance".into())
+        );
+    }
+
+    #[test]
+    fn stabilization_hold_names_the_recommendation_and_when_it_expires() {
+        let mut s = scenario(vec![cpu_utilization(50)], 6, 200);
+        s.memory = Some(ControllerMemory {
+            recommendations: vec![Recommendation {
+                replicas: 6,
+                timestamp: NOW.sub(Duration::from_secs(120)),
+            }],
+            ..ControllerMemory::default()
+        });
+        let d = find(&s, "StabilizationHold");
+        assert!(
+            d.message.contains("the metrics propose 3, but the downscale stabilization window (300s) keeps 6: the recommendation of 6 made 2m ago stays in the window until"),
+            "{}",
+            d.message
+        );
+        assert!(d.message.contains("(3m from now)"), "{}", d.message);
+    }
+
+    #[test]
+    fn a_just_started_controller_holds_with_its_first_recommendation() {
+        let mut s = scenario(vec![cpu_utilization(50)], 6, 200);
+        s.memory = Some(ControllerMemory::default());
+        let d = find(&s, "StabilizationHold");
+        assert!(
+            d.message.contains("the controller has just started"),
+            "{}",
+            d.message
+        );
+    }
+
+    #[test]
+    fn rate_limited_names_the_legacy_limit_and_the_next_sync() {
+        // 2 pods at 300 % of 50 %: ceil(6 × 2) = 12, limited to max(2 × 2, 4) = 4.
+        let d = find(&scenario(vec![cpu_utilization(50)], 2, 3000), "RateLimited");
+        assert!(
+            d.message
+                .starts_with("the scale-up limit max(2×2, 4) = 4 (no behavior: the legacy rule): 2 → 4 instead of 12"),
+            "{}",
+            d.message
+        );
+    }
+
+    #[test]
+    fn at_max_and_at_min_say_what_the_metrics_ask_for() {
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 1000);
+        s.hpa.max_replicas = 5;
+        let d = find(&s, "AtMaxReplicas");
+        assert_eq!(d.severity, Severity::Warning);
+        assert!(
+            d.message.contains("asks for 8, above maxReplicas 5"),
+            "{}",
+            d.message
+        );
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 50);
+        s.hpa.min_replicas = 3;
+        let d = find(&s, "AtMinReplicas");
+        assert!(
+            d.message.contains("ask for 1, below minReplicas 3"),
+            "{}",
+            d.message
+        );
+    }
+
+    #[test]
+    fn missing_request_of_an_injected_sidecar_says_how_to_set_it() {
+        let mut s = scenario(vec![cpu_utilization(50)], 2, 500);
+        s.pods[0].containers.push(Container {
+            name: "istio-proxy".into(),
+            kind: ContainerKind::App,
+            requests: Resources(vec![]),
+        });
+        let d = find(&s, "MissingRequest");
+        assert_eq!(d.severity, Severity::Error);
+        assert!(
+            d.message
+                .contains("missing request for cpu in container istio-proxy of Pod p0"),
+            "{}",
+            d.message
+        );
+        assert!(d.fix.contains("sidecar.istio.io/proxyCPU"), "{}", d.fix);
+        // An ordinary container: set the request.
+        s.pods[0].containers[1].name = "worker".into();
+        assert!(
+            find(&s, "MissingRequest")
+                .fix
+                .contains("set resources.requests.cpu")
+        );
+    }
+
+    #[test]
+    fn missing_and_unready_pods_and_the_reversed_recount_are_named() {
+        // 3 ready pods at 90 % of 50 %, one without a sample, one unready: the recount reverses.
+        let mut s = scenario(vec![cpu_utilization(50)], 3, 900);
+        s.pods.push(pod("missing", 1000));
+        let mut unready = pod("unready", 1000);
+        unready.phase = crate::scenario::PodPhase::Pending;
+        s.pods.push(unready);
+        s.pods.push(pod("p3", 1000));
+        s.pods.push(pod("p4", 1000));
+        s.pods.push(pod("p5", 1000));
+        s.current_replicas = 8;
+        let found = codes(&s);
+        for code in ["MissingMetrics", "UnreadyPods", "RecountReversed"] {
+            assert!(found.contains(&code.to_string()), "{code} in {found:?}");
+        }
+        let d = find(&s, "MissingMetrics");
+        assert!(
+            d.message.starts_with("4 of 8 pods have no sample"),
+            "{}",
+            d.message
+        );
+    }
+
+    #[test]
+    fn an_invalid_metric_blocking_a_scale_down_is_named() {
+        let s = scenario(
+            vec![cpu_utilization(50), external("queue", Some(1000), None)],
+            4,
+            100,
+        );
+        let d = find(&s, "InvalidMetricBlocksScaleDown");
+        assert!(
+            d.message
+                .contains("the valid metrics ask for 1, fewer than 4"),
+            "{}",
+            d.message
+        );
+        assert!(codes(&s).contains(&"InvalidMetric".to_string()));
+    }
+
+    #[test]
+    fn more_ready_pods_than_replicas_is_a_rollout_surge() {
+        // 5 ready pods, 4 replicas: at 60 % of 50 % the proposal is ceil(1.2 × 5) = 6.
+        let mut s = scenario(vec![cpu_utilization(50)], 5, 600);
+        s.current_replicas = 4;
+        let d = find(&s, "RolloutSurge");
+        assert!(
+            d.message
+                .starts_with("5 ready pods, more than the target's 4 replicas"),
+            "{}",
+            d.message
+        );
+        assert!(d.message.contains("so it proposes 6"), "{}", d.message);
+    }
+
+    #[test]
+    fn zero_replicas_is_scaling_disabled_with_how_to_resume() {
+        let mut s = scenario(vec![cpu_utilization(50)], 2, 500);
+        s.current_replicas = 0;
+        let d = find(&s, "ScalingDisabled");
+        assert!(
+            d.fix
+                .contains("kubectl scale deployment web -n default --replicas=N"),
+            "{}",
+            d.fix
+        );
+    }
+
+    #[test]
+    fn a_status_that_disagrees_is_a_mismatch_with_its_likely_cause() {
+        let mut s = scenario(vec![cpu_utilization(50)], 2, 500);
+        s.observed_status = Some(ObservedStatus {
+            desired_replicas: Some(0),
+            ..ObservedStatus::default()
+        });
+        let d = find(&s, "StatusMismatch");
+        assert_eq!(d.message, "status.desiredReplicas is 0, hpacalc computes 2");
+        assert!(!d.fix.is_empty());
+    }
+
+    #[test]
+    fn a_status_left_behind_by_failing_metrics_blames_the_metrics_not_history() {
+        let mut s = scenario(vec![external("queue", Some(1000), None)], 2, 0);
+        s.observed_status = Some(ObservedStatus {
+            desired_replicas: Some(0),
+            ..ObservedStatus::default()
+        });
+        let d = find(&s, "StatusMismatch");
+        assert!(d.fix.starts_with("Every metric fails here"), "{}", d.fix);
+        let causes = evaluate(&s).status_comparison.unwrap().likely_causes;
+        assert!(
+            causes.iter().all(|c| !c.starts_with("History")),
+            "{causes:?}"
+        );
+    }
+
+    #[test]
+    fn the_most_severe_come_first() {
+        let s = scenario(
+            vec![cpu_utilization(50), external("queue", Some(1000), None)],
+            4,
+            100,
+        );
+        let severities: Vec<Severity> = evaluate(&s)
+            .diagnostics
+            .iter()
+            .map(|d| d.severity)
+            .collect();
+        let mut sorted = severities.clone();
+        sorted.sort_by_key(|s| std::cmp::Reverse(*s));
+        assert_eq!(severities, sorted);
+        assert_eq!(severities.first(), Some(&Severity::Error));
+    }
+}

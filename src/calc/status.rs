@@ -55,7 +55,28 @@ pub fn compare(s: &Scenario, report: &Report) -> Option<StatusComparison> {
                 .to_string(),
         );
     }
-    if !desired_matches {
+    // `setCurrentReplicasAndMetricsInStatus`: when the controller cannot compute any metric it
+    // writes the current replicas and the metrics, not desiredReplicas, which keeps its last
+    // value (0 for an HPA that never computed one). History and flags do not explain that.
+    let controller_failed = s.status_conditions.iter().any(|c| {
+        c.condition_type == "ScalingActive"
+            && c.status == "False"
+            && c.reason.starts_with("FailedGet")
+    });
+    let all_failed_here =
+        !report.metrics.is_empty() && report.metrics.iter().all(|m| m.error.is_some());
+    if !desired_matches && (controller_failed || all_failed_here) {
+        likely_causes.push(if controller_failed {
+            "The controller could not compute its metrics at its last sync (ScalingActive=False): \
+             it then leaves status.desiredReplicas at its last value (0 if it never computed one), \
+             so the status does not say what it wants."
+                .to_string()
+        } else {
+            "Every metric fails here: the controller then leaves status.desiredReplicas at its \
+             last value (0 if it never computed one); fix the metrics before comparing counts."
+                .to_string()
+        });
+    } else if !desired_matches {
         if s.approximation {
             likely_causes.push(
                 "The status hides unready and missing pods: the controller's recount of them may \
