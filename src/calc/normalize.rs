@@ -4,7 +4,8 @@
 //! controller's in-memory recommendations and scale events.
 
 use crate::scenario::{
-    Behavior, ControllerMemory, PolicyType, Recommendation, ScaleEvent, ScalingRules, SelectPolicy,
+    Behavior, ControllerMemory, PolicyType, Recommendation, ScaleEvent, ScalingPolicy,
+    ScalingRules, SelectPolicy,
 };
 use crate::time::{Duration, Timestamp};
 
@@ -226,6 +227,56 @@ enum Direction {
     Down,
 }
 
+/// What one policy allows: the replica count at the start of its period (the current count less
+/// what the scale events inside the period added, plus what they removed) and the bound.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PolicyBound {
+    pub policy: ScalingPolicy,
+    pub added: i32,
+    pub deleted: i32,
+    pub period_start: i32,
+    pub bound: i32,
+}
+
+/// Each policy's bound, in the rules' order: the trace behind `policy_limit`.
+pub fn policy_bounds(
+    current_replicas: i32,
+    memory: &ControllerMemory,
+    rules: &ScalingRules,
+    now: Timestamp,
+    up: bool,
+) -> Vec<PolicyBound> {
+    rules
+        .policies
+        .iter()
+        .map(|policy| {
+            let added =
+                replicas_change_per_period(policy.period_seconds, &memory.scale_up_events, now);
+            let deleted =
+                replicas_change_per_period(policy.period_seconds, &memory.scale_down_events, now);
+            let period_start = current_replicas.wrapping_sub(added).wrapping_add(deleted);
+            let value = f64::from(policy.value);
+            let bound = match (policy.policy_type, up) {
+                (PolicyType::Pods, true) => period_start.wrapping_add(policy.value),
+                (PolicyType::Pods, false) => period_start.wrapping_sub(policy.value),
+                (PolicyType::Percent, true) => crate::calc::replicas::ceil_to_i32(
+                    f64::from(period_start) * (1.0 + value / 100.0),
+                ),
+                (PolicyType::Percent, false) => crate::calc::replicas::truncate_to_i32(
+                    f64::from(period_start) * (1.0 - value / 100.0),
+                ),
+            };
+            PolicyBound {
+                policy: *policy,
+                added,
+                deleted,
+                period_start,
+                bound,
+            }
+        })
+        .collect()
+}
+
 /// The skeleton the two Go functions share: each policy proposes a bound from the replica count at
 /// the start of its period, and `selectPolicy` picks the loosest (Max) or the tightest (Min).
 fn policy_limit(
@@ -240,30 +291,20 @@ fn policy_limit(
         (rules.select_policy, direction),
         (SelectPolicy::Max, Direction::Up) | (SelectPolicy::Min, Direction::Down)
     );
-    let (mut result, pick): (i32, fn(i32, i32) -> i32) = match rules.select_policy {
+    let (init, pick): (i32, fn(i32, i32) -> i32) = match rules.select_policy {
         SelectPolicy::Disabled => return current_replicas,
         _ if loosest => (i32::MIN, i32::max),
         _ => (i32::MAX, i32::min),
     };
-    for policy in &rules.policies {
-        let added = replicas_change_per_period(policy.period_seconds, &memory.scale_up_events, now);
-        let deleted =
-            replicas_change_per_period(policy.period_seconds, &memory.scale_down_events, now);
-        let period_start = current_replicas.wrapping_sub(added).wrapping_add(deleted);
-        let value = f64::from(policy.value);
-        let proposed = match (policy.policy_type, direction) {
-            (PolicyType::Pods, Direction::Up) => period_start.wrapping_add(policy.value),
-            (PolicyType::Pods, Direction::Down) => period_start.wrapping_sub(policy.value),
-            (PolicyType::Percent, Direction::Up) => {
-                crate::calc::replicas::ceil_to_i32(f64::from(period_start) * (1.0 + value / 100.0))
-            }
-            (PolicyType::Percent, Direction::Down) => crate::calc::replicas::truncate_to_i32(
-                f64::from(period_start) * (1.0 - value / 100.0),
-            ),
-        };
-        result = pick(result, proposed);
-    }
-    result
+    policy_bounds(
+        current_replicas,
+        memory,
+        rules,
+        now,
+        direction == Direction::Up,
+    )
+    .iter()
+    .fold(init, |result, b| pick(result, b.bound))
 }
 
 // Port of convertDesiredReplicasWithBehaviorRate (horizontal.go): clamps only in the direction of travel.
