@@ -280,13 +280,15 @@ pub struct Condition {
 }
 
 /// One line of the trace, in the controller's order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Step {
     /// `inputs`, `metric`, `combine`, `stabilize`, `limit`, `conditions` or `decision`.
     pub phase: String,
     pub title: String,
     pub detail: String,
+    /// The numbers the detail writes out, as fields (camelCase keys; empty when none).
+    pub values: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 /// What the decision means in nodes.

@@ -5,7 +5,7 @@
 
 use crate::calc::reconcile::{Branch, Normalization, Sync};
 use crate::report::{Diagnostic, MetricReport, Report, Severity};
-use crate::scenario::{Recommendation, Scenario};
+use crate::scenario::Scenario;
 use crate::time::{Duration, Timestamp};
 
 /// Containers that mesh and agent injectors add to pods, with the pod-template annotation that
@@ -384,30 +384,6 @@ fn normalization_causes(
     }
 }
 
-/// The recommendation that holds the count: the newest one of the held value inside the window.
-fn holding_recommendation(
-    s: &Scenario,
-    value: i32,
-    window: Duration,
-    inclusive: bool,
-) -> Option<Recommendation> {
-    let memory = s.memory.as_ref()?;
-    let cutoff = s.now.sub(window);
-    memory
-        .recommendations
-        .iter()
-        .filter(|r| {
-            r.replicas == value
-                && if inclusive {
-                    !r.timestamp.before(cutoff)
-                } else {
-                    r.timestamp.after(cutoff)
-                }
-        })
-        .max_by_key(|r| r.timestamp.0)
-        .copied()
-}
-
 fn ago(now: Timestamp, t: Timestamp) -> String {
     format!("{} ago", now.since(t))
 }
@@ -420,37 +396,30 @@ fn stabilization_hold(
     proposal: i32,
 ) -> Diagnostic {
     let down = n.stabilized > proposal;
-    let (direction, seconds, inclusive) = match (&s.hpa.behavior, down) {
-        (None, _) => ("downscale", n.down_window_seconds, true),
-        (Some(_), true) => ("scale-down", n.down_window_seconds, false),
-        (Some(_), false) => ("scale-up", n.up_window_seconds, false),
+    let (direction, seconds) = match (&s.hpa.behavior, down) {
+        (None, _) => ("downscale", n.down_window_seconds),
+        (Some(_), true) => ("scale-down", n.down_window_seconds),
+        (Some(_), false) => ("scale-up", n.up_window_seconds),
     };
-    let window = Duration::from_secs(i64::from(seconds));
-    let which = if sync.seeded_initial_recommendation {
-        format!(
+    let which = match n.holder(s, sync) {
+        Some(h) if sync.seeded_initial_recommendation => format!(
             "the controller has just started (the history has no recommendations): it recorded the current count {} as its first recommendation, which stays in the window until {} ({} from now)",
-            s.current_replicas,
-            s.now.add(window).to_rfc3339(),
-            window
-        )
-    } else {
-        match holding_recommendation(s, n.stabilized, window, inclusive) {
-            Some(r) => {
-                let until = r.timestamp.add(window);
-                format!(
-                    "the recommendation of {} made {} stays in the window until {} ({} from now); then the window's next {} recommendation applies",
-                    r.replicas,
-                    ago(s.now, r.timestamp),
-                    until.to_rfc3339(),
-                    until.since(s.now),
-                    if down { "highest" } else { "lowest" }
-                )
-            }
-            None => format!(
-                "a recommendation of {} inside the window holds it",
-                n.stabilized
-            ),
-        }
+            h.replicas,
+            h.until.to_rfc3339(),
+            h.until.since(s.now)
+        ),
+        Some(h) => format!(
+            "the recommendation of {} made {} stays in the window until {} ({} from now); then the window's next {} recommendation applies",
+            h.replicas,
+            ago(s.now, h.timestamp),
+            h.until.to_rfc3339(),
+            h.until.since(s.now),
+            if down { "highest" } else { "lowest" }
+        ),
+        None => format!(
+            "a recommendation of {} inside the window holds it",
+            n.stabilized
+        ),
     };
     Diagnostic::new(
         "StabilizationHold",

@@ -18,10 +18,25 @@ fn decimal(milli: i64) -> String {
 }
 
 fn step(steps: &mut Vec<Step>, phase: &str, title: impl Into<String>, detail: impl Into<String>) {
+    step_with(steps, phase, title, detail, Vec::new());
+}
+
+/// A step whose numbers also travel as fields of its `values`.
+fn step_with(
+    steps: &mut Vec<Step>,
+    phase: &str,
+    title: impl Into<String>,
+    detail: impl Into<String>,
+    values: Vec<(&str, serde_json::Value)>,
+) {
     steps.push(Step {
         phase: phase.to_string(),
         title: title.into(),
         detail: detail.into(),
+        values: values
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
     });
 }
 
@@ -291,6 +306,7 @@ fn metric_steps(
     m: &MetricReport,
     outcome: &MetricOutcome<'_>,
     t: &Tolerances,
+    current_replicas: i32,
 ) {
     let title = format!("{} {}", spec.type_name(), spec.metric_name());
     step(
@@ -370,23 +386,55 @@ fn metric_steps(
                         p.groups.unready.len()
                     ));
                 }
-                let new = match rc.new_utilization {
-                    Some(u) => format!("{u}%, ratio {:.3}", rc.new_ratio),
-                    None => format!("ratio {:.3}", rc.new_ratio),
+                let inserted = if p.usage_ratio < 1.0 {
+                    p.sums.down
+                } else if p.usage_ratio > 1.0 {
+                    p.sums.up
+                } else {
+                    crate::calc::replicas::Inserted::default()
                 };
-                step(
+                let q = |v: i64| build_quantity(resource, v);
+                let total = p.usage_total.wrapping_add(inserted.value_total);
+                let arithmetic = match (rc.new_utilization, p.request_total) {
+                    (Some(u), Some(req)) => format!(
+                        "({} + {}) over ({} + {}) = {u}%, ratio {u} ÷ {} = {:.3}",
+                        q(p.usage_total),
+                        q(inserted.value_total),
+                        q(req),
+                        q(inserted.request_total),
+                        m.target.average_utilization.unwrap_or_default(),
+                        rc.new_ratio
+                    ),
+                    _ => format!(
+                        "({} + {}) ÷ {} samples = {}, ratio {:.3}",
+                        q(p.usage_total),
+                        q(inserted.value_total),
+                        rc.metrics_count,
+                        q(total / i64::try_from(rc.metrics_count.max(1)).unwrap_or(1)),
+                        rc.new_ratio
+                    ),
+                };
+                step_with(
                     steps,
                     "metric",
                     "recount",
-                    format!("{}; {} samples → {new}", parts.join(", "), rc.metrics_count),
+                    format!("{}; {arithmetic}", parts.join(", ")),
+                    vec![
+                        ("usageTotalMilli", p.usage_total.into()),
+                        ("addedUsageMilli", inserted.value_total.into()),
+                        ("requestTotalMilli", p.request_total.into()),
+                        (
+                            "addedRequestMilli",
+                            p.request_total.map(|_| inserted.request_total).into(),
+                        ),
+                        ("metricsCount", rc.metrics_count.into()),
+                        ("newUtilization", rc.new_utilization.into()),
+                        ("newRatio", rc.new_ratio.into()),
+                    ],
                 );
             }
-            step(
-                steps,
-                "metric",
-                "proposal",
-                format!("{} replicas ({})", p.replicas, p.branch),
-            );
+            let (detail, values) = pod_proposal_text(p, t, current_replicas);
+            step_with(steps, "metric", "proposal", detail, values);
         }
         Ok(Computed::Value(v)) => {
             let current = m
@@ -401,16 +449,8 @@ fn metric_steps(
                 "tolerance",
                 ratio_verdict(t, v.usage_ratio),
             );
-            let ready = v
-                .ready_pods
-                .map(|n| format!(", {n} ready pods"))
-                .unwrap_or_default();
-            step(
-                steps,
-                "metric",
-                "proposal",
-                format!("{} replicas ({}{ready})", v.replicas, v.branch),
-            );
+            let (detail, values) = value_proposal_text(spec, v, t);
+            step_with(steps, "metric", "proposal", detail, values);
         }
         Err(f) => {
             if let Some(g) = &f.groups {
@@ -544,7 +584,7 @@ pub fn build(
         .zip(&metrics)
         .enumerate()
     {
-        metric_steps(&mut steps, spec, m, outcome, t);
+        metric_steps(&mut steps, spec, m, outcome, t, s.current_replicas);
         if let Some(text) = band_step(m, bands.get(i).and_then(Option::as_ref), s, &sync.outcomes) {
             step(&mut steps, "metric", "hold band", text);
         }
@@ -623,43 +663,22 @@ pub fn build(
     }
     if let Some(n) = &sync.normalization {
         let proposal = sync.metric_proposal.unwrap_or(current);
-        let window_text = match &hpa.behavior {
-            None => format!(
-                "legacy window {}s (inclusive): highest recommendation is {}",
-                n.down_window_seconds, n.stabilized
-            ),
-            Some(_) => format!(
-                "scale-up window {}s, scale-down window {}s (exclusive): clamp({current}, lowest up, highest down) = {}",
-                n.up_window_seconds, n.down_window_seconds, n.stabilized
-            ),
-        };
-        step(
+        let (stabilize_text, stabilize_values) = stabilization_text(s, sync, n);
+        step_with(
             &mut steps,
             "stabilize",
             "stabilization",
-            format!("{window_text}; {}", n.stabilization.0),
+            stabilize_text,
+            stabilize_values,
         );
-        let limit_text = match n.legacy_scale_up_limit {
-            Some(limit) => format!(
-                "min {}, max {}, scale-up limit max({}×{current}, {}) = {limit}: {} → {} ({})",
-                sync.min_replicas,
-                hpa.max_replicas,
-                s.config.scale_up_limit_factor,
-                s.config.scale_up_limit_minimum,
-                n.stabilized,
-                n.limited.replicas,
-                n.limited.reason
-            ),
-            None => format!(
-                "min {}, max {}, rate policies: {} → {} ({})",
-                sync.min_replicas,
-                hpa.max_replicas,
-                n.stabilized,
-                n.limited.replicas,
-                n.limited.reason
-            ),
-        };
-        step(&mut steps, "limit", "rate limit and clamp", limit_text);
+        let (limit_text, limit_values) = limit_text(s, sync, n);
+        step_with(
+            &mut steps,
+            "limit",
+            "rate limit and clamp",
+            limit_text,
+            limit_values,
+        );
         if assume_steady {
             let window = n.down_window_seconds;
             let mut text = format!(
@@ -851,4 +870,367 @@ fn hold_phrase(m: &MetricReport, b: &HoldBand, current: i32) -> String {
         text.push_str(&format!("; {}", after.join(", ")));
     }
     text
+}
+
+/// `ceil(0.817 × 3) = ceil(2.451) = 3`: the proposal of a pod-based metric, written out.
+fn pod_proposal_text(
+    p: &crate::calc::replicas::PodBasedResult<'_>,
+    t: &Tolerances,
+    current: i32,
+) -> (String, Vec<(&'static str, serde_json::Value)>) {
+    let b = band(t);
+    let (ratio, count, what) = match &p.recount {
+        Some(rc) => (rc.new_ratio, rc.metrics_count, "samples"),
+        None => (p.usage_ratio, p.groups.ready_pod_count, "ready pods"),
+    };
+    #[allow(clippy::cast_precision_loss)]
+    let product = ratio * count as f64;
+    let detail = if p.branch.starts_with("ceil") {
+        format!(
+            "ceil({ratio:.3} × {count} {what}) = ceil({product:.3}) = {}",
+            p.replicas
+        )
+    } else if p.branch.contains("within tolerance") {
+        format!(
+            "ratio {ratio:.3} is inside {:.2}–{:.2}: keep {current}",
+            b.lower, b.upper
+        )
+    } else if p.branch.starts_with("recount count reverses") {
+        format!(
+            "ceil({ratio:.3} × {count} {what}) = ceil({product:.3}) = {} goes the other way: keep {current}",
+            crate::calc::replicas::ceil_to_i32(product)
+        )
+    } else {
+        format!(
+            "the recount ratio {ratio:.3} is on the other side of 1 from the first pass's {:.3}: keep {current}",
+            p.usage_ratio
+        )
+    };
+    (
+        detail,
+        vec![
+            ("ratio", ratio.into()),
+            ("count", count.into()),
+            ("replicas", p.replicas.into()),
+        ],
+    )
+}
+
+/// The proposal of an Object or External metric, written out.
+fn value_proposal_text(
+    spec: &MetricSpec,
+    v: &crate::calc::replicas::ValueResult,
+    t: &Tolerances,
+) -> (String, Vec<(&'static str, serde_json::Value)>) {
+    let b = band(t);
+    let target = spec.target();
+    let mut values = vec![
+        ("ratio", v.usage_ratio.into()),
+        ("replicas", v.replicas.into()),
+    ];
+    let detail = if v.branch.starts_with("within tolerance") {
+        format!(
+            "ratio {:.3} is inside {:.2}–{:.2}: keep {}",
+            v.usage_ratio, b.lower, b.upper, v.replicas
+        )
+    } else if let Some(ready) = v.ready_pods {
+        values.push(("readyPods", ready.into()));
+        #[allow(clippy::cast_precision_loss)]
+        let product = v.usage_ratio * ready as f64;
+        format!(
+            "ceil({:.3} × {ready} ready pods) = ceil({product:.3}) = {}",
+            v.usage_ratio, v.replicas
+        )
+    } else if let Some(avg) = target
+        .average_value_milli
+        .filter(|_| v.branch.contains("÷"))
+    {
+        format!(
+            "ceil(total {} ÷ target average {}) = {}",
+            decimal(v.total),
+            decimal(avg),
+            v.replicas
+        )
+    } else {
+        format!("ceil({:.3}) = {} ({})", v.usage_ratio, v.replicas, v.branch)
+    };
+    (detail, values)
+}
+
+/// The stabilization step: the window, the recommendation that decided, and when it expires.
+fn stabilization_text(
+    s: &Scenario,
+    sync: &Sync<'_>,
+    n: &crate::calc::reconcile::Normalization,
+) -> (String, Vec<(&'static str, serde_json::Value)>) {
+    let current = s.current_replicas;
+    let proposal = sync.metric_proposal.unwrap_or(current).max(0);
+    let mut text = match &s.hpa.behavior {
+        None => format!(
+            "legacy window {}s (inclusive): max({proposal}, recommendations of the last {}s) = {}",
+            n.down_window_seconds, n.down_window_seconds, n.stabilized
+        ),
+        Some(_) => format!(
+            "scale-up window {}s, scale-down window {}s (exclusive): clamp({current}, lowest recommendation of the up window, highest of the down window) = {}",
+            n.up_window_seconds, n.down_window_seconds, n.stabilized
+        ),
+    };
+    let mut values = vec![
+        ("proposal", proposal.into()),
+        ("stabilized", n.stabilized.into()),
+        ("downWindowSeconds", n.down_window_seconds.into()),
+        ("upWindowSeconds", n.up_window_seconds.into()),
+    ];
+    if let Some(h) = n.holder(s, sync) {
+        text.push_str(&format!(
+            "; held by the recommendation of {} from {} ago, in the window until {}",
+            h.replicas,
+            s.now.since(h.timestamp),
+            h.until.to_rfc3339()
+        ));
+        values.push(("heldByRecommendation", h.replicas.into()));
+        values.push((
+            "heldByAgeSeconds",
+            (s.now.since(h.timestamp).millis() / 1000).into(),
+        ));
+        values.push(("heldUntil", h.until.to_rfc3339().into()));
+    }
+    text.push_str(&format!("; {}", n.stabilization.0));
+    (text, values)
+}
+
+/// The rate limit and clamp step: each policy's bound from the scale events, the choice, min/max.
+fn limit_text(
+    s: &Scenario,
+    sync: &Sync<'_>,
+    n: &crate::calc::reconcile::Normalization,
+) -> (String, Vec<(&'static str, serde_json::Value)>) {
+    let current = s.current_replicas;
+    let bounds = format!("min {}, max {}", sync.min_replicas, s.hpa.max_replicas);
+    let outcome = format!(
+        "{} → {} ({})",
+        n.stabilized, n.limited.replicas, n.limited.reason
+    );
+    let mut values = vec![
+        ("stabilized", n.stabilized.into()),
+        ("limited", n.limited.replicas.into()),
+        ("reason", n.limited.reason.into()),
+    ];
+    if let Some(limit) = n.legacy_scale_up_limit {
+        values.push(("scaleUpLimit", limit.into()));
+        let text = format!(
+            "{bounds}, scale-up limit max({}×{current}, {}) = {limit}: {outcome}",
+            s.config.scale_up_limit_factor, s.config.scale_up_limit_minimum
+        );
+        return (text, values);
+    }
+    let Some(behavior) = &s.hpa.behavior else {
+        return (format!("{bounds}: {outcome}"), values);
+    };
+    let up = n.stabilized > current;
+    if n.stabilized == current {
+        return (
+            format!("{bounds}, no change: the rate policies do not apply: {outcome}"),
+            values,
+        );
+    }
+    let rules = if up {
+        &behavior.scale_up
+    } else {
+        &behavior.scale_down
+    };
+    let memory = s.memory.clone().unwrap_or_default();
+    let trace = crate::calc::normalize::policy_bounds(current, &memory, rules, s.now, up);
+    let parts: Vec<String> = trace
+        .iter()
+        .map(|b| {
+            let kind = match b.policy.policy_type {
+                crate::scenario::PolicyType::Pods => "Pods",
+                crate::scenario::PolicyType::Percent => "Percent",
+            };
+            let start = if b.added == 0 && b.deleted == 0 {
+                format!("{}", b.period_start)
+            } else {
+                format!(
+                    "({current} − {} + {} in the last {}s = {})",
+                    b.added, b.deleted, b.policy.period_seconds, b.period_start
+                )
+            };
+            let sign = if up { "+" } else { "−" };
+            let arithmetic = match (b.policy.policy_type, up) {
+                (crate::scenario::PolicyType::Pods, _) => {
+                    format!("{start} {sign} {} = {}", b.policy.value, b.bound)
+                }
+                (crate::scenario::PolicyType::Percent, true) => format!(
+                    "ceil({start} × {:.2}) = {}",
+                    1.0 + f64::from(b.policy.value) / 100.0,
+                    b.bound
+                ),
+                (crate::scenario::PolicyType::Percent, false) => format!(
+                    "int({start} × {:.2}) = {}",
+                    1.0 - f64::from(b.policy.value) / 100.0,
+                    b.bound
+                ),
+            };
+            format!(
+                "{kind} {} per {}s → {arithmetic}",
+                b.policy.value, b.policy.period_seconds
+            )
+        })
+        .collect();
+    values.push((
+        "policies",
+        serde_json::Value::Array(
+            trace
+                .iter()
+                .map(|b| {
+                    serde_json::json!({
+                        "type": match b.policy.policy_type {
+                            crate::scenario::PolicyType::Pods => "Pods",
+                            crate::scenario::PolicyType::Percent => "Percent",
+                        },
+                        "value": b.policy.value,
+                        "periodSeconds": b.policy.period_seconds,
+                        "periodStart": b.period_start,
+                        "limit": b.bound,
+                    })
+                })
+                .collect(),
+        ),
+    ));
+    values.push(("selectPolicy", format!("{:?}", rules.select_policy).into()));
+    let text = format!(
+        "{bounds}; {} policies: {}; selectPolicy {:?}: {outcome}",
+        if up { "scaleUp" } else { "scaleDown" },
+        parts.join(", "),
+        rules.select_policy
+    );
+    (text, values)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::calc::evaluate;
+    use crate::calc::testing::{NOW, cpu_utilization, scenario};
+    use crate::report::{Report, Step};
+    use crate::scenario::{
+        Behavior, ControllerMemory, PolicyType, Recommendation, ScaleEvent, ScalingPolicy,
+        ScalingRules, SelectPolicy,
+    };
+    use crate::time::Duration;
+
+    fn step<'r>(r: &'r Report, title: &str) -> &'r Step {
+        r.steps.iter().find(|s| s.title == title).unwrap()
+    }
+
+    fn rules(policies: Vec<ScalingPolicy>) -> ScalingRules {
+        ScalingRules {
+            stabilization_window_seconds: Some(0),
+            select_policy: SelectPolicy::Max,
+            policies,
+            tolerance: None,
+        }
+    }
+
+    fn policy(policy_type: PolicyType, value: i32) -> ScalingPolicy {
+        ScalingPolicy {
+            policy_type,
+            value,
+            period_seconds: 15,
+        }
+    }
+
+    #[test]
+    fn the_proposal_writes_out_ceil_of_ratio_times_pods() {
+        // 3 pods at 49 % of 60 %: ratio 0.816, ceil(0.816 × 3) = ceil(2.450) = 3.
+        let r = evaluate(&scenario(vec![cpu_utilization(60)], 3, 490));
+        let s = step(&r, "proposal");
+        assert_eq!(s.detail, "ceil(0.817 × 3 ready pods) = ceil(2.450) = 3");
+        assert_eq!(s.values["replicas"], 3);
+        assert_eq!(s.values["count"], 3);
+    }
+
+    #[test]
+    fn each_policy_writes_out_its_bound_from_the_scale_events() {
+        // 1 replica at 500 % of 50 %: Pods 4 per 15s → 1 + 4 = 5, Percent 100 → ceil(1 × 2) = 2.
+        let mut s = scenario(vec![cpu_utilization(50)], 1, 5000);
+        let up = rules(vec![
+            policy(PolicyType::Pods, 4),
+            policy(PolicyType::Percent, 100),
+        ]);
+        s.hpa.behavior = Some(Behavior {
+            scale_up: up.clone(),
+            scale_down: up,
+        });
+        let r = evaluate(&s);
+        let limit = step(&r, "rate limit and clamp");
+        assert!(
+            limit.detail.contains(
+                "scaleUp policies: Pods 4 per 15s → 1 + 4 = 5, Percent 100 per 15s → ceil(1 × 2.00) = 2; selectPolicy Max: 10 → 5 (ScaleUpLimit)"
+            ),
+            "{}",
+            limit.detail
+        );
+        assert_eq!(limit.values["policies"][0]["limit"], 5);
+        assert_eq!(limit.values["policies"][1]["limit"], 2);
+        // A scale-up of 2 ten seconds ago counts against both policies' period.
+        s.memory = Some(ControllerMemory {
+            recommendations: vec![],
+            scale_up_events: vec![ScaleEvent {
+                replica_change: 2,
+                timestamp: NOW.sub(Duration::from_secs(10)),
+                outdated: false,
+            }],
+            scale_down_events: vec![],
+        });
+        s.current_replicas = 3;
+        s.pods.truncate(1);
+        let r = evaluate(&s);
+        let limit = step(&r, "rate limit and clamp");
+        assert!(
+            limit
+                .detail
+                .contains("Pods 4 per 15s → (3 − 2 + 0 in the last 15s = 1) + 4 = 5"),
+            "{}",
+            limit.detail
+        );
+    }
+
+    #[test]
+    fn stabilization_names_the_recommendation_that_holds_and_until_when() {
+        let mut s = scenario(vec![cpu_utilization(50)], 6, 200);
+        s.memory = Some(ControllerMemory {
+            recommendations: vec![Recommendation {
+                replicas: 6,
+                timestamp: NOW.sub(Duration::from_secs(120)),
+            }],
+            ..ControllerMemory::default()
+        });
+        let r = evaluate(&s);
+        let st = step(&r, "stabilization");
+        assert!(
+            st.detail.contains(
+                "max(3, recommendations of the last 300s) = 6; held by the recommendation of 6 from 2m ago, in the window until 2027-01-15T08:03:00Z"
+            ),
+            "{}",
+            st.detail
+        );
+        assert_eq!(st.values["heldByAgeSeconds"], 120);
+    }
+
+    #[test]
+    fn the_recount_writes_out_its_sums() {
+        let mut s = scenario(vec![cpu_utilization(50)], 3, 900);
+        s.pods.push(crate::calc::testing::pod("missing", 1000));
+        let r = evaluate(&s);
+        let rc = step(&r, "recount");
+        // (2700m + 0) over (3 + 1) = 67 %.
+        assert!(
+            rc.detail
+                .ends_with("(2700m + 0) over (3 + 1) = 67%, ratio 67 ÷ 50 = 1.340"),
+            "{}",
+            rc.detail
+        );
+        assert_eq!(rc.values["addedRequestMilli"], 1000);
+    }
 }

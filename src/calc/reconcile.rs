@@ -11,6 +11,7 @@ use crate::calc::normalize::{
 use crate::calc::pods::{GroupSettings, RequestSettings};
 use crate::calc::replicas::{CalcContext, ExternalGuards, Tolerances};
 use crate::scenario::{ControllerMemory, HpaSpec, Recommendation, Scenario};
+use crate::time::{Duration, Timestamp};
 
 /// Which branch of `reconcileAutoscaler` decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -510,5 +511,60 @@ fn normalize_desired_replicas(
                 legacy_scale_up_limit: None,
             }
         }
+    }
+}
+
+/// The recommendation that keeps a stabilized count other than the proposal, and when it leaves
+/// its window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Holder {
+    pub replicas: i32,
+    pub timestamp: Timestamp,
+    pub until: Timestamp,
+    pub window_seconds: i32,
+}
+
+impl Normalization {
+    /// Read from the memory the windows read: the newest recommendation of the stabilized value
+    /// inside the window that decided (the legacy window is inclusive, the behavior windows
+    /// exclusive), or the current count a just-started controller recorded.
+    pub fn holder(&self, s: &Scenario, sync: &Sync<'_>) -> Option<Holder> {
+        let proposal = sync.metric_proposal.unwrap_or(s.current_replicas).max(0);
+        if self.stabilized == proposal {
+            return None;
+        }
+        let down = self.stabilized > proposal;
+        let window_seconds = if down || s.hpa.behavior.is_none() {
+            self.down_window_seconds
+        } else {
+            self.up_window_seconds
+        };
+        let window = Duration::from_secs(i64::from(window_seconds));
+        let holder = |timestamp: Timestamp| Holder {
+            replicas: self.stabilized,
+            timestamp,
+            until: timestamp.add(window),
+            window_seconds,
+        };
+        if sync.seeded_initial_recommendation {
+            return Some(holder(s.now));
+        }
+        let cutoff = s.now.sub(window);
+        let inclusive = s.hpa.behavior.is_none();
+        s.memory
+            .as_ref()?
+            .recommendations
+            .iter()
+            .filter(|r| {
+                r.replicas == self.stabilized
+                    && if inclusive {
+                        !r.timestamp.before(cutoff)
+                    } else {
+                        r.timestamp.after(cutoff)
+                    }
+            })
+            .map(|r| r.timestamp)
+            .max_by_key(|t| t.0)
+            .map(holder)
     }
 }

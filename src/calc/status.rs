@@ -192,6 +192,7 @@ pub fn steps(c: &StatusComparison) -> Vec<Step> {
             phase: "status".to_string(),
             title,
             detail,
+            values: std::collections::BTreeMap::new(),
         });
     };
     if let Some(d) = &c.desired_replicas {
