@@ -422,6 +422,13 @@ pub fn setup(
     };
 
     let loaded = manifest::load(hpa.0, hpa.1, args.name.as_deref())?;
+    if loaded.keda.is_some() {
+        bail!(InputError::new(
+            hpa.0,
+            "found a KEDA ScaledObject, expected an HPA: simulate does not run KEDA's scale loop \
+             yet (one sync: hpacalc --hpa FILE --metric-value ...; the HPA alone: --print-hpa)"
+        ));
+    }
     for w in &loaded.warnings {
         warn(w);
     }
@@ -520,6 +527,7 @@ pub fn setup(
         nodes: None,
         approximation: false,
         observed_status: None,
+        keda: None,
     };
     Ok(Setup {
         scenario,

@@ -2,6 +2,7 @@
 //! reads the files the flags name and validates everything into one `Scenario`.
 
 pub mod history;
+pub mod keda;
 pub mod kubectl;
 pub mod load;
 pub mod manifest;
@@ -39,6 +40,23 @@ pub fn read_input(path: &Path) -> Result<(String, String)> {
 
 pub fn flag_duration(flag: &str, text: &str) -> Result<Duration> {
     Duration::parse(text).map_err(|e| InputError::new(flag, e).into())
+}
+
+/// `--print-hpa`: the HPA KEDA creates from the ScaledObject of `--hpa`.
+pub fn keda_hpa(cli: &Cli) -> Result<serde_json::Value> {
+    let hpa_path = cli.hpa.as_deref().context("--hpa is required")?;
+    let (hpa_file, hpa_text) = read_input(hpa_path)?;
+    let loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?;
+    for w in &loaded.warnings {
+        crate::warn(w);
+    }
+    match loaded.keda {
+        Some(translated) => Ok(translated.hpa),
+        None => bail!(UsageError(format!(
+            "--print-hpa prints the HPA KEDA builds from a ScaledObject, and {hpa_file} holds an \
+             HPA"
+        ))),
+    }
 }
 
 /// Parses every input and validates it into the one value the calculation trusts.
@@ -183,9 +201,52 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         notes.splice(0..0, synthetic.notes);
     }
 
+    // A ScaledObject: KEDA's metrics server answers the External metrics (`calc::keda`), from
+    // the trigger values of --metric-value.
+    let (keda, external_specs, value_flags) = match &loaded.keda {
+        Some(translated) => {
+            let age = match &cli.last_active {
+                Some(text) => Some(flag_duration("--last-active", text)?),
+                None => None,
+            };
+            let (input, keda_notes) = keda::resolve(
+                &translated.keda,
+                &cli.metric_values,
+                cli.metric_failures,
+                age,
+                now,
+            )?;
+            notes.extend(keda_notes);
+            let others: Vec<_> = loaded
+                .spec
+                .metrics
+                .iter()
+                .filter(|m| !m.is_object_or_external())
+                .cloned()
+                .collect();
+            (Some(input), others, &[][..])
+        }
+        None => {
+            for (flag, given) in [
+                ("--last-active", cli.last_active.is_some()),
+                ("--metric-failures", cli.metric_failures.is_some()),
+            ] {
+                if given {
+                    bail!(UsageError(format!(
+                        "{flag} applies to a KEDA ScaledObject, and {hpa_file} holds an HPA"
+                    )));
+                }
+            }
+            (
+                None,
+                loaded.spec.metrics.clone(),
+                cli.metric_values.as_slice(),
+            )
+        }
+    };
     let metrics = values::resolve(
-        &loaded.spec.metrics,
-        &cli.metric_values,
+        &external_specs,
+        value_flags,
         &loaded.status,
         samples.resource_metrics,
         samples.pod_metrics,
@@ -213,5 +274,6 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         nodes: node_group,
         approximation,
         observed_status,
+        keda,
     })
 }
