@@ -539,6 +539,15 @@ fn request_scale(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut 
             "scale loop",
             format!("not active at {current} replica(s): nothing for KEDA to do"),
         );
+        if current == 0 {
+            o.diagnostics.push(Diagnostic::new(
+                "KedaActivation",
+                Severity::Info,
+                "No trigger is above its activation threshold: KEDA keeps the workload at 0 \
+                 replicas, and the HPA does not act at 0.",
+                "Lower the trigger's activation threshold if it should wake at this value.",
+            ));
+        }
         o.summary = if current == 0 {
             "KEDA keeps the workload at 0".to_string()
         } else {

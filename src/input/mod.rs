@@ -217,6 +217,13 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
                 now,
             )?;
             notes.extend(keda_notes);
+            if cli.current_replicas.is_none() && samples.pods.is_empty() {
+                notes.push(
+                    "KEDA: no --current-replicas and no pods: the target is taken to be at 0 \
+                     replicas."
+                        .to_string(),
+                );
+            }
             let others: Vec<_> = loaded
                 .spec
                 .metrics

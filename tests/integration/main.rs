@@ -7,6 +7,7 @@
 mod cli;
 mod conformance;
 mod hostile;
+mod keda;
 mod kubectl;
 mod nodes;
 mod properties;
