@@ -693,9 +693,12 @@ pub fn splice(report: &mut Report, o: &KedaOutcome, original_current: i32) {
             .iter_mut()
             .find(|s| s.phase == "inputs" && s.title == "current replicas")
     {
+        let source = row
+            .detail
+            .split_once(", ")
+            .map_or(String::new(), |(_, rest)| format!(", {rest}"));
         row.detail = format!(
-            "{original_current} before KEDA's poll; the HPA's sync starts from the {n} KEDA set              ({})",
-            row.detail
+            "{original_current}{source}; KEDA sets {n} and the HPA's sync starts from there"
         );
     }
     if o.paused {
