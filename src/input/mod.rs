@@ -212,6 +212,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
             let (input, keda_notes) = keda::resolve(
                 &translated.keda,
                 &cli.metric_values,
+                &observed.files.external,
                 cli.metric_failures,
                 age,
                 now,

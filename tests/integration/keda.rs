@@ -438,3 +438,33 @@ fn simulate_refuses_a_scaled_object_with_a_reason() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("KEDA"), "{}", stderr(&o));
 }
+
+#[test]
+fn the_scaled_object_and_the_hpa_keda_made_agree() {
+    let external = "fixtures/kubectl/external-metrics.json";
+    let from_so = json_output(&[
+        "--hpa",
+        "fixtures/keda/rabbitmq-worker.yaml",
+        "--external-metrics",
+        external,
+        "--current-replicas",
+        "5",
+    ]);
+    let from_hpa = json_output(&[
+        "--hpa",
+        "fixtures/kubectl/keda-hpa.yaml",
+        "--external-metrics",
+        external,
+        "--current-replicas",
+        "5",
+    ]);
+    assert_eq!(from_so["desiredReplicas"], from_hpa["desiredReplicas"]);
+    assert_eq!(
+        from_so["metrics"][0]["name"],
+        from_hpa["metrics"][0]["name"]
+    );
+    assert_eq!(
+        from_so["metrics"][0]["target"],
+        from_hpa["metrics"][0]["target"]
+    );
+}

@@ -25,8 +25,18 @@ enum Token {
     Unsupported(String),
 }
 
+/// Longer formulas are refused: parsing and evaluation recurse once per nesting level, and no
+/// real formula comes near this.
+pub const MAX_FORMULA_CHARS: usize = 1024;
+
 /// Parses `text`; `names` are the trigger names the formula may use (expr's environment).
 pub fn parse(text: &str, names: &[&str]) -> Result<Expr, String> {
+    let length = text.chars().count();
+    if length > MAX_FORMULA_CHARS {
+        return Err(format!(
+            "found a formula of {length} characters, expected at most {MAX_FORMULA_CHARS}"
+        ));
+    }
     let tokens = tokenize(text)?;
     let mut parser = Parser {
         tokens,
@@ -375,6 +385,14 @@ mod tests {
         assert!(e.contains("a string"), "{e}");
         let e = parse("(a", &["a"]).unwrap_err();
         assert!(e.contains("`)`"), "{e}");
+    }
+
+    #[test]
+    fn overlong_formulas_are_refused_before_parsing() {
+        let deep = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
+        assert!(parse(&deep, &[]).unwrap_err().contains("at most 1024"));
+        let nested = format!("{}1{}", "(".repeat(500), ")".repeat(500));
+        assert_eq!(parse(&nested, &[]), Ok(Expr::Integer(1)));
     }
 
     #[test]

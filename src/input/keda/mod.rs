@@ -938,11 +938,13 @@ fn modifiers(
 pub const FAILED: &str = "failed";
 
 /// Fills in the trigger values: `flags` (`NAME=VALUE`, NAME a trigger's name, `s<index>` or the
-/// generated metric name; VALUE a number, a quantity, or `failed`), the failure counts from
+/// generated metric name; VALUE a number, a quantity, or `failed`), else an external metrics API
+/// answer (`files`, by metric name), the failure counts from
 /// `status.health` or `failures`, and the last active time from `--last-active`.
 pub fn resolve(
     spec: &KedaSpec,
     flags: &[String],
+    files: &BTreeMap<String, Vec<i64>>,
     failures: Option<i32>,
     last_active_age: Option<Duration>,
     now: Timestamp,
@@ -1034,7 +1036,20 @@ pub fn resolve(
         let Some(metric) = trigger.metric_name.clone() else {
             continue;
         };
-        trigger.value = value.ok_or_else(|| {
+        let from_file = || {
+            files.get(&metric).map(|values| {
+                notes.push(format!(
+                    "KEDA: trigger s{} value from --external-metrics (what KEDA's metrics server \
+                     answered for {metric}).",
+                    trigger.index
+                ));
+                #[allow(clippy::cast_precision_loss)]
+                TriggerValue::Value(
+                    values.iter().fold(0i64, |a, v| a.saturating_add(*v)) as f64 / 1000.0,
+                )
+            })
+        };
+        trigger.value = value.or_else(from_file).ok_or_else(|| {
             let label = if trigger.name.is_empty() {
                 format!("s{}", trigger.index)
             } else {

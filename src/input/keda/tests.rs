@@ -358,6 +358,7 @@ fn values_by_name_index_or_metric_name() {
     let (input, _) = resolve(
         &spec,
         &["rps=12.5".into(), "s1-aws-sqs-orders=failed".into()],
+        &BTreeMap::new(),
         None,
         None,
         Timestamp(0),
@@ -368,6 +369,7 @@ fn values_by_name_index_or_metric_name() {
     let (input, _) = resolve(
         &spec,
         &["s0=NaN".into(), "queue=1500m".into()],
+        &BTreeMap::new(),
         Some(4),
         None,
         Timestamp(0),
@@ -381,9 +383,25 @@ fn values_by_name_index_or_metric_name() {
 #[test]
 fn values_missing_or_unknown_are_errors_naming_the_trigger() {
     let spec = spec_for_values();
-    let e = resolve(&spec, &["rps=1".into()], None, None, Timestamp(0)).unwrap_err();
+    let e = resolve(
+        &spec,
+        &["rps=1".into()],
+        &BTreeMap::new(),
+        None,
+        None,
+        Timestamp(0),
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("queue=VALUE"), "{e}");
-    let e = resolve(&spec, &["nope=1".into()], None, None, Timestamp(0)).unwrap_err();
+    let e = resolve(
+        &spec,
+        &["nope=1".into()],
+        &BTreeMap::new(),
+        None,
+        None,
+        Timestamp(0),
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("rps (s0)"), "{e}");
 }
 
@@ -401,9 +419,17 @@ fn last_active_from_flag_status_or_assumed() {
     let spec = spec_for_values();
     let flags = ["rps=1".to_string(), "queue=1".to_string()];
     let now = Timestamp(1_000_000);
-    let (input, _) = resolve(&spec, &flags, None, Some(Duration::from_secs(60)), now).unwrap();
+    let (input, _) = resolve(
+        &spec,
+        &flags,
+        &BTreeMap::new(),
+        None,
+        Some(Duration::from_secs(60)),
+        now,
+    )
+    .unwrap();
     assert_eq!(input.last_active, Some(Timestamp(940_000)));
-    let (input, notes) = resolve(&spec, &flags, None, None, now).unwrap();
+    let (input, notes) = resolve(&spec, &flags, &BTreeMap::new(), None, None, now).unwrap();
     assert!(input.last_active_assumed);
     assert!(notes.iter().any(|n| n.contains("long ago")));
 }
