@@ -32,6 +32,8 @@ pub struct KedaOutcome {
     pub active: bool,
     pub error: bool,
     pub fallback_active: bool,
+    /// KEDA records now as the last active time (`result.LastActiveTime`).
+    pub last_active_now: bool,
 }
 
 fn step(steps: &mut Vec<Step>, title: impl Into<String>, detail: impl Into<String>) {
@@ -412,6 +414,7 @@ pub fn decide(k: &KedaInput, current: i32, ready: i32, now: Timestamp) -> KedaOu
         active,
         error,
         fallback_active,
+        last_active_now: false,
     };
     request_scale(k, current, min, now, &mut outcome);
     outcome
@@ -470,6 +473,7 @@ fn request_scale(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut 
                 return;
             }
             o.scale_to = Some(to_min);
+            o.last_active_now = true;
             step(
                 &mut o.steps,
                 "scale loop",
@@ -505,6 +509,7 @@ fn request_scale(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut 
                 ),
             );
             o.summary = "KEDA: active, the HPA decides".to_string();
+            o.last_active_now = true;
         }
         return;
     }

@@ -427,19 +427,6 @@ fn keda_flags_need_a_scaled_object() {
 }
 
 #[test]
-fn simulate_refuses_a_scaled_object_with_a_reason() {
-    let o = hpacalc(&[
-        "simulate",
-        "--hpa",
-        "fixtures/keda/prometheus.yaml",
-        "--load",
-        "fixtures/load/web-day.csv",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("KEDA"), "{}", stderr(&o));
-}
-
-#[test]
 fn the_scaled_object_and_the_hpa_keda_made_agree() {
     let external = "fixtures/kubectl/external-metrics.json";
     let from_so = json_output(&[
