@@ -340,6 +340,10 @@ pub fn decide(k: &KedaInput, current: i32, ready: i32, now: Timestamp) -> KedaOu
                 .map(|(t, s)| (t.name.clone(), s.formula_value))
                 .collect();
             let result = formula::eval(&m.formula, &vars).and_then(|v| match v {
+                // Without `??` the formula is wrapped in float(...), which refuses nil.
+                formula::Value::Nil if !m.text.contains("??") => {
+                    Err("float(nil): the formula returned nil".to_string())
+                }
                 formula::Value::Nil => match k.fallback {
                     Some(f) => Ok(f64::from(f.replicas) * m.target),
                     None => Err(

@@ -798,11 +798,10 @@ pub fn translate(
     let created = timestamp(raw, &meta.key("creationTimestamp"))?;
     let mut health = BTreeMap::new();
     if let Some(Value::Object(entries)) = at(raw, &status.key("health")) {
-        for (metric, entry) in entries {
+        for metric in entries.keys() {
             let path = status.key("health").key(metric).key("numberOfFailures");
             if let Some(n) = opt_i32(raw, &path, 0)? {
-                let failing = entry.get("status").and_then(Value::as_str) == Some("Failing");
-                health.insert(metric.clone(), if failing || n > 0 { n } else { 0 });
+                health.insert(metric.clone(), n);
             }
         }
     }
@@ -896,6 +895,31 @@ fn modifiers(
         .collect();
     let formula = formula::parse(formula_text, &names)
         .map_err(|e| field_error(path.key("formula"), format!("in {formula_text:?}: {e}")))?;
+    // The webhook runs the compiled formula once with every trigger at -1, wrapped in `float(...)`
+    // (castToFloatIfNecessary; with `??` a nil result is allowed): a type error is refused at
+    // admission. The evaluator is the calculation's own, which is pure.
+    let dummy = names
+        .iter()
+        .map(|n| ((*n).to_string(), Some(-1.0)))
+        .collect();
+    let refused = match crate::calc::keda::formula::eval(&formula, &dummy) {
+        Err(e) => Some(e),
+        Ok(crate::calc::keda::formula::Value::Bool(_)) => {
+            Some("it returns a bool, expected a number (float(bool))".to_string())
+        }
+        Ok(crate::calc::keda::formula::Value::Nil) if !formula_text.contains("??") => {
+            Some("it returns nil, expected a number (float(nil))".to_string())
+        }
+        Ok(_) => None,
+    };
+    if let Some(e) = refused {
+        return Err(field_error(
+            path.key("formula"),
+            format!(
+                "in {formula_text:?}: the webhook's trial run with every trigger at -1 fails: {e}"
+            ),
+        ));
+    }
     let target_value = scalers::parse_float(target)
         .filter(|v| *v > 0.0)
         .ok_or_else(|| {
@@ -1082,6 +1106,11 @@ pub fn resolve(
             "KEDA: last active time {} from status.lastActiveTime.",
             t.to_rfc3339()
         )),
+        (None, None) if input.created.is_some() => notes.push(
+            "KEDA: no --last-active and no status.lastActiveTime: never active, so the cooldown \
+             counts from metadata.creationTimestamp + initialCooldownPeriod."
+                .to_string(),
+        ),
         (None, None) => {
             input.last_active_assumed = true;
             notes.push(

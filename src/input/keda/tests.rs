@@ -323,6 +323,19 @@ fn scaling_modifiers_validation() {
 }
 
 #[test]
+fn scaling_modifiers_trial_run_refuses_type_errors() {
+    for formula in ["rps ? 1 : 2", "rps > 1", "rps % 2"] {
+        let e = error(json!({"scaleTargetRef": {"name": "w"},
+            "advanced": {"scalingModifiers": {"formula": formula, "target": "5"}},
+            "triggers": [prom("10")]}));
+        assert!(e.message.contains("trial run"), "{formula}: {e:?}");
+    }
+    ok(json!({"scaleTargetRef": {"name": "w"},
+        "advanced": {"scalingModifiers": {"formula": "rps > 1 ? rps : 0", "target": "5"}},
+        "triggers": [prom("10")]}));
+}
+
+#[test]
 fn misplaced_settings_in_metadata_are_warned_about() {
     let mut p = prom("10");
     p["metadata"]["maxReplicaCount"] = json!("50");
