@@ -348,7 +348,189 @@ pub fn translate(
         ));
     }
 
-    // Triggers.
+    let (triggers, mut metrics, notes) = translate_triggers(raw, &spec, &name, warn)?;
+
+    // The scale-to-zero rule of verifyCPUMemoryScalers (only for Deployments and StatefulSets,
+    // whose pod template the webhook reads).
+    let only_resources = triggers
+        .iter()
+        .all(|t| matches!(t.value, TriggerValue::Resource));
+    if only_resources
+        && target_api == "apps/v1"
+        && matches!(target_kind.as_str(), "Deployment" | "StatefulSet")
+        && min.unwrap_or(0) == 0
+    {
+        return Err(field_error(
+            spec.key("minReplicaCount"),
+            "found 0 (or nothing) with only cpu/memory triggers, expected 1 or more (scale to \
+             zero doesn't work in this case)",
+        ));
+    }
+
+    // scalingModifiers: IsUsingModifiers is "the struct is not empty".
+    let sm_path = advanced.key("scalingModifiers");
+    let sm_formula = opt_str(raw, &sm_path.key("formula"))?.unwrap_or_default();
+    let sm_target = opt_str(raw, &sm_path.key("target"))?.unwrap_or_default();
+    let sm_activation = opt_str(raw, &sm_path.key("activationTarget"))?.unwrap_or_default();
+    let sm_type = opt_str(raw, &sm_path.key("metricType"))?.unwrap_or_default();
+    let using_modifiers = !(sm_formula.is_empty()
+        && sm_target.is_empty()
+        && sm_activation.is_empty()
+        && sm_type.is_empty());
+    let modifiers = if using_modifiers {
+        Some(modifiers(
+            &sm_path,
+            &sm_formula,
+            &sm_target,
+            &sm_activation,
+            &sm_type,
+            &triggers,
+        )?)
+    } else {
+        None
+    };
+
+    let fallback = translate_fallback(
+        raw,
+        &spec,
+        using_modifiers,
+        only_resources,
+        !sm_formula.is_empty(),
+    )?;
+
+    // Paused annotations.
+    let paused_replicas = match annotations.get(PAUSED_REPLICAS) {
+        None => None,
+        Some(v) => Some(v.trim().parse::<i32>().map_err(|_| {
+            field_error(
+                meta.key("annotations").key(PAUSED_REPLICAS),
+                format!("found {v:?}, expected a replica count"),
+            )
+        })?),
+    };
+    // Port of NeedToBePausedByAnnotation.
+    let paused =
+        if annotations.contains_key(PAUSED_REPLICAS) || bool_annotation(&annotations, PAUSED) {
+            Some(Paused {
+                replicas: paused_replicas,
+            })
+        } else {
+            None
+        };
+    let pause_scale_in = bool_annotation(&annotations, PAUSED_SCALE_IN);
+    let pause_scale_out = bool_annotation(&annotations, PAUSED_SCALE_OUT);
+
+    // The metric specs, in KEDA's order: sorted by type (sort.Slice; for the handful of triggers
+    // of a ScaledObject it runs an insertion sort, which keeps the triggers' order within a type).
+    metrics.sort_by(|a, b| a.0.cmp(&b.0));
+    if let Some(m) = &modifiers {
+        let milli = truncate_milli(m.target);
+        let target = if m.value_type {
+            json!({"type": "Value", "value": format_milli(milli, Format::DecimalSI)})
+        } else {
+            json!({"type": "AverageValue", "averageValue": format_milli(milli, Format::DecimalSI)})
+        };
+        metrics.retain(|(kind, _, _)| kind == "Resource");
+        metrics.push((
+            "External".to_string(),
+            json!({"type": "External", "external": {
+                "metric": {"name": COMPOSITE_METRIC, "selector": {"matchLabels": {OWNER_LABEL: name}}},
+                "target": target}}),
+            sm_path.key("target"),
+        ));
+    }
+
+    // Port of newHPAForScaledObject (hpa.go).
+    let behavior = hpa_behavior(raw, &hpa_config, pause_scale_in, pause_scale_out);
+    let metadata = hpa_metadata(
+        &name,
+        namespace.as_deref(),
+        &hpa_name,
+        &labels,
+        &annotations,
+    );
+    let mut hpa_spec = Map::new();
+    hpa_spec.insert(
+        "scaleTargetRef".into(),
+        json!({"apiVersion": target_api, "kind": target_kind, "name": target_name}),
+    );
+    hpa_spec.insert("minReplicas".into(), json!(hpa_min));
+    hpa_spec.insert("maxReplicas".into(), json!(hpa_max));
+    let metric_sources = metrics.iter().map(|(_, _, p)| p.clone()).collect();
+    hpa_spec.insert(
+        "metrics".into(),
+        Value::Array(metrics.into_iter().map(|(_, m, _)| m).collect()),
+    );
+    if let Some(b) = behavior {
+        hpa_spec.insert("behavior".into(), b);
+    }
+    let hpa = json!({
+        "apiVersion": "autoscaling/v2",
+        "kind": "HorizontalPodAutoscaler",
+        "metadata": metadata,
+        "spec": Value::Object(hpa_spec),
+    });
+
+    // status: lastActiveTime and health.
+    let status = FieldPath::of(&["status"]);
+    let last_active = timestamp(raw, &status.key("lastActiveTime"))?;
+    let created = timestamp(raw, &meta.key("creationTimestamp"))?;
+    let mut health = BTreeMap::new();
+    if let Some(Value::Object(entries)) = at(raw, &status.key("health")) {
+        for metric in entries.keys() {
+            let path = status.key("health").key(metric).key("numberOfFailures");
+            if let Some(n) = opt_i32(raw, &path, 0)? {
+                health.insert(metric.clone(), n);
+            }
+        }
+    }
+
+    Ok(Translated {
+        hpa,
+        metric_sources,
+        keda: KedaSpec {
+            input: KedaInput {
+                name,
+                min_replica_count: min,
+                max_replica_count: hpa_max,
+                idle_replica_count: idle,
+                cooldown: Duration::from_secs(cooldown.map_or(DEFAULT_COOLDOWN, i64::from)),
+                initial_cooldown: Duration::from_secs(
+                    initial_cooldown.map_or(DEFAULT_INITIAL_COOLDOWN, i64::from),
+                ),
+                polling_interval: Duration::from_secs(polling.map_or(DEFAULT_POLLING, i64::from)),
+                last_active,
+                created,
+                last_active_assumed: false,
+                triggers,
+                fallback,
+                modifiers,
+                paused,
+                pause_scale_in,
+                pause_scale_out,
+                force_activation: bool_annotation(&annotations, FORCE_ACTIVATION),
+            },
+            health,
+            notes,
+        },
+    })
+}
+
+/// A metric spec of the HPA: its type (for the sort), the JSON, and the ScaledObject field it
+/// came from.
+type MetricEntry = (String, Value, FieldPath);
+
+/// The triggers, the HPA's metric specs, and notes (a guessed scaler).
+type TriggerParts = (Vec<Trigger>, Vec<MetricEntry>, Vec<String>);
+
+/// Each trigger: validated (`ValidateTriggers`), its scaler read (`scalers.rs`), its metric spec
+/// built as `GetMetricSpecForScaling` builds it.
+fn translate_triggers(
+    raw: &Value,
+    spec: &FieldPath,
+    name: &str,
+    warn: &mut dyn FnMut(&FieldPath, &str),
+) -> Result<TriggerParts, FieldError> {
     let triggers_path = spec.key("triggers");
     let triggers_raw = match at(raw, &triggers_path) {
         Some(Value::Array(items)) if !items.is_empty() => items.as_slice(),
@@ -366,7 +548,7 @@ pub fn translate(
         }
     };
     let mut triggers: Vec<Trigger> = Vec::new();
-    let mut metrics: Vec<(String, Value, FieldPath)> = Vec::new();
+    let mut metrics: Vec<MetricEntry> = Vec::new();
     let mut notes = Vec::new();
     let mut names_seen: Vec<String> = Vec::new();
     let mut external_names: Vec<String> = Vec::new();
@@ -438,79 +620,10 @@ pub fn translate(
             ));
         }
         if matches!(scaler.as_str(), "cpu" | "memory") {
-            // Port of parseResourceMetadata / GetMetricSpecForScaling (cpu_memory_scaler.go).
-            if metadata.contains_key("type") {
-                return Err(field_error(
-                    metadata_path.key("type"),
-                    "found the removed `type` setting, expected metricType on the trigger (The \
-                     'type' setting is DEPRECATED and is removed in v2.18 - Use 'metricType' \
-                     instead.)",
-                ));
-            }
-            let value = metadata.get("value").cloned().unwrap_or_default();
-            if value.is_empty() {
-                return Err(field_error(
-                    metadata_path.key("value"),
-                    "found nothing, expected the target value (required)",
-                ));
-            }
-            let target = match metric_type.as_str() {
-                "Utilization" => {
-                    let n: i32 = value.trim().parse().map_err(|_| {
-                        field_error(
-                            metadata_path.key("value"),
-                            format!("found {value:?}, expected a whole percentage"),
-                        )
-                    })?;
-                    json!({"type": "Utilization", "averageUtilization": n})
-                }
-                "AverageValue" => {
-                    parse_milli(&value).map_err(|e| {
-                        field_error(
-                            metadata_path.key("value"),
-                            format!("found {value:?}, expected a quantity ({e})"),
-                        )
-                    })?;
-                    json!({"type": "AverageValue", "averageValue": value})
-                }
-                other => {
-                    return Err(field_error(
-                        path.key("metricType"),
-                        format!(
-                            "found {}, expected Utilization or AverageValue for a {scaler} trigger",
-                            if other.is_empty() {
-                                "nothing".to_string()
-                            } else {
-                                format!("{other:?}")
-                            }
-                        ),
-                    ));
-                }
-            };
-            let container = metadata.get("containerName").filter(|c| !c.is_empty());
-            let (metric_kind, spec_json) = match container {
-                Some(c) => (
-                    "ContainerResource",
-                    json!({"type": "ContainerResource", "containerResource":
-                        {"name": scaler, "container": c, "target": target}}),
-                ),
-                None => (
-                    "Resource",
-                    json!({"type": "Resource", "resource": {"name": scaler, "target": target}}),
-                ),
-            };
-            metrics.push((metric_kind.to_string(), spec_json, path.clone()));
-            triggers.push(Trigger {
-                index,
-                scaler: scaler.clone(),
-                name: trigger_name,
-                metric_name: None,
-                activation: 0.0,
-                activation_source: "always active (cpu and memory)".to_string(),
-                target: None,
-                value: TriggerValue::Resource,
-                failures: 0,
-            });
+            let (metric, trigger) =
+                resource_trigger(&path, &metadata, &scaler, &metric_type, index, trigger_name)?;
+            metrics.push(metric);
+            triggers.push(trigger);
             continue;
         }
         // Port of GetMetricTargetType (pkg/scalers/scaler.go).
@@ -582,50 +695,107 @@ pub fn translate(
             failures: 0,
         });
     }
+    Ok((triggers, metrics, notes))
+}
 
-    // The scale-to-zero rule of verifyCPUMemoryScalers (only for Deployments and StatefulSets,
-    // whose pod template the webhook reads).
-    let only_resources = triggers
-        .iter()
-        .all(|t| matches!(t.value, TriggerValue::Resource));
-    if only_resources
-        && target_api == "apps/v1"
-        && matches!(target_kind.as_str(), "Deployment" | "StatefulSet")
-        && min.unwrap_or(0) == 0
-    {
+// Port of parseResourceMetadata / GetMetricSpecForScaling (cpu_memory_scaler.go): a cpu or
+// memory trigger is a Resource (or ContainerResource) metric of the HPA.
+fn resource_trigger(
+    path: &FieldPath,
+    metadata: &BTreeMap<String, String>,
+    scaler: &str,
+    metric_type: &str,
+    index: usize,
+    trigger_name: String,
+) -> Result<(MetricEntry, Trigger), FieldError> {
+    let metadata_path = path.key("metadata");
+    if metadata.contains_key("type") {
         return Err(field_error(
-            spec.key("minReplicaCount"),
-            "found 0 (or nothing) with only cpu/memory triggers, expected 1 or more (scale to \
-             zero doesn't work in this case)",
+            metadata_path.key("type"),
+            "found the removed `type` setting, expected metricType on the trigger (The \
+             'type' setting is DEPRECATED and is removed in v2.18 - Use 'metricType' \
+             instead.)",
         ));
     }
-
-    // scalingModifiers: IsUsingModifiers is "the struct is not empty".
-    let sm_path = advanced.key("scalingModifiers");
-    let sm_formula = opt_str(raw, &sm_path.key("formula"))?.unwrap_or_default();
-    let sm_target = opt_str(raw, &sm_path.key("target"))?.unwrap_or_default();
-    let sm_activation = opt_str(raw, &sm_path.key("activationTarget"))?.unwrap_or_default();
-    let sm_type = opt_str(raw, &sm_path.key("metricType"))?.unwrap_or_default();
-    let using_modifiers = !(sm_formula.is_empty()
-        && sm_target.is_empty()
-        && sm_activation.is_empty()
-        && sm_type.is_empty());
-    let modifiers = if using_modifiers {
-        Some(modifiers(
-            &sm_path,
-            &sm_formula,
-            &sm_target,
-            &sm_activation,
-            &sm_type,
-            &triggers,
-        )?)
-    } else {
-        None
+    let value = metadata.get("value").cloned().unwrap_or_default();
+    if value.is_empty() {
+        return Err(field_error(
+            metadata_path.key("value"),
+            "found nothing, expected the target value (required)",
+        ));
+    }
+    let target = match metric_type {
+        "Utilization" => {
+            let n: i32 = value.trim().parse().map_err(|_| {
+                field_error(
+                    metadata_path.key("value"),
+                    format!("found {value:?}, expected a whole percentage"),
+                )
+            })?;
+            json!({"type": "Utilization", "averageUtilization": n})
+        }
+        "AverageValue" => {
+            parse_milli(&value).map_err(|e| {
+                field_error(
+                    metadata_path.key("value"),
+                    format!("found {value:?}, expected a quantity ({e})"),
+                )
+            })?;
+            json!({"type": "AverageValue", "averageValue": value})
+        }
+        other => {
+            return Err(field_error(
+                path.key("metricType"),
+                format!(
+                    "found {}, expected Utilization or AverageValue for a {scaler} trigger",
+                    if other.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        format!("{other:?}")
+                    }
+                ),
+            ));
+        }
     };
+    let container = metadata.get("containerName").filter(|c| !c.is_empty());
+    let (metric_kind, spec_json) = match container {
+        Some(c) => (
+            "ContainerResource",
+            json!({"type": "ContainerResource", "containerResource":
+                {"name": scaler, "container": c, "target": target}}),
+        ),
+        None => (
+            "Resource",
+            json!({"type": "Resource", "resource": {"name": scaler, "target": target}}),
+        ),
+    };
+    Ok((
+        (metric_kind.to_string(), spec_json, path.clone()),
+        Trigger {
+            index,
+            scaler: scaler.to_string(),
+            name: trigger_name,
+            metric_name: None,
+            activation: 0.0,
+            activation_source: "always active (cpu and memory)".to_string(),
+            target: None,
+            value: TriggerValue::Resource,
+            failures: 0,
+        },
+    ))
+}
 
-    // Fallback: CRD enum and minimums, CheckFallbackValid, the scalingModifiers requirement.
+// Port of the fallback rules: the CRD's enum and minimums, CheckFallbackValid and the
+// scalingModifiers behavior's requirement (scaledobject_types.go, scaledobject_webhook.go).
+fn translate_fallback(
+    raw: &Value,
+    spec: &FieldPath,
+    using_modifiers: bool,
+    only_resources: bool,
+    has_formula: bool,
+) -> Result<Option<Fallback>, FieldError> {
     let fb_path = spec.key("fallback");
-    let fallback = match at(raw, &fb_path) {
+    Ok(match at(raw, &fb_path) {
         None => None,
         Some(_) => {
             let threshold =
@@ -665,7 +835,7 @@ pub fn translate(
                      `AverageValue` type for the fallback to be enabled)",
                 ));
             }
-            if behavior == FallbackBehavior::ScalingModifiers && sm_formula.is_empty() {
+            if behavior == FallbackBehavior::ScalingModifiers && !has_formula {
                 return Err(field_error(
                     fb_path.key("behavior"),
                     "found scalingModifiers, expected spec.advanced.scalingModifiers.formula to \
@@ -679,53 +849,19 @@ pub fn translate(
                 behavior,
             })
         }
-    };
+    })
+}
 
-    // Paused annotations.
-    let paused_replicas = match annotations.get(PAUSED_REPLICAS) {
-        None => None,
-        Some(v) => Some(v.trim().parse::<i32>().map_err(|_| {
-            field_error(
-                meta.key("annotations").key(PAUSED_REPLICAS),
-                format!("found {v:?}, expected a replica count"),
-            )
-        })?),
-    };
-    // Port of NeedToBePausedByAnnotation.
-    let paused =
-        if annotations.contains_key(PAUSED_REPLICAS) || bool_annotation(&annotations, PAUSED) {
-            Some(Paused {
-                replicas: paused_replicas,
-            })
-        } else {
-            None
-        };
-    let pause_scale_in = bool_annotation(&annotations, PAUSED_SCALE_IN);
-    let pause_scale_out = bool_annotation(&annotations, PAUSED_SCALE_OUT);
-
-    // The metric specs, in KEDA's order: sorted by type (sort.Slice; for the handful of triggers
-    // of a ScaledObject it runs an insertion sort, which keeps the triggers' order within a type).
-    metrics.sort_by(|a, b| a.0.cmp(&b.0));
-    if let Some(m) = &modifiers {
-        let milli = truncate_milli(m.target);
-        let target = if m.value_type {
-            json!({"type": "Value", "value": format_milli(milli, Format::DecimalSI)})
-        } else {
-            json!({"type": "AverageValue", "averageValue": format_milli(milli, Format::DecimalSI)})
-        };
-        metrics.retain(|(kind, _, _)| kind == "Resource");
-        metrics.push((
-            "External".to_string(),
-            json!({"type": "External", "external": {
-                "metric": {"name": COMPOSITE_METRIC, "selector": {"matchLabels": {OWNER_LABEL: name}}},
-                "target": target}}),
-            sm_path.key("target"),
-        ));
-    }
-
-    // Port of newHPAForScaledObject (hpa.go): behavior and the paused-scale-in/out policies.
+// Port of the behavior part of newHPAForScaledObject (hpa.go): copied, with the
+// paused-scale-in/out annotations setting `selectPolicy: Disabled`.
+fn hpa_behavior(
+    raw: &Value,
+    hpa_config: &FieldPath,
+    pause_in: bool,
+    pause_out: bool,
+) -> Option<Value> {
     let mut behavior = at(raw, &hpa_config.key("behavior")).cloned();
-    for (paused, direction) in [(pause_scale_in, "scaleDown"), (pause_scale_out, "scaleUp")] {
+    for (paused, direction) in [(pause_in, "scaleDown"), (pause_out, "scaleUp")] {
         if paused {
             let b = behavior.get_or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(b) = b {
@@ -738,8 +874,20 @@ pub fn translate(
             }
         }
     }
+    behavior
+}
+
+// Port of the metadata of newHPAForScaledObject (hpa.go): KEDA's labels, the ScaledObject's
+// labels minus the excluded ones, its annotations, and the ScaledObject as the owner.
+fn hpa_metadata(
+    name: &str,
+    namespace: Option<&str>,
+    hpa_name: &str,
+    labels: &BTreeMap<String, String>,
+    annotations: &BTreeMap<String, String>,
+) -> Value {
     let mut hpa_labels = Map::new();
-    let label_name = truncate_label(&hpa_name);
+    let label_name = truncate_label(hpa_name);
     hpa_labels.insert("app.kubernetes.io/name".into(), json!(label_name));
     hpa_labels.insert("app.kubernetes.io/version".into(), json!("2.20.1"));
     hpa_labels.insert("app.kubernetes.io/part-of".into(), json!(name));
@@ -751,14 +899,14 @@ pub fn translate(
         .get(EXCLUDED_LABELS_ANNOTATION)
         .map(|s| s.split(',').collect())
         .unwrap_or_default();
-    for (k, v) in &labels {
+    for (k, v) in labels {
         if !excluded.contains(&k.as_str()) {
             hpa_labels.insert(k.clone(), json!(v));
         }
     }
     let mut metadata = Map::new();
     metadata.insert("name".into(), json!(hpa_name));
-    if let Some(ns) = &namespace {
+    if let Some(ns) = namespace {
         metadata.insert("namespace".into(), json!(ns));
     }
     metadata.insert("labels".into(), Value::Object(hpa_labels));
@@ -770,71 +918,7 @@ pub fn translate(
         json!([{"apiVersion": API_VERSION, "kind": KIND, "name": name,
                 "controller": true, "blockOwnerDeletion": true}]),
     );
-    let mut hpa_spec = Map::new();
-    hpa_spec.insert(
-        "scaleTargetRef".into(),
-        json!({"apiVersion": target_api, "kind": target_kind, "name": target_name}),
-    );
-    hpa_spec.insert("minReplicas".into(), json!(hpa_min));
-    hpa_spec.insert("maxReplicas".into(), json!(hpa_max));
-    let metric_sources = metrics.iter().map(|(_, _, p)| p.clone()).collect();
-    hpa_spec.insert(
-        "metrics".into(),
-        Value::Array(metrics.into_iter().map(|(_, m, _)| m).collect()),
-    );
-    if let Some(b) = behavior {
-        hpa_spec.insert("behavior".into(), b);
-    }
-    let hpa = json!({
-        "apiVersion": "autoscaling/v2",
-        "kind": "HorizontalPodAutoscaler",
-        "metadata": Value::Object(metadata),
-        "spec": Value::Object(hpa_spec),
-    });
-
-    // status: lastActiveTime and health.
-    let status = FieldPath::of(&["status"]);
-    let last_active = timestamp(raw, &status.key("lastActiveTime"))?;
-    let created = timestamp(raw, &meta.key("creationTimestamp"))?;
-    let mut health = BTreeMap::new();
-    if let Some(Value::Object(entries)) = at(raw, &status.key("health")) {
-        for metric in entries.keys() {
-            let path = status.key("health").key(metric).key("numberOfFailures");
-            if let Some(n) = opt_i32(raw, &path, 0)? {
-                health.insert(metric.clone(), n);
-            }
-        }
-    }
-
-    Ok(Translated {
-        hpa,
-        metric_sources,
-        keda: KedaSpec {
-            input: KedaInput {
-                name,
-                min_replica_count: min,
-                max_replica_count: hpa_max,
-                idle_replica_count: idle,
-                cooldown: Duration::from_secs(cooldown.map_or(DEFAULT_COOLDOWN, i64::from)),
-                initial_cooldown: Duration::from_secs(
-                    initial_cooldown.map_or(DEFAULT_INITIAL_COOLDOWN, i64::from),
-                ),
-                polling_interval: Duration::from_secs(polling.map_or(DEFAULT_POLLING, i64::from)),
-                last_active,
-                created,
-                last_active_assumed: false,
-                triggers,
-                fallback,
-                modifiers,
-                paused,
-                pause_scale_in,
-                pause_scale_out,
-                force_activation: bool_annotation(&annotations, FORCE_ACTIVATION),
-            },
-            health,
-            notes,
-        },
-    })
+    Value::Object(metadata)
 }
 
 /// `int64(v*1000)`: Go's conversion truncates toward zero.
