@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 
 use crate::input::keda::{COMPOSITE_METRIC, milli_from_float, truncate_milli};
 use crate::report::{Diagnostic, Report, Severity, Step};
-use crate::scenario::keda::{FallbackBehavior, KedaInput, TriggerValue};
+use crate::scenario::keda::{
+    Fallback, FallbackBehavior, KedaInput, Modifiers, Trigger, TriggerValue,
+};
 use crate::scenario::{ConditionStatus, PodPhase, Scenario};
 use crate::time::Timestamp;
 
@@ -149,174 +151,17 @@ pub fn decide(k: &KedaInput, current: i32, ready: i32, now: Timestamp) -> KedaOu
             );
             continue;
         };
-        let state = match t.value {
-            TriggerValue::Resource => continue,
-            TriggerValue::Value(v) => {
-                let served = milli_from_float(v);
-                let active = v > t.activation;
-                let cleaned = if served == 0 && !(v.is_finite() && v >= 0.0) {
-                    format!(" ({} served as 0)", num(v))
-                } else {
-                    String::new()
-                };
-                step(
-                    &mut steps,
-                    label,
-                    format!(
-                        "{metric}{named}: value {}{cleaned} {} activation {} ({}): {}",
-                        num(v),
-                        if active { ">" } else { "≤" },
-                        num(t.activation),
-                        t.activation_source,
-                        if active { "active" } else { "inactive" }
-                    ),
-                );
-                TriggerState {
-                    active,
-                    error: false,
-                    fallback: false,
-                    served: Some(served),
-                    #[allow(clippy::cast_precision_loss)]
-                    formula_value: Some(served as f64 / 1000.0),
-                }
-            }
-            TriggerValue::Failed => {
-                let failures = t.failures.saturating_add(1);
-                match valid_fallback {
-                    Some(f) if failures > f.failure_threshold => {
-                        if f.behavior == FallbackBehavior::ScalingModifiers {
-                            step(
-                                &mut steps,
-                                label,
-                                format!(
-                                    "{metric}{named}: failed ({failures} consecutive failures > \
-                                     failureThreshold {}): nil in the formula",
-                                    f.failure_threshold
-                                ),
-                            );
-                            TriggerState {
-                                active: false,
-                                error: false,
-                                fallback: false,
-                                served: Some(-1000),
-                                formula_value: None,
-                            }
-                        } else {
-                            let (value_target, normalisation) = match &k.modifiers {
-                                Some(m) => (m.value_type, m.target),
-                                #[allow(clippy::cast_precision_loss)]
-                                None => t.target.map_or((false, 0.0), |tg| {
-                                    (tg.value_type, tg.milli as f64 / 1000.0)
-                                }),
-                            };
-                            match fallback_value(
-                                f.behavior,
-                                f.replicas,
-                                current,
-                                ready,
-                                value_target,
-                                normalisation,
-                            ) {
-                                Some((milli, replicas)) => {
-                                    step(
-                                        &mut steps,
-                                        label,
-                                        format!(
-                                            "{metric}{named}: failed ({failures} consecutive \
-                                             failures > failureThreshold {}): fallback {} → \
-                                             serves target {} × {} = {}",
-                                            f.failure_threshold,
-                                            f.behavior.as_str(),
-                                            num(normalisation),
-                                            num(replicas),
-                                            milli_text(milli)
-                                        ),
-                                    );
-                                    diagnostics.push(Diagnostic::new(
-                                        "KedaFallback",
-                                        Severity::Warning,
-                                        format!(
-                                            "Trigger s{} ({}) failed {failures} times in a row, \
-                                             more than fallback.failureThreshold {}: KEDA serves \
-                                             the value that makes the HPA aim for {} replica(s) \
-                                             ({}).",
-                                            t.index,
-                                            t.scaler,
-                                            f.failure_threshold,
-                                            num(replicas),
-                                            f.behavior.as_str()
-                                        ),
-                                        "Fix the scaler's source or credentials (kubectl describe \
-                                         scaledobject shows the error); the count follows the \
-                                         fallback until it answers again.",
-                                    ));
-                                    fallback_metrics.push(milli);
-                                    TriggerState {
-                                        active: true,
-                                        error: false,
-                                        fallback: true,
-                                        served: Some(milli),
-                                        #[allow(clippy::cast_precision_loss)]
-                                        formula_value: Some(milli as f64 / 1000.0),
-                                    }
-                                }
-                                None => {
-                                    step(
-                                        &mut steps,
-                                        label,
-                                        format!(
-                                            "{metric}{named}: failed; the fallback cannot be \
-                                             computed (no ready pods for a Value target): error"
-                                        ),
-                                    );
-                                    TriggerState {
-                                        active: false,
-                                        error: true,
-                                        fallback: false,
-                                        served: None,
-                                        formula_value: None,
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    Some(f) => {
-                        step(
-                            &mut steps,
-                            label,
-                            format!(
-                                "{metric}{named}: failed ({failures} consecutive failure(s), \
-                                 fallback after more than {}): error, the HPA gets no value",
-                                f.failure_threshold
-                            ),
-                        );
-                        TriggerState {
-                            active: false,
-                            error: true,
-                            fallback: false,
-                            served: None,
-                            formula_value: None,
-                        }
-                    }
-                    None => {
-                        step(
-                            &mut steps,
-                            label,
-                            format!(
-                                "{metric}{named}: failed, no fallback: error, the HPA gets no \
-                                 value"
-                            ),
-                        );
-                        TriggerState {
-                            active: false,
-                            error: true,
-                            fallback: false,
-                            served: None,
-                            formula_value: None,
-                        }
-                    }
-                }
-            }
+        let Some(state) = poll_trigger(
+            k,
+            t,
+            valid_fallback,
+            current,
+            ready,
+            &mut steps,
+            &mut diagnostics,
+            &mut fallback_metrics,
+        ) else {
+            continue;
         };
         if !using_modifiers && let Some(v) = state.served {
             external.insert(metric.clone(), vec![v]);
@@ -331,53 +176,12 @@ pub fn decide(k: &KedaInput, current: i32, ready: i32, now: Timestamp) -> KedaOu
     // Port of HandleScalingModifiers / calculateScalingModifiersFormula (formula.go) and the
     // re-evaluation of the activity in getScaledObjectState.
     if let Some(m) = &k.modifiers {
-        let composite: Option<i64> = if fallback_active {
+        let fallback = if fallback_active {
             fallback_metrics.first().copied()
         } else {
-            let vars: BTreeMap<String, Option<f64>> = states
-                .iter()
-                .filter(|(t, s)| !t.name.is_empty() && !s.error)
-                .map(|(t, s)| (t.name.clone(), s.formula_value))
-                .collect();
-            let result = formula::eval(&m.formula, &vars).and_then(|v| match v {
-                // Without `??` the formula is wrapped in float(...), which refuses nil.
-                formula::Value::Nil if !m.text.contains("??") => {
-                    Err("float(nil): the formula returned nil".to_string())
-                }
-                formula::Value::Nil => match k.fallback {
-                    Some(f) => Ok(f64::from(f.replicas) * m.target),
-                    None => Err(
-                        "scalingModifiers formula evaluated to nil but no fallback is configured"
-                            .to_string(),
-                    ),
-                },
-                formula::Value::Int(_) | formula::Value::Float(_) => Ok(v_number(v)),
-                formula::Value::Bool(_) => {
-                    Err("formula returned non-float result bool".to_string())
-                }
-            });
-            match result {
-                Ok(out) => {
-                    step(
-                        &mut steps,
-                        "formula",
-                        format!("{COMPOSITE_METRIC} = {} = {}", m.text, num(out)),
-                    );
-                    Some(truncate_milli(out))
-                }
-                Err(e) => {
-                    step(
-                        &mut steps,
-                        "formula",
-                        format!(
-                            "{COMPOSITE_METRIC} = {}: error trying to run custom formula: {e}",
-                            m.text
-                        ),
-                    );
-                    None
-                }
-            }
+            None
         };
+        let composite = composite_value(k, m, &states, fallback, &mut steps);
         active = false;
         if let Some(c) = composite {
             external.insert(COMPOSITE_METRIC.to_string(), vec![c]);
@@ -422,6 +226,253 @@ pub fn decide(k: &KedaInput, current: i32, ready: i32, now: Timestamp) -> KedaOu
     };
     request_scale(k, current, min, now, &mut outcome);
     outcome
+}
+
+/// One trigger at this poll: its value and activity, or its failure and the fallback.
+// Port of getScalerState and GetMetricsWithFallback (scale_handler.go, fallback.go).
+#[allow(clippy::too_many_arguments)]
+fn poll_trigger(
+    k: &KedaInput,
+    t: &Trigger,
+    valid_fallback: Option<Fallback>,
+    current: i32,
+    ready: i32,
+    steps: &mut Vec<Step>,
+    diagnostics: &mut Vec<Diagnostic>,
+    fallback_metrics: &mut Vec<i64>,
+) -> Option<TriggerState> {
+    let label = format!("trigger s{} {}", t.index, t.scaler);
+    let named = if t.name.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", t.name)
+    };
+    let metric = t.metric_name.as_deref().unwrap_or_default();
+    Some(match t.value {
+        TriggerValue::Resource => return None,
+        TriggerValue::Value(v) => {
+            let served = milli_from_float(v);
+            let active = v > t.activation;
+            let cleaned = if served == 0 && !(v.is_finite() && v >= 0.0) {
+                format!(" ({} served as 0)", num(v))
+            } else {
+                String::new()
+            };
+            step(
+                steps,
+                label,
+                format!(
+                    "{metric}{named}: value {}{cleaned} {} activation {} ({}): {}",
+                    num(v),
+                    if active { ">" } else { "≤" },
+                    num(t.activation),
+                    t.activation_source,
+                    if active { "active" } else { "inactive" }
+                ),
+            );
+            TriggerState {
+                active,
+                error: false,
+                fallback: false,
+                served: Some(served),
+                #[allow(clippy::cast_precision_loss)]
+                formula_value: Some(served as f64 / 1000.0),
+            }
+        }
+        TriggerValue::Failed => {
+            let failures = t.failures.saturating_add(1);
+            match valid_fallback {
+                Some(f) if failures > f.failure_threshold => {
+                    if f.behavior == FallbackBehavior::ScalingModifiers {
+                        step(
+                            steps,
+                            label,
+                            format!(
+                                "{metric}{named}: failed ({failures} consecutive failures > \
+                                 failureThreshold {}): nil in the formula",
+                                f.failure_threshold
+                            ),
+                        );
+                        TriggerState {
+                            active: false,
+                            error: false,
+                            fallback: false,
+                            served: Some(-1000),
+                            formula_value: None,
+                        }
+                    } else {
+                        let (value_target, normalisation) = match &k.modifiers {
+                            Some(m) => (m.value_type, m.target),
+                            #[allow(clippy::cast_precision_loss)]
+                            None => t.target.map_or((false, 0.0), |tg| {
+                                (tg.value_type, tg.milli as f64 / 1000.0)
+                            }),
+                        };
+                        match fallback_value(
+                            f.behavior,
+                            f.replicas,
+                            current,
+                            ready,
+                            value_target,
+                            normalisation,
+                        ) {
+                            Some((milli, replicas)) => {
+                                step(
+                                    steps,
+                                    label,
+                                    format!(
+                                        "{metric}{named}: failed ({failures} consecutive \
+                                         failures > failureThreshold {}): fallback {} → \
+                                         serves target {} × {} = {}",
+                                        f.failure_threshold,
+                                        f.behavior.as_str(),
+                                        num(normalisation),
+                                        num(replicas),
+                                        milli_text(milli)
+                                    ),
+                                );
+                                diagnostics.push(Diagnostic::new(
+                                    "KedaFallback",
+                                    Severity::Warning,
+                                    format!(
+                                        "Trigger s{} ({}) failed {failures} times in a row, \
+                                         more than fallback.failureThreshold {}: KEDA serves \
+                                         the value that makes the HPA aim for {} replica(s) \
+                                         ({}).",
+                                        t.index,
+                                        t.scaler,
+                                        f.failure_threshold,
+                                        num(replicas),
+                                        f.behavior.as_str()
+                                    ),
+                                    "Fix the scaler's source or credentials (kubectl describe \
+                                     scaledobject shows the error); the count follows the \
+                                     fallback until it answers again.",
+                                ));
+                                fallback_metrics.push(milli);
+                                TriggerState {
+                                    active: true,
+                                    error: false,
+                                    fallback: true,
+                                    served: Some(milli),
+                                    #[allow(clippy::cast_precision_loss)]
+                                    formula_value: Some(milli as f64 / 1000.0),
+                                }
+                            }
+                            None => {
+                                step(
+                                    steps,
+                                    label,
+                                    format!(
+                                        "{metric}{named}: failed; the fallback cannot be \
+                                         computed (no ready pods for a Value target): error"
+                                    ),
+                                );
+                                TriggerState {
+                                    active: false,
+                                    error: true,
+                                    fallback: false,
+                                    served: None,
+                                    formula_value: None,
+                                }
+                            }
+                        }
+                    }
+                }
+                Some(f) => {
+                    step(
+                        steps,
+                        label,
+                        format!(
+                            "{metric}{named}: failed ({failures} consecutive failure(s), \
+                             fallback after more than {}): error, the HPA gets no value",
+                            f.failure_threshold
+                        ),
+                    );
+                    TriggerState {
+                        active: false,
+                        error: true,
+                        fallback: false,
+                        served: None,
+                        formula_value: None,
+                    }
+                }
+                None => {
+                    step(
+                        steps,
+                        label,
+                        format!(
+                            "{metric}{named}: failed, no fallback: error, the HPA gets no \
+                             value"
+                        ),
+                    );
+                    TriggerState {
+                        active: false,
+                        error: true,
+                        fallback: false,
+                        served: None,
+                        formula_value: None,
+                    }
+                }
+            }
+        }
+    })
+}
+
+// Port of HandleScalingModifiers and calculateScalingModifiersFormula (formula.go): the
+// composite metric is the fallback's value while a fallback is active, else the formula over the
+// triggers' values (a failed trigger is absent, a trigger in `scalingModifiers` fallback is nil).
+fn composite_value(
+    k: &KedaInput,
+    m: &Modifiers,
+    states: &[(&Trigger, TriggerState)],
+    fallback: Option<i64>,
+    steps: &mut Vec<Step>,
+) -> Option<i64> {
+    if let Some(v) = fallback {
+        return Some(v);
+    }
+    let vars: BTreeMap<String, Option<f64>> = states
+        .iter()
+        .filter(|(t, s)| !t.name.is_empty() && !s.error)
+        .map(|(t, s)| (t.name.clone(), s.formula_value))
+        .collect();
+    let result = formula::eval(&m.formula, &vars).and_then(|v| match v {
+        // Without `??` the formula is wrapped in float(...), which refuses nil.
+        formula::Value::Nil if !m.text.contains("??") => {
+            Err("float(nil): the formula returned nil".to_string())
+        }
+        formula::Value::Nil => match k.fallback {
+            Some(f) => Ok(f64::from(f.replicas) * m.target),
+            None => Err(
+                "scalingModifiers formula evaluated to nil but no fallback is configured"
+                    .to_string(),
+            ),
+        },
+        formula::Value::Int(_) | formula::Value::Float(_) => Ok(v_number(v)),
+        formula::Value::Bool(_) => Err("formula returned non-float result bool".to_string()),
+    });
+    match result {
+        Ok(out) => {
+            step(
+                steps,
+                "formula",
+                format!("{COMPOSITE_METRIC} = {} = {}", m.text, num(out)),
+            );
+            Some(truncate_milli(out))
+        }
+        Err(e) => {
+            step(
+                steps,
+                "formula",
+                format!(
+                    "{COMPOSITE_METRIC} = {}: error trying to run custom formula: {e}",
+                    m.text
+                ),
+            );
+            None
+        }
+    }
 }
 
 fn v_number(v: formula::Value) -> f64 {
