@@ -201,55 +201,27 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         notes.splice(0..0, synthetic.notes);
     }
 
-    // A ScaledObject: KEDA's metrics server answers the External metrics (`calc::keda`), from
-    // the trigger values of --metric-value.
+    // A ScaledObject: KEDA's metrics server answers the External metrics (`calc::keda`).
     let (keda, external_specs, value_flags) = match &loaded.keda {
         Some(translated) => {
-            let age = match &cli.last_active {
-                Some(text) => Some(flag_duration("--last-active", text)?),
-                None => None,
-            };
-            let (input, keda_notes) = keda::resolve(
-                &translated.keda,
-                &cli.metric_values,
+            let (input, keda_notes) = keda::from_cli(
+                translated,
+                cli,
                 &observed.files.external,
-                cli.metric_failures,
-                age,
                 now,
+                !samples.pods.is_empty(),
             )?;
             notes.extend(keda_notes);
-            if cli.current_replicas.is_none() && samples.pods.is_empty() {
-                notes.push(
-                    "KEDA: no --current-replicas and no pods: the target is taken to be at 0 \
-                     replicas."
-                        .to_string(),
-                );
-            }
-            let others: Vec<_> = loaded
-                .spec
-                .metrics
-                .iter()
+            let others: Vec<_> = (loaded.spec.metrics.iter())
                 .filter(|m| !m.is_object_or_external())
                 .cloned()
                 .collect();
             (Some(input), others, &[][..])
         }
         None => {
-            for (flag, given) in [
-                ("--last-active", cli.last_active.is_some()),
-                ("--metric-failures", cli.metric_failures.is_some()),
-            ] {
-                if given {
-                    bail!(UsageError(format!(
-                        "{flag} applies to a KEDA ScaledObject, and {hpa_file} holds an HPA"
-                    )));
-                }
-            }
-            (
-                None,
-                loaded.spec.metrics.clone(),
-                cli.metric_values.as_slice(),
-            )
+            keda::refuse_flags(cli, &hpa_file)?;
+            let all = loaded.spec.metrics.clone();
+            (None, all, cli.metric_values.as_slice())
         }
     };
     let metrics = values::resolve(

@@ -1042,6 +1042,51 @@ fn modifiers(
     })
 }
 
+/// The KEDA part of the scenario from the command line: `--metric-value` (or `files`, the
+/// external metrics API's answers), `--metric-failures`, `--last-active`.
+pub fn from_cli(
+    translated: &Translated,
+    cli: &crate::cli::Cli,
+    files: &BTreeMap<String, Vec<i64>>,
+    now: Timestamp,
+    have_pods: bool,
+) -> anyhow::Result<(KedaInput, Vec<String>)> {
+    let age = match &cli.last_active {
+        Some(text) => Some(crate::input::flag_duration("--last-active", text)?),
+        None => None,
+    };
+    let (input, mut notes) = resolve(
+        &translated.keda,
+        &cli.metric_values,
+        files,
+        cli.metric_failures,
+        age,
+        now,
+    )?;
+    if cli.current_replicas.is_none() && !have_pods {
+        notes.push(
+            "KEDA: no --current-replicas and no pods: the target is taken to be at 0 replicas."
+                .to_string(),
+        );
+    }
+    Ok((input, notes))
+}
+
+/// The KEDA flags with an HPA manifest: a usage error.
+pub fn refuse_flags(cli: &crate::cli::Cli, hpa_file: &str) -> anyhow::Result<()> {
+    for (flag, given) in [
+        ("--last-active", cli.last_active.is_some()),
+        ("--metric-failures", cli.metric_failures.is_some()),
+    ] {
+        if given {
+            anyhow::bail!(crate::UsageError(format!(
+                "{flag} applies to a KEDA ScaledObject, and {hpa_file} holds an HPA"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The `--metric-value` flag's special value for a failing scaler.
 pub const FAILED: &str = "failed";
 
