@@ -243,6 +243,70 @@ const MISPLACED: &[&str] = &[
     "pollingInterval",
 ];
 
+/// Known keys of the nested objects, as the CRD's schema has them (the API server prunes others).
+const NESTED_KEYS: &[(&[&str], &[&str])] = &[
+    (
+        &["scaleTargetRef"],
+        &["name", "apiVersion", "kind", "envSourceContainerName"],
+    ),
+    (
+        &["advanced"],
+        &[
+            "horizontalPodAutoscalerConfig",
+            "restoreToOriginalReplicaCount",
+            "scalingModifiers",
+        ],
+    ),
+    (
+        &["advanced", "horizontalPodAutoscalerConfig"],
+        &["behavior", "name"],
+    ),
+    (
+        &["advanced", "scalingModifiers"],
+        &["formula", "target", "activationTarget", "metricType"],
+    ),
+    (&["fallback"], &["failureThreshold", "replicas", "behavior"]),
+    (
+        &["advanced", "horizontalPodAutoscalerConfig", "behavior"],
+        &["scaleUp", "scaleDown"],
+    ),
+];
+const RULES_KEYS: &[&str] = &[
+    "stabilizationWindowSeconds",
+    "selectPolicy",
+    "policies",
+    "tolerance",
+];
+const POLICY_KEYS: &[&str] = &["type", "value", "periodSeconds"];
+
+/// Warns about unknown keys below `spec` (a typo such as `stabilisationWindowSeconds` in the
+/// copied behavior would otherwise vanish, as the API server prunes it).
+fn warn_unknown_nested(raw: &Value, spec: &FieldPath, warn: &mut dyn FnMut(&FieldPath, &str)) {
+    let mut check = |path: &FieldPath, known: &[&str]| {
+        if let Some(Value::Object(map)) = at(raw, path) {
+            for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
+                warn(&path.key(key), "unknown field (ignored)");
+            }
+        }
+    };
+    for (keys, known) in NESTED_KEYS {
+        let path = keys.iter().fold(spec.clone(), |p, k| p.key(k));
+        check(&path, known);
+    }
+    let behavior = spec
+        .key("advanced")
+        .key("horizontalPodAutoscalerConfig")
+        .key("behavior");
+    for direction in ["scaleUp", "scaleDown"] {
+        let rules = behavior.key(direction);
+        check(&rules, RULES_KEYS);
+        let policies = at(raw, &rules.key("policies")).and_then(Value::as_array);
+        for i in 0..policies.map_or(0, Vec::len) {
+            check(&rules.key("policies").index(i), POLICY_KEYS);
+        }
+    }
+}
+
 /// Translates the ScaledObject `raw`. `warn` receives (field, message) pairs.
 pub fn translate(
     raw: &Value,
@@ -271,6 +335,7 @@ pub fn translate(
             warn(&spec.key(key), "unknown field (ignored)");
         }
     }
+    warn_unknown_nested(raw, &spec, warn);
 
     // scaleTargetRef: ParseGVKR defaults to apps/v1 Deployment.
     let target = spec.key("scaleTargetRef");

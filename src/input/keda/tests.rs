@@ -446,3 +446,29 @@ fn last_active_from_flag_status_or_assumed() {
     assert!(input.last_active_assumed);
     assert!(notes.iter().any(|n| n.contains("long ago")));
 }
+
+#[test]
+fn unknown_keys_below_spec_are_warned_about() {
+    let mut warnings = Vec::new();
+    translate(
+        &so(
+            json!({"scaleTargetRef": {"name": "w"}, "triggers": [prom("10")],
+            "fallback": {"failureThreshold": 1, "replicas": 2, "replica": 3},
+            "advanced": {"horizontalPodAutoscalerConfig": {"behavior": {"scaleDown": {
+                "stabilisationWindowSeconds": 60,
+                "policies": [{"type": "Pods", "value": 1, "periodSeconds": 15, "period": 1}]}}}}}),
+        ),
+        &mut |path, m| warnings.push(format!("{path}: {m}")),
+    )
+    .unwrap();
+    assert_eq!(
+        warnings,
+        [
+            "spec.fallback.replica: unknown field (ignored)",
+            "spec.advanced.horizontalPodAutoscalerConfig.behavior.scaleDown.\
+             stabilisationWindowSeconds: unknown field (ignored)",
+            "spec.advanced.horizontalPodAutoscalerConfig.behavior.scaleDown.policies[0].period: \
+             unknown field (ignored)",
+        ]
+    );
+}
