@@ -288,3 +288,19 @@ fn only_resource_triggers_are_always_active() {
     assert!(o.active);
     assert_eq!(o.scale_to, None);
 }
+
+#[test]
+fn force_activation_annotation_wakes_an_inactive_workload() {
+    let mut k = value(0.0);
+    k.force_activation = true;
+    let o = decide(&k, 0, 0, NOW);
+    assert!(!o.active);
+    assert_eq!(o.scale_to, Some(1));
+}
+
+#[test]
+fn exactly_at_zero_with_min_and_no_idle_active_sets_min() {
+    let mut k = value(50.0);
+    k.min_replica_count = Some(4);
+    assert_eq!(decide(&k, 0, 0, NOW).scale_to, Some(4));
+}
