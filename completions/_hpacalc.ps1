@@ -21,8 +21,8 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'hpacalc' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)')
-            [CompletionResult]::new('--hpa', '--hpa', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1) or KEDA ScaledObject; `-` reads stdin')
+            [CompletionResult]::new('--hpa', '--hpa', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1) or KEDA ScaledObject; `-` reads stdin')
             [CompletionResult]::new('--pods', '--pods', [CompletionResultType]::ParameterName, 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)')
             [CompletionResult]::new('--metrics', '--metrics', [CompletionResultType]::ParameterName, 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text')
             [CompletionResult]::new('--custom-metrics', '--custom-metrics', [CompletionResultType]::ParameterName, 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)')
@@ -36,6 +36,8 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'The scale target: `kubectl get deploy NAME -o json|yaml` (or sts, rs)')
             [CompletionResult]::new('--status-replicas', '--status-replicas', [CompletionResultType]::ParameterName, 'The target''s status.replicas, which AverageValue Object and External metrics divide by (default: from --target or --pods, else the current count)')
             [CompletionResult]::new('--metric-value', '--metric-value', [CompletionResultType]::ParameterName, 'Value of an Object or External metric, NAME=QUANTITY (repeatable)')
+            [CompletionResult]::new('--metric-failures', '--metric-failures', [CompletionResultType]::ParameterName, 'Consecutive failures already recorded for each failing trigger (default: the ScaledObject''s status.health, else 0)')
+            [CompletionResult]::new('--last-active', '--last-active', [CompletionResultType]::ParameterName, 'How long ago a trigger was last active, e.g. 4m (default: status.lastActiveTime, else long ago)')
             [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'Earlier syncs: CSV with age,recommendation[,change]')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
@@ -58,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--all-pods', '--all-pods', [CompletionResultType]::ParameterName, 'The cluster''s pods, `kubectl get pods -A -o json`: what each node already runs')
             [CompletionResult]::new('--scale-down-utilization-threshold', '--scale-down-utilization-threshold', [CompletionResultType]::ParameterName, '--scale-down-utilization-threshold of the Cluster Autoscaler')
             [CompletionResult]::new('--scale-down-unneeded-time', '--scale-down-unneeded-time', [CompletionResultType]::ParameterName, '--scale-down-unneeded-time of the Cluster Autoscaler')
+            [CompletionResult]::new('--print-hpa', '--print-hpa', [CompletionResultType]::ParameterName, 'Print the autoscaling/v2 HPA that KEDA creates from the ScaledObject, and exit')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

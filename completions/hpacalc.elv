@@ -18,8 +18,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
     }
     var completions = [
         &'hpacalc'= {
-            cand -f 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)'
-            cand --hpa 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)'
+            cand -f 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1) or KEDA ScaledObject; `-` reads stdin'
+            cand --hpa 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1) or KEDA ScaledObject; `-` reads stdin'
             cand --pods 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)'
             cand --metrics 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text'
             cand --custom-metrics 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)'
@@ -33,6 +33,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --target 'The scale target: `kubectl get deploy NAME -o json|yaml` (or sts, rs)'
             cand --status-replicas 'The target''s status.replicas, which AverageValue Object and External metrics divide by (default: from --target or --pods, else the current count)'
             cand --metric-value 'Value of an Object or External metric, NAME=QUANTITY (repeatable)'
+            cand --metric-failures 'Consecutive failures already recorded for each failing trigger (default: the ScaledObject''s status.health, else 0)'
+            cand --last-active 'How long ago a trigger was last active, e.g. 4m (default: status.lastActiveTime, else long ago)'
             cand --history 'Earlier syncs: CSV with age,recommendation[,change]'
             cand --now 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)'
             cand -o 'Output format'
@@ -55,6 +57,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --all-pods 'The cluster''s pods, `kubectl get pods -A -o json`: what each node already runs'
             cand --scale-down-utilization-threshold '--scale-down-utilization-threshold of the Cluster Autoscaler'
             cand --scale-down-unneeded-time '--scale-down-unneeded-time of the Cluster Autoscaler'
+            cand --print-hpa 'Print the autoscaling/v2 HPA that KEDA creates from the ScaledObject, and exit'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -20,10 +20,13 @@ use clap::{Parser, Subcommand, ValueEnum};
     max_term_width = 100
 )]
 pub struct Cli {
-    /// HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)
+    /// HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1) or KEDA ScaledObject; `-` reads
+    /// stdin
     ///
     /// What `kubectl get hpa NAME -o yaml` prints, a hand-written manifest, a multi-document file
-    /// or a `kind: List`. Use --name to pick one HPA when the file holds several.
+    /// or a `kind: List`. Use --name to pick one HPA when the file holds several. A KEDA
+    /// ScaledObject (keda.sh/v1alpha1) stands for the HPA KEDA creates from it, and KEDA's own
+    /// step (activation, cooldown, idle replicas, fallback, formula) runs first.
     #[arg(long, short = 'f', value_name = "FILE", required = true)]
     pub hpa: Option<PathBuf>,
 
@@ -90,8 +93,25 @@ pub struct Cli {
     pub status_replicas: Option<i32>,
 
     /// Value of an Object or External metric, NAME=QUANTITY (repeatable)
+    ///
+    /// For a KEDA ScaledObject: a trigger's raw value, NAME its name, s<index> or its metric name;
+    /// NAME=failed marks a scaler that returns an error.
     #[arg(long = "metric-value", value_name = "NAME=QUANTITY")]
     pub metric_values: Vec<String>,
+
+    /// Consecutive failures already recorded for each failing trigger (default: the
+    /// ScaledObject's status.health, else 0)
+    #[arg(long, value_name = "N", help_heading = "KEDA")]
+    pub metric_failures: Option<i32>,
+
+    /// How long ago a trigger was last active, e.g. 4m (default: status.lastActiveTime,
+    /// else long ago)
+    #[arg(long, value_name = "AGE", help_heading = "KEDA")]
+    pub last_active: Option<String>,
+
+    /// Print the autoscaling/v2 HPA that KEDA creates from the ScaledObject, and exit
+    #[arg(long, help_heading = "KEDA")]
+    pub print_hpa: bool,
 
     /// Earlier syncs: CSV with age,recommendation[,change]
     ///

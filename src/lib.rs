@@ -39,6 +39,14 @@ pub fn run(cli: &Cli) -> Result<()> {
     if let Some(Command::Simulate(args)) = &cli.command {
         return simulate(args);
     }
+    if cli.print_hpa {
+        let hpa = input::keda_hpa(cli)?;
+        let text = match cli.output {
+            OutputFormat::Json => serde_json::to_string_pretty(&hpa)? + "\n",
+            _ => serde_yaml::to_string(&hpa)?,
+        };
+        return write_stdout(text.as_bytes());
+    }
     let scenario = input::build_scenario(cli)?;
     for w in &scenario.warnings {
         warn(w);

@@ -4,6 +4,8 @@
 //! already an integer in milli-units (`Quantity.MilliValue()`), every time an instant in
 //! milliseconds since the Unix epoch, every default applied.
 
+pub mod keda;
+
 use std::collections::BTreeMap;
 
 use crate::time::{Duration, Timestamp};
@@ -456,4 +458,6 @@ pub struct Scenario {
     pub approximation: bool,
     /// What the manifest's status says the controller computed at its last sync, to compare.
     pub observed_status: Option<ObservedStatus>,
+    /// The HPA was built from a KEDA ScaledObject: what KEDA's own scale loop decides first.
+    pub keda: Option<keda::KedaInput>,
 }

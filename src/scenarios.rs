@@ -91,7 +91,30 @@ const G1: &[&str] = &[
     "15s",
 ];
 
-pub const ALL: [BuiltIn; 6] = [
+/// A KEDA ScaledObject on a Redis list: one worker per 10 jobs, from zero, cooldown 2 minutes.
+const KEDA_REDIS_QUEUE: &str = "\
+apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: jobs
+  namespace: batch
+spec:
+  scaleTargetRef:
+    name: worker
+  pollingInterval: 30
+  cooldownPeriod: 120
+  minReplicaCount: 0
+  maxReplicaCount: 10
+  triggers:
+  - type: redis
+    name: jobs
+    metadata:
+      address: redis.batch:6379
+      listName: jobs
+      listLength: \"10\"
+";
+
+pub const ALL: [BuiltIn; 7] = [
     BuiltIn {
         name: "tolerance",
         notice: "At 2:00 the load rises 10 % (55 % against a 50 % target): the ratio 1.1 is \
@@ -179,6 +202,18 @@ pub const ALL: [BuiltIn; 6] = [
         hpa: API_CPU_60,
         load: "time,cpu\n0s,2160m\n1s,6000m\n601s,1800m\n",
         args: &[G1, &["--duration", "26m"]],
+    },
+    BuiltIn {
+        name: "keda-queue",
+        notice: "A KEDA ScaledObject at 0 replicas. 40 jobs arrive at 1:00: KEDA's poll sees them \
+                 above the activation threshold and scales 0 → 1, and the HPA's sync at the same \
+                 instant takes 1 to 4 (ceil(40 / 10)). The list empties at 3:00: the HPA's window \
+                 holds 4, and KEDA, last active at its 2:30 poll, waits for the 2-minute \
+                 cooldown, which ends at 4:30; its first poll strictly after that, at 5:00, \
+                 scales 4 → 0. One job at 8:00 wakes it again through activation (0 → 1).",
+        hpa: KEDA_REDIS_QUEUE,
+        load: "time,s0-redis-jobs\n0s,0\n1m,40\n3m,0\n8m,1\n9m,0\n",
+        args: &[&["--duration", "12m"]],
     },
 ];
 

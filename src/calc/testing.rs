@@ -111,6 +111,7 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         nodes: None,
         approximation: false,
         observed_status: None,
+        keda: None,
     }
 }
 

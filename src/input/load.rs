@@ -422,6 +422,17 @@ pub fn setup(
     };
 
     let loaded = manifest::load(hpa.0, hpa.1, args.name.as_deref())?;
+    // A ScaledObject: KEDA's poll runs beside the HPA's syncs, each trigger reading the load
+    // column named like its metric. The formula and failures are one-sync features only.
+    let keda = match &loaded.keda {
+        None => None,
+        Some(t) if t.keda.input.modifiers.is_some() => bail!(InputError::new(
+            hpa.0,
+            "found scalingModifiers, expected a ScaledObject without them: simulate does not \
+             evaluate the formula over time (one sync: hpacalc --hpa FILE --metric-value ...)"
+        )),
+        Some(t) => Some(t.keda.input.clone()),
+    };
     for w in &loaded.warnings {
         warn(w);
     }
@@ -480,10 +491,13 @@ pub fn setup(
             format!("found {n}, expected 0 or more")
         )),
         Some(n) => n,
-        None => loaded
-            .status
-            .current_replicas
-            .unwrap_or(loaded.spec.min_replicas),
+        None => match &keda {
+            Some(k) => k.min_replica_count.unwrap_or(0),
+            None => loaded
+                .status
+                .current_replicas
+                .unwrap_or(loaded.spec.min_replicas),
+        },
     };
 
     let nodes = node_group(args, &pod_request, &loaded.spec.namespace)?;
@@ -521,6 +535,7 @@ pub fn setup(
         nodes: None,
         approximation: false,
         observed_status: None,
+        keda,
     };
     Ok(Setup {
         scenario,

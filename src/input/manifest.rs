@@ -15,10 +15,10 @@
 
 mod decode;
 mod documents;
-mod locate;
+pub(crate) mod locate;
 mod map;
 mod v1;
-mod validate;
+pub(crate) mod validate;
 
 use std::collections::BTreeMap;
 
@@ -66,6 +66,8 @@ pub struct LoadedHpa {
     pub warnings: Vec<String>,
     /// `metadata.labels` (who manages the HPA: KEDA labels the HPAs it generates).
     pub labels: BTreeMap<String, String>,
+    /// The input was a KEDA ScaledObject: the HPA built from it and KEDA's own settings.
+    pub keda: Option<crate::input::keda::Translated>,
 }
 
 /// Larger input is refused before parsing: no HPA manifest comes near it.
@@ -118,6 +120,18 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
             None => FieldPath::root(),
         },
     };
+    if crate::input::keda::is_scaled_object(&chosen.kind, &chosen.api_version) {
+        let mut warnings = Vec::new();
+        let (spec, translated) = load_keda(&source, chosen.value, &mut warnings)?;
+        return Ok(LoadedHpa {
+            spec,
+            status: HpaStatus::default(),
+            warnings,
+            // The KEDA step explains KEDA's layer itself: no KedaManaged notice.
+            labels: BTreeMap::new(),
+            keda: Some(translated),
+        });
+    }
     let version = match chosen.api_version.as_str() {
         "autoscaling/v2" => Version::V2,
         "autoscaling/v2beta2" => Version::V2beta2,
@@ -161,7 +175,57 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
         status,
         warnings,
         labels,
+        keda: None,
     })
+}
+
+/// A KEDA ScaledObject: translated into the HPA KEDA creates (`input::keda`), which then goes
+/// through the same defaulting and validation as a manifest; errors name the ScaledObject's
+/// fields.
+fn load_keda(
+    source: &Source,
+    raw: &Value,
+    warnings: &mut Vec<String>,
+) -> Result<(HpaSpec, crate::input::keda::Translated), InputError> {
+    use crate::input::keda;
+    let translated = {
+        let mut warn = |path: &FieldPath, message: &str| {
+            warnings.push(source.warning(path, message));
+        };
+        keda::translate(raw, &mut warn).map_err(|e| source.field_error(e))?
+    };
+    let behavior = FieldPath::of(&[
+        "spec",
+        "advanced",
+        "horizontalPodAutoscalerConfig",
+        "behavior",
+    ]);
+    let envelope: V2Envelope = serde_json::from_value(translated.hpa.clone()).map_err(|e| {
+        source.error(
+            &behavior,
+            format!("expected an autoscaling/v2 behavior: {e}"),
+        )
+    })?;
+    let to_source =
+        |e: FieldError| source.error(&keda::source_path(&translated, &e.path), e.message);
+    let meta = envelope.metadata.unwrap_or_default();
+    let name = meta.name.clone().unwrap_or_default();
+    let namespace = meta
+        .namespace
+        .clone()
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "default".to_string());
+    let mut spec = envelope.spec.unwrap_or_default();
+    validate::set_defaults(&mut spec);
+    validate::validate(&spec).map_err(to_source)?;
+    let advice = validate::reference_warnings(&spec)
+        .into_iter()
+        .chain(validate::target_warnings(&spec));
+    warnings.extend(
+        advice.map(|w| source.warning(&keda::source_path(&translated, &w.path), &w.message)),
+    );
+    let hpa = map::to_hpa_spec(name, namespace, &spec).map_err(to_source)?;
+    Ok((hpa, translated))
 }
 
 /// A key k8s-openapi would fill with 0 or "" when absent, so it must be checked in the raw value.

@@ -2,6 +2,7 @@
 //! reads the files the flags name and validates everything into one `Scenario`.
 
 pub mod history;
+pub mod keda;
 pub mod kubectl;
 pub mod load;
 pub mod manifest;
@@ -43,6 +44,23 @@ pub fn read_input(path: &Path) -> Result<(String, String)> {
 
 pub fn flag_duration(flag: &str, text: &str) -> Result<Duration> {
     Duration::parse(text).map_err(|e| InputError::new(flag, e).into())
+}
+
+/// `--print-hpa`: the HPA KEDA creates from the ScaledObject of `--hpa`.
+pub fn keda_hpa(cli: &Cli) -> Result<serde_json::Value> {
+    let hpa_path = cli.hpa.as_deref().context("--hpa is required")?;
+    let (hpa_file, hpa_text) = read_input(hpa_path)?;
+    let loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?;
+    for w in &loaded.warnings {
+        crate::warn(w);
+    }
+    match loaded.keda {
+        Some(translated) => Ok(translated.hpa),
+        None => bail!(UsageError(format!(
+            "--print-hpa prints the HPA KEDA builds from a ScaledObject, and {hpa_file} holds an \
+             HPA"
+        ))),
+    }
 }
 
 /// Parses every input and validates it into the one value the calculation trusts.
@@ -147,7 +165,10 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     };
 
     // Flag values are checked before what is missing: a bad value is the more precise error.
-    values::parse_flags(&cli.metric_values)?;
+    // A ScaledObject's trigger values (`failed`, NaN) are KEDA's to read (`keda::from_cli`).
+    if loaded.keda.is_none() {
+        values::parse_flags(&cli.metric_values)?;
+    }
     let target_scale = match &cli.target {
         Some(path) => {
             let (file, text) = read_input(path)?;
@@ -224,9 +245,32 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         notes.splice(0..0, synthetic.notes);
     }
 
+    // A ScaledObject: KEDA's metrics server answers the External metrics (`calc::keda`).
+    let (keda, external_specs, value_flags) = match &loaded.keda {
+        Some(translated) => {
+            let (input, keda_notes) = keda::from_cli(
+                translated,
+                cli,
+                &observed.files.external,
+                now,
+                !samples.pods.is_empty(),
+            )?;
+            notes.extend(keda_notes);
+            let others: Vec<_> = (loaded.spec.metrics.iter())
+                .filter(|m| !m.is_object_or_external())
+                .cloned()
+                .collect();
+            (Some(input), others, &[][..])
+        }
+        None => {
+            keda::refuse_flags(cli, &hpa_file)?;
+            let all = loaded.spec.metrics.clone();
+            (None, all, cli.metric_values.as_slice())
+        }
+    };
     let metrics = values::resolve(
-        &loaded.spec.metrics,
-        &cli.metric_values,
+        &external_specs,
+        value_flags,
         &loaded.status,
         samples.resource_metrics,
         samples.pod_metrics,
@@ -259,6 +303,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         nodes: node_group,
         approximation,
         observed_status,
+        keda,
     })
 }
 

@@ -8,6 +8,7 @@ mod cli;
 mod conformance;
 mod hostile;
 mod inputs;
+mod keda;
 mod kubectl;
 mod nodes;
 mod properties;

@@ -326,6 +326,7 @@ fn build(p: &Params) -> Scenario {
         nodes: None,
         approximation: false,
         observed_status: None,
+        keda: None,
     }
 }
 
@@ -1128,5 +1129,36 @@ proptest! {
         } else {
             prop_assert!(band.high_held_by.is_some());
         }
+    }
+}
+
+// ---- KEDA's formula: any text is parsed or refused, never a panic ----
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn formula_text_is_parsed_or_refused_and_evaluation_never_panics(
+        text in "[ab0-9.() +*/%^?:!<>=&|,-]{0,40}|[a-z(), ]{0,30}"
+    ) {
+        use hpacalc::calc::keda::formula::eval;
+        use hpacalc::input::keda::formula::parse;
+        if let Ok(expr) = parse(&text, &["a", "b"]) {
+            let vars = [("a".to_string(), Some(2.5)), ("b".to_string(), None)]
+                .into_iter()
+                .collect();
+            let _ = eval(&expr, &vars);
+        }
+    }
+
+    #[test]
+    fn formula_sum_of_triggers_equals_the_float_sum(a in 0.0f64..1e9, b in 0.0f64..1e9) {
+        use hpacalc::calc::keda::formula::{Value, eval};
+        use hpacalc::input::keda::formula::parse;
+        let expr = parse("a + b", &["a", "b"]).unwrap();
+        let vars = [("a".to_string(), Some(a)), ("b".to_string(), Some(b))]
+            .into_iter()
+            .collect();
+        prop_assert_eq!(eval(&expr, &vars), Ok(Value::Float(a + b)));
     }
 }

@@ -171,6 +171,39 @@ fn scenario_node_scale_down_removes_the_emptied_node_after_the_unneeded_time() {
 }
 
 #[test]
+fn scenario_keda_queue_scales_to_zero_only_after_the_cooldown_and_wakes_on_activation() {
+    let v = scenario("keda-queue");
+    // The HPA's own change: 1 → 4 at the sync right after KEDA's activation.
+    assert_eq!(changes(&v), [(60, 1, 4)]);
+    assert!(has_event(&v, 60, "scales 0 → 1 (KEDA activates"));
+    // Last active at the 2:30 poll; 2:30 + 120 s is not before the 4:30 poll: 5:00.
+    assert!(
+        !events(&v)
+            .iter()
+            .any(|(t, m)| *t < 300 && m.starts_with("scales 4 → 0"))
+    );
+    assert!(has_event(&v, 300, "scales 4 → 0 (KEDA deactivates"));
+    assert_eq!(row(&v, 285)["stabilized"], 4);
+    assert_eq!(row(&v, 300)["reason"], "ScalingDisabled");
+    assert!(has_event(&v, 480, "scales 0 → 1 (KEDA activates"));
+    assert!(has_event(&v, 660, "scales 1 → 0"));
+    assert_eq!(v["summary"]["finalReplicas"], 0);
+}
+
+#[test]
+fn simulate_refuses_scaling_modifiers_with_a_reason() {
+    let o = hpacalc(&[
+        "simulate",
+        "--hpa",
+        "fixtures/keda/modifiers.yaml",
+        "--load",
+        "fixtures/load/web-day.csv",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("scalingModifiers"), "{}", stderr(&o));
+}
+
+#[test]
 fn scenario_list_names_every_scenario_with_what_to_notice() {
     let o = hpacalc(&["simulate", "--scenario", "list"]);
     assert_eq!(o.status.code(), Some(0));
@@ -182,6 +215,7 @@ fn scenario_list_names_every_scenario_with_what_to_notice() {
         "short-dip",
         "real-drop",
         "node-scale-down",
+        "keda-queue",
     ] {
         assert!(
             text.lines().any(|l| l == name),

@@ -13,6 +13,7 @@
 //! event (next sync, next scan, next pod or node Ready), so idle seconds cost nothing.
 
 mod cluster;
+mod keda;
 pub mod result;
 
 use std::collections::BTreeMap;
@@ -221,6 +222,8 @@ struct Engine<'s> {
     in_band: Vec<bool>,
     events: Vec<Event>,
     totals: Totals,
+    /// A KEDA ScaledObject's poll, before the HPA's syncs (`keda.rs`).
+    keda: Option<keda::Poll>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -366,6 +369,7 @@ impl<'s> Engine<'s> {
             in_band: Vec::new(),
             events: Vec::new(),
             totals: Totals::default(),
+            keda: setup.scenario.keda.clone().map(keda::Poll::new),
         }
     }
 
@@ -449,6 +453,9 @@ impl<'s> Engine<'s> {
     fn tick(&mut self, t: i64, is_sync: bool, is_scan: bool) {
         self.nodes_progress(t);
         self.pods_progress(t);
+        if self.keda.as_ref().is_some_and(|k| k.due(t)) {
+            self.keda_poll(t);
+        }
         if is_sync {
             self.sync(t);
         }
@@ -479,6 +486,9 @@ impl<'s> Engine<'s> {
         }
         if let Some(extra) = self.extra_tick.filter(|&e| e > t) {
             next = next.min(extra);
+        }
+        if let Some(k) = &self.keda {
+            next = next.min(k.next_after(t));
         }
         next
     }

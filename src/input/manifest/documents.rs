@@ -171,7 +171,12 @@ pub fn choose<'o, 'd>(
     objects: &'o [Object<'d>],
     name: Option<&str>,
 ) -> Result<&'o Object<'d>, InputError> {
-    let hpas: Vec<&Object> = objects.iter().filter(|o| o.kind == HPA_KIND).collect();
+    let hpas: Vec<&Object> = objects
+        .iter()
+        .filter(|o| {
+            o.kind == HPA_KIND || crate::input::keda::is_scaled_object(&o.kind, &o.api_version)
+        })
+        .collect();
     let Some(first) = hpas.first() else {
         let Some(other) = objects.first() else {
             return Err(InputError::new(

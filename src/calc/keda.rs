@@ -1,0 +1,797 @@
+//! KEDA's own step, before the HPA's: what its scale loop does with the trigger values
+//! (activation 0↔1, cooldown, idle replicas, fallback, the scaling-modifiers formula) and what
+//! its metrics server serves to the HPA. Pure, like the rest of `calc`.
+//!
+//! Mirrors kedacore/keda `pkg/scaling/scale_handler.go` (`getScaledObjectState`,
+//! `getScalerState`), `pkg/fallback/fallback.go`, `pkg/scaling/modifiers/formula.go` and
+//! `pkg/scaling/executor/scale_scaledobjects.go` (`RequestScale`).
+
+pub mod formula;
+
+use std::collections::BTreeMap;
+
+use crate::input::keda::{COMPOSITE_METRIC, milli_from_float, truncate_milli};
+use crate::report::{Diagnostic, Report, Severity, Step};
+use crate::scenario::keda::{
+    Fallback, FallbackBehavior, KedaInput, Modifiers, Trigger, TriggerValue,
+};
+use crate::scenario::{ConditionStatus, PodPhase, Scenario};
+use crate::time::Timestamp;
+
+/// What KEDA decides and serves at this poll.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KedaOutcome {
+    pub steps: Vec<Step>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the metrics server answers for each External metric; a name absent means an error.
+    pub external: BTreeMap<String, Vec<i64>>,
+    /// The replica count KEDA itself sets on the target at this poll.
+    pub scale_to: Option<i32>,
+    /// The ScaledObject is paused: KEDA deleted the HPA.
+    pub paused: bool,
+    /// One clause for the decision's summary.
+    pub summary: String,
+    pub active: bool,
+    pub error: bool,
+    pub fallback_active: bool,
+    /// KEDA records now as the last active time (`result.LastActiveTime`).
+    pub last_active_now: bool,
+}
+
+fn step(steps: &mut Vec<Step>, title: impl Into<String>, detail: impl Into<String>) {
+    steps.push(Step {
+        phase: "keda".to_string(),
+        title: title.into(),
+        detail: detail.into(),
+        values: std::collections::BTreeMap::new(),
+    });
+}
+
+fn num(v: f64) -> String {
+    if v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn milli_text(m: i64) -> String {
+    num(m as f64 / 1000.0)
+}
+
+/// State of one trigger at this poll.
+struct TriggerState {
+    active: bool,
+    error: bool,
+    fallback: bool,
+    /// Served value (milli), `None` on error.
+    served: Option<i64>,
+    /// The value the formula sees: `None` is nil.
+    formula_value: Option<f64>,
+}
+
+// Port of doFallback (pkg/fallback/fallback.go): the value that makes the HPA land on the
+// fallback replicas, `target × replicas` (÷ ready pods for a Value target).
+#[allow(clippy::cast_precision_loss)]
+fn fallback_value(
+    behavior: FallbackBehavior,
+    fallback_replicas: i32,
+    current: i32,
+    ready: i32,
+    value_target: bool,
+    normalisation: f64,
+) -> Option<(i64, f64)> {
+    let fb = i64::from(fallback_replicas);
+    let cur = i64::from(current);
+    let mut replicas = match behavior {
+        FallbackBehavior::Static => fb as f64,
+        FallbackBehavior::CurrentReplicas => cur as f64,
+        FallbackBehavior::CurrentReplicasIfHigher => cur.max(fb) as f64,
+        FallbackBehavior::CurrentReplicasIfLower => cur.min(fb) as f64,
+        FallbackBehavior::ScalingModifiers => return None,
+    };
+    if value_target {
+        if ready == 0 {
+            return None;
+        }
+        replicas /= f64::from(ready);
+    }
+    Some((truncate_milli(normalisation * replicas), replicas))
+}
+
+/// KEDA's poll: each trigger, the formula, the activity, then `RequestScale`.
+pub fn decide(k: &KedaInput, current: i32, ready: i32, now: Timestamp) -> KedaOutcome {
+    let mut steps = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut external = BTreeMap::new();
+    let min = k.min_replica_count.unwrap_or(0);
+    step(
+        &mut steps,
+        format!("ScaledObject {}", k.name),
+        format!(
+            "minReplicaCount {}, maxReplicaCount {}, idleReplicaCount {}; cooldown {}s, polling \
+             every {}s; {} trigger(s); current replicas {current}",
+            k.min_replica_count
+                .map_or("unset (0)".to_string(), |m| m.to_string()),
+            k.max_replica_count,
+            k.idle_replica_count
+                .map_or("unset".to_string(), |m| m.to_string()),
+            k.cooldown.millis() / 1000,
+            k.polling_interval.millis() / 1000,
+            k.triggers.len()
+        ),
+    );
+
+    // Port of HasValidFallback (fallback.go).
+    let valid_fallback = k.fallback.filter(|f| {
+        f.failure_threshold >= 0
+            && f.replicas >= 0
+            && k.modifiers.as_ref().is_none_or(|m| m.target_is_integer)
+    });
+    let using_modifiers = k.modifiers.is_some();
+
+    // Port of getScalerState + GetMetricsWithFallback, per trigger.
+    let mut states = Vec::new();
+    let mut fallback_metrics: Vec<i64> = Vec::new();
+    for t in &k.triggers {
+        let label = format!("trigger s{} {}", t.index, t.scaler);
+        let named = if t.name.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", t.name)
+        };
+        let Some(metric) = &t.metric_name else {
+            step(
+                &mut steps,
+                label,
+                format!(
+                    "{}{named}: no KEDA value; the HPA reads the pods (always active)",
+                    t.scaler
+                ),
+            );
+            continue;
+        };
+        let Some(state) = poll_trigger(
+            k,
+            t,
+            valid_fallback,
+            current,
+            ready,
+            &mut steps,
+            &mut diagnostics,
+            &mut fallback_metrics,
+        ) else {
+            continue;
+        };
+        if !using_modifiers && let Some(v) = state.served {
+            external.insert(metric.clone(), vec![v]);
+        }
+        states.push((t, state));
+    }
+
+    let error = states.iter().any(|(_, s)| s.error);
+    let fallback_active = states.iter().any(|(_, s)| s.fallback);
+    let mut active = states.iter().any(|(_, s)| s.active);
+
+    // Port of HandleScalingModifiers / calculateScalingModifiersFormula (formula.go) and the
+    // re-evaluation of the activity in getScaledObjectState.
+    if let Some(m) = &k.modifiers {
+        let fallback = if fallback_active {
+            fallback_metrics.first().copied()
+        } else {
+            None
+        };
+        let composite = composite_value(k, m, &states, fallback, &mut steps);
+        active = false;
+        if let Some(c) = composite {
+            external.insert(COMPOSITE_METRIC.to_string(), vec![c]);
+            if !error {
+                #[allow(clippy::cast_precision_loss)]
+                let value = c as f64 / 1000.0;
+                active = value > m.activation_target;
+                step(
+                    &mut steps,
+                    "formula activation",
+                    format!(
+                        "{} {} activationTarget {}: {}",
+                        milli_text(c),
+                        if active { ">" } else { "≤" },
+                        num(m.activation_target),
+                        if active { "active" } else { "inactive" }
+                    ),
+                );
+            }
+        }
+    }
+    // Only cpu/memory triggers: always active unless an error.
+    if k.triggers
+        .iter()
+        .all(|t| matches!(t.value, TriggerValue::Resource))
+        && !error
+    {
+        active = true;
+    }
+
+    let mut outcome = KedaOutcome {
+        steps,
+        diagnostics,
+        external,
+        scale_to: None,
+        paused: false,
+        summary: String::new(),
+        active,
+        error,
+        fallback_active,
+        last_active_now: false,
+    };
+    request_scale(k, current, min, now, &mut outcome);
+    outcome
+}
+
+/// One trigger at this poll: its value and activity, or its failure and the fallback.
+// Port of getScalerState and GetMetricsWithFallback (scale_handler.go, fallback.go).
+#[allow(clippy::too_many_arguments)]
+fn poll_trigger(
+    k: &KedaInput,
+    t: &Trigger,
+    valid_fallback: Option<Fallback>,
+    current: i32,
+    ready: i32,
+    steps: &mut Vec<Step>,
+    diagnostics: &mut Vec<Diagnostic>,
+    fallback_metrics: &mut Vec<i64>,
+) -> Option<TriggerState> {
+    let label = format!("trigger s{} {}", t.index, t.scaler);
+    let named = if t.name.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", t.name)
+    };
+    let metric = t.metric_name.as_deref().unwrap_or_default();
+    Some(match t.value {
+        TriggerValue::Resource => return None,
+        TriggerValue::Value(v) => {
+            let served = milli_from_float(v);
+            let active = v > t.activation;
+            let cleaned = if served == 0 && !(v.is_finite() && v >= 0.0) {
+                format!(" ({} served as 0)", num(v))
+            } else {
+                String::new()
+            };
+            step(
+                steps,
+                label,
+                format!(
+                    "{metric}{named}: value {}{cleaned} {} activation {} ({}): {}",
+                    num(v),
+                    if active { ">" } else { "≤" },
+                    num(t.activation),
+                    t.activation_source,
+                    if active { "active" } else { "inactive" }
+                ),
+            );
+            TriggerState {
+                active,
+                error: false,
+                fallback: false,
+                served: Some(served),
+                #[allow(clippy::cast_precision_loss)]
+                formula_value: Some(served as f64 / 1000.0),
+            }
+        }
+        TriggerValue::Failed => {
+            let failures = t.failures.saturating_add(1);
+            match valid_fallback {
+                Some(f) if failures > f.failure_threshold => {
+                    if f.behavior == FallbackBehavior::ScalingModifiers {
+                        step(
+                            steps,
+                            label,
+                            format!(
+                                "{metric}{named}: failed ({failures} consecutive failures > \
+                                 failureThreshold {}): nil in the formula",
+                                f.failure_threshold
+                            ),
+                        );
+                        TriggerState {
+                            active: false,
+                            error: false,
+                            fallback: false,
+                            served: Some(-1000),
+                            formula_value: None,
+                        }
+                    } else {
+                        let (value_target, normalisation) = match &k.modifiers {
+                            Some(m) => (m.value_type, m.target),
+                            #[allow(clippy::cast_precision_loss)]
+                            None => t.target.map_or((false, 0.0), |tg| {
+                                (tg.value_type, tg.milli as f64 / 1000.0)
+                            }),
+                        };
+                        match fallback_value(
+                            f.behavior,
+                            f.replicas,
+                            current,
+                            ready,
+                            value_target,
+                            normalisation,
+                        ) {
+                            Some((milli, replicas)) => {
+                                step(
+                                    steps,
+                                    label,
+                                    format!(
+                                        "{metric}{named}: failed ({failures} consecutive \
+                                         failures > failureThreshold {}): fallback {} → \
+                                         serves target {} × {} = {}",
+                                        f.failure_threshold,
+                                        f.behavior.as_str(),
+                                        num(normalisation),
+                                        num(replicas),
+                                        milli_text(milli)
+                                    ),
+                                );
+                                diagnostics.push(Diagnostic::new(
+                                    "KedaFallback",
+                                    Severity::Warning,
+                                    format!(
+                                        "Trigger s{} ({}) failed {failures} times in a row, \
+                                         more than fallback.failureThreshold {}: KEDA serves \
+                                         the value that makes the HPA aim for {} replica(s) \
+                                         ({}).",
+                                        t.index,
+                                        t.scaler,
+                                        f.failure_threshold,
+                                        num(replicas),
+                                        f.behavior.as_str()
+                                    ),
+                                    "Fix the scaler's source or credentials (kubectl describe \
+                                     scaledobject shows the error); the count follows the \
+                                     fallback until it answers again.",
+                                ));
+                                fallback_metrics.push(milli);
+                                TriggerState {
+                                    active: true,
+                                    error: false,
+                                    fallback: true,
+                                    served: Some(milli),
+                                    #[allow(clippy::cast_precision_loss)]
+                                    formula_value: Some(milli as f64 / 1000.0),
+                                }
+                            }
+                            None => {
+                                step(
+                                    steps,
+                                    label,
+                                    format!(
+                                        "{metric}{named}: failed; the fallback cannot be \
+                                         computed (no ready pods for a Value target): error"
+                                    ),
+                                );
+                                TriggerState {
+                                    active: false,
+                                    error: true,
+                                    fallback: false,
+                                    served: None,
+                                    formula_value: None,
+                                }
+                            }
+                        }
+                    }
+                }
+                Some(f) => {
+                    step(
+                        steps,
+                        label,
+                        format!(
+                            "{metric}{named}: failed ({failures} consecutive failure(s), \
+                             fallback after more than {}): error, the HPA gets no value",
+                            f.failure_threshold
+                        ),
+                    );
+                    TriggerState {
+                        active: false,
+                        error: true,
+                        fallback: false,
+                        served: None,
+                        formula_value: None,
+                    }
+                }
+                None => {
+                    step(
+                        steps,
+                        label,
+                        format!(
+                            "{metric}{named}: failed, no fallback: error, the HPA gets no \
+                             value"
+                        ),
+                    );
+                    TriggerState {
+                        active: false,
+                        error: true,
+                        fallback: false,
+                        served: None,
+                        formula_value: None,
+                    }
+                }
+            }
+        }
+    })
+}
+
+// Port of HandleScalingModifiers and calculateScalingModifiersFormula (formula.go): the
+// composite metric is the fallback's value while a fallback is active, else the formula over the
+// triggers' values (a failed trigger is absent, a trigger in `scalingModifiers` fallback is nil).
+fn composite_value(
+    k: &KedaInput,
+    m: &Modifiers,
+    states: &[(&Trigger, TriggerState)],
+    fallback: Option<i64>,
+    steps: &mut Vec<Step>,
+) -> Option<i64> {
+    if let Some(v) = fallback {
+        return Some(v);
+    }
+    let vars: BTreeMap<String, Option<f64>> = states
+        .iter()
+        .filter(|(t, s)| !t.name.is_empty() && !s.error)
+        .map(|(t, s)| (t.name.clone(), s.formula_value))
+        .collect();
+    let result = formula::eval(&m.formula, &vars).and_then(|v| match v {
+        // Without `??` the formula is wrapped in float(...), which refuses nil.
+        formula::Value::Nil if !m.text.contains("??") => {
+            Err("float(nil): the formula returned nil".to_string())
+        }
+        formula::Value::Nil => match k.fallback {
+            Some(f) => Ok(f64::from(f.replicas) * m.target),
+            None => Err(
+                "scalingModifiers formula evaluated to nil but no fallback is configured"
+                    .to_string(),
+            ),
+        },
+        formula::Value::Int(_) | formula::Value::Float(_) => Ok(v_number(v)),
+        formula::Value::Bool(_) => Err("formula returned non-float result bool".to_string()),
+    });
+    match result {
+        Ok(out) => {
+            step(
+                steps,
+                "formula",
+                format!("{COMPOSITE_METRIC} = {} = {}", m.text, num(out)),
+            );
+            Some(truncate_milli(out))
+        }
+        Err(e) => {
+            step(
+                steps,
+                "formula",
+                format!(
+                    "{COMPOSITE_METRIC} = {}: error trying to run custom formula: {e}",
+                    m.text
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn v_number(v: formula::Value) -> f64 {
+    match v {
+        formula::Value::Float(f) => f,
+        #[allow(clippy::cast_precision_loss)]
+        formula::Value::Int(n) => n as f64,
+        _ => 0.0,
+    }
+}
+
+// Port of RequestScale, scaleFromZeroOrIdle and scaleToZeroOrIdle (scale_scaledobjects.go).
+fn request_scale(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut KedaOutcome) {
+    if let Some(p) = k.paused {
+        o.paused = true;
+        o.scale_to = p.replicas;
+        let to = p.replicas.unwrap_or(current);
+        step(
+            &mut o.steps,
+            "paused",
+            format!(
+                "paused by annotation: KEDA deleted the HPA and holds the target at {to}{}",
+                if p.replicas.is_some() {
+                    " (paused-replicas)"
+                } else {
+                    " (its current count)"
+                }
+            ),
+        );
+        o.summary = format!("KEDA is paused at {to} (the HPA is deleted)");
+        return;
+    }
+    let activity = if o.active {
+        "active: at least one trigger is active".to_string()
+    } else if k.force_activation {
+        "not active, but activation is forced by the force-activation annotation".to_string()
+    } else if o.error {
+        "not active: a trigger failed".to_string()
+    } else {
+        "not active: no trigger is above its activation threshold".to_string()
+    };
+    step(&mut o.steps, "activity", activity);
+    let to_min = if min > 0 { min } else { 1 };
+    if o.active || k.force_activation {
+        if (k.idle_replica_count.is_some() && current < min) || current == 0 {
+            if k.pause_scale_out {
+                step(
+                    &mut o.steps,
+                    "scale loop",
+                    "active from zero or idle, but paused-scale-out keeps the count",
+                );
+                o.summary = "KEDA would activate but scale-out is paused".to_string();
+                return;
+            }
+            o.scale_to = Some(to_min);
+            o.last_active_now = true;
+            step(
+                &mut o.steps,
+                "scale loop",
+                format!(
+                    "active at {current} replica(s): KEDA scales {current} → {to_min} \
+                     (max(minReplicaCount, 1)); the HPA takes over from {to_min}"
+                ),
+            );
+            o.diagnostics.push(Diagnostic::new(
+                "KedaActivation",
+                Severity::Info,
+                format!(
+                    "KEDA activated the workload: a trigger is above its activation threshold \
+                     at {current} replica(s), so KEDA set {to_min}; the HPA decides from there."
+                ),
+                "",
+            ));
+            o.summary = format!("KEDA activates {current} → {to_min}");
+        } else if o.error {
+            step(
+                &mut o.steps,
+                "scale loop",
+                "active, but some triggers failed (PartialTriggerError): the HPA decides",
+            );
+            o.summary = "KEDA leaves the count to the HPA".to_string();
+        } else {
+            step(
+                &mut o.steps,
+                "scale loop",
+                format!(
+                    "active at {current} replica(s): lastActiveTime is now {}; the HPA decides",
+                    now.to_rfc3339()
+                ),
+            );
+            o.summary = "KEDA: active, the HPA decides".to_string();
+            o.last_active_now = true;
+        }
+        return;
+    }
+    let idle_above = k.idle_replica_count.is_some_and(|idle| current > idle);
+    if o.error && k.fallback.is_some_and(|f| f.replicas != 0) {
+        step(
+            &mut o.steps,
+            "scale loop",
+            "not active with a failing trigger and a fallback: KEDA leaves the count to the HPA",
+        );
+        o.summary = "KEDA leaves the count to the HPA (fallback configured)".to_string();
+    } else if o.error && k.fallback.is_none() {
+        step(
+            &mut o.steps,
+            "scale loop",
+            "not active with a failing trigger and no fallback (TriggerError): KEDA does nothing",
+        );
+        o.summary = "KEDA does nothing (a trigger fails)".to_string();
+    } else if idle_above || (current > 0 && min == 0) {
+        scale_to_zero_or_idle(k, current, now, o);
+    } else if k.idle_replica_count.is_none() && current < min {
+        o.scale_to = Some(min);
+        step(
+            &mut o.steps,
+            "scale loop",
+            format!("not active and {current} < minReplicaCount: KEDA scales to {min}"),
+        );
+        o.summary = format!("KEDA scales {current} → {min} (minReplicaCount)");
+    } else {
+        step(
+            &mut o.steps,
+            "scale loop",
+            format!("not active at {current} replica(s): nothing for KEDA to do"),
+        );
+        if current == 0 {
+            o.diagnostics.push(Diagnostic::new(
+                "KedaActivation",
+                Severity::Info,
+                "No trigger is above its activation threshold: KEDA keeps the workload at 0 \
+                 replicas, and the HPA does not act at 0.",
+                "Lower the trigger's activation threshold if it should wake at this value.",
+            ));
+        }
+        o.summary = if current == 0 {
+            "KEDA keeps the workload at 0".to_string()
+        } else {
+            "KEDA: not active, the HPA decides".to_string()
+        };
+    }
+}
+
+fn scale_to_zero_or_idle(k: &KedaInput, current: i32, now: Timestamp, o: &mut KedaOutcome) {
+    if k.pause_scale_in {
+        step(
+            &mut o.steps,
+            "scale loop",
+            "not active, but paused-scale-in keeps the count",
+        );
+        o.summary = "KEDA would deactivate but scale-in is paused".to_string();
+        return;
+    }
+    let (to, what) = match (k.idle_replica_count, k.min_replica_count) {
+        (Some(idle), _) => (idle, "idleReplicaCount"),
+        (None, m) => (m.unwrap_or(0), "minReplicaCount"),
+    };
+    // Strict, as KEDA's `Add(cooldown).Before(time.Now())`.
+    let (passed, since) = match k.last_active {
+        Some(t) => (
+            t.add(k.cooldown).before(now),
+            format!(
+                "last active {} ago, cooldownPeriod {}s",
+                now.since(t),
+                k.cooldown.millis() / 1000
+            ),
+        ),
+        None => match k.created {
+            Some(c) => (
+                c.add(k.initial_cooldown).before(now),
+                format!(
+                    "never active; created {} ago, initialCooldownPeriod {}s",
+                    now.since(c),
+                    k.initial_cooldown.millis() / 1000
+                ),
+            ),
+            None => (true, "last active long ago (assumed)".to_string()),
+        },
+    };
+    if passed {
+        o.scale_to = Some(to);
+        step(
+            &mut o.steps,
+            "scale loop",
+            format!(
+                "not active, {since}: the cooldown has passed; KEDA scales {current} → {to} ({what})"
+            ),
+        );
+        o.diagnostics.push(Diagnostic::new(
+            "KedaIdle",
+            Severity::Info,
+            format!(
+                "No trigger is active and the cooldown has passed ({since}): KEDA set the \
+                 workload to {to} ({what}); the HPA does not act at 0 replicas."
+            ),
+            if k.last_active_assumed {
+                "Pass --last-active AGE if a trigger was active recently.".to_string()
+            } else {
+                String::new()
+            },
+        ));
+        o.summary = format!("KEDA deactivates {current} → {to} ({what})");
+    } else {
+        step(
+            &mut o.steps,
+            "scale loop",
+            format!(
+                "not active, {since}: still cooling down (ScalerCooldown); KEDA waits, the HPA \
+                 decides meanwhile"
+            ),
+        );
+        let left = match k.last_active {
+            Some(t) => t.add(k.cooldown).since(now),
+            None => k.created.map_or(crate::time::Duration::ZERO, |c| {
+                c.add(k.initial_cooldown).since(now)
+            }),
+        };
+        o.diagnostics.push(Diagnostic::new(
+            "KedaCooldown",
+            Severity::Info,
+            format!(
+                "No trigger is active, but KEDA waits for the cooldown ({since}): it scales to \
+                 {to} ({what}) at the first poll more than {left} from now; meanwhile the HPA \
+                 keeps at least minReplicas."
+            ),
+            "Lower spec.cooldownPeriod to scale in sooner.",
+        ));
+        o.summary = "KEDA is cooling down, the HPA decides".to_string();
+    }
+}
+
+/// Pods the fallback divides by for a Value target: Running and Ready (getReadyReplicasCount);
+/// without pods, the current count.
+pub fn ready_replicas(s: &Scenario) -> i32 {
+    if s.pods.is_empty() {
+        return s.current_replicas;
+    }
+    let n = s
+        .pods
+        .iter()
+        .filter(|p| {
+            p.phase == PodPhase::Running
+                && p.ready.is_some_and(|r| r.status == ConditionStatus::True)
+        })
+        .count();
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+/// The scenario the HPA's sync sees after KEDA's poll: KEDA's served values, and the count KEDA
+/// set.
+pub fn hpa_scenario(s: &Scenario, o: &KedaOutcome) -> Scenario {
+    let mut hpa = s.clone();
+    hpa.keda = None;
+    for (name, values) in &o.external {
+        hpa.metrics.external.insert(name.clone(), values.clone());
+    }
+    if let Some(n) = o.scale_to {
+        hpa.current_replicas = n;
+        hpa.status_replicas = n;
+    }
+    hpa
+}
+
+/// Puts KEDA's steps before the HPA's `metric` steps and makes the decision the final count
+/// after both layers.
+pub fn splice(report: &mut Report, o: &KedaOutcome, original_current: i32) {
+    let at = report
+        .steps
+        .iter()
+        .position(|s| s.phase != "inputs")
+        .unwrap_or(report.steps.len());
+    report.steps.splice(at..at, o.steps.iter().cloned());
+    let hpa_current = report.current_replicas;
+    report.current_replicas = original_current;
+    if let Some(n) = o.scale_to
+        && let Some(row) = report
+            .steps
+            .iter_mut()
+            .find(|s| s.phase == "inputs" && s.title == "current replicas")
+    {
+        let source = row
+            .detail
+            .split_once(", ")
+            .map_or(String::new(), |(_, rest)| format!(", {rest}"));
+        row.detail = format!(
+            "{original_current}{source}; KEDA sets {n} and the HPA's sync starts from there"
+        );
+    }
+    if o.paused {
+        report.desired_replicas = o.scale_to.unwrap_or(original_current);
+    }
+    let desired = report.desired_replicas;
+    report.decision.change = if desired > original_current {
+        "scaleUp"
+    } else if desired < original_current {
+        "scaleDown"
+    } else {
+        "none"
+    }
+    .to_string();
+    report.decision.summary = if o.paused {
+        format!("{}; {original_current} → {desired}", o.summary)
+    } else if o.scale_to.is_some() {
+        format!(
+            "{}; then the HPA: {hpa_current} → {desired}, {}",
+            o.summary, report.decision.summary
+        )
+    } else {
+        format!("{}: {}", o.summary, report.decision.summary)
+    };
+    // At 0 replicas the count is KEDA's to change (activation): the HPA's ScalingDisabled is
+    // expected there, and its advice (scale up by hand) would be wrong.
+    report.diagnostics.retain(|d| d.code != "ScalingDisabled");
+    report.diagnostics.extend(o.diagnostics.iter().cloned());
+    report
+        .diagnostics
+        .sort_by_key(|d| std::cmp::Reverse(d.severity));
+}
+
+#[cfg(test)]
+mod tests;

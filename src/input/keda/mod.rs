@@ -1,0 +1,1321 @@
+//! KEDA `ScaledObject` (`keda.sh/v1alpha1`) → the `autoscaling/v2` HPA KEDA creates for it, plus
+//! what KEDA's own scale loop needs (`scenario::keda::KedaInput`). Translation only: KEDA's
+//! decisions are in `calc::keda`.
+//!
+//! Mirrors kedacore/keda: `controllers/keda/hpa.go` (`newHPAForScaledObject`,
+//! `getScaledObjectMetricSpecs`), `apis/keda/v1alpha1/scaledobject_types.go` and
+//! `scaledobject_webhook.go` (validation), `pkg/scalers/*` (each trigger's metric, in
+//! `scalers.rs`) and `pkg/scaling/modifiers` (the formula, parsed in `formula.rs`). The HPA is
+//! built as the JSON object KEDA would send to the API server, then goes through the same
+//! defaulting and validation as a manifest (`input::manifest`); `--print-hpa` prints it.
+
+pub mod formula;
+pub mod scalers;
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use crate::error::InputError;
+use crate::input::manifest::locate::FieldPath;
+use crate::input::manifest::validate::{FieldError, field_error};
+use crate::quantity::{Format, format_milli, parse_milli};
+use crate::scenario::keda::{
+    ExternalTarget, Fallback, FallbackBehavior, KedaInput, Modifiers, Paused, Trigger, TriggerValue,
+};
+use crate::time::{Duration, Timestamp};
+use scalers::Threshold;
+
+pub const KIND: &str = "ScaledObject";
+pub const API_VERSION: &str = "keda.sh/v1alpha1";
+/// `ScaledObjectOwnerAnnotation`: the label the metrics server selects on.
+pub const OWNER_LABEL: &str = "scaledobject.keda.sh/name";
+const EXCLUDED_LABELS_ANNOTATION: &str = "scaledobject.keda.sh/hpa-excluded-labels";
+const PAUSED: &str = "autoscaling.keda.sh/paused";
+const PAUSED_REPLICAS: &str = "autoscaling.keda.sh/paused-replicas";
+const PAUSED_SCALE_IN: &str = "autoscaling.keda.sh/paused-scale-in";
+const PAUSED_SCALE_OUT: &str = "autoscaling.keda.sh/paused-scale-out";
+const FORCE_ACTIVATION: &str = "autoscaling.keda.sh/force-activation";
+/// `CompositeMetricName`.
+pub const COMPOSITE_METRIC: &str = "composite-metric";
+/// `maxK8sLabelValueLength` (scaledobject_webhook.go).
+const MAX_LABEL_VALUE: usize = 63;
+/// `defaultHPAMaxReplicas`.
+const DEFAULT_MAX: i32 = 100;
+/// KEDA's defaults for the scale loop (`scale_scaledobjects.go`, `scale_handler.go`).
+const DEFAULT_COOLDOWN: i64 = 300;
+const DEFAULT_INITIAL_COOLDOWN: i64 = 0;
+const DEFAULT_POLLING: i64 = 30;
+
+/// A ScaledObject translated: the HPA object and KEDA's own settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Translated {
+    /// The `autoscaling/v2` `HorizontalPodAutoscaler` KEDA creates, as JSON.
+    pub hpa: Value,
+    pub keda: KedaSpec,
+    /// For each `spec.metrics[i]` of the HPA, the field of the ScaledObject it came from.
+    pub metric_sources: Vec<FieldPath>,
+}
+
+/// KEDA's settings, before the trigger values are known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KedaSpec {
+    pub input: KedaInput,
+    /// `status.health`: failures per metric name.
+    pub health: BTreeMap<String, i32>,
+    /// Notes for the output's assumptions (a guessed scaler, ...).
+    pub notes: Vec<String>,
+}
+
+/// Whether a document is a ScaledObject.
+pub fn is_scaled_object(kind: &str, api_version: &str) -> bool {
+    kind == KIND && (api_version.is_empty() || api_version.starts_with("keda.sh/"))
+}
+
+/// The HPA path of a validation error, in the ScaledObject's terms.
+pub fn source_path(translated: &Translated, path: &FieldPath) -> FieldPath {
+    use crate::input::manifest::locate::Seg;
+    let segs = &path.0;
+    let key = |i: usize| match segs.get(i) {
+        Some(Seg::Key(k)) => Some(k.as_str()),
+        _ => None,
+    };
+    if key(0) != Some("spec") {
+        return FieldPath::of(&["metadata"]);
+    }
+    let rest = |from: usize| FieldPath(segs.get(from..).unwrap_or_default().to_vec());
+    match key(1) {
+        Some("minReplicas") => FieldPath::of(&["spec", "minReplicaCount"]),
+        Some("maxReplicas") => FieldPath::of(&["spec", "maxReplicaCount"]),
+        Some("behavior") => {
+            FieldPath::of(&["spec", "advanced", "horizontalPodAutoscalerConfig"]).join(&rest(1))
+        }
+        Some("metrics") => match segs.get(2) {
+            Some(Seg::Index(i)) => translated
+                .metric_sources
+                .get(*i)
+                .cloned()
+                .unwrap_or_else(|| FieldPath::of(&["spec", "triggers"])),
+            _ => FieldPath::of(&["spec", "triggers"]),
+        },
+        _ => FieldPath::of(&["spec", "scaleTargetRef"]),
+    }
+}
+
+fn found(v: &Value) -> String {
+    match v {
+        Value::Null => "nothing".to_string(),
+        Value::Bool(b) => format!("{b}"),
+        Value::Number(n) => format!("{n}"),
+        Value::String(s) => format!("{s:?}"),
+        Value::Array(_) => "a list".to_string(),
+        Value::Object(_) => "a mapping".to_string(),
+    }
+}
+
+fn at<'v>(raw: &'v Value, path: &FieldPath) -> Option<&'v Value> {
+    use crate::input::manifest::locate::Seg;
+    let mut v = Some(raw);
+    for seg in &path.0 {
+        v = match seg {
+            Seg::Key(k) => v.and_then(|x| x.get(k.as_str())),
+            Seg::Index(i) => v.and_then(|x| x.get(i)),
+        };
+    }
+    v.filter(|v| !v.is_null())
+}
+
+fn opt_str(raw: &Value, path: &FieldPath) -> Result<Option<String>, FieldError> {
+    match at(raw, path) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(field_error(
+            path.clone(),
+            format!("found {}, expected a string", found(other)),
+        )),
+    }
+}
+
+/// An `*int32` field with the CRD's `Minimum`.
+fn opt_i32(raw: &Value, path: &FieldPath, minimum: i32) -> Result<Option<i32>, FieldError> {
+    match at(raw, path) {
+        None => Ok(None),
+        Some(v) => {
+            let n = v
+                .as_i64()
+                .and_then(|n| i32::try_from(n).ok())
+                .ok_or_else(|| {
+                    field_error(
+                        path.clone(),
+                        format!("found {}, expected a 32-bit integer", found(v)),
+                    )
+                })?;
+            if n < minimum {
+                return Err(field_error(
+                    path.clone(),
+                    format!("found {n}, expected {minimum} or more"),
+                ));
+            }
+            Ok(Some(n))
+        }
+    }
+}
+
+fn string_map(raw: &Value, path: &FieldPath) -> Result<BTreeMap<String, String>, FieldError> {
+    match at(raw, path) {
+        None => Ok(BTreeMap::new()),
+        Some(Value::Object(map)) => map
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => Ok((k.clone(), s.clone())),
+                other => Err(field_error(
+                    path.key(k),
+                    format!(
+                        "found {}, expected a string (quote it: the API server rejects other types)",
+                        found(other)
+                    ),
+                )),
+            })
+            .collect(),
+        Some(other) => Err(field_error(
+            path.clone(),
+            format!("found {}, expected a mapping of strings", found(other)),
+        )),
+    }
+}
+
+/// Go's `strconv.ParseBool`.
+fn parse_bool(v: &str) -> Option<bool> {
+    match v {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
+}
+
+// Port of getBoolAnnotation (scaledobject_types.go): present and not parseable means true.
+fn bool_annotation(annotations: &BTreeMap<String, String>, key: &str) -> bool {
+    annotations
+        .get(key)
+        .is_some_and(|v| parse_bool(v).unwrap_or(true))
+}
+
+/// A quantity as `resource.NewQuantity(n, DecimalSI).String()` prints it.
+fn integer_quantity(n: i64) -> String {
+    format_milli(n.saturating_mul(1000), Format::DecimalSI)
+}
+
+// Port of quantityFromFloat64 (pkg/scalers/scaler.go): NaN, Inf and negatives are 0, otherwise
+// `%.3f`.
+pub fn milli_from_float(v: f64) -> i64 {
+    if !v.is_finite() || v < 0.0 {
+        return 0;
+    }
+    parse_milli(&format!("{v:.3}")).unwrap_or(i64::MAX)
+}
+
+const SPEC_KEYS: &[&str] = &[
+    "scaleTargetRef",
+    "pollingInterval",
+    "initialCooldownPeriod",
+    "cooldownPeriod",
+    "idleReplicaCount",
+    "minReplicaCount",
+    "maxReplicaCount",
+    "advanced",
+    "triggers",
+    "fallback",
+];
+const TRIGGER_KEYS: &[&str] = &[
+    "type",
+    "name",
+    "useCachedMetrics",
+    "metadata",
+    "authenticationRef",
+    "metricType",
+];
+/// ScaledObject settings sometimes put in a trigger's metadata by mistake (kedacore/keda#2479).
+const MISPLACED: &[&str] = &[
+    "minReplicaCount",
+    "maxReplicaCount",
+    "idleReplicaCount",
+    "cooldownPeriod",
+    "pollingInterval",
+];
+
+/// Known keys of the nested objects, as the CRD's schema has them (the API server prunes others).
+const NESTED_KEYS: &[(&[&str], &[&str])] = &[
+    (
+        &["scaleTargetRef"],
+        &["name", "apiVersion", "kind", "envSourceContainerName"],
+    ),
+    (
+        &["advanced"],
+        &[
+            "horizontalPodAutoscalerConfig",
+            "restoreToOriginalReplicaCount",
+            "scalingModifiers",
+        ],
+    ),
+    (
+        &["advanced", "horizontalPodAutoscalerConfig"],
+        &["behavior", "name"],
+    ),
+    (
+        &["advanced", "scalingModifiers"],
+        &["formula", "target", "activationTarget", "metricType"],
+    ),
+    (&["fallback"], &["failureThreshold", "replicas", "behavior"]),
+    (
+        &["advanced", "horizontalPodAutoscalerConfig", "behavior"],
+        &["scaleUp", "scaleDown"],
+    ),
+];
+const RULES_KEYS: &[&str] = &[
+    "stabilizationWindowSeconds",
+    "selectPolicy",
+    "policies",
+    "tolerance",
+];
+const POLICY_KEYS: &[&str] = &["type", "value", "periodSeconds"];
+
+/// Warns about unknown keys below `spec` (a typo such as `stabilisationWindowSeconds` in the
+/// copied behavior would otherwise vanish, as the API server prunes it).
+fn warn_unknown_nested(raw: &Value, spec: &FieldPath, warn: &mut dyn FnMut(&FieldPath, &str)) {
+    let mut check = |path: &FieldPath, known: &[&str]| {
+        if let Some(Value::Object(map)) = at(raw, path) {
+            for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
+                warn(&path.key(key), "unknown field (ignored)");
+            }
+        }
+    };
+    for (keys, known) in NESTED_KEYS {
+        let path = keys.iter().fold(spec.clone(), |p, k| p.key(k));
+        check(&path, known);
+    }
+    let behavior = spec
+        .key("advanced")
+        .key("horizontalPodAutoscalerConfig")
+        .key("behavior");
+    for direction in ["scaleUp", "scaleDown"] {
+        let rules = behavior.key(direction);
+        check(&rules, RULES_KEYS);
+        let policies = at(raw, &rules.key("policies")).and_then(Value::as_array);
+        for i in 0..policies.map_or(0, Vec::len) {
+            check(&rules.key("policies").index(i), POLICY_KEYS);
+        }
+    }
+}
+
+/// Translates the ScaledObject `raw`. `warn` receives (field, message) pairs.
+pub fn translate(
+    raw: &Value,
+    warn: &mut dyn FnMut(&FieldPath, &str),
+) -> Result<Translated, FieldError> {
+    let meta = FieldPath::of(&["metadata"]);
+    let name = opt_str(raw, &meta.key("name"))?.unwrap_or_default();
+    if name.is_empty() {
+        return Err(field_error(
+            meta.key("name"),
+            "found nothing, expected the ScaledObject's name",
+        ));
+    }
+    let namespace = opt_str(raw, &meta.key("namespace"))?.filter(|n| !n.is_empty());
+    let labels = string_map(raw, &meta.key("labels"))?;
+    let annotations = string_map(raw, &meta.key("annotations"))?;
+    let spec = FieldPath::of(&["spec"]);
+    let Some(Value::Object(spec_map)) = at(raw, &spec) else {
+        return Err(field_error(
+            spec,
+            "found nothing, expected the ScaledObject's spec",
+        ));
+    };
+    for key in spec_map.keys() {
+        if !SPEC_KEYS.contains(&key.as_str()) {
+            warn(&spec.key(key), "unknown field (ignored)");
+        }
+    }
+    warn_unknown_nested(raw, &spec, warn);
+
+    // scaleTargetRef: ParseGVKR defaults to apps/v1 Deployment.
+    let target = spec.key("scaleTargetRef");
+    let target_name = opt_str(raw, &target.key("name"))?.unwrap_or_default();
+    if target_name.is_empty() {
+        return Err(field_error(
+            target.key("name"),
+            "found nothing, expected the name of the object to scale",
+        ));
+    }
+    let target_api = opt_str(raw, &target.key("apiVersion"))?
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "apps/v1".to_string());
+    let target_kind = opt_str(raw, &target.key("kind"))?
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "Deployment".to_string());
+
+    let polling = opt_i32(raw, &spec.key("pollingInterval"), 1)?;
+    let initial_cooldown = opt_i32(raw, &spec.key("initialCooldownPeriod"), 0)?;
+    let cooldown = opt_i32(raw, &spec.key("cooldownPeriod"), 0)?;
+    let idle = opt_i32(raw, &spec.key("idleReplicaCount"), 0)?;
+    let min = opt_i32(raw, &spec.key("minReplicaCount"), 0)?;
+    let max_field = opt_i32(raw, &spec.key("maxReplicaCount"), 1)?;
+
+    let advanced = spec.key("advanced");
+    let hpa_config = advanced.key("horizontalPodAutoscalerConfig");
+    let hpa_name = opt_str(raw, &hpa_config.key("name"))?
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| format!("keda-hpa-{name}"));
+
+    // Port of verifyName (scaledobject_webhook.go).
+    if name.len() > MAX_LABEL_VALUE {
+        return Err(field_error(
+            meta.key("name"),
+            format!(
+                "found a name of {} characters, expected at most {MAX_LABEL_VALUE} (it is the \
+                 value of the {OWNER_LABEL} label)",
+                name.len()
+            ),
+        ));
+    }
+    if hpa_name.len() > MAX_LABEL_VALUE {
+        return Err(field_error(
+            hpa_config.key("name"),
+            format!(
+                "found the HPA name {hpa_name:?} of {} characters, expected at most \
+                 {MAX_LABEL_VALUE}: set spec.advanced.horizontalPodAutoscalerConfig.name to a \
+                 shorter name or shorten the ScaledObject's name",
+                hpa_name.len()
+            ),
+        ));
+    }
+
+    // Port of CheckReplicaCountBoundsAreValid (scaledobject_types.go) and the CRD's CEL rule.
+    let hpa_min = min.filter(|m| *m > 0).unwrap_or(1);
+    let hpa_max = max_field.unwrap_or(DEFAULT_MAX);
+    let checked_min = if min.is_some() { hpa_min } else { 0 };
+    if checked_min > hpa_max {
+        return Err(field_error(
+            spec.key("minReplicaCount"),
+            format!(
+                "found minReplicaCount {checked_min} above maxReplicaCount {hpa_max}, expected at \
+                 most maxReplicaCount"
+            ),
+        ));
+    }
+    if let Some(idle) = idle
+        && idle >= checked_min
+    {
+        return Err(field_error(
+            spec.key("idleReplicaCount"),
+            format!(
+                "found idleReplicaCount {idle}, expected less than minReplicaCount {checked_min}"
+            ),
+        ));
+    }
+
+    let (triggers, mut metrics, notes) = translate_triggers(raw, &spec, &name, warn)?;
+
+    // The scale-to-zero rule of verifyCPUMemoryScalers (only for Deployments and StatefulSets,
+    // whose pod template the webhook reads).
+    let only_resources = triggers
+        .iter()
+        .all(|t| matches!(t.value, TriggerValue::Resource));
+    if only_resources
+        && target_api == "apps/v1"
+        && matches!(target_kind.as_str(), "Deployment" | "StatefulSet")
+        && min.unwrap_or(0) == 0
+    {
+        return Err(field_error(
+            spec.key("minReplicaCount"),
+            "found 0 (or nothing) with only cpu/memory triggers, expected 1 or more (scale to \
+             zero doesn't work in this case)",
+        ));
+    }
+
+    // scalingModifiers: IsUsingModifiers is "the struct is not empty".
+    let sm_path = advanced.key("scalingModifiers");
+    let sm_formula = opt_str(raw, &sm_path.key("formula"))?.unwrap_or_default();
+    let sm_target = opt_str(raw, &sm_path.key("target"))?.unwrap_or_default();
+    let sm_activation = opt_str(raw, &sm_path.key("activationTarget"))?.unwrap_or_default();
+    let sm_type = opt_str(raw, &sm_path.key("metricType"))?.unwrap_or_default();
+    let using_modifiers = !(sm_formula.is_empty()
+        && sm_target.is_empty()
+        && sm_activation.is_empty()
+        && sm_type.is_empty());
+    let modifiers = if using_modifiers {
+        Some(modifiers(
+            &sm_path,
+            &sm_formula,
+            &sm_target,
+            &sm_activation,
+            &sm_type,
+            &triggers,
+        )?)
+    } else {
+        None
+    };
+
+    let fallback = translate_fallback(
+        raw,
+        &spec,
+        using_modifiers,
+        only_resources,
+        !sm_formula.is_empty(),
+    )?;
+
+    // Paused annotations.
+    let paused_replicas = match annotations.get(PAUSED_REPLICAS) {
+        None => None,
+        Some(v) => Some(v.trim().parse::<i32>().map_err(|_| {
+            field_error(
+                meta.key("annotations").key(PAUSED_REPLICAS),
+                format!("found {v:?}, expected a replica count"),
+            )
+        })?),
+    };
+    // Port of NeedToBePausedByAnnotation.
+    let paused =
+        if annotations.contains_key(PAUSED_REPLICAS) || bool_annotation(&annotations, PAUSED) {
+            Some(Paused {
+                replicas: paused_replicas,
+            })
+        } else {
+            None
+        };
+    let pause_scale_in = bool_annotation(&annotations, PAUSED_SCALE_IN);
+    let pause_scale_out = bool_annotation(&annotations, PAUSED_SCALE_OUT);
+
+    // The metric specs, in KEDA's order: sorted by type (sort.Slice; for the handful of triggers
+    // of a ScaledObject it runs an insertion sort, which keeps the triggers' order within a type).
+    metrics.sort_by(|a, b| a.0.cmp(&b.0));
+    if let Some(m) = &modifiers {
+        let milli = truncate_milli(m.target);
+        let target = if m.value_type {
+            json!({"type": "Value", "value": format_milli(milli, Format::DecimalSI)})
+        } else {
+            json!({"type": "AverageValue", "averageValue": format_milli(milli, Format::DecimalSI)})
+        };
+        metrics.retain(|(kind, _, _)| kind == "Resource");
+        metrics.push((
+            "External".to_string(),
+            json!({"type": "External", "external": {
+                "metric": {"name": COMPOSITE_METRIC, "selector": {"matchLabels": {OWNER_LABEL: name}}},
+                "target": target}}),
+            sm_path.key("target"),
+        ));
+    }
+
+    // Port of newHPAForScaledObject (hpa.go).
+    let behavior = hpa_behavior(raw, &hpa_config, pause_scale_in, pause_scale_out);
+    let metadata = hpa_metadata(
+        &name,
+        namespace.as_deref(),
+        &hpa_name,
+        &labels,
+        &annotations,
+    );
+    let mut hpa_spec = Map::new();
+    hpa_spec.insert(
+        "scaleTargetRef".into(),
+        json!({"apiVersion": target_api, "kind": target_kind, "name": target_name}),
+    );
+    hpa_spec.insert("minReplicas".into(), json!(hpa_min));
+    hpa_spec.insert("maxReplicas".into(), json!(hpa_max));
+    let metric_sources = metrics.iter().map(|(_, _, p)| p.clone()).collect();
+    hpa_spec.insert(
+        "metrics".into(),
+        Value::Array(metrics.into_iter().map(|(_, m, _)| m).collect()),
+    );
+    if let Some(b) = behavior {
+        hpa_spec.insert("behavior".into(), b);
+    }
+    let hpa = json!({
+        "apiVersion": "autoscaling/v2",
+        "kind": "HorizontalPodAutoscaler",
+        "metadata": metadata,
+        "spec": Value::Object(hpa_spec),
+    });
+
+    // status: lastActiveTime and health.
+    let status = FieldPath::of(&["status"]);
+    let last_active = timestamp(raw, &status.key("lastActiveTime"))?;
+    let created = timestamp(raw, &meta.key("creationTimestamp"))?;
+    let mut health = BTreeMap::new();
+    if let Some(Value::Object(entries)) = at(raw, &status.key("health")) {
+        for metric in entries.keys() {
+            let path = status.key("health").key(metric).key("numberOfFailures");
+            if let Some(n) = opt_i32(raw, &path, 0)? {
+                health.insert(metric.clone(), n);
+            }
+        }
+    }
+
+    Ok(Translated {
+        hpa,
+        metric_sources,
+        keda: KedaSpec {
+            input: KedaInput {
+                name,
+                min_replica_count: min,
+                max_replica_count: hpa_max,
+                idle_replica_count: idle,
+                cooldown: Duration::from_secs(cooldown.map_or(DEFAULT_COOLDOWN, i64::from)),
+                initial_cooldown: Duration::from_secs(
+                    initial_cooldown.map_or(DEFAULT_INITIAL_COOLDOWN, i64::from),
+                ),
+                polling_interval: Duration::from_secs(polling.map_or(DEFAULT_POLLING, i64::from)),
+                last_active,
+                created,
+                last_active_assumed: false,
+                triggers,
+                fallback,
+                modifiers,
+                paused,
+                pause_scale_in,
+                pause_scale_out,
+                force_activation: bool_annotation(&annotations, FORCE_ACTIVATION),
+            },
+            health,
+            notes,
+        },
+    })
+}
+
+/// A metric spec of the HPA: its type (for the sort), the JSON, and the ScaledObject field it
+/// came from.
+type MetricEntry = (String, Value, FieldPath);
+
+/// The triggers, the HPA's metric specs, and notes (a guessed scaler).
+type TriggerParts = (Vec<Trigger>, Vec<MetricEntry>, Vec<String>);
+
+/// Each trigger: validated (`ValidateTriggers`), its scaler read (`scalers.rs`), its metric spec
+/// built as `GetMetricSpecForScaling` builds it.
+fn translate_triggers(
+    raw: &Value,
+    spec: &FieldPath,
+    name: &str,
+    warn: &mut dyn FnMut(&FieldPath, &str),
+) -> Result<TriggerParts, FieldError> {
+    let triggers_path = spec.key("triggers");
+    let triggers_raw = match at(raw, &triggers_path) {
+        Some(Value::Array(items)) if !items.is_empty() => items.as_slice(),
+        Some(Value::Array(_)) | None => {
+            return Err(field_error(
+                triggers_path,
+                "found no triggers, expected at least one (no triggers defined in the ScaledObject)",
+            ));
+        }
+        Some(other) => {
+            return Err(field_error(
+                triggers_path,
+                format!("found {}, expected a list of triggers", found(other)),
+            ));
+        }
+    };
+    let mut triggers: Vec<Trigger> = Vec::new();
+    let mut metrics: Vec<MetricEntry> = Vec::new();
+    let mut notes = Vec::new();
+    let mut names_seen: Vec<String> = Vec::new();
+    let mut external_names: Vec<String> = Vec::new();
+    for (index, item) in triggers_raw.iter().enumerate() {
+        let path = triggers_path.index(index);
+        let Value::Object(item_map) = item else {
+            return Err(field_error(
+                path,
+                format!(
+                    "found {}, expected a trigger (type and metadata)",
+                    found(item)
+                ),
+            ));
+        };
+        for key in item_map.keys() {
+            if !TRIGGER_KEYS.contains(&key.as_str()) {
+                warn(&path.key(key), "unknown field (ignored)");
+            }
+        }
+        let scaler = opt_str(raw, &path.key("type"))?.unwrap_or_default();
+        if scaler.is_empty() {
+            return Err(field_error(
+                path.key("type"),
+                "found nothing, expected the scaler's type (prometheus, kafka, cpu, ...)",
+            ));
+        }
+        let trigger_name = opt_str(raw, &path.key("name"))?.unwrap_or_default();
+        // Port of ValidateTriggers (scaletriggers_types.go).
+        if !trigger_name.is_empty() {
+            if names_seen.contains(&trigger_name) {
+                return Err(field_error(
+                    path.key("name"),
+                    format!(
+                        "found the trigger name {trigger_name:?} a second time, expected unique \
+                         names"
+                    ),
+                ));
+            }
+            names_seen.push(trigger_name.clone());
+        }
+        let cached = at(raw, &path.key("useCachedMetrics")).and_then(Value::as_bool) == Some(true);
+        if cached && matches!(scaler.as_str(), "cpu" | "memory" | "cron") {
+            return Err(field_error(
+                path.key("useCachedMetrics"),
+                format!("found true, expected false: not supported for the {scaler:?} scaler"),
+            ));
+        }
+        let metadata_path = path.key("metadata");
+        let metadata = string_map(raw, &metadata_path)?;
+        for key in MISPLACED {
+            if metadata.contains_key(*key) {
+                warn(
+                    &metadata_path.key(key),
+                    &format!(
+                        "{key} is a ScaledObject setting, not trigger metadata: the scaler \
+                         ignores it (put it under spec)"
+                    ),
+                );
+            }
+        }
+        let metric_type = opt_str(raw, &path.key("metricType"))?.unwrap_or_default();
+        if !matches!(
+            metric_type.as_str(),
+            "" | "AverageValue" | "Value" | "Utilization"
+        ) {
+            return Err(field_error(
+                path.key("metricType"),
+                format!("found {metric_type:?}, expected AverageValue, Value or Utilization"),
+            ));
+        }
+        if matches!(scaler.as_str(), "cpu" | "memory") {
+            let (metric, trigger) =
+                resource_trigger(&path, &metadata, &scaler, &metric_type, index, trigger_name)?;
+            metrics.push(metric);
+            triggers.push(trigger);
+            continue;
+        }
+        // Port of GetMetricTargetType (pkg/scalers/scaler.go).
+        let target_type = match metric_type.as_str() {
+            "" | "AverageValue" => "AverageValue",
+            "Value" => "Value",
+            _ => {
+                return Err(field_error(
+                    path.key("metricType"),
+                    "found Utilization, expected Value or AverageValue ('Utilization' metric \
+                     type is unsupported for external metrics)",
+                ));
+            }
+        };
+        let spec = scalers::spec(&scaler, &metadata).map_err(|e| {
+            let at = match &e.key {
+                Some(k) => metadata_path.key(k),
+                None => path.key("type"),
+            };
+            field_error(at, e.message)
+        })?;
+        if let Some(g) = &spec.guessed {
+            notes.push(format!("Trigger s{index} ({scaler}): {g}."));
+        }
+        let metric_name = scalers::with_index(index, &spec.metric_name);
+        // Port of the duplicate check in getScaledObjectMetricSpecs (hpa.go).
+        if external_names.contains(&metric_name) {
+            return Err(field_error(
+                path,
+                format!(
+                    "found the metric name {metric_name} a second time, expected unique metric \
+                     names (metricName defined multiple times in ScaledObject {name})"
+                ),
+            ));
+        }
+        external_names.push(metric_name.clone());
+        let milli = match spec.threshold {
+            Threshold::Integer(n) => n.saturating_mul(1000),
+            Threshold::Milli(f) => milli_from_float(f),
+        };
+        let quantity = match spec.threshold {
+            Threshold::Integer(n) => integer_quantity(n),
+            Threshold::Milli(_) => format_milli(milli, Format::DecimalSI),
+        };
+        let target_json = if target_type == "AverageValue" {
+            json!({"type": "AverageValue", "averageValue": quantity})
+        } else {
+            json!({"type": "Value", "value": quantity})
+        };
+        metrics.push((
+            "External".to_string(),
+            json!({"type": "External", "external": {
+                "metric": {"name": metric_name, "selector": {"matchLabels": {OWNER_LABEL: name}}},
+                "target": target_json}}),
+            metadata_path.key(&spec.threshold_source),
+        ));
+        triggers.push(Trigger {
+            index,
+            scaler,
+            name: trigger_name,
+            metric_name: Some(metric_name),
+            activation: spec.activation,
+            activation_source: spec.activation_source,
+            target: Some(ExternalTarget {
+                milli,
+                value_type: target_type == "Value",
+            }),
+            value: TriggerValue::Value(0.0),
+            failures: 0,
+        });
+    }
+    Ok((triggers, metrics, notes))
+}
+
+// Port of parseResourceMetadata / GetMetricSpecForScaling (cpu_memory_scaler.go): a cpu or
+// memory trigger is a Resource (or ContainerResource) metric of the HPA.
+fn resource_trigger(
+    path: &FieldPath,
+    metadata: &BTreeMap<String, String>,
+    scaler: &str,
+    metric_type: &str,
+    index: usize,
+    trigger_name: String,
+) -> Result<(MetricEntry, Trigger), FieldError> {
+    let metadata_path = path.key("metadata");
+    if metadata.contains_key("type") {
+        return Err(field_error(
+            metadata_path.key("type"),
+            "found the removed `type` setting, expected metricType on the trigger (The \
+             'type' setting is DEPRECATED and is removed in v2.18 - Use 'metricType' \
+             instead.)",
+        ));
+    }
+    let value = metadata.get("value").cloned().unwrap_or_default();
+    if value.is_empty() {
+        return Err(field_error(
+            metadata_path.key("value"),
+            "found nothing, expected the target value (required)",
+        ));
+    }
+    let target = match metric_type {
+        "Utilization" => {
+            let n: i32 = value.trim().parse().map_err(|_| {
+                field_error(
+                    metadata_path.key("value"),
+                    format!("found {value:?}, expected a whole percentage"),
+                )
+            })?;
+            json!({"type": "Utilization", "averageUtilization": n})
+        }
+        "AverageValue" => {
+            parse_milli(&value).map_err(|e| {
+                field_error(
+                    metadata_path.key("value"),
+                    format!("found {value:?}, expected a quantity ({e})"),
+                )
+            })?;
+            json!({"type": "AverageValue", "averageValue": value})
+        }
+        other => {
+            return Err(field_error(
+                path.key("metricType"),
+                format!(
+                    "found {}, expected Utilization or AverageValue for a {scaler} trigger",
+                    if other.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        format!("{other:?}")
+                    }
+                ),
+            ));
+        }
+    };
+    let container = metadata.get("containerName").filter(|c| !c.is_empty());
+    let (metric_kind, spec_json) = match container {
+        Some(c) => (
+            "ContainerResource",
+            json!({"type": "ContainerResource", "containerResource":
+                {"name": scaler, "container": c, "target": target}}),
+        ),
+        None => (
+            "Resource",
+            json!({"type": "Resource", "resource": {"name": scaler, "target": target}}),
+        ),
+    };
+    Ok((
+        (metric_kind.to_string(), spec_json, path.clone()),
+        Trigger {
+            index,
+            scaler: scaler.to_string(),
+            name: trigger_name,
+            metric_name: None,
+            activation: 0.0,
+            activation_source: "always active (cpu and memory)".to_string(),
+            target: None,
+            value: TriggerValue::Resource,
+            failures: 0,
+        },
+    ))
+}
+
+// Port of the fallback rules: the CRD's enum and minimums, CheckFallbackValid and the
+// scalingModifiers behavior's requirement (scaledobject_types.go, scaledobject_webhook.go).
+fn translate_fallback(
+    raw: &Value,
+    spec: &FieldPath,
+    using_modifiers: bool,
+    only_resources: bool,
+    has_formula: bool,
+) -> Result<Option<Fallback>, FieldError> {
+    let fb_path = spec.key("fallback");
+    Ok(match at(raw, &fb_path) {
+        None => None,
+        Some(_) => {
+            let threshold =
+                opt_i32(raw, &fb_path.key("failureThreshold"), 0)?.ok_or_else(|| {
+                    field_error(
+                        fb_path.key("failureThreshold"),
+                        "found nothing, expected the failures before the fallback (required)",
+                    )
+                })?;
+            let replicas = opt_i32(raw, &fb_path.key("replicas"), 0)?.ok_or_else(|| {
+                field_error(
+                    fb_path.key("replicas"),
+                    "found nothing, expected the fallback replicas (required)",
+                )
+            })?;
+            let behavior = match opt_str(raw, &fb_path.key("behavior"))?.as_deref() {
+                None | Some("" | "static") => FallbackBehavior::Static,
+                Some("currentReplicas") => FallbackBehavior::CurrentReplicas,
+                Some("currentReplicasIfHigher") => FallbackBehavior::CurrentReplicasIfHigher,
+                Some("currentReplicasIfLower") => FallbackBehavior::CurrentReplicasIfLower,
+                Some("scalingModifiers") => FallbackBehavior::ScalingModifiers,
+                Some(other) => {
+                    return Err(field_error(
+                        fb_path.key("behavior"),
+                        format!(
+                            "found {other:?}, expected static, currentReplicas, \
+                             currentReplicasIfHigher, currentReplicasIfLower or scalingModifiers"
+                        ),
+                    ));
+                }
+            };
+            if !using_modifiers && only_resources {
+                return Err(field_error(
+                    fb_path,
+                    "found a fallback with only cpu/memory triggers, expected at least one other \
+                     trigger (at least one trigger (that is not cpu or memory) has to have the \
+                     `AverageValue` type for the fallback to be enabled)",
+                ));
+            }
+            if behavior == FallbackBehavior::ScalingModifiers && !has_formula {
+                return Err(field_error(
+                    fb_path.key("behavior"),
+                    "found scalingModifiers, expected spec.advanced.scalingModifiers.formula to \
+                     be defined (scalingModifiers fallback behavior requires \
+                     scalingModifiers.formula to be defined)",
+                ));
+            }
+            Some(Fallback {
+                failure_threshold: threshold,
+                replicas,
+                behavior,
+            })
+        }
+    })
+}
+
+// Port of the behavior part of newHPAForScaledObject (hpa.go): copied, with the
+// paused-scale-in/out annotations setting `selectPolicy: Disabled`.
+fn hpa_behavior(
+    raw: &Value,
+    hpa_config: &FieldPath,
+    pause_in: bool,
+    pause_out: bool,
+) -> Option<Value> {
+    let mut behavior = at(raw, &hpa_config.key("behavior")).cloned();
+    for (paused, direction) in [(pause_in, "scaleDown"), (pause_out, "scaleUp")] {
+        if paused {
+            let b = behavior.get_or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(b) = b {
+                let rules = b
+                    .entry(direction)
+                    .or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(rules) = rules {
+                    rules.insert("selectPolicy".to_string(), json!("Disabled"));
+                }
+            }
+        }
+    }
+    behavior
+}
+
+// Port of the metadata of newHPAForScaledObject (hpa.go): KEDA's labels, the ScaledObject's
+// labels minus the excluded ones, its annotations, and the ScaledObject as the owner.
+fn hpa_metadata(
+    name: &str,
+    namespace: Option<&str>,
+    hpa_name: &str,
+    labels: &BTreeMap<String, String>,
+    annotations: &BTreeMap<String, String>,
+) -> Value {
+    let mut hpa_labels = Map::new();
+    let label_name = truncate_label(hpa_name);
+    hpa_labels.insert("app.kubernetes.io/name".into(), json!(label_name));
+    hpa_labels.insert("app.kubernetes.io/version".into(), json!("2.20.1"));
+    hpa_labels.insert("app.kubernetes.io/part-of".into(), json!(name));
+    hpa_labels.insert(
+        "app.kubernetes.io/managed-by".into(),
+        json!("keda-operator"),
+    );
+    let excluded: Vec<&str> = annotations
+        .get(EXCLUDED_LABELS_ANNOTATION)
+        .map(|s| s.split(',').collect())
+        .unwrap_or_default();
+    for (k, v) in labels {
+        if !excluded.contains(&k.as_str()) {
+            hpa_labels.insert(k.clone(), json!(v));
+        }
+    }
+    let mut metadata = Map::new();
+    metadata.insert("name".into(), json!(hpa_name));
+    if let Some(ns) = namespace {
+        metadata.insert("namespace".into(), json!(ns));
+    }
+    metadata.insert("labels".into(), Value::Object(hpa_labels));
+    if !annotations.is_empty() {
+        metadata.insert("annotations".into(), json!(annotations));
+    }
+    metadata.insert(
+        "ownerReferences".into(),
+        json!([{"apiVersion": API_VERSION, "kind": KIND, "name": name,
+                "controller": true, "blockOwnerDeletion": true}]),
+    );
+    Value::Object(metadata)
+}
+
+/// `int64(v*1000)`: Go's conversion truncates toward zero.
+#[allow(clippy::cast_possible_truncation)]
+pub fn truncate_milli(v: f64) -> i64 {
+    (v * 1000.0) as i64
+}
+
+/// The `app.kubernetes.io/name` label: at most 63 characters, without trailing non-alphanumerics.
+fn truncate_label(name: &str) -> String {
+    if name.len() <= MAX_LABEL_VALUE {
+        return name.to_string();
+    }
+    let cut: String = name.chars().take(MAX_LABEL_VALUE).collect();
+    cut.trim_end_matches(|c: char| !c.is_alphanumeric())
+        .to_string()
+}
+
+fn timestamp(raw: &Value, path: &FieldPath) -> Result<Option<Timestamp>, FieldError> {
+    match opt_str(raw, path)? {
+        None => Ok(None),
+        Some(s) => Timestamp::parse_rfc3339(&s).map(Some).ok_or_else(|| {
+            field_error(
+                path.clone(),
+                format!("found {s:?}, expected an RFC 3339 time"),
+            )
+        }),
+    }
+}
+
+// Port of ValidateAndCompileScalingModifiers (scaledobject_webhook.go): the formula is
+// required, compiled against the names of the non-cpu/memory triggers; the target must be a
+// positive float and the metric type AverageValue or Value.
+fn modifiers(
+    path: &FieldPath,
+    formula_text: &str,
+    target: &str,
+    activation: &str,
+    metric_type: &str,
+    triggers: &[Trigger],
+) -> Result<Modifiers, FieldError> {
+    if formula_text.is_empty() {
+        return Err(field_error(
+            path.key("formula"),
+            "found nothing, expected a formula (ScalingModifiers.Formula is mandatory)",
+        ));
+    }
+    if target.is_empty() {
+        return Err(field_error(
+            path.key("target"),
+            "found nothing, expected a target (formula is given but target is empty)",
+        ));
+    }
+    let names: Vec<&str> = triggers
+        .iter()
+        .filter(|t| !matches!(t.value, TriggerValue::Resource) && !t.name.is_empty())
+        .map(|t| t.name.as_str())
+        .collect();
+    let formula = formula::parse(formula_text, &names)
+        .map_err(|e| field_error(path.key("formula"), format!("in {formula_text:?}: {e}")))?;
+    // The webhook runs the compiled formula once with every trigger at -1, wrapped in `float(...)`
+    // (castToFloatIfNecessary; with `??` a nil result is allowed): a type error is refused at
+    // admission. The evaluator is the calculation's own, which is pure.
+    let dummy = names
+        .iter()
+        .map(|n| ((*n).to_string(), Some(-1.0)))
+        .collect();
+    let refused = match crate::calc::keda::formula::eval(&formula, &dummy) {
+        Err(e) => Some(e),
+        Ok(crate::calc::keda::formula::Value::Bool(_)) => {
+            Some("it returns a bool, expected a number (float(bool))".to_string())
+        }
+        Ok(crate::calc::keda::formula::Value::Nil) if !formula_text.contains("??") => {
+            Some("it returns nil, expected a number (float(nil))".to_string())
+        }
+        Ok(_) => None,
+    };
+    if let Some(e) = refused {
+        return Err(field_error(
+            path.key("formula"),
+            format!(
+                "in {formula_text:?}: the webhook's trial run with every trigger at -1 fails: {e}"
+            ),
+        ));
+    }
+    let target_value = scalers::parse_float(target)
+        .filter(|v| *v > 0.0)
+        .ok_or_else(|| {
+            field_error(
+                path.key("target"),
+                format!("found {target:?}, expected a number above 0"),
+            )
+        })?;
+    let activation_target = if activation.is_empty() {
+        0.0
+    } else {
+        scalers::parse_float(activation).ok_or_else(|| {
+            field_error(
+                path.key("activationTarget"),
+                format!("found {activation:?}, expected a number"),
+            )
+        })?
+    };
+    let value_type = match metric_type {
+        "" | "AverageValue" => false,
+        "Value" => true,
+        other => {
+            return Err(field_error(
+                path.key("metricType"),
+                format!("found {other:?}, expected AverageValue or Value"),
+            ));
+        }
+    };
+    Ok(Modifiers {
+        text: formula_text.to_string(),
+        formula,
+        target: target_value,
+        target_is_integer: target.trim().parse::<i64>().is_ok_and(|n| n > 0),
+        activation_target,
+        value_type,
+    })
+}
+
+/// The KEDA part of the scenario from the command line: `--metric-value` (or `files`, the
+/// external metrics API's answers), `--metric-failures`, `--last-active`.
+pub fn from_cli(
+    translated: &Translated,
+    cli: &crate::cli::Cli,
+    files: &BTreeMap<String, Vec<i64>>,
+    now: Timestamp,
+    have_pods: bool,
+) -> anyhow::Result<(KedaInput, Vec<String>)> {
+    let age = match &cli.last_active {
+        Some(text) => Some(crate::input::flag_duration("--last-active", text)?),
+        None => None,
+    };
+    let (input, mut notes) = resolve(
+        &translated.keda,
+        &cli.metric_values,
+        files,
+        cli.metric_failures,
+        age,
+        now,
+    )?;
+    if cli.current_replicas.is_none() && !have_pods {
+        notes.push(
+            "KEDA: no --current-replicas and no pods: the target is taken to be at 0 replicas."
+                .to_string(),
+        );
+    }
+    Ok((input, notes))
+}
+
+/// The KEDA flags with an HPA manifest: a usage error.
+pub fn refuse_flags(cli: &crate::cli::Cli, hpa_file: &str) -> anyhow::Result<()> {
+    for (flag, given) in [
+        ("--last-active", cli.last_active.is_some()),
+        ("--metric-failures", cli.metric_failures.is_some()),
+    ] {
+        if given {
+            anyhow::bail!(crate::UsageError(format!(
+                "{flag} applies to a KEDA ScaledObject, and {hpa_file} holds an HPA"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The `--metric-value` flag's special value for a failing scaler.
+pub const FAILED: &str = "failed";
+
+/// Fills in the trigger values: `flags` (`NAME=VALUE`, NAME a trigger's name, `s<index>` or the
+/// generated metric name; VALUE a number, a quantity, or `failed`), else an external metrics API
+/// answer (`files`, by metric name), the failure counts from
+/// `status.health` or `failures`, and the last active time from `--last-active`.
+pub fn resolve(
+    spec: &KedaSpec,
+    flags: &[String],
+    files: &BTreeMap<String, Vec<i64>>,
+    failures: Option<i32>,
+    last_active_age: Option<Duration>,
+    now: Timestamp,
+) -> Result<(KedaInput, Vec<String>), InputError> {
+    const FLAG: &str = "--metric-value";
+    let mut input = spec.input.clone();
+    let mut notes = spec.notes.clone();
+    let mut given = vec![None; input.triggers.len()];
+    for flag in flags {
+        let Some((key, value)) = flag.split_once('=') else {
+            return Err(InputError::new(
+                FLAG,
+                format!("found \"{flag}\", expected NAME=VALUE"),
+            ));
+        };
+        let key = key.trim();
+        let Some(pos) = input.triggers.iter().position(|t| {
+            (!t.name.is_empty() && t.name == key)
+                || format!("s{}", t.index) == key
+                || t.metric_name.as_deref() == Some(key)
+        }) else {
+            let known: Vec<String> = input
+                .triggers
+                .iter()
+                .filter(|t| t.metric_name.is_some())
+                .map(|t| {
+                    let mut n = format!("s{}", t.index);
+                    if !t.name.is_empty() {
+                        n = format!("{} ({n})", t.name);
+                    }
+                    n
+                })
+                .collect();
+            return Err(InputError::new(
+                FLAG,
+                format!(
+                    "found \"{key}\", expected a trigger of ScaledObject {}: its name, s<index> \
+                     or its metric name ({})",
+                    input.name,
+                    known.join(", ")
+                ),
+            ));
+        };
+        let Some(trigger) = input.triggers.get(pos) else {
+            continue;
+        };
+        if trigger.metric_name.is_none() {
+            return Err(InputError::new(
+                FLAG,
+                format!(
+                    "found \"{key}\", a {} trigger, expected a trigger with an External metric \
+                     (cpu and memory come from the pods)",
+                    trigger.scaler
+                ),
+            ));
+        }
+        if given.get(pos).is_some_and(Option::is_some) {
+            return Err(InputError::new(
+                FLAG,
+                format!(
+                    "found trigger s{} given twice, expected it once",
+                    trigger.index
+                ),
+            ));
+        }
+        let value = value.trim();
+        let parsed = if value.eq_ignore_ascii_case(FAILED) {
+            TriggerValue::Failed
+        } else if let Some(v) = scalers::parse_float(value) {
+            TriggerValue::Value(v)
+        } else {
+            let milli = parse_milli(value).map_err(|e| {
+                InputError::new(
+                    FLAG,
+                    format!(
+                        "found \"{value}\" for {key}, expected a number, a quantity or \
+                         `failed` ({e})"
+                    ),
+                )
+            })?;
+            #[allow(clippy::cast_precision_loss)]
+            TriggerValue::Value(milli as f64 / 1000.0)
+        };
+        if let Some(slot) = given.get_mut(pos) {
+            *slot = Some(parsed);
+        }
+    }
+    for (trigger, value) in input.triggers.iter_mut().zip(given) {
+        let Some(metric) = trigger.metric_name.clone() else {
+            continue;
+        };
+        let from_file = || {
+            files.get(&metric).map(|values| {
+                notes.push(format!(
+                    "KEDA: trigger s{} value from --external-metrics (what KEDA's metrics server \
+                     answered for {metric}).",
+                    trigger.index
+                ));
+                #[allow(clippy::cast_precision_loss)]
+                TriggerValue::Value(
+                    values.iter().fold(0i64, |a, v| a.saturating_add(*v)) as f64 / 1000.0,
+                )
+            })
+        };
+        trigger.value = value.or_else(from_file).ok_or_else(|| {
+            let label = if trigger.name.is_empty() {
+                format!("s{}", trigger.index)
+            } else {
+                trigger.name.clone()
+            };
+            InputError::new(
+                FLAG,
+                format!(
+                    "found no value for trigger s{} ({}, metric {metric}), expected \
+                     --metric-value {label}=VALUE (the scaler's raw total) or {label}=failed",
+                    trigger.index, trigger.scaler
+                ),
+            )
+        })?;
+        trigger.failures = match (spec.health.get(&metric), failures) {
+            (_, Some(n)) => n,
+            (Some(n), None) => *n,
+            (None, None) => 0,
+        };
+    }
+    if failures.is_some_and(|n| n < 0) {
+        return Err(InputError::new(
+            "--metric-failures",
+            "found a negative count, expected 0 or more",
+        ));
+    }
+    match (last_active_age, input.last_active) {
+        (Some(age), _) => input.last_active = Some(now.sub(age)),
+        (None, Some(t)) => notes.push(format!(
+            "KEDA: last active time {} from status.lastActiveTime.",
+            t.to_rfc3339()
+        )),
+        (None, None) if input.created.is_some() => notes.push(
+            "KEDA: no --last-active and no status.lastActiveTime: never active, so the cooldown \
+             counts from metadata.creationTimestamp + initialCooldownPeriod."
+                .to_string(),
+        ),
+        (None, None) => {
+            input.last_active_assumed = true;
+            notes.push(
+                "KEDA: no --last-active and no status.lastActiveTime: the triggers are assumed to \
+                 have been last active long ago (the cooldown has passed)."
+                    .to_string(),
+            );
+        }
+    }
+    Ok((input, notes))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,169 @@
+//! What KEDA's own scale loop needs for one decision, validated: the ScaledObject's replica
+//! settings, each trigger with its activation threshold and the value its scaler returned, the
+//! fallback and the scaling-modifiers formula. Built by `input::keda`, read by `calc::keda`.
+
+use crate::time::{Duration, Timestamp};
+
+/// One ScaledObject, as KEDA's scale loop (`RequestScale`) and metrics server see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KedaInput {
+    /// `metadata.name` of the ScaledObject.
+    pub name: String,
+    /// `spec.minReplicaCount` as written (KEDA reads a missing one as 0).
+    pub min_replica_count: Option<i32>,
+    pub max_replica_count: i32,
+    pub idle_replica_count: Option<i32>,
+    /// `cooldownPeriod`, default 300 s.
+    pub cooldown: Duration,
+    /// `initialCooldownPeriod`, default 0 s.
+    pub initial_cooldown: Duration,
+    /// `pollingInterval`, default 30 s (used only to say how often KEDA looks).
+    pub polling_interval: Duration,
+    /// `status.lastActiveTime` or `--last-active`; `None`: never recorded.
+    pub last_active: Option<Timestamp>,
+    /// `metadata.creationTimestamp`, when given.
+    pub created: Option<Timestamp>,
+    /// Neither `--last-active` nor `status.lastActiveTime` was given: assumed long ago.
+    pub last_active_assumed: bool,
+    pub triggers: Vec<Trigger>,
+    pub fallback: Option<Fallback>,
+    pub modifiers: Option<Modifiers>,
+    pub paused: Option<Paused>,
+    /// `autoscaling.keda.sh/paused-scale-in` is true.
+    pub pause_scale_in: bool,
+    /// `autoscaling.keda.sh/paused-scale-out` is true.
+    pub pause_scale_out: bool,
+    /// `autoscaling.keda.sh/force-activation` is true.
+    pub force_activation: bool,
+}
+
+/// The `paused` / `paused-replicas` annotations: the HPA is deleted while they are set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paused {
+    /// `paused-replicas`: KEDA sets the target to it; `None` (`paused: true`): left as it is.
+    pub replicas: Option<i32>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trigger {
+    pub index: usize,
+    /// `type` (`prometheus`, `kafka`, `cpu`, ...).
+    pub scaler: String,
+    /// `name`, empty when not given.
+    pub name: String,
+    /// The External metric name KEDA generates (`s0-prometheus`); `None` for cpu and memory.
+    pub metric_name: Option<String>,
+    /// Active iff the value is strictly above this.
+    pub activation: f64,
+    /// Where the activation threshold came from (`activationThreshold`, a default).
+    pub activation_source: String,
+    /// The External target (milli) and whether it is a `Value` target; `None` for cpu/memory.
+    pub target: Option<ExternalTarget>,
+    pub value: TriggerValue,
+    /// Consecutive failures recorded before this query (`status.health` or `--metric-failures`).
+    pub failures: i32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExternalTarget {
+    pub milli: i64,
+    pub value_type: bool,
+}
+
+/// What the scaler returned at this poll.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TriggerValue {
+    /// cpu and memory: KEDA reads no value (always active; the HPA reads the pods).
+    Resource,
+    /// The raw total, as the scaler computed it (NaN, Inf, negatives included).
+    Value(f64),
+    /// `--metric-value NAME=failed`: the scaler returned an error.
+    Failed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FallbackBehavior {
+    Static,
+    CurrentReplicas,
+    CurrentReplicasIfHigher,
+    CurrentReplicasIfLower,
+    ScalingModifiers,
+}
+
+impl FallbackBehavior {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FallbackBehavior::Static => "static",
+            FallbackBehavior::CurrentReplicas => "currentReplicas",
+            FallbackBehavior::CurrentReplicasIfHigher => "currentReplicasIfHigher",
+            FallbackBehavior::CurrentReplicasIfLower => "currentReplicasIfLower",
+            FallbackBehavior::ScalingModifiers => "scalingModifiers",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fallback {
+    pub failure_threshold: i32,
+    pub replicas: i32,
+    pub behavior: FallbackBehavior,
+}
+
+/// `advanced.scalingModifiers` with a formula (the webhook requires one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Modifiers {
+    /// The formula as written.
+    pub text: String,
+    pub formula: Expr,
+    /// `target` as a float (> 0).
+    pub target: f64,
+    /// `target` parses as a positive integer (`HasValidFallback` needs it).
+    pub target_is_integer: bool,
+    pub activation_target: f64,
+    /// `metricType: Value`.
+    pub value_type: bool,
+}
+
+/// An expr-lang expression, as far as KEDA's formulas use the language.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Number(f64),
+    Integer(i64),
+    Bool(bool),
+    Nil,
+    /// A trigger's name.
+    Var(String),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `cond ? a : b`.
+    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `name(args...)`, one of the built-ins the parser accepts.
+    Call(String, Vec<Expr>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Plus,
+    Not,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Pow,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+    /// `??`: the right side when the left is nil.
+    Coalesce,
+}

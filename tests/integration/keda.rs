@@ -1,0 +1,461 @@
+//! KEDA ScaledObjects (`fixtures/keda/`): the HPA each one becomes, and the decisions of both
+//! layers before and after activation.
+
+use crate::cli::{hpacalc, json_output, stderr, stdout};
+
+const NOW: &str = "2026-11-30T10:00:00Z";
+
+fn run(file: &str, args: &[&str]) -> serde_json::Value {
+    let path = format!("fixtures/keda/{file}");
+    let mut all = vec!["--hpa", path.as_str(), "--now", NOW];
+    all.extend(args);
+    json_output(&all)
+}
+
+/// The diagnostics of KEDA's layer (the HPA's own ones, such as RateLimited, are tested elsewhere).
+fn codes(v: &serde_json::Value) -> Vec<String> {
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .filter(|c| c.starts_with("Keda"))
+        .collect()
+}
+
+fn keda_steps(v: &serde_json::Value) -> Vec<String> {
+    v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["phase"] == "keda")
+        .map(|s| {
+            format!(
+                "{}: {}",
+                s["title"].as_str().unwrap(),
+                s["detail"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn print_hpa_matches_the_snapshots() {
+    for name in [
+        "prometheus",
+        "kafka-lag",
+        "cron",
+        "cpu-queue",
+        "modifiers",
+        "fallback",
+        "idle",
+    ] {
+        let path = format!("fixtures/keda/{name}.yaml");
+        let o = hpacalc(&["--hpa", &path, "--print-hpa"]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let snapshot = crate::cli::root()
+            .join("tests/integration/snapshots/keda")
+            .join(format!("{name}.hpa.yaml"));
+        snapbox::assert_data_eq!(stdout(&o), snapbox::Data::read_from(&snapshot, None));
+    }
+}
+
+#[test]
+fn print_hpa_json_is_the_same_object() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/keda/prometheus.yaml",
+        "--print-hpa",
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["metadata"]["name"], "keda-hpa-api");
+    assert_eq!(
+        v["spec"]["metrics"][0]["external"]["metric"]["name"],
+        "s0-prometheus"
+    );
+}
+
+#[test]
+fn prometheus_table_from_zero_matches_the_snapshot() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/keda/prometheus.yaml",
+        "--metric-value",
+        "rps=850",
+        "--current-replicas",
+        "0",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    snapbox::assert_data_eq!(
+        stdout(&o),
+        snapbox::file!["snapshots/keda/prometheus-activation.txt"]
+    );
+}
+
+#[test]
+fn prometheus_below_activation_stays_at_zero() {
+    let v = run(
+        "prometheus.yaml",
+        &["--metric-value", "rps=5", "--current-replicas", "0"],
+    );
+    assert_eq!(v["desiredReplicas"], 0);
+    assert_eq!(codes(&v), ["KedaActivation"]);
+    // The HPA's own steps follow KEDA's.
+    let phases: Vec<&str> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["phase"].as_str().unwrap())
+        .collect();
+    // At 0 replicas the HPA computes no metric: KEDA's rows sit between its inputs and its
+    // conditions.
+    let keda = phases.iter().position(|p| *p == "keda").unwrap();
+    let conditions = phases.iter().position(|p| *p == "conditions").unwrap();
+    assert!(phases[..keda].iter().all(|p| *p == "inputs"));
+    assert!(keda < conditions);
+    let v = run(
+        "prometheus.yaml",
+        &["--metric-value", "rps=50", "--current-replicas", "2"],
+    );
+    let phases: Vec<&str> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["phase"].as_str().unwrap())
+        .collect();
+    let keda = phases.iter().rposition(|p| *p == "keda").unwrap();
+    let metric = phases.iter().position(|p| *p == "metric").unwrap();
+    assert!(keda < metric);
+}
+
+#[test]
+fn kafka_lag_before_and_after_activation() {
+    let v = run(
+        "kafka-lag.yaml",
+        &["--metric-value", "s0=8", "--current-replicas", "0"],
+    );
+    assert_eq!(v["desiredReplicas"], 0);
+    // By the generated metric name; KEDA sets 1, the HPA doubles it at most to 4 (legacy
+    // limit max(2×1, 4)) toward ceil(420/50) = 9.
+    let v = run(
+        "kafka-lag.yaml",
+        &[
+            "--metric-value",
+            "s0-kafka-orders-created=420",
+            "--current-replicas",
+            "0",
+        ],
+    );
+    assert_eq!(v["currentReplicas"], 0);
+    assert_eq!(v["desiredReplicas"], 4);
+    assert_eq!(v["decision"]["metricProposal"], 9);
+    assert_eq!(codes(&v), ["KedaActivation"]);
+}
+
+#[test]
+fn kafka_cooldown_then_scale_to_zero() {
+    let v = run(
+        "kafka-lag.yaml",
+        &[
+            "--metric-value",
+            "s0=0",
+            "--current-replicas",
+            "3",
+            "--last-active",
+            "1m",
+        ],
+    );
+    // Cooling down (120 s): the HPA alone goes to its minimum, 1.
+    assert_eq!(v["desiredReplicas"], 1);
+    assert_eq!(codes(&v), ["KedaCooldown"]);
+    // Exactly the cooldown ago is not yet "before now".
+    let v = run(
+        "kafka-lag.yaml",
+        &[
+            "--metric-value",
+            "s0=0",
+            "--current-replicas",
+            "3",
+            "--last-active",
+            "2m",
+        ],
+    );
+    assert_eq!(codes(&v), ["KedaCooldown"]);
+    let v = run(
+        "kafka-lag.yaml",
+        &[
+            "--metric-value",
+            "s0=0",
+            "--current-replicas",
+            "3",
+            "--last-active",
+            "2m1s",
+        ],
+    );
+    assert_eq!(v["desiredReplicas"], 0);
+    assert_eq!(codes(&v), ["KedaIdle"]);
+}
+
+#[test]
+fn cron_window_sets_desired_replicas_through_the_hpa() {
+    let v = run(
+        "cron.yaml",
+        &["--metric-value", "s0=0", "--current-replicas", "0"],
+    );
+    assert_eq!(v["desiredReplicas"], 0);
+    let v = run(
+        "cron.yaml",
+        &["--metric-value", "s0=10", "--current-replicas", "10"],
+    );
+    // 10 pods at target 1 each: ratio 1, no change (the deadband of kedacore/keda#7900).
+    assert_eq!(v["desiredReplicas"], 10);
+}
+
+#[test]
+fn cpu_plus_queue_takes_the_larger_proposal() {
+    let v = run(
+        "cpu-queue.yaml",
+        &[
+            "--pods",
+            "fixtures/keda/images.csv",
+            "--metric-value",
+            "queue=150",
+        ],
+    );
+    assert_eq!(v["desiredReplicas"], 8);
+    let v = run(
+        "cpu-queue.yaml",
+        &[
+            "--pods",
+            "fixtures/keda/images.csv",
+            "--metric-value",
+            "queue=0",
+        ],
+    );
+    // The queue is inactive, min is 2: KEDA does nothing and cpu (90 % of 70 %) gives 6.
+    assert_eq!(v["desiredReplicas"], 6);
+    assert!(codes(&v).is_empty());
+}
+
+#[test]
+fn modifiers_formula_and_activation_target() {
+    let v = run(
+        "modifiers.yaml",
+        &[
+            "--metric-value",
+            "rps=1",
+            "--metric-value",
+            "queue=2",
+            "--current-replicas",
+            "0",
+        ],
+    );
+    // (1 + 2) / 2 = 1.5 is not above activationTarget 2.
+    assert_eq!(v["desiredReplicas"], 0);
+    let v = run(
+        "modifiers.yaml",
+        &[
+            "--metric-value",
+            "rps=300",
+            "--metric-value",
+            "queue=100",
+            "--current-replicas",
+            "5",
+        ],
+    );
+    // composite 200 against 50 per pod: 4.
+    assert_eq!(v["desiredReplicas"], 4);
+    assert_eq!(v["metrics"][0]["name"], "composite-metric");
+    assert!(
+        keda_steps(&v)
+            .iter()
+            .any(|s| s == "formula: composite-metric = (rps + queue) / 2 = 200"),
+        "{:?}",
+        keda_steps(&v)
+    );
+}
+
+#[test]
+fn fallback_after_more_than_failure_threshold() {
+    // status.health has 3 failures; this one is the 4th: currentReplicasIfHigher of 4 and 6.
+    let v = run(
+        "fallback.yaml",
+        &["--metric-value", "outbox=failed", "--current-replicas", "4"],
+    );
+    assert_eq!(v["desiredReplicas"], 6);
+    assert_eq!(codes(&v), ["KedaFallback"]);
+    let v = run(
+        "fallback.yaml",
+        &["--metric-value", "outbox=failed", "--current-replicas", "9"],
+    );
+    assert_eq!(v["desiredReplicas"], 9);
+    // --metric-failures wins over the status: 2 failures, no fallback yet; the HPA's metric is
+    // invalid and it keeps the count.
+    let v = run(
+        "fallback.yaml",
+        &[
+            "--metric-value",
+            "outbox=failed",
+            "--metric-failures",
+            "1",
+            "--current-replicas",
+            "4",
+        ],
+    );
+    assert_eq!(v["desiredReplicas"], 4);
+    assert_eq!(v["metrics"][0]["errorReason"], "FailedGetExternalMetric");
+    // Before the failure, a value: 60 messages at 25 per pod.
+    let v = run(
+        "fallback.yaml",
+        &["--metric-value", "outbox=60", "--current-replicas", "4"],
+    );
+    assert_eq!(v["desiredReplicas"], 3);
+}
+
+#[test]
+fn idle_replicas_before_and_after_activation() {
+    let v = run(
+        "idle.yaml",
+        &["--metric-value", "jobs=0", "--current-replicas", "2"],
+    );
+    assert_eq!(v["desiredReplicas"], 0);
+    assert_eq!(codes(&v), ["KedaIdle"]);
+    let v = run(
+        "idle.yaml",
+        &["--metric-value", "jobs=35", "--current-replicas", "0"],
+    );
+    // KEDA sets minReplicaCount 2, then the HPA: ceil(35/10) = 4.
+    assert_eq!(v["desiredReplicas"], 4);
+    assert_eq!(codes(&v), ["KedaActivation"]);
+}
+
+#[test]
+fn nan_inf_and_negative_values_are_served_as_zero() {
+    for value in ["NaN", "Inf", "-3"] {
+        let arg = format!("jobs={value}");
+        // Cooling down, so the HPA still runs and shows what KEDA serves.
+        let v = run(
+            "idle.yaml",
+            &[
+                "--metric-value",
+                &arg,
+                "--current-replicas",
+                "4",
+                "--last-active",
+                "10s",
+            ],
+        );
+        assert_eq!(v["metrics"][0]["currentAverageValue"], "0", "{value}");
+    }
+}
+
+#[test]
+fn paused_replicas_hold_the_target() {
+    let text = std::fs::read_to_string(crate::cli::root().join("fixtures/keda/idle.yaml"))
+        .unwrap()
+        .replace(
+            "  name: thumbnails\n",
+            "  name: thumbnails\n  annotations:\n    autoscaling.keda.sh/paused-replicas: \"3\"\n",
+        );
+    let o = crate::cli::hpacalc_stdin(
+        &[
+            "--hpa",
+            "-",
+            "--metric-value",
+            "jobs=100",
+            "--current-replicas",
+            "7",
+            "-o",
+            "json",
+        ],
+        &text,
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["desiredReplicas"], 3);
+    assert_eq!(v["decision"]["change"], "scaleDown");
+}
+
+#[test]
+fn webhook_errors_are_located_in_the_scaled_object() {
+    let text = "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: w\nspec:\n  \
+                scaleTargetRef:\n    name: w\n  minReplicaCount: 2\n  idleReplicaCount: 2\n  \
+                triggers:\n    - type: redis\n      metadata:\n        listName: q\n";
+    let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--metric-value", "s0=1"], text);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    let e = stderr(&o);
+    assert!(e.contains(":9:"), "{e}");
+    assert!(e.contains("idleReplicaCount"), "{e}");
+}
+
+#[test]
+fn unsupported_formula_construct_is_named() {
+    let text = std::fs::read_to_string(crate::cli::root().join("fixtures/keda/modifiers.yaml"))
+        .unwrap()
+        .replace("(rps + queue) / 2", "count([rps, queue], {# > 1})");
+    let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--print-hpa"], &text);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("function `count`"), "{e}");
+    assert!(e.contains("scalingModifiers.formula"), "{e}");
+}
+
+#[test]
+fn a_missing_trigger_value_names_the_flag_to_pass() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/keda/modifiers.yaml",
+        "--metric-value",
+        "rps=1",
+        "--current-replicas",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--metric-value queue=VALUE"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn keda_flags_need_a_scaled_object() {
+    let o = hpacalc(&["--hpa", "fixtures/hpa/web-cpu.yaml", "--print-hpa"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = hpacalc(&["--hpa", "fixtures/hpa/web-cpu.yaml", "--last-active", "1m"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn the_scaled_object_and_the_hpa_keda_made_agree() {
+    let external = "fixtures/kubectl/external-metrics.json";
+    let from_so = json_output(&[
+        "--hpa",
+        "fixtures/keda/rabbitmq-worker.yaml",
+        "--external-metrics",
+        external,
+        "--current-replicas",
+        "5",
+    ]);
+    let from_hpa = json_output(&[
+        "--hpa",
+        "fixtures/kubectl/keda-hpa.yaml",
+        "--external-metrics",
+        external,
+        "--current-replicas",
+        "5",
+    ]);
+    assert_eq!(from_so["desiredReplicas"], from_hpa["desiredReplicas"]);
+    assert_eq!(
+        from_so["metrics"][0]["name"],
+        from_hpa["metrics"][0]["name"]
+    );
+    assert_eq!(
+        from_so["metrics"][0]["target"],
+        from_hpa["metrics"][0]["target"]
+    );
+}
