@@ -58,6 +58,18 @@ pub fn render(report: &Report, layout: Layout) -> String {
     out.push('\n');
 
     let mut steps = new_table(&["PHASE", "STEP", "DETAIL"], layout.width);
+    // On a narrow terminal a long step title (a metric's name) would squeeze the details: the
+    // title column gets at most a fifth of the width, or its longest word, up to a third.
+    let title_bound = (layout.width < 100).then(|| {
+        let longest_word = report
+            .steps
+            .iter()
+            .flat_map(|s| s.title.split(' '))
+            .map(|w| u16::try_from(w.chars().count()).unwrap_or(u16::MAX))
+            .max()
+            .unwrap_or(0);
+        longest_word.max(layout.width / 5).min(layout.width / 3)
+    });
     let mut last_phase = "";
     // The decision step is the line printed under the table.
     for s in report
@@ -71,7 +83,23 @@ pub fn render(report: &Report, layout: Layout) -> String {
             s.phase.as_str()
         };
         last_phase = &s.phase;
-        steps.add_row(vec![phase, s.title.as_str(), s.detail.as_str()]);
+        // A title longer than its column breaks between words (comfy-table would cut a word).
+        let title = match title_bound {
+            Some(bound) if s.title.chars().count() > usize::from(bound) => {
+                s.title.replacen(' ', "\n", 1)
+            }
+            _ => s.title.clone(),
+        };
+        steps.add_row(vec![phase, title.as_str(), s.detail.as_str()]);
+    }
+    // On a narrow terminal a long step title (a metric's name) would squeeze the details.
+    if let Some(bound) = title_bound
+        && let Some(column) = steps.column_mut(1)
+    {
+        // The width counts comfy-table's padding of one column on each side.
+        column.set_constraint(comfy_table::ColumnConstraint::Absolute(
+            comfy_table::Width::Fixed(bound + 2),
+        ));
     }
     push_table(&mut out, &steps);
 
@@ -110,7 +138,15 @@ pub fn render(report: &Report, layout: Layout) -> String {
         .summary
         .strip_prefix(&format!("{arrow}: "))
         .unwrap_or(&report.decision.summary);
-    let _ = writeln!(out, "{}  {summary}", paint(&arrow, style, layout.color));
+    let indent = arrow.chars().count() + 2;
+    let lines = wrap(summary, usize::from(layout.width).saturating_sub(indent));
+    for (i, line) in lines.iter().enumerate() {
+        if i == 0 {
+            let _ = writeln!(out, "{}  {line}", paint(&arrow, style, layout.color));
+        } else {
+            let _ = writeln!(out, "{:indent$}{line}", "");
+        }
+    }
 
     if let Some(nodes) = &report.nodes {
         out.push('\n');
@@ -122,10 +158,38 @@ pub fn render(report: &Report, layout: Layout) -> String {
         out.push_str(&paint("Assumptions", bold, layout.color));
         out.push('\n');
         for a in &report.assumptions {
-            let _ = writeln!(out, "- {a}");
+            for (i, line) in wrap(a, usize::from(layout.width).saturating_sub(2))
+                .iter()
+                .enumerate()
+            {
+                let _ = writeln!(out, "{} {line}", if i == 0 { "-" } else { " " });
+            }
         }
     }
     out
+}
+
+/// Greedy word wrap of free text to `width` columns (a word longer than a line stays whole).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(20);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut len = 0;
+    for word in text.split(' ') {
+        let w = word.chars().count();
+        if len > 0 && len + 1 + w > width {
+            lines.push(std::mem::take(&mut line));
+            len = 0;
+        }
+        if len > 0 {
+            line.push(' ');
+            len += 1;
+        }
+        line.push_str(word);
+        len += w;
+    }
+    lines.push(line);
+    lines
 }
 
 /// "Why": the named causes, most severe first, each with what to change.

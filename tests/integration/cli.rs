@@ -678,3 +678,38 @@ fn a_metric_the_controller_cannot_compute_is_a_result_not_an_error() {
     ));
     assert_eq!(v["desiredReplicas"], 2);
 }
+
+/// The kubectl capture's table at 80 and 120 columns: every line fits, titles break between
+/// words, and the decision line and the assumptions wrap with a hanging indent.
+#[test]
+fn the_table_reads_at_80_and_120_columns() {
+    let args = [
+        "--hpa",
+        "fixtures/kubectl/hpa.yaml",
+        "--pods",
+        "fixtures/kubectl/pods.json",
+        "--metrics",
+        "fixtures/kubectl/metrics.json",
+        "--custom-metrics",
+        "fixtures/kubectl/custom-metrics.json",
+    ];
+    for (width, snapshot) in [
+        ("80", snapbox::file!["snapshots/kubectl-80.txt"]),
+        ("120", snapbox::file!["snapshots/kubectl-120.txt"]),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
+            .args(args)
+            .current_dir(root())
+            .env("COLUMNS", width)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("hpacalc runs");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = stdout(&o);
+        let limit: usize = width.parse().unwrap();
+        for line in text.lines() {
+            assert!(line.chars().count() <= limit, "{width}: {line}");
+        }
+        snapbox::assert_data_eq!(text, snapshot);
+    }
+}
