@@ -18,8 +18,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
     }
     var completions = [
         &'hpacalc'= {
-            cand -f 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)'
-            cand --hpa 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)'
+            cand -f 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1; `-` reads stdin)'
+            cand --hpa 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1; `-` reads stdin)'
             cand --pods 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)'
             cand --metrics 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text'
             cand --custom-metrics 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)'
@@ -53,6 +53,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --all-pods 'The cluster''s pods, `kubectl get pods -A -o json`: what each node already runs'
             cand --scale-down-utilization-threshold '--scale-down-utilization-threshold of the Cluster Autoscaler'
             cand --scale-down-unneeded-time '--scale-down-unneeded-time of the Cluster Autoscaler'
+            cand --print-hpa 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

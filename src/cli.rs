@@ -20,7 +20,7 @@ use clap::{Parser, Subcommand, ValueEnum};
     max_term_width = 100
 )]
 pub struct Cli {
-    /// HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1; `-` reads stdin)
+    /// HPA manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1; `-` reads stdin)
     ///
     /// What `kubectl get hpa NAME -o yaml` prints, a hand-written manifest, a multi-document file
     /// or a `kind: List`. Use --name to pick one HPA when the file holds several.
@@ -88,6 +88,13 @@ pub struct Cli {
     /// recommends and no scale event happened.
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
+
+    /// Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`
+    ///
+    /// Whatever form --hpa was read from (v1, v2beta1, describe text, a get-hpa table), this is
+    /// the HPA and status the calculation saw, instead of the report.
+    #[arg(long)]
+    pub print_hpa: bool,
 
     /// Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)
     #[arg(long, value_name = "RFC3339")]

@@ -39,6 +39,17 @@ pub fn run(cli: &Cli) -> Result<()> {
     if let Some(Command::Simulate(args)) = &cli.command {
         return simulate(args);
     }
+    if cli.print_hpa {
+        let (hpa, status, warnings) = input::hpa_only(cli)?;
+        for w in &warnings {
+            warn(w);
+        }
+        let text = match cli.output {
+            OutputFormat::Json => render::hpa::render_json(&hpa, status.as_ref()),
+            _ => render::hpa::render_yaml(&hpa, status.as_ref()),
+        };
+        return write_stdout(text.as_bytes());
+    }
     let scenario = input::build_scenario(cli)?;
     for w in &scenario.warnings {
         warn(w);

@@ -18,6 +18,7 @@ mod documents;
 mod locate;
 mod map;
 mod v1;
+mod v2beta1;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -62,12 +63,14 @@ pub struct LoadedHpa {
     pub status: HpaStatus,
     /// Unknown keys and other things worth a warning on stderr.
     pub warnings: Vec<String>,
+    /// What the conversion assumed (a version no longer served), for the assumptions.
+    pub notes: Vec<String>,
 }
 
 /// Larger input is refused before parsing: no HPA manifest comes near it.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
 
-const VERSIONS: &str = "autoscaling/v2, autoscaling/v2beta2 or autoscaling/v1";
+const VERSIONS: &str = "autoscaling/v2, autoscaling/v2beta2, autoscaling/v2beta1, autoscaling/v2alpha1 or autoscaling/v1";
 
 /// `autoscaling.ToleranceScaleUpAnnotation` / `ToleranceScaleDownAnnotation`: where a v2beta2
 /// view keeps the tolerances it has no field for.
@@ -79,6 +82,8 @@ const SCALE_DOWN_TOLERANCE_ANNOTATION: &str =
 enum Version {
     V2,
     V2beta2,
+    /// `v2beta1` and `v2alpha1` (same shape).
+    V2beta1,
     V1,
 }
 
@@ -118,6 +123,7 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
         "autoscaling/v2" => Version::V2,
         "autoscaling/v2beta2" => Version::V2beta2,
         "autoscaling/v1" => Version::V1,
+        "autoscaling/v2beta1" | "autoscaling/v2alpha1" => Version::V2beta1,
         other => {
             let found = if other.is_empty() {
                 "nothing".to_string()
@@ -131,6 +137,7 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
         }
     };
     let mut warnings = Vec::new();
+    let mut notes = Vec::new();
     let (spec, status) = match version {
         Version::V2 | Version::V2beta2 => load_v2(
             &source,
@@ -141,11 +148,19 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
             &mut warnings,
         )?,
         Version::V1 => load_v1(&source, doc, chosen.item, chosen.value, &mut warnings)?,
+        Version::V2beta1 => {
+            if let Some(e) = v2beta1::v2_keys_in_v2beta1(chosen.value, &chosen.api_version) {
+                return Err(source.field_error(e));
+            }
+            notes.push(v2beta1::notice(&chosen.api_version));
+            load_v2beta1(&source, doc, chosen.item, chosen.value, &mut warnings)?
+        }
     };
     Ok(LoadedHpa {
         spec,
         status,
         warnings,
+        notes,
     })
 }
 
@@ -256,6 +271,9 @@ fn load_v2(
     version: Version,
     warnings: &mut Vec<String>,
 ) -> Result<(HpaSpec, HpaStatus), InputError> {
+    if let Some(e) = v2beta1::v2beta1_keys_in_v2(raw, api_version_name(version)) {
+        return Err(source.field_error(e));
+    }
     let envelope: V2Envelope = typed(source, doc, item, warnings)?;
     require_v2(source, raw)?;
     let meta = envelope.metadata.unwrap_or_default();
@@ -402,6 +420,86 @@ fn current_metric_v2(
         out.average_utilization = current.average_utilization;
     }
     Ok(out)
+}
+
+fn api_version_name(version: Version) -> &'static str {
+    match version {
+        Version::V2 => "autoscaling/v2",
+        Version::V2beta2 => "autoscaling/v2beta2",
+        Version::V2beta1 => "autoscaling/v2beta1",
+        Version::V1 => "autoscaling/v1",
+    }
+}
+
+/// v2beta1 and v2alpha1: converted to the v2 shape as a JSON value, then read as v2.
+fn load_v2beta1(
+    source: &Source,
+    doc: &Document,
+    item: Option<usize>,
+    raw: &Value,
+    warnings: &mut Vec<String>,
+) -> Result<(HpaSpec, HpaStatus), InputError> {
+    let envelope: decode::AnyEnvelope = typed(source, doc, item, warnings)?;
+    let spec_path = FieldPath::of(&["spec"]);
+    require(source, raw, &spec_path, "the HPA's spec")?;
+    require(
+        source,
+        raw,
+        &spec_path.key("scaleTargetRef"),
+        "the object to scale (kind and name)",
+    )?;
+    require(
+        source,
+        raw,
+        &spec_path.key("maxReplicas"),
+        "the maximum number of replicas",
+    )?;
+    let meta = envelope.metadata.unwrap_or_default();
+    let (name, namespace) = metadata_name(source, &meta)?;
+    let raw_spec = raw.get("spec").cloned().unwrap_or(Value::Null);
+    for path in v2beta1::unknown_keys(&raw_spec) {
+        warnings.push(format!(
+            "{}unknown field {path} (ignored)",
+            source.prefix_of(&path)
+        ));
+    }
+    let annotations = raw
+        .pointer("/metadata/annotations")
+        .and_then(Value::as_object);
+    let converted = v2beta1::convert_spec(&raw_spec, annotations);
+    let from_annotation = converted.behavior_from_annotation;
+    let to_source = |e: FieldError| {
+        let path = v2beta1::source_path(&e.path, from_annotation);
+        source.error(&path, e.message)
+    };
+    let mut spec: api_v2::HorizontalPodAutoscalerSpec =
+        serde_json::from_value(converted.spec.clone()).map_err(|e| {
+            // Find the metric that does not decode, to say where.
+            let metrics = converted.spec.get("metrics").and_then(Value::as_array);
+            let bad = metrics
+                .into_iter()
+                .flatten()
+                .position(|m| serde_json::from_value::<api_v2::MetricSpec>(m.clone()).is_err());
+            let path = match bad {
+                Some(i) => spec_path.key("metrics").index(i),
+                None => spec_path.clone(),
+            };
+            source.error(
+                &path,
+                format!("found {}", e.to_string().replace("invalid type: ", "")),
+            )
+        })?;
+    validate::set_defaults(&mut spec);
+    validate::validate(&spec).map_err(to_source)?;
+    let advice = validate::reference_warnings(&spec)
+        .into_iter()
+        .chain(validate::target_warnings(&spec));
+    warnings.extend(
+        advice.map(|w| source.warning(&v2beta1::source_path(&w.path, from_annotation), &w.message)),
+    );
+    let hpa = map::to_hpa_spec(name, namespace, &spec).map_err(to_source)?;
+    let status = v2beta1::convert_status(raw.get("status")).map_err(|e| source.field_error(e))?;
+    Ok((hpa, status))
 }
 
 fn load_v1(

@@ -41,6 +41,32 @@ pub fn flag_duration(flag: &str, text: &str) -> Result<Duration> {
     Duration::parse(text).map_err(|e| InputError::new(flag, e).into())
 }
 
+/// Reads `--hpa`, in whichever form it comes.
+pub fn load_hpa(cli: &Cli) -> Result<manifest::LoadedHpa> {
+    let hpa_path = cli.hpa.as_deref().context("--hpa is required")?;
+    let (hpa_file, hpa_text) = read_input(hpa_path)?;
+    Ok(manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?)
+}
+
+/// `--print-hpa`: the HPA alone, scoped to `-n` as the calculation would see it, with the status
+/// it carries and the warnings found on the way.
+pub fn hpa_only(
+    cli: &Cli,
+) -> Result<(
+    crate::scenario::HpaSpec,
+    Option<crate::scenario::ObservedStatus>,
+    Vec<String>,
+)> {
+    let mut loaded = load_hpa(cli)?;
+    capture::scope(
+        cli.namespace.as_deref(),
+        cli.selector.as_deref(),
+        &mut loaded.spec,
+    )?;
+    let status = capture::observed_status(&loaded.status);
+    Ok((loaded.spec, status, loaded.warnings))
+}
+
 /// Parses every input and validates it into the one value the calculation trusts.
 pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let stdin_users = [
@@ -108,10 +134,9 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     }
     let window = flag_duration("--metrics-window", &cli.metrics_window)?;
 
-    let hpa_path = cli.hpa.as_deref().context("--hpa is required")?;
-    let (hpa_file, hpa_text) = read_input(hpa_path)?;
-    let mut loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?;
+    let mut loaded = load_hpa(cli)?;
     let mut warnings = std::mem::take(&mut loaded.warnings);
+    let manifest_notes = std::mem::take(&mut loaded.notes);
     let scope = capture::scope(
         cli.namespace.as_deref(),
         cli.selector.as_deref(),
@@ -126,7 +151,8 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         resource_metrics: observed.resource_metrics,
         pod_metrics: observed.pod_metrics,
     };
-    let mut notes = observed.notes;
+    let mut notes = manifest_notes;
+    notes.extend(observed.notes);
 
     let memory = match &cli.history {
         Some(path) => {

@@ -9,5 +9,6 @@ mod conformance;
 mod hostile;
 mod kubectl;
 mod nodes;
+mod paste;
 mod properties;
 mod simulate;

@@ -29,6 +29,8 @@ pub struct Envelope<Spec, Status> {
 
 pub type V2Envelope =
     Envelope<api_v2::HorizontalPodAutoscalerSpec, api_v2::HorizontalPodAutoscalerStatus>;
+/// A version without k8s-openapi types (v2beta1): metadata typed, the rest read as JSON values.
+pub type AnyEnvelope = Envelope<serde_json::Value, serde_json::Value>;
 pub type V1Envelope =
     Envelope<api_v1::HorizontalPodAutoscalerSpec, api_v1::HorizontalPodAutoscalerStatus>;
 

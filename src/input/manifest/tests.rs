@@ -534,7 +534,7 @@ fn v2beta2_tolerance_comes_from_annotations_only() {
 
 #[test]
 fn other_api_versions_are_refused() {
-    for version in ["autoscaling/v2beta1", "apps/v1"] {
+    for version in ["autoscaling/v3", "apps/v1"] {
         let text = fixture!("web-cpu.yaml").replace("autoscaling/v2", version);
         let err = fail(&text);
         assert_eq!(err.field.as_deref(), Some("apiVersion"), "{err}");

@@ -1,0 +1,83 @@
+//! What people paste: v2beta1 manifests, `kubectl describe hpa`, the `kubectl get hpa` table and
+//! HPA events, each ending in the same decision as the equivalent manifest and history.
+
+use crate::cli::{hpacalc, json_output, stderr, stdout};
+
+const NOW: &str = "2026-11-29T15:00:00Z";
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.extend(["--now", NOW]);
+    json_output(&all)
+}
+
+/// The decision and metrics of a report, without what names the input form.
+fn decision(v: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "currentReplicas": v["currentReplicas"],
+        "desiredReplicas": v["desiredReplicas"],
+        "decision": v["decision"],
+        "conditions": v["conditions"],
+        "metrics": v["metrics"],
+    })
+}
+
+const EVERYTHING_VALUES: [&str; 6] = [
+    "--metric-value",
+    "requests-per-second=12k",
+    "--metric-value",
+    "queue_messages_ready=90",
+    "--current-replicas",
+    "3",
+];
+
+#[test]
+fn a_v2beta1_manifest_decides_as_its_v2_twin_and_says_the_version_is_gone() {
+    let mut beta = vec!["--hpa", "fixtures/hpa/v2beta1.yaml"];
+    beta.extend(EVERYTHING_VALUES);
+    let mut v2 = vec!["--hpa", "fixtures/hpa/all-metric-types.yaml"];
+    v2.extend(EVERYTHING_VALUES);
+    let (beta, v2) = (json(&beta), json(&v2));
+    assert_eq!(decision(&beta), decision(&v2));
+    let notes = beta["assumptions"].as_array().unwrap();
+    assert!(
+        notes[0]
+            .as_str()
+            .unwrap()
+            .contains("autoscaling/v2beta1, which the API server no longer serves"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn print_hpa_prints_the_normalized_v2_hpa_as_yaml_or_json() {
+    let o = hpacalc(&["--hpa", "fixtures/hpa/v2beta1.yaml", "--print-hpa"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let yaml = stdout(&o);
+    assert!(yaml.starts_with("apiVersion: autoscaling/v2\n"), "{yaml}");
+    assert!(yaml.contains("describedObject:"), "{yaml}");
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/hpa/v2beta1.yaml",
+        "--print-hpa",
+        "-o",
+        "json",
+    ]);
+    let printed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        printed.pointer("/spec/metrics/1/containerResource/target/averageUtilization"),
+        Some(&serde_json::json!(60))
+    );
+    assert_eq!(printed["spec"]["minReplicas"], 1);
+}
+
+#[test]
+fn the_printed_hpa_reads_back_to_the_same_decision() {
+    let o = hpacalc(&["--hpa", "fixtures/kubectl/hpa.yaml", "--print-hpa"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o2 = crate::cli::hpacalc_stdin(&["--hpa", "-", "--now", NOW, "-o", "json"], &stdout(&o));
+    assert_eq!(o2.status.code(), Some(0), "{}", stderr(&o2));
+    let again: serde_json::Value = serde_json::from_slice(&o2.stdout).unwrap();
+    let original = json(&["--hpa", "fixtures/kubectl/hpa.yaml"]);
+    assert_eq!(decision(&again), decision(&original));
+}
