@@ -89,6 +89,15 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
 
+    /// HPA events, `kubectl get events -o json|yaml`, as the controller's memory
+    ///
+    /// core/v1 and events.k8s.io/v1 events (count and series folded). SuccessfulRescale events
+    /// become scale events and recommendations, as --history rows would; the controller's other
+    /// events (FailedGetResourceMetric, ...) become diagnostics. Merged with --history when both
+    /// are given (the CSV wins where both have a scale at the same second).
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+
     /// Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`
     ///
     /// Whatever form --hpa was read from (v1, v2beta1, describe text, a get-hpa table), this is

@@ -6,6 +6,7 @@ pub mod kubectl;
 pub mod load;
 pub mod manifest;
 pub mod nodes;
+pub mod paste;
 pub mod samples;
 pub mod selector;
 pub mod values;
@@ -67,12 +68,34 @@ pub fn hpa_only(
     Ok((loaded.spec, status, loaded.warnings))
 }
 
+/// `--history` and `--events` together: the CSV's rows are kept and the events' rescales added
+/// where the CSV has no scale event at the same second.
+fn merge_histories(
+    csv: Option<crate::scenario::ControllerMemory>,
+    events: Option<crate::scenario::ControllerMemory>,
+    notes: &mut Vec<String>,
+) -> Option<crate::scenario::ControllerMemory> {
+    match (csv, events) {
+        (Some(mut csv), Some(events)) => {
+            paste::events::merge(&mut csv, &events);
+            notes.push(
+                "--history and --events merged: the CSV's rows are kept, and each rescale of the \
+                 events is added unless the CSV has a scale event at the same second."
+                    .to_string(),
+            );
+            Some(csv)
+        }
+        (csv, events) => csv.or(events),
+    }
+}
+
 /// Parses every input and validates it into the one value the calculation trusts.
 pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let stdin_users = [
         cli.hpa.as_deref(),
         cli.pods.as_deref(),
         cli.history.as_deref(),
+        cli.events.as_deref(),
         cli.metrics.as_deref(),
     ]
     .into_iter()
@@ -154,13 +177,25 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let mut notes = manifest_notes;
     notes.extend(observed.notes);
 
-    let memory = match &cli.history {
+    let mut memory = match &cli.history {
         Some(path) => {
             let (file, text) = read_input(path)?;
             Some(history::parse(&file, &text, now)?)
         }
         None => None,
     };
+    let mut input_diagnostics = Vec::new();
+    if let Some(path) = &cli.events {
+        let (file, text) = read_input(path)?;
+        let events = paste::events::parse(&file, &text)?;
+        let longest =
+            paste::events::longest_window(&loaded.spec, config.downscale_stabilization_window);
+        let from_events = paste::events::to_history(&events, &loaded.spec, now, longest, &file);
+        memory = merge_histories(memory, from_events.memory, &mut notes);
+        notes.extend(from_events.notes);
+        warnings.extend(from_events.warnings);
+        input_diagnostics.extend(from_events.diagnostics);
+    }
 
     let (current_replicas, current_replicas_source) =
         match (cli.current_replicas, loaded.status.current_replicas) {
@@ -235,7 +270,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         now,
         input_notes: notes,
         warnings,
-        input_diagnostics: Vec::new(),
+        input_diagnostics,
         nodes: node_group,
         approximation,
         observed_status,

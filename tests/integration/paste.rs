@@ -81,3 +81,81 @@ fn the_printed_hpa_reads_back_to_the_same_decision() {
     let original = json(&["--hpa", "fixtures/kubectl/hpa.yaml"]);
     assert_eq!(decision(&again), decision(&original));
 }
+
+#[test]
+fn events_as_history_decide_as_the_equivalent_history_csv() {
+    let hpa = ["--hpa", "fixtures/kubectl/hpa.yaml"];
+    let events = json(&[&hpa[..], &["--events", "fixtures/paste/events.yaml"]].concat());
+    let csv = json(
+        &[
+            &hpa[..],
+            &["--history", "fixtures/paste/history-equivalent.csv"],
+        ]
+        .concat(),
+    );
+    assert_eq!(decision(&events), decision(&csv));
+    let steps = |v: &serde_json::Value| {
+        v["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["phase"] == "stabilize" || s["phase"] == "limit")
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(steps(&events), steps(&csv));
+    let notes = events["assumptions"].to_string();
+    assert!(notes.contains("3 rescale(s) in the last 5m"), "{notes}");
+    assert!(
+        notes.contains("1 event(s) of other objects ignored"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn the_controllers_failures_become_controller_reported_diagnostics() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/kubectl/hpa.yaml",
+        "--events",
+        "fixtures/paste/events.yaml",
+    ]);
+    let reported: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "ControllerReported")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        reported.iter().any(|m| m.starts_with(
+            "the controller reported FailedGetPodsMetric 14 times in the last 20 minutes: unable to get metric http_requests_per_second"
+        )),
+        "{reported:?}"
+    );
+    assert!(
+        reported
+            .iter()
+            .any(|m| m.contains("FailedComputeMetricsReplicas 14 times")),
+        "{reported:?}"
+    );
+}
+
+#[test]
+fn history_and_events_together_are_merged_and_said() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/kubectl/hpa.yaml",
+        "--events",
+        "fixtures/paste/events.yaml",
+        "--history",
+        "fixtures/history/scale-events.csv",
+    ]);
+    assert!(
+        v["assumptions"]
+            .to_string()
+            .contains("--history and --events merged"),
+        "{}",
+        v["assumptions"]
+    );
+}
