@@ -21,8 +21,8 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'hpacalc' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1; `-` reads stdin)')
-            [CompletionResult]::new('--hpa', '--hpa', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1; `-` reads stdin)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin')
+            [CompletionResult]::new('--hpa', '--hpa', [CompletionResultType]::ParameterName, 'HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin')
             [CompletionResult]::new('--pods', '--pods', [CompletionResultType]::ParameterName, 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)')
             [CompletionResult]::new('--metrics', '--metrics', [CompletionResultType]::ParameterName, 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text')
             [CompletionResult]::new('--custom-metrics', '--custom-metrics', [CompletionResultType]::ParameterName, 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)')

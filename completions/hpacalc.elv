@@ -18,8 +18,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
     }
     var completions = [
         &'hpacalc'= {
-            cand -f 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1; `-` reads stdin)'
-            cand --hpa 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1; `-` reads stdin)'
+            cand -f 'HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin'
+            cand --hpa 'HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin'
             cand --pods 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)'
             cand --metrics 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text'
             cand --custom-metrics 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)'

@@ -24,7 +24,7 @@ function __fish_hpacalc_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -s f -l hpa -d 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1; `-` reads stdin)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -s f -l hpa -d 'HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l pods -d 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metrics -d 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l custom-metrics -d 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)' -r -F

@@ -20,10 +20,13 @@ use clap::{Parser, Subcommand, ValueEnum};
     max_term_width = 100
 )]
 pub struct Cli {
-    /// HPA manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1; `-` reads stdin)
+    /// HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), `kubectl describe
+    /// hpa` text or the `kubectl get hpa` table; `-` reads stdin
     ///
     /// What `kubectl get hpa NAME -o yaml` prints, a hand-written manifest, a multi-document file
-    /// or a `kind: List`. Use --name to pick one HPA when the file holds several.
+    /// or a `kind: List`; or the text of `kubectl describe hpa` or `kubectl get hpa [-w]`
+    /// (recognized from the content; answered from the status they show, as an approximation).
+    /// Use --name to pick one HPA when the input holds several.
     #[arg(long, short = 'f', value_name = "FILE", required = true)]
     pub hpa: Option<PathBuf>,
 

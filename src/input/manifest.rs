@@ -65,6 +65,12 @@ pub struct LoadedHpa {
     pub warnings: Vec<String>,
     /// What the conversion assumed (a version no longer served), for the assumptions.
     pub notes: Vec<String>,
+    /// Events the input carried (the Events section of describe text).
+    pub events: Vec<crate::input::paste::events::HpaEvent>,
+    /// Named causes the input showed (a get-hpa `<unknown>`).
+    pub diagnostics: Vec<crate::report::Diagnostic>,
+    /// The pasted form it was read from; `None` for a manifest.
+    pub form: Option<crate::input::paste::Form>,
 }
 
 /// Larger input is refused before parsing: no HPA manifest comes near it.
@@ -161,6 +167,9 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
         status,
         warnings,
         notes,
+        events: Vec::new(),
+        diagnostics: Vec::new(),
+        form: None,
     })
 }
 
@@ -420,6 +429,27 @@ fn current_metric_v2(
         out.average_utilization = current.average_utilization;
     }
     Ok(out)
+}
+
+/// A v2 spec built from pasted text (describe output, a get-hpa line): defaulted, validated and
+/// mapped as a manifest's would be. An error is `(field path, message)`, for the caller to place
+/// in its own text.
+pub fn from_v2_spec(
+    name: String,
+    namespace: String,
+    spec: Value,
+) -> Result<(HpaSpec, Vec<String>), (String, String)> {
+    let mut spec: api_v2::HorizontalPodAutoscalerSpec =
+        serde_json::from_value(spec).map_err(|e| ("spec".to_string(), format!("found {e}")))?;
+    validate::set_defaults(&mut spec);
+    let located = |e: FieldError| (e.path.to_string(), e.message);
+    validate::validate(&spec).map_err(located)?;
+    let warnings = validate::target_warnings(&spec)
+        .into_iter()
+        .map(|w| format!("{}: {}", w.path, w.message))
+        .collect();
+    let hpa = map::to_hpa_spec(name, namespace, &spec).map_err(located)?;
+    Ok((hpa, warnings))
 }
 
 fn api_version_name(version: Version) -> &'static str {

@@ -46,7 +46,18 @@ pub fn flag_duration(flag: &str, text: &str) -> Result<Duration> {
 pub fn load_hpa(cli: &Cli) -> Result<manifest::LoadedHpa> {
     let hpa_path = cli.hpa.as_deref().context("--hpa is required")?;
     let (hpa_file, hpa_text) = read_input(hpa_path)?;
-    Ok(manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?)
+    let name = cli.name.as_deref();
+    Ok(match paste::detect(&hpa_text) {
+        Some(form @ paste::Form::Describe) => {
+            let all = paste::describe::parse(&hpa_file, &hpa_text)?;
+            paste::choose(&hpa_file, all, name)?.into_loaded(&hpa_file, form)?
+        }
+        Some(form @ paste::Form::Table) => {
+            let all = paste::table::parse(&hpa_file, &hpa_text)?;
+            paste::choose(&hpa_file, all, name)?.into_loaded(&hpa_file, form)?
+        }
+        None => manifest::load(&hpa_file, &hpa_text, name)?,
+    })
 }
 
 /// `--print-hpa`: the HPA alone, scoped to `-n` as the calculation would see it, with the status
@@ -184,10 +195,26 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         }
         None => None,
     };
-    let mut input_diagnostics = Vec::new();
-    if let Some(path) = &cli.events {
-        let (file, text) = read_input(path)?;
-        let events = paste::events::parse(&file, &text)?;
+    let mut input_diagnostics = std::mem::take(&mut loaded.diagnostics);
+    let pasted_events = std::mem::take(&mut loaded.events);
+    let events_input = match &cli.events {
+        Some(path) => {
+            let (file, text) = read_input(path)?;
+            if !pasted_events.is_empty() {
+                notes.push(format!(
+                    "The describe text's Events section is left out: --events {file} has the \
+                     events with their exact times."
+                ));
+            }
+            Some((file.clone(), paste::events::parse(&file, &text)?))
+        }
+        None if !pasted_events.is_empty() => Some((
+            "the describe text's Events".to_string(),
+            pasted_events.into_iter().map(|e| e.at(now)).collect(),
+        )),
+        None => None,
+    };
+    if let Some((file, events)) = events_input {
         let longest =
             paste::events::longest_window(&loaded.spec, config.downscale_stabilization_window);
         let from_events = paste::events::to_history(&events, &loaded.spec, now, longest, &file);
@@ -222,7 +249,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let observed_status = capture::observed_status(&loaded.status);
     let approximation = cli.pods.is_none()
         && current_replicas_source != Source::Samples
-        && !loaded.status.current_metrics.is_empty()
+        && (!loaded.status.current_metrics.is_empty() || loaded.form.is_some())
         && kubectl::status_only::reads_pods(&loaded.spec.metrics);
     if approximation && let Some(status) = &observed_status {
         let synthetic = kubectl::status_only::synthesize(

@@ -159,3 +159,141 @@ fn history_and_events_together_are_merged_and_said() {
         v["assumptions"]
     );
 }
+
+/// The approximate decision, which every form of the same HPA must share.
+fn approximate(v: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "approximation": v["approximation"],
+        "currentReplicas": v["currentReplicas"],
+        "desiredReplicas": v["desiredReplicas"],
+        "metricProposal": v["decision"]["metricProposal"],
+        "change": v["decision"]["change"],
+        "rescaleReason": v["decision"]["rescaleReason"],
+    })
+}
+
+#[test]
+fn yaml_describe_text_and_a_get_hpa_line_give_the_same_approximate_decision() {
+    let yaml = json(&["--hpa", "fixtures/paste/hpa.yaml"]);
+    let describe = json(&["--hpa", "fixtures/paste/describe.txt"]);
+    let table = json(&["--hpa", "fixtures/paste/get-hpa-watch.txt", "--name", "web"]);
+    assert_eq!(yaml["approximation"], true);
+    assert_eq!(yaml["desiredReplicas"], 8);
+    assert_eq!(approximate(&describe), approximate(&yaml));
+    assert_eq!(approximate(&table), approximate(&yaml));
+    // describe shows all three metrics, with their names: the same metrics as the YAML.
+    let names = |v: &serde_json::Value| {
+        v["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["name"].clone(), m["proposedReplicas"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&describe), names(&yaml));
+}
+
+#[test]
+fn the_describe_texts_events_feed_the_history_and_the_diagnostics() {
+    let v = json(&["--hpa", "fixtures/paste/describe.txt"]);
+    let notes = v["assumptions"].to_string();
+    assert!(
+        notes.contains("the describe text's Events: 3 rescale(s) in the last 5m"),
+        "{notes}"
+    );
+    let messages: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "ControllerReported")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.starts_with(
+            "the controller reported FailedGetPodsMetric 14 times in the last 20 minutes"
+        )),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("FailedRescale 1 time")),
+        "{messages:?}"
+    );
+}
+
+#[test]
+fn print_hpa_of_describe_text_is_the_yamls_spec() {
+    let out = |path: &str| {
+        let o = hpacalc(&["--hpa", path, "--print-hpa", "-o", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let from_describe = out("fixtures/paste/describe.txt");
+    let from_yaml = out("fixtures/paste/hpa.yaml");
+    assert_eq!(from_describe["spec"], from_yaml["spec"]);
+    assert_eq!(from_describe["status"], from_yaml["status"]);
+}
+
+#[test]
+fn several_hpas_in_one_describe_text_are_picked_with_name() {
+    let one =
+        std::fs::read_to_string(crate::cli::root().join("fixtures/paste/describe.txt")).unwrap();
+    let other = one
+        .replace(
+            "Name:                                                  web",
+            "Name:                                                  api",
+        )
+        .replace(
+            "Max replicas:                                          12",
+            "Max replicas:                                          20",
+        );
+    let both = format!("{one}\n\n{other}");
+    let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--now", NOW], &both);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("found 2 HPAs (api, web), expected one: pick it with --name"),
+        "{}",
+        stderr(&o)
+    );
+    let o = crate::cli::hpacalc_stdin(
+        &["--hpa", "-", "--name", "api", "--now", NOW, "-o", "json"],
+        &both,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["hpa"], "shop/api");
+    assert_eq!(v["maxReplicas"], 20);
+}
+
+#[test]
+fn an_unknown_target_in_the_table_is_the_controllers_failed_metric_and_missing_metrics() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/paste/get-hpa-watch.txt",
+        "--name",
+        "worker",
+    ]);
+    assert_eq!(v["desiredReplicas"], 2);
+    assert_eq!(v["metrics"][0]["errorReason"], "FailedGetResourceMetric");
+    let missing: Vec<&serde_json::Value> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "MissingMetrics")
+        .collect();
+    assert_eq!(missing.len(), 1, "{}", v["diagnostics"]);
+    assert_eq!(missing[0]["severity"], "warning");
+}
+
+#[test]
+fn a_get_hpa_table_with_more_than_two_metrics_warns_about_the_hidden_ones() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/paste/get-hpa-watch.txt",
+        "--name",
+        "web",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("`+ 1 more...`"), "{}", stderr(&o));
+}

@@ -41,6 +41,21 @@ pub struct HpaEvent {
     pub last: Timestamp,
     /// Where it was read, for messages (`events.json: items[3]`).
     pub origin: String,
+    /// The times are ages before the text was taken (describe's Age column), as offsets from
+    /// `Timestamp(0)`: [`HpaEvent::at`] places them at the evaluation time.
+    pub relative: bool,
+}
+
+impl HpaEvent {
+    /// The event with relative times placed before `now`.
+    pub fn at(mut self, now: Timestamp) -> HpaEvent {
+        if self.relative {
+            self.first = Timestamp(now.0.saturating_add(self.first.0));
+            self.last = Timestamp(now.0.saturating_add(self.last.0));
+            self.relative = false;
+        }
+        self
+    }
 }
 
 #[derive(Deserialize)]
@@ -192,6 +207,7 @@ fn to_event(f: RawFields, origin: String) -> Option<HpaEvent> {
         first,
         last,
         origin,
+        relative: false,
     })
 }
 
@@ -609,6 +625,7 @@ mod tests {
             first: ago(first),
             last: ago(last),
             origin: "e.yaml: items[0]".into(),
+            relative: false,
         }
     }
 
