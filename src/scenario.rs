@@ -452,4 +452,6 @@ pub struct Scenario {
     pub approximation: bool,
     /// What the manifest's status says the controller computed at its last sync, to compare.
     pub observed_status: Option<ObservedStatus>,
+    /// Which input form each fact came from, for the report's `sources`.
+    pub sources: Vec<crate::report::FactSource>,
 }

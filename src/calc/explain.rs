@@ -689,6 +689,7 @@ pub fn build(s: &Scenario, sync: &Sync<'_>, assume_steady: bool) -> Report {
         status_comparison: None,
         diagnostics: s.input_diagnostics.clone(),
         warnings: s.warnings.clone(),
+        sources: s.sources.clone(),
     }
 }
 

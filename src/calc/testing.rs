@@ -110,6 +110,7 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         nodes: None,
         approximation: false,
         observed_status: None,
+        sources: Vec::new(),
     }
 }
 

@@ -520,6 +520,7 @@ pub fn setup(
         nodes: None,
         approximation: false,
         observed_status: None,
+        sources: Vec::new(),
     };
     Ok(Setup {
         scenario,

@@ -71,6 +71,8 @@ pub struct LoadedHpa {
     pub diagnostics: Vec<crate::report::Diagnostic>,
     /// The pasted form it was read from; `None` for a manifest.
     pub form: Option<crate::input::paste::Form>,
+    /// The input form and file, for the report's `sources`.
+    pub source: crate::report::FactSource,
 }
 
 /// Larger input is refused before parsing: no HPA manifest comes near it.
@@ -170,6 +172,11 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
         events: Vec::new(),
         diagnostics: Vec::new(),
         form: None,
+        source: crate::report::FactSource::new(
+            "hpa",
+            &format!("manifest {}", chosen.api_version),
+            Some(file),
+        ),
     })
 }
 

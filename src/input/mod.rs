@@ -19,6 +19,7 @@ use anyhow::{Context, Result, bail};
 use crate::UsageError;
 use crate::cli::Cli;
 use crate::error::{InputError, display_name};
+use crate::report::FactSource;
 use crate::scenario::{ControllerConfig, Scenario, Source};
 use crate::time::{Duration, Timestamp};
 use crate::version;
@@ -188,9 +189,11 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let mut notes = manifest_notes;
     notes.extend(observed.notes);
 
+    let mut history_sources = Vec::new();
     let mut memory = match &cli.history {
         Some(path) => {
             let (file, text) = read_input(path)?;
+            history_sources.push(FactSource::new("history", "history CSV", Some(&file)));
             Some(history::parse(&file, &text, now)?)
         }
         None => None,
@@ -215,6 +218,14 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         None => None,
     };
     if let Some((file, events)) = events_input {
+        history_sources.push(match &cli.events {
+            Some(_) => FactSource::new("history", "kubectl get events", Some(&file)),
+            None => FactSource::new(
+                "history",
+                "kubectl describe hpa events",
+                Some(&loaded.source.file.clone().unwrap_or_default()),
+            ),
+        });
         let longest =
             paste::events::longest_window(&loaded.spec, config.downscale_stabilization_window);
         let from_events = paste::events::to_history(&events, &loaded.spec, now, longest, &file);
@@ -271,6 +282,36 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         notes.splice(0..0, synthetic.notes);
     }
 
+    let mut sources = vec![loaded.source.clone()];
+    if observed_status.is_some() {
+        sources.push(FactSource {
+            fact: "status".to_string(),
+            ..loaded.source.clone()
+        });
+    }
+    sources.extend(observed.sources.iter().cloned());
+    sources.push(match current_replicas_source {
+        Source::Flag => FactSource::new("currentReplicas", "flag", Some("--current-replicas")),
+        Source::Status => FactSource {
+            fact: "currentReplicas".to_string(),
+            ..loaded.source.clone()
+        },
+        Source::Samples | Source::Default => FactSource::new("currentReplicas", "computed", None),
+    });
+    if approximation {
+        sources.retain(|s| s.fact != "pods" && s.fact != "resourceMetrics");
+        sources.push(FactSource::new("pods", "computed from the status", None));
+        sources.push(FactSource::new(
+            "resourceMetrics",
+            "computed from the status",
+            None,
+        ));
+    }
+    if history_sources.is_empty() {
+        history_sources.push(FactSource::new("history", "assumed", None));
+    }
+    sources.extend(history_sources);
+
     let metrics = values::resolve(
         &loaded.spec.metrics,
         &cli.metric_values,
@@ -298,6 +339,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         input_notes: notes,
         warnings,
         input_diagnostics,
+        sources,
         nodes: node_group,
         approximation,
         observed_status,

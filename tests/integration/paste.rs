@@ -297,3 +297,46 @@ fn a_get_hpa_table_with_more_than_two_metrics_warns_about_the_hidden_ones() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stderr(&o).contains("`+ 1 more...`"), "{}", stderr(&o));
 }
+
+#[test]
+fn sources_say_which_form_each_fact_came_from() {
+    let v = json(&["--hpa", "fixtures/paste/get-hpa-watch.txt", "--name", "web"]);
+    let form = |fact: &str| {
+        v["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["fact"] == fact)
+            .map(|s| s["form"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(form("hpa"), ["kubectl get hpa"]);
+    assert_eq!(form("currentReplicas"), ["kubectl get hpa"]);
+    assert_eq!(form("pods"), ["computed from the status"]);
+    assert_eq!(form("history"), ["assumed"]);
+    assert_eq!(form("now"), ["flag"]);
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/v2beta1.yaml",
+        "--metric-value",
+        "requests-per-second=12k",
+        "--metric-value",
+        "queue_messages_ready=90",
+        "--current-replicas",
+        "3",
+        "--events",
+        "fixtures/paste/events.yaml",
+    ]);
+    let sources = v["sources"].to_string();
+    assert!(sources.contains(r#"{"fact":"hpa","file":"fixtures/hpa/v2beta1.yaml","form":"manifest autoscaling/v2beta1"}"#), "{sources}");
+    assert!(
+        sources.contains(r#"{"fact":"currentReplicas","file":"--current-replicas","form":"flag"}"#),
+        "{sources}"
+    );
+    assert!(
+        sources.contains(
+            r#"{"fact":"history","file":"fixtures/paste/events.yaml","form":"kubectl get events"}"#
+        ),
+        "{sources}"
+    );
+}

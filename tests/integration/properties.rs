@@ -325,6 +325,7 @@ fn build(p: &Params) -> Scenario {
         nodes: None,
         approximation: false,
         observed_status: None,
+        sources: Vec::new(),
     }
 }
 

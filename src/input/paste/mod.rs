@@ -26,6 +26,16 @@ pub enum Form {
     Table,
 }
 
+impl Form {
+    /// The form's name in the report's `sources`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Describe => "kubectl describe hpa",
+            Form::Table => "kubectl get hpa",
+        }
+    }
+}
+
 /// The form of `text`, or `None` for a manifest (YAML or JSON).
 pub fn detect(text: &str) -> Option<Form> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -158,6 +168,7 @@ impl Pasted {
             events: self.events,
             diagnostics,
             form: Some(form),
+            source: crate::report::FactSource::new("hpa", form.name(), Some(file)),
         })
     }
 }
