@@ -332,6 +332,49 @@ mod tests {
         assert_eq!(split_cells(row, 5).first().map(|c| c.0), Some(3));
     }
 
+    /// What the fuzz target does, on every prefix of the fixtures: a cut text reads or fails at a
+    /// line, never panics.
+    #[test]
+    fn every_cut_of_the_fixtures_reads_or_fails_at_a_line() {
+        let cases = [
+            (
+                include_str!("../../../fixtures/paste/describe.txt"),
+                Form::Describe,
+            ),
+            (
+                include_str!("../../../fixtures/paste/get-hpa-watch.txt"),
+                Form::Table,
+            ),
+        ];
+        for (text, form) in cases {
+            for end in (0..=text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .step_by(3)
+            {
+                let cut = &text[..end];
+                let parsed = match form {
+                    Form::Describe => describe::parse("p.txt", cut),
+                    Form::Table => table::parse("p.txt", cut),
+                };
+                let result = parsed
+                    .and_then(|all| choose("p.txt", all, Some("web")))
+                    .and_then(|one| one.into_loaded("p.txt", form));
+                if let Err(e) = result
+                    && !e.message.starts_with("found no HPA named")
+                {
+                    assert!(e.line.is_some(), "{form:?} cut at {end}: {e}");
+                }
+            }
+        }
+        let events = include_str!("../../../fixtures/paste/events.yaml");
+        for end in (0..=events.len())
+            .filter(|&i| events.is_char_boundary(i))
+            .step_by(7)
+        {
+            let _ = events::parse("e.yaml", &events[..end]);
+        }
+    }
+
     #[test]
     fn forms_are_recognized_from_the_first_line() {
         assert_eq!(detect("Name:   web\n"), Some(Form::Describe));
