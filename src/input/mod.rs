@@ -260,8 +260,9 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let observed_status = capture::observed_status(&loaded.status);
     let approximation = cli.pods.is_none()
         && current_replicas_source != Source::Samples
-        && (!loaded.status.current_metrics.is_empty() || loaded.form.is_some())
-        && kubectl::status_only::reads_pods(&loaded.spec.metrics);
+        && (loaded.form.is_some()
+            || (!loaded.status.current_metrics.is_empty()
+                && kubectl::status_only::reads_pods(&loaded.spec.metrics)));
     if approximation && let Some(status) = &observed_status {
         let synthetic = kubectl::status_only::synthesize(
             &loaded.spec.metrics,

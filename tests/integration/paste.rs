@@ -340,3 +340,14 @@ fn sources_say_which_form_each_fact_came_from() {
         "{sources}"
     );
 }
+
+#[test]
+fn pasted_external_average_values_are_approximated_from_the_status() {
+    let text = "Name:  q\nNamespace:  jobs\nReference:  Deployment/worker\nMetrics:  ( current / target )\n  \"queue_messages_ready\" (target average value):  90 / 30\nMin replicas:  1\nMax replicas:  10\nDeployment pods:  3 current / 3 desired\n";
+    let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--now", NOW, "-o", "json"], text);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["approximation"], true);
+    // 90 average over 3 pods is 270 in total: 270 / 30 = 9 replicas.
+    assert_eq!(v["desiredReplicas"], 9);
+}
