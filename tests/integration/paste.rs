@@ -348,6 +348,7 @@ fn pasted_external_average_values_are_approximated_from_the_status() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["approximation"], true);
-    // 90 average over 3 pods is 270 in total: 270 / 30 = 9 replicas.
-    assert_eq!(v["desiredReplicas"], 9);
+    // 90 average over 3 pods is 270 in total: 270 / 30 = 9 replicas, limited to max(2 × 3, 4).
+    assert_eq!(v["decision"]["metricProposal"], 9);
+    assert_eq!(v["desiredReplicas"], 6);
 }
