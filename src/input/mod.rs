@@ -49,12 +49,12 @@ pub fn load_hpa(cli: &Cli) -> Result<manifest::LoadedHpa> {
     let (hpa_file, hpa_text) = read_input(hpa_path)?;
     let name = cli.name.as_deref();
     Ok(match paste::detect(&hpa_text) {
-        Some(form @ paste::Form::Describe) => {
-            let all = paste::describe::parse(&hpa_file, &hpa_text)?;
-            paste::choose(&hpa_file, all, name)?.into_loaded(&hpa_file, form)?
-        }
-        Some(form @ paste::Form::Table) => {
-            let all = paste::table::parse(&hpa_file, &hpa_text)?;
+        Some(form) => {
+            let mut all = match form {
+                paste::Form::Describe => paste::describe::parse(&hpa_file, &hpa_text)?,
+                paste::Form::Table => paste::table::parse(&hpa_file, &hpa_text)?,
+            };
+            paste::in_namespace(&mut all, cli.namespace.as_deref());
             paste::choose(&hpa_file, all, name)?.into_loaded(&hpa_file, form)?
         }
         None => manifest::load(&hpa_file, &hpa_text, name)?,

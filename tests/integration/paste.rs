@@ -250,7 +250,7 @@ fn several_hpas_in_one_describe_text_are_picked_with_name() {
     let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--now", NOW], &both);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("found 2 HPAs (api, web), expected one: pick it with --name"),
+        stderr(&o).contains("found 2 HPAs (shop/api, shop/web), expected one: pick it with --name"),
         "{}",
         stderr(&o)
     );
@@ -351,4 +351,22 @@ fn pasted_external_average_values_are_approximated_from_the_status() {
     // 90 average over 3 pods is 270 in total: 270 / 30 = 9 replicas, limited to max(2 × 3, 4).
     assert_eq!(v["decision"]["metricProposal"], 9);
     assert_eq!(v["desiredReplicas"], 6);
+}
+
+#[test]
+fn a_get_hpa_table_of_all_namespaces_needs_n_when_names_repeat() {
+    let file = "fixtures/paste/get-hpa-all-namespaces.txt";
+    let o = hpacalc(&["--hpa", file, "--name", "web", "--now", NOW]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(
+            "found 2 HPAs (blog/web, shop/web), expected one: pick the namespace with -n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // kubectl's deprecation warning above the header is skipped.
+    let v = json(&["--hpa", file, "--name", "web", "-n", "blog"]);
+    assert_eq!(v["hpa"], "blog/web");
+    assert_eq!(v["maxReplicas"], 4);
 }

@@ -36,13 +36,20 @@ impl Form {
     }
 }
 
+/// A line a paste may carry before the output: the shell prompt and command, or a warning kubectl
+/// printed on stderr (`Warning: autoscaling/v2beta2 HorizontalPodAutoscaler is deprecated ...`).
+pub fn is_preamble(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with('$') || t.starts_with("Warning: ")
+}
+
 /// The form of `text`, or `None` for a manifest (YAML or JSON).
 pub fn detect(text: &str) -> Option<Form> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = body
         .lines()
         .map(str::trim_end)
-        .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('$'))?;
+        .find(|l| !l.trim().is_empty() && !is_preamble(l))?;
     if first.starts_with("Name:") {
         return Some(Form::Describe);
     }
@@ -192,47 +199,64 @@ fn missing_metrics(shown: &[String]) -> Diagnostic {
     )
 }
 
-/// Several HPAs in one text: the one named `name`, or the only one.
+/// Keeps the HPAs of `namespace` (`-n`): a get-hpa table from `-A` lists every namespace.
+pub fn in_namespace(all: &mut Vec<(usize, Pasted)>, namespace: Option<&str>) {
+    if let Some(ns) = namespace
+        && all.iter().any(|(_, p)| p.namespace == ns)
+    {
+        all.retain(|(_, p)| p.namespace == ns);
+    }
+}
+
+/// Several HPAs in one text: the one named `name`, or the only one. Rows of `kubectl get hpa -w`
+/// repeat an HPA once per change: the last row is the newest.
 pub fn choose(
     file: &str,
-    mut all: Vec<(usize, Pasted)>,
+    all: Vec<(usize, Pasted)>,
     name: Option<&str>,
 ) -> Result<Pasted, InputError> {
-    let names = |all: &[(usize, Pasted)]| {
-        all.iter()
-            .map(|(_, p)| p.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+    let key = |p: &Pasted| format!("{}/{}", p.namespace, p.name);
+    let mut keys: Vec<String> = all.iter().map(|(_, p)| key(p)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut candidates: Vec<(usize, Pasted)> = match name {
+        Some(n) => all.into_iter().filter(|(_, p)| p.name == n).collect(),
+        None => all,
     };
-    match name {
-        Some(n) => match all.iter().rposition(|(_, p)| p.name == n) {
-            Some(i) => Ok(all.swap_remove(i).1),
-            None => Err(InputError::new(
+    let mut chosen: Vec<String> = candidates.iter().map(|(_, p)| key(p)).collect();
+    chosen.sort_unstable();
+    chosen.dedup();
+    match (name, chosen.len()) {
+        (Some(n), 0) => Err(InputError::new(
+            file,
+            format!(
+                "found no HPA named {n:?}, expected one of: {}",
+                keys.join(", ")
+            ),
+        )),
+        (None, 0) => Err(InputError::new(
+            file,
+            "found no HPA in the text, expected at least one",
+        )),
+        (_, 1) => candidates
+            .pop()
+            .map(|(_, p)| p)
+            .ok_or_else(|| InputError::new(file, "found no HPA in the text, expected one")),
+        (_, many) => {
+            let line = candidates.get(1).map_or(1, |(l, _)| *l);
+            let how = if name.is_some() {
+                "pick the namespace with -n"
+            } else {
+                "pick it with --name (and -n)"
+            };
+            Err(InputError::new(
                 file,
-                format!("found no HPA named {n:?}, expected one of: {}", names(&all)),
-            )),
-        },
-        None => {
-            let mut distinct: Vec<&str> = all.iter().map(|(_, p)| p.name.as_str()).collect();
-            distinct.dedup();
-            distinct.sort_unstable();
-            distinct.dedup();
-            if distinct.len() > 1 {
-                let line = all.get(1).map_or(1, |(l, _)| *l);
-                return Err(InputError::new(
-                    file,
-                    format!(
-                        "found {} HPAs ({}), expected one: pick it with --name",
-                        distinct.len(),
-                        distinct.join(", ")
-                    ),
-                )
-                .at(line, None));
-            }
-            // `kubectl get hpa -w` repeats a row per change: the last one is the newest.
-            all.pop().map(|(_, p)| p).ok_or_else(|| {
-                InputError::new(file, "found no HPA in the text, expected at least one")
-            })
+                format!(
+                    "found {many} HPAs ({}), expected one: {how}",
+                    chosen.join(", ")
+                ),
+            )
+            .at(line, None))
         }
     }
 }

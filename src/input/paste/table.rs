@@ -33,7 +33,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<(usize, Pasted)>, InputError>
     for (i, raw) in body.lines().enumerate() {
         let n = i + 1;
         let line = raw.trim_end();
-        if line.trim().is_empty() || line.trim_start().starts_with('$') {
+        if line.trim().is_empty() || super::is_preamble(line) {
             continue;
         }
         let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
