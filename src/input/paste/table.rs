@@ -187,7 +187,7 @@ fn row(file: &str, n: usize, line: &str, columns: &[String]) -> Result<Pasted, I
         lines: Lines {
             first: n,
             reference: n,
-            metrics: vec![n; 8],
+            metrics: Vec::new(),
             min: n,
             max: n,
             behavior: n,
