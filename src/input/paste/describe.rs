@@ -579,6 +579,22 @@ fn event_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), I
         )
         .field("Events"));
     }
+    // kubectl prints `<unknown>` for an event without times and `<invalid>` for one in the future.
+    if age.starts_with("<unknown>") {
+        r.warnings.push(format!(
+            "{file}:{n}: the event {reason} has no time (`<unknown>` age): ignored"
+        ));
+        return Ok(());
+    }
+    let age: &str = if age.starts_with("<invalid>") {
+        r.warnings.push(format!(
+            "{file}:{n}: the event {reason} is dated after the text was taken (`<invalid>` age): \
+             taken as just now"
+        ));
+        "0s"
+    } else {
+        age
+    };
     let bad_age = || {
         InputError::new(
             file,
@@ -795,6 +811,20 @@ mod tests {
         );
         let placed = e[1].clone().at(Timestamp(10_000_000));
         assert_eq!(placed.last, Timestamp(10_000_000 - 1_140_000));
+    }
+
+    #[test]
+    fn unknown_ages_are_skipped_and_invalid_ones_taken_as_now() {
+        let p = one(&describe(
+            "",
+            "Events:\n  Type     Reason             Age        From  Message\n  \
+             ----     ------             ----       ----  -------\n  \
+             Normal   SuccessfulRescale  <unknown>  hpa   New size: 7; reason: cpu above target\n  \
+             Normal   SuccessfulRescale  <invalid>  hpa   New size: 8; reason: cpu above target\n",
+        ));
+        assert_eq!(p.events.len(), 1);
+        assert_eq!(p.events[0].last, Timestamp(0));
+        assert_eq!(p.warnings.len(), 2, "{:?}", p.warnings);
     }
 
     #[test]
