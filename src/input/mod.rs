@@ -6,9 +6,11 @@ pub mod kubectl;
 pub mod load;
 pub mod manifest;
 pub mod nodes;
+pub mod past;
 pub mod paste;
 pub mod samples;
 pub mod selector;
+pub mod sources;
 pub mod values;
 
 use std::io::{self, Read};
@@ -19,7 +21,6 @@ use anyhow::{Context, Result, bail};
 use crate::UsageError;
 use crate::cli::Cli;
 use crate::error::{InputError, display_name};
-use crate::report::FactSource;
 use crate::scenario::{ControllerConfig, Scenario, Source};
 use crate::time::{Duration, Timestamp};
 use crate::version;
@@ -78,27 +79,6 @@ pub fn hpa_only(
     )?;
     let status = capture::observed_status(&loaded.status);
     Ok((loaded.spec, status, loaded.warnings))
-}
-
-/// `--history` and `--events` together: the CSV's rows are kept and the events' rescales added
-/// where the CSV has no scale event at the same second.
-fn merge_histories(
-    csv: Option<crate::scenario::ControllerMemory>,
-    events: Option<crate::scenario::ControllerMemory>,
-    notes: &mut Vec<String>,
-) -> Option<crate::scenario::ControllerMemory> {
-    match (csv, events) {
-        (Some(mut csv), Some(events)) => {
-            paste::events::merge(&mut csv, &events);
-            notes.push(
-                "--history and --events merged: the CSV's rows are kept, and each rescale of the \
-                 events is added unless the CSV has a scale event at the same second."
-                    .to_string(),
-            );
-            Some(csv)
-        }
-        (csv, events) => csv.or(events),
-    }
 }
 
 /// Parses every input and validates it into the one value the calculation trusts.
@@ -189,51 +169,18 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let mut notes = manifest_notes;
     notes.extend(observed.notes);
 
-    let mut history_sources = Vec::new();
-    let mut memory = match &cli.history {
-        Some(path) => {
-            let (file, text) = read_input(path)?;
-            history_sources.push(FactSource::new("history", "history CSV", Some(&file)));
-            Some(history::parse(&file, &text, now)?)
-        }
-        None => None,
-    };
+    let past = past::read(
+        cli,
+        &loaded.spec,
+        std::mem::take(&mut loaded.events),
+        loaded.source.file.as_deref(),
+        config.downscale_stabilization_window,
+        now,
+    )?;
+    notes.extend(past.notes);
+    warnings.extend(past.warnings);
     let mut input_diagnostics = std::mem::take(&mut loaded.diagnostics);
-    let pasted_events = std::mem::take(&mut loaded.events);
-    let events_input = match &cli.events {
-        Some(path) => {
-            let (file, text) = read_input(path)?;
-            if !pasted_events.is_empty() {
-                notes.push(format!(
-                    "The describe text's Events section is left out: --events {file} has the \
-                     events with their exact times."
-                ));
-            }
-            Some((file.clone(), paste::events::parse(&file, &text)?))
-        }
-        None if !pasted_events.is_empty() => Some((
-            "the describe text's Events".to_string(),
-            pasted_events.into_iter().map(|e| e.at(now)).collect(),
-        )),
-        None => None,
-    };
-    if let Some((file, events)) = events_input {
-        history_sources.push(match &cli.events {
-            Some(_) => FactSource::new("history", "kubectl get events", Some(&file)),
-            None => FactSource::new(
-                "history",
-                "kubectl describe hpa events",
-                Some(&loaded.source.file.clone().unwrap_or_default()),
-            ),
-        });
-        let longest =
-            paste::events::longest_window(&loaded.spec, config.downscale_stabilization_window);
-        let from_events = paste::events::to_history(&events, &loaded.spec, now, longest, &file);
-        memory = merge_histories(memory, from_events.memory, &mut notes);
-        notes.extend(from_events.notes);
-        warnings.extend(from_events.warnings);
-        input_diagnostics.extend(from_events.diagnostics);
-    }
+    input_diagnostics.extend(past.diagnostics);
 
     let (current_replicas, current_replicas_source) =
         match (cli.current_replicas, loaded.status.current_replicas) {
@@ -283,35 +230,14 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         notes.splice(0..0, synthetic.notes);
     }
 
-    let mut sources = vec![loaded.source.clone()];
-    if observed_status.is_some() {
-        sources.push(FactSource {
-            fact: "status".to_string(),
-            ..loaded.source.clone()
-        });
-    }
-    sources.extend(observed.sources.iter().cloned());
-    sources.push(match current_replicas_source {
-        Source::Flag => FactSource::new("currentReplicas", "flag", Some("--current-replicas")),
-        Source::Status => FactSource {
-            fact: "currentReplicas".to_string(),
-            ..loaded.source.clone()
-        },
-        Source::Samples | Source::Default => FactSource::new("currentReplicas", "computed", None),
-    });
-    if approximation {
-        sources.retain(|s| s.fact != "pods" && s.fact != "resourceMetrics");
-        sources.push(FactSource::new("pods", "computed from the status", None));
-        sources.push(FactSource::new(
-            "resourceMetrics",
-            "computed from the status",
-            None,
-        ));
-    }
-    if history_sources.is_empty() {
-        history_sources.push(FactSource::new("history", "assumed", None));
-    }
-    sources.extend(history_sources);
+    let sources = sources::collect(
+        &loaded.source,
+        observed_status.is_some(),
+        &observed.sources,
+        &current_replicas_source,
+        approximation,
+        past.sources,
+    );
 
     let metrics = values::resolve(
         &loaded.spec.metrics,
@@ -335,7 +261,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         pods: samples.pods,
         metrics: metrics.values,
         config,
-        memory,
+        memory: past.memory,
         now,
         input_notes: notes,
         warnings,
