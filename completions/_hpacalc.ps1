@@ -35,7 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--current-replicas', '--current-replicas', [CompletionResultType]::ParameterName, 'The target''s current replica count (default: status.currentReplicas, else the pods counted)')
             [CompletionResult]::new('--metric-value', '--metric-value', [CompletionResultType]::ParameterName, 'Value of an Object or External metric, NAME=QUANTITY (repeatable)')
             [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'Earlier syncs: CSV with age,recommendation[,change]')
-            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'HPA events, `kubectl get events -o json|yaml`, as the controller''s memory')
+            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'HPA events, `kubectl get events -o json|yaml` (or its table), as the controller''s memory')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')

@@ -32,7 +32,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --current-replicas 'The target''s current replica count (default: status.currentReplicas, else the pods counted)'
             cand --metric-value 'Value of an Object or External metric, NAME=QUANTITY (repeatable)'
             cand --history 'Earlier syncs: CSV with age,recommendation[,change]'
-            cand --events 'HPA events, `kubectl get events -o json|yaml`, as the controller''s memory'
+            cand --events 'HPA events, `kubectl get events -o json|yaml` (or its table), as the controller''s memory'
             cand --now 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)'
             cand -o 'Output format'
             cand --output 'Output format'

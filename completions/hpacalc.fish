@@ -35,7 +35,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l name -d 'Pick the HPA w
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l current-replicas -d 'The target\'s current replica count (default: status.currentReplicas, else the pods counted)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metric-value -d 'Value of an Object or External metric, NAME=QUANTITY (repeatable)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l history -d 'Earlier syncs: CSV with age,recommendation[,change]' -r -F
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -l events -d 'HPA events, `kubectl get events -o json|yaml`, as the controller\'s memory' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l events -d 'HPA events, `kubectl get events -o json|yaml` (or its table), as the controller\'s memory' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l now -d 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'Step-by-step table'
 wide\t'The table plus each pod\'s class and reason'

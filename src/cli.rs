@@ -92,9 +92,10 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
 
-    /// HPA events, `kubectl get events -o json|yaml`, as the controller's memory
+    /// HPA events, `kubectl get events -o json|yaml` (or its table), as the controller's memory
     ///
-    /// core/v1 and events.k8s.io/v1 events (count and series folded). SuccessfulRescale events
+    /// core/v1 and events.k8s.io/v1 events (count and series folded), or the plain table of
+    /// `kubectl get events`. SuccessfulRescale events
     /// become scale events and recommendations, as --history rows would; the controller's other
     /// events (FailedGetResourceMetric, ...) become diagnostics. Merged with --history when both
     /// are given (the CSV wins where both have a scale at the same second).

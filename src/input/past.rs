@@ -40,7 +40,7 @@ pub fn read(
             .push(FactSource::new("history", "history CSV", Some(&file)));
         past.memory = Some(history::parse(&file, &text, now)?);
     }
-    let (label, list) = match &cli.events {
+    let (label, list): (String, Vec<HpaEvent>) = match &cli.events {
         Some(path) => {
             let (file, text) = read_input(path)?;
             if !pasted.is_empty() {
@@ -54,7 +54,10 @@ pub fn read(
                 "kubectl get events",
                 Some(&file),
             ));
-            let list = events::parse(&file, &text)?;
+            let list = events::parse(&file, &text)?
+                .into_iter()
+                .map(|e| e.at(now))
+                .collect();
             (file, list)
         }
         None if !pasted.is_empty() => {

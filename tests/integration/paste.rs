@@ -370,3 +370,20 @@ fn a_get_hpa_table_of_all_namespaces_needs_n_when_names_repeat() {
     assert_eq!(v["hpa"], "blog/web");
     assert_eq!(v["maxReplicas"], 4);
 }
+
+#[test]
+fn the_kubectl_get_events_table_decides_as_its_yaml() {
+    let hpa = ["--hpa", "fixtures/kubectl/hpa.yaml"];
+    let yaml = json(&[&hpa[..], &["--events", "fixtures/paste/events.yaml"]].concat());
+    let table = json(&[&hpa[..], &["--events", "fixtures/paste/events.txt"]].concat());
+    assert_eq!(decision(&table), decision(&yaml));
+    let codes = |v: &serde_json::Value| {
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "ControllerReported")
+            .count()
+    };
+    assert_eq!(codes(&table), codes(&yaml));
+}

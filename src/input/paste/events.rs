@@ -215,13 +215,7 @@ fn to_event(f: RawFields, origin: String) -> Option<HpaEvent> {
 /// of them.
 pub fn parse(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
     let format = match crate::input::kubectl::detect(text) {
-        Format::Text => {
-            return Err(InputError::new(
-                file,
-                "found text, expected the JSON or YAML of `kubectl get events -o json|yaml`",
-            )
-            .at(1, Some(1)));
-        }
+        Format::Text => return parse_table(file, text),
         f => f,
     };
     let docs: Vec<RawList<'_>> = decode(file, text, format)?;
@@ -280,6 +274,109 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
                 out.push(event);
             }
         }
+    }
+    Ok(out)
+}
+
+// Port of printEvent (pkg/printers/internalversion/printers.go), read backwards: the table of
+// `kubectl get events` (`LAST SEEN  TYPE  REASON  OBJECT  MESSAGE`; `-o wide` adds `SUBOBJECT`,
+// `SOURCE`, `FIRST SEEN`, `COUNT` and `NAME`; `-A` puts `NAMESPACE` first). Ages are relative to
+// the time the text was taken; OBJECT is `lowercased-kind/name`.
+fn parse_table(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut header: Option<Vec<String>> = None;
+    let mut out = Vec::new();
+    for (i, raw) in body.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.trim_end();
+        if line.trim().is_empty() || super::is_preamble(line) {
+            continue;
+        }
+        let Some(columns) = &header else {
+            let names: Vec<String> = super::split_cells(line, usize::MAX)
+                .into_iter()
+                .map(|(_, c)| c.to_string())
+                .collect();
+            let has = |c: &str| names.iter().any(|n| n == c);
+            if !(has("LAST SEEN") && has("REASON") && has("OBJECT") && has("MESSAGE")) {
+                return Err(InputError::new(
+                    file,
+                    format!(
+                        "found {:?}, expected the JSON or YAML of `kubectl get events -o \
+                         json|yaml`, or its table (LAST SEEN  TYPE  REASON  OBJECT  MESSAGE)",
+                        line.trim()
+                    ),
+                )
+                .at(n, Some(1)));
+            }
+            header = Some(names);
+            continue;
+        };
+        let cells = super::split_cells(line, columns.len());
+        if cells.len() != columns.len() {
+            return Err(InputError::new(
+                file,
+                format!(
+                    "found {} column(s), expected {} as in the header ({}): are the columns \
+                     shifted or the row cut?",
+                    cells.len(),
+                    columns.len(),
+                    columns.join("  ")
+                ),
+            )
+            .at(n, Some(1)));
+        }
+        let cell = |name: &str| {
+            columns
+                .iter()
+                .position(|c| c == name)
+                .and_then(|i| cells.get(i))
+                .copied()
+        };
+        let age = |name: &str| -> Result<Option<Duration>, InputError> {
+            let Some((col, text)) = cell(name) else {
+                return Ok(None);
+            };
+            // `5m (x3 over 20m)` in newer kubectl's LAST SEEN.
+            let last = text.split(" (x").next().unwrap_or(text);
+            super::parse_age(last).map(Some).ok_or_else(|| {
+                InputError::new(
+                    file,
+                    format!("found {text:?} in {name}, expected an age such as 5m"),
+                )
+                .at(n, Some(col))
+                .field(name.to_string())
+            })
+        };
+        let last = age("LAST SEEN")?.unwrap_or(Duration::ZERO);
+        let first = age("FIRST SEEN")?.unwrap_or(last).max(last);
+        let count = cell("COUNT")
+            .and_then(|(_, c)| c.parse::<i64>().ok())
+            .or_else(|| {
+                cell("LAST SEEN").and_then(|(_, t)| {
+                    t.split_once(" (x")
+                        .and_then(|(_, r)| r.split(' ').next())
+                        .and_then(|c| c.parse().ok())
+                })
+            })
+            .unwrap_or(1)
+            .max(1);
+        let object = cell("OBJECT").map_or("", |(_, o)| o);
+        let (kind, name) = object.split_once('/').unwrap_or((object, ""));
+        let at = |d: Duration| Timestamp(0).sub(d);
+        out.push(HpaEvent {
+            kind: kind.to_string(),
+            namespace: cell("NAMESPACE").map_or("", |(_, c)| c).to_string(),
+            name: name.to_string(),
+            reason: cell("REASON").map_or("", |(_, c)| c).to_string(),
+            message: cell("MESSAGE").map_or("", |(_, c)| c).to_string(),
+            warning: cell("TYPE").is_some_and(|(_, t)| t == "Warning"),
+            count,
+            first: at(first),
+            last: at(last),
+            origin: format!("{file}:{n}"),
+            relative: true,
+        });
     }
     Ok(out)
 }
@@ -348,7 +445,7 @@ pub fn longest_window(hpa: &HpaSpec, downscale_window: Duration) -> Duration {
 /// Whether an event is about this HPA (describe text's events carry no object: all are).
 fn is_about(e: &HpaEvent, hpa: &HpaSpec) -> bool {
     e.kind.is_empty()
-        || (e.kind == "HorizontalPodAutoscaler"
+        || (e.kind.eq_ignore_ascii_case("HorizontalPodAutoscaler")
             && e.name == hpa.name
             && (e.namespace.is_empty() || e.namespace == hpa.namespace))
 }
@@ -867,8 +964,32 @@ mod tests {
     }
 
     #[test]
-    fn text_is_refused_at_line_1() {
-        let err = parse("e.txt", "LAST SEEN   TYPE   REASON\n").unwrap_err();
+    fn other_text_is_refused_at_its_line() {
+        let err = parse("e.txt", "hello there\n").unwrap_err();
         assert_eq!(err.line, Some(1));
+    }
+
+    #[test]
+    fn the_kubectl_get_events_table_reads_ages_objects_and_counts() {
+        let text = "LAST SEEN   TYPE      REASON                OBJECT                        MESSAGE\n\
+                    3m50s       Normal    SuccessfulRescale     horizontalpodautoscaler/web   New size: 7; reason: cpu resource utilization (percentage of request) above target\n\
+                    19m (x14 over 20m)   Warning   FailedGetPodsMetric   horizontalpodautoscaler/web   unable to get metric rps\n\
+                    3m49s       Normal    ScalingReplicaSet     deployment/web                Scaled up replica set web-7d9c8b6f5d to 7\n";
+        let events: Vec<HpaEvent> = parse("e.txt", text)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.at(NOW))
+            .collect();
+        assert_eq!(events.len(), 3);
+        assert_eq!(events[0].last, ago(230));
+        assert_eq!((events[1].count, events[1].last), (14, ago(1140)));
+        let h = to_history(&events, &hpa(), NOW, Duration::from_secs(300), "e.txt");
+        assert_eq!(h.memory.unwrap().recommendations.len(), 1);
+        assert!(
+            h.notes[0].contains("1 event(s) of other objects ignored"),
+            "{:?}",
+            h.notes
+        );
+        assert_eq!(h.diagnostics.len(), 1);
     }
 }
