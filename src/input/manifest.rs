@@ -15,6 +15,7 @@
 
 mod decode;
 mod documents;
+mod lenient;
 mod locate;
 mod map;
 mod v1;
@@ -29,7 +30,7 @@ use serde_json::Value;
 
 use crate::error::InputError;
 use crate::scenario::HpaSpec;
-use decode::{V1Envelope, V2Envelope, typed};
+use decode::{V1Envelope, V2Envelope};
 use documents::{Document, Source};
 use locate::{FieldPath, Seg};
 use validate::FieldError;
@@ -161,7 +162,7 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
                 return Err(source.field_error(e));
             }
             notes.push(v2beta1::notice(&chosen.api_version));
-            load_v2beta1(&source, doc, chosen.item, chosen.value, &mut warnings)?
+            v2beta1::load(&source, doc, chosen.item, chosen.value, &mut warnings)?
         }
     };
     Ok(LoadedHpa {
@@ -178,114 +179,6 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
             Some(file),
         ),
     })
-}
-
-/// Fields the controller, and hpacalc, never read, where documentation and issues often leave a
-/// placeholder (`lastScaleTime: <some-time>`): `*` is any list index. Time fields are marked.
-const IGNORED_FIELDS: &[(&[&str], bool)] = &[
-    (&["status", "lastScaleTime"], true),
-    (&["status", "observedGeneration"], false),
-    (&["status", "conditions", "*", "lastTransitionTime"], true),
-    (&["metadata", "creationTimestamp"], true),
-    (&["metadata", "deletionTimestamp"], true),
-    (&["metadata", "generation"], false),
-    (&["metadata", "managedFields", "*", "time"], true),
-];
-
-/// Values of ignored fields that would not decode (placeholders such as `<some-time>`, times that
-/// are not RFC 3339, counts that are not numbers): their paths and what was found.
-fn placeholders(raw: &Value) -> Vec<(FieldPath, String)> {
-    fn walk(
-        v: &Value,
-        rest: &[&str],
-        time: bool,
-        path: FieldPath,
-        out: &mut Vec<(FieldPath, String)>,
-    ) {
-        let Some((first, tail)) = rest.split_first() else {
-            let bad = match v {
-                Value::Null => false,
-                Value::String(s) if time => crate::time::Timestamp::parse_rfc3339(s).is_none(),
-                Value::Number(n) => time || n.as_i64().is_none(),
-                _ => true,
-            };
-            if bad {
-                out.push((path, v.to_string()));
-            }
-            return;
-        };
-        if *first == "*" {
-            for (i, item) in v.as_array().into_iter().flatten().enumerate() {
-                walk(item, tail, time, path.index(i), out);
-            }
-        } else if let Some(next) = v.get(*first) {
-            walk(next, tail, time, path.key(first), out);
-        }
-    }
-    let mut out = Vec::new();
-    for (fields, time) in IGNORED_FIELDS {
-        walk(raw, fields, *time, FieldPath::root(), &mut out);
-    }
-    out
-}
-
-/// The typed pass, unless an ignored field holds a placeholder: then those fields are warned
-/// about and left out, and the object is read from its value.
-fn typed_lenient<T: serde::de::DeserializeOwned>(
-    source: &Source,
-    doc: &Document,
-    item: Option<usize>,
-    raw: &Value,
-    warnings: &mut Vec<String>,
-) -> Result<T, InputError> {
-    let found = placeholders(raw);
-    if found.is_empty() {
-        return typed(source, doc, item, warnings);
-    }
-    let mut cleaned = raw.clone();
-    for (path, value) in &found {
-        warnings.push(source.warning(
-            path,
-            &format!("found {value}, which does not read as this field (ignored: hpacalc does not use it)"),
-        ));
-        remove(&mut cleaned, &path.0);
-    }
-    decode::typed_from_value(source, cleaned, warnings).map_err(|unlocated| {
-        // Another field does not decode either: the text pass says where, unless it stops at
-        // one of the placeholders first.
-        let mut ignore = Vec::new();
-        match typed::<T>(source, doc, item, &mut ignore) {
-            Err(located)
-                if !found
-                    .iter()
-                    .any(|(p, _)| located.field.as_deref() == Some(p.to_string().as_str())) =>
-            {
-                located
-            }
-            _ => unlocated,
-        }
-    })
-}
-
-fn remove(v: &mut Value, path: &[Seg]) {
-    match path {
-        [] => {}
-        [Seg::Key(k)] => {
-            if let Some(map) = v.as_object_mut() {
-                map.remove(k);
-            }
-        }
-        [Seg::Key(k), rest @ ..] => {
-            if let Some(next) = v.get_mut(k.as_str()) {
-                remove(next, rest);
-            }
-        }
-        [Seg::Index(i), rest @ ..] => {
-            if let Some(next) = v.get_mut(*i) {
-                remove(next, rest);
-            }
-        }
-    }
 }
 
 /// A key k8s-openapi would fill with 0 or "" when absent, so it must be checked in the raw value.
@@ -398,7 +291,7 @@ fn load_v2(
     if let Some(e) = v2beta1::v2beta1_keys_in_v2(raw, api_version_name(version)) {
         return Err(source.field_error(e));
     }
-    let envelope: V2Envelope = typed_lenient(source, doc, item, raw, warnings)?;
+    let envelope: V2Envelope = lenient::typed(source, doc, item, raw, warnings)?;
     require_v2(source, raw)?;
     let meta = envelope.metadata.unwrap_or_default();
     let (name, namespace) = metadata_name(source, &meta)?;
@@ -576,77 +469,6 @@ fn api_version_name(version: Version) -> &'static str {
     }
 }
 
-/// v2beta1 and v2alpha1: converted to the v2 shape as a JSON value, then read as v2.
-fn load_v2beta1(
-    source: &Source,
-    doc: &Document,
-    item: Option<usize>,
-    raw: &Value,
-    warnings: &mut Vec<String>,
-) -> Result<(HpaSpec, HpaStatus), InputError> {
-    let envelope: decode::AnyEnvelope = typed_lenient(source, doc, item, raw, warnings)?;
-    let spec_path = FieldPath::of(&["spec"]);
-    require(source, raw, &spec_path, "the HPA's spec")?;
-    require(
-        source,
-        raw,
-        &spec_path.key("scaleTargetRef"),
-        "the object to scale (kind and name)",
-    )?;
-    require(
-        source,
-        raw,
-        &spec_path.key("maxReplicas"),
-        "the maximum number of replicas",
-    )?;
-    let meta = envelope.metadata.unwrap_or_default();
-    let (name, namespace) = metadata_name(source, &meta)?;
-    let raw_spec = raw.get("spec").cloned().unwrap_or(Value::Null);
-    for path in v2beta1::unknown_keys(&raw_spec) {
-        warnings.push(format!(
-            "{}unknown field {path} (ignored)",
-            source.prefix_of(&path)
-        ));
-    }
-    let annotations = raw
-        .pointer("/metadata/annotations")
-        .and_then(Value::as_object);
-    let converted = v2beta1::convert_spec(&raw_spec, annotations);
-    let from_annotation = converted.behavior_from_annotation;
-    let to_source = |e: FieldError| {
-        let path = v2beta1::source_path(&e.path, from_annotation);
-        source.error(&path, e.message)
-    };
-    let mut spec: api_v2::HorizontalPodAutoscalerSpec =
-        serde_json::from_value(converted.spec.clone()).map_err(|e| {
-            // Find the metric that does not decode, to say where.
-            let metrics = converted.spec.get("metrics").and_then(Value::as_array);
-            let bad = metrics
-                .into_iter()
-                .flatten()
-                .position(|m| serde_json::from_value::<api_v2::MetricSpec>(m.clone()).is_err());
-            let path = match bad {
-                Some(i) => spec_path.key("metrics").index(i),
-                None => spec_path.clone(),
-            };
-            source.error(
-                &path,
-                format!("found {}", e.to_string().replace("invalid type: ", "")),
-            )
-        })?;
-    validate::set_defaults(&mut spec);
-    validate::validate(&spec).map_err(to_source)?;
-    let advice = validate::reference_warnings(&spec)
-        .into_iter()
-        .chain(validate::target_warnings(&spec));
-    warnings.extend(
-        advice.map(|w| source.warning(&v2beta1::source_path(&w.path, from_annotation), &w.message)),
-    );
-    let hpa = map::to_hpa_spec(name, namespace, &spec).map_err(to_source)?;
-    let status = v2beta1::convert_status(raw.get("status")).map_err(|e| source.field_error(e))?;
-    Ok((hpa, status))
-}
-
 fn load_v1(
     source: &Source,
     doc: &Document,
@@ -654,7 +476,7 @@ fn load_v1(
     raw: &Value,
     warnings: &mut Vec<String>,
 ) -> Result<(HpaSpec, HpaStatus), InputError> {
-    let envelope: V1Envelope = typed_lenient(source, doc, item, raw, warnings)?;
+    let envelope: V1Envelope = lenient::typed(source, doc, item, raw, warnings)?;
     let spec_path = FieldPath::of(&["spec"]);
     require(source, raw, &spec_path, "the HPA's spec")?;
     require(

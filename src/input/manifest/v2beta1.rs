@@ -10,10 +10,14 @@
 
 use serde_json::{Map, Value};
 
+use super::documents::{Document, Source};
 use super::locate::{FieldPath, Seg};
 use super::v1::{BEHAVIOR_ANNOTATION, behavior_from_annotation, current_metric, metric_spec_to_v2};
 use super::validate::{FieldError, field_error};
-use super::{CurrentMetric, HpaStatus};
+use super::{CurrentMetric, HpaStatus, map, metadata_name, require, validate};
+use crate::error::InputError;
+use crate::scenario::HpaSpec;
+use k8s_openapi::api::autoscaling::v2 as api_v2;
 
 /// The v2beta1 metric source keys, with where v2 keeps the same thing.
 const SOURCE_KEYS: &[(&str, &[(&str, &str)])] = &[
@@ -338,6 +342,77 @@ pub fn convert_status(raw_status: Option<&Value>) -> Result<HpaStatus, FieldErro
         scaled_to_zero,
         current_metrics,
     })
+}
+
+/// v2beta1 and v2alpha1: converted to the v2 shape as a JSON value, then read as v2.
+pub fn load(
+    source: &Source,
+    doc: &Document,
+    item: Option<usize>,
+    raw: &Value,
+    warnings: &mut Vec<String>,
+) -> Result<(HpaSpec, HpaStatus), InputError> {
+    let envelope: super::decode::AnyEnvelope =
+        super::lenient::typed(source, doc, item, raw, warnings)?;
+    let spec_path = FieldPath::of(&["spec"]);
+    require(source, raw, &spec_path, "the HPA's spec")?;
+    require(
+        source,
+        raw,
+        &spec_path.key("scaleTargetRef"),
+        "the object to scale (kind and name)",
+    )?;
+    require(
+        source,
+        raw,
+        &spec_path.key("maxReplicas"),
+        "the maximum number of replicas",
+    )?;
+    let meta = envelope.metadata.unwrap_or_default();
+    let (name, namespace) = metadata_name(source, &meta)?;
+    let raw_spec = raw.get("spec").cloned().unwrap_or(Value::Null);
+    for path in unknown_keys(&raw_spec) {
+        warnings.push(format!(
+            "{}unknown field {path} (ignored)",
+            source.prefix_of(&path)
+        ));
+    }
+    let annotations = raw
+        .pointer("/metadata/annotations")
+        .and_then(Value::as_object);
+    let converted = convert_spec(&raw_spec, annotations);
+    let from_annotation = converted.behavior_from_annotation;
+    let to_source = |e: FieldError| {
+        let path = source_path(&e.path, from_annotation);
+        source.error(&path, e.message)
+    };
+    let mut spec: api_v2::HorizontalPodAutoscalerSpec =
+        serde_json::from_value(converted.spec.clone()).map_err(|e| {
+            // Find the metric that does not decode, to say where.
+            let metrics = converted.spec.get("metrics").and_then(Value::as_array);
+            let bad = metrics
+                .into_iter()
+                .flatten()
+                .position(|m| serde_json::from_value::<api_v2::MetricSpec>(m.clone()).is_err());
+            let path = match bad {
+                Some(i) => spec_path.key("metrics").index(i),
+                None => spec_path.clone(),
+            };
+            source.error(
+                &path,
+                format!("found {}", e.to_string().replace("invalid type: ", "")),
+            )
+        })?;
+    validate::set_defaults(&mut spec);
+    validate::validate(&spec).map_err(to_source)?;
+    let advice = validate::reference_warnings(&spec)
+        .into_iter()
+        .chain(validate::target_warnings(&spec));
+    warnings
+        .extend(advice.map(|w| source.warning(&source_path(&w.path, from_annotation), &w.message)));
+    let hpa = map::to_hpa_spec(name, namespace, &spec).map_err(to_source)?;
+    let status = convert_status(raw.get("status")).map_err(|e| source.field_error(e))?;
+    Ok((hpa, status))
 }
 
 /// The sentence the assumptions carry for a manifest of a version no longer served.
