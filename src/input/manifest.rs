@@ -1,11 +1,13 @@
-//! HPA manifests (`autoscaling/v2`, `v2beta2`, `v1`; YAML or JSON) → a validated, defaulted
+//! HPA manifests (`autoscaling/v2`, `v2beta2`, `v2beta1`, `v2alpha1`, `v1`; YAML or JSON) → a
+//! validated, defaulted
 //! `HpaSpec`, the status the manifest carries, and warnings. The only module that knows
 //! k8s-openapi.
 //!
 //! The controller never sees a manifest: it sees what the API server made of it. So this module
 //! does what the server does between the request and the controller's informer: decoding
-//! (unknown keys dropped, which we warn about), conversion from v1 (`v1.rs`), defaulting and
-//! validation (`validate.rs`).
+//! (unknown keys dropped, which we warn about; placeholders in ignored fields, `lenient.rs`),
+//! conversion from v1 (`v1.rs`) and v2beta1 (`v2beta1.rs`), defaulting and validation
+//! (`validate.rs`). Pasted text (`input::paste`) comes in through [`from_v2_spec`].
 //!
 //! Each document is read twice. First as a `serde_json::Value` (`documents.rs`), to find the
 //! objects, pick the HPA and see which keys are present (k8s-openapi turns a missing required
