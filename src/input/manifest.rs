@@ -1,7 +1,6 @@
 //! HPA manifests (`autoscaling/v2`, `v2beta2`, `v2beta1`, `v2alpha1`, `v1`; YAML or JSON) → a
-//! validated, defaulted
-//! `HpaSpec`, the status the manifest carries, and warnings. The only module that knows
-//! k8s-openapi.
+//! validated, defaulted `HpaSpec`, the status the manifest carries, and warnings. The only module
+//! that knows k8s-openapi.
 //!
 //! The controller never sees a manifest: it sees what the API server made of it. So this module
 //! does what the server does between the request and the controller's informer: decoding
