@@ -21,8 +21,8 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'hpacalc' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1) or KEDA ScaledObject; `-` reads stdin')
-            [CompletionResult]::new('--hpa', '--hpa', [CompletionResultType]::ParameterName, 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1) or KEDA ScaledObject; `-` reads stdin')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), a KEDA ScaledObject, `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin')
+            [CompletionResult]::new('--hpa', '--hpa', [CompletionResultType]::ParameterName, 'HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), a KEDA ScaledObject, `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin')
             [CompletionResult]::new('--pods', '--pods', [CompletionResultType]::ParameterName, 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)')
             [CompletionResult]::new('--metrics', '--metrics', [CompletionResultType]::ParameterName, 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text')
             [CompletionResult]::new('--custom-metrics', '--custom-metrics', [CompletionResultType]::ParameterName, 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)')
@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--metric-failures', '--metric-failures', [CompletionResultType]::ParameterName, 'Consecutive failures already recorded for each failing trigger (default: the ScaledObject''s status.health, else 0)')
             [CompletionResult]::new('--last-active', '--last-active', [CompletionResultType]::ParameterName, 'How long ago a trigger was last active, e.g. 4m (default: status.lastActiveTime, else long ago)')
             [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'Earlier syncs: CSV with age,recommendation[,change]')
+            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'HPA events, `kubectl get events -o json|yaml` (or its table), as the controller''s memory')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
@@ -60,7 +61,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--all-pods', '--all-pods', [CompletionResultType]::ParameterName, 'The cluster''s pods, `kubectl get pods -A -o json`: what each node already runs')
             [CompletionResult]::new('--scale-down-utilization-threshold', '--scale-down-utilization-threshold', [CompletionResultType]::ParameterName, '--scale-down-utilization-threshold of the Cluster Autoscaler')
             [CompletionResult]::new('--scale-down-unneeded-time', '--scale-down-unneeded-time', [CompletionResultType]::ParameterName, '--scale-down-unneeded-time of the Cluster Autoscaler')
-            [CompletionResult]::new('--print-hpa', '--print-hpa', [CompletionResultType]::ParameterName, 'Print the autoscaling/v2 HPA that KEDA creates from the ScaledObject, and exit')
+            [CompletionResult]::new('--print-hpa', '--print-hpa', [CompletionResultType]::ParameterName, 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

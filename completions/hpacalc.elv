@@ -18,8 +18,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
     }
     var completions = [
         &'hpacalc'= {
-            cand -f 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1) or KEDA ScaledObject; `-` reads stdin'
-            cand --hpa 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1) or KEDA ScaledObject; `-` reads stdin'
+            cand -f 'HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), a KEDA ScaledObject, `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin'
+            cand --hpa 'HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), a KEDA ScaledObject, `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin'
             cand --pods 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)'
             cand --metrics 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text'
             cand --custom-metrics 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)'
@@ -36,6 +36,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --metric-failures 'Consecutive failures already recorded for each failing trigger (default: the ScaledObject''s status.health, else 0)'
             cand --last-active 'How long ago a trigger was last active, e.g. 4m (default: status.lastActiveTime, else long ago)'
             cand --history 'Earlier syncs: CSV with age,recommendation[,change]'
+            cand --events 'HPA events, `kubectl get events -o json|yaml` (or its table), as the controller''s memory'
             cand --now 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)'
             cand -o 'Output format'
             cand --output 'Output format'
@@ -57,7 +58,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --all-pods 'The cluster''s pods, `kubectl get pods -A -o json`: what each node already runs'
             cand --scale-down-utilization-threshold '--scale-down-utilization-threshold of the Cluster Autoscaler'
             cand --scale-down-unneeded-time '--scale-down-unneeded-time of the Cluster Autoscaler'
-            cand --print-hpa 'Print the autoscaling/v2 HPA that KEDA creates from the ScaledObject, and exit'
+            cand --print-hpa 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

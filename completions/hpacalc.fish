@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= print-hpa history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= h/help V/version
+    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -24,7 +24,7 @@ function __fish_hpacalc_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -s f -l hpa -d 'HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1) or KEDA ScaledObject; `-` reads stdin' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -s f -l hpa -d 'HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), a KEDA ScaledObject, `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l pods -d 'The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metrics -d 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l custom-metrics -d 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)' -r -F
@@ -39,6 +39,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metric-value -d 'Value 
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metric-failures -d 'Consecutive failures already recorded for each failing trigger (default: the ScaledObject\'s status.health, else 0)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l last-active -d 'How long ago a trigger was last active, e.g. 4m (default: status.lastActiveTime, else long ago)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l history -d 'Earlier syncs: CSV with age,recommendation[,change]' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l events -d 'HPA events, `kubectl get events -o json|yaml` (or its table), as the controller\'s memory' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l now -d 'Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'Step-by-step table'
 wide\t'The table plus each pod\'s class and reason'
@@ -62,7 +63,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l nodes -d 'Real nodes: `
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l all-pods -d 'The cluster\'s pods, `kubectl get pods -A -o json`: what each node already runs' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-utilization-threshold -d '--scale-down-utilization-threshold of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler' -r
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -l print-hpa -d 'Print the autoscaling/v2 HPA that KEDA creates from the ScaledObject, and exit'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l print-hpa -d 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s V -l version -d 'Print version'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -f -a "completions" -d 'Print a shell completion script'

@@ -20,13 +20,15 @@ use clap::{Parser, Subcommand, ValueEnum};
     max_term_width = 100
 )]
 pub struct Cli {
-    /// HPA manifest (YAML or JSON, autoscaling/v2, v2beta2 or v1) or KEDA ScaledObject; `-` reads
-    /// stdin
+    /// HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), a KEDA
+    /// ScaledObject, `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin
     ///
     /// What `kubectl get hpa NAME -o yaml` prints, a hand-written manifest, a multi-document file
-    /// or a `kind: List`. Use --name to pick one HPA when the file holds several. A KEDA
-    /// ScaledObject (keda.sh/v1alpha1) stands for the HPA KEDA creates from it, and KEDA's own
-    /// step (activation, cooldown, idle replicas, fallback, formula) runs first.
+    /// or a `kind: List`; or the text of `kubectl describe hpa` or `kubectl get hpa [-w]`
+    /// (recognized from the content; answered from the status they show, as an approximation).
+    /// A KEDA ScaledObject (keda.sh/v1alpha1) stands for the HPA KEDA creates from it, and KEDA's
+    /// own step (activation, cooldown, idle replicas, fallback, formula) runs first. Use --name to
+    /// pick one HPA when the input holds several.
     #[arg(long, short = 'f', value_name = "FILE", required = true)]
     pub hpa: Option<PathBuf>,
 
@@ -109,10 +111,6 @@ pub struct Cli {
     #[arg(long, value_name = "AGE", help_heading = "KEDA")]
     pub last_active: Option<String>,
 
-    /// Print the autoscaling/v2 HPA that KEDA creates from the ScaledObject, and exit
-    #[arg(long, help_heading = "KEDA")]
-    pub print_hpa: bool,
-
     /// Earlier syncs: CSV with age,recommendation[,change]
     ///
     /// One row per earlier sync: how long ago (45s, 5m) and the unnormalized recommendation; the
@@ -121,6 +119,24 @@ pub struct Cli {
     /// recommends and no scale event happened.
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
+
+    /// HPA events, `kubectl get events -o json|yaml` (or its table), as the controller's memory
+    ///
+    /// core/v1 and events.k8s.io/v1 events (count and series folded), or the plain table of
+    /// `kubectl get events`. SuccessfulRescale events
+    /// become scale events and recommendations, as --history rows would; the controller's other
+    /// events (FailedGetResourceMetric, ...) become diagnostics. Merged with --history when both
+    /// are given (the CSV wins where both have a scale at the same second).
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+
+    /// Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`
+    ///
+    /// Whatever form --hpa was read from (v1, v2beta1, describe text, a get-hpa table), this is
+    /// the HPA and status the calculation saw, instead of the report. For a KEDA ScaledObject:
+    /// the HPA KEDA creates from it.
+    #[arg(long)]
+    pub print_hpa: bool,
 
     /// Evaluation time, RFC 3339 (default: the newest time in the kubectl inputs, else now)
     #[arg(long, value_name = "RFC3339")]

@@ -40,10 +40,21 @@ pub fn run(cli: &Cli) -> Result<()> {
         return simulate(args);
     }
     if cli.print_hpa {
-        let hpa = input::keda_hpa(cli)?;
-        let text = match cli.output {
-            OutputFormat::Json => serde_json::to_string_pretty(&hpa)? + "\n",
-            _ => serde_yaml::to_string(&hpa)?,
+        let (printed, warnings) = input::hpa_only(cli)?;
+        for w in &warnings {
+            warn(w);
+        }
+        let text = match (printed, cli.output) {
+            (input::PrintedHpa::Keda(hpa), OutputFormat::Json) => {
+                serde_json::to_string_pretty(&hpa)? + "\n"
+            }
+            (input::PrintedHpa::Keda(hpa), _) => serde_yaml::to_string(&hpa)?,
+            (input::PrintedHpa::Hpa(printed), OutputFormat::Json) => {
+                render::hpa::render_json(&printed.0, printed.1.as_ref())
+            }
+            (input::PrintedHpa::Hpa(printed), _) => {
+                render::hpa::render_yaml(&printed.0, printed.1.as_ref())
+            }
         };
         return write_stdout(text.as_bytes());
     }

@@ -40,6 +40,32 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// What the inputs' readers warned about (also printed on stderr).
     pub warnings: Vec<String>,
+    /// Which input form each fact came from: a pasted value, a file, a flag, or computed.
+    pub sources: Vec<FactSource>,
+}
+
+/// Where one fact of the report came from (`sources[]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FactSource {
+    /// `hpa`, `status`, `currentReplicas`, `pods`, `resourceMetrics`, `customMetrics`,
+    /// `externalMetrics`, `history`, `now`.
+    pub fact: String,
+    /// The input form (`manifest autoscaling/v2`, `kubectl describe hpa`, `kubectl get hpa`,
+    /// `kubectl get pods`, `samples CSV`, ...), `flag`, `computed` or `assumed`.
+    pub form: String,
+    /// The file (or flag) it was read from; null when computed or assumed.
+    pub file: Option<String>,
+}
+
+impl FactSource {
+    pub fn new(fact: &str, form: &str, file: Option<&str>) -> FactSource {
+        FactSource {
+            fact: fact.to_string(),
+            form: form.to_string(),
+            file: file.map(str::to_string),
+        }
+    }
 }
 
 /// A named cause: why the controller does (or does not do) what it does, and what to change.

@@ -394,6 +394,8 @@ pub struct ObservedStatus {
     pub desired_replicas: Option<i32>,
     /// `status.currentMetrics`, in order.
     pub current_metrics: Vec<ObservedMetric>,
+    /// `status.conditions`, in order.
+    pub conditions: Vec<crate::report::Condition>,
 }
 
 /// One entry of `status.currentMetrics`, quantities in milli-units.
@@ -460,4 +462,6 @@ pub struct Scenario {
     pub observed_status: Option<ObservedStatus>,
     /// The HPA was built from a KEDA ScaledObject: what KEDA's own scale loop decides first.
     pub keda: Option<keda::KedaInput>,
+    /// Which input form each fact came from, for the report's `sources`.
+    pub sources: Vec<crate::report::FactSource>,
 }

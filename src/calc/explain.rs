@@ -759,6 +759,7 @@ pub fn build(
         status_comparison: None,
         diagnostics: Vec::new(),
         warnings: s.warnings.clone(),
+        sources: s.sources.clone(),
     }
 }
 

@@ -235,6 +235,7 @@ mod tests {
 
     fn observed(desired: i32, utilization: i32, average: i64) -> ObservedStatus {
         ObservedStatus {
+            conditions: Vec::new(),
             current_replicas: Some(3),
             desired_replicas: Some(desired),
             current_metrics: vec![ObservedMetric {

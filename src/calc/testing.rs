@@ -112,6 +112,7 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         approximation: false,
         observed_status: None,
         keda: None,
+        sources: Vec::new(),
     }
 }
 

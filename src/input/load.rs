@@ -536,6 +536,7 @@ pub fn setup(
         approximation: false,
         observed_status: None,
         keda,
+        sources: Vec::new(),
     };
     Ok(Setup {
         scenario,

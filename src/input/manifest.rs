@@ -1,11 +1,12 @@
-//! HPA manifests (`autoscaling/v2`, `v2beta2`, `v1`; YAML or JSON) → a validated, defaulted
-//! `HpaSpec`, the status the manifest carries, and warnings. The only module that knows
-//! k8s-openapi.
+//! HPA manifests (`autoscaling/v2`, `v2beta2`, `v2beta1`, `v2alpha1`, `v1`; YAML or JSON) → a
+//! validated, defaulted `HpaSpec`, the status the manifest carries, and warnings. The only module
+//! that knows k8s-openapi.
 //!
 //! The controller never sees a manifest: it sees what the API server made of it. So this module
 //! does what the server does between the request and the controller's informer: decoding
-//! (unknown keys dropped, which we warn about), conversion from v1 (`v1.rs`), defaulting and
-//! validation (`validate.rs`).
+//! (unknown keys dropped, which we warn about; placeholders in ignored fields, `lenient.rs`),
+//! conversion from v1 (`v1.rs`) and v2beta1 (`v2beta1.rs`), defaulting and validation
+//! (`validate.rs`). Pasted text (`input::paste`) comes in through [`from_v2_spec`].
 //!
 //! Each document is read twice. First as a `serde_json::Value` (`documents.rs`), to find the
 //! objects, pick the HPA and see which keys are present (k8s-openapi turns a missing required
@@ -15,9 +16,11 @@
 
 mod decode;
 mod documents;
+mod lenient;
 pub(crate) mod locate;
 mod map;
 mod v1;
+mod v2beta1;
 pub(crate) mod validate;
 
 use std::collections::BTreeMap;
@@ -28,7 +31,7 @@ use serde_json::Value;
 
 use crate::error::InputError;
 use crate::scenario::HpaSpec;
-use decode::{V1Envelope, V2Envelope, typed};
+use decode::{V1Envelope, V2Envelope};
 use documents::{Document, Source};
 use locate::{FieldPath, Seg};
 use validate::FieldError;
@@ -68,12 +71,22 @@ pub struct LoadedHpa {
     pub labels: BTreeMap<String, String>,
     /// The input was a KEDA ScaledObject: the HPA built from it and KEDA's own settings.
     pub keda: Option<crate::input::keda::Translated>,
+    /// What the conversion assumed (a version no longer served), for the assumptions.
+    pub notes: Vec<String>,
+    /// Events the input carried (the Events section of describe text).
+    pub events: Vec<crate::input::paste::events::HpaEvent>,
+    /// Named causes the input showed (a get-hpa `<unknown>`).
+    pub diagnostics: Vec<crate::report::Diagnostic>,
+    /// The pasted form it was read from; `None` for a manifest.
+    pub form: Option<crate::input::paste::Form>,
+    /// The input form and file, for the report's `sources`.
+    pub source: crate::report::FactSource,
 }
 
 /// Larger input is refused before parsing: no HPA manifest comes near it.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
 
-const VERSIONS: &str = "autoscaling/v2, autoscaling/v2beta2 or autoscaling/v1";
+const VERSIONS: &str = "autoscaling/v2, autoscaling/v2beta2, autoscaling/v2beta1, autoscaling/v2alpha1 or autoscaling/v1";
 
 /// `autoscaling.ToleranceScaleUpAnnotation` / `ToleranceScaleDownAnnotation`: where a v2beta2
 /// view keeps the tolerances it has no field for.
@@ -85,6 +98,8 @@ const SCALE_DOWN_TOLERANCE_ANNOTATION: &str =
 enum Version {
     V2,
     V2beta2,
+    /// `v2beta1` and `v2alpha1` (same shape).
+    V2beta1,
     V1,
 }
 
@@ -130,12 +145,18 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
             // The KEDA step explains KEDA's layer itself: no KedaManaged notice.
             labels: BTreeMap::new(),
             keda: Some(translated),
+            notes: Vec::new(),
+            events: Vec::new(),
+            diagnostics: Vec::new(),
+            form: None,
+            source: crate::report::FactSource::new("hpa", "KEDA ScaledObject", Some(file)),
         });
     }
     let version = match chosen.api_version.as_str() {
         "autoscaling/v2" => Version::V2,
         "autoscaling/v2beta2" => Version::V2beta2,
         "autoscaling/v1" => Version::V1,
+        "autoscaling/v2beta1" | "autoscaling/v2alpha1" => Version::V2beta1,
         other => {
             let found = if other.is_empty() {
                 "nothing".to_string()
@@ -159,6 +180,7 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
                 .collect()
         })
         .unwrap_or_default();
+    let mut notes = Vec::new();
     let (spec, status) = match version {
         Version::V2 | Version::V2beta2 => load_v2(
             &source,
@@ -169,6 +191,13 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
             &mut warnings,
         )?,
         Version::V1 => load_v1(&source, doc, chosen.item, chosen.value, &mut warnings)?,
+        Version::V2beta1 => {
+            if let Some(e) = v2beta1::v2_keys_in_v2beta1(chosen.value, &chosen.api_version) {
+                return Err(source.field_error(e));
+            }
+            notes.push(v2beta1::notice(&chosen.api_version));
+            v2beta1::load(&source, doc, chosen.item, chosen.value, &mut warnings)?
+        }
     };
     Ok(LoadedHpa {
         spec,
@@ -176,6 +205,15 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
         warnings,
         labels,
         keda: None,
+        notes,
+        events: Vec::new(),
+        diagnostics: Vec::new(),
+        form: None,
+        source: crate::report::FactSource::new(
+            "hpa",
+            &format!("manifest {}", chosen.api_version),
+            Some(file),
+        ),
     })
 }
 
@@ -335,7 +373,10 @@ fn load_v2(
     version: Version,
     warnings: &mut Vec<String>,
 ) -> Result<(HpaSpec, HpaStatus), InputError> {
-    let envelope: V2Envelope = typed(source, doc, item, warnings)?;
+    if let Some(e) = v2beta1::v2beta1_keys_in_v2(raw, api_version_name(version)) {
+        return Err(source.field_error(e));
+    }
+    let envelope: V2Envelope = lenient::typed(source, doc, item, raw, warnings)?;
     require_v2(source, raw)?;
     let meta = envelope.metadata.unwrap_or_default();
     let (name, namespace) = metadata_name(source, &meta)?;
@@ -495,6 +536,36 @@ fn current_metric_v2(
     Ok(out)
 }
 
+/// A v2 spec built from pasted text (describe output, a get-hpa line): defaulted, validated and
+/// mapped as a manifest's would be. An error is `(field path, message)`, for the caller to place
+/// in its own text.
+pub fn from_v2_spec(
+    name: String,
+    namespace: String,
+    spec: Value,
+) -> Result<(HpaSpec, Vec<String>), (String, String)> {
+    let mut spec: api_v2::HorizontalPodAutoscalerSpec =
+        serde_json::from_value(spec).map_err(|e| ("spec".to_string(), format!("found {e}")))?;
+    validate::set_defaults(&mut spec);
+    let located = |e: FieldError| (e.path.to_string(), e.message);
+    validate::validate(&spec).map_err(located)?;
+    let warnings = validate::target_warnings(&spec)
+        .into_iter()
+        .map(|w| format!("{}: {}", w.path, w.message))
+        .collect();
+    let hpa = map::to_hpa_spec(name, namespace, &spec).map_err(located)?;
+    Ok((hpa, warnings))
+}
+
+fn api_version_name(version: Version) -> &'static str {
+    match version {
+        Version::V2 => "autoscaling/v2",
+        Version::V2beta2 => "autoscaling/v2beta2",
+        Version::V2beta1 => "autoscaling/v2beta1",
+        Version::V1 => "autoscaling/v1",
+    }
+}
+
 fn load_v1(
     source: &Source,
     doc: &Document,
@@ -502,7 +573,7 @@ fn load_v1(
     raw: &Value,
     warnings: &mut Vec<String>,
 ) -> Result<(HpaSpec, HpaStatus), InputError> {
-    let envelope: V1Envelope = typed(source, doc, item, warnings)?;
+    let envelope: V1Envelope = lenient::typed(source, doc, item, raw, warnings)?;
     let spec_path = FieldPath::of(&["spec"]);
     require(source, raw, &spec_path, "the HPA's spec")?;
     require(

@@ -7,10 +7,13 @@ pub mod kubectl;
 pub mod load;
 pub mod manifest;
 pub mod nodes;
+pub mod past;
+pub mod paste;
 pub mod recognize;
 pub mod required;
 pub mod samples;
 pub mod selector;
+pub mod sources;
 pub mod target;
 pub mod values;
 
@@ -46,21 +49,60 @@ pub fn flag_duration(flag: &str, text: &str) -> Result<Duration> {
     Duration::parse(text).map_err(|e| InputError::new(flag, e).into())
 }
 
-/// `--print-hpa`: the HPA KEDA creates from the ScaledObject of `--hpa`.
-pub fn keda_hpa(cli: &Cli) -> Result<serde_json::Value> {
+/// Reads `--hpa`, in whichever form it comes: a manifest or ScaledObject, or pasted text.
+pub fn load_hpa(cli: &Cli) -> Result<manifest::LoadedHpa> {
     let hpa_path = cli.hpa.as_deref().context("--hpa is required")?;
     let (hpa_file, hpa_text) = read_input(hpa_path)?;
-    let loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?;
-    for w in &loaded.warnings {
-        crate::warn(w);
+    let name = cli.name.as_deref();
+    Ok(match paste::detect(&hpa_text) {
+        Some(form) => {
+            let mut all = match form {
+                paste::Form::Describe => paste::describe::parse(&hpa_file, &hpa_text)?,
+                paste::Form::Table => paste::table::parse(&hpa_file, &hpa_text)?,
+            };
+            paste::in_namespace(&mut all, cli.namespace.as_deref());
+            paste::choose(&hpa_file, all, name)?.into_loaded(&hpa_file, form)?
+        }
+        None => {
+            // Other text that is not a manifest (`kubectl top`): say what it is.
+            if let Some(found) = recognize::what(&hpa_text) {
+                bail!(recognize::refusal(&hpa_file, recognize::Given::Hpa, found));
+            }
+            manifest::load(&hpa_file, &hpa_text, name)
+                .map_err(|e| recognize::or_helm(e, &hpa_file, recognize::Given::Hpa, &hpa_text))?
+        }
+    })
+}
+
+/// What `--print-hpa` prints.
+pub enum PrintedHpa {
+    /// The HPA KEDA creates from a ScaledObject, as KEDA writes it.
+    Keda(serde_json::Value),
+    /// The HPA alone, scoped to `-n` as the calculation would see it, with the status it carries.
+    Hpa(
+        Box<(
+            crate::scenario::HpaSpec,
+            Option<crate::scenario::ObservedStatus>,
+        )>,
+    ),
+}
+
+/// `--print-hpa`: the HPA hpacalc uses, and the warnings found on the way.
+pub fn hpa_only(cli: &Cli) -> Result<(PrintedHpa, Vec<String>)> {
+    let mut loaded = load_hpa(cli)?;
+    if let Some(translated) = loaded.keda {
+        return Ok((PrintedHpa::Keda(translated.hpa), loaded.warnings));
     }
-    match loaded.keda {
-        Some(translated) => Ok(translated.hpa),
-        None => bail!(UsageError(format!(
-            "--print-hpa prints the HPA KEDA builds from a ScaledObject, and {hpa_file} holds an \
-             HPA"
-        ))),
-    }
+    capture::scope(
+        cli.namespace.as_deref(),
+        cli.selector.as_deref(),
+        &mut loaded.spec,
+    )?;
+    let status = capture::observed_status(&loaded.status);
+    Ok((
+        PrintedHpa::Hpa(Box::new((loaded.spec, status))),
+        loaded.warnings,
+    ))
 }
 
 /// Parses every input and validates it into the one value the calculation trusts.
@@ -69,6 +111,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         cli.hpa.as_deref(),
         cli.pods.as_deref(),
         cli.history.as_deref(),
+        cli.events.as_deref(),
         cli.metrics.as_deref(),
         cli.target.as_deref(),
     ]
@@ -131,14 +174,9 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     }
     let window = flag_duration("--metrics-window", &cli.metrics_window)?;
 
-    let hpa_path = cli.hpa.as_deref().context("--hpa is required")?;
-    let (hpa_file, hpa_text) = read_input(hpa_path)?;
-    if let Some(found) = recognize::what(&hpa_text) {
-        bail!(recognize::refusal(&hpa_file, recognize::Given::Hpa, found));
-    }
-    let mut loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())
-        .map_err(|e| recognize::or_helm(e, &hpa_file, recognize::Given::Hpa, &hpa_text))?;
+    let mut loaded = load_hpa(cli)?;
     let mut warnings = std::mem::take(&mut loaded.warnings);
+    let manifest_notes = std::mem::take(&mut loaded.notes);
     let scope = capture::scope(
         cli.namespace.as_deref(),
         cli.selector.as_deref(),
@@ -154,15 +192,23 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         pod_metrics: observed.pod_metrics,
         warnings: Vec::new(),
     };
-    let mut notes = observed.notes;
+    let mut notes = manifest_notes;
+    notes.extend(observed.notes);
 
-    let memory = match &cli.history {
-        Some(path) => {
-            let (file, text) = read_input(path)?;
-            Some(history::parse(&file, &text, now)?)
-        }
-        None => None,
-    };
+    let past = past::read(
+        cli,
+        &loaded.spec,
+        std::mem::take(&mut loaded.events),
+        loaded.source.file.as_deref(),
+        config.downscale_stabilization_window,
+        now,
+    )?;
+    notes.extend(past.notes);
+    warnings.extend(past.warnings);
+    let mut input_diagnostics = std::mem::take(&mut loaded.diagnostics);
+    input_diagnostics.extend(past.diagnostics);
+    input_diagnostics.extend(std::mem::take(&mut observed.diagnostics));
+    input_diagnostics.extend(keda_managed(&loaded.labels));
 
     // Flag values are checked before what is missing: a bad value is the more precise error.
     // A ScaledObject's trigger values (`failed`, NaN) are KEDA's to read (`keda::from_cli`).
@@ -217,8 +263,9 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let observed_status = capture::observed_status(&loaded.status);
     let approximation = cli.pods.is_none()
         && current_replicas_source != Source::Samples
-        && !loaded.status.current_metrics.is_empty()
-        && kubectl::status_only::reads_pods(&loaded.spec.metrics);
+        && (loaded.form.is_some()
+            || (!loaded.status.current_metrics.is_empty()
+                && kubectl::status_only::reads_pods(&loaded.spec.metrics)));
     required::pods_for_metrics(
         &loaded.spec.metrics,
         current_replicas,
@@ -263,11 +310,22 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
             (Some(input), others, &[][..])
         }
         None => {
+            let hpa_file = loaded.source.file.clone().unwrap_or_default();
             keda::refuse_flags(cli, &hpa_file)?;
             let all = loaded.spec.metrics.clone();
             (None, all, cli.metric_values.as_slice())
         }
     };
+
+    let sources = sources::collect(
+        &loaded.source,
+        observed_status.is_some(),
+        &observed.sources,
+        &current_replicas_source,
+        approximation,
+        past.sources,
+    );
+
     let metrics = values::resolve(
         &external_specs,
         value_flags,
@@ -291,15 +349,12 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         pods: samples.pods,
         metrics: metrics.values,
         config,
-        memory,
+        memory: past.memory,
         now,
         input_notes: notes,
         warnings,
-        input_diagnostics: observed
-            .diagnostics
-            .into_iter()
-            .chain(keda_managed(&loaded.labels))
-            .collect(),
+        input_diagnostics,
+        sources,
         nodes: node_group,
         approximation,
         observed_status,

@@ -137,8 +137,9 @@ pub fn refusal(file: &str, given: Given, found: Found) -> InputError {
              behavior, expected an HPA manifest: pass kubectl get hpa NAME -o yaml as --hpa"
         }
         (Pasted::DescribeHpa | Pasted::GetHpaTable, Given::Pods) => {
-            "found the text of kubectl describe hpa or get hpa, expected the pods: pass kubectl \
-             get hpa NAME -o yaml as --hpa, and kubectl get pods -o json as --pods"
+            "found the text of kubectl describe hpa or get hpa, expected the pods: pass this text \
+             as --hpa (read from the status it shows), or kubectl get hpa NAME -o yaml, and \
+             kubectl get pods -o json as --pods"
         }
         (Pasted::HelmTemplate, Given::Hpa) => {
             "found a Helm template (a {{ ... }} action), expected a rendered HPA manifest: pass \
@@ -257,11 +258,7 @@ Deployment pods:                                       4 current / 4 desired
         );
         assert!(err.message.contains("pass this file as --metrics"), "{err}");
         let describe = what(DESCRIBE).unwrap();
-        let err = refusal("hpa.txt", Given::Hpa, describe);
-        assert!(
-            err.message
-                .ends_with("pass kubectl get hpa NAME -o yaml as --hpa"),
-            "{err}"
-        );
+        let err = refusal("pods.txt", Given::Pods, describe);
+        assert!(err.message.contains("pass this text as --hpa"), "{err}");
     }
 }

@@ -1,6 +1,7 @@
 //! Renderers: pure functions of a `Report` (one sync) or a `Simulation` (over time).
 
 pub mod chart;
+pub mod hpa;
 pub mod json;
 pub mod table;
 pub mod timeline;

@@ -33,6 +33,7 @@ fn args_for(file: &str) -> Vec<String> {
         "hpa" => "--hpa",
         "samples" => "--pods",
         "history" => "--history",
+        "events" => "--events",
         other => panic!("tests/malformed/{file}: unknown prefix {other:?}"),
     };
     let mut args = base(flag);

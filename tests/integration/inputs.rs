@@ -275,15 +275,26 @@ fn pasted_text_is_recognized_and_the_error_says_what_to_pass() {
             "pass this file as --metrics",
         ),
         (
-            vec!["--hpa", "fixtures/kubectl/invalid/describe-hpa.txt"],
+            vec![
+                "--hpa",
+                "fixtures/kubectl/hpa.yaml",
+                "--pods",
+                "fixtures/kubectl/invalid/describe-hpa.txt",
+            ],
             "error: fixtures/kubectl/invalid/describe-hpa.txt:1: found the text of kubectl \
-             describe hpa",
-            "pass kubectl get hpa NAME -o yaml as --hpa",
+             describe hpa or get hpa, expected the pods",
+            "pass this text as --hpa",
         ),
         (
-            vec!["--hpa", "fixtures/kubectl/invalid/get-hpa.txt"],
-            "error: fixtures/kubectl/invalid/get-hpa.txt:1: found the table of kubectl get hpa",
-            "pass kubectl get hpa NAME -o yaml as --hpa",
+            vec![
+                "--hpa",
+                "fixtures/kubectl/hpa.yaml",
+                "--pods",
+                "fixtures/kubectl/invalid/get-hpa.txt",
+            ],
+            "error: fixtures/kubectl/invalid/get-hpa.txt:1: found the text of kubectl describe \
+             hpa or get hpa",
+            "kubectl get pods -o json as --pods",
         ),
         (
             vec!["--hpa", "fixtures/hpa/invalid/helm-template.yaml"],

@@ -11,5 +11,6 @@ mod inputs;
 mod keda;
 mod kubectl;
 mod nodes;
+mod paste;
 mod properties;
 mod simulate;

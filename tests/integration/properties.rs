@@ -327,6 +327,7 @@ fn build(p: &Params) -> Scenario {
         approximation: false,
         observed_status: None,
         keda: None,
+        sources: Vec::new(),
     }
 }
 

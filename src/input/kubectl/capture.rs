@@ -33,6 +33,8 @@ pub struct Observed {
     pub diagnostics: Vec<crate::report::Diagnostic>,
     /// The HPA's scale target, when the pods file holds it.
     pub target: Option<crate::input::target::TargetScale>,
+    /// Which form each file was, for the report's `sources`.
+    pub sources: Vec<crate::report::FactSource>,
 }
 
 /// Applies `-n` to the HPA and parses `-l`: the scope the files are filtered by.
@@ -78,6 +80,7 @@ pub fn observed_status(status: &HpaStatus) -> Option<ObservedStatus> {
     has_any.then(|| ObservedStatus {
         current_replicas: status.current_replicas,
         desired_replicas: status.desired_replicas,
+        conditions: status.conditions.clone(),
         current_metrics: status
             .current_metrics
             .iter()
@@ -131,8 +134,10 @@ pub fn observe(
         warnings: Vec::new(),
         diagnostics: Vec::new(),
         target: None,
+        sources: Vec::new(),
     };
     let mut newest = Newest::default();
+    let source = crate::report::FactSource::new;
 
     // The pods: kubectl output now, CSV once `now` is known (its ages count back from it).
     let mut csv: Option<(String, String)> = None;
@@ -144,8 +149,17 @@ pub fn observe(
             return Err(recognize::refusal(&file, recognize::Given::Pods, found).into());
         }
         match detect(&text) {
-            Format::Text => csv = Some((file, text)),
+            Format::Text => {
+                out.sources.push(source("pods", "samples CSV", Some(&file)));
+                if cli.metrics.is_none() {
+                    out.sources
+                        .push(source("resourceMetrics", "samples CSV", Some(&file)));
+                }
+                csv = Some((file, text));
+            }
             format => {
+                out.sources
+                    .push(source("pods", "kubectl get pods", Some(&file)));
                 let captured = pods::parse(&file, &text, format, scope, &loaded.spec.target)
                     .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
                 newest.offer(captured.newest, &file);
@@ -161,7 +175,15 @@ pub fn observe(
     let mut resource = None;
     if let Some(path) = &cli.metrics {
         let (file, text) = read(path)?;
-        let captured = metrics::parse(&file, &text, detect(&text), scope, excluded)?;
+        let format = detect(&text);
+        let form = if format == Format::Text {
+            "kubectl top pods"
+        } else {
+            "PodMetricsList"
+        };
+        out.sources
+            .push(source("resourceMetrics", form, Some(&file)));
+        let captured = metrics::parse(&file, &text, format, scope, excluded)?;
         newest.offer(captured.newest(), &file);
         resource = Some((file, captured));
     }
@@ -169,6 +191,8 @@ pub fn observe(
     let mut custom_values = Vec::new();
     for path in &cli.custom_metrics {
         let (file, text) = read(path)?;
+        out.sources
+            .push(source("customMetrics", "MetricValueList", Some(&file)));
         let values = custom::parse_custom(&file, &text, api_format(&file, &text)?)?;
         newest.offer(custom::newest(&values, &[]), &file);
         custom_values.extend(values);
@@ -176,11 +200,21 @@ pub fn observe(
     let mut external_values = Vec::new();
     for path in &cli.external_metrics {
         let (file, text) = read(path)?;
+        out.sources.push(source(
+            "externalMetrics",
+            "ExternalMetricValueList",
+            Some(&file),
+        ));
         let values = custom::parse_external(&file, &text, api_format(&file, &text)?)?;
         newest.offer(custom::newest(&[], &values), &file);
         external_values.extend(values);
     }
 
+    out.sources.push(match (now, &newest.0) {
+        (Some(_), _) => source("now", "flag", Some("--now")),
+        (None, Some((_, file))) => source("now", "newest time in the inputs", Some(file)),
+        (None, None) => source("now", "clock", None),
+    });
     out.now = match (now, &newest.0) {
         (Some(t), _) => t,
         (None, Some((t, file))) => {

@@ -352,6 +352,7 @@ mod tests {
 
     fn observed(entries: &[(&str, &str, Option<i64>, Option<i32>)]) -> ObservedStatus {
         ObservedStatus {
+            conditions: Vec::new(),
             current_metrics: entries
                 .iter()
                 .map(|&(t, n, a, u)| ObservedMetric {

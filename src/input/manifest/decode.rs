@@ -29,6 +29,8 @@ pub struct Envelope<Spec, Status> {
 
 pub type V2Envelope =
     Envelope<api_v2::HorizontalPodAutoscalerSpec, api_v2::HorizontalPodAutoscalerStatus>;
+/// A version without k8s-openapi types (v2beta1): metadata typed, the rest read as JSON values.
+pub type AnyEnvelope = Envelope<serde_json::Value, serde_json::Value>;
 pub type V1Envelope =
     Envelope<api_v1::HorizontalPodAutoscalerSpec, api_v1::HorizontalPodAutoscalerStatus>;
 
@@ -76,6 +78,30 @@ pub fn typed<T: de::DeserializeOwned>(
         }
     }
     Ok(value)
+}
+
+/// The chosen object deserialized from its JSON value instead of the text (used once placeholder
+/// values were taken out of it), with unknown keys collected as warnings.
+pub fn typed_from_value<T: de::DeserializeOwned>(
+    source: &Source,
+    value: serde_json::Value,
+    warnings: &mut Vec<String>,
+) -> Result<T, InputError> {
+    let mut ignored: Vec<FieldPath> = Vec::new();
+    let typed = serde_ignored::deserialize(value, |path| ignored.push(ignored_path(&path)))
+        .map_err(|e: serde_json::Error| {
+            source.error(
+                &FieldPath::root(),
+                format!("found {}", e.to_string().replace("invalid type: ", "")),
+            )
+        })?;
+    for path in ignored {
+        warnings.push(format!(
+            "{}unknown field {path} (ignored)",
+            source.prefix_of(&path)
+        ));
+    }
+    Ok(typed)
 }
 
 fn ignored_path(path: &serde_ignored::Path) -> FieldPath {

@@ -567,7 +567,7 @@ fn v2beta2_tolerance_comes_from_annotations_only() {
 
 #[test]
 fn other_api_versions_are_refused() {
-    for version in ["autoscaling/v2beta1", "apps/v1"] {
+    for version in ["autoscaling/v3", "apps/v1"] {
         let text = fixture!("web-cpu.yaml").replace("autoscaling/v2", version);
         let err = fail(&text);
         assert_eq!(err.field.as_deref(), Some("apiVersion"), "{err}");
@@ -1156,4 +1156,39 @@ fn metadata_name_is_required() {
     let err = fail(&text);
     assert_eq!(err.field.as_deref(), Some("metadata.name"));
     assert_eq!(err.line, Some(4));
+}
+
+#[test]
+fn placeholders_in_fields_hpacalc_ignores_are_warnings() {
+    let loaded = ok(fixture!("docs-placeholders.yaml"));
+    assert_eq!(loaded.status.current_replicas, Some(1));
+    assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+    assert!(
+        loaded.warnings[0]
+            .starts_with("hpa.yaml:22:3: status.lastScaleTime: found \"<some-time>\""),
+        "{:?}",
+        loaded.warnings
+    );
+}
+
+#[test]
+fn placeholders_in_fields_hpacalc_reads_stay_located_errors() {
+    let text = fixture!("docs-placeholders.yaml").replace("maxReplicas: 10", "maxReplicas: <max>");
+    let err = fail(&text);
+    assert_eq!(err.field.as_deref(), Some("spec.maxReplicas"), "{err}");
+    assert_eq!(err.line, Some(12), "{err}");
+}
+
+#[test]
+fn an_ignored_time_that_is_not_rfc3339_is_a_warning_too() {
+    let text = fixture!("web-cpu.yaml").replace(
+        "  namespace: shop\n",
+        "  namespace: shop\n  creationTimestamp: yesterday\n",
+    );
+    let loaded = ok(&text);
+    assert!(
+        loaded.warnings[0].contains("metadata.creationTimestamp: found \"yesterday\""),
+        "{:?}",
+        loaded.warnings
+    );
 }

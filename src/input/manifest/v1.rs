@@ -173,7 +173,7 @@ fn is_zero(quantity: Option<&Value>) -> bool {
 
 // Port of Convert_v1_MetricSpec_To_autoscaling_MetricSpec and the per-source conversions
 // (pkg/apis/autoscaling/v1/conversion.go), producing the v2 JSON shape.
-fn metric_spec_to_v2(m: &Value) -> Value {
+pub(super) fn metric_spec_to_v2(m: &Value) -> Value {
     let mut out = Map::new();
     out.insert(
         "type".into(),
@@ -290,7 +290,7 @@ fn get_ci<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
 
 // The behavior annotation: `json.Unmarshal` into the internal HorizontalPodAutoscalerBehavior,
 // kept only when it decodes and is not the zero value (conversion.go).
-fn behavior_from_annotation(raw: &str) -> Option<api::HorizontalPodAutoscalerBehavior> {
+pub(super) fn behavior_from_annotation(raw: &str) -> Option<api::HorizontalPodAutoscalerBehavior> {
     let v: Value = serde_json::from_str(raw).ok()?;
     let rules = |r: Option<&Value>| -> Option<Value> {
         let r = r?;
@@ -406,7 +406,7 @@ pub fn convert_status(
 }
 
 /// One v1 (v2beta1-shaped) metric status from the current-metrics annotation.
-fn current_metric(m: &Value, path: &FieldPath) -> Result<CurrentMetric, FieldError> {
+pub(super) fn current_metric(m: &Value, path: &FieldPath) -> Result<CurrentMetric, FieldError> {
     let metric_type = present(m, "type")
         .and_then(Value::as_str)
         .unwrap_or_default();

@@ -1,0 +1,98 @@
+//! The controller's past, from every input that records it: `--history` (CSV), `--events`
+//! (`kubectl get events`), and the Events section of pasted describe text. One memory comes out,
+//! with what was assumed and where it came from.
+
+use anyhow::Result;
+
+use super::paste::events::{self, HpaEvent};
+use super::{history, read_input};
+use crate::cli::Cli;
+use crate::report::{Diagnostic, FactSource};
+use crate::scenario::{ControllerMemory, HpaSpec};
+use crate::time::{Duration, Timestamp};
+
+/// The memory and what goes with it into the `Scenario`.
+#[derive(Debug, Default)]
+pub struct Past {
+    /// `None`: steady load is assumed.
+    pub memory: Option<ControllerMemory>,
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The `history` entries of the report's `sources`.
+    pub sources: Vec<FactSource>,
+}
+
+/// Reads `--history` and `--events`; without `--events`, the describe text's events (`pasted`,
+/// from `hpa_file`) stand in for them.
+pub fn read(
+    cli: &Cli,
+    hpa: &HpaSpec,
+    pasted: Vec<HpaEvent>,
+    hpa_file: Option<&str>,
+    downscale_window: Duration,
+    now: Timestamp,
+) -> Result<Past> {
+    let mut past = Past::default();
+    if let Some(path) = &cli.history {
+        let (file, text) = read_input(path)?;
+        past.sources
+            .push(FactSource::new("history", "history CSV", Some(&file)));
+        past.memory = Some(history::parse(&file, &text, now)?);
+    }
+    let (label, list): (String, Vec<HpaEvent>) = match &cli.events {
+        Some(path) => {
+            let (file, text) = read_input(path)?;
+            if !pasted.is_empty() {
+                past.notes.push(format!(
+                    "The describe text's Events section is left out: --events {file} has the \
+                     events with their exact times."
+                ));
+            }
+            past.sources.push(FactSource::new(
+                "history",
+                "kubectl get events",
+                Some(&file),
+            ));
+            let list = events::parse(&file, &text)?
+                .into_iter()
+                .map(|e| e.at(now))
+                .collect();
+            (file, list)
+        }
+        None if !pasted.is_empty() => {
+            past.sources.push(FactSource::new(
+                "history",
+                "kubectl describe hpa events",
+                hpa_file,
+            ));
+            let list = pasted.into_iter().map(|e| e.at(now)).collect();
+            ("the describe text's Events".to_string(), list)
+        }
+        None => {
+            if past.sources.is_empty() {
+                past.sources
+                    .push(FactSource::new("history", "assumed", None));
+            }
+            return Ok(past);
+        }
+    };
+    let longest = events::longest_window(hpa, downscale_window);
+    let from_events = events::to_history(&list, hpa, now, longest, &label);
+    past.memory = match (past.memory.take(), from_events.memory) {
+        (Some(mut csv), Some(ev)) => {
+            events::merge(&mut csv, &ev);
+            past.notes.push(
+                "--history and --events merged: the CSV's rows are kept, and each rescale of the \
+                 events is added unless the CSV has a scale event at the same second."
+                    .to_string(),
+            );
+            Some(csv)
+        }
+        (csv, ev) => csv.or(ev),
+    };
+    past.notes.extend(from_events.notes);
+    past.warnings.extend(from_events.warnings);
+    past.diagnostics.extend(from_events.diagnostics);
+    Ok(past)
+}

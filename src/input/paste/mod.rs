@@ -1,0 +1,413 @@
+//! What people paste into incident channels and issues, read as the inputs the controller saw:
+//! `kubectl describe hpa` text (`describe.rs`), the `kubectl get hpa` table (`table.rs`), and
+//! HPA events (`events.rs`: `--events`, and the Events section of describe text). Each ends in
+//! the same `Scenario` as a manifest does: the text forms become an `autoscaling/v2` spec with a
+//! status, defaulted and validated by the manifest module and answered by the status-only
+//! approximation; the events become the controller memory `--history` gives.
+
+pub mod describe;
+pub mod events;
+pub mod table;
+
+use serde_json::Value;
+
+use crate::error::InputError;
+use crate::input::manifest::{self, HpaStatus, LoadedHpa};
+use crate::report::Diagnostic;
+use crate::time::Duration;
+use events::HpaEvent;
+
+/// Which pasted form a text is, recognized from its first meaningful line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// `kubectl describe hpa`: starts with `Name:`.
+    Describe,
+    /// `kubectl get hpa` (`-o wide`, `-w`, `-A`): a header with NAME, REFERENCE and TARGETS.
+    Table,
+}
+
+impl Form {
+    /// The form's name in the report's `sources`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Describe => "kubectl describe hpa",
+            Form::Table => "kubectl get hpa",
+        }
+    }
+}
+
+/// A line a paste may carry before the output: the shell prompt and command, or a warning kubectl
+/// printed on stderr (`Warning: autoscaling/v2beta2 HorizontalPodAutoscaler is deprecated ...`).
+pub fn is_preamble(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with('$') || t.starts_with("Warning: ")
+}
+
+/// The form of `text`, or `None` for a manifest (YAML or JSON).
+pub fn detect(text: &str) -> Option<Form> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let first = body
+        .lines()
+        .map(str::trim_end)
+        .find(|l| !l.trim().is_empty() && !is_preamble(l))?;
+    if first.starts_with("Name:") {
+        return Some(Form::Describe);
+    }
+    let words: Vec<&str> = first.split_whitespace().collect();
+    (words.contains(&"NAME") && words.contains(&"REFERENCE") && words.contains(&"TARGETS"))
+        .then_some(Form::Table)
+}
+
+/// `scaleTargetRef` from `Kind/name`: pasted text does not show the apiVersion, which the kinds
+/// an HPA usually scales imply.
+fn scale_target_ref(kind: &str, name: &str) -> Value {
+    let mut r = serde_json::Map::new();
+    let api_version = match kind {
+        "Deployment" | "StatefulSet" | "ReplicaSet" => "apps/v1",
+        "ReplicationController" => "v1",
+        _ => "",
+    };
+    if !api_version.is_empty() {
+        r.insert("apiVersion".into(), Value::from(api_version));
+    }
+    r.insert("kind".into(), Value::from(kind));
+    r.insert("name".into(), Value::from(name));
+    Value::Object(r)
+}
+
+/// The v2 spec of a pasted HPA.
+fn v2_spec(
+    reference: Value,
+    min: Option<i64>,
+    max: i64,
+    metrics: Vec<Value>,
+    behavior: Option<serde_json::Map<String, Value>>,
+) -> Value {
+    let mut spec = serde_json::Map::new();
+    spec.insert("scaleTargetRef".into(), reference);
+    if let Some(min) = min {
+        spec.insert("minReplicas".into(), Value::from(min));
+    }
+    spec.insert("maxReplicas".into(), Value::from(max));
+    spec.insert("metrics".into(), Value::Array(metrics));
+    if let Some(b) = behavior {
+        spec.insert("behavior".into(), Value::Object(b));
+    }
+    Value::Object(spec)
+}
+
+/// Where the parts of a pasted HPA are in the text (1-based lines), to place errors.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Lines {
+    pub first: usize,
+    pub reference: usize,
+    pub metrics: Vec<usize>,
+    pub min: usize,
+    pub max: usize,
+    pub behavior: usize,
+}
+
+impl Lines {
+    /// The line of a field path of the v2 spec the text was turned into.
+    fn of(&self, path: &str) -> usize {
+        let rest = path.strip_prefix("spec.").unwrap_or(path);
+        if let Some(i) = rest
+            .strip_prefix("metrics[")
+            .and_then(|r| r.split(']').next())
+            .and_then(|i| i.parse::<usize>().ok())
+            && let Some(line) = self.metrics.get(i)
+        {
+            return *line;
+        }
+        let line = if rest.starts_with("minReplicas") {
+            self.min
+        } else if rest.starts_with("maxReplicas") {
+            self.max
+        } else if rest.starts_with("behavior") {
+            self.behavior
+        } else if rest.starts_with("scaleTargetRef") {
+            self.reference
+        } else {
+            0
+        };
+        if line == 0 { self.first } else { line }
+    }
+}
+
+/// An HPA read from pasted text: the v2 spec it shows, its status, and what else the text says.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Pasted {
+    pub name: String,
+    pub namespace: String,
+    /// The `autoscaling/v2` spec, as JSON, before defaulting.
+    pub spec: Value,
+    pub status: HpaStatus,
+    pub events: Vec<HpaEvent>,
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub lines: Lines,
+    /// The metrics kubectl showed as `<unknown>` (no value in the status), as shown.
+    pub unknown: Vec<String>,
+}
+
+impl Pasted {
+    /// Defaulted and validated as a manifest is; errors point at the line that showed the value.
+    pub fn into_loaded(self, file: &str, form: Form) -> Result<LoadedHpa, InputError> {
+        let (spec, advice) = manifest::from_v2_spec(self.name, self.namespace, self.spec).map_err(
+            |(path, message)| {
+                InputError::new(file, message)
+                    .at(self.lines.of(&path), None)
+                    .field(path)
+            },
+        )?;
+        let mut warnings = self.warnings;
+        warnings.extend(advice.into_iter().map(|w| format!("{file}: {w}")));
+        let mut diagnostics = self.diagnostics;
+        if !self.unknown.is_empty() {
+            diagnostics.push(missing_metrics(&self.unknown));
+        }
+        Ok(LoadedHpa {
+            spec,
+            status: self.status,
+            warnings,
+            notes: self.notes,
+            events: self.events,
+            diagnostics,
+            form: Some(form),
+            source: crate::report::FactSource::new("hpa", form.name(), Some(file)),
+            labels: std::collections::BTreeMap::new(),
+            keda: None,
+        })
+    }
+}
+
+/// kubectl shows `<unknown>` where the status has no current value: the controller could not get
+/// the metric at its last sync.
+fn missing_metrics(shown: &[String]) -> Diagnostic {
+    Diagnostic::new(
+        "MissingMetrics",
+        crate::report::Severity::Warning,
+        format!(
+            "kubectl showed <unknown> for {} metric(s) ({}): the controller could not get their \
+             values at its last sync, so they count as failed metrics here (a failed metric \
+             blocks a scale-down)",
+            shown.len(),
+            shown.join("; ")
+        ),
+        "check the metrics pipeline (kubectl top pods for resource metrics, kubectl get --raw \
+         /apis/custom.metrics.k8s.io/v1beta1 or /apis/external.metrics.k8s.io/v1beta1 for the \
+         others) and the HPA's ScalingActive condition and events",
+    )
+}
+
+/// Keeps the HPAs of `namespace` (`-n`): a get-hpa table from `-A` lists every namespace.
+pub fn in_namespace(all: &mut Vec<(usize, Pasted)>, namespace: Option<&str>) {
+    if let Some(ns) = namespace
+        && all.iter().any(|(_, p)| p.namespace == ns)
+    {
+        all.retain(|(_, p)| p.namespace == ns);
+    }
+}
+
+/// Several HPAs in one text: the one named `name`, or the only one. Rows of `kubectl get hpa -w`
+/// repeat an HPA once per change: the last row is the newest.
+pub fn choose(
+    file: &str,
+    all: Vec<(usize, Pasted)>,
+    name: Option<&str>,
+) -> Result<Pasted, InputError> {
+    let key = |p: &Pasted| format!("{}/{}", p.namespace, p.name);
+    let mut keys: Vec<String> = all.iter().map(|(_, p)| key(p)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut candidates: Vec<(usize, Pasted)> = match name {
+        Some(n) => all.into_iter().filter(|(_, p)| p.name == n).collect(),
+        None => all,
+    };
+    let mut chosen: Vec<String> = candidates.iter().map(|(_, p)| key(p)).collect();
+    chosen.sort_unstable();
+    chosen.dedup();
+    match (name, chosen.len()) {
+        (Some(n), 0) => Err(InputError::new(
+            file,
+            format!(
+                "found no HPA named {n:?}, expected one of: {}",
+                keys.join(", ")
+            ),
+        )),
+        (None, 0) => Err(InputError::new(
+            file,
+            "found no HPA in the text, expected at least one",
+        )),
+        (_, 1) => candidates
+            .pop()
+            .map(|(_, p)| p)
+            .ok_or_else(|| InputError::new(file, "found no HPA in the text, expected one")),
+        (_, many) => {
+            let line = candidates.get(1).map_or(1, |(l, _)| *l);
+            let how = if name.is_some() {
+                "pick the namespace with -n"
+            } else {
+                "pick it with --name (and -n)"
+            };
+            Err(InputError::new(
+                file,
+                format!(
+                    "found {many} HPAs ({}), expected one: {how}",
+                    chosen.join(", ")
+                ),
+            )
+            .at(line, None))
+        }
+    }
+}
+
+/// An age as kubectl prints it (`duration.HumanDuration`: `45s`, `3m50s`, `20m`, `5h10m`, `2d3h`,
+/// `400d`, `3y45d`), or `None`.
+pub fn parse_age(text: &str) -> Option<Duration> {
+    let mut total: i64 = 0;
+    let mut number = String::new();
+    let mut any = false;
+    for c in text.trim().chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let unit: i64 = match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86_400,
+            'y' => 365 * 86_400,
+            _ => return None,
+        };
+        let n: i64 = number.parse().ok()?;
+        number.clear();
+        total = total.checked_add(n.checked_mul(unit)?)?;
+        any = true;
+    }
+    (any && number.is_empty() && total <= i64::MAX / 1000).then(|| Duration::from_secs(total))
+}
+
+/// Splits a table row into cells separated by two spaces or more; the last of `n` cells takes
+/// the rest of the line. Each cell comes with its 1-based column.
+pub fn split_cells(line: &str, n: usize) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    // Skip the indentation.
+    while i < bytes.len() && bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+        i += 1;
+    }
+    let mut start = i;
+    while i < bytes.len() {
+        if out.len() + 1 == n {
+            break;
+        }
+        let gap = bytes.get(i..).map_or(0, |b| {
+            b.iter().take_while(|c| c.is_ascii_whitespace()).count()
+        });
+        if gap >= 2 || (gap >= 1 && bytes.get(i) == Some(&b'\t')) {
+            if let Some(cell) = line.get(start..i) {
+                out.push((start + 1, cell));
+            }
+            i += gap;
+            start = i;
+            continue;
+        }
+        i += 1;
+    }
+    if let Some(cell) = line.get(start..)
+        && !cell.trim().is_empty()
+    {
+        out.push((start + 1, cell.trim_end()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ages_read_as_human_duration_writes_them() {
+        assert_eq!(parse_age("45s"), Some(Duration::from_secs(45)));
+        assert_eq!(parse_age("3m50s"), Some(Duration::from_secs(230)));
+        assert_eq!(parse_age("20m"), Some(Duration::from_secs(1200)));
+        assert_eq!(parse_age("5h10m"), Some(Duration::from_secs(18_600)));
+        assert_eq!(parse_age("2d3h"), Some(Duration::from_secs(183_600)));
+        assert_eq!(parse_age("<unknown>"), None);
+        assert_eq!(parse_age("5"), None);
+    }
+
+    #[test]
+    fn cells_are_split_at_two_spaces_and_the_last_takes_the_rest() {
+        let row = "  Normal   SuccessfulRescale  5m (x2 over 10m)  horizontal-pod-autoscaler  New size: 5;  reason: x";
+        let cells: Vec<&str> = split_cells(row, 5).into_iter().map(|(_, c)| c).collect();
+        assert_eq!(
+            cells,
+            [
+                "Normal",
+                "SuccessfulRescale",
+                "5m (x2 over 10m)",
+                "horizontal-pod-autoscaler",
+                "New size: 5;  reason: x"
+            ]
+        );
+        assert_eq!(split_cells(row, 5).first().map(|c| c.0), Some(3));
+    }
+
+    /// What the fuzz target does, on every prefix of the fixtures: a cut text reads or fails at a
+    /// line, never panics.
+    #[test]
+    fn every_cut_of_the_fixtures_reads_or_fails_at_a_line() {
+        let cases = [
+            (
+                include_str!("../../../fixtures/paste/describe.txt"),
+                Form::Describe,
+            ),
+            (
+                include_str!("../../../fixtures/paste/get-hpa-watch.txt"),
+                Form::Table,
+            ),
+        ];
+        for (text, form) in cases {
+            for end in (0..=text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .step_by(3)
+            {
+                let cut = &text[..end];
+                let parsed = match form {
+                    Form::Describe => describe::parse("p.txt", cut),
+                    Form::Table => table::parse("p.txt", cut),
+                };
+                let result = parsed
+                    .and_then(|all| choose("p.txt", all, Some("web")))
+                    .and_then(|one| one.into_loaded("p.txt", form));
+                if let Err(e) = result
+                    && !e.message.starts_with("found no HPA named")
+                {
+                    assert!(e.line.is_some(), "{form:?} cut at {end}: {e}");
+                }
+            }
+        }
+        let events = include_str!("../../../fixtures/paste/events.yaml");
+        for end in (0..=events.len())
+            .filter(|&i| events.is_char_boundary(i))
+            .step_by(7)
+        {
+            let _ = events::parse("e.yaml", &events[..end]);
+        }
+    }
+
+    #[test]
+    fn forms_are_recognized_from_the_first_line() {
+        assert_eq!(detect("Name:   web\n"), Some(Form::Describe));
+        assert_eq!(
+            detect("$ kubectl get hpa\nNAME  REFERENCE  TARGETS  MINPODS\n"),
+            Some(Form::Table)
+        );
+        assert_eq!(detect("apiVersion: autoscaling/v2\n"), None);
+    }
+}

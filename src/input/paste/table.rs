@@ -1,0 +1,344 @@
+//! The `kubectl get hpa` table (also `-o wide`, `-A`, and `-w`, which appends a row per change),
+//! as `printHorizontalPodAutoscaler` and `formatHPAMetrics` in kubernetes/kubernetes
+//! `pkg/printers/internalversion/printers.go` print it:
+//! `NAME  REFERENCE  TARGETS  MINPODS  MAXPODS  REPLICAS  AGE`.
+//!
+//! TARGETS is lossy: Resource metrics are `cpu: 46%/50%` (before kubectl 1.30: `46%/50%`, without
+//! the resource), Pods, Object and External metrics are `91/100` or `30/40 (avg)` without their
+//! name or type, `<unknown>` is a metric the status has no value for, and only the first two are
+//! shown (`+ 1 more...`). What the table does not say is assumed and said.
+
+use serde_json::{Value, json};
+
+use super::{Lines, Pasted, scale_target_ref, split_cells, v2_spec};
+use crate::error::InputError;
+use crate::input::manifest::{CurrentMetric, HpaStatus};
+use crate::quantity::parse_milli;
+
+const COLUMNS: [&str; 7] = [
+    "NAME",
+    "REFERENCE",
+    "TARGETS",
+    "MINPODS",
+    "MAXPODS",
+    "REPLICAS",
+    "AGE",
+];
+
+/// Parses every row; each comes with its line. Rows of `-w` for the same HPA come in order.
+pub fn parse(file: &str, text: &str) -> Result<Vec<(usize, Pasted)>, InputError> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut header: Option<Vec<String>> = None;
+    let mut out = Vec::new();
+    for (i, raw) in body.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.trim_end();
+        if line.trim().is_empty() || super::is_preamble(line) {
+            continue;
+        }
+        let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        if words.iter().any(|w| w == "NAME") && words.iter().any(|w| w == "TARGETS") {
+            for required in COLUMNS {
+                if !words.iter().any(|w| w == required) {
+                    return Err(InputError::new(
+                        file,
+                        format!(
+                            "found the header {:?} without {required}, expected the columns of \
+                             kubectl get hpa ({})",
+                            line.trim(),
+                            COLUMNS.join(" ")
+                        ),
+                    )
+                    .at(n, Some(1)));
+                }
+            }
+            header = Some(words);
+            continue;
+        }
+        let Some(columns) = &header else {
+            return Err(InputError::new(
+                file,
+                "found a row before the header, expected the header NAME  REFERENCE  TARGETS ...",
+            )
+            .at(n, Some(1)));
+        };
+        out.push((n, row(file, n, line, columns)?));
+    }
+    if out.is_empty() {
+        return Err(InputError::new(
+            file,
+            "found no row under the header, expected one HPA per row",
+        )
+        .at(1, Some(1)));
+    }
+    Ok(out)
+}
+
+fn row(file: &str, n: usize, line: &str, columns: &[String]) -> Result<Pasted, InputError> {
+    // AGE is last: a TARGETS cell has single spaces only, so cells split at two spaces.
+    let cells = split_cells(line, columns.len());
+    if cells.len() != columns.len() {
+        return Err(InputError::new(
+            file,
+            format!(
+                "found {} column(s), expected {} as in the header ({}): are the columns shifted \
+                 or the row cut?",
+                cells.len(),
+                columns.len(),
+                columns.join(" ")
+            ),
+        )
+        .at(n, Some(1)));
+    }
+    let cell = |name: &str| -> (usize, &str) {
+        columns
+            .iter()
+            .position(|c| c == name)
+            .and_then(|i| cells.get(i))
+            .copied()
+            .unwrap_or((1, ""))
+    };
+    let shifted = |name: &str, what: &str| {
+        let (col, text) = cell(name);
+        InputError::new(
+            file,
+            format!("found {text:?} in {name}, expected {what} (are the columns shifted?)"),
+        )
+        .at(n, Some(col))
+        .field(name.to_string())
+    };
+    let count = |name: &str| -> Result<Option<i64>, InputError> {
+        let (_, text) = cell(name);
+        if text == "<unset>" {
+            return Ok(None);
+        }
+        text.parse::<i64>()
+            .map(Some)
+            .map_err(|_| shifted(name, "a whole number of replicas"))
+    };
+    let min = count("MINPODS")?;
+    let max = count("MAXPODS")?.ok_or_else(|| shifted("MAXPODS", "a whole number"))?;
+    let replicas = count("REPLICAS")?.ok_or_else(|| shifted("REPLICAS", "a whole number"))?;
+    let (_, reference) = cell("REFERENCE");
+    let (kind, target) = reference
+        .split_once('/')
+        .ok_or_else(|| shifted("REFERENCE", "Kind/name such as Deployment/web"))?;
+    let (targets_col, targets) = cell("TARGETS");
+    let mut metrics = Vec::new();
+    let mut current = Vec::new();
+    let mut unknown = Vec::new();
+    let mut notes = Vec::new();
+    let mut warnings = Vec::new();
+    let (shown, more) = match targets.split_once(" + ") {
+        Some((shown, more)) => (shown, Some(more)),
+        None => (targets, None),
+    };
+    if shown != "<none>" {
+        for (i, entry) in shown.split(", ").enumerate() {
+            let bad = |what: &str| {
+                InputError::new(file, format!("found the target {entry:?}, expected {what}"))
+                    .at(n, Some(targets_col))
+                    .field("TARGETS")
+            };
+            let (m, c, assumed) = target_entry(entry, i).map_err(|e| bad(&e))?;
+            if let Some(a) = assumed {
+                notes.push(a);
+            }
+            match c {
+                Some(c) => current.push(c),
+                None => unknown.push(entry.to_string()),
+            }
+            metrics.push(m);
+        }
+    }
+    if let Some(more) = more {
+        warnings.push(format!(
+            "{file}:{n}: kubectl get hpa shows two metrics and `+ {more}`: the others are left \
+             out (pass the describe text or the YAML for all of them)"
+        ));
+    }
+    let name_col = cell("NAME").1;
+    let namespace = columns
+        .iter()
+        .any(|c| c == "NAMESPACE")
+        .then(|| cell("NAMESPACE").1.to_string());
+    let spec = v2_spec(scale_target_ref(kind, target), min, max, metrics, None);
+    notes.insert(
+        0,
+        format!(
+            "Read from a `kubectl get hpa` row ({file}:{n}): no behavior (the table does not show \
+             it; the legacy path applies), no desired count, metric names only for resources."
+        ),
+    );
+    Ok(Pasted {
+        name: name_col.to_string(),
+        namespace: namespace.unwrap_or_else(|| "default".to_string()),
+        spec,
+        status: HpaStatus {
+            current_replicas: i32::try_from(replicas).ok(),
+            desired_replicas: None,
+            scaled_to_zero: false,
+            current_metrics: current,
+            // Only ScaledToZero is read from the pasted conditions.
+            conditions: Vec::new(),
+        },
+        events: Vec::new(),
+        notes,
+        warnings,
+        diagnostics: Vec::new(),
+        lines: Lines {
+            first: n,
+            reference: n,
+            metrics: Vec::new(),
+            min: n,
+            max: n,
+            behavior: n,
+        },
+        unknown,
+    })
+}
+
+type Entry = (Value, Option<CurrentMetric>, Option<String>);
+
+// Port of formatHPAMetrics (pkg/printers/internalversion/printers.go), read backwards: one
+// TARGETS entry gives back a metric spec, its status entry (None for `<unknown>`), and what had
+// to be assumed.
+fn target_entry(entry: &str, index: usize) -> Result<Entry, String> {
+    let (resource, rest) = match entry.split_once(": ") {
+        Some((r, rest)) => (Some(r), rest),
+        None => (None, entry),
+    };
+    let (rest, average) = match rest.strip_suffix(" (avg)") {
+        Some(r) => (r, true),
+        None => (rest, false),
+    };
+    let (c, t) = rest
+        .split_once('/')
+        .ok_or("`current/target` such as 46%/50% or cpu: 46%/50%")?;
+    let current = (c != "<unknown>").then_some(c);
+    let percent = |s: &str| s.strip_suffix('%').and_then(|p| p.parse::<i32>().ok());
+    let q = |s: &str| parse_milli(s).map_err(|e| format!("a quantity ({e})"));
+    let mut status = CurrentMetric::default();
+    let mut assumed = None;
+    let spec = if let Some(pct) = percent(t) {
+        let resource = match resource {
+            Some(r) => r.to_string(),
+            None => {
+                assumed = Some(format!(
+                    "The target {entry:?} names no resource (kubectl before 1.30): taken as cpu."
+                ));
+                "cpu".to_string()
+            }
+        };
+        if let Some(c) = current {
+            status.average_utilization =
+                Some(percent(c).ok_or("a current utilization such as 46%")?);
+        }
+        status.metric_type = "Resource".into();
+        status.name.clone_from(&resource);
+        json!({"type": "Resource", "resource": {"name": resource,
+            "target": {"type": "Utilization", "averageUtilization": pct}}})
+    } else if let Some(resource) = resource {
+        q(t)?;
+        if let Some(c) = current {
+            status.average_value_milli = Some(q(c)?);
+        }
+        status.metric_type = "Resource".into();
+        status.name = resource.to_string();
+        json!({"type": "Resource", "resource": {"name": resource,
+            "target": {"type": "AverageValue", "averageValue": t}}})
+    } else {
+        q(t)?;
+        let name = format!("metric-{}", index + 1);
+        status.name.clone_from(&name);
+        if average {
+            // An Object or External AverageValue: only External keeps no described object.
+            assumed = Some(format!(
+                "The target {entry:?} shows neither the metric's type nor its name: taken as an \
+                 External AverageValue metric named {name}."
+            ));
+            if let Some(c) = current {
+                status.average_value_milli = Some(q(c)?);
+            }
+            status.metric_type = "External".into();
+            json!({"type": "External", "external": {"metric": {"name": name},
+                "target": {"type": "AverageValue", "averageValue": t}}})
+        } else {
+            assumed = Some(format!(
+                "The target {entry:?} shows neither the metric's type nor its name: taken as a \
+                 Pods metric named {name} (an Object or External Value target prints the same)."
+            ));
+            if let Some(c) = current {
+                status.average_value_milli = Some(q(c)?);
+            }
+            status.metric_type = "Pods".into();
+            json!({"type": "Pods", "pods": {"metric": {"name": name},
+                "target": {"type": "AverageValue", "averageValue": t}}})
+        }
+    };
+    Ok((spec, current.map(|_| status), assumed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_named_resource_target_is_a_utilization_metric_of_that_resource() {
+        let (spec, status, assumed) = target_entry("memory: 61%/80%", 0).unwrap();
+        assert_eq!(spec["resource"]["name"], "memory");
+        assert_eq!(spec["resource"]["target"]["averageUtilization"], 80);
+        assert_eq!(status.unwrap().average_utilization, Some(61));
+        assert_eq!(assumed, None);
+    }
+
+    #[test]
+    fn the_old_form_without_a_name_is_taken_as_cpu() {
+        let (spec, _, assumed) = target_entry("46%/50%", 0).unwrap();
+        assert_eq!(spec["resource"]["name"], "cpu");
+        assert!(assumed.unwrap().contains("taken as cpu"));
+    }
+
+    #[test]
+    fn unknown_has_no_status_entry() {
+        let (spec, status, _) = target_entry("cpu: <unknown>/50%", 0).unwrap();
+        assert_eq!(spec["type"], "Resource");
+        assert_eq!(status, None);
+    }
+
+    #[test]
+    fn a_bare_value_is_a_pods_metric_and_avg_an_external_one() {
+        let (spec, status, _) = target_entry("91/100", 1).unwrap();
+        assert_eq!(spec["pods"]["metric"]["name"], "metric-2");
+        assert_eq!(status.unwrap().average_value_milli, Some(91_000));
+        let (spec, _, _) = target_entry("30/40 (avg)", 0).unwrap();
+        assert_eq!(spec["type"], "External");
+    }
+
+    #[test]
+    fn a_resource_average_value_keeps_its_quantities() {
+        let (spec, status, _) = target_entry("memory: 300Mi/512Mi", 0).unwrap();
+        assert_eq!(spec["resource"]["target"]["averageValue"], "512Mi");
+        assert_eq!(
+            status.unwrap().average_value_milli,
+            Some(300 * 1024 * 1024 * 1000)
+        );
+    }
+
+    #[test]
+    fn a_row_with_shifted_columns_is_located() {
+        let text = "NAME   REFERENCE        TARGETS         MINPODS   MAXPODS   REPLICAS   AGE\n\
+                    web    Deployment/web   cpu: 46%/50%    2         10        3m\n";
+        let err = parse("t.txt", text).unwrap_err();
+        assert_eq!(err.line, Some(2));
+        assert!(
+            err.message.contains("found 6 column(s), expected 7"),
+            "{err}"
+        );
+        let text = "NAME   REFERENCE        TARGETS         MINPODS   MAXPODS   REPLICAS   AGE\n\
+                    web    Deployment/web   cpu: 46%/50%    2         ten       3          3m\n";
+        let err = parse("t.txt", text).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("MAXPODS"));
+        assert_eq!(err.column, Some(51), "{err}");
+    }
+}

@@ -1,0 +1,415 @@
+//! What people paste: v2beta1 manifests, `kubectl describe hpa`, the `kubectl get hpa` table and
+//! HPA events, each ending in the same decision as the equivalent manifest and history.
+
+use crate::cli::{hpacalc, json_output, stderr, stdout};
+
+const NOW: &str = "2026-11-29T15:00:00Z";
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.extend(["--now", NOW]);
+    json_output(&all)
+}
+
+/// The decision and metrics of a report, without what names the input form.
+fn decision(v: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "currentReplicas": v["currentReplicas"],
+        "desiredReplicas": v["desiredReplicas"],
+        "decision": v["decision"],
+        "conditions": v["conditions"],
+        "metrics": v["metrics"],
+    })
+}
+
+const EVERYTHING_VALUES: [&str; 8] = [
+    "--metric-value",
+    "requests-per-second=12k",
+    "--metric-value",
+    "queue_messages_ready=90",
+    "--current-replicas",
+    "3",
+    "--pods",
+    "fixtures/samples/pods-metric.csv",
+];
+
+#[test]
+fn a_v2beta1_manifest_decides_as_its_v2_twin_and_says_the_version_is_gone() {
+    let mut beta = vec!["--hpa", "fixtures/hpa/v2beta1.yaml"];
+    beta.extend(EVERYTHING_VALUES);
+    let mut v2 = vec!["--hpa", "fixtures/hpa/all-metric-types.yaml"];
+    v2.extend(EVERYTHING_VALUES);
+    let (beta, v2) = (json(&beta), json(&v2));
+    assert_eq!(decision(&beta), decision(&v2));
+    let notes = beta["assumptions"].as_array().unwrap();
+    assert!(
+        notes[0]
+            .as_str()
+            .unwrap()
+            .contains("autoscaling/v2beta1, which the API server no longer serves"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn print_hpa_prints_the_normalized_v2_hpa_as_yaml_or_json() {
+    let o = hpacalc(&["--hpa", "fixtures/hpa/v2beta1.yaml", "--print-hpa"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let yaml = stdout(&o);
+    assert!(yaml.starts_with("apiVersion: autoscaling/v2\n"), "{yaml}");
+    assert!(yaml.contains("describedObject:"), "{yaml}");
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/hpa/v2beta1.yaml",
+        "--print-hpa",
+        "-o",
+        "json",
+    ]);
+    let printed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        printed.pointer("/spec/metrics/1/containerResource/target/averageUtilization"),
+        Some(&serde_json::json!(60))
+    );
+    assert_eq!(printed["spec"]["minReplicas"], 1);
+}
+
+#[test]
+fn the_printed_hpa_reads_back_to_the_same_decision() {
+    let o = hpacalc(&["--hpa", "fixtures/kubectl/hpa.yaml", "--print-hpa"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o2 = crate::cli::hpacalc_stdin(&["--hpa", "-", "--now", NOW, "-o", "json"], &stdout(&o));
+    assert_eq!(o2.status.code(), Some(0), "{}", stderr(&o2));
+    let again: serde_json::Value = serde_json::from_slice(&o2.stdout).unwrap();
+    let original = json(&["--hpa", "fixtures/kubectl/hpa.yaml"]);
+    assert_eq!(decision(&again), decision(&original));
+}
+
+#[test]
+fn events_as_history_decide_as_the_equivalent_history_csv() {
+    let hpa = ["--hpa", "fixtures/kubectl/hpa.yaml"];
+    let events = json(&[&hpa[..], &["--events", "fixtures/paste/events.yaml"]].concat());
+    let csv = json(
+        &[
+            &hpa[..],
+            &["--history", "fixtures/paste/history-equivalent.csv"],
+        ]
+        .concat(),
+    );
+    assert_eq!(decision(&events), decision(&csv));
+    let steps = |v: &serde_json::Value| {
+        v["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["phase"] == "stabilize" || s["phase"] == "limit")
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(steps(&events), steps(&csv));
+    let notes = events["assumptions"].to_string();
+    assert!(notes.contains("3 rescale(s) in the last 5m"), "{notes}");
+    assert!(
+        notes.contains("1 event(s) of other objects ignored"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn the_controllers_failures_become_controller_reported_diagnostics() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/kubectl/hpa.yaml",
+        "--events",
+        "fixtures/paste/events.yaml",
+    ]);
+    let reported: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "ControllerReported")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        reported.iter().any(|m| m.starts_with(
+            "the controller reported FailedGetPodsMetric 14 times in the last 20 minutes: unable to get metric http_requests_per_second"
+        )),
+        "{reported:?}"
+    );
+    assert!(
+        reported
+            .iter()
+            .any(|m| m.contains("FailedComputeMetricsReplicas 14 times")),
+        "{reported:?}"
+    );
+}
+
+#[test]
+fn history_and_events_together_are_merged_and_said() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/kubectl/hpa.yaml",
+        "--events",
+        "fixtures/paste/events.yaml",
+        "--history",
+        "fixtures/history/scale-events.csv",
+    ]);
+    assert!(
+        v["assumptions"]
+            .to_string()
+            .contains("--history and --events merged"),
+        "{}",
+        v["assumptions"]
+    );
+}
+
+/// The approximate decision, which every form of the same HPA must share.
+fn approximate(v: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "approximation": v["approximation"],
+        "currentReplicas": v["currentReplicas"],
+        "desiredReplicas": v["desiredReplicas"],
+        "metricProposal": v["decision"]["metricProposal"],
+        "change": v["decision"]["change"],
+        "rescaleReason": v["decision"]["rescaleReason"],
+    })
+}
+
+#[test]
+fn yaml_describe_text_and_a_get_hpa_line_give_the_same_approximate_decision() {
+    let yaml = json(&["--hpa", "fixtures/paste/hpa.yaml"]);
+    let describe = json(&["--hpa", "fixtures/paste/describe.txt"]);
+    let table = json(&["--hpa", "fixtures/paste/get-hpa-watch.txt", "--name", "web"]);
+    assert_eq!(yaml["approximation"], true);
+    assert_eq!(yaml["desiredReplicas"], 8);
+    assert_eq!(approximate(&describe), approximate(&yaml));
+    assert_eq!(approximate(&table), approximate(&yaml));
+    // describe shows all three metrics, with their names: the same metrics as the YAML.
+    let names = |v: &serde_json::Value| {
+        v["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["name"].clone(), m["proposedReplicas"].clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&describe), names(&yaml));
+}
+
+#[test]
+fn the_describe_texts_events_feed_the_history_and_the_diagnostics() {
+    let v = json(&["--hpa", "fixtures/paste/describe.txt"]);
+    let notes = v["assumptions"].to_string();
+    assert!(
+        notes.contains("the describe text's Events: 3 rescale(s) in the last 5m"),
+        "{notes}"
+    );
+    let messages: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "ControllerReported")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.starts_with(
+            "the controller reported FailedGetPodsMetric 14 times in the last 20 minutes"
+        )),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("FailedRescale 1 time")),
+        "{messages:?}"
+    );
+}
+
+#[test]
+fn print_hpa_of_describe_text_is_the_yamls_spec() {
+    let out = |path: &str| {
+        let o = hpacalc(&["--hpa", path, "--print-hpa", "-o", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let mut from_describe = out("fixtures/paste/describe.txt");
+    let mut from_yaml = out("fixtures/paste/hpa.yaml");
+    assert_eq!(from_describe["spec"], from_yaml["spec"]);
+    // Describe prints the conditions without their times; only ScaledToZero is read from them.
+    for v in [&mut from_describe, &mut from_yaml] {
+        v["status"].as_object_mut().unwrap().remove("conditions");
+    }
+    assert_eq!(from_describe["status"], from_yaml["status"]);
+}
+
+#[test]
+fn several_hpas_in_one_describe_text_are_picked_with_name() {
+    let one =
+        std::fs::read_to_string(crate::cli::root().join("fixtures/paste/describe.txt")).unwrap();
+    let other = one
+        .replace(
+            "Name:                                                  web",
+            "Name:                                                  api",
+        )
+        .replace(
+            "Max replicas:                                          12",
+            "Max replicas:                                          20",
+        );
+    let both = format!("{one}\n\n{other}");
+    let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--now", NOW], &both);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("found 2 HPAs (shop/api, shop/web), expected one: pick it with --name"),
+        "{}",
+        stderr(&o)
+    );
+    let o = crate::cli::hpacalc_stdin(
+        &["--hpa", "-", "--name", "api", "--now", NOW, "-o", "json"],
+        &both,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["hpa"], "shop/api");
+    assert_eq!(v["maxReplicas"], 20);
+}
+
+#[test]
+fn an_unknown_target_in_the_table_is_the_controllers_failed_metric_and_missing_metrics() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/paste/get-hpa-watch.txt",
+        "--name",
+        "worker",
+    ]);
+    assert_eq!(v["desiredReplicas"], 2);
+    assert_eq!(v["metrics"][0]["errorReason"], "FailedGetResourceMetric");
+    let missing: Vec<&serde_json::Value> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "MissingMetrics")
+        .collect();
+    assert_eq!(missing.len(), 1, "{}", v["diagnostics"]);
+    assert_eq!(missing[0]["severity"], "warning");
+}
+
+#[test]
+fn a_get_hpa_table_with_more_than_two_metrics_warns_about_the_hidden_ones() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/paste/get-hpa-watch.txt",
+        "--name",
+        "web",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("`+ 1 more...`"), "{}", stderr(&o));
+}
+
+#[test]
+fn sources_say_which_form_each_fact_came_from() {
+    let v = json(&["--hpa", "fixtures/paste/get-hpa-watch.txt", "--name", "web"]);
+    let form = |fact: &str| {
+        v["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["fact"] == fact)
+            .map(|s| s["form"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(form("hpa"), ["kubectl get hpa"]);
+    assert_eq!(form("currentReplicas"), ["kubectl get hpa"]);
+    assert_eq!(form("pods"), ["computed from the status"]);
+    assert_eq!(form("history"), ["assumed"]);
+    assert_eq!(form("now"), ["flag"]);
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/v2beta1.yaml",
+        "--metric-value",
+        "requests-per-second=12k",
+        "--metric-value",
+        "queue_messages_ready=90",
+        "--current-replicas",
+        "3",
+        "--pods",
+        "fixtures/samples/pods-metric.csv",
+        "--events",
+        "fixtures/paste/events.yaml",
+    ]);
+    let sources = v["sources"].to_string();
+    assert!(sources.contains(r#"{"fact":"hpa","file":"fixtures/hpa/v2beta1.yaml","form":"manifest autoscaling/v2beta1"}"#), "{sources}");
+    assert!(
+        sources.contains(r#"{"fact":"currentReplicas","file":"--current-replicas","form":"flag"}"#),
+        "{sources}"
+    );
+    assert!(
+        sources.contains(
+            r#"{"fact":"history","file":"fixtures/paste/events.yaml","form":"kubectl get events"}"#
+        ),
+        "{sources}"
+    );
+}
+
+#[test]
+fn pasted_external_average_values_are_approximated_from_the_status() {
+    let text = "Name:  q\nNamespace:  jobs\nReference:  Deployment/worker\nMetrics:  ( current / target )\n  \"queue_messages_ready\" (target average value):  90 / 30\nMin replicas:  1\nMax replicas:  10\nDeployment pods:  3 current / 3 desired\n";
+    let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--now", NOW, "-o", "json"], text);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["approximation"], true);
+    // 90 average over 3 pods is 270 in total: 270 / 30 = 9 replicas, limited to max(2 × 3, 4).
+    assert_eq!(v["decision"]["metricProposal"], 9);
+    assert_eq!(v["desiredReplicas"], 6);
+}
+
+#[test]
+fn a_get_hpa_table_of_all_namespaces_needs_n_when_names_repeat() {
+    let file = "fixtures/paste/get-hpa-all-namespaces.txt";
+    let o = hpacalc(&["--hpa", file, "--name", "web", "--now", NOW]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(
+            "found 2 HPAs (blog/web, shop/web), expected one: pick the namespace with -n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // kubectl's deprecation warning above the header is skipped.
+    let v = json(&["--hpa", file, "--name", "web", "-n", "blog"]);
+    assert_eq!(v["hpa"], "blog/web");
+    assert_eq!(v["maxReplicas"], 4);
+}
+
+#[test]
+fn the_kubectl_get_events_table_decides_as_its_yaml() {
+    let hpa = ["--hpa", "fixtures/kubectl/hpa.yaml"];
+    let yaml = json(&[&hpa[..], &["--events", "fixtures/paste/events.yaml"]].concat());
+    let table = json(&[&hpa[..], &["--events", "fixtures/paste/events.txt"]].concat());
+    assert_eq!(decision(&table), decision(&yaml));
+    let codes = |v: &serde_json::Value| {
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "ControllerReported")
+            .count()
+    };
+    assert_eq!(codes(&table), codes(&yaml));
+}
+
+#[test]
+fn the_readme_on_call_example_is_what_hpacalc_prints() {
+    let readme = std::fs::read_to_string(crate::cli::root().join("README.md")).unwrap();
+    let v = json(&["--hpa", "fixtures/paste/describe.txt"]);
+    let mut lines = vec![v["decision"]["summary"].as_str().unwrap().to_string()];
+    for d in v["diagnostics"].as_array().unwrap() {
+        if d["code"] == "ControllerReported" {
+            let m = d["message"].as_str().unwrap();
+            lines.push(m.split(": ").next().unwrap().to_string());
+        }
+    }
+    let expected = lines.join("\n");
+    assert!(
+        readme.contains(&expected),
+        "README's On call example is out of date:\n{expected}"
+    );
+}
