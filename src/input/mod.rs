@@ -3,6 +3,7 @@
 
 pub mod history;
 pub mod kubectl;
+pub mod live;
 pub mod load;
 pub mod manifest;
 pub mod nodes;
@@ -48,6 +49,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         cli.pods.as_deref(),
         cli.history.as_deref(),
         cli.metrics.as_deref(),
+        cli.scale.as_deref(),
     ]
     .into_iter()
     .chain(cli.custom_metrics.iter().map(|p| Some(p.as_path())))
@@ -112,11 +114,21 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let (hpa_file, hpa_text) = read_input(hpa_path)?;
     let mut loaded = manifest::load(&hpa_file, &hpa_text, cli.name.as_deref())?;
     let mut warnings = std::mem::take(&mut loaded.warnings);
-    let scope = capture::scope(
-        cli.namespace.as_deref(),
-        cli.selector.as_deref(),
-        &mut loaded.spec,
-    )?;
+    let scale = match &cli.scale {
+        Some(path) => {
+            let (file, text) = read_input(path)?;
+            Some((
+                kubectl::scale::parse(&file, &text, kubectl::detect(&text))?,
+                file,
+            ))
+        }
+        None => None,
+    };
+    let selector = cli
+        .selector
+        .as_deref()
+        .or_else(|| scale.as_ref().and_then(|(s, _)| s.selector.as_deref()));
+    let scope = capture::scope(cli.namespace.as_deref(), selector, &mut loaded.spec)?;
 
     let mut observed = capture::observe(cli, &loaded, &scope, now_flag, window)?;
     warnings.append(&mut observed.warnings);
@@ -136,26 +148,35 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         None => None,
     };
 
-    let (current_replicas, current_replicas_source) =
-        match (cli.current_replicas, loaded.status.current_replicas) {
-            (Some(n), _) if n < 0 => bail!(InputError::new(
-                "--current-replicas",
-                format!("found {n}, expected 0 or more")
-            )),
-            (Some(n), _) => (n, Source::Flag),
-            (None, Some(n)) => (n, Source::Status),
-            (None, None) => (
-                i32::try_from(
-                    samples
-                        .pods
-                        .iter()
-                        .filter(|p| samples::counts_as_replica(p))
-                        .count(),
-                )
-                .unwrap_or(i32::MAX),
-                Source::Samples,
-            ),
-        };
+    if let (Some((s, file)), None) = (&scale, cli.current_replicas) {
+        notes.push(format!(
+            "Current replicas {} from spec.replicas of the scale in {file}.",
+            s.spec_replicas
+        ));
+    }
+    let scale_replicas = scale.as_ref().map(|(s, _)| s.spec_replicas);
+    let (current_replicas, current_replicas_source) = match (
+        cli.current_replicas.or(scale_replicas),
+        loaded.status.current_replicas,
+    ) {
+        (Some(n), _) if n < 0 => bail!(InputError::new(
+            "--current-replicas",
+            format!("found {n}, expected 0 or more")
+        )),
+        (Some(n), _) => (n, Source::Flag),
+        (None, Some(n)) => (n, Source::Status),
+        (None, None) => (
+            i32::try_from(
+                samples
+                    .pods
+                    .iter()
+                    .filter(|p| samples::counts_as_replica(p))
+                    .count(),
+            )
+            .unwrap_or(i32::MAX),
+            Source::Samples,
+        ),
+    };
 
     // From the status alone: synthetic pods reproduce status.currentMetrics.
     let observed_status = capture::observed_status(&loaded.status);
@@ -200,7 +221,9 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         hpa: loaded.spec,
         current_replicas,
         current_replicas_source,
-        status_replicas: current_replicas,
+        status_replicas: scale
+            .as_ref()
+            .map_or(current_replicas, |(s, _)| s.status_replicas),
         scaled_to_zero: loaded.status.scaled_to_zero,
         pods: samples.pods,
         metrics: metrics.values,

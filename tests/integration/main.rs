@@ -4,10 +4,12 @@
 // Test code: a panic is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+mod apiserver;
 mod cli;
 mod conformance;
 mod hostile;
 mod kubectl;
+mod live;
 mod nodes;
 mod properties;
 mod simulate;
