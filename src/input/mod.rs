@@ -204,7 +204,8 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         notes.splice(0..0, synthetic.notes);
     }
 
-    let metrics = values::resolve(
+    let resource_api_error = observed.resource_api_error.take();
+    let mut metrics = values::resolve(
         &loaded.spec.metrics,
         &cli.metric_values,
         &loaded.status,
@@ -214,6 +215,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         approximation.then_some(current_replicas),
     )?;
     notes.extend(metrics.notes);
+    metrics.values.resource_api_error = resource_api_error;
 
     let node_group = nodes::from_flags(&cli.nodes, &samples.pods, &loaded.spec.namespace)?;
 

@@ -51,6 +51,8 @@ impl Fixture {
 
 struct State {
     fixture: Fixture,
+    /// The pods of `shop`, serialized once (a page is then a join).
+    pods_raw: Vec<String>,
     requests: Mutex<Vec<String>>,
 }
 
@@ -103,8 +105,10 @@ impl ApiServer {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         listener.set_nonblocking(true).unwrap();
         let port = listener.local_addr().unwrap().port();
+        let pods_raw = fixture.pods.iter().map(Value::to_string).collect();
         let state = Arc::new(State {
             fixture,
+            pods_raw,
             requests: Mutex::new(Vec::new()),
         });
         let served = Arc::clone(&state);
@@ -399,35 +403,37 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             "scale",
         ] => reply(200, scale("canary", 5)),
         ["api", "v1", "namespaces", ns, "pods"] => {
-            let all: Vec<Value> = if q.get("labelSelector").map(String::as_str) == Some("app=web") {
-                f.pods.clone()
-            } else {
-                Vec::new()
-            };
+            let selected = q.get("labelSelector").map(String::as_str) == Some("app=web");
+            let total = if selected { state.pods_raw.len() } else { 0 };
             let limit: usize = q
                 .get("limit")
                 .and_then(|l| l.parse().ok())
                 .unwrap_or(usize::MAX);
             let start: usize = q.get("continue").and_then(|c| c.parse().ok()).unwrap_or(0);
-            let end = start.saturating_add(limit).min(all.len());
-            let items: Vec<Value> = all[start..end]
-                .iter()
-                .map(|p| {
-                    let mut p = p.clone();
-                    p["metadata"]["namespace"] = json!(ns);
-                    p
+            let end = start.saturating_add(limit).min(total);
+            let items: Vec<String> = (start..end)
+                .map(|i| {
+                    if *ns == "shop" {
+                        state.pods_raw[i].clone()
+                    } else {
+                        let mut p = f.pods[i].clone();
+                        p["metadata"]["namespace"] = json!(ns);
+                        p.to_string()
+                    }
                 })
                 .collect();
-            let next = if end < all.len() {
+            let next = if end < total {
                 end.to_string()
             } else {
                 String::new()
             };
+            let meta = json!({"resourceVersion": "1", "continue": next});
             reply(
                 200,
-                json!({"kind": "PodList", "apiVersion": "v1",
-                       "metadata": {"resourceVersion": "1", "continue": next}, "items": items})
-                .to_string(),
+                format!(
+                    "{{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{meta},\"items\":[{}]}}",
+                    items.join(",")
+                ),
             )
         }
         [
@@ -486,8 +492,23 @@ pub fn synthetic_pod(i: usize) -> Value {
                      "creationTimestamp": "2026-11-29T10:00:00Z"},
         "spec": {"containers": [{"name": "app", "image": "registry.example/web:1.2.3",
                                  "ports": [{"containerPort": 8080, "protocol": "TCP"}],
+                                 "env": [{"name": "POD_NAME", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+                                         {"name": "LOG_LEVEL", "value": "info"}],
+                                 "readinessProbe": {"httpGet": {"path": "/healthz", "port": 8080},
+                                                    "periodSeconds": 5},
+                                 "volumeMounts": [{"name": "kube-api-access", "readOnly": true,
+                                                   "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"}],
                                  "resources": {"requests": {"cpu": "200m", "memory": "256Mi"},
                                                "limits": {"memory": "512Mi"}}}],
+                 "initContainers": [{"name": "istio-proxy", "image": "docker.io/istio/proxyv2:1.24.0",
+                                     "restartPolicy": "Always",
+                                     "args": ["proxy", "sidecar", "--domain", "$(POD_NAMESPACE).svc.cluster.local"],
+                                     "resources": {"requests": {"cpu": "100m", "memory": "128Mi"},
+                                                   "limits": {"cpu": "2", "memory": "1Gi"}}}],
+                 "volumes": [{"name": "kube-api-access", "projected": {"defaultMode": 420,
+                              "sources": [{"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}}]}}],
+                 "tolerations": [{"effect": "NoExecute", "key": "node.kubernetes.io/not-ready",
+                                  "operator": "Exists", "tolerationSeconds": 300}],
                  "nodeName": format!("node-{}", i % 100), "restartPolicy": "Always",
                  "serviceAccountName": "web", "terminationGracePeriodSeconds": 30},
         "status": {"phase": "Running", "startTime": "2026-11-29T10:00:05Z",

@@ -43,6 +43,8 @@ pub struct Refused {
     pub code: u16,
     /// The `Status` object's `message`, else the body's first line.
     pub message: String,
+    /// The body was a `Status` (client-go then reports its message as is).
+    pub status: bool,
 }
 
 /// The outcome of one GET: the body, a refusal by the server, or a failure to get an answer.
@@ -112,9 +114,11 @@ impl Api {
             if (200..300).contains(&code) {
                 Ok(Ok(text))
             } else {
+                let (message, status) = status_message(&text);
                 Ok(Err(Refused {
                     code,
-                    message: status_message(&text),
+                    message,
+                    status,
                 }))
             }
         };
@@ -262,17 +266,25 @@ fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     parts.join(": ")
 }
 
-/// The `message` of a `Status` body, else its first line.
-fn status_message(body: &str) -> String {
+/// The `message` of a `Status` body (and true), else its first line (and false).
+fn status_message(body: &str) -> (String, bool) {
     #[derive(serde::Deserialize)]
     struct Status {
         #[serde(default)]
+        kind: Option<String>,
+        #[serde(default)]
         message: Option<String>,
     }
-    serde_json::from_str::<Status>(body)
-        .ok()
-        .and_then(|s| s.message)
-        .unwrap_or_else(|| body.lines().next().unwrap_or_default().trim().to_string())
+    match serde_json::from_str::<Status>(body) {
+        Ok(Status {
+            kind: Some(kind),
+            message: Some(message),
+        }) if kind == "Status" => (message, true),
+        _ => (
+            body.lines().next().unwrap_or_default().trim().to_string(),
+            false,
+        ),
+    }
 }
 
 /// `5s`, `1.5s`, `2m0s`.
@@ -293,8 +305,14 @@ mod tests {
     fn a_status_body_gives_its_message_and_other_bodies_their_first_line() {
         let status =
             r#"{"kind":"Status","status":"Failure","message":"pods is forbidden","code":403}"#;
-        assert_eq!(status_message(status), "pods is forbidden");
-        assert_eq!(status_message("404 page not found\n"), "404 page not found");
+        assert_eq!(
+            status_message(status),
+            ("pods is forbidden".to_string(), true)
+        );
+        assert_eq!(
+            status_message("404 page not found\n"),
+            ("404 page not found".to_string(), false)
+        );
     }
 
     #[test]

@@ -125,7 +125,15 @@ pub async fn capture(api: &Api, namespace: &str, name: &str) -> Result<Capture, 
                 "install metrics-server (or the adapter that serves metrics.k8s.io) and check \
                  `kubectl get apiservice v1beta1.metrics.k8s.io`",
             ));
-            None
+            // The answer the metrics client got, kept as the file the offline reader knows.
+            let message = client_error_message(&unavailable, "get", "pods.metrics.k8s.io");
+            Some(
+                serde_json::json!({
+                    "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                    "message": message, "code": unavailable.code,
+                })
+                .to_string(),
+            )
         }
         None => None,
     };
@@ -191,6 +199,24 @@ pub async fn capture(api: &Api, namespace: &str, name: &str) -> Result<Capture, 
         notes,
         captured_at: Timestamp(jiff::Timestamp::now().as_millisecond()),
     })
+}
+
+// Port of NewGenericServerResponse (apimachinery/pkg/api/errors/errors.go): the error client-go
+// returns for an answer whose body is not a Status, for the codes a metrics API answers when it
+// is not installed or not available; a Status body is reported as its message.
+fn client_error_message(r: &Refused, verb: &str, group_resource: &str) -> String {
+    if r.status {
+        return r.message.clone();
+    }
+    let message = match r.code {
+        404 => "the server could not find the requested resource".to_string(),
+        503 => "the server is currently unable to handle the request".to_string(),
+        code => format!(
+            "an error on the server (\"{}\") has prevented the request from succeeding (code {code})",
+            r.message
+        ),
+    };
+    format!("{message} ({verb} {group_resource})")
 }
 
 fn unavailable_diagnostic(what: &str, r: &Refused, fix: &str) -> Diagnostic {
@@ -587,6 +613,7 @@ async fn custom_get(
     let r = last.unwrap_or(Refused {
         code: 404,
         message: String::new(),
+        status: false,
     });
     Ok(MetricAnswer::Unavailable(what, r))
 }
@@ -648,6 +675,7 @@ async fn object_metrics(
                         "no kind {} in {}",
                         described_object.kind, described_object.api_version
                     ),
+                    status: true,
                 },
             ));
             continue;
@@ -769,11 +797,38 @@ mod tests {
     }
 
     #[test]
+    fn answers_that_are_not_a_status_get_client_gos_message() {
+        let plain = |code| Refused {
+            code,
+            message: "404 page not found".into(),
+            status: false,
+        };
+        assert_eq!(
+            client_error_message(&plain(404), "get", "pods.metrics.k8s.io"),
+            "the server could not find the requested resource (get pods.metrics.k8s.io)"
+        );
+        assert_eq!(
+            client_error_message(&plain(503), "get", "pods.metrics.k8s.io"),
+            "the server is currently unable to handle the request (get pods.metrics.k8s.io)"
+        );
+        let status = Refused {
+            code: 503,
+            message: "service unavailable".into(),
+            status: true,
+        };
+        assert_eq!(
+            client_error_message(&status, "get", "x"),
+            "service unavailable"
+        );
+    }
+
+    #[test]
     fn unavailable_apis_are_404_and_503() {
         for (code, want) in [(404, true), (503, true), (403, false), (500, false)] {
             let r = Refused {
                 code,
                 message: String::new(),
+                status: false,
             };
             assert_eq!(unavailable(&r), want, "{code}");
         }

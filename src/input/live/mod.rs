@@ -124,6 +124,17 @@ impl Session {
         ))
         .map_err(|e| LiveError(format!("internal: the offline command does not parse: {e}")))?;
         let mut scenario = input::build_scenario(&offline)?;
+        // The offline readers name their files: in live mode, by their names in the capture.
+        let prefix = format!("{}{}", self.dir.display(), std::path::MAIN_SEPARATOR);
+        for text in scenario
+            .input_notes
+            .iter_mut()
+            .chain(scenario.warnings.iter_mut())
+        {
+            if text.contains(&prefix) {
+                *text = text.replace(&prefix, "");
+            }
+        }
         let mut notes = vec![format!(
             "Live: read from context {} at {} ({} pod(s) under the selector {}); evaluated at \
              the capture time.",
