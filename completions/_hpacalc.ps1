@@ -63,6 +63,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--save', '--save', [CompletionResultType]::ParameterName, 'Also write what was read as offline files, with command.txt to reproduce the answer')
             [CompletionResult]::new('--watch-count', '--watch-count', [CompletionResultType]::ParameterName, 'Stop --watch after N evaluations (for tests)')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Re-evaluate every --sync-period until Ctrl-C, keeping the controller''s memory')
+            [CompletionResult]::new('--nodes-from-cluster', '--nodes-from-cluster', [CompletionResultType]::ParameterName, 'Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and --all-pods)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

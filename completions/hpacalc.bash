@@ -47,7 +47,7 @@ _hpacalc() {
 
     case "${cmd}" in
         hpacalc)
-            opts="-f -n -l -o -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --metric-value --history --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --request-timeout --save --watch --watch-count --help --version rbac completions simulate help"
+            opts="-f -n -l -o -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --metric-value --history --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --request-timeout --save --watch --nodes-from-cluster --watch-count --help --version rbac completions simulate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

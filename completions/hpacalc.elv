@@ -60,6 +60,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --save 'Also write what was read as offline files, with command.txt to reproduce the answer'
             cand --watch-count 'Stop --watch after N evaluations (for tests)'
             cand --watch 'Re-evaluate every --sync-period until Ctrl-C, keeping the controller''s memory'
+            cand --nodes-from-cluster 'Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and --all-pods)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= request-timeout= save= watch watch-count= h/help V/version
+    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= metric-value= history= now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= request-timeout= save= watch nodes-from-cluster watch-count= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -65,6 +65,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l request-timeout -d 'How
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l save -d 'Also write what was read as offline files, with command.txt to reproduce the answer' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l watch-count -d 'Stop --watch after N evaluations (for tests)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l watch -d 'Re-evaluate every --sync-period until Ctrl-C, keeping the controller\'s memory'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l nodes-from-cluster -d 'Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and --all-pods)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s V -l version -d 'Print version'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'

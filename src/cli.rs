@@ -264,6 +264,11 @@ pub struct LiveFlags {
     #[arg(long, requires = "live_hpa", conflicts_with = "save")]
     pub watch: bool,
 
+    /// Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and
+    /// --all-pods)
+    #[arg(long, requires = "live_hpa")]
+    pub nodes_from_cluster: bool,
+
     /// Stop --watch after N evaluations (for tests)
     #[arg(long, value_name = "N", requires = "watch", hide = true)]
     pub watch_count: Option<u64>,

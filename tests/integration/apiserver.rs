@@ -474,8 +474,15 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             ns,
             _metric,
         ] => reply(200, in_ns(&f.external, ns)),
+        ["api", "v1", "nodes"] => reply(200, cluster_file("nodes.json")),
+        ["api", "v1", "pods"] => reply(200, cluster_file("pods-all.json")),
         _ => reply(404, "404 page not found\n".to_string()),
     }
+}
+
+/// `fixtures/cluster/`: the nodes and the cluster's pods, served whole (one page).
+fn cluster_file(file: &str) -> String {
+    std::fs::read_to_string(root().join("fixtures/cluster").join(file)).unwrap()
 }
 
 /// A Pod like `kubectl get pods -o json` prints, for the benchmark.

@@ -256,6 +256,31 @@ fn a_metrics_api_answering_503_is_the_controllers_failed_metric_not_an_error() {
 }
 
 #[test]
+fn nodes_from_the_cluster_feed_the_nodes_section_as_the_files_do() {
+    let dir = save_dir("nodes");
+    let live = live_json(&[
+        "web",
+        "--nodes-from-cluster",
+        "--save",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(live["nodes"].is_object(), "{:#}", live["nodes"]);
+    assert!(dir.join("nodes.json").exists() && dir.join("all-pods.json").exists());
+    let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
+    let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
+    assert!(
+        line.contains("--nodes nodes.json --all-pods all-pods.json"),
+        "{line}"
+    );
+    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let offline = run_in(&dir, &args, None);
+    assert!(offline.status.success(), "{}", stderr(&offline));
+    let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    assert_eq!(live["nodes"], offline["nodes"]);
+    assert_eq!(decision(&live), decision(&offline));
+}
+
+#[test]
 fn a_forbidden_read_names_the_verb_resource_namespace_and_rule() {
     let err = fail_line(&live(&["web", "-n", "locked"]));
     for part in [

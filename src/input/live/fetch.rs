@@ -41,6 +41,8 @@ pub struct Capture {
     pub custom_metrics: Option<String>,
     /// The external metrics API's answers, one `ExternalMetricValueList`.
     pub external_metrics: Option<String>,
+    /// `--nodes-from-cluster`: the nodes and every pod of the cluster (`List`s).
+    pub nodes: Option<(String, String)>,
     /// Metrics APIs that are not installed or not available: the controller's metrics that read
     /// them fail.
     pub diagnostics: Vec<Diagnostic>,
@@ -50,7 +52,12 @@ pub struct Capture {
 }
 
 /// Reads one HPA and everything its next sync reads.
-pub async fn capture(api: &Api, namespace: &str, name: &str) -> Result<Capture, LiveError> {
+pub async fn capture(
+    api: &Api,
+    namespace: &str,
+    name: &str,
+    with_nodes: bool,
+) -> Result<Capture, LiveError> {
     let hpa_req = Request {
         path: format!(
             "/apis/autoscaling/v2/namespaces/{}/horizontalpodautoscalers/{}",
@@ -100,7 +107,7 @@ pub async fn capture(api: &Api, namespace: &str, name: &str) -> Result<Capture, 
         .metrics
         .iter()
         .any(|m| matches!(m, MetricSpec::Resource { .. }));
-    let (pods, usage, pods_metrics) = tokio::join!(
+    let (pods, usage, pods_metrics, nodes) = tokio::join!(
         list_pods(api, namespace, &selector),
         async {
             if wants_usage {
@@ -110,8 +117,16 @@ pub async fn capture(api: &Api, namespace: &str, name: &str) -> Result<Capture, 
             }
         },
         pods_custom_metrics(api, namespace, &selector, &spec.metrics),
+        async {
+            if with_nodes {
+                cluster_nodes(api).await.map(Some)
+            } else {
+                Ok(None)
+            }
+        },
     );
     let (pods, pod_count, pod_pages) = pods?;
+    let nodes = nodes?;
     let pods_metrics = pods_metrics?;
 
     let mut diagnostics = Vec::new();
@@ -195,6 +210,7 @@ pub async fn capture(api: &Api, namespace: &str, name: &str) -> Result<Capture, 
         metrics,
         custom_metrics,
         external_metrics,
+        nodes,
         diagnostics,
         notes,
         captured_at: Timestamp(jiff::Timestamp::now().as_millisecond()),
@@ -458,41 +474,28 @@ fn list_text(kind: &str, api_version: &str, items: &[Box<RawValue>]) -> String {
     out
 }
 
-/// The pods of the selector, page after page, into one `List`: (text, pods, pages).
-async fn list_pods(
-    api: &Api,
-    namespace: &str,
-    selector: &str,
-) -> Result<(String, usize, usize), LiveError> {
+/// A paged list (`limit`/`continue`) into one `List`: (text, items, pages).
+async fn list_paged(api: &Api, req: &Request) -> Result<(String, usize, usize), LiveError> {
     let mut out =
         String::from("{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[");
     let mut count = 0;
     let mut pages = 0;
     let mut next: Option<String> = None;
+    let separator = if req.path.contains('?') { '&' } else { '?' };
     loop {
-        let mut path = format!(
-            "/api/v1/namespaces/{}/pods?labelSelector={}&limit={PAGE_SIZE}",
-            enc(namespace),
-            enc(selector)
-        );
+        let mut page_req = req.clone();
+        page_req.path = format!("{}{separator}limit={PAGE_SIZE}", req.path);
         if let Some(token) = &next {
-            path.push_str(&format!("&continue={}", enc(token)));
+            page_req.path.push_str(&format!("&continue={}", enc(token)));
         }
-        let req = Request {
-            path,
-            verb: "list",
-            group: String::new(),
-            resource: "pods".into(),
-            namespace: Some(namespace.into()),
-        };
-        let text = match api.get(&req).await? {
+        let text = match api.get(&page_req).await? {
             Ok(text) => text,
-            Err(r) => return Err(refused(api, &req, &r)),
+            Err(r) => return Err(refused(api, &page_req, &r)),
         };
         let page: Page = serde_json::from_str(&text).map_err(|e| {
             LiveError(format!(
-                "the API server {} answered GET {} with a document that is not a PodList: {e}",
-                api.server, req.path
+                "the API server {} answered GET {} with a document that is not a list: {e}",
+                api.server, page_req.path
             ))
         })?;
         pages += 1;
@@ -510,6 +513,44 @@ async fn list_pods(
     }
     out.push_str("]}\n");
     Ok((out, count, pages))
+}
+
+/// The pods of the selector, page after page, into one `List`: (text, pods, pages).
+async fn list_pods(
+    api: &Api,
+    namespace: &str,
+    selector: &str,
+) -> Result<(String, usize, usize), LiveError> {
+    let req = Request {
+        path: format!(
+            "/api/v1/namespaces/{}/pods?labelSelector={}",
+            enc(namespace),
+            enc(selector)
+        ),
+        verb: "list",
+        group: String::new(),
+        resource: "pods".into(),
+        namespace: Some(namespace.into()),
+    };
+    list_paged(api, &req).await
+}
+
+/// `--nodes-from-cluster`: every node and every pod of the cluster, as `kubectl get nodes -o
+/// json` and `kubectl get pods -A -o json` print them.
+async fn cluster_nodes(api: &Api) -> Result<(String, String), LiveError> {
+    let cluster = |path: &str, resource: &str| Request {
+        path: path.to_string(),
+        verb: "list",
+        group: String::new(),
+        resource: resource.to_string(),
+        namespace: None,
+    };
+    let (nodes_req, pods_req) = (
+        cluster("/api/v1/nodes", "nodes"),
+        cluster("/api/v1/pods", "pods"),
+    );
+    let (nodes, pods) = tokio::join!(list_paged(api, &nodes_req), list_paged(api, &pods_req));
+    Ok((nodes?.0, pods?.0))
 }
 
 /// The resource metrics API for the selector's pods; `Err` when the API is absent or unavailable.

@@ -39,6 +39,7 @@ pub struct Session {
     temporary: bool,
     /// The flags of the offline command besides the files (controller settings, output).
     passthrough: Vec<String>,
+    with_nodes: bool,
 }
 
 /// `--request-timeout`: kubectl's form, a duration (`5s`, `1m`), a bare number of seconds, or
@@ -99,6 +100,7 @@ impl Session {
             dir,
             temporary,
             passthrough: passthrough(cli),
+            with_nodes: cli.live.nodes_from_cluster,
         })
     }
 
@@ -109,9 +111,12 @@ impl Session {
 
     /// Reads the cluster once and returns the scenario of the offline command on the capture.
     pub fn scenario(&self) -> Result<Scenario> {
-        let capture =
-            self.runtime
-                .block_on(fetch::capture(&self.api, &self.namespace, &self.name))?;
+        let capture = self.runtime.block_on(fetch::capture(
+            &self.api,
+            &self.namespace,
+            &self.name,
+            self.with_nodes,
+        ))?;
         let args = self.write(&capture)?;
         let offline = Cli::try_parse_from(std::iter::once("hpacalc".to_string()).chain(
             args.iter().map(|a| {
@@ -197,6 +202,11 @@ impl Session {
                 }
                 None => {}
             }
+        }
+        if let Some((nodes, all_pods)) = &capture.nodes {
+            put("nodes.json", nodes)?;
+            put("all-pods.json", all_pods)?;
+            args.extend(["--nodes", "nodes.json", "--all-pods", "all-pods.json"].map(String::from));
         }
         args.extend(["--now".into(), capture.captured_at.to_rfc3339()]);
         args.extend(self.passthrough.iter().cloned());
@@ -311,6 +321,37 @@ fn passthrough(cli: &Cli) -> Vec<String> {
     };
     if let Some(o) = output {
         out.extend(["-o".to_string(), o.to_string()]);
+    }
+    let n = &cli.nodes;
+    for (name, value) in [
+        ("node-allocatable", n.node_allocatable.clone()),
+        ("existing-nodes", n.existing_nodes.map(|v| v.to_string())),
+        ("node-group-max", n.node_group_max.map(|v| v.to_string())),
+        ("max-nodes-total", n.max_nodes_total.map(|v| v.to_string())),
+        ("pod-request", n.pod_request.clone()),
+    ] {
+        if let Some(v) = value {
+            out.extend([format!("--{name}"), v]);
+        }
+    }
+    for d in &n.daemonset_requests {
+        out.extend(["--daemonset-requests".to_string(), d.clone()]);
+    }
+    for (name, value, default) in [
+        (
+            "scale-down-utilization-threshold",
+            n.scale_down_utilization_threshold.to_string(),
+            defaults.nodes.scale_down_utilization_threshold.to_string(),
+        ),
+        (
+            "scale-down-unneeded-time",
+            n.scale_down_unneeded_time.clone(),
+            defaults.nodes.scale_down_unneeded_time.clone(),
+        ),
+    ] {
+        if value != default {
+            out.extend([format!("--{name}"), value]);
+        }
     }
     out
 }

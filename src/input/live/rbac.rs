@@ -31,6 +31,11 @@ rules:
 - apiGroups: ["custom.metrics.k8s.io", "external.metrics.k8s.io"]
   resources: ["*"]
   verbs: ["get", "list"]
+# --nodes-from-cluster: the nodes, and the pods of every namespace (bind with a
+# ClusterRoleBinding for that).
+- apiGroups: [""]
+  resources: ["nodes"]
+  verbs: ["list"]
 # API discovery (every authenticated user has it through system:discovery).
 - nonResourceURLs: ["/api", "/api/*", "/apis", "/apis/*"]
   verbs: ["get"]
