@@ -105,7 +105,7 @@ impl Api {
                 .await
                 .map_err(|e| self.transport_error(&e, req))?
                 .to_bytes();
-            let text = String::from_utf8(bytes.to_vec()).map_err(|_| {
+            let text = String::from_utf8(Vec::from(bytes)).map_err(|_| {
                 LiveError(format!(
                     "{} answered GET {} with text that is not UTF-8",
                     self.server, req.path

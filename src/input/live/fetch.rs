@@ -4,6 +4,8 @@
 //! selector (in pages), and the three metrics APIs. Nothing is interpreted here: the answers are
 //! kept as the text the API served, for the offline parsers.
 
+use std::path::Path;
+
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -19,6 +21,11 @@ use crate::time::Timestamp;
 /// Pods per page of the pod list (`limit`), as the controller's informer pages its lists.
 pub const PAGE_SIZE: usize = 500;
 
+/// The files the paged lists are written to, in the capture directory.
+pub const PODS_FILE: &str = "pods.json";
+pub const NODES_FILE: &str = "nodes.json";
+pub const ALL_PODS_FILE: &str = "all-pods.json";
+
 /// Everything read, as served.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Capture {
@@ -31,8 +38,8 @@ pub struct Capture {
     /// The target, `Kind/name` and the path its scale was read from.
     pub target: String,
     pub scale_path: String,
-    /// The pods of the scale's selector: one `List` of every page's items.
-    pub pods: String,
+    /// The pods of the scale's selector were written to `PODS_FILE`: one `List` of every page's
+    /// items.
     pub pod_count: usize,
     pub pod_pages: usize,
     /// The resource metrics API's `PodMetricsList`, when a metric reads it and the API answered.
@@ -41,8 +48,9 @@ pub struct Capture {
     pub custom_metrics: Option<String>,
     /// The external metrics API's answers, one `ExternalMetricValueList`.
     pub external_metrics: Option<String>,
-    /// `--nodes-from-cluster`: the nodes and every pod of the cluster (`List`s).
-    pub nodes: Option<(String, String)>,
+    /// `--nodes-from-cluster`: the nodes and every pod of the cluster were written to
+    /// `NODES_FILE` and `ALL_PODS_FILE`.
+    pub nodes: bool,
     /// Metrics APIs that are not installed or not available: the controller's metrics that read
     /// them fail.
     pub diagnostics: Vec<Diagnostic>,
@@ -52,11 +60,13 @@ pub struct Capture {
 }
 
 /// Reads one HPA and everything its next sync reads.
+/// The pod lists are written to `dir` as they arrive; the other answers are returned.
 pub async fn capture(
     api: &Api,
     namespace: &str,
     name: &str,
     with_nodes: bool,
+    dir: &Path,
 ) -> Result<Capture, LiveError> {
     let hpa_req = Request {
         path: format!(
@@ -107,8 +117,9 @@ pub async fn capture(
         .metrics
         .iter()
         .any(|m| matches!(m, MetricSpec::Resource { .. }));
+    let pods_file = dir.join(PODS_FILE);
     let (pods, usage, pods_metrics, nodes) = tokio::join!(
-        list_pods(api, namespace, &selector),
+        list_pods(api, namespace, &selector, &pods_file),
         async {
             if wants_usage {
                 pod_metrics(api, namespace, &selector).await.map(Some)
@@ -119,14 +130,14 @@ pub async fn capture(
         pods_custom_metrics(api, namespace, &selector, &spec.metrics),
         async {
             if with_nodes {
-                cluster_nodes(api).await.map(Some)
+                cluster_nodes(api, dir).await
             } else {
-                Ok(None)
+                Ok(())
             }
         },
     );
-    let (pods, pod_count, pod_pages) = pods?;
-    let nodes = nodes?;
+    let (pod_count, pod_pages) = pods?;
+    nodes?;
     let pods_metrics = pods_metrics?;
 
     let mut diagnostics = Vec::new();
@@ -204,13 +215,12 @@ pub async fn capture(
         scale_parsed,
         target: format!("{}/{}", spec.target.kind, spec.target.name),
         scale_path,
-        pods,
         pod_count,
         pod_pages,
         metrics,
         custom_metrics,
         external_metrics,
-        nodes,
+        nodes: with_nodes,
         diagnostics,
         notes,
         captured_at: Timestamp(jiff::Timestamp::now().as_millisecond()),
@@ -474,10 +484,14 @@ fn list_text(kind: &str, api_version: &str, items: &[Box<RawValue>]) -> String {
     out
 }
 
-/// A paged list (`limit`/`continue`) into one `List`: (text, items, pages).
-async fn list_paged(api: &Api, req: &Request) -> Result<(String, usize, usize), LiveError> {
-    let mut out =
-        String::from("{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[");
+/// A paged list (`limit`/`continue`) written as one `List` to `file` as the pages arrive, so
+/// that no more than a page is held: (items, pages).
+async fn list_paged(api: &Api, req: &Request, file: &Path) -> Result<(usize, usize), LiveError> {
+    use std::io::Write;
+    let cannot = |e: std::io::Error| LiveError(format!("cannot write {}: {e}", file.display()));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(file).map_err(cannot)?);
+    out.write_all(b"{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[")
+        .map_err(cannot)?;
     let mut count = 0;
     let mut pages = 0;
     let mut next: Option<String> = None;
@@ -501,9 +515,9 @@ async fn list_paged(api: &Api, req: &Request) -> Result<(String, usize, usize), 
         pages += 1;
         for item in page.items.unwrap_or_default() {
             if count > 0 {
-                out.push(',');
+                out.write_all(b",").map_err(cannot)?;
             }
-            out.push_str(item.get());
+            out.write_all(item.get().as_bytes()).map_err(cannot)?;
             count += 1;
         }
         next = page.metadata.and_then(|m| m.next).filter(|t| !t.is_empty());
@@ -511,16 +525,18 @@ async fn list_paged(api: &Api, req: &Request) -> Result<(String, usize, usize), 
             break;
         }
     }
-    out.push_str("]}\n");
-    Ok((out, count, pages))
+    out.write_all(b"]}\n").map_err(cannot)?;
+    out.flush().map_err(cannot)?;
+    Ok((count, pages))
 }
 
-/// The pods of the selector, page after page, into one `List`: (text, pods, pages).
+/// The pods of the selector, page after page, into one `List` in `file`: (pods, pages).
 async fn list_pods(
     api: &Api,
     namespace: &str,
     selector: &str,
-) -> Result<(String, usize, usize), LiveError> {
+    file: &Path,
+) -> Result<(usize, usize), LiveError> {
     let req = Request {
         path: format!(
             "/api/v1/namespaces/{}/pods?labelSelector={}",
@@ -532,12 +548,12 @@ async fn list_pods(
         resource: "pods".into(),
         namespace: Some(namespace.into()),
     };
-    list_paged(api, &req).await
+    list_paged(api, &req, file).await
 }
 
 /// `--nodes-from-cluster`: every node and every pod of the cluster, as `kubectl get nodes -o
 /// json` and `kubectl get pods -A -o json` print them.
-async fn cluster_nodes(api: &Api) -> Result<(String, String), LiveError> {
+async fn cluster_nodes(api: &Api, dir: &Path) -> Result<(), LiveError> {
     let cluster = |path: &str, resource: &str| Request {
         path: path.to_string(),
         verb: "list",
@@ -549,8 +565,14 @@ async fn cluster_nodes(api: &Api) -> Result<(String, String), LiveError> {
         cluster("/api/v1/nodes", "nodes"),
         cluster("/api/v1/pods", "pods"),
     );
-    let (nodes, pods) = tokio::join!(list_paged(api, &nodes_req), list_paged(api, &pods_req));
-    Ok((nodes?.0, pods?.0))
+    let (nodes_file, pods_file) = (dir.join(NODES_FILE), dir.join(ALL_PODS_FILE));
+    let (nodes, pods) = tokio::join!(
+        list_paged(api, &nodes_req, &nodes_file),
+        list_paged(api, &pods_req, &pods_file)
+    );
+    nodes?;
+    pods?;
+    Ok(())
 }
 
 /// The resource metrics API for the selector's pods; `Err` when the API is absent or unavailable.

@@ -116,8 +116,17 @@ impl Session {
             &self.namespace,
             &self.name,
             self.with_nodes,
+            &self.dir,
         ))?;
         let args = self.write(&capture)?;
+        // What was written is read back from the files: keep no second copy.
+        let capture = fetch::Capture {
+            metrics: None,
+            custom_metrics: None,
+            external_metrics: None,
+            hpa: String::new(),
+            ..capture
+        };
         let offline = Cli::try_parse_from(std::iter::once("hpacalc".to_string()).chain(
             args.iter().map(|a| {
                 if a.ends_with(".json") || a.ends_with(".yaml") {
@@ -172,11 +181,10 @@ impl Session {
         };
         put("hpa.yaml", &to_yaml(&capture.hpa)?)?;
         put("scale.json", &capture.scale)?;
-        put("pods.json", &capture.pods)?;
         let mut args: Vec<String> = ["--hpa", "hpa.yaml", "--scale", "scale.json"]
             .map(String::from)
             .to_vec();
-        args.extend(["--pods".into(), "pods.json".into()]);
+        args.extend(["--pods".into(), fetch::PODS_FILE.into()]);
         for (flag, file, text) in [
             ("--metrics", "metrics.json", &capture.metrics),
             (
@@ -203,10 +211,16 @@ impl Session {
                 None => {}
             }
         }
-        if let Some((nodes, all_pods)) = &capture.nodes {
-            put("nodes.json", nodes)?;
-            put("all-pods.json", all_pods)?;
-            args.extend(["--nodes", "nodes.json", "--all-pods", "all-pods.json"].map(String::from));
+        if capture.nodes {
+            args.extend(
+                [
+                    "--nodes",
+                    fetch::NODES_FILE,
+                    "--all-pods",
+                    fetch::ALL_PODS_FILE,
+                ]
+                .map(String::from),
+            );
         }
         args.extend(["--now".into(), capture.captured_at.to_rfc3339()]);
         args.extend(self.passthrough.iter().cloned());
