@@ -443,6 +443,63 @@ fn watch_tables_print_a_line_per_evaluation_and_the_report_when_it_changes() {
 }
 
 #[test]
+fn a_failing_call_is_reported_on_its_line_and_the_watch_goes_on() {
+    let o = live(&[
+        "web",
+        "-n",
+        "slow",
+        "--request-timeout",
+        "1s",
+        "--watch",
+        "--watch-count",
+        "2",
+        "--sync-period",
+        "1s",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let errors = text
+        .lines()
+        .filter(|l| l.contains("  error: the API server") && l.contains("did not answer"))
+        .count();
+    assert_eq!(errors, 2, "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_a_watch_with_exit_code_0() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
+        .args([
+            "web",
+            "--watch",
+            "--sync-period",
+            "30s",
+            "-o",
+            "json",
+            "--kubeconfig",
+        ])
+        .arg(server().good_kubeconfig())
+        .env("HOME", &server().dir)
+        .env_remove("KUBECONFIG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the first evaluation, then interrupt the wait for the next one.
+    let mut first = String::new();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    std::io::BufRead::read_line(&mut out, &mut first).unwrap();
+    assert!(first.starts_with('{'), "{first}");
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
 fn rbac_prints_the_read_only_cluster_role() {
     let o = hpacalc(&["rbac"]);
     assert!(o.status.success());
