@@ -500,6 +500,13 @@ fn ctrl_c_ends_a_watch_with_exit_code_0() {
 }
 
 #[test]
+fn flags_that_give_what_live_mode_reads_are_usage_errors() {
+    let o = live(&["web", "--pods", "fixtures/kubectl/pods.json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--pods gives what live mode reads from the cluster"));
+}
+
+#[test]
 fn rbac_prints_the_read_only_cluster_role() {
     let o = hpacalc(&["rbac"]);
     assert!(o.status.success());

@@ -64,6 +64,7 @@ pub fn request_timeout(text: &str) -> Result<Option<StdDuration>, InputError> {
 impl Session {
     /// Loads the kubeconfig (or the in-cluster configuration) and prepares the capture directory.
     pub fn open(cli: &Cli, name: &str) -> Result<Session> {
+        refuse_file_flags(cli)?;
         let timeout = request_timeout(&cli.live.request_timeout)?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -244,6 +245,30 @@ impl Drop for Session {
         if self.temporary {
             let _ = std::fs::remove_dir_all(&self.dir);
         }
+    }
+}
+
+/// Flags that give what live mode reads from the cluster are usage errors, not silently ignored.
+fn refuse_file_flags(cli: &Cli) -> Result<(), crate::UsageError> {
+    let given = [
+        ("--pods", cli.pods.is_some()),
+        ("--metrics", cli.metrics.is_some()),
+        ("--custom-metrics", !cli.custom_metrics.is_empty()),
+        ("--external-metrics", !cli.external_metrics.is_empty()),
+        ("--scale", cli.scale.is_some()),
+        ("--selector", cli.selector.is_some()),
+        ("--name", cli.name.is_some()),
+        ("--current-replicas", cli.current_replicas.is_some()),
+        ("--metric-value", !cli.metric_values.is_empty()),
+        ("--now", cli.now.is_some()),
+        ("--nodes", cli.nodes.nodes_file.is_some()),
+    ];
+    match given.iter().find(|(_, set)| *set) {
+        Some((flag, _)) => Err(crate::UsageError(format!(
+            "{flag} gives what live mode reads from the cluster: use it with --hpa FILE (or \
+             --save the capture and edit the files)"
+        ))),
+        None => Ok(()),
     }
 }
 
