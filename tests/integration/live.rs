@@ -524,15 +524,31 @@ fn rbac_prints_the_read_only_cluster_role() {
 /// 60 s).
 #[test]
 fn five_thousand_pods_are_read_in_pages_and_evaluated_quickly() {
+    // HPACALC_BENCH_PODS=N measures another size (the assertions below are for 5,000).
+    let n: usize = std::env::var("HPACALC_BENCH_PODS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(5000);
     let mut fixture = Fixture::kubectl();
-    fixture.pods = (0..5000).map(synthetic_pod).collect();
-    fixture.metrics = synthetic_metrics(5000, "2026-11-29T14:59:58Z");
+    fixture.pods = (0..n).map(synthetic_pod).collect();
+    fixture.metrics = synthetic_metrics(n, "2026-11-29T14:59:58Z");
     let s = ApiServer::start(fixture);
     let kubeconfig = s.good_kubeconfig();
     let started = Instant::now();
-    let o = run_in(&root(), &["web", "-o", "json"], Some(&kubeconfig));
+    let mut args = vec!["web", "-o", "json"];
+    // HPACALC_BENCH_SAVE=DIR keeps the capture, to compare with the offline run on it.
+    let save = std::env::var("HPACALC_BENCH_SAVE").unwrap_or_default();
+    if !save.is_empty() {
+        args.extend(["--save", save.as_str()]);
+    }
+    let o = run_in(&root(), &args, Some(&kubeconfig));
     let elapsed = started.elapsed();
     assert!(o.status.success(), "{}", stderr(&o));
+    if n != 5000 {
+        let served: usize = (0..n).map(|i| synthetic_pod(i).to_string().len()).sum();
+        eprintln!("live benchmark: {n} pods, pod list {served} bytes, {elapsed:?} end to end");
+        return;
+    }
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert!(
         v["assumptions"][1]
