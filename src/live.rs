@@ -177,3 +177,57 @@ impl Interrupt {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calc::testing::{cpu_utilization, scenario};
+
+    #[test]
+    fn the_first_memory_is_the_steady_load_over_the_window() {
+        // 4 pods at 800m of 1000m against 50%: ratio 1.6, proposal 7; window 300s, sync 15s.
+        let s = scenario(vec![cpu_utilization(50)], 4, 800);
+        let memory = steady_memory(&s);
+        assert_eq!(memory.recommendations.len(), 20);
+        assert!(memory.recommendations.iter().all(|r| r.replicas == 7));
+        assert_eq!(
+            memory.recommendations.first().map(|r| r.timestamp),
+            Some(s.now.add(Duration(-300_000)))
+        );
+        assert!(memory.scale_up_events.is_empty() && memory.scale_down_events.is_empty());
+    }
+
+    #[test]
+    fn each_evaluation_records_its_recommendation_in_the_memory() {
+        let s = scenario(vec![cpu_utilization(50)], 4, 800);
+        let first = remember(&s);
+        assert_eq!(first.recommendations.len(), 21, "the window plus this sync");
+        assert_eq!(
+            first
+                .recommendations
+                .last()
+                .map(|r| (r.replicas, r.timestamp)),
+            Some((7, s.now))
+        );
+        // storeScaleEvent keeps no events without behavior (the legacy path does not read them).
+        assert!(first.scale_up_events.is_empty());
+        let mut next = s.clone();
+        next.now = s.now.add(Duration(15_000));
+        next.memory = Some(first.clone());
+        let second = remember(&next);
+        // The recommendation that left the window is replaced by this one (stabilizeRecommendation).
+        assert_eq!(second.recommendations.len(), first.recommendations.len());
+        assert!(
+            second
+                .recommendations
+                .iter()
+                .any(|r| r.timestamp == next.now)
+        );
+        assert!(
+            second
+                .recommendations
+                .iter()
+                .all(|r| r.timestamp >= next.now.add(Duration(-300_000)))
+        );
+    }
+}

@@ -386,6 +386,15 @@ async fn discover(
     let text = match api.get(&req).await? {
         Ok(text) => text,
         Err(r) if r.code == 404 => return Ok(None),
+        Err(r) if r.code == 403 => {
+            return Err(LiveError(format!(
+                "forbidden (403): cannot get the discovery document {} on {} (context {}): {}; \
+                 the rule {{nonResourceURLs: [\"/api\", \"/api/*\", \"/apis\", \"/apis/*\"], \
+                 verbs: [\"get\"]}} allows it (every authenticated user has it through \
+                 system:discovery unless it was removed)",
+                req.path, api.server, api.context, r.message
+            )));
+        }
         Err(r) => return Err(refused(api, &req, &r)),
     };
     let list: List = serde_json::from_str(&text).map_err(|e| {
