@@ -26,6 +26,8 @@ pub const TOKEN: &str = "test-token";
 /// What the server serves.
 pub struct Fixture {
     pub hpa: Value,
+    /// KEDA's HPA `keda-hpa-worker` (an External metric), in `shop`.
+    pub keda: Value,
     pub pods: Vec<Value>,
     pub metrics: String,
     pub custom: String,
@@ -41,6 +43,7 @@ impl Fixture {
         let pods: Value = serde_json::from_str(&read("pods.json")).unwrap();
         Fixture {
             hpa,
+            keda: serde_yaml::from_str(&read("keda-hpa.yaml")).unwrap(),
             pods: pods["items"].as_array().unwrap().clone(),
             metrics: read("metrics.json"),
             custom: read("custom-metrics.json"),
@@ -254,12 +257,19 @@ fn decode(text: &str) -> String {
 
 /// The HPA of a namespace, by name: the fixture's, moved and retargeted.
 fn hpa(fixture: &Fixture, ns: &str, name: &str) -> Option<Value> {
+    if (ns, name) == ("shop", "keda-hpa-worker") {
+        return Some(fixture.keda.clone());
+    }
     let mut hpa = fixture.hpa.clone();
     hpa["metadata"]["namespace"] = json!(ns);
     hpa["metadata"]["name"] = json!(name);
     match (ns, name) {
         ("shop" | "nometrics" | "slow", "web") => {}
         ("shop", "orphan") => hpa["spec"]["scaleTargetRef"]["name"] = json!("gone"),
+        ("shop", "daemon") => {
+            hpa["spec"]["scaleTargetRef"] =
+                json!({"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "agent"});
+        }
         ("rollouts", "canary") => {
             hpa["spec"]["scaleTargetRef"] =
                 json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout", "name": "canary"});
@@ -346,7 +356,7 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             ns,
             "horizontalpodautoscalers",
         ] => {
-            let items: Vec<Value> = ["web", "orphan", "canary"]
+            let items: Vec<Value> = ["web", "orphan", "canary", "daemon", "keda-hpa-worker"]
                 .iter()
                 .filter_map(|n| hpa(f, ns, n))
                 .collect();
@@ -389,9 +399,9 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             "namespaces",
             _,
             "deployments",
-            "web",
+            name,
             "scale",
-        ] => reply(200, scale("web", 5)),
+        ] if *name != "gone" => reply(200, scale(name, 5)),
         [
             "apis",
             "argoproj.io",

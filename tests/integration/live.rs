@@ -281,6 +281,39 @@ fn nodes_from_the_cluster_feed_the_nodes_section_as_the_files_do() {
 }
 
 #[test]
+fn kedas_external_metric_is_read_with_the_metric_selector() {
+    let dir = save_dir("keda");
+    let live = live_json(&["keda-hpa-worker", "--save", dir.to_str().unwrap()]);
+    let requests = server().requests();
+    assert!(requests.iter().any(|r| r
+        == "/apis/external.metrics.k8s.io/v1beta1/namespaces/shop/s0-rabbitmq-worker_tasks?labelSelector=scaledobject.keda.sh%2Fname%3Dworker"));
+    assert_eq!(
+        live["metrics"][0]["currentAverageValue"], "27400m",
+        "137 over the scale's 5 replicas: {:#}",
+        live["metrics"][0]
+    );
+    let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
+    let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
+    assert!(
+        line.contains("--external-metrics external-metrics.json"),
+        "{line}"
+    );
+    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let offline = run_in(&dir, &args, None);
+    let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    assert_eq!(decision(&live), decision(&offline));
+}
+
+#[test]
+fn a_target_without_a_scale_subresource_is_named() {
+    let err = fail_line(&live(&["daemon", "-n", "shop"]));
+    assert!(
+        err.contains("DaemonSet/agent (apps/v1), has no scale subresource"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_forbidden_read_names_the_verb_resource_namespace_and_rule() {
     let err = fail_line(&live(&["web", "-n", "locked"]));
     for part in [
