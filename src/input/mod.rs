@@ -154,29 +154,30 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
             s.spec_replicas
         ));
     }
-    let scale_replicas = scale.as_ref().map(|(s, _)| s.spec_replicas);
-    let (current_replicas, current_replicas_source) = match (
-        cli.current_replicas.or(scale_replicas),
-        loaded.status.current_replicas,
-    ) {
-        (Some(n), _) if n < 0 => bail!(InputError::new(
-            "--current-replicas",
-            format!("found {n}, expected 0 or more")
-        )),
-        (Some(n), _) => (n, Source::Flag),
-        (None, Some(n)) => (n, Source::Status),
-        (None, None) => (
-            i32::try_from(
-                samples
-                    .pods
-                    .iter()
-                    .filter(|p| samples::counts_as_replica(p))
-                    .count(),
-            )
-            .unwrap_or(i32::MAX),
-            Source::Samples,
-        ),
-    };
+    // The scale's spec.replicas (never negative) counts as given, as --current-replicas does.
+    let current_flag = cli
+        .current_replicas
+        .or(scale.as_ref().map(|(s, _)| s.spec_replicas));
+    let (current_replicas, current_replicas_source) =
+        match (current_flag, loaded.status.current_replicas) {
+            (Some(n), _) if n < 0 => bail!(InputError::new(
+                "--current-replicas",
+                format!("found {n}, expected 0 or more")
+            )),
+            (Some(n), _) => (n, Source::Flag),
+            (None, Some(n)) => (n, Source::Status),
+            (None, None) => (
+                i32::try_from(
+                    samples
+                        .pods
+                        .iter()
+                        .filter(|p| samples::counts_as_replica(p))
+                        .count(),
+                )
+                .unwrap_or(i32::MAX),
+                Source::Samples,
+            ),
+        };
 
     // From the status alone: synthetic pods reproduce status.currentMetrics.
     let observed_status = capture::observed_status(&loaded.status);
