@@ -34,7 +34,7 @@ fn watch(cli: &Cli, session: &Session) -> Result<()> {
     let mut memory: Option<ControllerMemory> = None;
     let mut last_desired: Option<i32> = None;
     let mut evaluations: u64 = 0;
-    let json = matches!(cli.output, OutputFormat::Json | OutputFormat::Yaml);
+    let json = cli.output == OutputFormat::Json;
     loop {
         let started = std::time::Instant::now();
         let mut out = String::new();
@@ -46,7 +46,10 @@ fn watch(cli: &Cli, session: &Session) -> Result<()> {
                 scenario.memory.clone_from(&memory);
                 let report = calc::evaluate(&scenario);
                 memory = Some(remember(&scenario));
-                if json {
+                if cli.output == OutputFormat::Yaml {
+                    out.push_str("---\n");
+                    out.push_str(&crate::render_report(&report, cli.output));
+                } else if json {
                     out.push_str(&serde_json::to_string(&report)?);
                     out.push('\n');
                 } else {
@@ -61,8 +64,11 @@ fn watch(cli: &Cli, session: &Session) -> Result<()> {
             }
             Err(err) => {
                 let now = Timestamp(jiff::Timestamp::now().as_millisecond()).to_rfc3339();
-                if json {
-                    let value = serde_json::json!({"now": now, "error": format!("{err:#}")});
+                let value = serde_json::json!({"now": now, "error": format!("{err:#}")});
+                if cli.output == OutputFormat::Yaml {
+                    out.push_str("---\n");
+                    out.push_str(&serde_yaml::to_string(&value).unwrap_or_default());
+                } else if json {
                     out.push_str(&value.to_string());
                     out.push('\n');
                 } else {

@@ -451,6 +451,26 @@ fn watch_prints_one_json_object_per_evaluation() {
 }
 
 #[test]
+fn watch_in_yaml_prints_one_document_per_evaluation() {
+    let o = live(&[
+        "web",
+        "--watch",
+        "--watch-count",
+        "2",
+        "--sync-period",
+        "1s",
+        "-o",
+        "yaml",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let docs: Vec<Value> = serde_yaml::Deserializer::from_str(&stdout(&o))
+        .map(|d| serde::Deserialize::deserialize(d).unwrap())
+        .collect();
+    assert_eq!(docs.len(), 2);
+    assert_eq!(docs[1]["hpa"], "shop/web");
+}
+
+#[test]
 fn watch_tables_print_a_line_per_evaluation_and_the_report_when_it_changes() {
     let o = live(&[
         "web",
