@@ -237,9 +237,12 @@ fn client_error_message(r: &Refused, verb: &str, group_resource: &str) -> String
     let message = match r.code {
         404 => "the server could not find the requested resource".to_string(),
         503 => "the server is currently unable to handle the request".to_string(),
-        code => format!(
-            "an error on the server (\"{}\") has prevented the request from succeeding (code {code})",
+        code if code >= 500 => format!(
+            "an error on the server ({:?}) has prevented the request from succeeding",
             r.message
+        ),
+        code => format!(
+            "the server responded with the status code {code} but did not return more information"
         ),
     };
     format!("{message} ({verb} {group_resource})")
