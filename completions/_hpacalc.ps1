@@ -27,6 +27,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--metrics', '--metrics', [CompletionResultType]::ParameterName, 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text')
             [CompletionResult]::new('--custom-metrics', '--custom-metrics', [CompletionResultType]::ParameterName, 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)')
             [CompletionResult]::new('--external-metrics', '--external-metrics', [CompletionResultType]::ParameterName, 'External metrics API answer (ExternalMetricValueList JSON or YAML) for External metrics (repeatable)')
+            [CompletionResult]::new('--scale', '--scale', [CompletionResultType]::ParameterName, 'The target''s scale subresource (`kubectl get --raw .../scale`): spec.replicas is the current count, status.replicas the target''s replicas, status.selector the pods'' selector')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The HPA''s namespace, as kubectl''s -n: pods and metrics of other namespaces are left out')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The HPA''s namespace, as kubectl''s -n: pods and metrics of other namespaces are left out')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'The target''s label selector, kubectl syntax (`app=web,tier in (front)`)')
@@ -61,14 +62,27 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--all-pods', '--all-pods', [CompletionResultType]::ParameterName, 'The cluster''s pods, `kubectl get pods -A -o json`: what each node already runs')
             [CompletionResult]::new('--scale-down-utilization-threshold', '--scale-down-utilization-threshold', [CompletionResultType]::ParameterName, '--scale-down-utilization-threshold of the Cluster Autoscaler')
             [CompletionResult]::new('--scale-down-unneeded-time', '--scale-down-unneeded-time', [CompletionResultType]::ParameterName, '--scale-down-unneeded-time of the Cluster Autoscaler')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (default: its current-context)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'How long to wait for each API request (`0` waits without limit)')
+            [CompletionResult]::new('--save', '--save', [CompletionResultType]::ParameterName, 'Also write what was read as offline files, with command.txt to reproduce the answer')
+            [CompletionResult]::new('--watch-count', '--watch-count', [CompletionResultType]::ParameterName, 'Stop --watch after N evaluations (for tests)')
             [CompletionResult]::new('--print-hpa', '--print-hpa', [CompletionResultType]::ParameterName, 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Re-evaluate every --sync-period until Ctrl-C, keeping the controller''s memory')
+            [CompletionResult]::new('--nodes-from-cluster', '--nodes-from-cluster', [CompletionResultType]::ParameterName, 'Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and --all-pods)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print the minimal read-only ClusterRole live mode needs, as YAML')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'hpacalc;rbac' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'hpacalc;completions' {
@@ -114,9 +128,13 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             break
         }
         'hpacalc;help' {
+            [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print the minimal read-only ClusterRole live mode needs, as YAML')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'hpacalc;help;rbac' {
             break
         }
         'hpacalc;help;completions' {

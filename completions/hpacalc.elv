@@ -24,6 +24,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --metrics 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text'
             cand --custom-metrics 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)'
             cand --external-metrics 'External metrics API answer (ExternalMetricValueList JSON or YAML) for External metrics (repeatable)'
+            cand --scale 'The target''s scale subresource (`kubectl get --raw .../scale`): spec.replicas is the current count, status.replicas the target''s replicas, status.selector the pods'' selector'
             cand -n 'The HPA''s namespace, as kubectl''s -n: pods and metrics of other namespaces are left out'
             cand --namespace 'The HPA''s namespace, as kubectl''s -n: pods and metrics of other namespaces are left out'
             cand -l 'The target''s label selector, kubectl syntax (`app=web,tier in (front)`)'
@@ -58,14 +59,26 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --all-pods 'The cluster''s pods, `kubectl get pods -A -o json`: what each node already runs'
             cand --scale-down-utilization-threshold '--scale-down-utilization-threshold of the Cluster Autoscaler'
             cand --scale-down-unneeded-time '--scale-down-unneeded-time of the Cluster Autoscaler'
+            cand --kubeconfig 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)'
+            cand --context 'The kubeconfig context to use (default: its current-context)'
+            cand --request-timeout 'How long to wait for each API request (`0` waits without limit)'
+            cand --save 'Also write what was read as offline files, with command.txt to reproduce the answer'
+            cand --watch-count 'Stop --watch after N evaluations (for tests)'
             cand --print-hpa 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`'
+            cand --watch 'Re-evaluate every --sync-period until Ctrl-C, keeping the controller''s memory'
+            cand --nodes-from-cluster 'Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and --all-pods)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'hpacalc;rbac'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'hpacalc;completions'= {
             cand -h 'Print help'
@@ -108,9 +121,12 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'hpacalc;help'= {
+            cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'hpacalc;help;rbac'= {
         }
         &'hpacalc;help;completions'= {
         }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= h/help V/version
+    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= request-timeout= save= watch nodes-from-cluster watch-count= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -29,6 +29,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l pods -d 'The pods: `kub
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metrics -d 'Resource usage: a PodMetricsList (JSON or YAML) or `kubectl top pods --containers` text' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l custom-metrics -d 'Custom metrics API answer (MetricValueList JSON or YAML) for Pods and Object metrics (repeatable)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l external-metrics -d 'External metrics API answer (ExternalMetricValueList JSON or YAML) for External metrics (repeatable)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale -d 'The target\'s scale subresource (`kubectl get --raw .../scale`): spec.replicas is the current count, status.replicas the target\'s replicas, status.selector the pods\' selector' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s n -l namespace -d 'The HPA\'s namespace, as kubectl\'s -n: pods and metrics of other namespaces are left out' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s l -l selector -d 'The target\'s label selector, kubectl syntax (`app=web,tier in (front)`)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l name -d 'Pick the HPA with this name when the manifest holds several' -r
@@ -63,12 +64,21 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l nodes -d 'Real nodes: `
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l all-pods -d 'The cluster\'s pods, `kubectl get pods -A -o json`: what each node already runs' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-utilization-threshold -d '--scale-down-utilization-threshold of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l context -d 'The kubeconfig context to use (default: its current-context)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l save -d 'Also write what was read as offline files, with command.txt to reproduce the answer' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l watch-count -d 'Stop --watch after N evaluations (for tests)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l print-hpa -d 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l watch -d 'Re-evaluate every --sync-period until Ctrl-C, keeping the controller\'s memory'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l nodes-from-cluster -d 'Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and --all-pods)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s V -l version -d 'Print version'
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -f -a "completions" -d 'Print a shell completion script'
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "completions" -d 'Print a shell completion script'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand rbac" -s h -l help -d 'Print help'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s f -l hpa -d 'HPA manifest (YAML or JSON; `-` reads stdin)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l load -d 'Load curve: CSV with a time column and one column per metric (`-` reads stdin)' -r -F
@@ -103,6 +113,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-nodes-t
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-utilization-threshold -d '--scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from completions simulate help" -f -a "completions" -d 'Print a shell completion script'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from completions simulate help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from completions simulate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac completions simulate help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac completions simulate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac completions simulate help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac completions simulate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

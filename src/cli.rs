@@ -20,6 +20,10 @@ use clap::{Parser, Subcommand, ValueEnum};
     max_term_width = 100
 )]
 pub struct Cli {
+    /// Live mode: read this HPA, its target, pods and metrics from the cluster (kubeconfig)
+    #[arg(value_name = "HPA", conflicts_with = "hpa")]
+    pub live_hpa: Option<String>,
+
     /// HPA: a manifest (YAML or JSON, autoscaling/v2, v2beta2, v2beta1 or v1), a KEDA
     /// ScaledObject, `kubectl describe hpa` text or the `kubectl get hpa` table; `-` reads stdin
     ///
@@ -29,7 +33,12 @@ pub struct Cli {
     /// A KEDA ScaledObject (keda.sh/v1alpha1) stands for the HPA KEDA creates from it, and KEDA's
     /// own step (activation, cooldown, idle replicas, fallback, formula) runs first. Use --name to
     /// pick one HPA when the input holds several.
-    #[arg(long, short = 'f', value_name = "FILE", required = true)]
+    #[arg(
+        long,
+        short = 'f',
+        value_name = "FILE",
+        required_unless_present = "live_hpa"
+    )]
     pub hpa: Option<PathBuf>,
 
     /// The pods: `kubectl get pods -o json|yaml` output, or CSV samples (`-` reads stdin)
@@ -58,6 +67,11 @@ pub struct Cli {
     /// (repeatable)
     #[arg(long = "external-metrics", value_name = "FILE")]
     pub external_metrics: Vec<PathBuf>,
+
+    /// The target's scale subresource (`kubectl get --raw .../scale`): spec.replicas is the
+    /// current count, status.replicas the target's replicas, status.selector the pods' selector
+    #[arg(long, value_name = "FILE")]
+    pub scale: Option<PathBuf>,
 
     /// The HPA's namespace, as kubectl's -n: pods and metrics of other namespaces are left out
     ///
@@ -217,6 +231,9 @@ pub struct Cli {
     #[command(flatten)]
     pub nodes: NodeFlags,
 
+    #[command(flatten)]
+    pub live: LiveFlags,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -267,8 +284,49 @@ pub struct NodeFlags {
     pub scale_down_unneeded_time: String,
 }
 
+/// Live mode: the cluster as the input, as kubectl reaches it.
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "Live (with a positional HPA name)")]
+pub struct LiveFlags {
+    /// Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)
+    #[arg(long, value_name = "FILE", requires = "live_hpa")]
+    pub kubeconfig: Option<PathBuf>,
+
+    /// The kubeconfig context to use (default: its current-context)
+    #[arg(long, value_name = "NAME", requires = "live_hpa")]
+    pub context: Option<String>,
+
+    /// How long to wait for each API request (`0` waits without limit)
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "30s",
+        requires = "live_hpa"
+    )]
+    pub request_timeout: String,
+
+    /// Also write what was read as offline files, with command.txt to reproduce the answer
+    #[arg(long, value_name = "DIR", requires = "live_hpa")]
+    pub save: Option<PathBuf>,
+
+    /// Re-evaluate every --sync-period until Ctrl-C, keeping the controller's memory
+    #[arg(long, requires = "live_hpa", conflicts_with = "save")]
+    pub watch: bool,
+
+    /// Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and
+    /// --all-pods)
+    #[arg(long, requires = "live_hpa")]
+    pub nodes_from_cluster: bool,
+
+    /// Stop --watch after N evaluations (for tests)
+    #[arg(long, value_name = "N", requires = "watch", hide = true)]
+    pub watch_count: Option<u64>,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Print the minimal read-only ClusterRole live mode needs, as YAML
+    Rbac,
     /// Print a shell completion script
     Completions {
         #[arg(value_enum)]

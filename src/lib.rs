@@ -8,6 +8,7 @@ pub mod calc;
 pub mod cli;
 pub mod error;
 pub mod input;
+pub mod live;
 pub mod quantity;
 pub mod render;
 pub mod report;
@@ -39,6 +40,12 @@ pub fn run(cli: &Cli) -> Result<()> {
     if let Some(Command::Simulate(args)) = &cli.command {
         return simulate(args);
     }
+    if let Some(Command::Rbac) = &cli.command {
+        return write_stdout(input::live::rbac::CLUSTER_ROLE.as_bytes());
+    }
+    if let Some(name) = &cli.live_hpa {
+        return live::run(cli, name);
+    }
     if cli.print_hpa {
         let (printed, warnings) = input::hpa_only(cli)?;
         for w in &warnings {
@@ -63,19 +70,23 @@ pub fn run(cli: &Cli) -> Result<()> {
         warn(w);
     }
     let report = calc::evaluate(&scenario);
-    let text = match cli.output {
+    write_stdout(render_report(&report, cli.output).as_bytes())
+}
+
+/// The report in the format of `-o`.
+pub(crate) fn render_report(report: &report::Report, output: OutputFormat) -> String {
+    match output {
         OutputFormat::Table | OutputFormat::Wide => render::table::render(
-            &report,
+            report,
             render::table::Layout {
-                wide: cli.output == OutputFormat::Wide,
+                wide: output == OutputFormat::Wide,
                 color: color_enabled(),
                 width: terminal_width(),
             },
         ),
-        OutputFormat::Json => render::json::render(&report),
-        OutputFormat::Yaml => render::json::render_yaml(&report),
-    };
-    write_stdout(text.as_bytes())
+        OutputFormat::Json => render::json::render(report),
+        OutputFormat::Yaml => render::json::render_yaml(report),
+    }
 }
 
 /// `hpacalc simulate`: the controller over time; the chart is written before anything is printed.
@@ -126,7 +137,7 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
         .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
-fn write_stdout(bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_stdout(bytes: &[u8]) -> Result<()> {
     let mut out = io::stdout().lock();
     out.write_all(bytes)?;
     out.flush()?;

@@ -261,6 +261,10 @@ pub struct MetricValues {
     pub object: BTreeMap<String, i64>,
     /// `external.metrics.k8s.io`, per metric name: every value (the controller sums them).
     pub external: BTreeMap<String, Vec<i64>>,
+    /// `metrics.k8s.io` answered an error instead of a list (not installed, unavailable): the
+    /// client's error text, e.g. `the server is currently unable to handle the request (get
+    /// pods.metrics.k8s.io)`.
+    pub resource_api_error: Option<String>,
 }
 
 /// kube-controller-manager settings and the Kubernetes version whose rules apply.

@@ -327,12 +327,18 @@ fn resource_metric<'a>(
             ));
         }
     };
-    let samples = metrics_client::resource_metric(
-        &inputs.values.resource,
-        resource,
-        container,
-        inputs.missing_container_is_error,
-    )
+    let samples = match &inputs.values.resource_api_error {
+        // Port of resourceMetricsClient.GetResourceMetric (metrics/client.go): the List call failed.
+        Some(e) => Err(format!(
+            "unable to fetch metrics from resource metrics API: {e}"
+        )),
+        None => metrics_client::resource_metric(
+            &inputs.values.resource,
+            resource,
+            container,
+            inputs.missing_container_is_error,
+        ),
+    }
     .map_err(|e| {
         failure(
             reason,
@@ -450,5 +456,31 @@ pub fn combine(outcomes: &[MetricOutcome<'_>], spec_replicas: i32) -> Combined {
         invalid_count: choice.invalid_count,
         first_invalid: choice.first_invalid,
         error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::calc::testing::{cpu_utilization, scenario};
+
+    #[test]
+    fn a_resource_metrics_api_error_fails_the_resource_metric_with_its_text() {
+        let mut s = scenario(vec![cpu_utilization(50)], 3, 400);
+        s.metrics.resource_api_error = Some(
+            "the server is currently unable to handle the request (get pods.metrics.k8s.io)".into(),
+        );
+        let report = crate::calc::evaluate(&s);
+        assert_eq!(
+            report.metrics[0].error.as_deref(),
+            Some(
+                "failed to get cpu resource metric value: failed to get cpu utilization: unable \
+                 to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server is currently unable to \
+                 handle the request (get pods.metrics.k8s.io)"
+            )
+        );
+        assert_eq!(
+            report.metrics[0].error_reason.as_deref(),
+            Some("FailedGetResourceMetric")
+        );
     }
 }

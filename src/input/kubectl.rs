@@ -24,6 +24,7 @@ pub mod cluster;
 pub mod custom;
 pub mod metrics;
 pub mod pods;
+pub mod scale;
 pub mod status_only;
 mod top;
 

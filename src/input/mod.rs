@@ -4,6 +4,7 @@
 pub mod history;
 pub mod keda;
 pub mod kubectl;
+pub mod live;
 pub mod load;
 pub mod manifest;
 pub mod nodes;
@@ -114,6 +115,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         cli.events.as_deref(),
         cli.metrics.as_deref(),
         cli.target.as_deref(),
+        cli.scale.as_deref(),
     ]
     .into_iter()
     .chain(cli.custom_metrics.iter().map(|p| Some(p.as_path())))
@@ -177,11 +179,21 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let mut loaded = load_hpa(cli)?;
     let mut warnings = std::mem::take(&mut loaded.warnings);
     let manifest_notes = std::mem::take(&mut loaded.notes);
-    let scope = capture::scope(
-        cli.namespace.as_deref(),
-        cli.selector.as_deref(),
-        &mut loaded.spec,
-    )?;
+    let scale = match &cli.scale {
+        Some(path) => {
+            let (file, text) = read_input(path)?;
+            Some((
+                kubectl::scale::parse(&file, &text, kubectl::detect(&text))?,
+                file,
+            ))
+        }
+        None => None,
+    };
+    let selector = cli
+        .selector
+        .as_deref()
+        .or_else(|| scale.as_ref().and_then(|(s, _)| s.selector.as_deref()));
+    let scope = capture::scope(cli.namespace.as_deref(), selector, &mut loaded.spec)?;
 
     let mut observed = capture::observe(cli, &loaded, &scope, now_flag, window)?;
     warnings.append(&mut observed.warnings);
@@ -225,7 +237,14 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
                 &loaded.spec.namespace,
             )?)
         }
-        None => observed.target.take(),
+        // The scale subresource (`--scale`, what live mode reads) stands for the target.
+        None => observed.target.take().or_else(|| {
+            scale.as_ref().map(|(s, file)| target::TargetScale {
+                file: file.clone(),
+                spec_replicas: Some(s.spec_replicas),
+                status_replicas: Some(s.status_replicas),
+            })
+        }),
     };
     let current = required::current_replicas(&required::CurrentInputs {
         flag: cli.current_replicas,
@@ -326,7 +345,8 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         past.sources,
     );
 
-    let metrics = values::resolve(
+    let resource_api_error = observed.resource_api_error.take();
+    let mut metrics = values::resolve(
         &external_specs,
         value_flags,
         &loaded.status,
@@ -336,6 +356,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         approximation.then_some(current_replicas),
     )?;
     notes.extend(metrics.notes);
+    metrics.values.resource_api_error = resource_api_error;
 
     let node_group = nodes::from_flags(&cli.nodes, &samples.pods, &loaded.spec.namespace)?;
 

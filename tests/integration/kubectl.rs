@@ -532,3 +532,31 @@ fn the_krew_manifest_template_installs_the_binary_as_kubectl_hpacalc() {
         );
     }
 }
+
+#[test]
+fn the_scale_file_gives_the_current_count_and_the_selector() {
+    // kubectl get --raw /apis/apps/v1/namespaces/shop/deployments/web/scale: its selector keeps
+    // the web pods of the whole-namespace capture, as -l app=web does.
+    let common = [
+        "--hpa",
+        HPA,
+        "--pods",
+        "fixtures/kubectl/pods-all.json",
+        "--metrics",
+        METRICS,
+        "--custom-metrics",
+        CUSTOM,
+    ];
+    let mut with_scale = common.to_vec();
+    with_scale.extend(["--scale", "fixtures/kubectl/scale.json"]);
+    let mut with_selector = common.to_vec();
+    with_selector.extend(["-l", "app=web", "--current-replicas", "5"]);
+    let scale = json_output(&with_scale);
+    assert_eq!(decision(&scale), decision(&json_output(&with_selector)));
+    assert!(
+        scale["assumptions"].as_array().unwrap().iter().any(|a| a
+            == "Current replicas: 5, the target's spec.replicas in fixtures/kubectl/scale.json."),
+        "{:#}",
+        scale["assumptions"]
+    );
+}

@@ -4,12 +4,14 @@
 // Test code: a panic is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+mod apiserver;
 mod cli;
 mod conformance;
 mod hostile;
 mod inputs;
 mod keda;
 mod kubectl;
+mod live;
 mod nodes;
 mod paste;
 mod properties;

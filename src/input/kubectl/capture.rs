@@ -26,6 +26,8 @@ pub struct Observed {
     pub resource_metrics: Vec<PodMetrics>,
     pub pod_metrics: BTreeMap<String, Vec<PodMetricValue>>,
     pub files: FromFiles,
+    /// `--metrics` is the resource metrics API's error answer (a `Status`).
+    pub resource_api_error: Option<String>,
     pub now: Timestamp,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
@@ -128,6 +130,7 @@ pub fn observe(
         resource_metrics: Vec::new(),
         pod_metrics: BTreeMap::new(),
         files: FromFiles::default(),
+        resource_api_error: None,
         // Set below, before anything reads it.
         now: Timestamp::GO_ZERO,
         notes: Vec::new(),
@@ -333,6 +336,13 @@ pub fn observe(
     out.pod_metrics.extend(pods_metric_files);
 
     if let Some((file, captured)) = resource {
+        if let Some(e) = &captured.api_error {
+            out.notes.push(format!(
+                "{file} is the resource metrics API's error answer: \"{e}\"; the controller's \
+                 resource metrics fail with it."
+            ));
+        }
+        out.resource_api_error.clone_from(&captured.api_error);
         out.notes.extend(captured.notes.iter().cloned());
         out.warnings.extend(captured.warnings.iter().cloned());
         out.resource_metrics = captured.into_pod_metrics(out.now, window);

@@ -30,6 +30,9 @@ pub struct Sample {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CapturedMetrics {
     pub samples: Vec<Sample>,
+    /// The file is the API's error answer (a `Status`, as `hpacalc HPA --save` writes it when
+    /// metrics.k8s.io is not installed or unavailable): its message.
+    pub api_error: Option<String>,
     /// From `kubectl top`: usage rounded for display, and no timestamps.
     pub from_top: bool,
     pub notes: Vec<String>,
@@ -112,6 +115,12 @@ pub fn parse(
     scope: &Scope,
     excluded: &HashSet<String>,
 ) -> Result<CapturedMetrics, InputError> {
+    if let Some(message) = api_status(file, text, format)? {
+        return Ok(CapturedMetrics {
+            api_error: Some(message),
+            ..CapturedMetrics::default()
+        });
+    }
     let (items, from_top) = match format {
         Format::Text => (top::parse(file, text)?, true),
         _ => (parse_api(file, text, format)?, false),
@@ -199,6 +208,34 @@ pub fn parse(
         }
     }
     Ok(out)
+}
+
+/// A small document of kind `Status`: the API's answer instead of a list.
+fn api_status(file: &str, text: &str, format: Format) -> Result<Option<String>, InputError> {
+    #[derive(Deserialize)]
+    struct Status {
+        #[serde(default)]
+        kind: Option<String>,
+        #[serde(default)]
+        message: Option<String>,
+    }
+    if format == Format::Text || text.len() > 64 * 1024 || !text.contains("Status") {
+        return Ok(None);
+    }
+    let Ok(docs) = decode::<Status>(file, text, format) else {
+        return Ok(None);
+    };
+    match docs.as_slice() {
+        [one] if one.kind.as_deref() == Some("Status") => match &one.message {
+            Some(m) if !m.is_empty() => Ok(Some(m.clone())),
+            _ => Err(InputError::new(
+                file,
+                "found a Status without a message, expected the API's error message",
+            )
+            .field("message")),
+        },
+        _ => Ok(None),
+    }
 }
 
 /// One item with what the filters read.
@@ -303,6 +340,36 @@ mod tests {
        "containers":[{"name":"app","usage":{"cpu":"1","memory":"1Gi"}}]},
       {"metadata":{"name":"web-9","namespace":"prod"},"timestamp":"2026-11-29T15:00:09Z","window":"15s","containers":[]}
     ]}"#;
+
+    #[test]
+    fn a_status_answer_is_the_apis_error() {
+        let status = r#"{"kind":"Status","apiVersion":"v1","status":"Failure","code":503,
+            "message":"the server is currently unable to handle the request (get pods.metrics.k8s.io)"}"#;
+        let m = parse(
+            "m.json",
+            status,
+            Format::Json,
+            &scope(None),
+            &HashSet::new(),
+        )
+        .unwrap();
+        assert!(m.samples.is_empty());
+        assert_eq!(
+            m.api_error.as_deref(),
+            Some("the server is currently unable to handle the request (get pods.metrics.k8s.io)")
+        );
+        let err = parse(
+            "m.json",
+            r#"{"kind":"Status"}"#,
+            Format::Json,
+            &scope(None),
+            &HashSet::new(),
+        )
+        .unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("message"));
+        let list = parse("m.json", LIST, Format::Json, &scope(None), &HashSet::new()).unwrap();
+        assert_eq!(list.api_error, None);
+    }
 
     #[test]
     fn a_pod_metrics_list_gives_one_item_per_pod_with_its_time_and_window() {

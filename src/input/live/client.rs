@@ -1,0 +1,330 @@
+//! The connection to the API server, as kubectl makes it: `--kubeconfig`, else `KUBECONFIG` (a
+//! list of files, merged), else `~/.kube/config`, else the in-cluster service account; the
+//! context from `--context`, else the kubeconfig's current-context. Every request is a plain GET
+//! with the request timeout and no client retries, answered with its status code and body: the
+//! caller decides what a 404 or a 503 means.
+
+use std::path::Path;
+use std::time::Duration as StdDuration;
+
+use http_body_util::BodyExt;
+use kube::config::{KubeConfigOptions, Kubeconfig};
+
+use super::LiveError;
+
+/// One API server, reached with one identity.
+#[derive(Clone)]
+pub struct Api {
+    client: kube::Client,
+    /// The cluster URL, as the kubeconfig names it.
+    pub server: String,
+    /// The context name, or `in-cluster`.
+    pub context: String,
+    /// The context's namespace (`default` when it names none).
+    pub default_namespace: String,
+    timeout: Option<StdDuration>,
+}
+
+/// What a request is, for error messages and the RBAC rule that allows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    pub path: String,
+    pub verb: &'static str,
+    /// API group, `""` for the core group.
+    pub group: String,
+    /// Resource, with its subresource (`deployments/scale`).
+    pub resource: String,
+    pub namespace: Option<String>,
+}
+
+/// An answer that is not a success.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub code: u16,
+    /// The `Status` object's `message`, else the body's first line.
+    pub message: String,
+    /// The body was a `Status` (client-go then reports its message as is).
+    pub status: bool,
+}
+
+/// The outcome of one GET: the body, a refusal by the server, or a failure to get an answer.
+pub type Answer = Result<Result<String, Refused>, LiveError>;
+
+/// Where the configuration comes from.
+pub struct Settings<'a> {
+    pub kubeconfig: Option<&'a Path>,
+    pub context: Option<&'a str>,
+    /// `None`: no limit.
+    pub timeout: Option<StdDuration>,
+}
+
+impl Api {
+    /// Loads the configuration as kubectl does and builds a client without retries.
+    pub async fn connect(settings: &Settings<'_>) -> Result<Api, LiveError> {
+        let (mut config, context) = load_config(settings).await?;
+        // A 503 from an aggregated API is an answer, not a reason to wait: no client retries.
+        config.default_retry = false;
+        if let Some(t) = settings.timeout {
+            config.connect_timeout = Some(t);
+            config.read_timeout = Some(t);
+        }
+        let server = config.cluster_url.to_string();
+        let server = server.trim_end_matches('/').to_string();
+        let default_namespace = config.default_namespace.clone();
+        let client = kube::Client::try_from(config).map_err(|e| {
+            LiveError(format!(
+                "cannot build a client for {server} (context {context}): {}",
+                chain(&e)
+            ))
+        })?;
+        Ok(Api {
+            client,
+            server,
+            context,
+            default_namespace,
+            timeout: settings.timeout,
+        })
+    }
+
+    /// GET `req.path`: the body of a 2xx answer, the refusal of any other, or why there was none.
+    pub async fn get(&self, req: &Request) -> Answer {
+        let call = async {
+            let request = http::Request::get(req.path.as_str())
+                .header(http::header::ACCEPT, "application/json")
+                .body(Vec::new())
+                .map_err(|e| LiveError(format!("bad request path {}: {e}", req.path)))?;
+            let response = self
+                .client
+                .send(request.map(kube::client::Body::from))
+                .await
+                .map_err(|e| self.transport_error(&e, req))?;
+            let code = response.status().as_u16();
+            let bytes = response
+                .into_body()
+                .collect()
+                .await
+                .map_err(|e| self.transport_error(&e, req))?
+                .to_bytes();
+            let text = String::from_utf8(Vec::from(bytes)).map_err(|_| {
+                LiveError(format!(
+                    "{} answered GET {} with text that is not UTF-8",
+                    self.server, req.path
+                ))
+            })?;
+            if (200..300).contains(&code) {
+                Ok(Ok(text))
+            } else {
+                let (message, status) = status_message(&text);
+                Ok(Err(Refused {
+                    code,
+                    message,
+                    status,
+                }))
+            }
+        };
+        match self.timeout {
+            None => call.await,
+            Some(t) => tokio::time::timeout(t, call).await.unwrap_or_else(|_| {
+                Err(LiveError(format!(
+                    "the API server {} did not answer GET {} within {} (--request-timeout)",
+                    self.server,
+                    req.path,
+                    show_duration(t)
+                )))
+            }),
+        }
+    }
+
+    fn transport_error(&self, e: &(dyn std::error::Error + 'static), req: &Request) -> LiveError {
+        let text = chain(e);
+        let lower = text.to_lowercase();
+        if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
+            LiveError(format!(
+                "TLS with the API server {} failed (context {}): {text}; check the cluster's \
+                 certificate-authority in the kubeconfig",
+                self.server, self.context
+            ))
+        } else if lower.contains("timed out") || lower.contains("timeout") {
+            LiveError(format!(
+                "the API server {} did not answer GET {} in time (context {}): {text}",
+                self.server, req.path, self.context
+            ))
+        } else {
+            LiveError(format!(
+                "cannot reach the API server {} (context {}): {text}",
+                self.server, self.context
+            ))
+        }
+    }
+}
+
+async fn load_config(settings: &Settings<'_>) -> Result<(kube::Config, String), LiveError> {
+    let kubeconfig = match settings.kubeconfig {
+        Some(path) => Some(Kubeconfig::read_from(path).map_err(|e| {
+            LiveError(format!(
+                "cannot read the kubeconfig {}: {}",
+                path.display(),
+                chain(&e)
+            ))
+        })?),
+        None => match Kubeconfig::from_env() {
+            Ok(Some(k)) => Some(k),
+            Ok(None) => match home_kubeconfig() {
+                Some(path) if path.exists() => Some(Kubeconfig::read_from(&path).map_err(|e| {
+                    LiveError(format!(
+                        "cannot read the kubeconfig {}: {}",
+                        path.display(),
+                        chain(&e)
+                    ))
+                })?),
+                _ => None,
+            },
+            Err(e) => {
+                return Err(LiveError(format!(
+                    "cannot read the kubeconfig of KUBECONFIG: {}",
+                    chain(&e)
+                )));
+            }
+        },
+    };
+    let Some(kubeconfig) = kubeconfig else {
+        if std::env::var_os("KUBERNETES_SERVICE_HOST").is_some() {
+            let config = kube::Config::incluster().map_err(|e| {
+                LiveError(format!(
+                    "cannot use the in-cluster configuration: {}",
+                    chain(&e)
+                ))
+            })?;
+            return Ok((config, "in-cluster".to_string()));
+        }
+        return Err(LiveError(
+            "no kubeconfig: pass --kubeconfig, set KUBECONFIG, or create ~/.kube/config \
+             (in a pod, the service account is used)"
+                .to_string(),
+        ));
+    };
+    let names: Vec<&str> = kubeconfig
+        .contexts
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    let context = match (settings.context, kubeconfig.current_context.as_deref()) {
+        (Some(c), _) => c.to_string(),
+        (None, Some(c)) if !c.is_empty() => c.to_string(),
+        _ => {
+            return Err(LiveError(format!(
+                "the kubeconfig has no current-context: pass --context ({})",
+                context_list(&names)
+            )));
+        }
+    };
+    if !names.contains(&context.as_str()) {
+        return Err(LiveError(format!(
+            "context \"{context}\" not found in the kubeconfig ({})",
+            context_list(&names)
+        )));
+    }
+    let options = KubeConfigOptions {
+        context: Some(context.clone()),
+        ..KubeConfigOptions::default()
+    };
+    let config = kube::Config::from_custom_kubeconfig(kubeconfig, &options)
+        .await
+        .map_err(|e| {
+            LiveError(format!(
+                "cannot use context \"{context}\" of the kubeconfig: {}",
+                chain(&e)
+            ))
+        })?;
+    Ok((config, context))
+}
+
+fn context_list(names: &[&str]) -> String {
+    if names.is_empty() {
+        "it has no contexts".to_string()
+    } else {
+        format!("its contexts: {}", names.join(", "))
+    }
+}
+
+fn home_kubeconfig() -> Option<std::path::PathBuf> {
+    let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE"))?;
+    Some(Path::new(&home).join(".kube").join("config"))
+}
+
+/// An error and its sources, `: `-separated, without repeats.
+fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = vec![e.to_string()];
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    parts.join(": ")
+}
+
+/// The `message` of a `Status` body (and true), else its first line (and false).
+fn status_message(body: &str) -> (String, bool) {
+    #[derive(serde::Deserialize)]
+    struct Status {
+        #[serde(default)]
+        kind: Option<String>,
+        #[serde(default)]
+        message: Option<String>,
+    }
+    match serde_json::from_str::<Status>(body) {
+        Ok(Status {
+            kind: Some(kind),
+            message: Some(message),
+        }) if kind == "Status" => (message, true),
+        _ => (
+            body.lines().next().unwrap_or_default().trim().to_string(),
+            false,
+        ),
+    }
+}
+
+/// `5s`, `1.5s`, `2m0s`.
+pub fn show_duration(t: StdDuration) -> String {
+    let ms = t.as_millis();
+    if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{}.{:03}s", ms / 1000, ms % 1000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_status_body_gives_its_message_and_other_bodies_their_first_line() {
+        let status =
+            r#"{"kind":"Status","status":"Failure","message":"pods is forbidden","code":403}"#;
+        assert_eq!(
+            status_message(status),
+            ("pods is forbidden".to_string(), true)
+        );
+        assert_eq!(
+            status_message("404 page not found\n"),
+            ("404 page not found".to_string(), false)
+        );
+    }
+
+    #[test]
+    fn durations_are_shown_as_go_prints_them() {
+        assert_eq!(show_duration(StdDuration::from_secs(5)), "5s");
+        assert_eq!(show_duration(StdDuration::from_millis(1500)), "1.500s");
+    }
+
+    #[test]
+    fn error_chains_skip_repeated_sources() {
+        let inner = std::io::Error::other("connection refused");
+        let outer = std::io::Error::other(inner);
+        assert_eq!(chain(&outer), "connection refused");
+    }
+}

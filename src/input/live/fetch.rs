@@ -1,0 +1,911 @@
+//! What the controller reads at one sync, read from the API server the way the controller reads
+//! it (`reconcileAutoscaler` and the metrics clients of `pkg/controller/podautoscaler`): the HPA,
+//! the scale subresource of its target (found through discovery), the pods of the scale's
+//! selector (in pages), and the three metrics APIs. Nothing is interpreted here: the answers are
+//! kept as the text the API served, for the offline parsers.
+
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::LiveError;
+use super::client::{Api, Refused, Request};
+use crate::input::kubectl::scale::{self, Scale};
+use crate::input::kubectl::{Format, name_list};
+use crate::input::manifest;
+use crate::report::{Diagnostic, Severity};
+use crate::scenario::{MetricIdentifier, MetricSpec, ObjectReference};
+use crate::time::Timestamp;
+
+/// Pods per page of the pod list (`limit`), as the controller's informer pages its lists.
+pub const PAGE_SIZE: usize = 500;
+
+/// The files the paged lists are written to, in the capture directory.
+pub const PODS_FILE: &str = "pods.json";
+pub const NODES_FILE: &str = "nodes.json";
+pub const ALL_PODS_FILE: &str = "all-pods.json";
+
+/// Everything read, as served.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Capture {
+    pub namespace: String,
+    /// The HPA, as `autoscaling/v2` serves it (JSON).
+    pub hpa: String,
+    /// The scale subresource of the target (JSON).
+    pub scale: String,
+    pub scale_parsed: Scale,
+    /// The target, `Kind/name` and the path its scale was read from.
+    pub target: String,
+    pub scale_path: String,
+    /// The pods of the scale's selector were written to `PODS_FILE`: one `List` of every page's
+    /// items.
+    pub pod_count: usize,
+    pub pod_pages: usize,
+    /// The resource metrics API's `PodMetricsList`, when a metric reads it and the API answered.
+    pub metrics: Option<String>,
+    /// The custom metrics API's answers, one `MetricValueList`.
+    pub custom_metrics: Option<String>,
+    /// The external metrics API's answers, one `ExternalMetricValueList`.
+    pub external_metrics: Option<String>,
+    /// `--nodes-from-cluster`: the nodes and every pod of the cluster were written to
+    /// `NODES_FILE` and `ALL_PODS_FILE`.
+    pub nodes: bool,
+    /// Metrics APIs that are not installed or not available: the controller's metrics that read
+    /// them fail.
+    pub diagnostics: Vec<Diagnostic>,
+    pub notes: Vec<String>,
+    /// When the last answer arrived: the evaluation time.
+    pub captured_at: Timestamp,
+}
+
+/// Reads one HPA and everything its next sync reads.
+/// The pod lists are written to `dir` as they arrive; the other answers are returned.
+pub async fn capture(
+    api: &Api,
+    namespace: &str,
+    name: &str,
+    with_nodes: bool,
+    dir: &Path,
+) -> Result<Capture, LiveError> {
+    let hpa_req = Request {
+        path: format!(
+            "/apis/autoscaling/v2/namespaces/{}/horizontalpodautoscalers/{}",
+            enc(namespace),
+            enc(name)
+        ),
+        verb: "get",
+        group: "autoscaling".into(),
+        resource: "horizontalpodautoscalers".into(),
+        namespace: Some(namespace.into()),
+    };
+    let hpa = match api.get(&hpa_req).await? {
+        Ok(text) => text,
+        Err(r) if r.code == 404 => return Err(hpa_not_found(api, namespace, name).await),
+        Err(r) => return Err(refused(api, &hpa_req, &r)),
+    };
+    let loaded = manifest::load(&format!("HPA {namespace}/{name} (live)"), &hpa, None)
+        .map_err(|e| LiveError(e.to_string()))?;
+    let spec = loaded.spec;
+
+    // The scale does not depend on the metrics that read no pods: ask for both at once.
+    let hpa_name = format!("{namespace}/{name}");
+    let (scale, objects, external) = tokio::join!(
+        read_scale(api, namespace, &spec.target, &hpa_name),
+        object_metrics(api, namespace, &spec.metrics),
+        external_metrics(api, namespace, &spec.metrics),
+    );
+    let (scale_path, scale) = scale?;
+    let scale_parsed = scale::parse("scale", &scale, Format::Json).map_err(|e| {
+        LiveError(format!(
+            "the scale of {}/{} is not a Scale: {e}",
+            spec.target.kind, spec.target.name
+        ))
+    })?;
+    let Some(selector) = scale_parsed.selector.clone() else {
+        // Port of validateAndParseSelector (horizontal.go): an empty selector stops the sync.
+        return Err(LiveError(format!(
+            "the scale of {}/{} has no status.selector: the controller stops with InvalidSelector \
+             (\"selector is required\"); the target's controller must set the scale's selector",
+            spec.target.kind, spec.target.name
+        )));
+    };
+    let objects = objects?;
+    let external = external?;
+
+    let wants_usage = spec
+        .metrics
+        .iter()
+        .any(|m| matches!(m, MetricSpec::Resource { .. }));
+    let pods_file = dir.join(PODS_FILE);
+    let (pods, usage, pods_metrics, nodes) = tokio::join!(
+        list_pods(api, namespace, &selector, &pods_file),
+        async {
+            if wants_usage {
+                pod_metrics(api, namespace, &selector).await.map(Some)
+            } else {
+                Ok(None)
+            }
+        },
+        pods_custom_metrics(api, namespace, &selector, &spec.metrics),
+        async {
+            if with_nodes {
+                cluster_nodes(api, dir).await
+            } else {
+                Ok(())
+            }
+        },
+    );
+    let (pod_count, pod_pages) = pods?;
+    nodes?;
+    let pods_metrics = pods_metrics?;
+
+    let mut diagnostics = Vec::new();
+    let mut notes = Vec::new();
+    let metrics = match usage? {
+        Some(Ok(text)) => Some(text),
+        Some(Err(unavailable)) => {
+            diagnostics.push(unavailable_diagnostic(
+                "resource metrics API (metrics.k8s.io/v1beta1)",
+                &unavailable,
+                "install metrics-server (or the adapter that serves metrics.k8s.io) and check \
+                 `kubectl get apiservice v1beta1.metrics.k8s.io`",
+            ));
+            // The answer the metrics client got, kept as the file the offline reader knows.
+            let message = client_error_message(&unavailable, "get", "pods.metrics.k8s.io");
+            Some(
+                serde_json::json!({
+                    "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                    "message": message, "code": unavailable.code,
+                })
+                .to_string(),
+            )
+        }
+        None => None,
+    };
+    let mut custom_items = Vec::new();
+    for answer in pods_metrics.into_iter().chain(objects) {
+        match answer {
+            MetricAnswer::Items(items) => custom_items.extend(items),
+            MetricAnswer::Unavailable(what, r) => diagnostics.push(unavailable_diagnostic(
+                &what,
+                &r,
+                "check the custom metrics adapter: `kubectl get apiservice \
+                 v1beta2.custom.metrics.k8s.io` and that it serves this metric",
+            )),
+        }
+    }
+    let mut external_items = Vec::new();
+    for answer in external {
+        match answer {
+            MetricAnswer::Items(items) => external_items.extend(items),
+            MetricAnswer::Unavailable(what, r) => diagnostics.push(unavailable_diagnostic(
+                &what,
+                &r,
+                "check the external metrics adapter (KEDA's metrics server, for one): `kubectl \
+                 get apiservice v1beta1.external.metrics.k8s.io`",
+            )),
+        }
+    }
+    let has = |pred: fn(&MetricSpec) -> bool| spec.metrics.iter().any(pred);
+    let custom_metrics = has(|m| matches!(m, MetricSpec::Pods { .. } | MetricSpec::Object { .. }))
+        .then(|| {
+            list_text(
+                "MetricValueList",
+                "custom.metrics.k8s.io/v1beta2",
+                &custom_items,
+            )
+        });
+    let external_metrics = has(|m| matches!(m, MetricSpec::External { .. })).then(|| {
+        list_text(
+            "ExternalMetricValueList",
+            "external.metrics.k8s.io/v1beta1",
+            &external_items,
+        )
+    });
+    if pod_pages > 1 {
+        notes.push(format!(
+            "Live: {pod_count} pods listed in {pod_pages} pages of {PAGE_SIZE}."
+        ));
+    }
+    Ok(Capture {
+        namespace: namespace.to_string(),
+        hpa,
+        scale,
+        scale_parsed,
+        target: format!("{}/{}", spec.target.kind, spec.target.name),
+        scale_path,
+        pod_count,
+        pod_pages,
+        metrics,
+        custom_metrics,
+        external_metrics,
+        nodes: with_nodes,
+        diagnostics,
+        notes,
+        captured_at: Timestamp(jiff::Timestamp::now().as_millisecond()),
+    })
+}
+
+// Port of NewGenericServerResponse (apimachinery/pkg/api/errors/errors.go): the error client-go
+// returns for an answer whose body is not a Status, for the codes a metrics API answers when it
+// is not installed or not available; a Status body is reported as its message.
+fn client_error_message(r: &Refused, verb: &str, group_resource: &str) -> String {
+    if r.status {
+        return r.message.clone();
+    }
+    let message = match r.code {
+        404 => "the server could not find the requested resource".to_string(),
+        503 => "the server is currently unable to handle the request".to_string(),
+        code if code >= 500 => format!(
+            "an error on the server ({:?}) has prevented the request from succeeding",
+            r.message
+        ),
+        code => format!(
+            "the server responded with the status code {code} but did not return more information"
+        ),
+    };
+    format!("{message} ({verb} {group_resource})")
+}
+
+fn unavailable_diagnostic(what: &str, r: &Refused, fix: &str) -> Diagnostic {
+    let state = if r.code == 404 {
+        "is not installed (404)".to_string()
+    } else {
+        format!("is not available ({})", r.code)
+    };
+    Diagnostic::new(
+        "MetricsApiUnavailable",
+        Severity::Error,
+        format!(
+            "The {what} {state}: {}. The controller's metrics that read it fail; the others \
+             still count.",
+            r.message
+        ),
+        fix,
+    )
+}
+
+/// The HPA is not there: say which HPAs the namespace has, when listing them is allowed.
+async fn hpa_not_found(api: &Api, namespace: &str, name: &str) -> LiveError {
+    let req = Request {
+        path: format!(
+            "/apis/autoscaling/v2/namespaces/{}/horizontalpodautoscalers",
+            enc(namespace)
+        ),
+        verb: "list",
+        group: "autoscaling".into(),
+        resource: "horizontalpodautoscalers".into(),
+        namespace: Some(namespace.into()),
+    };
+    let others = match api.get(&req).await {
+        Ok(Ok(text)) => match names_of(&text) {
+            Some(names) if names.is_empty() => "it has none".to_string(),
+            Some(names) => format!("its HPAs: {}", name_list(&names, 10)),
+            None => "its HPAs could not be read".to_string(),
+        },
+        Ok(Err(r)) if r.code == 403 => "listing its HPAs is forbidden".to_string(),
+        Ok(Err(r)) => format!("listing its HPAs failed: {} {}", r.code, r.message),
+        Err(e) => format!("listing its HPAs failed: {e}"),
+    };
+    LiveError(format!(
+        "HorizontalPodAutoscaler \"{name}\" not found in namespace {namespace} of {} ({others})",
+        api.server
+    ))
+}
+
+fn names_of(list: &str) -> Option<Vec<String>> {
+    #[derive(Deserialize)]
+    struct List {
+        #[serde(default)]
+        items: Option<Vec<Item>>,
+    }
+    #[derive(Deserialize)]
+    struct Item {
+        metadata: Meta,
+    }
+    #[derive(Deserialize)]
+    struct Meta {
+        name: String,
+    }
+    let list: List = serde_json::from_str(list).ok()?;
+    Some(
+        list.items
+            .unwrap_or_default()
+            .into_iter()
+            .map(|i| i.metadata.name)
+            .collect(),
+    )
+}
+
+/// An answer other than 2xx, 404 and 503, as one line a person can act on.
+pub fn refused(api: &Api, req: &Request, r: &Refused) -> LiveError {
+    let resource = if req.group.is_empty() {
+        req.resource.clone()
+    } else {
+        format!("{}.{}", req.resource, req.group)
+    };
+    let scope = req
+        .namespace
+        .as_deref()
+        .map_or("cluster-wide".to_string(), |ns| {
+            format!("in namespace {ns}")
+        });
+    match r.code {
+        401 => LiveError(format!(
+            "the API server {} refused the credentials of context {} (401 Unauthorized: {}): log \
+             in again or renew the token",
+            api.server, api.context, r.message
+        )),
+        403 => LiveError(format!(
+            "forbidden (403): cannot {} {resource} {scope} on {} (context {}): {}; a Role or \
+             ClusterRole bound to you with the rule {{apiGroups: [\"{}\"], resources: [\"{}\"], \
+             verbs: [\"{}\"]}} allows it (`hpacalc rbac` prints every rule live mode needs)",
+            req.verb, api.server, api.context, r.message, req.group, req.resource, req.verb
+        )),
+        code => LiveError(format!(
+            "the API server {} answered {} {} with {code}: {}",
+            api.server,
+            req.verb.to_uppercase(),
+            req.path,
+            r.message
+        )),
+    }
+}
+
+/// `/apis/GROUP/VERSION` or `/api/v1`.
+fn group_version_path(api_version: &str) -> String {
+    if api_version.contains('/') {
+        format!("/apis/{api_version}")
+    } else {
+        format!("/api/{api_version}")
+    }
+}
+
+/// The resource of a kind in one group version, from discovery: (plural name, has `/scale`).
+async fn discover(
+    api: &Api,
+    api_version: &str,
+    kind: &str,
+) -> Result<Option<(String, bool)>, LiveError> {
+    #[derive(Deserialize)]
+    struct List {
+        #[serde(default)]
+        resources: Vec<Res>,
+    }
+    #[derive(Deserialize)]
+    struct Res {
+        name: String,
+        #[serde(default)]
+        kind: String,
+    }
+    let req = Request {
+        path: group_version_path(api_version),
+        verb: "get",
+        group: String::new(),
+        resource: format!("discovery {api_version}"),
+        namespace: None,
+    };
+    let text = match api.get(&req).await? {
+        Ok(text) => text,
+        Err(r) if r.code == 404 => return Ok(None),
+        Err(r) if r.code == 403 => {
+            return Err(LiveError(format!(
+                "forbidden (403): cannot get the discovery document {} on {} (context {}): {}; \
+                 the rule {{nonResourceURLs: [\"/api\", \"/api/*\", \"/apis\", \"/apis/*\"], \
+                 verbs: [\"get\"]}} allows it (every authenticated user has it through \
+                 system:discovery unless it was removed)",
+                req.path, api.server, api.context, r.message
+            )));
+        }
+        Err(r) => return Err(refused(api, &req, &r)),
+    };
+    let list: List = serde_json::from_str(&text).map_err(|e| {
+        LiveError(format!(
+            "the API server {} answered GET {} with a document that is not an APIResourceList: {e}",
+            api.server, req.path
+        ))
+    })?;
+    let Some(found) = list
+        .resources
+        .iter()
+        .find(|r| r.kind == kind && !r.name.contains('/'))
+    else {
+        return Ok(None);
+    };
+    let scale = format!("{}/scale", found.name);
+    let has_scale = list.resources.iter().any(|r| r.name == scale);
+    Ok(Some((found.name.clone(), has_scale)))
+}
+
+fn group_of(api_version: &str) -> &str {
+    api_version.rsplit_once('/').map_or("", |(g, _)| g)
+}
+
+// Port of the scale read of reconcileAutoscaler (horizontal.go): the RESTMapper names the
+// target's resource, then scaleNamespacer.Get reads its scale subresource.
+async fn read_scale(
+    api: &Api,
+    namespace: &str,
+    target: &ObjectReference,
+    hpa: &str,
+) -> Result<(String, String), LiveError> {
+    let what = format!("{}/{} ({})", target.kind, target.name, target.api_version);
+    let Some((resource, has_scale)) = discover(api, &target.api_version, &target.kind).await?
+    else {
+        return Err(LiveError(format!(
+            "the target of HPA {hpa}, {what}: the API server {} serves no kind {} in {} (is its \
+             CRD installed?)",
+            api.server, target.kind, target.api_version
+        )));
+    };
+    if !has_scale {
+        return Err(LiveError(format!(
+            "the target of HPA {hpa}, {what}, has no scale subresource: the controller cannot \
+             scale it (FailedGetScale)"
+        )));
+    }
+    let req = Request {
+        path: format!(
+            "{}/namespaces/{}/{resource}/{}/scale",
+            group_version_path(&target.api_version),
+            enc(namespace),
+            enc(&target.name)
+        ),
+        verb: "get",
+        group: group_of(&target.api_version).to_string(),
+        resource: format!("{resource}/scale"),
+        namespace: Some(namespace.into()),
+    };
+    match api.get(&req).await? {
+        Ok(text) => Ok((req.path, text)),
+        Err(r) if r.code == 404 => Err(LiveError(format!(
+            "the target of HPA {hpa}, {what}, not found in namespace {namespace}: the controller \
+             answers FailedGetScale"
+        ))),
+        Err(r) => Err(refused(api, &req, &r)),
+    }
+}
+
+#[derive(Deserialize)]
+struct Page<'a> {
+    #[serde(default)]
+    metadata: Option<PageMeta>,
+    #[serde(borrow, default)]
+    items: Option<Vec<&'a RawValue>>,
+}
+
+#[derive(Deserialize)]
+struct PageMeta {
+    #[serde(default, rename = "continue")]
+    next: Option<String>,
+}
+
+/// One `List` text of the given items.
+fn list_text(kind: &str, api_version: &str, items: &[Box<RawValue>]) -> String {
+    let mut out = format!(
+        "{{\"kind\":\"{kind}\",\"apiVersion\":\"{api_version}\",\"metadata\":{{}},\"items\":["
+    );
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(item.get());
+    }
+    out.push_str("]}\n");
+    out
+}
+
+/// A paged list (`limit`/`continue`) written as one `List` to `file` as the pages arrive, so
+/// that no more than a page is held: (items, pages).
+async fn list_paged(api: &Api, req: &Request, file: &Path) -> Result<(usize, usize), LiveError> {
+    use std::io::Write;
+    let cannot = |e: std::io::Error| LiveError(format!("cannot write {}: {e}", file.display()));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(file).map_err(cannot)?);
+    out.write_all(b"{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[")
+        .map_err(cannot)?;
+    let mut count = 0;
+    let mut pages = 0;
+    let mut next: Option<String> = None;
+    let separator = if req.path.contains('?') { '&' } else { '?' };
+    loop {
+        let mut page_req = req.clone();
+        page_req.path = format!("{}{separator}limit={PAGE_SIZE}", req.path);
+        if let Some(token) = &next {
+            page_req.path.push_str(&format!("&continue={}", enc(token)));
+        }
+        let text = match api.get(&page_req).await? {
+            Ok(text) => text,
+            Err(r) => return Err(refused(api, &page_req, &r)),
+        };
+        let page: Page = serde_json::from_str(&text).map_err(|e| {
+            LiveError(format!(
+                "the API server {} answered GET {} with a document that is not a list: {e}",
+                api.server, page_req.path
+            ))
+        })?;
+        pages += 1;
+        for item in page.items.unwrap_or_default() {
+            if count > 0 {
+                out.write_all(b",").map_err(cannot)?;
+            }
+            out.write_all(item.get().as_bytes()).map_err(cannot)?;
+            count += 1;
+        }
+        next = page.metadata.and_then(|m| m.next).filter(|t| !t.is_empty());
+        if next.is_none() {
+            break;
+        }
+    }
+    out.write_all(b"]}\n").map_err(cannot)?;
+    out.flush().map_err(cannot)?;
+    Ok((count, pages))
+}
+
+/// The pods of the selector, page after page, into one `List` in `file`: (pods, pages).
+async fn list_pods(
+    api: &Api,
+    namespace: &str,
+    selector: &str,
+    file: &Path,
+) -> Result<(usize, usize), LiveError> {
+    let req = Request {
+        path: format!(
+            "/api/v1/namespaces/{}/pods?labelSelector={}",
+            enc(namespace),
+            enc(selector)
+        ),
+        verb: "list",
+        group: String::new(),
+        resource: "pods".into(),
+        namespace: Some(namespace.into()),
+    };
+    list_paged(api, &req, file).await
+}
+
+/// `--nodes-from-cluster`: every node and every pod of the cluster, as `kubectl get nodes -o
+/// json` and `kubectl get pods -A -o json` print them.
+async fn cluster_nodes(api: &Api, dir: &Path) -> Result<(), LiveError> {
+    let cluster = |path: &str, resource: &str| Request {
+        path: path.to_string(),
+        verb: "list",
+        group: String::new(),
+        resource: resource.to_string(),
+        namespace: None,
+    };
+    let (nodes_req, pods_req) = (
+        cluster("/api/v1/nodes", "nodes"),
+        cluster("/api/v1/pods", "pods"),
+    );
+    let (nodes_file, pods_file) = (dir.join(NODES_FILE), dir.join(ALL_PODS_FILE));
+    let (nodes, pods) = tokio::join!(
+        list_paged(api, &nodes_req, &nodes_file),
+        list_paged(api, &pods_req, &pods_file)
+    );
+    nodes?;
+    pods?;
+    Ok(())
+}
+
+/// The resource metrics API for the selector's pods; `Err` when the API is absent or unavailable.
+// Port of resourceMetricsClient.GetResourceMetric (metrics/client.go): one list of PodMetrics
+// for the namespace and selector.
+async fn pod_metrics(
+    api: &Api,
+    namespace: &str,
+    selector: &str,
+) -> Result<Result<String, Refused>, LiveError> {
+    let req = Request {
+        path: format!(
+            "/apis/metrics.k8s.io/v1beta1/namespaces/{}/pods?labelSelector={}",
+            enc(namespace),
+            enc(selector)
+        ),
+        verb: "list",
+        group: "metrics.k8s.io".into(),
+        resource: "pods".into(),
+        namespace: Some(namespace.into()),
+    };
+    match api.get(&req).await? {
+        Ok(text) => Ok(Ok(text)),
+        Err(r) if unavailable(&r) => Ok(Err(r)),
+        Err(r) => Err(refused(api, &req, &r)),
+    }
+}
+
+/// A metrics API that is not installed (404) or not available (503) answers no values.
+fn unavailable(r: &Refused) -> bool {
+    matches!(r.code, 404 | 503)
+}
+
+/// One metrics query's outcome: its items, or why the API gave none.
+enum MetricAnswer {
+    Items(Vec<Box<RawValue>>),
+    Unavailable(String, Refused),
+}
+
+fn items_of(api: &Api, req: &Request, text: &str) -> Result<Vec<Box<RawValue>>, LiveError> {
+    let page: Page = serde_json::from_str(text).map_err(|e| {
+        LiveError(format!(
+            "the API server {} answered GET {} with a document that is not a list: {e}",
+            api.server, req.path
+        ))
+    })?;
+    Ok(page
+        .items
+        .unwrap_or_default()
+        .into_iter()
+        .map(|i| i.to_owned())
+        .collect())
+}
+
+fn metric_selector(metric: &MetricIdentifier) -> Option<String> {
+    metric.selector.as_ref().filter(|s| !s.is_empty()).map(|s| {
+        s.iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    })
+}
+
+/// GET a custom metrics path under v1beta2, then v1beta1 when v1beta2 is not served.
+async fn custom_get(
+    api: &Api,
+    namespace: &str,
+    tail: &str,
+    what: String,
+) -> Result<MetricAnswer, LiveError> {
+    let mut last = None;
+    for version in ["v1beta2", "v1beta1"] {
+        let req = Request {
+            path: format!("/apis/custom.metrics.k8s.io/{version}/namespaces/{tail}"),
+            verb: "get",
+            group: "custom.metrics.k8s.io".into(),
+            resource: "*".into(),
+            namespace: Some(namespace.into()),
+        };
+        match api.get(&req).await? {
+            Ok(text) => {
+                // v1beta1 answers an Object metric with one MetricValueList too.
+                let items = if text.contains("\"items\"") {
+                    items_of(api, &req, &text)?
+                } else {
+                    let one: Box<RawValue> = serde_json::from_str(&text).map_err(|e| {
+                        LiveError(format!(
+                            "the API server {} answered GET {} with a document that is not \
+                             JSON: {e}",
+                            api.server, req.path
+                        ))
+                    })?;
+                    vec![one]
+                };
+                return Ok(MetricAnswer::Items(items));
+            }
+            Err(r) if unavailable(&r) => last = Some(r),
+            Err(r) => return Err(refused(api, &req, &r)),
+        }
+    }
+    let r = last.unwrap_or(Refused {
+        code: 404,
+        message: String::new(),
+        status: false,
+    });
+    Ok(MetricAnswer::Unavailable(what, r))
+}
+
+// Port of customMetricsClient.GetRawMetric (metrics/client.go): the metric for every pod of the
+// selector, `pods/*/METRIC?labelSelector=...`.
+async fn pods_custom_metrics(
+    api: &Api,
+    namespace: &str,
+    selector: &str,
+    specs: &[MetricSpec],
+) -> Result<Vec<MetricAnswer>, LiveError> {
+    let mut out = Vec::new();
+    for spec in specs {
+        let MetricSpec::Pods { metric, .. } = spec else {
+            continue;
+        };
+        let mut tail = format!(
+            "{}/pods/*/{}?labelSelector={}",
+            enc(namespace),
+            enc(&metric.name),
+            enc(selector)
+        );
+        if let Some(ms) = metric_selector(metric) {
+            tail.push_str(&format!("&metricLabelSelector={}", enc(&ms)));
+        }
+        let what = format!("custom metrics API (Pods metric {})", metric.name);
+        out.push(custom_get(api, namespace, &tail, what).await?);
+    }
+    Ok(out)
+}
+
+// Port of customMetricsClient.GetObjectMetric (metrics/client.go): the RESTMapper names the
+// described object's resource, then `RESOURCE.GROUP/NAME/METRIC`.
+async fn object_metrics(
+    api: &Api,
+    namespace: &str,
+    specs: &[MetricSpec],
+) -> Result<Vec<MetricAnswer>, LiveError> {
+    let mut out = Vec::new();
+    for spec in specs {
+        let MetricSpec::Object {
+            described_object,
+            metric,
+            ..
+        } = spec
+        else {
+            continue;
+        };
+        let what = format!("custom metrics API (Object metric {})", metric.name);
+        let Some((resource, _)) =
+            discover(api, &described_object.api_version, &described_object.kind).await?
+        else {
+            out.push(MetricAnswer::Unavailable(
+                what,
+                Refused {
+                    code: 404,
+                    message: format!(
+                        "no kind {} in {}",
+                        described_object.kind, described_object.api_version
+                    ),
+                    status: true,
+                },
+            ));
+            continue;
+        };
+        let group = group_of(&described_object.api_version);
+        let group_resource = if group.is_empty() {
+            resource
+        } else {
+            format!("{resource}.{group}")
+        };
+        let mut tail = format!(
+            "{}/{group_resource}/{}/{}",
+            enc(namespace),
+            enc(&described_object.name),
+            enc(&metric.name)
+        );
+        if let Some(ms) = metric_selector(metric) {
+            tail.push_str(&format!("?metricLabelSelector={}", enc(&ms)));
+        }
+        out.push(custom_get(api, namespace, &tail, what).await?);
+    }
+    Ok(out)
+}
+
+// Port of externalMetricsClient.GetExternalMetric (metrics/client.go): the metric in the HPA's
+// namespace with the metric's selector.
+async fn external_metrics(
+    api: &Api,
+    namespace: &str,
+    specs: &[MetricSpec],
+) -> Result<Vec<MetricAnswer>, LiveError> {
+    let mut out = Vec::new();
+    for spec in specs {
+        let MetricSpec::External { metric, .. } = spec else {
+            continue;
+        };
+        let mut path = format!(
+            "/apis/external.metrics.k8s.io/v1beta1/namespaces/{}/{}",
+            enc(namespace),
+            enc(&metric.name)
+        );
+        if let Some(ms) = metric_selector(metric) {
+            path.push_str(&format!("?labelSelector={}", enc(&ms)));
+        }
+        let req = Request {
+            path,
+            verb: "get",
+            group: "external.metrics.k8s.io".into(),
+            resource: metric.name.clone(),
+            namespace: Some(namespace.into()),
+        };
+        let what = format!("external metrics API (External metric {})", metric.name);
+        out.push(match api.get(&req).await? {
+            Ok(text) => MetricAnswer::Items(items_of(api, &req, &text)?),
+            Err(r) if unavailable(&r) => MetricAnswer::Unavailable(what, r),
+            Err(r) => return Err(refused(api, &req, &r)),
+        });
+    }
+    Ok(out)
+}
+
+/// Percent-encodes a path segment or query value (RFC 3986 unreserved characters pass).
+pub fn enc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'*' => {
+                out.push(char::from(b));
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selectors_are_percent_encoded_in_queries() {
+        assert_eq!(
+            enc("app=web,tier in (a,b)"),
+            "app%3Dweb%2Ctier%20in%20%28a%2Cb%29"
+        );
+        assert_eq!(enc("web-1.x_y~*"), "web-1.x_y~*");
+    }
+
+    #[test]
+    fn core_and_group_versions_have_their_discovery_paths() {
+        assert_eq!(group_version_path("v1"), "/api/v1");
+        assert_eq!(group_version_path("apps/v1"), "/apis/apps/v1");
+        assert_eq!(group_of("argoproj.io/v1alpha1"), "argoproj.io");
+        assert_eq!(group_of("v1"), "");
+    }
+
+    #[test]
+    fn items_of_several_answers_make_one_list() {
+        let a: Box<RawValue> = serde_json::from_str(r#"{"a":1}"#).unwrap();
+        let b: Box<RawValue> = serde_json::from_str(r#"{"b":2}"#).unwrap();
+        let text = list_text("List", "v1", &[a, b]);
+        assert_eq!(
+            text,
+            "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[{\"a\":1},{\"b\":2}]}\n"
+        );
+    }
+
+    #[test]
+    fn metric_selectors_are_label_selector_strings() {
+        let metric = MetricIdentifier {
+            name: "queue".into(),
+            selector: Some(
+                [("q".to_string(), "jobs".to_string())]
+                    .into_iter()
+                    .collect(),
+            ),
+        };
+        assert_eq!(metric_selector(&metric).as_deref(), Some("q=jobs"));
+    }
+
+    #[test]
+    fn answers_that_are_not_a_status_get_client_gos_message() {
+        let plain = |code| Refused {
+            code,
+            message: "404 page not found".into(),
+            status: false,
+        };
+        assert_eq!(
+            client_error_message(&plain(404), "get", "pods.metrics.k8s.io"),
+            "the server could not find the requested resource (get pods.metrics.k8s.io)"
+        );
+        assert_eq!(
+            client_error_message(&plain(503), "get", "pods.metrics.k8s.io"),
+            "the server is currently unable to handle the request (get pods.metrics.k8s.io)"
+        );
+        let status = Refused {
+            code: 503,
+            message: "service unavailable".into(),
+            status: true,
+        };
+        assert_eq!(
+            client_error_message(&status, "get", "x"),
+            "service unavailable"
+        );
+    }
+
+    #[test]
+    fn unavailable_apis_are_404_and_503() {
+        for (code, want) in [(404, true), (503, true), (403, false), (500, false)] {
+            let r = Refused {
+                code,
+                message: String::new(),
+                status: false,
+            };
+            assert_eq!(unavailable(&r), want, "{code}");
+        }
+    }
+}

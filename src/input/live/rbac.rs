@@ -1,0 +1,72 @@
+//! The minimal read-only ClusterRole live mode needs: exactly the requests `fetch` makes.
+
+/// `hpacalc rbac`: bind it with a ClusterRoleBinding, or a RoleBinding per namespace.
+pub const CLUSTER_ROLE: &str = r#"# The read-only access `hpacalc HPA` needs: what the HPA controller reads at one sync.
+# Bind it with a RoleBinding in each namespace (or a ClusterRoleBinding for all of them).
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: hpacalc-reader
+rules:
+# The HPA (list: to name the namespace's HPAs when one is not found).
+- apiGroups: ["autoscaling"]
+  resources: ["horizontalpodautoscalers"]
+  verbs: ["get", "list"]
+# The scale subresource of the target. Add a rule per custom resource that an HPA targets,
+# e.g. apiGroups: ["argoproj.io"], resources: ["rollouts/scale"].
+- apiGroups: ["apps"]
+  resources: ["deployments/scale", "statefulsets/scale", "replicasets/scale"]
+  verbs: ["get"]
+- apiGroups: [""]
+  resources: ["replicationcontrollers/scale"]
+  verbs: ["get"]
+# The pods of the target's selector.
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["list"]
+# The three metrics APIs.
+- apiGroups: ["metrics.k8s.io"]
+  resources: ["pods"]
+  verbs: ["list"]
+- apiGroups: ["custom.metrics.k8s.io", "external.metrics.k8s.io"]
+  resources: ["*"]
+  verbs: ["get", "list"]
+# --nodes-from-cluster: the nodes, and the pods of every namespace (bind with a
+# ClusterRoleBinding for that).
+- apiGroups: [""]
+  resources: ["nodes"]
+  verbs: ["list"]
+# API discovery (every authenticated user has it through system:discovery).
+- nonResourceURLs: ["/api", "/api/*", "/apis", "/apis/*"]
+  verbs: ["get"]
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cluster_role_is_yaml_with_a_rule_for_each_request() {
+        let doc: serde_yaml::Value = serde_yaml::from_str(CLUSTER_ROLE).unwrap();
+        assert_eq!(doc["kind"].as_str(), Some("ClusterRole"));
+        let rules = doc["rules"].as_sequence().unwrap();
+        let resources: Vec<&str> = rules
+            .iter()
+            .filter_map(|r| r["resources"].as_sequence())
+            .flatten()
+            .filter_map(|r| r.as_str())
+            .collect();
+        for needed in ["horizontalpodautoscalers", "deployments/scale", "pods", "*"] {
+            assert!(resources.contains(&needed), "{needed}");
+        }
+        for rule in rules {
+            let verbs = rule["verbs"].as_sequence().unwrap();
+            assert!(
+                verbs
+                    .iter()
+                    .all(|v| matches!(v.as_str(), Some("get" | "list"))),
+                "read-only"
+            );
+        }
+    }
+}

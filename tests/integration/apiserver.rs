@@ -1,0 +1,557 @@
+//! A small Kubernetes API server for the live-mode tests: HTTPS on 127.0.0.1 with a test CA
+//! made by rcgen, a bearer token, and this project's kubectl fixtures served at the real API
+//! paths (discovery, the HPA, the scale subresources of a Deployment and of an Argo Rollout,
+//! paginated pods, the three metrics APIs) plus error answers: 403, 404, 503 and a slow endpoint.
+//!
+//! Namespaces choose the situation: `shop` (everything answers), `rollouts` (the target is a
+//! custom resource and metrics.k8s.io is not installed), `nometrics` (metrics.k8s.io answers
+//! 503), `locked` (403), `slow` (the HPA answers after 3 s).
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use http_body_util::Full;
+use hyper::body::Bytes;
+use hyper::{Request, Response};
+use serde_json::{Value, json};
+use tokio_rustls::rustls;
+
+use crate::cli::root;
+
+pub const TOKEN: &str = "test-token";
+
+/// What the server serves.
+pub struct Fixture {
+    pub hpa: Value,
+    /// KEDA's HPA `keda-hpa-worker` (an External metric), in `shop`.
+    pub keda: Value,
+    pub pods: Vec<Value>,
+    pub metrics: String,
+    pub custom: String,
+    pub external: String,
+}
+
+impl Fixture {
+    /// `fixtures/kubectl/`: the HPA shop/web, its six pods and their metrics.
+    pub fn kubectl() -> Fixture {
+        let read =
+            |f: &str| std::fs::read_to_string(root().join("fixtures/kubectl").join(f)).unwrap();
+        let hpa: Value = serde_yaml::from_str(&read("hpa.yaml")).unwrap();
+        let pods: Value = serde_json::from_str(&read("pods.json")).unwrap();
+        Fixture {
+            hpa,
+            keda: serde_yaml::from_str(&read("keda-hpa.yaml")).unwrap(),
+            pods: pods["items"].as_array().unwrap().clone(),
+            metrics: read("metrics.json"),
+            custom: read("custom-metrics.json"),
+            external: read("external-metrics.json"),
+        }
+    }
+}
+
+struct State {
+    fixture: Fixture,
+    /// The pods of `shop`, serialized once (a page is then a join).
+    pods_raw: Vec<String>,
+    requests: Mutex<Vec<String>>,
+}
+
+pub struct ApiServer {
+    pub url: String,
+    pub ca_pem: String,
+    pub dir: PathBuf,
+    state: Arc<State>,
+}
+
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+/// A CA and a server certificate for 127.0.0.1 signed by it: (CA PEM, cert DER, key DER).
+fn certificates() -> (String, Vec<u8>, Vec<u8>) {
+    let ca_key = rcgen::KeyPair::generate().unwrap();
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, "hpacalc test CA");
+    let ca = ca_params.self_signed(&ca_key).unwrap();
+    let issuer = rcgen::Issuer::new(ca_params, ca_key);
+    let key = rcgen::KeyPair::generate().unwrap();
+    let params =
+        rcgen::CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()])
+            .unwrap();
+    let cert = params.signed_by(&key, &issuer).unwrap();
+    (ca.pem(), cert.der().to_vec(), key.serialize_der())
+}
+
+/// Another CA's certificate, for the TLS failure test.
+pub fn foreign_ca_pem() -> String {
+    certificates().0
+}
+
+impl ApiServer {
+    pub fn start(fixture: Fixture) -> ApiServer {
+        let (ca_pem, cert, key) = certificates();
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(
+                vec![cert.into()],
+                rustls::pki_types::PrivateKeyDer::Pkcs8(key.into()),
+            )
+            .unwrap();
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let pods_raw = fixture.pods.iter().map(Value::to_string).collect();
+        let state = Arc::new(State {
+            fixture,
+            pods_raw,
+            requests: Mutex::new(Vec::new()),
+        });
+        let served = Arc::clone(&state);
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+                loop {
+                    let Ok((tcp, _)) = listener.accept().await else {
+                        continue;
+                    };
+                    let acceptor = acceptor.clone();
+                    let state = Arc::clone(&served);
+                    tokio::spawn(async move {
+                        let Ok(tls) = acceptor.accept(tcp).await else {
+                            return;
+                        };
+                        let service = hyper::service::service_fn(move |req| {
+                            let state = Arc::clone(&state);
+                            async move { Ok::<_, Infallible>(handle(&state, req).await) }
+                        });
+                        let _ = hyper::server::conn::http1::Builder::new()
+                            .serve_connection(hyper_util::rt::TokioIo::new(tls), service)
+                            .await;
+                    });
+                }
+            });
+        });
+        let dir = std::env::temp_dir().join(format!(
+            "hpacalc-apiserver-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        ApiServer {
+            url: format!("https://127.0.0.1:{port}"),
+            ca_pem,
+            dir,
+            state,
+        }
+    }
+
+    /// Writes a kubeconfig with one context `test` (namespace `shop`) for this server.
+    pub fn kubeconfig(&self, file: &str, token: &str, ca_pem: &str, server: &str) -> PathBuf {
+        let path = self.dir.join(file);
+        let text = format!(
+            "apiVersion: v1\nkind: Config\ncurrent-context: test\nclusters:\n- name: local\n  \
+             cluster:\n    server: {server}\n    certificate-authority-data: {}\ncontexts:\n- \
+             name: test\n  context:\n    cluster: local\n    user: tester\n    namespace: \
+             shop\nusers:\n- name: tester\n  user:\n    token: {token}\n",
+            base64(ca_pem.as_bytes())
+        );
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// The kubeconfig every passing test uses.
+    pub fn good_kubeconfig(&self) -> PathBuf {
+        self.kubeconfig("kubeconfig", TOKEN, &self.ca_pem.clone(), &self.url.clone())
+    }
+
+    /// The paths requested so far, with their queries.
+    pub fn requests(&self) -> Vec<String> {
+        self.state.requests.lock().unwrap().clone()
+    }
+
+    pub fn path(&self, file: &str) -> PathBuf {
+        self.dir.join(file)
+    }
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ABC[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+type Reply = Response<Full<Bytes>>;
+
+fn reply(code: u16, body: String) -> Reply {
+    Response::builder()
+        .status(code)
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from(body)))
+        .unwrap()
+}
+
+fn status(code: u16, reason: &str, message: &str) -> Reply {
+    reply(
+        code,
+        json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+               "message": message, "reason": reason, "code": code})
+        .to_string(),
+    )
+}
+
+fn query(q: Option<&str>) -> BTreeMap<String, String> {
+    q.unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (k.to_string(), decode(v))
+        })
+        .collect()
+}
+
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap();
+            out.push(u8::from_str_radix(hex, 16).unwrap());
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// The HPA of a namespace, by name: the fixture's, moved and retargeted.
+fn hpa(fixture: &Fixture, ns: &str, name: &str) -> Option<Value> {
+    if (ns, name) == ("shop", "keda-hpa-worker") {
+        return Some(fixture.keda.clone());
+    }
+    let mut hpa = fixture.hpa.clone();
+    hpa["metadata"]["namespace"] = json!(ns);
+    hpa["metadata"]["name"] = json!(name);
+    match (ns, name) {
+        ("shop" | "nometrics" | "slow", "web") => {}
+        ("shop", "orphan") => hpa["spec"]["scaleTargetRef"]["name"] = json!("gone"),
+        ("shop", "daemon") => {
+            hpa["spec"]["scaleTargetRef"] =
+                json!({"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "agent"});
+        }
+        ("rollouts", "canary") => {
+            hpa["spec"]["scaleTargetRef"] =
+                json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout", "name": "canary"});
+        }
+        _ => return None,
+    }
+    Some(hpa)
+}
+
+fn scale(name: &str, replicas: i64) -> String {
+    json!({"kind": "Scale", "apiVersion": "autoscaling/v1",
+           "metadata": {"name": name},
+           "spec": {"replicas": replicas},
+           "status": {"replicas": replicas, "selector": "app=web"}})
+    .to_string()
+}
+
+fn discovery(group_version: &str, resources: &[(&str, &str)]) -> String {
+    let list: Vec<Value> = resources
+        .iter()
+        .map(|(name, kind)| json!({"name": name, "kind": kind, "namespaced": true, "verbs": ["get"]}))
+        .collect();
+    json!({"kind": "APIResourceList", "groupVersion": group_version, "resources": list}).to_string()
+}
+
+async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
+    let path = req.uri().path().to_string();
+    let q = query(req.uri().query());
+    state.requests.lock().unwrap().push(
+        req.uri()
+            .path_and_query()
+            .map(|p| p.to_string())
+            .unwrap_or_default(),
+    );
+    let authorized = req
+        .headers()
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        == Some(&format!("Bearer {TOKEN}"));
+    if !authorized {
+        return status(401, "Unauthorized", "Unauthorized");
+    }
+    let f = &state.fixture;
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let in_ns = |text: &str, ns: &str| text.replace("\"shop\"", &format!("\"{ns}\""));
+    match parts.as_slice() {
+        [
+            "apis",
+            "autoscaling",
+            "v2",
+            "namespaces",
+            ns,
+            "horizontalpodautoscalers",
+            name,
+        ] => {
+            if *ns == "locked" {
+                return status(
+                    403,
+                    "Forbidden",
+                    &format!(
+                        "horizontalpodautoscalers.autoscaling \"{name}\" is forbidden: User \
+                         \"tester\" cannot get resource \"horizontalpodautoscalers\" in API group \
+                         \"autoscaling\" in the namespace \"locked\""
+                    ),
+                );
+            }
+            if *ns == "slow" {
+                tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+            }
+            match hpa(f, ns, name) {
+                Some(h) => reply(200, h.to_string()),
+                None => status(
+                    404,
+                    "NotFound",
+                    &format!("horizontalpodautoscalers.autoscaling \"{name}\" not found"),
+                ),
+            }
+        }
+        [
+            "apis",
+            "autoscaling",
+            "v2",
+            "namespaces",
+            ns,
+            "horizontalpodautoscalers",
+        ] => {
+            let items: Vec<Value> = ["web", "orphan", "canary", "daemon", "keda-hpa-worker"]
+                .iter()
+                .filter_map(|n| hpa(f, ns, n))
+                .collect();
+            reply(
+                200,
+                json!({"kind": "HorizontalPodAutoscalerList", "apiVersion": "autoscaling/v2",
+                       "metadata": {}, "items": items})
+                .to_string(),
+            )
+        }
+        ["apis", "apps", "v1"] => reply(
+            200,
+            discovery(
+                "apps/v1",
+                &[
+                    ("deployments", "Deployment"),
+                    ("deployments/scale", "Scale"),
+                    ("deployments/status", "Deployment"),
+                    ("statefulsets", "StatefulSet"),
+                    ("statefulsets/scale", "Scale"),
+                    ("daemonsets", "DaemonSet"),
+                ],
+            ),
+        ),
+        ["apis", "argoproj.io", "v1alpha1"] => reply(
+            200,
+            discovery(
+                "argoproj.io/v1alpha1",
+                &[
+                    ("rollouts", "Rollout"),
+                    ("rollouts/scale", "Scale"),
+                    ("rollouts/status", "Rollout"),
+                ],
+            ),
+        ),
+        [
+            "apis",
+            "apps",
+            "v1",
+            "namespaces",
+            _,
+            "deployments",
+            name,
+            "scale",
+        ] if *name != "gone" => reply(200, scale(name, 5)),
+        [
+            "apis",
+            "argoproj.io",
+            "v1alpha1",
+            "namespaces",
+            "rollouts",
+            "rollouts",
+            "canary",
+            "scale",
+        ] => reply(200, scale("canary", 5)),
+        ["api", "v1", "namespaces", ns, "pods"] => {
+            let selected = q.get("labelSelector").map(String::as_str) == Some("app=web");
+            let total = if selected { state.pods_raw.len() } else { 0 };
+            let limit: usize = q
+                .get("limit")
+                .and_then(|l| l.parse().ok())
+                .unwrap_or(usize::MAX);
+            let start: usize = q.get("continue").and_then(|c| c.parse().ok()).unwrap_or(0);
+            let end = start.saturating_add(limit).min(total);
+            let items: Vec<String> = (start..end)
+                .map(|i| {
+                    if *ns == "shop" {
+                        state.pods_raw[i].clone()
+                    } else {
+                        let mut p = f.pods[i].clone();
+                        p["metadata"]["namespace"] = json!(ns);
+                        p.to_string()
+                    }
+                })
+                .collect();
+            let next = if end < total {
+                end.to_string()
+            } else {
+                String::new()
+            };
+            let meta = json!({"resourceVersion": "1", "continue": next});
+            reply(
+                200,
+                format!(
+                    "{{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{meta},\"items\":[{}]}}",
+                    items.join(",")
+                ),
+            )
+        }
+        [
+            "apis",
+            "metrics.k8s.io",
+            "v1beta1",
+            "namespaces",
+            ns,
+            "pods",
+        ] => match *ns {
+            "nometrics" => status(
+                503,
+                "ServiceUnavailable",
+                "the server is currently unable to handle the request (get pods.metrics.k8s.io)",
+            ),
+            "rollouts" => reply(404, "404 page not found\n".to_string()),
+            ns => reply(200, in_ns(&f.metrics, ns)),
+        },
+        // Only v1beta1 of the custom metrics API is served: hpacalc falls back to it.
+        ["apis", "custom.metrics.k8s.io", "v1beta2", ..] => {
+            reply(404, "404 page not found\n".to_string())
+        }
+        [
+            "apis",
+            "custom.metrics.k8s.io",
+            "v1beta1",
+            "namespaces",
+            ns,
+            "pods",
+            "*",
+            _metric,
+        ] => reply(200, in_ns(&f.custom, ns)),
+        [
+            "apis",
+            "external.metrics.k8s.io",
+            "v1beta1",
+            "namespaces",
+            ns,
+            _metric,
+        ] => reply(200, in_ns(&f.external, ns)),
+        ["api", "v1", "nodes"] => reply(200, cluster_file("nodes.json")),
+        ["api", "v1", "pods"] => reply(200, cluster_file("pods-all.json")),
+        _ => reply(404, "404 page not found\n".to_string()),
+    }
+}
+
+/// `fixtures/cluster/`: the nodes and the cluster's pods, served whole (one page).
+fn cluster_file(file: &str) -> String {
+    std::fs::read_to_string(root().join("fixtures/cluster").join(file)).unwrap()
+}
+
+/// A Pod like `kubectl get pods -o json` prints, for the benchmark.
+pub fn synthetic_pod(i: usize) -> Value {
+    json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": format!("web-7d4b9c-{i:05}"), "namespace": "shop",
+                     "labels": {"app": "web", "pod-template-hash": "7d4b9c"},
+                     "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                                          "name": "web-7d4b9c", "controller": true,
+                                          "uid": "5f0c6f1e-8d4a-4a47-9f53-0f6c2d7b9e21"}],
+                     "uid": format!("00000000-0000-0000-0000-{i:012}"),
+                     "resourceVersion": "48214010",
+                     "creationTimestamp": "2026-11-29T10:00:00Z"},
+        "spec": {"containers": [{"name": "app", "image": "registry.example/web:1.2.3",
+                                 "ports": [{"containerPort": 8080, "protocol": "TCP"}],
+                                 "env": [{"name": "POD_NAME", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+                                         {"name": "LOG_LEVEL", "value": "info"}],
+                                 "readinessProbe": {"httpGet": {"path": "/healthz", "port": 8080},
+                                                    "periodSeconds": 5},
+                                 "volumeMounts": [{"name": "kube-api-access", "readOnly": true,
+                                                   "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"}],
+                                 "resources": {"requests": {"cpu": "200m", "memory": "256Mi"},
+                                               "limits": {"memory": "512Mi"}}}],
+                 "initContainers": [{"name": "istio-proxy", "image": "docker.io/istio/proxyv2:1.24.0",
+                                     "restartPolicy": "Always",
+                                     "args": ["proxy", "sidecar", "--domain", "$(POD_NAMESPACE).svc.cluster.local"],
+                                     "resources": {"requests": {"cpu": "100m", "memory": "128Mi"},
+                                                   "limits": {"cpu": "2", "memory": "1Gi"}}}],
+                 "volumes": [{"name": "kube-api-access", "projected": {"defaultMode": 420,
+                              "sources": [{"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}}]}}],
+                 "tolerations": [{"effect": "NoExecute", "key": "node.kubernetes.io/not-ready",
+                                  "operator": "Exists", "tolerationSeconds": 300}],
+                 "nodeName": format!("node-{}", i % 100), "restartPolicy": "Always",
+                 "serviceAccountName": "web", "terminationGracePeriodSeconds": 30},
+        "status": {"phase": "Running", "startTime": "2026-11-29T10:00:05Z",
+                   "podIP": "10.0.0.1", "hostIP": "192.168.0.1", "qosClass": "Burstable",
+                   "conditions": [{"type": "Ready", "status": "True",
+                                   "lastTransitionTime": "2026-11-29T10:00:20Z"},
+                                  {"type": "ContainersReady", "status": "True",
+                                   "lastTransitionTime": "2026-11-29T10:00:20Z"}],
+                   "containerStatuses": [{"name": "app", "ready": true, "restartCount": 0,
+                                          "image": "registry.example/web:1.2.3",
+                                          "started": true,
+                                          "state": {"running": {"startedAt": "2026-11-29T10:00:10Z"}}}]}
+    })
+}
+
+/// The PodMetricsList of `n` synthetic pods at 150m each.
+pub fn synthetic_metrics(n: usize, at: &str) -> String {
+    let items: Vec<Value> = (0..n)
+        .map(|i| {
+            json!({"metadata": {"name": format!("web-7d4b9c-{i:05}"), "namespace": "shop",
+                                "labels": {"app": "web"}},
+                   "timestamp": at, "window": "15s",
+                   "containers": [{"name": "app", "usage": {"cpu": "150m", "memory": "200Mi"}}]})
+        })
+        .collect();
+    json!({"kind": "PodMetricsList", "apiVersion": "metrics.k8s.io/v1beta1", "metadata": {},
+           "items": items})
+    .to_string()
+}
