@@ -3,6 +3,7 @@
 //! report built from it (the pod groups, the recount, the hold band, the normalization, the
 //! controller memory the windows read); nothing here recomputes a number.
 
+use crate::calc::metrics::readable;
 use crate::calc::reconcile::{Branch, Normalization, Sync};
 use crate::report::{Diagnostic, MetricReport, Report, Severity};
 use crate::scenario::Scenario;
@@ -109,7 +110,7 @@ fn scaling_disabled(s: &Scenario) -> Diagnostic {
 
 /// The causes one metric shows: its pods, its recount, its tolerance, its error.
 fn metric_causes(out: &mut Vec<Diagnostic>, m: &MetricReport, current: i32, sync: &Sync<'_>) {
-    let name = &m.description;
+    let name = &readable(&m.description);
     if let Some(error) = &m.error {
         out.push(invalid_metric(m, error));
     }
@@ -253,7 +254,7 @@ fn rollout_surge(out: &mut Vec<Diagnostic>, m: &MetricReport, current: i32, sync
             Severity::Info,
             format!(
                 "{ready} ready pods, more than the target's {current} replicas (a rollout's surge pods count too): {} multiplies its ratio {:.3} by {ready}, so it proposes {}",
-                m.description,
+                readable(&m.description),
                 m.ratio.unwrap_or_default(),
                 m.proposed_replicas.unwrap_or_default()
             ),
@@ -294,7 +295,7 @@ fn invalid_metric(m: &MetricReport, error: &str) -> Diagnostic {
             Severity::Error,
             format!(
                 "{}: missing request for {rest}; a Utilization target needs a request on every container, so the controller cannot compute this metric ({reason})",
-                m.description
+                readable(&m.description)
             ),
             fix,
         );
@@ -302,7 +303,7 @@ fn invalid_metric(m: &MetricReport, error: &str) -> Diagnostic {
     Diagnostic::new(
         "InvalidMetric",
         Severity::Error,
-        format!("{}: {reason}: {error}", m.description),
+        format!("{}: {reason}: {error}", readable(&m.description)),
         match reason {
             "FailedGetResourceMetric" | "FailedGetContainerResourceMetric" => {
                 "check metrics-server: kubectl top pods -n NAMESPACE"
@@ -325,11 +326,11 @@ fn invalid_blocks_scale_down(report: &Report, current: i32) -> Option<Diagnostic
         .iter()
         .filter(|m| m.error.is_none())
         .collect();
-    let invalid: Vec<&str> = report
+    let invalid: Vec<String> = report
         .metrics
         .iter()
         .filter(|m| m.error.is_some())
-        .map(|m| m.description.as_str())
+        .map(|m| readable(&m.description))
         .collect();
     let best = valid.iter().filter_map(|m| m.proposed_replicas).max()?;
     Some(Diagnostic::new(
@@ -358,8 +359,8 @@ fn normalization_causes(
     let who = report
         .decision
         .metric_name
-        .clone()
-        .unwrap_or_else(|| "the metrics".to_string());
+        .as_deref()
+        .map_or_else(|| "the metrics".to_string(), readable);
     match n.limited.reason {
         "TooManyReplicas" => out.push(Diagnostic::new(
             "AtMaxReplicas",

@@ -2,7 +2,7 @@
 //! in the controller's order, the decision in words, and the assumptions behind it.
 
 use crate::calc::band::{Axis, Band, Edge, Hold, NoBand};
-use crate::calc::metrics::{Computed, MetricOutcome};
+use crate::calc::metrics::{Computed, MetricOutcome, readable};
 use crate::calc::pods::Groups;
 use crate::calc::reconcile::{Branch, Sync};
 use crate::calc::replicas::Tolerances;
@@ -232,7 +232,7 @@ fn hold_text(hold: Hold, s: &Scenario, outcomes: &[MetricOutcome<'_>]) -> String
         Hold::RateLimit => "the rate limit".to_string(),
         Hold::OtherMetric(i) => outcomes
             .get(i)
-            .map_or_else(|| "another metric".to_string(), |o| o.name.clone()),
+            .map_or_else(|| "another metric".to_string(), |o| readable(&o.name)),
         Hold::InvalidMetric => "an invalid metric".to_string(),
         Hold::Recount => "the recount of missing and unready pods".to_string(),
     }
@@ -313,7 +313,7 @@ fn metric_steps(
         steps,
         "metric",
         title,
-        format!("target {} ({})", target_text(spec), outcome.name),
+        format!("target {} ({})", target_text(spec), readable(&outcome.name)),
     );
     let resource = match spec {
         MetricSpec::Resource { resource, .. } => resource.as_str(),
@@ -645,8 +645,8 @@ pub fn build(
         let name = c
             .winner
             .and_then(|i| sync.outcomes.get(i))
-            .map(|o| o.name.as_str())
-            .unwrap_or("");
+            .map(|o| readable(&o.name))
+            .unwrap_or_default();
         let mut detail = format!("largest valid proposal: {proposal} ({name})");
         if c.invalid_count > 0 {
             detail.push_str(&format!(
@@ -659,7 +659,7 @@ pub fn build(
     if let Some(reason) = &sync.rescale_reason
         && sync.branch == Branch::Metrics
     {
-        step(&mut steps, "combine", "rescale reason", reason.clone());
+        step(&mut steps, "combine", "rescale reason", readable(reason));
     }
     if let Some(n) = &sync.normalization {
         let proposal = sync.metric_proposal.unwrap_or(current);
@@ -805,7 +805,7 @@ fn decision_summary(s: &Scenario, sync: &Sync<'_>, metrics: &[MetricReport]) -> 
         };
         let mut t = format!(
             "{verb} ({})",
-            sync.rescale_reason.clone().unwrap_or_default()
+            readable(sync.rescale_reason.as_deref().unwrap_or_default())
         );
         if let Some(n) = n {
             if n.stabilized != proposal {

@@ -74,6 +74,45 @@ pub fn selector_text(selector: Option<&BTreeMap<String, String>>) -> String {
 }
 
 /// The controller's name for a metric (used in conditions, events and the rescale reason).
+/// The controller's metric name with its Go struct dump of the selector written as a label
+/// selector, for sentences a person reads: `external metric queue(&LabelSelector{MatchLabels:
+/// map[string]string{app: web,},...})` becomes `external metric queue{app=web}`, and `(nil)` goes.
+/// Conditions, events and the JSON `description` keep the controller's own text.
+pub fn readable(text: &str) -> String {
+    const OPEN: &str = "(&LabelSelector{MatchLabels:map[string]string{";
+    const CLOSE: &str = "},MatchExpressions:[]LabelSelectorRequirement{},})";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let nil = rest.find("(nil)");
+        let open = rest.find(OPEN);
+        match (open, nil) {
+            (Some(o), n) if n.is_none_or(|n| o < n) => {
+                let Some(close) = rest[o..].find(CLOSE).map(|c| o + c) else {
+                    break;
+                };
+                out.push_str(&rest[..o]);
+                let pairs: Vec<String> = rest[o + OPEN.len()..close]
+                    .split(',')
+                    .filter(|p| !p.is_empty())
+                    .map(|p| p.replacen(": ", "=", 1))
+                    .collect();
+                out.push('{');
+                out.push_str(&pairs.join(","));
+                out.push('}');
+                rest = &rest[close + CLOSE.len()..];
+            }
+            (_, Some(n)) => {
+                out.push_str(&rest[..n]);
+                rest = &rest[n + "(nil)".len()..];
+            }
+            _ => break,
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 pub fn metric_name(spec: &MetricSpec) -> String {
     match spec {
         MetricSpec::Resource {
@@ -481,6 +520,33 @@ mod tests {
         assert_eq!(
             report.metrics[0].error_reason.as_deref(),
             Some("FailedGetResourceMetric")
+        );
+    }
+}
+
+#[cfg(test)]
+mod readable_tests {
+    use super::*;
+
+    #[test]
+    fn readable_names_write_the_selector_as_a_label_selector() {
+        let labels: BTreeMap<String, String> = [("app", "web"), ("queue", "a")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let with = format!(
+            "external metric queue({}) above target",
+            selector_text(Some(&labels))
+        );
+        assert_eq!(
+            readable(&with),
+            "external metric queue{app=web,queue=a} above target"
+        );
+        let without = format!("external metric queue({})", selector_text(None));
+        assert_eq!(readable(&without), "external metric queue");
+        assert_eq!(
+            readable("cpu resource utilization (percentage of request)"),
+            "cpu resource utilization (percentage of request)"
         );
     }
 }
