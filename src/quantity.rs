@@ -764,6 +764,18 @@ pub fn build_quantity_format(resource: &str) -> Format {
     }
 }
 
+/// A quantity for a sentence: memory in whole bytes (rounded up, as `Quantity.Value()` rounds),
+/// so that it reads `3678Mi` or `1610612737` and never in milli-bytes; other resources as
+/// `buildQuantity` writes them (`250m`, `2`).
+pub fn human_quantity(resource: &str, milli: i64) -> String {
+    if resource == "memory" {
+        let bytes = milli / 1000 + i64::from(milli % 1000 > 0);
+        format_milli(bytes.saturating_mul(1000), Format::BinarySI)
+    } else {
+        build_quantity(resource, milli)
+    }
+}
+
 /// `buildQuantity(resource, milli).String()`.
 pub fn build_quantity(resource: &str, milli: i64) -> String {
     format_milli(milli, build_quantity_format(resource))
@@ -1022,6 +1034,15 @@ mod tests {
         for (n, want) in cases {
             assert_eq!(go_pow10(n).to_bits(), f64::to_bits(want), "{n}");
         }
+    }
+
+    #[test]
+    fn human_quantities_give_memory_in_bytes_never_milli_bytes() {
+        let mib = 1024 * 1024 * 1000;
+        assert_eq!(human_quantity("memory", 3678 * mib), "3678Mi");
+        assert_eq!(human_quantity("memory", 3678 * mib + 500), "3856662529");
+        assert_eq!(build_quantity("memory", 3678 * mib + 500), "3856662528500m");
+        assert_eq!(human_quantity("cpu", 250), "250m");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::calc::metrics::{Computed, MetricOutcome, readable};
 use crate::calc::pods::Groups;
 use crate::calc::reconcile::{Branch, Sync};
 use crate::calc::replicas::Tolerances;
-use crate::quantity::{Format, build_quantity, format_milli};
+use crate::quantity::{Format, build_quantity, format_milli, human_quantity};
 use crate::report::{
     BandEdge, BandValue, Decision, HoldBand, MetricReport, PodClass, Recount, Report,
     SCHEMA_VERSION, Step, TargetReport, ToleranceBand,
@@ -325,15 +325,15 @@ fn metric_steps(
             let usage = match (p.utilization, p.request_total) {
                 (Some(u), Some(req)) => format!(
                     "usage {} over requests {} = {u}% (truncated); average {}",
-                    build_quantity(resource, p.usage_total),
-                    build_quantity(resource, req),
-                    build_quantity(resource, p.raw_average)
+                    human_quantity(resource, p.usage_total),
+                    human_quantity(resource, req),
+                    human_quantity(resource, p.raw_average)
                 ),
                 _ => format!(
                     "total {} over {} samples = {} average (truncated)",
-                    build_quantity(resource, p.usage_total),
+                    human_quantity(resource, p.usage_total),
                     p.samples,
-                    build_quantity(resource, p.raw_average)
+                    human_quantity(resource, p.raw_average)
                 ),
             };
             step(steps, "metric", "current", usage);
@@ -367,7 +367,7 @@ fn metric_steps(
                         p.groups.missing.len(),
                         match p.utilization {
                             Some(_) => "max(100%, target) of their request".to_string(),
-                            None => build_quantity(resource, v),
+                            None => human_quantity(resource, v),
                         }
                     )),
                     None if !p.groups.missing.is_empty() => {
@@ -393,7 +393,7 @@ fn metric_steps(
                 } else {
                     crate::calc::replicas::Inserted::default()
                 };
-                let q = |v: i64| build_quantity(resource, v);
+                let q = |v: i64| human_quantity(resource, v);
                 let total = p.usage_total.wrapping_add(inserted.value_total);
                 let arithmetic = match (rc.new_utilization, p.request_total) {
                     (Some(u), Some(req)) => format!(
