@@ -133,7 +133,12 @@ fn metric_causes(out: &mut Vec<Diagnostic>, m: &MetricReport, current: i32, sync
                 rc.new_ratio
             ),
             Some(_) => "at a ratio of exactly 1 they are not added".to_string(),
-            None if m.error.is_some() => "no pod has a sample, so the metric fails".to_string(),
+            None if m.error.as_deref().is_some_and(|e| {
+                e.contains("did not receive metrics") || e.contains("no metrics returned")
+            }) =>
+            {
+                "no pod has a usable sample, so the metric fails".to_string()
+            }
             None => String::new(),
         };
         out.push(Diagnostic::new(
@@ -429,10 +434,14 @@ fn stabilization_hold(
             "the metrics propose {proposal}, but the {direction} stabilization window ({seconds}s) keeps {}: {which}",
             n.stabilized
         ),
-        if down {
-            "this is the window doing its job (it stops flapping); shorten behavior.scaleDown.stabilizationWindowSeconds to scale down sooner"
-        } else {
-            "shorten behavior.scaleUp.stabilizationWindowSeconds to scale up sooner"
+        match (down, s.hpa.behavior.is_some()) {
+            (true, true) => {
+                "this is the window doing its job (it stops flapping); shorten behavior.scaleDown.stabilizationWindowSeconds to follow the load down sooner"
+            }
+            (true, false) => {
+                "this is the window doing its job (it stops flapping); without behavior the window is the controller's --horizontal-pod-autoscaler-downscale-stabilization: set spec.behavior.scaleDown.stabilizationWindowSeconds to choose it per HPA"
+            }
+            (false, _) => "shorten behavior.scaleUp.stabilizationWindowSeconds to scale up sooner",
         },
     )
 }
@@ -754,6 +763,16 @@ mod tests {
             causes.iter().all(|c| !c.starts_with("History")),
             "{causes:?}"
         );
+    }
+
+    #[test]
+    fn missing_pods_of_a_metric_failing_for_another_reason_do_not_claim_the_failure() {
+        let mut s = scenario(vec![cpu_utilization(50)], 2, 500);
+        s.pods.push(pod("missing", 1000));
+        s.pods[0].containers[0].requests = Resources(vec![]);
+        let d = find(&s, "MissingMetrics");
+        assert!(!d.message.contains("so the metric fails"), "{}", d.message);
+        assert!(codes(&s).contains(&"MissingRequest".to_string()));
     }
 
     #[test]
