@@ -6,36 +6,23 @@ pub mod kubectl;
 pub mod load;
 pub mod manifest;
 pub mod nodes;
+pub mod read;
 pub mod samples;
 pub mod selector;
 pub mod values;
 
-use std::io::{self, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
 use crate::UsageError;
 use crate::cli::Cli;
-use crate::error::{InputError, display_name};
+use crate::error::InputError;
 use crate::scenario::{ControllerConfig, Scenario, Source};
 use crate::time::{Duration, Timestamp};
 use crate::version;
 use kubectl::capture;
-
-pub fn read_input(path: &Path) -> Result<(String, String)> {
-    let shown = display_name(&path.to_string_lossy());
-    let mut text = String::new();
-    if path == Path::new("-") {
-        io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| InputError::new(&shown, format!("cannot read: {e}")))?;
-    } else {
-        text = std::fs::read_to_string(path)
-            .map_err(|e| InputError::new(&shown, format!("cannot read: {e}")))?;
-    }
-    Ok((shown, text))
-}
+pub use read::read_input;
 
 pub fn flag_duration(flag: &str, text: &str) -> Result<Duration> {
     Duration::parse(text).map_err(|e| InputError::new(flag, e).into())

@@ -212,3 +212,285 @@ fn absurd_numbers_in_flags_are_refused() {
         assert!(!stderr(&o).contains("panicked"));
     }
 }
+
+// Round two: every input and output stream bounded in time and memory.
+
+/// Runs hpacalc under an address-space limit (through `prlimit` when the machine has it) and
+/// returns its output and how long it took.
+fn bounded(
+    args: &[&str],
+    stdin: std::process::Stdio,
+    stdout: std::process::Stdio,
+    stderr: std::process::Stdio,
+    limit_mib: u64,
+) -> (std::process::Output, std::time::Duration) {
+    let bin = env!("CARGO_BIN_EXE_hpacalc");
+    let has_prlimit = std::path::Path::new("/usr/bin/prlimit").exists();
+    let mut cmd = if has_prlimit {
+        let mut c = std::process::Command::new("/usr/bin/prlimit");
+        c.arg(format!("--as={}", limit_mib * 1024 * 1024))
+            .arg("--")
+            .arg(bin);
+        c
+    } else {
+        std::process::Command::new(bin)
+    };
+    let start = Instant::now();
+    let o = cmd
+        .args(args)
+        .current_dir(root())
+        .env("COLUMNS", "120")
+        .env("NO_COLOR", "1")
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(stderr)
+        .output()
+        .expect("hpacalc runs");
+    (o, start.elapsed())
+}
+
+fn piped() -> std::process::Stdio {
+    std::process::Stdio::piped()
+}
+
+fn from_file(path: &str) -> std::process::Stdio {
+    std::process::Stdio::from(std::fs::File::open(path).expect(path))
+}
+
+fn to_file(path: &str) -> std::process::Stdio {
+    std::process::Stdio::from(
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .expect(path),
+    )
+}
+
+#[test]
+fn devices_are_refused_at_once_for_every_input_flag() {
+    let base = ["--hpa", "fixtures/hpa/web-cpu.yaml"];
+    for (flag, device) in [
+        ("--hpa", "/dev/zero"),
+        ("--pods", "/dev/urandom"),
+        ("--metrics", "/dev/zero"),
+        ("--history", "/dev/zero"),
+        ("--custom-metrics", "/dev/zero"),
+        ("--nodes", "/dev/zero"),
+    ] {
+        let mut args: Vec<&str> = if flag == "--hpa" {
+            vec![]
+        } else {
+            base.to_vec()
+        };
+        if flag == "--metrics" {
+            args.extend(["--pods", "fixtures/kubectl/pods.json"]);
+        }
+        args.extend([flag, device]);
+        let (o, took) = bounded(&args, piped(), piped(), piped(), 1024);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{device}: found a character device")),
+            "{args:?}: {err}"
+        );
+        assert!(took.as_secs() < 5, "{args:?} took {took:?}");
+    }
+    let (o, _) = bounded(
+        &[
+            "simulate",
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--load",
+            "/dev/zero",
+        ],
+        piped(),
+        piped(),
+        piped(),
+        1024,
+    );
+    assert!(
+        stderr(&o).contains("found a character device"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn an_endless_stdin_stops_at_the_size_limit() {
+    // 256 MiB read, then refused: memory stays near the cap (the limit is 1 GiB of address space).
+    let (o, took) = bounded(
+        &["--hpa", "-"],
+        from_file("/dev/zero"),
+        piped(),
+        piped(),
+        1024,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("<stdin>: found more than 268435456 bytes, expected at most 268435456 bytes (256 MiB, the input size limit)"),
+        "{err}"
+    );
+    assert!(took.as_secs() < 60, "took {took:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_without_a_writer_ends_in_an_error() {
+    let dir = std::env::temp_dir().join(format!("hpacalc-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("hpa.yaml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let shown = fifo.to_string_lossy().into_owned();
+    let (o, took) = bounded(&["--hpa", &shown], piped(), piped(), piped(), 1024);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("found a named pipe with no writer after 10 s"),
+        "{err}"
+    );
+    assert!(took.as_secs() < 30, "took {took:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_pipe_given_as_a_file_is_read() {
+    // What `--hpa <(cat file)` passes: /dev/fd/N of a pipe.
+    let o = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "{} --hpa <(cat fixtures/hpa/web-cpu.yaml) --pods fixtures/samples/web-cpu.csv -o json",
+            env!("CARGO_BIN_EXE_hpacalc")
+        ))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn full_and_closed_streams_never_panic() {
+    let run = [
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+    ];
+    let bad = ["--hpa", "fixtures/does-not-exist.yaml"];
+    let cases: Vec<(Vec<&str>, &str, i32)> = vec![
+        (run.to_vec(), "stdout", 1),
+        (vec!["--help"], "stdout", 1),
+        (vec!["--version"], "stdout", 1),
+        (vec!["completions", "bash"], "stdout", 1),
+        (vec!["simulate", "--scenario", "list"], "stdout", 1),
+        (bad.to_vec(), "stderr", 1),
+        (vec!["--no-such-flag"], "stderr", 2),
+        (
+            vec![
+                "--hpa",
+                "fixtures/hpa/typo.yaml",
+                "--pods",
+                "fixtures/samples/web-cpu.csv",
+            ],
+            "stderr",
+            0,
+        ),
+    ];
+    for (args, stream, code) in cases {
+        let (out, err) = if stream == "stdout" {
+            (to_file("/dev/full"), piped())
+        } else {
+            (piped(), to_file("/dev/full"))
+        };
+        let (o, _) = bounded(&args, piped(), out, err, 1024);
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "{args:?} >{stream} /dev/full: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+        if stream == "stdout" && code == 1 && args != ["--help"] && args != ["--version"] {
+            assert!(
+                stderr(&o).contains("cannot write to stdout"),
+                "{args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
+    // A closed pipe: quiet, exit 0, as before.
+    for args in [run.to_vec(), vec!["--help"], vec!["completions", "zsh"]] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hpacalc"))
+            .args(&args)
+            .current_dir(root())
+            .stdout(piped())
+            .stderr(piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn an_output_file_never_overwrites_an_input() {
+    let dir = std::env::temp_dir().join(format!("hpacalc-clobber-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hpa = dir.join("hpa.yaml");
+    let load = dir.join("load.csv");
+    std::fs::copy(root().join("fixtures/hpa/web-cpu.yaml"), &hpa).unwrap();
+    std::fs::copy(root().join("fixtures/load/web-cpu.csv"), &load).unwrap();
+    let hard = dir.join("hard.svg");
+    std::fs::hard_link(&load, &hard).unwrap();
+    let link = dir.join("link.svg");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&hpa, &link).unwrap();
+    let before = (std::fs::read(&hpa).unwrap(), std::fs::read(&load).unwrap());
+    let s = |p: &std::path::Path| p.to_string_lossy().into_owned();
+    let dotted = format!("{}/./hpa.yaml", dir.display());
+    for chart in [s(&hpa), s(&load), s(&hard), s(&link), dotted] {
+        let o = hpacalc(&[
+            "simulate",
+            "--hpa",
+            &s(&hpa),
+            "--load",
+            &s(&load),
+            "--pod-request",
+            "cpu=500m",
+            "--chart",
+            &chart,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "--chart {chart}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("expected an output file that is not an input of this run"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(o.stdout.is_empty());
+    }
+    assert_eq!(
+        before,
+        (std::fs::read(&hpa).unwrap(), std::fs::read(&load).unwrap())
+    );
+    // `-` is not a file name.
+    let o = hpacalc(&[
+        "simulate",
+        "--hpa",
+        &s(&hpa),
+        "--load",
+        &s(&load),
+        "--pod-request",
+        "cpu=500m",
+        "--chart",
+        "-",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!root().join("-").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
