@@ -494,3 +494,22 @@ fn an_output_file_never_overwrites_an_input() {
     assert!(!root().join("-").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn rfc3339_times_the_api_server_accepts_are_read() {
+    for now in [
+        "9999-12-31T23:59:59Z",
+        "9999-12-31T23:59:59.999999999+00:00",
+        "2026-11-29T15:04:05.123456789123Z",
+    ] {
+        let o = hpacalc(&[
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+            "--now",
+            now,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "--now {now}: {}", stderr(&o));
+    }
+}
