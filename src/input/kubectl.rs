@@ -96,11 +96,13 @@ where
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     match format {
         Format::Json => {
+            crate::input::guard::check_json(file, body)?;
             let mut de = serde_json::Deserializer::from_str(body);
             DeserializeSeed::deserialize(&mut *seed, &mut de).map_err(|e| json_error(file, &e))?;
             de.end().map_err(|e| json_error(file, &e))
         }
         _ => {
+            crate::input::guard::check_yaml(file, body)?;
             for doc in serde_yaml::Deserializer::from_str(body) {
                 DeserializeSeed::deserialize(&mut *seed, doc).map_err(|e| yaml_error(file, &e))?;
             }

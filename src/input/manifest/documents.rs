@@ -23,6 +23,7 @@ pub struct Document {
 
 pub fn parse_json(file: &str, text: &str) -> Result<Vec<Document>, InputError> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    crate::input::guard::check_json(file, body)?;
     let value: Value = serde_json::from_str(body).map_err(|e| json_error(file, &e))?;
     Ok(vec![Document {
         stream_index: 0,
@@ -32,6 +33,7 @@ pub fn parse_json(file: &str, text: &str) -> Result<Vec<Document>, InputError> {
 }
 
 pub fn parse_yaml(file: &str, text: &str) -> Result<Vec<Document>, InputError> {
+    crate::input::guard::check_yaml(file, text)?;
     let mut values = Vec::new();
     for (stream_index, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
         let value = Value::deserialize(doc).map_err(|e| yaml_error(file, &e))?;
