@@ -142,6 +142,18 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
         )?,
         Version::V1 => load_v1(&source, doc, chosen.item, chosen.value, &mut warnings)?,
     };
+    // Port of ValidateHorizontalPodAutoscalerStatusUpdate (validation.go): counts are nonnegative.
+    for (key, count) in [
+        ("currentReplicas", status.current_replicas),
+        ("desiredReplicas", status.desired_replicas),
+    ] {
+        if let Some(n) = count.filter(|n| *n < 0) {
+            return Err(source.error(
+                &FieldPath::of(&["status", key]),
+                format!("found {n}, expected 0 or more (the API server refuses a negative count)"),
+            ));
+        }
+    }
     Ok(LoadedHpa {
         spec,
         status,

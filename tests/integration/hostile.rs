@@ -33,6 +33,7 @@ fn args_for(file: &str) -> Vec<String> {
         "hpa" => "--hpa",
         "samples" => "--pods",
         "history" => "--history",
+        "metrics" => "--metrics",
         other => panic!("tests/malformed/{file}: unknown prefix {other:?}"),
     };
     let mut args = base(flag);
@@ -512,4 +513,26 @@ fn rfc3339_times_the_api_server_accepts_are_read() {
         ]);
         assert_eq!(o.status.code(), Some(0), "--now {now}: {}", stderr(&o));
     }
+}
+
+#[test]
+fn a_file_of_the_wrong_kind_for_its_flag_is_refused() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/kubectl/hpa.yaml",
+        "--pods",
+        "fixtures/kubectl/pods.json",
+        "--metrics",
+        "fixtures/kubectl/metrics.json",
+        "--nodes",
+        "fixtures/cluster/nodes.json",
+        "--all-pods",
+        "fixtures/kubectl/metrics.json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("kind: found kind PodMetricsList, expected a PodList"),
+        "{}",
+        stderr(&o)
+    );
 }

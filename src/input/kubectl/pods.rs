@@ -817,6 +817,9 @@ fn to_pod(
     let containers_in = spec.containers.unwrap_or_default();
     let init_in = spec.init_containers.unwrap_or_default();
     let mut containers = Vec::with_capacity(containers_in.len() + init_in.len());
+    // Port of validateContainers / validateInitContainers (validation.go): one name per container,
+    // across both lists.
+    let mut names = std::collections::HashSet::new();
     for (list, raw_list) in [("containers", containers_in), ("initContainers", init_in)] {
         for (j, c) in raw_list.into_iter().enumerate() {
             let Some(cname) = c.name.map(|n| n.0).filter(|n| !n.is_empty()) else {
@@ -825,6 +828,16 @@ fn to_pod(
                         .field(format!("{place}.spec.{list}[{j}].name")),
                 );
             };
+            if !names.insert(cname.clone()) {
+                return Err(InputError::new(
+                    file,
+                    format!(
+                        "found a second container named {}, expected each name once in a pod",
+                        crate::error::quoted(&cname)
+                    ),
+                )
+                .field(format!("{place}.spec.{list}[{j}].name")));
+            }
             let kind = match (list, c.restart_policy.as_ref().map(Str::as_str)) {
                 ("containers", _) => ContainerKind::App,
                 (_, Some("Always")) => ContainerKind::Sidecar,
