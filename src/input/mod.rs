@@ -183,6 +183,9 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     notes.extend(metrics.notes);
 
     let node_group = nodes::from_flags(&cli.nodes, &samples.pods, &loaded.spec.namespace)?;
+    if let Some(group) = &node_group {
+        nodes::check_size(group, current_replicas)?;
+    }
 
     Ok(Scenario {
         hpa: loaded.spec,

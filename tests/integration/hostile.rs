@@ -536,3 +536,71 @@ fn a_file_of_the_wrong_kind_for_its_flag_is_refused() {
         stderr(&o)
     );
 }
+
+#[test]
+fn work_is_bounded_by_the_input_not_by_a_number_in_it() {
+    let base = [
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--node-allocatable",
+        "cpu=4,memory=8Gi",
+    ];
+    let sim = [
+        "simulate",
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--load",
+        "fixtures/load/web-cpu.csv",
+        "--pod-request",
+        "cpu=500m",
+    ];
+    let with = |base: &[&'static str], more: &[&'static str]| -> Vec<&'static str> {
+        base.iter().chain(more).copied().collect()
+    };
+    // Refused at once, naming the limit.
+    for (args, fragment) in [
+        (
+            with(&base, &["--existing-nodes", "2147483647"]),
+            "expected at most 10000 nodes (hpacalc's node limit)",
+        ),
+        (
+            with(&base, &["--current-replicas", "1000000"]),
+            "125000 nodes of 8 pods, expected at most 10000 nodes",
+        ),
+        (
+            with(&sim, &["--replicas", "2147483647"]),
+            "expected at most 100000 pods (the simulation limit)",
+        ),
+        (
+            with(&sim, &["--sync-period", "1s", "--duration", "8784h"]),
+            "31622401 syncs, expected at most 100000 syncs (the simulation limit)",
+        ),
+    ] {
+        let (o, took) = bounded(&args, piped(), piped(), piped(), 1024);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(fragment), "{args:?}: {}", stderr(&o));
+        assert!(took.as_secs() < 5, "{args:?} took {took:?}");
+    }
+    // Computed, in linear time: a million pods on 10,000 nodes scaled down to the HPA's max.
+    let (o, took) = bounded(
+        &with(
+            &base,
+            &[
+                "--existing-nodes",
+                "10000",
+                "--current-replicas",
+                "1000000",
+                "-o",
+                "json",
+            ],
+        ),
+        piped(),
+        piped(),
+        piped(),
+        1024,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(took.as_secs() < 20, "took {took:?}");
+}
