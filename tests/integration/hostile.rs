@@ -604,3 +604,61 @@ fn work_is_bounded_by_the_input_not_by_a_number_in_it() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(took.as_secs() < 20, "took {took:?}");
 }
+
+#[test]
+fn nothing_is_quadratic_in_the_input() {
+    let dir = std::env::temp_dir().join(format!("hpacalc-wide-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let mut wide = String::from("pod,cpu,cpu_request");
+    for i in 0..100_000 {
+        wide.push_str(&format!(",m{i}"));
+    }
+    wide.push_str("\na,400m,500m");
+    wide.push_str(&",1".repeat(100_000));
+    wide.push('\n');
+    let wide = write("wide.csv", wide);
+    let mut rows = String::from("pod,container,cpu,cpu_request\n");
+    for i in 0..100_000 {
+        rows.push_str(&format!("a,c{i},1m,2m\n"));
+    }
+    let rows = write("rows.csv", rows);
+    let mut top = String::from("POD NAME CPU(cores) MEMORY(bytes)");
+    for i in 0..300_000 {
+        top.push_str(&format!(" X{i}"));
+    }
+    top.push('\n');
+    let top = write("top.txt", top);
+    let long_name = write(
+        "long-name.csv",
+        format!("pod,cpu,cpu_request\n{},400m,500m\n", "a".repeat(1_000_000)),
+    );
+    let hpa = "fixtures/hpa/web-cpu.yaml";
+    for (args, code) in [
+        (vec!["--hpa", hpa, "--pods", &wide], 0),
+        (vec!["--hpa", hpa, "--pods", &rows], 0),
+        (
+            vec![
+                "--hpa",
+                hpa,
+                "--pods",
+                "fixtures/kubectl/pods.json",
+                "--metrics",
+                &top,
+            ],
+            1,
+        ),
+        (vec!["--hpa", hpa, "--pods", &long_name], 0),
+        (vec!["--hpa", hpa, "--pods", &long_name, "-o", "wide"], 0),
+    ] {
+        let (o, took) = bounded(&args, piped(), piped(), piped(), 1024);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
+        // Seconds in a debug build on a loaded machine; the quadratic versions took minutes.
+        assert!(took.as_secs() < 20, "{args:?} took {took:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
