@@ -64,6 +64,26 @@ fn i64_to_f64(n: i64) -> f64 {
     f
 }
 
+/// Which int64 sum of the controller wrapped (Go wraps silently; the value kept is the wrapped one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overflow {
+    UsageSum,
+    RequestSum,
+    UsageTimes100,
+    ValueSum,
+}
+
+impl Overflow {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Overflow::UsageSum => "the sum of the pods' usage",
+            Overflow::RequestSum => "the sum of the pods' requests",
+            Overflow::UsageTimes100 => "the pods' usage × 100 (metricsTotal * 100)",
+            Overflow::ValueSum => "the sum of the pods' values",
+        }
+    }
+}
+
 /// What the recount substituted and found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecountTrace {
@@ -72,6 +92,8 @@ pub struct RecountTrace {
     pub metrics_count: usize,
     pub new_ratio: f64,
     pub new_utilization: Option<i32>,
+    /// The sum of the recount that overflowed int64 (the value kept is Go's wrapped one).
+    pub overflow: Option<Overflow>,
 }
 
 /// The outcome of one pod-based metric calculation, with its trace.
@@ -90,6 +112,8 @@ pub struct PodBasedResult<'a> {
     pub groups: Groups<'a>,
     pub recount: Option<RecountTrace>,
     pub branch: &'static str,
+    /// The sum of the first pass that overflowed int64 (the value kept is Go's wrapped one).
+    pub overflow: Option<Overflow>,
 }
 
 /// A failure with the groups computed so far (for the trace).
@@ -124,6 +148,7 @@ struct Utilization {
     raw_average: i64,
     metrics_total: i64,
     requests_total: i64,
+    overflow: Option<Overflow>,
 }
 
 // Port of GetResourceUtilizationRatio (metrics/utilization.go).
@@ -135,14 +160,25 @@ fn resource_utilization_ratio(
     let mut metrics_total = 0i64;
     let mut requests_total = 0i64;
     let mut entries = 0i64;
+    // Go's int64 sums wrap; the wrapped value is kept, and the overflow is said.
+    let mut overflow = None;
     for (pod, metric) in metrics {
         // Samples for pods the lister does not know have no request and are skipped here.
         let Some(request) = requests.get(pod) else {
             continue;
         };
+        if metrics_total.checked_add(metric.value).is_none() {
+            overflow.get_or_insert(Overflow::UsageSum);
+        }
+        if requests_total.checked_add(*request).is_none() {
+            overflow.get_or_insert(Overflow::RequestSum);
+        }
         metrics_total = metrics_total.wrapping_add(metric.value);
         requests_total = requests_total.wrapping_add(*request);
         entries += 1;
+    }
+    if metrics_total.checked_mul(100).is_none() {
+        overflow.get_or_insert(Overflow::UsageTimes100);
     }
     if requests_total == 0 {
         return Err("no metrics returned matched known pods".into());
@@ -156,20 +192,29 @@ fn resource_utilization_ratio(
         raw_average: metrics_total / entries.max(1),
         metrics_total,
         requests_total,
+        overflow,
     })
 }
 
 // Port of GetMetricUsageRatio (metrics/utilization.go): every entry, no request filter.
-fn metric_usage_ratio(metrics: &PodMetricsInfo<'_>, target_usage: i64) -> (f64, i64, i64) {
-    let total = metrics
-        .values()
-        .fold(0i64, |acc, m| acc.wrapping_add(m.value));
+fn metric_usage_ratio(
+    metrics: &PodMetricsInfo<'_>,
+    target_usage: i64,
+) -> (f64, i64, i64, Option<Overflow>) {
+    let mut overflow = None;
+    let total = metrics.values().fold(0i64, |acc, m| {
+        if acc.checked_add(m.value).is_none() {
+            overflow = Some(Overflow::ValueSum);
+        }
+        acc.wrapping_add(m.value)
+    });
     let len = i64::try_from(metrics.len()).unwrap_or(i64::MAX).max(1);
     let current = total / len;
     (
         i64_to_f64(current) / i64_to_f64(target_usage),
         current,
         total,
+        overflow,
     )
 }
 
@@ -188,6 +233,7 @@ struct Ratio {
     raw_average: i64,
     usage_total: i64,
     request_total: Option<i64>,
+    overflow: Option<Overflow>,
 }
 
 fn usage_ratio(
@@ -204,17 +250,19 @@ fn usage_ratio(
                 raw_average: u.raw_average,
                 usage_total: u.metrics_total,
                 request_total: Some(u.requests_total),
+                overflow: u.overflow,
             })
         }
         (PodTarget::Utilization(_), None) => Err("missing requests".into()),
         (PodTarget::AverageValue(t), _) => {
-            let (ratio, current, total) = metric_usage_ratio(metrics, t);
+            let (ratio, current, total, overflow) = metric_usage_ratio(metrics, t);
             Ok(Ratio {
                 ratio,
                 utilization: None,
                 raw_average: current,
                 usage_total: total,
                 request_total: None,
+                overflow,
             })
         }
     }
@@ -273,6 +321,7 @@ pub fn pod_based_replicas<'a>(
             groups,
             recount,
             branch,
+            overflow: first.overflow,
         }
     };
 
@@ -334,6 +383,7 @@ pub fn pod_based_replicas<'a>(
         metrics_count: metrics.len(),
         new_ratio,
         new_utilization: second.utilization,
+        overflow: second.overflow,
     };
     if ctx.tolerances.is_within(new_ratio) {
         return Ok(result(
