@@ -90,6 +90,15 @@ pub fn escape_control(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Text for the terminal: control characters escaped as in [`escape_control`], line breaks kept.
+pub fn escape_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\n') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines: Vec<std::borrow::Cow<'_, str>> = text.split('\n').map(escape_control).collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
+}
+
 /// A value for a message, unquoted: escaped, and cut to 80 characters with its length.
 pub fn quoted_bare(text: &str) -> String {
     let count = text.chars().count();
@@ -138,12 +147,22 @@ pub fn name_list<S: AsRef<str>>(names: &[S]) -> String {
 
 /// A parser message as "found X, expected Y" where serde's wording allows.
 fn rephrase(message: &str) -> String {
+    let mut out = message.to_string();
     for prefix in ["invalid type: ", "invalid value: "] {
         if let Some(rest) = message.strip_prefix(prefix) {
-            return format!("found {rest}");
+            out = format!("found {rest}");
+            break;
         }
     }
-    message.to_string()
+    // serde names the Rust type it wanted (`expected struct RawCustom`): say what it reads.
+    if let Some(at) = out.find("expected struct ") {
+        let name_end = out
+            .get(at + "expected struct ".len()..)
+            .and_then(|rest| rest.find(|c: char| !c.is_alphanumeric() && c != '_'))
+            .map_or(out.len(), |i| at + "expected struct ".len() + i);
+        out.replace_range(at..name_end, "expected an object (a mapping of fields)");
+    }
+    out.replace("found enum", "found a tagged value")
 }
 
 /// A serde_json error as a located input error.

@@ -141,7 +141,9 @@ pub fn print_error(err: &anyhow::Error) {
     let style = anstyle::Style::new()
         .bold()
         .fg_color(Some(anstyle::AnsiColor::Red.into()));
-    let _ = writeln!(anstream::stderr(), "{style}error{style:#}: {err:#}");
+    let message = format!("{err:#}");
+    let message = error::escape_terminal(&message);
+    let _ = writeln!(anstream::stderr(), "{style}error{style:#}: {message}");
 }
 
 /// Colour on a terminal unless NO_COLOR is set (anstream also honours CLICOLOR_FORCE).
@@ -163,5 +165,6 @@ pub(crate) fn warn(message: &str) {
         .bold()
         .fg_color(Some(anstyle::AnsiColor::Yellow.into()));
     // A full or closed stderr loses the warning, never the result on stdout.
+    let message = error::escape_terminal(message);
     let _ = writeln!(anstream::stderr(), "{style}warning{style:#}: {message}");
 }

@@ -98,7 +98,21 @@ where
         Format::Json => {
             crate::input::guard::check_json(file, body)?;
             let mut de = serde_json::Deserializer::from_str(body);
-            DeserializeSeed::deserialize(&mut *seed, &mut de).map_err(|e| json_error(file, &e))?;
+            // The field path (`items[3].status.startTime`) is tracked as the seed reads.
+            let mut track = serde_path_to_error::Track::new();
+            DeserializeSeed::deserialize(
+                &mut *seed,
+                serde_path_to_error::Deserializer::new(&mut de, &mut track),
+            )
+            .map_err(|e| {
+                let err = json_error(file, &e);
+                let path = track.path().to_string();
+                if path.is_empty() || path == "." || err.field.is_some() {
+                    err
+                } else {
+                    err.field(path)
+                }
+            })?;
             de.end().map_err(|e| json_error(file, &e))
         }
         _ => {
@@ -180,7 +194,8 @@ impl<'de> Deserialize<'de> for Time {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Time, E> {
                 Timestamp::parse_rfc3339(v).map(Time).ok_or_else(|| {
                     E::custom(format!(
-                        "found \"{v}\", expected an RFC 3339 time such as 2026-11-29T15:04:05Z"
+                        "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
+                        crate::error::quoted(v)
                     ))
                 })
             }
@@ -202,9 +217,12 @@ impl<'de> Deserialize<'de> for Window {
                 f.write_str("a duration such as 15s or 1m0s")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Window, E> {
-                Duration::parse(v)
-                    .map(Window)
-                    .map_err(|e| E::custom(format!("found \"{v}\", expected a duration: {e}")))
+                Duration::parse(v).map(Window).map_err(|e| {
+                    E::custom(format!(
+                        "found {}, expected a duration: {e}",
+                        crate::error::quoted(v)
+                    ))
+                })
             }
         }
         d.deserialize_str(V)

@@ -218,7 +218,8 @@ pub fn build(args: &SimulateArgs) -> Result<Setup> {
             InputError::new(
                 "--scenario",
                 format!(
-                    "found \"{name}\", expected list or one of {}",
+                    "found {}, expected list or one of {}",
+                    crate::error::quoted(name),
                     scenarios::names()
                 ),
             )

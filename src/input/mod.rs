@@ -57,7 +57,10 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         Some(text) => Some(Timestamp::parse_rfc3339(text).ok_or_else(|| {
             InputError::new(
                 "--now",
-                format!("found \"{text}\", expected an RFC 3339 time such as 2026-11-29T15:04:05Z"),
+                format!(
+                    "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
+                    crate::error::quoted(text)
+                ),
             )
         })?),
         None => None,

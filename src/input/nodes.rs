@@ -18,7 +18,10 @@ pub fn parse_resource_list(flag: &str, text: &str) -> Result<(Resources, Option<
         let (name, value) = item.split_once('=').ok_or_else(|| {
             InputError::new(
                 flag,
-                format!("found \"{item}\", expected NAME=QUANTITY such as cpu=500m"),
+                format!(
+                    "found {}, expected NAME=QUANTITY such as cpu=500m",
+                    crate::error::quoted(item)
+                ),
             )
         })?;
         let (name, value) = (name.trim(), value.trim());
@@ -170,7 +173,10 @@ pub fn from_flags(
             if resources.get("cpu").is_none() {
                 return Err(InputError::new(
                     "--node-allocatable",
-                    format!("found \"{text}\" without cpu, expected at least cpu=QUANTITY"),
+                    format!(
+                        "found {} without cpu, expected at least cpu=QUANTITY",
+                        crate::error::quoted(text)
+                    ),
                 )
                 .into());
             }

@@ -610,7 +610,10 @@ impl Cell<'_> {
         if self.text.is_empty() {
             self.message(format!("found an empty cell, expected {expected}"))
         } else {
-            self.message(format!("found \"{}\", expected {expected}", self.text))
+            self.message(format!(
+                "found {}, expected {expected}",
+                crate::error::quoted(self.text)
+            ))
         }
     }
 

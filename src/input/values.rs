@@ -64,7 +64,10 @@ pub fn resolve(
         };
         return Err(InputError::new(
             FLAG,
-            format!("found \"{unknown}\", expected {expected}"),
+            format!(
+                "found {}, expected {expected}",
+                crate::error::quoted(unknown)
+            ),
         ));
     }
 
@@ -147,7 +150,10 @@ fn parse_flags(flags: &[String]) -> Result<BTreeMap<&str, i64>, InputError> {
         else {
             return Err(InputError::new(
                 FLAG,
-                format!("found \"{flag}\", expected NAME=QUANTITY"),
+                format!(
+                    "found {}, expected NAME=QUANTITY",
+                    crate::error::quoted(flag)
+                ),
             ));
         };
         let value =

@@ -39,7 +39,8 @@ pub(crate) fn new_table(header: &[&str], width: u16) -> Table {
 pub(crate) fn push_table(out: &mut String, table: &Table) {
     for line in table.to_string().lines() {
         let line = line.strip_prefix(' ').unwrap_or(line);
-        out.push_str(line.trim_end());
+        // Names and messages come from the inputs: a control character is shown, never sent.
+        out.push_str(&crate::error::escape_control(line.trim_end()));
         out.push('\n');
     }
 }
@@ -50,8 +51,12 @@ pub fn render(report: &Report, layout: Layout) -> String {
     let _ = writeln!(
         out,
         "{} → {}  ·  Kubernetes {} rules  ·  {}",
-        paint(&format!("HPA {}", report.hpa), bold, layout.color),
-        report.target,
+        paint(
+            &format!("HPA {}", crate::error::escape_control(&report.hpa)),
+            bold,
+            layout.color
+        ),
+        crate::error::escape_control(&report.target),
         report.kube_version,
         report.now
     );
@@ -105,6 +110,7 @@ pub fn render(report: &Report, layout: Layout) -> String {
         .summary
         .strip_prefix(&format!("{arrow}: "))
         .unwrap_or(&report.decision.summary);
+    let summary = crate::error::escape_control(summary);
     let _ = writeln!(out, "{}  {summary}", paint(&arrow, style, layout.color));
 
     if let Some(nodes) = &report.nodes {
@@ -117,7 +123,7 @@ pub fn render(report: &Report, layout: Layout) -> String {
         out.push_str(&paint("Assumptions", bold, layout.color));
         out.push('\n');
         for a in &report.assumptions {
-            let _ = writeln!(out, "- {a}");
+            let _ = writeln!(out, "- {}", crate::error::escape_control(a));
         }
     }
     out

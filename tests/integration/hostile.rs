@@ -662,3 +662,112 @@ fn nothing_is_quadratic_in_the_input() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn control_characters_from_inputs_are_shown_escaped_never_sent() {
+    // A pod name with ESC and BEL, and a cell with ESC: the table and the error show `\e`.
+    let csv = "pod,cpu,cpu_request\nweb-\u{1b}[31mred\u{7},400m,500m\nb,400m,500m\n";
+    let o = hpacalc_stdin(
+        &[
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "-",
+            "-o",
+            "wide",
+        ],
+        csv,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = crate::cli::stdout(&o);
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out}");
+    assert!(out.contains("web-\\e[31mred\\u0007"), "{out}");
+
+    let o = hpacalc_stdin(
+        &["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"],
+        "pod,cpu,cpu_request\na,4\u{1b}[31m00m,500m\n",
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err}");
+    assert!(err.contains("found \"4\\e[31m00m\""), "{err}");
+}
+
+#[test]
+fn echoed_values_are_cut_to_80_characters_with_their_length() {
+    let long = "9".repeat(500) + "x";
+    let o = hpacalc_stdin(
+        &["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"],
+        &format!("pod,cpu,cpu_request\na,{long},500m\n"),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("found \"{}...\" (501 characters)", "9".repeat(80))),
+        "{err}"
+    );
+    assert!(err.len() < 300, "{err}");
+}
+
+#[test]
+fn kubectl_capture_errors_name_the_field_path_not_a_type() {
+    let mut pods: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("fixtures/kubectl/pods.json")).unwrap(),
+    )
+    .unwrap();
+    pods["items"][1]["status"]["startTime"] = "yesterday".into();
+    let o = hpacalc_stdin(
+        &["--hpa", "fixtures/kubectl/hpa.yaml", "--pods", "-"],
+        &pods.to_string(),
+    );
+    assert!(
+        stderr(&o).contains("items[1].status.startTime: found \"yesterday\""),
+        "{}",
+        stderr(&o)
+    );
+    let o = hpacalc_stdin(
+        &["--hpa", "fixtures/kubectl/hpa.yaml", "--pods", "-"],
+        r#"{"kind":"PodList","items":["x"]}"#,
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("items[0]: found string \"x\", expected an object"),
+        "{err}"
+    );
+    assert!(!err.contains("struct"), "{err}");
+}
+
+#[test]
+fn an_int64_overflow_of_the_controller_is_diagnosed() {
+    // 1,000 pods at 100Gi of memory each: usage × 100 passes 2^63 milli-bytes.
+    let hpa = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, namespace: shop}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 2000\n  metrics:\n  - type: Resource\n    resource: {name: memory, target: {type: Utilization, averageUtilization: 60}}\n";
+    let dir = std::env::temp_dir().join(format!("hpacalc-overflow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hpa_path = dir.join("hpa.yaml");
+    std::fs::write(&hpa_path, hpa).unwrap();
+    let mut csv = String::from("pod,memory,memory_request\n");
+    for i in 0..1000 {
+        csv.push_str(&format!("p{i},100Gi,100Gi\n"));
+    }
+    let o = hpacalc_stdin(
+        &[
+            "--hpa",
+            &hpa_path.to_string_lossy(),
+            "--pods",
+            "-",
+            "-o",
+            "json",
+        ],
+        &csv,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let codes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"ArithmeticOverflow"), "{codes:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

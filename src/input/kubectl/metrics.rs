@@ -438,7 +438,7 @@ mod tests {
             (
                 r#"{"items":[{"metadata":{"name":"a"},"window":"soon"}]}"#,
                 "found \"soon\", expected a duration",
-                None,
+                Some("items[0].window"),
             ),
         ];
         for &(text, message, field) in cases {

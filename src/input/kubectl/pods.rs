@@ -793,7 +793,8 @@ fn to_pod(
             return Err(InputError::new(
                 file,
                 format!(
-                    "found \"{other}\", expected Pending, Running, Succeeded, Failed or Unknown"
+                    "found {}, expected Pending, Running, Succeeded, Failed or Unknown",
+                    crate::error::quoted(other)
                 ),
             )
             .field(format!("{place}.status.phase")));
@@ -1125,7 +1126,7 @@ mod tests {
             // A malformed later item comes before an earlier pod's problem.
             (
                 r#"{"items":[{"metadata":{}},{"metadata":{"name":"b"},"status":{"startTime":"x"}}]}"#,
-                None,
+                Some("items[1].status.startTime"),
                 "found \"x\", expected an RFC 3339 time",
             ),
             // So does a later document that is not a pod list.

@@ -145,7 +145,10 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
                         Ok(_) => {
                             return Err(here(
                                 header,
-                                format!("found \"{cell}\", expected a usage of 0 or more"),
+                                format!(
+                                    "found {}, expected a usage of 0 or more",
+                                    crate::error::quoted(cell)
+                                ),
                             ));
                         }
                         Err(e) => return Err(here(header, e.to_string())),
