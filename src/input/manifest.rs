@@ -17,6 +17,7 @@ mod decode;
 mod documents;
 mod locate;
 mod map;
+mod tags;
 mod v1;
 mod validate;
 
@@ -270,6 +271,26 @@ fn load_v2(
 ) -> Result<(HpaSpec, HpaStatus), InputError> {
     let envelope: V2Envelope = typed(source, doc, item, warnings)?;
     require_v2(source, raw)?;
+    for (key, typed) in [
+        (
+            "spec",
+            envelope
+                .spec
+                .as_ref()
+                .and_then(|s| serde_json::to_value(s).ok()),
+        ),
+        (
+            "status",
+            envelope
+                .status
+                .as_ref()
+                .and_then(|s| serde_json::to_value(s).ok()),
+        ),
+    ] {
+        if let (Some(typed), Some(raw)) = (typed, raw.get(key)) {
+            tags::check(source, &typed, raw, &FieldPath::of(&[key]))?;
+        }
+    }
     let meta = envelope.metadata.unwrap_or_default();
     let (name, namespace) = metadata_name(source, &meta)?;
     let mut spec = envelope.spec.unwrap_or_default();
