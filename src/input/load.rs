@@ -93,8 +93,9 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
                 i,
                 name,
                 format!(
-                    "found the column \"{name}\", expected time or a metric of the HPA: {}",
-                    expected_names.join(", ")
+                    "found the column {}, expected time or a metric of the HPA: {}",
+                    crate::error::quoted(name),
+                    crate::error::name_list(&expected_names)
                 ),
             ));
         };

@@ -555,7 +555,7 @@ fn describe_columns(names: &[String]) -> String {
     if names.is_empty() {
         "no columns".to_string()
     } else {
-        format!("the columns {}", names.join(", "))
+        format!("the columns {}", crate::error::name_list(names))
     }
 }
 

@@ -59,7 +59,7 @@ pub fn resolve(
         } else {
             format!(
                 "the name of an Object or External metric of the HPA: {}",
-                takes_value.join(", ")
+                crate::error::name_list(&takes_value)
             )
         };
         return Err(InputError::new(

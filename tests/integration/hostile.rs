@@ -771,3 +771,20 @@ fn an_int64_overflow_of_the_controller_is_diagnosed() {
     assert!(codes.contains(&"ArithmeticOverflow"), "{codes:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_list_of_names_in_an_error_is_cut_to_20_with_a_count() {
+    // No `pod` column among 30: the error lists 20 of them and says how many more.
+    let header: Vec<String> = (0..30).map(|i| format!("c{i}")).collect();
+    let o = hpacalc_stdin(
+        &["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"],
+        &format!("{}\n", header.join(",")),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("c19 and 10 more, expected a `pod` column"),
+        "{err}"
+    );
+    assert!(!err.contains("c20"), "{err}");
+}

@@ -96,7 +96,10 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
         let names: Vec<&str> = cells(header).into_iter().map(|(_, n)| n).collect();
         return Err(InputError::new(
             file,
-            format!("found the columns {}, expected {EXPECTED}", names.join(" ")),
+            format!(
+                "found the columns {}, expected {EXPECTED}",
+                crate::error::name_list(&names)
+            ),
         )
         .at(header_line, Some(1)));
     }
@@ -257,7 +260,7 @@ mod tests {
             ),
             (
                 "POD NAME MEMORY(bytes)\n",
-                "found the columns POD NAME MEMORY(bytes), expected",
+                "found the columns POD, NAME, MEMORY(bytes), expected",
                 Some(1),
                 Some(1),
             ),
