@@ -4,6 +4,7 @@
 //! are refused. The walk builds nothing: it only counts and remembers the keys of the mapping it
 //! is in.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -123,10 +124,10 @@ impl<'de> Visitor<'de> for &mut Walk {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.node()?;
-        let mut keys: HashSet<String> = HashSet::new();
+        let mut keys = Keys::default();
         while let Some(key) = map.next_key_seed(Key(&mut *self))? {
             if let Some(key) = key
-                && !keys.insert(key.clone())
+                && let Some(key) = keys.repeated(key)
             {
                 return Err(de::Error::custom(format!(
                     "found the key {} twice in one mapping, expected each key once \
@@ -148,18 +149,46 @@ impl<'de> Visitor<'de> for &mut Walk {
     }
 }
 
+/// The keys of one mapping: a short list scanned (most objects have a few keys), a set past 16.
+#[derive(Default)]
+struct Keys<'de> {
+    few: Vec<Cow<'de, str>>,
+    many: HashSet<Cow<'de, str>>,
+}
+
+impl<'de> Keys<'de> {
+    /// Remembers `key`; returns it when it was there already.
+    fn repeated(&mut self, key: Cow<'de, str>) -> Option<Cow<'de, str>> {
+        if self.many.is_empty() {
+            if self.few.contains(&key) {
+                return Some(key);
+            }
+            self.few.push(key);
+            if self.few.len() > 16 {
+                self.many.extend(self.few.drain(..));
+            }
+            return None;
+        }
+        if self.many.contains(&key) {
+            return Some(key);
+        }
+        self.many.insert(key);
+        None
+    }
+}
+
 /// A mapping key: its text when it is a scalar (what the key becomes in JSON), walked either way.
 struct Key<'w>(&'w mut Walk);
 
 impl<'de> DeserializeSeed<'de> for Key<'_> {
-    type Value = Option<String>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
+    type Value = Option<Cow<'de, str>>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for Key<'_> {
-    type Value = Option<String>;
+    type Value = Option<Cow<'de, str>>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a mapping key")
@@ -167,27 +196,31 @@ impl<'de> Visitor<'de> for Key<'_> {
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
         self.0.node::<E>()?;
-        Ok(Some(v.to_string()))
+        Ok(Some(Cow::Owned(v.to_string())))
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
         self.0.node::<E>()?;
-        Ok(Some(v.to_string()))
+        Ok(Some(Cow::Owned(v.to_string())))
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
         self.0.node::<E>()?;
-        Ok(Some(v.to_string()))
+        Ok(Some(Cow::Owned(v.to_string())))
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
         self.0.node::<E>()?;
-        Ok(Some(v.to_string()))
+        Ok(Some(Cow::Owned(v.to_string())))
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        self.0.node::<E>()?;
+        Ok(Some(Cow::Borrowed(v)))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
         self.0.node::<E>()?;
-        Ok(Some(v.to_owned()))
+        Ok(Some(Cow::Owned(v.to_owned())))
     }
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
         self.0.node::<E>()?;
-        Ok(Some("null".to_owned()))
+        Ok(Some(Cow::Borrowed("null")))
     }
     fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
         self.visit_unit()
