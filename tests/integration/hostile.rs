@@ -318,18 +318,18 @@ fn devices_are_refused_at_once_for_every_input_flag() {
 
 #[test]
 fn an_endless_stdin_stops_at_the_size_limit() {
-    // 256 MiB read, then refused: memory stays near the cap (the limit is 1 GiB of address space).
+    // 512 MiB read, then refused: memory stays near the cap (the limit is 2 GiB of address space).
     let (o, took) = bounded(
         &["--hpa", "-"],
         from_file("/dev/zero"),
         piped(),
         piped(),
-        1024,
+        2048,
     );
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("<stdin>: found more than 268435456 bytes, expected at most 268435456 bytes (256 MiB, the input size limit)"),
+        err.contains("<stdin>: found more than 536870912 bytes, expected at most 536870912 bytes (512 MiB, the input size limit)"),
         "{err}"
     );
     assert!(took.as_secs() < 60, "took {took:?}");
