@@ -62,17 +62,26 @@ fn read_named(path: &Path, shown: &str) -> Result<Vec<u8>, InputError> {
     if kind == Kind::File && meta.len() > MAX_INPUT_BYTES {
         return Err(too_large(shown, Some(meta.len())));
     }
-    read_capped(file, shown)
+    // A regular file's size is known: one allocation of it (a file that grows meanwhile still
+    // stops at the cap).
+    let size = if kind == Kind::File { meta.len() } else { 0 };
+    read_capped_to(file, shown, MAX_INPUT_BYTES, size)
 }
 
 /// Reads at most [`MAX_INPUT_BYTES`]; one byte more is an error, found before memory grows.
 pub(crate) fn read_capped(reader: impl Read, shown: &str) -> Result<Vec<u8>, InputError> {
-    read_capped_to(reader, shown, MAX_INPUT_BYTES)
+    read_capped_to(reader, shown, MAX_INPUT_BYTES, 0)
 }
 
-fn read_capped_to(mut reader: impl Read, shown: &str, cap: u64) -> Result<Vec<u8>, InputError> {
+fn read_capped_to(
+    mut reader: impl Read,
+    shown: &str,
+    cap: u64,
+    size_hint: u64,
+) -> Result<Vec<u8>, InputError> {
     let cap = usize::try_from(cap).unwrap_or(usize::MAX);
-    let mut bytes = Vec::new();
+    let hint = usize::try_from(size_hint).unwrap_or(0).min(cap);
+    let mut bytes = Vec::with_capacity(hint);
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         let n = match reader.read(&mut chunk) {
@@ -173,13 +182,13 @@ mod tests {
     #[test]
     fn the_cap_is_checked_while_reading() {
         let endless = io::repeat(b'a');
-        let err = read_capped_to(endless, "<stdin>", 1000).unwrap_err();
+        let err = read_capped_to(endless, "<stdin>", 1000, 0).unwrap_err();
         assert!(
             err.to_string()
                 .contains("found more than 1000 bytes, expected at most 1000 bytes"),
             "{err}"
         );
-        assert_eq!(read_capped_to(&b"abc"[..], "x", 3).unwrap(), b"abc");
+        assert_eq!(read_capped_to(&b"abc"[..], "x", 3, 3).unwrap(), b"abc");
     }
 
     #[cfg(unix)]
