@@ -544,11 +544,20 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    try_parse_args(args).unwrap_or_else(|e| std::process::exit(crate::clap_exit_code(&e).into()))
+}
+
+/// The flags, or clap's outcome (help, version, usage error) for the caller to print.
+pub fn try_parse_args<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     use clap::{CommandFactory, FromArgMatches};
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
     let name = args.first().map_or("hpacalc", |a| invoked_as(a));
-    let matches = Cli::command().bin_name(name).get_matches_from(args);
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    let matches = Cli::command().bin_name(name).try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
 }
 
 #[cfg(test)]

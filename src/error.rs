@@ -66,14 +66,103 @@ pub fn display_name(path: &str) -> String {
     }
 }
 
-/// A parser message as "found X, expected Y" where serde's wording allows.
-fn rephrase(message: &str) -> String {
-    for prefix in ["invalid type: ", "invalid value: "] {
-        if let Some(rest) = message.strip_prefix(prefix) {
-            return format!("found {rest}");
+/// The longest value echoed whole in a message.
+pub const ECHO_CHARS: usize = 80;
+/// The most names listed in one message.
+pub const LIST_NAMES: usize = 20;
+
+/// Control characters shown, never sent to the terminal: `\e`, `\n`, `\u0007`.
+pub fn escape_control(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{1b}' => out.push_str("\\e"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
         }
     }
-    message.to_string()
+    std::borrow::Cow::Owned(out)
+}
+
+/// Text for the terminal: control characters escaped as in [`escape_control`], line breaks kept.
+pub fn escape_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\n') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines: Vec<std::borrow::Cow<'_, str>> = text.split('\n').map(escape_control).collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
+}
+
+/// A value for a message, unquoted: escaped, and cut to 80 characters with its length.
+pub fn quoted_bare(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= ECHO_CHARS {
+        return escape_control(text).into_owned();
+    }
+    let end = text
+        .char_indices()
+        .nth(ECHO_CHARS)
+        .map_or(text.len(), |(i, _)| i);
+    format!(
+        "{}... ({count} characters)",
+        escape_control(text.get(..end).unwrap_or(text))
+    )
+}
+
+/// A value for a message, in double quotes: escaped, and cut to 80 characters with its length.
+pub fn quoted(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= ECHO_CHARS {
+        return format!("\"{}\"", escape_control(text));
+    }
+    let end = text
+        .char_indices()
+        .nth(ECHO_CHARS)
+        .map_or(text.len(), |(i, _)| i);
+    format!(
+        "\"{}...\" ({count} characters)",
+        escape_control(text.get(..end).unwrap_or(text))
+    )
+}
+
+/// Names for a message: the first 20, then how many more.
+pub fn name_list<S: AsRef<str>>(names: &[S]) -> String {
+    let shown: Vec<String> = names
+        .iter()
+        .take(LIST_NAMES)
+        .map(|n| quoted_bare(n.as_ref()))
+        .collect();
+    let mut out = shown.join(", ");
+    if names.len() > LIST_NAMES {
+        out.push_str(&format!(" and {} more", names.len() - LIST_NAMES));
+    }
+    out
+}
+
+/// A parser message as "found X, expected Y" where serde's wording allows.
+fn rephrase(message: &str) -> String {
+    let mut out = message.to_string();
+    for prefix in ["invalid type: ", "invalid value: "] {
+        if let Some(rest) = message.strip_prefix(prefix) {
+            out = format!("found {rest}");
+            break;
+        }
+    }
+    // serde names the Rust type it wanted (`expected struct RawCustom`): say what it reads.
+    if let Some(at) = out.find("expected struct ") {
+        let name_end = out
+            .get(at + "expected struct ".len()..)
+            .and_then(|rest| rest.find(|c: char| !c.is_alphanumeric() && c != '_'))
+            .map_or(out.len(), |i| at + "expected struct ".len() + i);
+        out.replace_range(at..name_end, "expected an object (a mapping of fields)");
+    }
+    out.replace("found enum", "found a tagged value")
 }
 
 /// A serde_json error as a located input error.
@@ -129,6 +218,20 @@ pub fn yaml_error(file: &str, e: &serde_yaml::Error) -> InputError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn echoed_values_are_escaped_and_cut() {
+        assert_eq!(escape_control("a\u{1b}[31mb\u{7}\n"), "a\\e[31mb\\u0007\\n");
+        assert_eq!(quoted("web"), "\"web\"");
+        let long = "x".repeat(1000);
+        assert_eq!(
+            quoted(&long),
+            format!("\"{}...\" (1000 characters)", "x".repeat(80))
+        );
+        let names: Vec<String> = (0..25).map(|i| format!("p{i}")).collect();
+        let list = name_list(&names);
+        assert!(list.ends_with("p19 and 5 more"), "{list}");
+    }
 
     #[test]
     fn located_errors_name_file_line_column_and_field() {

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod error;
 pub mod input;
 pub mod live;
+pub mod output;
 pub mod quantity;
 pub mod render;
 pub mod report;
@@ -95,15 +96,23 @@ fn simulate(args: &SimulateArgs) -> Result<()> {
         let list: Vec<(&str, &str)> = scenarios::ALL.iter().map(|s| (s.name, s.notice)).collect();
         return write_stdout(render::timeline::scenario_list(&list, terminal_width()).as_bytes());
     }
+    let inputs = [("--hpa", &args.hpa), ("--load", &args.load)];
+    let inputs: Vec<output::Input<'_>> = inputs
+        .iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|path| output::Input { flag, path }))
+        .collect();
+    if let Some(path) = &args.chart {
+        output::check_target("--chart", path, &inputs)?;
+    }
     let setup = input::load::build(args)?;
     let sim = calc::simulate::run(&setup);
     if let Some(path) = &args.chart {
-        std::fs::write(path, render::chart::render(&sim)).map_err(|e| {
-            error::InputError::new(
-                path.display().to_string(),
-                format!("cannot write the chart: {e}"),
-            )
-        })?;
+        output::write_file(
+            "--chart",
+            path,
+            render::chart::render(&sim).as_bytes(),
+            &inputs,
+        )?;
     }
     let text = match args.output {
         TimelineFormat::Table => render::timeline::table(
@@ -139,9 +148,32 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 pub(crate) fn write_stdout(bytes: &[u8]) -> Result<()> {
     let mut out = io::stdout().lock();
-    out.write_all(bytes)?;
-    out.flush()?;
-    Ok(())
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(|e| anyhow::Error::new(e).context("cannot write to stdout"))
+}
+
+/// Prints a clap outcome (help, version, usage error) without panicking on a closed or full
+/// stream, and returns its exit code: a broken pipe keeps clap's code, another write error is 1.
+pub fn clap_exit_code(err: &clap::Error) -> u8 {
+    let code = u8::try_from(err.exit_code()).unwrap_or(exit_codes::USAGE);
+    match err.print() {
+        Ok(()) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => code,
+        // Help that could not be written is a failure; an error keeps its own code.
+        Err(_) if code == 0 => exit_codes::BAD_INPUT,
+        Err(_) => code,
+    }
+}
+
+/// Prints `error: ...` on stderr; a stderr that cannot be written to is not a second error.
+pub fn print_error(err: &anyhow::Error) {
+    let style = anstyle::Style::new()
+        .bold()
+        .fg_color(Some(anstyle::AnsiColor::Red.into()));
+    let message = format!("{err:#}");
+    let message = error::escape_terminal(&message);
+    let _ = writeln!(anstream::stderr(), "{style}error{style:#}: {message}");
 }
 
 /// Colour on a terminal unless NO_COLOR is set (anstream also honours CLICOLOR_FORCE).
@@ -162,5 +194,7 @@ pub(crate) fn warn(message: &str) {
     let style = anstyle::Style::new()
         .bold()
         .fg_color(Some(anstyle::AnsiColor::Yellow.into()));
-    anstream::eprintln!("{style}warning{style:#}: {message}");
+    // A full or closed stderr loses the warning, never the result on stdout.
+    let message = error::escape_terminal(message);
+    let _ = writeln!(anstream::stderr(), "{style}warning{style:#}: {message}");
 }

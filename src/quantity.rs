@@ -59,7 +59,12 @@ pub struct QuantityError {
 
 impl fmt::Display for QuantityError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "found \"{}\", expected {}", self.found, self.problem)
+        write!(
+            f,
+            "found {}, expected {}",
+            crate::error::quoted(&self.found),
+            self.problem
+        )
     }
 }
 

@@ -9,6 +9,35 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp(pub i64);
 
+/// 1970-01-01T00:00:00 as a civil time, from which UTC instants are counted.
+const UNIX_EPOCH: jiff::civil::DateTime = jiff::civil::date(1970, 1, 1).at(0, 0, 0, 0);
+
+/// `Z`, `z` or `+HH:MM`/`-HH:MM` at the end of an RFC 3339 time: the text before, and the offset.
+fn split_offset(text: &str) -> Option<(&str, i64)> {
+    if let Some(civil) = text.strip_suffix(['Z', 'z']) {
+        return Some((civil, 0));
+    }
+    let at = text.len().checked_sub(6)?;
+    let (civil, offset) = (text.get(..at)?, text.get(at..)?.as_bytes());
+    let digit = |i: usize| -> Option<i64> {
+        let b = *offset.get(i)?;
+        b.is_ascii_digit().then(|| i64::from(b - b'0'))
+    };
+    let sign = match offset.first()? {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    if offset.get(3) != Some(&b':') {
+        return None;
+    }
+    let (hours, minutes) = (digit(1)? * 10 + digit(2)?, digit(4)? * 10 + digit(5)?);
+    if hours > 23 || minutes > 59 {
+        return None;
+    }
+    Some((civil, sign * (hours * 3600 + minutes * 60)))
+}
+
 /// A span of milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Duration(pub i64);
@@ -45,7 +74,9 @@ impl Timestamp {
 
     /// RFC 3339 with a `Z` offset, seconds precision unless there are milliseconds.
     pub fn to_rfc3339(self) -> String {
-        match jiff::Timestamp::from_millisecond(self.0) {
+        // Civil UTC time: jiff's Timestamp stops a day short of 9999-12-31, Go's does not.
+        let utc = UNIX_EPOCH.checked_add(jiff::SignedDuration::from_millis(self.0));
+        match utc {
             Ok(t) if self.0 % 1000 == 0 => t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
             Ok(t) => t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string(),
             Err(_) => format!("{}ms since the epoch", self.0),
@@ -53,9 +84,35 @@ impl Timestamp {
     }
 
     /// Parses an RFC 3339 timestamp (`2026-11-29T15:04:05Z`, with an offset or fraction).
+    ///
+    /// As Go's `time.Parse(time.RFC3339, ...)`, which the API server uses: any year from 0000 to
+    /// 9999 with any offset, and a fraction of any length (digits past the nanosecond dropped).
     pub fn parse_rfc3339(text: &str) -> Option<Timestamp> {
-        let t: jiff::Timestamp = text.trim().parse().ok()?;
-        Some(Timestamp(t.as_millisecond()))
+        let text = text.trim();
+        let (civil, offset_secs) = split_offset(text)?;
+        let (whole, fraction) = match civil.split_once('.') {
+            Some((w, f)) if !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => {
+                (w, f.get(..f.len().min(9)).unwrap_or(f))
+            }
+            Some(_) => return None,
+            None => (civil, ""),
+        };
+        // Exactly YYYY-MM-DDTHH:MM:SS before the fraction (jiff also reads other forms).
+        let shape = whole.as_bytes();
+        if shape.len() != 19 || !matches!(shape.get(10), Some(b'T' | b't')) {
+            return None;
+        }
+        let text = if fraction.is_empty() {
+            whole.replace('t', "T")
+        } else {
+            format!("{}.{fraction}", whole.replace('t', "T"))
+        };
+        let at: jiff::civil::DateTime = text.parse().ok()?;
+        let since = at.duration_since(UNIX_EPOCH);
+        let millis = since
+            .as_millis()
+            .checked_sub(i128::from(offset_secs) * 1000)?;
+        i64::try_from(millis).ok().map(Timestamp)
     }
 }
 
@@ -180,6 +237,39 @@ impl fmt::Display for Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rfc3339_times_go_reads_are_read() {
+        for (text, shown) in [
+            ("9999-12-31T23:59:59Z", "9999-12-31T23:59:59Z"),
+            (
+                "9999-12-31T23:59:59.999999999+00:00",
+                "9999-12-31T23:59:59.999Z",
+            ),
+            (
+                "2026-11-29T15:04:05.1234567891234Z",
+                "2026-11-29T15:04:05.123Z",
+            ),
+            ("2026-11-29T16:04:05+01:00", "2026-11-29T15:04:05Z"),
+            ("0000-01-01T00:00:00Z", "0000-01-01T00:00:00Z"),
+            ("2026-11-29t15:04:05z", "2026-11-29T15:04:05Z"),
+        ] {
+            let t = Timestamp::parse_rfc3339(text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(t.to_rfc3339(), shown, "{text}");
+        }
+        for text in [
+            "2026-11-29",
+            "2026-11-29T15:04:05",
+            "2026-02-30T15:04:05Z",
+            "2026-11-29T15:04:05.Z",
+            "2026-11-29T15:04Z",
+            "2026-11-29T15:04:05+24:00",
+            "10000-01-01T00:00:00Z",
+            "2026-11-29 15:04:05Z",
+        ] {
+            assert_eq!(Timestamp::parse_rfc3339(text), None, "{text}");
+        }
+    }
 
     #[test]
     fn go_style_durations_parse() {

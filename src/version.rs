@@ -19,7 +19,8 @@ pub fn parse_kube_version(text: &str) -> Result<u32, String> {
     match minor {
         Some(m) if (OLDEST..=NEWEST).contains(&m) => Ok(m),
         _ => Err(format!(
-            "found \"{text}\", expected a Kubernetes version from 1.{OLDEST} to 1.{NEWEST}"
+            "found {found}, expected a Kubernetes version from 1.{OLDEST} to 1.{NEWEST}",
+            found = crate::error::quoted(text)
         )),
     }
 }
@@ -78,16 +79,20 @@ const GATES: &[Gate] = &[
 /// Applies `NAME=true|false,...` like kube-controller-manager's `--feature-gates`.
 pub fn apply_feature_gates(gates: &mut FeatureGates, minor: u32, text: &str) -> Result<(), String> {
     for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let (name, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("found \"{item}\", expected NAME=true or NAME=false"))?;
+        let (name, value) = item.split_once('=').ok_or_else(|| {
+            format!(
+                "found {}, expected NAME=true or NAME=false",
+                crate::error::quoted(item)
+            )
+        })?;
         let (name, value) = (name.trim(), value.trim());
         let enabled = match value.to_ascii_lowercase().as_str() {
             "true" => true,
             "false" => false,
             _ => {
                 return Err(format!(
-                    "found \"{item}\", expected {name}=true or {name}=false"
+                    "found {found}, expected {name}=true or {name}=false",
+                    found = crate::error::quoted(item)
                 ));
             }
         };

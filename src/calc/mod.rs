@@ -59,5 +59,70 @@ fn evaluate_hpa(scenario: &Scenario) -> Report {
         report.steps.extend(status::steps(c));
     }
     report.diagnostics = diagnose::diagnose(scenario, &sync, &report);
+    report.diagnostics.extend(overflow_diagnostics(&sync));
+    // Most severe first; a stable sort keeps the controller's order within a severity.
     report
+        .diagnostics
+        .sort_by_key(|d| std::cmp::Reverse(d.severity));
+    report
+}
+
+/// `ArithmeticOverflow`: a sum the controller computes in int64 wrapped, as it does in Go; the
+/// report keeps the controller's wrapped value and says which sum it was.
+fn overflow_diagnostics(sync: &reconcile::Sync<'_>) -> Vec<crate::report::Diagnostic> {
+    use crate::report::{Diagnostic, Severity};
+    sync.outcomes
+        .iter()
+        .filter_map(|o| match &o.result {
+            Ok(metrics::Computed::PodBased(r)) => r
+                .overflow
+                .or_else(|| r.recount.as_ref().and_then(|t| t.overflow))
+                .map(|sum| (o.name.as_str(), sum.describe())),
+            _ => None,
+        })
+        .map(|(name, sum)| {
+            Diagnostic::new(
+                "ArithmeticOverflow",
+                Severity::Warning,
+                format!(
+                    "metric {name}: {sum} overflows the controller's 64-bit integers; the \
+                     controller computes with the wrapped value, and so does this result"
+                ),
+                "lower the requests or usage, or split the workload: the controller's answer \
+                 for this metric is not meaningful",
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{cpu_utilization, scenario};
+    use super::*;
+
+    #[test]
+    fn an_int64_sum_that_overflows_keeps_the_wrapped_value_and_is_diagnosed() {
+        // 1,000 pods each using 10^16 milli-cpu: usage × 100 passes 2^63.
+        let mut s = scenario(vec![cpu_utilization(60)], 1000, 10_000_000_000_000_000);
+        s.hpa.max_replicas = 10_000;
+        let report = evaluate(&s);
+        let found: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert!(found.contains(&"ArithmeticOverflow"), "{found:?}");
+        let d = report
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "ArithmeticOverflow")
+            .unwrap();
+        assert!(d.message.contains("overflows"), "{}", d.message);
+        // Within range: no such diagnostic.
+        let mut s = scenario(vec![cpu_utilization(60)], 1000, 900);
+        s.hpa.max_replicas = 10_000;
+        let report = evaluate(&s);
+        assert!(
+            report
+                .diagnostics
+                .iter()
+                .all(|d| d.code != "ArithmeticOverflow")
+        );
+    }
 }

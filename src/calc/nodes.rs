@@ -69,6 +69,9 @@ pub fn effective_requests(pod: &Pod) -> Resources {
     )
 }
 
+/// The Cluster Autoscaler's `--max-nodes-per-scaleup` default: nodes one estimate may add.
+pub const MAX_NODES_PER_SCALE_UP: i64 = 1000;
+
 /// A node being filled in the estimate.
 #[derive(Debug, Clone)]
 pub(crate) struct Slot {
@@ -96,9 +99,29 @@ impl Slot {
     }
 
     pub(crate) fn place(&mut self, request: &Resources) {
-        add(&mut self.requested.resources, request, 1);
-        self.requested.pods += 1;
-        self.workload_pods += 1;
+        self.place_n(request, 1);
+    }
+
+    /// `n` identical pods at once: what `n` calls of `place` do, in one step.
+    pub(crate) fn place_n(&mut self, request: &Resources, n: i64) {
+        add(&mut self.requested.resources, request, n);
+        self.requested.pods = self.requested.pods.saturating_add(n);
+        self.workload_pods = self.workload_pods.saturating_add(n);
+    }
+
+    /// How many more pods of `request` fit: `fits` asked again after each `place`, in one step.
+    pub(crate) fn room_for(&self, request: &Resources) -> i64 {
+        let mut room = self
+            .allocatable
+            .pods
+            .saturating_sub(self.requested.pods)
+            .max(0);
+        for (name, r) in request.0.iter().filter(|(_, r)| *r > 0) {
+            let alloc = self.allocatable.resources.get(name).unwrap_or(0);
+            let used = self.requested.resources.get(name).unwrap_or(0);
+            room = room.min((alloc.saturating_sub(used) / r).max(0));
+        }
+        room
     }
 
     pub(crate) fn remove(&mut self, request: &Resources) {
@@ -202,22 +225,24 @@ pub(crate) fn estimate(groups: &[(Resources, i64)], input: &NodeInput, limit: i6
     let mut new_allowed = true;
     for (request, count, done) in order {
         let mut left = count;
-        // Phase A: first-fit on nodes opened earlier; stop at the first pod that fits none.
-        while left > 0 {
-            let Some(slot) = opened.iter_mut().find(|s| s.fits(request)) else {
-                break;
-            };
-            slot.place(request);
-            left -= 1;
-            *done += 1;
+        // Phase A: first-fit on nodes opened earlier; stop at the first pod that fits none. The
+        // pods are identical and room only shrinks, so first-fit fills the nodes in order.
+        for slot in opened.iter_mut() {
+            let n = slot.room_for(request).min(left);
+            if n > 0 {
+                slot.place_n(request, n);
+                left -= n;
+                *done += n;
+            }
         }
-        // Phase B: next-fit, opening template nodes.
+        // Phase B: next-fit, opening template nodes (each filled at once).
         while left > 0 && new_allowed {
             if let Some(last) = opened.last_mut() {
-                if last.fits(request) {
-                    last.place(request);
-                    left -= 1;
-                    *done += 1;
+                let n = last.room_for(request).min(left);
+                if n > 0 {
+                    last.place_n(request, n);
+                    left -= n;
+                    *done += n;
                     continue;
                 }
                 if last.workload_pods == 0 {
@@ -233,9 +258,10 @@ pub(crate) fn estimate(groups: &[(Resources, i64)], input: &NodeInput, limit: i6
             if !slot.fits(request) {
                 break;
             }
-            slot.place(request);
-            left -= 1;
-            *done += 1;
+            let n = slot.room_for(request).min(left);
+            slot.place_n(request, n);
+            left -= n;
+            *done += n;
             opened.push(slot);
         }
     }
@@ -271,14 +297,30 @@ fn existing_slots(input: &NodeInput, current: i64, k: i64) -> (Vec<Slot>, i64) {
     let mut slots: Vec<Slot> = (1..=count)
         .map(|i| template_slot(format!("node-{i}"), input))
         .collect();
-    let mut pending = 0;
-    for _ in 0..current {
-        match slots.iter_mut().find(|s| s.fits(&input.pod_request)) {
-            Some(slot) => slot.place(&input.pod_request),
-            None => pending += 1,
+    let pending = fill_first_fit(&mut slots, &input.pod_request, current, |_| true);
+    (slots, pending)
+}
+
+/// First-fit of `count` identical pods over the slots `usable` allows, in order; returns the pods
+/// that fit nowhere. Room only shrinks, so each slot is filled once, in one step.
+fn fill_first_fit(
+    slots: &mut [Slot],
+    request: &Resources,
+    count: i64,
+    usable: impl Fn(&Slot) -> bool,
+) -> i64 {
+    let mut left = count;
+    for slot in slots.iter_mut().filter(|s| usable(s)) {
+        if left == 0 {
+            break;
+        }
+        let n = slot.room_for(request).min(left);
+        if n > 0 {
+            slot.place_n(request, n);
+            left -= n;
         }
     }
-    (slots, pending)
+    left
 }
 
 /// The nodes consequence of going from `current` to `desired` pods.
@@ -294,33 +336,32 @@ pub fn plan(input: &NodeInput, current: i32, desired: i32) -> NodesReport {
     let mut to_remove = (current - desired).max(0);
     let unscheduled_removed = already_pending.min(to_remove);
     to_remove -= unscheduled_removed;
+    // The node with the most, the later among equals: the top of a heap of (pods, index).
+    let mut heap: std::collections::BinaryHeap<(i64, usize)> = slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.workload_pods > 0)
+        .map(|(i, s)| (s.workload_pods, i))
+        .collect();
     for _ in 0..to_remove {
-        if let Some(slot) = slots
-            .iter_mut()
-            .filter(|s| s.workload_pods > 0)
-            .max_by_key(|s| s.workload_pods)
-        {
+        let Some((_, i)) = heap.pop() else { break };
+        if let Some(slot) = slots.get_mut(i) {
             slot.remove(&input.pod_request);
+            if slot.workload_pods > 0 {
+                heap.push((slot.workload_pods, i));
+            }
         }
     }
 
     // Filter-out-schedulable: pods without a node, new ones included, first fill the free room
     // of schedulable nodes, in order.
     let unplaced = already_pending - unscheduled_removed + (desired - current).max(0);
-    let mut pending = 0;
-    for _ in 0..unplaced {
-        match slots
-            .iter_mut()
-            .find(|s| s.schedulable && s.fits(&input.pod_request))
-        {
-            Some(slot) => slot.place(&input.pod_request),
-            None => pending += 1,
-        }
-    }
+    let pending = fill_first_fit(&mut slots, &input.pod_request, unplaced, |s| s.schedulable);
 
     // The binpacking estimator for the Pending pods, within the group's and the cluster's room.
-    let mut limited_by = None;
-    let mut limit = i64::MAX;
+    // Port of the static threshold (static_threshold.go): --max-nodes-per-scaleup, 1000.
+    let mut limited_by = Some("maxNodesPerScaleUp".to_string());
+    let mut limit = MAX_NODES_PER_SCALE_UP;
     for (max, name) in [
         (input.node_group_max, "nodeGroupMax"),
         (input.max_nodes_total, "maxNodesTotal"),
@@ -448,6 +489,36 @@ mod tests {
         assert_eq!((r.pods_per_node, r.limiting_resource.as_str()), (6, "cpu"));
         assert_eq!((r.pending_pods, r.to_add, r.needed), (18, 3, 6));
         assert_eq!(r.unschedulable_pods, 0);
+    }
+
+    #[test]
+    fn one_scale_up_adds_at_most_max_nodes_per_scaleup_nodes() {
+        // 3670m free on a fresh node: one 3000m pod per node, 1,500 pods pending.
+        let r = plan(&g1(res(3000, 100), Existing::Template(Some(0))), 0, 1500);
+        assert_eq!((r.to_add, r.unschedulable_pods), (1000, 500));
+        assert_eq!(r.limited_by.as_deref(), Some("maxNodesPerScaleUp"));
+        // A smaller group maximum is the limit named.
+        let mut input = g1(res(3000, 100), Existing::Template(Some(0)));
+        input.node_group_max = Some(20);
+        let r = plan(&input, 0, 1500);
+        assert_eq!(
+            (r.to_add, r.limited_by.as_deref()),
+            (20, Some("nodeGroupMax"))
+        );
+    }
+
+    #[test]
+    fn filling_in_one_step_places_as_one_pod_at_a_time_would() {
+        // 1,000,000 pods of 100m on 10,000 nodes of 3670m free: 36 a node, all placed, in no time.
+        let r = plan(
+            &g1(res(100, 10), Existing::Template(Some(10_000))),
+            1_000_000,
+            1_000_000,
+        );
+        assert_eq!(r.pods_per_node, 36);
+        assert_eq!((r.pending_pods, r.to_add), (640_000, 1000));
+        let first: Vec<i64> = r.nodes.iter().take(2).map(|n| n.workload_pods).collect();
+        assert_eq!(first, vec![36, 36]);
     }
 
     #[test]

@@ -64,6 +64,26 @@ fn i64_to_f64(n: i64) -> f64 {
     f
 }
 
+/// Which int64 sum of the controller wrapped (Go wraps silently; the value kept is the wrapped one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overflow {
+    UsageSum,
+    RequestSum,
+    UsageTimes100,
+    ValueSum,
+}
+
+impl Overflow {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Overflow::UsageSum => "the sum of the pods' usage",
+            Overflow::RequestSum => "the sum of the pods' requests",
+            Overflow::UsageTimes100 => "the pods' usage × 100 (metricsTotal * 100)",
+            Overflow::ValueSum => "the sum of the pods' values",
+        }
+    }
+}
+
 /// What the recount substituted and found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecountTrace {
@@ -72,6 +92,8 @@ pub struct RecountTrace {
     pub metrics_count: usize,
     pub new_ratio: f64,
     pub new_utilization: Option<i32>,
+    /// The sum of the recount that overflowed int64 (the value kept is Go's wrapped one).
+    pub overflow: Option<Overflow>,
 }
 
 /// The outcome of one pod-based metric calculation, with its trace.
@@ -92,6 +114,8 @@ pub struct PodBasedResult<'a> {
     pub branch: &'static str,
     /// The sums behind it, to redo the arithmetic for another usage total.
     pub sums: Box<PodSums>,
+    /// The sum of the first pass that overflowed int64 (the value kept is Go's wrapped one).
+    pub overflow: Option<Overflow>,
 }
 
 /// A failure with the groups computed so far (for the trace).
@@ -126,6 +150,7 @@ struct Utilization {
     raw_average: i64,
     metrics_total: i64,
     requests_total: i64,
+    overflow: Option<Overflow>,
 }
 
 // Port of GetResourceUtilizationRatio (metrics/utilization.go).
@@ -137,14 +162,25 @@ fn resource_utilization_ratio(
     let mut metrics_total = 0i64;
     let mut requests_total = 0i64;
     let mut entries = 0i64;
+    // Go's int64 sums wrap; the wrapped value is kept, and the overflow is said.
+    let mut overflow = None;
     for (pod, metric) in metrics {
         // Samples for pods the lister does not know have no request and are skipped here.
         let Some(request) = requests.get(pod) else {
             continue;
         };
+        if metrics_total.checked_add(metric.value).is_none() {
+            overflow.get_or_insert(Overflow::UsageSum);
+        }
+        if requests_total.checked_add(*request).is_none() {
+            overflow.get_or_insert(Overflow::RequestSum);
+        }
         metrics_total = metrics_total.wrapping_add(metric.value);
         requests_total = requests_total.wrapping_add(*request);
         entries += 1;
+    }
+    if metrics_total.checked_mul(100).is_none() {
+        overflow.get_or_insert(Overflow::UsageTimes100);
     }
     if requests_total == 0 {
         return Err("no metrics returned matched known pods".into());
@@ -158,20 +194,29 @@ fn resource_utilization_ratio(
         raw_average: metrics_total / entries.max(1),
         metrics_total,
         requests_total,
+        overflow,
     })
 }
 
 // Port of GetMetricUsageRatio (metrics/utilization.go): every entry, no request filter.
-fn metric_usage_ratio(metrics: &PodMetricsInfo<'_>, target_usage: i64) -> (f64, i64, i64) {
-    let total = metrics
-        .values()
-        .fold(0i64, |acc, m| acc.wrapping_add(m.value));
+fn metric_usage_ratio(
+    metrics: &PodMetricsInfo<'_>,
+    target_usage: i64,
+) -> (f64, i64, i64, Option<Overflow>) {
+    let mut overflow = None;
+    let total = metrics.values().fold(0i64, |acc, m| {
+        if acc.checked_add(m.value).is_none() {
+            overflow = Some(Overflow::ValueSum);
+        }
+        acc.wrapping_add(m.value)
+    });
     let len = i64::try_from(metrics.len()).unwrap_or(i64::MAX).max(1);
     let current = total / len;
     (
         i64_to_f64(current) / i64_to_f64(target_usage),
         current,
         total,
+        overflow,
     )
 }
 
@@ -190,6 +235,7 @@ struct Ratio {
     raw_average: i64,
     usage_total: i64,
     request_total: Option<i64>,
+    overflow: Option<Overflow>,
 }
 
 fn usage_ratio(
@@ -206,17 +252,19 @@ fn usage_ratio(
                 raw_average: u.raw_average,
                 usage_total: u.metrics_total,
                 request_total: Some(u.requests_total),
+                overflow: u.overflow,
             })
         }
         (PodTarget::Utilization(_), None) => Err("missing requests".into()),
         (PodTarget::AverageValue(t), _) => {
-            let (ratio, current, total) = metric_usage_ratio(metrics, t);
+            let (ratio, current, total, overflow) = metric_usage_ratio(metrics, t);
             Ok(Ratio {
                 ratio,
                 utilization: None,
                 raw_average: current,
                 usage_total: total,
                 request_total: None,
+                overflow,
             })
         }
     }
@@ -281,6 +329,7 @@ pub fn pod_based_replicas<'a>(
         recount: decided.recount,
         branch: decided.branch,
         sums: Box::new(sums),
+        overflow: first.overflow,
     })
 }
 
@@ -386,6 +435,26 @@ impl PodSums {
         }
     }
 
+    /// Which of the recount's int64 sums overflows, as Go's would (the wrapped value is kept).
+    fn recount_overflow(&self, usage_total: i64, extra: &Inserted) -> Option<Overflow> {
+        let total = usage_total.checked_add(extra.value_total);
+        match (self.target, self.request_total) {
+            (PodTarget::Utilization(_), Some(requests)) => {
+                let Some(total) = total else {
+                    return Some(Overflow::UsageSum);
+                };
+                if requests.checked_add(extra.request_total).is_none() {
+                    Some(Overflow::RequestSum)
+                } else if total.checked_mul(100).is_none() {
+                    Some(Overflow::UsageTimes100)
+                } else {
+                    None
+                }
+            }
+            _ => total.is_none().then_some(Overflow::ValueSum),
+        }
+    }
+
     /// The usage ratio and, for Utilization, the truncated percent, of a usage total over the
     /// first pass's entries plus `extra` (the same arithmetic as `usage_ratio`).
     fn ratio(&self, usage_total: i64, extra: &Inserted) -> (f64, Option<i32>) {
@@ -469,6 +538,7 @@ pub fn decide_pod_based(
         metrics_count,
         new_ratio,
         new_utilization,
+        overflow: sums.recount_overflow(usage_total, &inserted),
     };
     if tolerances.is_within(new_ratio) {
         return done(

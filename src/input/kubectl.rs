@@ -72,6 +72,9 @@ pub fn detect(text: &str) -> Format {
     if yaml { Format::Yaml } else { Format::Text }
 }
 
+/// JSON captures up to this size have field paths in their errors (16 MiB: about 4,000 pods).
+const PATH_TRACKING_BYTES: usize = 16 * 1024 * 1024;
+
 /// Deserializes every document of `text` (one for JSON, each of a YAML stream).
 pub(crate) fn decode<'a, T: Deserialize<'a>>(
     file: &str,
@@ -97,11 +100,38 @@ where
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     match format {
         Format::Json => {
+            // No guard walk here: JSON has no aliases, and a capture of 100,000 pods is read once.
             let mut de = serde_json::Deserializer::from_str(body);
-            DeserializeSeed::deserialize(&mut *seed, &mut de).map_err(|e| json_error(file, &e))?;
+            // The field path (`items[3].status.startTime`) is tracked as the seed reads, up to
+            // PATH_TRACKING_BYTES: tracking costs a third of the time of a large capture, whose
+            // errors then name the line and column only.
+            if body.len() > PATH_TRACKING_BYTES {
+                DeserializeSeed::deserialize(&mut *seed, &mut de)
+                    .map_err(|e| json_error(file, &e))?;
+                return de.end().map_err(|e| json_error(file, &e));
+            }
+            let mut track = serde_path_to_error::Track::new();
+            DeserializeSeed::deserialize(
+                &mut *seed,
+                serde_path_to_error::Deserializer::new(&mut de, &mut track),
+            )
+            .map_err(|e| {
+                let err = json_error(file, &e);
+                let path = track.path().to_string();
+                let syntax = matches!(
+                    e.classify(),
+                    serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+                );
+                if syntax || path.is_empty() || path == "." || err.field.is_some() {
+                    err
+                } else {
+                    err.field(path)
+                }
+            })?;
             de.end().map_err(|e| json_error(file, &e))
         }
         _ => {
+            crate::input::guard::check_yaml(file, body)?;
             for doc in serde_yaml::Deserializer::from_str(body) {
                 DeserializeSeed::deserialize(&mut *seed, doc).map_err(|e| yaml_error(file, &e))?;
             }
@@ -179,7 +209,8 @@ impl<'de> Deserialize<'de> for Time {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Time, E> {
                 Timestamp::parse_rfc3339(v).map(Time).ok_or_else(|| {
                     E::custom(format!(
-                        "found \"{v}\", expected an RFC 3339 time such as 2026-11-29T15:04:05Z"
+                        "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
+                        crate::error::quoted(v)
                     ))
                 })
             }
@@ -201,9 +232,12 @@ impl<'de> Deserialize<'de> for Window {
                 f.write_str("a duration such as 15s or 1m0s")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Window, E> {
-                Duration::parse(v)
-                    .map(Window)
-                    .map_err(|e| E::custom(format!("found \"{v}\", expected a duration: {e}")))
+                Duration::parse(v).map(Window).map_err(|e| {
+                    E::custom(format!(
+                        "found {}, expected a duration: {e}",
+                        crate::error::quoted(v)
+                    ))
+                })
             }
         }
         d.deserialize_str(V)

@@ -93,8 +93,9 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
                 i,
                 name,
                 format!(
-                    "found the column \"{name}\", expected time or a metric of the HPA: {}",
-                    expected_names.join(", ")
+                    "found the column {}, expected time or a metric of the HPA: {}",
+                    crate::error::quoted(name),
+                    crate::error::name_list(&expected_names)
                 ),
             ));
         };
@@ -218,7 +219,8 @@ pub fn build(args: &SimulateArgs) -> Result<Setup> {
             InputError::new(
                 "--scenario",
                 format!(
-                    "found \"{name}\", expected list or one of {}",
+                    "found {}, expected list or one of {}",
+                    crate::error::quoted(name),
                     scenarios::names()
                 ),
             )
@@ -320,6 +322,82 @@ fn merge(user: &SimulateArgs, base: &SimulateArgs) -> SimulateArgs {
             &base.scale_down_unneeded_time,
         ),
     }
+}
+
+/// The most syncs one simulation runs: each is a row of the output (about 5 KB in memory).
+pub const MAX_SYNCS: i64 = 100_000;
+/// The most pods one simulation holds: its starting replicas and the HPA's maxReplicas.
+pub const MAX_PODS: i32 = 100_000;
+
+/// Work proportional to a number in the input is bounded: syncs and pods have a ceiling, and a
+/// load whose sums would overflow the controller's int64 arithmetic is refused.
+fn check_size(
+    sync_period: Duration,
+    duration: Duration,
+    start_replicas: i32,
+    max_replicas: i32,
+    pod_request: &Resources,
+    curve: &LoadCurve,
+) -> Result<(), InputError> {
+    let syncs = duration.millis() / sync_period.millis().max(1) + 1;
+    if syncs > MAX_SYNCS {
+        return Err(InputError::new(
+            "--duration",
+            format!(
+                "found {duration} at a --sync-period of {sync_period}, {syncs} syncs, expected at \
+                 most {MAX_SYNCS} syncs (the simulation limit): a shorter --duration or a longer \
+                 --sync-period"
+            ),
+        ));
+    }
+    for (flag, n) in [
+        ("--replicas", start_replicas),
+        ("spec.maxReplicas", max_replicas),
+    ] {
+        if n > MAX_PODS {
+            return Err(InputError::new(
+                flag,
+                format!(
+                    "found {n}, expected at most {MAX_PODS} pods (the simulation limit): \
+                     simulate a smaller workload with the same per-pod load"
+                ),
+            ));
+        }
+    }
+    // The controller sums requests over the pods and multiplies usage by 100 (utilization).
+    let pods = i64::from(start_replicas.max(max_replicas).max(1));
+    for (name, r) in &pod_request.0 {
+        if r.checked_mul(pods)
+            .and_then(|t| t.checked_mul(100))
+            .is_none()
+        {
+            return Err(InputError::new(
+                "--pod-request",
+                format!(
+                    "found {name}={}, whose sum over {pods} pods overflows the controller's \
+                     64-bit arithmetic, expected a smaller request",
+                    crate::quantity::build_quantity(name, *r)
+                ),
+            ));
+        }
+    }
+    for step in &curve.steps {
+        for (column, v) in curve.columns.iter().zip(&step.values) {
+            if v.checked_mul(100).is_none() {
+                return Err(InputError::new(
+                    "--load",
+                    format!(
+                        "found {} at {}, a load that overflows the controller's 64-bit \
+                         arithmetic, expected a smaller value",
+                        crate::quantity::format_milli(*v, crate::quantity::Format::DecimalSI),
+                        step.at
+                    ),
+                )
+                .field(column.name.clone()));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A duration flag, or its default.
@@ -516,6 +594,15 @@ pub fn setup(
             )
         ));
     }
+
+    check_size(
+        config.sync_period,
+        duration,
+        start_replicas,
+        loaded.spec.max_replicas,
+        &pod_request,
+        &curve,
+    )?;
 
     let scenario = Scenario {
         hpa: loaded.spec,

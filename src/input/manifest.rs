@@ -19,6 +19,7 @@ mod documents;
 mod lenient;
 pub(crate) mod locate;
 mod map;
+mod tags;
 mod v1;
 mod v2beta1;
 pub(crate) mod validate;
@@ -199,6 +200,18 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
             v2beta1::load(&source, doc, chosen.item, chosen.value, &mut warnings)?
         }
     };
+    // Port of ValidateHorizontalPodAutoscalerStatusUpdate (validation.go): counts are nonnegative.
+    for (key, count) in [
+        ("currentReplicas", status.current_replicas),
+        ("desiredReplicas", status.desired_replicas),
+    ] {
+        if let Some(n) = count.filter(|n| *n < 0) {
+            return Err(source.error(
+                &FieldPath::of(&["status", key]),
+                format!("found {n}, expected 0 or more (the API server refuses a negative count)"),
+            ));
+        }
+    }
     Ok(LoadedHpa {
         spec,
         status,
@@ -378,6 +391,26 @@ fn load_v2(
     }
     let envelope: V2Envelope = lenient::typed(source, doc, item, raw, warnings)?;
     require_v2(source, raw)?;
+    for (key, typed) in [
+        (
+            "spec",
+            envelope
+                .spec
+                .as_ref()
+                .and_then(|s| serde_json::to_value(s).ok()),
+        ),
+        (
+            "status",
+            envelope
+                .status
+                .as_ref()
+                .and_then(|s| serde_json::to_value(s).ok()),
+        ),
+    ] {
+        if let (Some(typed), Some(raw)) = (typed, raw.get(key)) {
+            tags::check(source, &typed, raw, &FieldPath::of(&[key]))?;
+        }
+    }
     let meta = envelope.metadata.unwrap_or_default();
     let (name, namespace) = metadata_name(source, &meta)?;
     let mut spec = envelope.spec.unwrap_or_default();

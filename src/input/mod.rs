@@ -1,6 +1,7 @@
 //! Parsers: each module owns one outside format and turns it into `scenario` types; this file
 //! reads the files the flags name and validates everything into one `Scenario`.
 
+pub mod guard;
 pub mod history;
 pub mod keda;
 pub mod kubectl;
@@ -10,6 +11,7 @@ pub mod manifest;
 pub mod nodes;
 pub mod past;
 pub mod paste;
+pub mod read;
 pub mod recognize;
 pub mod required;
 pub mod samples;
@@ -18,33 +20,19 @@ pub mod sources;
 pub mod target;
 pub mod values;
 
-use std::io::{self, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
 use crate::UsageError;
 use crate::cli::Cli;
-use crate::error::{InputError, display_name};
+use crate::error::InputError;
 use crate::report::{Diagnostic, Severity};
 use crate::scenario::{ControllerConfig, Scenario, Source};
 use crate::time::{Duration, Timestamp};
 use crate::version;
 use kubectl::capture;
-
-pub fn read_input(path: &Path) -> Result<(String, String)> {
-    let shown = display_name(&path.to_string_lossy());
-    let mut text = String::new();
-    if path == Path::new("-") {
-        io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| InputError::new(&shown, format!("cannot read: {e}")))?;
-    } else {
-        text = std::fs::read_to_string(path)
-            .map_err(|e| InputError::new(&shown, format!("cannot read: {e}")))?;
-    }
-    Ok((shown, text))
-}
+pub use read::read_input;
 
 pub fn flag_duration(flag: &str, text: &str) -> Result<Duration> {
     Duration::parse(text).map_err(|e| InputError::new(flag, e).into())
@@ -137,7 +125,10 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         Some(text) => Some(Timestamp::parse_rfc3339(text).ok_or_else(|| {
             InputError::new(
                 "--now",
-                format!("found \"{text}\", expected an RFC 3339 time such as 2026-11-29T15:04:05Z"),
+                format!(
+                    "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
+                    crate::error::quoted(text)
+                ),
             )
         })?),
         None => None,
@@ -359,6 +350,9 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     metrics.values.resource_api_error = resource_api_error;
 
     let node_group = nodes::from_flags(&cli.nodes, &samples.pods, &loaded.spec.namespace)?;
+    if let Some(group) = &node_group {
+        nodes::check_size(group, current_replicas)?;
+    }
 
     Ok(Scenario {
         hpa: loaded.spec,

@@ -1,6 +1,6 @@
 //! The node group from the `--node-*` flags: allocatable, DaemonSets, limits and the pod request.
 
-use crate::calc::nodes::effective_requests;
+use crate::calc::nodes::{effective_requests, pods_per_node};
 use crate::cli::NodeFlags;
 use crate::error::InputError;
 use crate::input::kubectl::cluster;
@@ -18,7 +18,10 @@ pub fn parse_resource_list(flag: &str, text: &str) -> Result<(Resources, Option<
         let (name, value) = item.split_once('=').ok_or_else(|| {
             InputError::new(
                 flag,
-                format!("found \"{item}\", expected NAME=QUANTITY such as cpu=500m"),
+                format!(
+                    "found {}, expected NAME=QUANTITY such as cpu=500m",
+                    crate::error::quoted(item)
+                ),
             )
         })?;
         let (name, value) = (name.trim(), value.trim());
@@ -58,8 +61,37 @@ fn count(flag: &str, value: Option<i64>) -> Result<Option<i64>, InputError> {
             flag,
             format!("found {n}, expected 0 or more"),
         )),
+        Some(n) if n > MAX_NODES => Err(InputError::new(
+            flag,
+            format!("found {n}, expected at most {MAX_NODES} nodes (hpacalc's node limit)"),
+        )),
         other => Ok(other),
     }
+}
+
+/// The most nodes a group may have now: twice Kubernetes' documented 5,000-node scale, and a
+/// bound on the work and the report's size.
+pub const MAX_NODES: i64 = 10_000;
+
+/// Refuses a node group that `current` pods would spread over more than [`MAX_NODES`] nodes when
+/// the group's size is derived from the pods (no --existing-nodes, no --nodes).
+pub fn check_size(group: &NodeInput, current: i32) -> Result<(), InputError> {
+    if group.existing != Existing::Template(None) {
+        return Ok(());
+    }
+    let (k, _) = pods_per_node(&group.template, &group.daemonsets, &group.pod_request);
+    let current = i64::from(current.max(0));
+    if k > 0 && (current + k - 1) / k > MAX_NODES {
+        return Err(InputError::new(
+            "--current-replicas",
+            format!(
+                "found {current} pods, {} nodes of {k} pods, expected at most {MAX_NODES} nodes \
+                 (hpacalc's node limit): give --existing-nodes or a larger --node-allocatable",
+                (current + k - 1) / k
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The most common effective request among the pods that count as replicas, and a note when the
@@ -141,7 +173,10 @@ pub fn from_flags(
             if resources.get("cpu").is_none() {
                 return Err(InputError::new(
                     "--node-allocatable",
-                    format!("found \"{text}\" without cpu, expected at least cpu=QUANTITY"),
+                    format!(
+                        "found {} without cpu, expected at least cpu=QUANTITY",
+                        crate::error::quoted(text)
+                    ),
                 )
                 .into());
             }

@@ -145,6 +145,8 @@ struct PodRows {
     ready_changed: Option<Given<Timestamp>>,
     metric_values: Vec<Option<Given<i64>>>,
     containers: Vec<Container>,
+    /// The container names seen, to find a repeated one without scanning the rows again.
+    container_names: std::collections::HashSet<String>,
     usage: Vec<ContainerMetrics>,
     any_usage: bool,
 }
@@ -194,6 +196,7 @@ fn read_header(
             .at(line, Some(column + 1))
             .field(name)
     };
+    let mut first_seen: HashMap<&str, usize> = HashMap::with_capacity(lower.len());
     for (i, (name, shown)) in lower.iter().zip(&names).enumerate() {
         if name.is_empty() {
             return Err(at(
@@ -203,15 +206,14 @@ fn read_header(
                     .to_string(),
             ));
         }
-        if let Some(first) = lower.iter().position(|other| other == name)
-            && first != i
-        {
+        let first = *first_seen.entry(name.as_str()).or_insert(i);
+        if first != i {
             return Err(at(
                 i,
                 shown,
                 format!(
-                    "found the column \"{shown}\" again (first as column {}), expected each \
-                     column once",
+                    "found the column {} again (first as column {}), expected each column once",
+                    crate::error::quoted(shown),
                     first + 1
                 ),
             ));
@@ -397,6 +399,7 @@ fn read_row(
                 ready_changed: None,
                 metric_values: (0..header.slots).map(|_| None).collect(),
                 containers: Vec::new(),
+                container_names: std::collections::HashSet::new(),
                 usage: Vec::new(),
                 any_usage: false,
             });
@@ -413,11 +416,12 @@ fn read_row(
             if c.text.is_empty() {
                 return Err(c.error("a container name"));
             }
-            if rows.containers.iter().any(|known| known.name == c.text) {
+            if !rows.container_names.insert(c.text.to_string()) {
                 return Err(c.message(format!(
-                    "found the container \"{}\" of pod \"{}\" again, expected each pod and \
-                     container once",
-                    c.text, rows.name
+                    "found the container {} of pod {} again, expected each pod and container \
+                     once",
+                    crate::error::quoted(c.text),
+                    crate::error::quoted(&rows.name)
                 )));
             }
             c.text
@@ -614,7 +618,7 @@ fn describe_columns(names: &[String]) -> String {
     if names.is_empty() {
         "no columns".to_string()
     } else {
-        format!("the columns {}", names.join(", "))
+        format!("the columns {}", crate::error::name_list(names))
     }
 }
 
@@ -669,7 +673,10 @@ impl Cell<'_> {
         if self.text.is_empty() {
             self.message(format!("found an empty cell, expected {expected}"))
         } else {
-            self.message(format!("found \"{}\", expected {expected}", self.text))
+            self.message(format!(
+                "found {}, expected {expected}",
+                crate::error::quoted(self.text)
+            ))
         }
     }
 

@@ -216,9 +216,12 @@ impl Parser {
             Some(Token::Gt | Token::Lt) => {
                 let greater = self.next() == Some(Token::Gt);
                 let text = self.value()?;
-                let n = text
-                    .parse::<i64>()
-                    .map_err(|_| format!("found \"{text}\" after {key}, expected an integer"))?;
+                let n = text.parse::<i64>().map_err(|_| {
+                    format!(
+                        "found {} after {key}, expected an integer",
+                        crate::error::quoted(&text)
+                    )
+                })?;
                 if greater {
                     Op::GreaterThan(n)
                 } else {
@@ -358,8 +361,9 @@ fn validate_key(key: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "found \"{key}\", expected a label key ([prefix/]name: letters, digits, '-', '_', '.', \
-             at most 63 characters)"
+            "found {found}, expected a label key ([prefix/]name: letters, digits, '-', '_', '.', \
+             at most 63 characters)",
+            found = crate::error::quoted(key)
         ))
     }
 }
@@ -369,8 +373,9 @@ fn validate_value(value: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "found \"{value}\", expected a label value (letters, digits, '-', '_', '.', at most \
-             63 characters)"
+            "found {found}, expected a label value (letters, digits, '-', '_', '.', at most \
+             63 characters)",
+            found = crate::error::quoted(value)
         ))
     }
 }

@@ -63,12 +63,15 @@ pub fn resolve(
         } else {
             format!(
                 "the name of an Object or External metric of the HPA: {}",
-                takes_value.join(", ")
+                crate::error::name_list(&takes_value)
             )
         };
         return Err(InputError::new(
             FLAG,
-            format!("found \"{unknown}\", expected {expected}"),
+            format!(
+                "found {}, expected {expected}",
+                crate::error::quoted(unknown)
+            ),
         ));
     }
 
@@ -166,7 +169,10 @@ pub(crate) fn parse_flags(flags: &[String]) -> Result<BTreeMap<&str, i64>, Input
         else {
             return Err(InputError::new(
                 FLAG,
-                format!("found \"{flag}\", expected NAME=QUANTITY"),
+                format!(
+                    "found {}, expected NAME=QUANTITY",
+                    crate::error::quoted(flag)
+                ),
             ));
         };
         let value =

@@ -39,7 +39,8 @@ pub(crate) fn new_table(header: &[&str], width: u16) -> Table {
 pub(crate) fn push_table(out: &mut String, table: &Table) {
     for line in table.to_string().lines() {
         let line = line.strip_prefix(' ').unwrap_or(line);
-        out.push_str(line.trim_end());
+        // Names and messages come from the inputs: a control character is shown, never sent.
+        out.push_str(&crate::error::escape_control(line.trim_end()));
         out.push('\n');
     }
 }
@@ -50,8 +51,12 @@ pub fn render(report: &Report, layout: Layout) -> String {
     let _ = writeln!(
         out,
         "{} → {}  ·  Kubernetes {} rules  ·  {}",
-        paint(&format!("HPA {}", report.hpa), bold, layout.color),
-        report.target,
+        paint(
+            &format!("HPA {}", crate::error::escape_control(&report.hpa)),
+            bold,
+            layout.color
+        ),
+        crate::error::escape_control(&report.target),
         report.kube_version,
         report.now
     );
@@ -139,7 +144,8 @@ pub fn render(report: &Report, layout: Layout) -> String {
         .strip_prefix(&format!("{arrow}: "))
         .unwrap_or(&report.decision.summary);
     let indent = arrow.chars().count() + 2;
-    let lines = wrap(summary, usize::from(layout.width).saturating_sub(indent));
+    let summary = crate::error::escape_control(summary);
+    let lines = wrap(&summary, usize::from(layout.width).saturating_sub(indent));
     for (i, line) in lines.iter().enumerate() {
         if i == 0 {
             let _ = writeln!(out, "{}  {line}", paint(&arrow, style, layout.color));
@@ -158,9 +164,12 @@ pub fn render(report: &Report, layout: Layout) -> String {
         out.push_str(&paint("Assumptions", bold, layout.color));
         out.push('\n');
         for a in &report.assumptions {
-            for (i, line) in wrap(a, usize::from(layout.width).saturating_sub(2))
-                .iter()
-                .enumerate()
+            for (i, line) in wrap(
+                &crate::error::escape_control(a),
+                usize::from(layout.width).saturating_sub(2),
+            )
+            .iter()
+            .enumerate()
             {
                 let _ = writeln!(out, "{} {line}", if i == 0 { "-" } else { " " });
             }

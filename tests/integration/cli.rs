@@ -713,3 +713,43 @@ fn the_table_reads_at_80_and_120_columns() {
         snapbox::assert_data_eq!(text, snapshot);
     }
 }
+
+/// The man pages of `man/`, generated from the CLI definition by clap_mangen.
+fn man_pages() -> Vec<(String, Vec<u8>)> {
+    use clap::CommandFactory;
+    let cmd = hpacalc::cli::Cli::command();
+    let mut pages = Vec::new();
+    let mut render = |cmd: clap::Command, file: String| {
+        let mut out = Vec::new();
+        clap_mangen::Man::new(cmd)
+            .render(&mut out)
+            .expect("man page");
+        pages.push((file, out));
+    };
+    for sub in cmd.get_subcommands() {
+        // clap takes a 'static name; a test may leak two short strings.
+        let name: &'static str = Box::leak(format!("hpacalc-{}", sub.get_name()).into_boxed_str());
+        render(sub.clone().name(name).bin_name(name), format!("{name}.1"));
+    }
+    render(cmd, "hpacalc.1".to_string());
+    pages
+}
+
+#[test]
+fn committed_man_pages_match_the_generated_ones() {
+    // HPACALC_BLESS=1 cargo test man_pages rewrites them after a CLI change.
+    let bless = std::env::var_os("HPACALC_BLESS").is_some();
+    for (file, page) in man_pages() {
+        let path = root().join("man").join(&file);
+        if bless {
+            std::fs::write(&path, &page).unwrap();
+        }
+        let committed = std::fs::read(&path).unwrap_or_else(|e| {
+            panic!("man/{file}: {e}; run HPACALC_BLESS=1 cargo test man_pages")
+        });
+        assert!(
+            page == committed,
+            "man/{file} is out of date: run HPACALC_BLESS=1 cargo test man_pages"
+        );
+    }
+}

@@ -34,6 +34,7 @@ fn args_for(file: &str) -> Vec<String> {
         "samples" => "--pods",
         "history" => "--history",
         "events" => "--events",
+        "metrics" => "--metrics",
         other => panic!("tests/malformed/{file}: unknown prefix {other:?}"),
     };
     let mut args = base(flag);
@@ -212,4 +213,590 @@ fn absurd_numbers_in_flags_are_refused() {
         assert!(o.stdout.is_empty());
         assert!(!stderr(&o).contains("panicked"));
     }
+}
+
+// Round two: every input and output stream bounded in time and memory.
+
+/// Runs hpacalc under an address-space limit (through `prlimit` when the machine has it) and
+/// returns its output and how long it took.
+fn bounded(
+    args: &[&str],
+    stdin: std::process::Stdio,
+    stdout: std::process::Stdio,
+    stderr: std::process::Stdio,
+    limit_mib: u64,
+) -> (std::process::Output, std::time::Duration) {
+    let bin = env!("CARGO_BIN_EXE_hpacalc");
+    let has_prlimit = std::path::Path::new("/usr/bin/prlimit").exists();
+    let mut cmd = if has_prlimit {
+        let mut c = std::process::Command::new("/usr/bin/prlimit");
+        c.arg(format!("--as={}", limit_mib * 1024 * 1024))
+            .arg("--")
+            .arg(bin);
+        c
+    } else {
+        std::process::Command::new(bin)
+    };
+    let start = Instant::now();
+    let o = cmd
+        .args(args)
+        .current_dir(root())
+        .env("COLUMNS", "120")
+        .env("NO_COLOR", "1")
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(stderr)
+        .output()
+        .expect("hpacalc runs");
+    (o, start.elapsed())
+}
+
+fn piped() -> std::process::Stdio {
+    std::process::Stdio::piped()
+}
+
+fn from_file(path: &str) -> std::process::Stdio {
+    std::process::Stdio::from(std::fs::File::open(path).expect(path))
+}
+
+fn to_file(path: &str) -> std::process::Stdio {
+    std::process::Stdio::from(
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .expect(path),
+    )
+}
+
+#[test]
+fn devices_are_refused_at_once_for_every_input_flag() {
+    let base = [
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--current-replicas",
+        "6",
+    ];
+    let csv = ["--pods", "fixtures/samples/web-cpu.csv"];
+    for (flag, device) in [
+        ("--hpa", "/dev/zero"),
+        ("--pods", "/dev/urandom"),
+        ("--metrics", "/dev/zero"),
+        ("--history", "/dev/zero"),
+        ("--events", "/dev/zero"),
+        ("--target", "/dev/zero"),
+        ("--scale", "/dev/zero"),
+        ("--custom-metrics", "/dev/zero"),
+        ("--nodes", "/dev/zero"),
+    ] {
+        let mut args: Vec<&str> = if flag == "--hpa" {
+            vec![]
+        } else {
+            base.to_vec()
+        };
+        if flag == "--metrics" {
+            args.extend(["--pods", "fixtures/kubectl/pods.json"]);
+        } else if flag != "--hpa" && flag != "--pods" {
+            args.extend(csv);
+        }
+        args.extend([flag, device]);
+        let (o, took) = bounded(&args, piped(), piped(), piped(), 1024);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{device}: found a character device")),
+            "{args:?}: {err}"
+        );
+        assert!(took.as_secs() < 5, "{args:?} took {took:?}");
+    }
+    let (o, _) = bounded(
+        &[
+            "simulate",
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--load",
+            "/dev/zero",
+        ],
+        piped(),
+        piped(),
+        piped(),
+        1024,
+    );
+    assert!(
+        stderr(&o).contains("found a character device"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn an_endless_stdin_stops_at_the_size_limit() {
+    // 512 MiB read, then refused: memory stays near the cap (the limit is 2 GiB of address space).
+    let (o, took) = bounded(
+        &["--hpa", "-"],
+        from_file("/dev/zero"),
+        piped(),
+        piped(),
+        2048,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("<stdin>: found more than 536870912 bytes, expected at most 536870912 bytes (512 MiB, the input size limit)"),
+        "{err}"
+    );
+    assert!(took.as_secs() < 60, "took {took:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_without_a_writer_ends_in_an_error() {
+    let dir = std::env::temp_dir().join(format!("hpacalc-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("hpa.yaml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let shown = fifo.to_string_lossy().into_owned();
+    let (o, took) = bounded(&["--hpa", &shown], piped(), piped(), piped(), 1024);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("found a named pipe with no writer after 10 s"),
+        "{err}"
+    );
+    assert!(took.as_secs() < 30, "took {took:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_pipe_given_as_a_file_is_read() {
+    // What `--hpa <(cat file)` passes: /dev/fd/N of a pipe.
+    let o = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "{} --hpa <(cat fixtures/hpa/web-cpu.yaml) --pods fixtures/samples/web-cpu.csv -o json",
+            env!("CARGO_BIN_EXE_hpacalc")
+        ))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn full_and_closed_streams_never_panic() {
+    let run = [
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+    ];
+    let bad = ["--hpa", "fixtures/does-not-exist.yaml"];
+    let cases: Vec<(Vec<&str>, &str, i32)> = vec![
+        (run.to_vec(), "stdout", 1),
+        (vec!["--help"], "stdout", 1),
+        (vec!["--version"], "stdout", 1),
+        (vec!["completions", "bash"], "stdout", 1),
+        (vec!["simulate", "--scenario", "list"], "stdout", 1),
+        (bad.to_vec(), "stderr", 1),
+        (vec!["--no-such-flag"], "stderr", 2),
+        (
+            vec![
+                "--hpa",
+                "fixtures/hpa/typo.yaml",
+                "--pods",
+                "fixtures/samples/web-cpu.csv",
+            ],
+            "stderr",
+            0,
+        ),
+    ];
+    for (args, stream, code) in cases {
+        let (out, err) = if stream == "stdout" {
+            (to_file("/dev/full"), piped())
+        } else {
+            (piped(), to_file("/dev/full"))
+        };
+        let (o, _) = bounded(&args, piped(), out, err, 1024);
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "{args:?} >{stream} /dev/full: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+        if stream == "stdout" && code == 1 && args != ["--help"] && args != ["--version"] {
+            assert!(
+                stderr(&o).contains("cannot write to stdout"),
+                "{args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
+    // A closed pipe: quiet, exit 0, as before.
+    for args in [run.to_vec(), vec!["--help"], vec!["completions", "zsh"]] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hpacalc"))
+            .args(&args)
+            .current_dir(root())
+            .stdout(piped())
+            .stderr(piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).is_empty(), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn an_output_file_never_overwrites_an_input() {
+    let dir = std::env::temp_dir().join(format!("hpacalc-clobber-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hpa = dir.join("hpa.yaml");
+    let load = dir.join("load.csv");
+    std::fs::copy(root().join("fixtures/hpa/web-cpu.yaml"), &hpa).unwrap();
+    std::fs::copy(root().join("fixtures/load/web-cpu.csv"), &load).unwrap();
+    let hard = dir.join("hard.svg");
+    std::fs::hard_link(&load, &hard).unwrap();
+    let link = dir.join("link.svg");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&hpa, &link).unwrap();
+    let before = (std::fs::read(&hpa).unwrap(), std::fs::read(&load).unwrap());
+    let s = |p: &std::path::Path| p.to_string_lossy().into_owned();
+    let dotted = format!("{}/./hpa.yaml", dir.display());
+    for chart in [s(&hpa), s(&load), s(&hard), s(&link), dotted] {
+        let o = hpacalc(&[
+            "simulate",
+            "--hpa",
+            &s(&hpa),
+            "--load",
+            &s(&load),
+            "--pod-request",
+            "cpu=500m",
+            "--chart",
+            &chart,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "--chart {chart}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("expected an output file that is not an input of this run"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(o.stdout.is_empty());
+    }
+    assert_eq!(
+        before,
+        (std::fs::read(&hpa).unwrap(), std::fs::read(&load).unwrap())
+    );
+    // `-` is not a file name.
+    let o = hpacalc(&[
+        "simulate",
+        "--hpa",
+        &s(&hpa),
+        "--load",
+        &s(&load),
+        "--pod-request",
+        "cpu=500m",
+        "--chart",
+        "-",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!root().join("-").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rfc3339_times_the_api_server_accepts_are_read() {
+    for now in [
+        "9999-12-31T23:59:59Z",
+        "9999-12-31T23:59:59.999999999+00:00",
+        "2026-11-29T15:04:05.123456789123Z",
+    ] {
+        let o = hpacalc(&[
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+            "--now",
+            now,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "--now {now}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_file_of_the_wrong_kind_for_its_flag_is_refused() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/kubectl/hpa.yaml",
+        "--pods",
+        "fixtures/kubectl/pods.json",
+        "--metrics",
+        "fixtures/kubectl/metrics.json",
+        "--nodes",
+        "fixtures/cluster/nodes.json",
+        "--all-pods",
+        "fixtures/kubectl/metrics.json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("kind: found kind PodMetricsList, expected a PodList"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn work_is_bounded_by_the_input_not_by_a_number_in_it() {
+    let base = [
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--node-allocatable",
+        "cpu=4,memory=8Gi",
+    ];
+    let sim = [
+        "simulate",
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--load",
+        "fixtures/load/web-cpu.csv",
+        "--pod-request",
+        "cpu=500m",
+    ];
+    let with = |base: &[&'static str], more: &[&'static str]| -> Vec<&'static str> {
+        base.iter().chain(more).copied().collect()
+    };
+    // Refused at once, naming the limit.
+    for (args, fragment) in [
+        (
+            with(&base, &["--existing-nodes", "2147483647"]),
+            "expected at most 10000 nodes (hpacalc's node limit)",
+        ),
+        (
+            with(&base, &["--current-replicas", "1000000"]),
+            "125000 nodes of 8 pods, expected at most 10000 nodes",
+        ),
+        (
+            with(&sim, &["--replicas", "2147483647"]),
+            "expected at most 100000 pods (the simulation limit)",
+        ),
+        (
+            with(&sim, &["--sync-period", "1s", "--duration", "8784h"]),
+            "31622401 syncs, expected at most 100000 syncs (the simulation limit)",
+        ),
+    ] {
+        let (o, took) = bounded(&args, piped(), piped(), piped(), 1024);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(fragment), "{args:?}: {}", stderr(&o));
+        assert!(took.as_secs() < 5, "{args:?} took {took:?}");
+    }
+    // Computed, in linear time: a million pods on 10,000 nodes scaled down to the HPA's max.
+    let (o, took) = bounded(
+        &with(
+            &base,
+            &[
+                "--existing-nodes",
+                "10000",
+                "--current-replicas",
+                "1000000",
+                "-o",
+                "json",
+            ],
+        ),
+        piped(),
+        piped(),
+        piped(),
+        1024,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(took.as_secs() < 20, "took {took:?}");
+}
+
+#[test]
+fn nothing_is_quadratic_in_the_input() {
+    let dir = std::env::temp_dir().join(format!("hpacalc-wide-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let mut wide = String::from("pod,cpu,cpu_request");
+    for i in 0..100_000 {
+        wide.push_str(&format!(",m{i}"));
+    }
+    wide.push_str("\na,400m,500m");
+    wide.push_str(&",1".repeat(100_000));
+    wide.push('\n');
+    let wide = write("wide.csv", wide);
+    let mut rows = String::from("pod,container,cpu,cpu_request\n");
+    for i in 0..100_000 {
+        rows.push_str(&format!("a,c{i},1m,2m\n"));
+    }
+    let rows = write("rows.csv", rows);
+    let mut top = String::from("POD NAME CPU(cores) MEMORY(bytes)");
+    for i in 0..300_000 {
+        top.push_str(&format!(" X{i}"));
+    }
+    top.push('\n');
+    let top = write("top.txt", top);
+    let long_name = write(
+        "long-name.csv",
+        format!("pod,cpu,cpu_request\n{},400m,500m\n", "a".repeat(1_000_000)),
+    );
+    let hpa = "fixtures/hpa/web-cpu.yaml";
+    for (args, code) in [
+        (vec!["--hpa", hpa, "--pods", &wide], 0),
+        (vec!["--hpa", hpa, "--pods", &rows], 0),
+        (
+            vec![
+                "--hpa",
+                hpa,
+                "--pods",
+                "fixtures/kubectl/pods.json",
+                "--metrics",
+                &top,
+            ],
+            1,
+        ),
+        (vec!["--hpa", hpa, "--pods", &long_name], 0),
+        (vec!["--hpa", hpa, "--pods", &long_name, "-o", "wide"], 0),
+    ] {
+        let (o, took) = bounded(&args, piped(), piped(), piped(), 1024);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
+        // Seconds in a debug build on a loaded machine; the quadratic versions took minutes.
+        assert!(took.as_secs() < 20, "{args:?} took {took:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn control_characters_from_inputs_are_shown_escaped_never_sent() {
+    // A pod name with ESC and BEL, and a cell with ESC: the table and the error show `\e`.
+    let csv = "pod,cpu,cpu_request\nweb-\u{1b}[31mred\u{7},400m,500m\nb,400m,500m\n";
+    let o = hpacalc_stdin(
+        &[
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "-",
+            "-o",
+            "wide",
+        ],
+        csv,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = crate::cli::stdout(&o);
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out}");
+    assert!(out.contains("web-\\e[31mred\\u0007"), "{out}");
+
+    let o = hpacalc_stdin(
+        &["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"],
+        "pod,cpu,cpu_request\na,4\u{1b}[31m00m,500m\n",
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err}");
+    assert!(err.contains("found \"4\\e[31m00m\""), "{err}");
+}
+
+#[test]
+fn echoed_values_are_cut_to_80_characters_with_their_length() {
+    let long = "9".repeat(500) + "x";
+    let o = hpacalc_stdin(
+        &["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"],
+        &format!("pod,cpu,cpu_request\na,{long},500m\n"),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("found \"{}...\" (501 characters)", "9".repeat(80))),
+        "{err}"
+    );
+    assert!(err.len() < 300, "{err}");
+}
+
+#[test]
+fn kubectl_capture_errors_name_the_field_path_not_a_type() {
+    let mut pods: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("fixtures/kubectl/pods.json")).unwrap(),
+    )
+    .unwrap();
+    pods["items"][1]["status"]["startTime"] = "yesterday".into();
+    let o = hpacalc_stdin(
+        &["--hpa", "fixtures/kubectl/hpa.yaml", "--pods", "-"],
+        &pods.to_string(),
+    );
+    assert!(
+        stderr(&o).contains("items[1].status.startTime: found \"yesterday\""),
+        "{}",
+        stderr(&o)
+    );
+    let o = hpacalc_stdin(
+        &["--hpa", "fixtures/kubectl/hpa.yaml", "--pods", "-"],
+        r#"{"kind":"PodList","items":["x"]}"#,
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("items[0]: found string \"x\", expected an object"),
+        "{err}"
+    );
+    assert!(!err.contains("struct"), "{err}");
+}
+
+#[test]
+fn an_int64_overflow_of_the_controller_is_diagnosed() {
+    // 1,000 pods at 100Gi of memory each: usage × 100 passes 2^63 milli-bytes.
+    let hpa = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, namespace: shop}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 2000\n  metrics:\n  - type: Resource\n    resource: {name: memory, target: {type: Utilization, averageUtilization: 60}}\n";
+    let dir = std::env::temp_dir().join(format!("hpacalc-overflow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hpa_path = dir.join("hpa.yaml");
+    std::fs::write(&hpa_path, hpa).unwrap();
+    let mut csv = String::from("pod,memory,memory_request\n");
+    for i in 0..1000 {
+        csv.push_str(&format!("p{i},100Gi,100Gi\n"));
+    }
+    let o = hpacalc_stdin(
+        &[
+            "--hpa",
+            &hpa_path.to_string_lossy(),
+            "--pods",
+            "-",
+            "-o",
+            "json",
+        ],
+        &csv,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let codes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"ArithmeticOverflow"), "{codes:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_list_of_names_in_an_error_is_cut_to_20_with_a_count() {
+    // No `pod` column among 30: the error lists 20 of them and says how many more.
+    let header: Vec<String> = (0..30).map(|i| format!("c{i}")).collect();
+    let o = hpacalc_stdin(
+        &["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"],
+        &format!("{}\n", header.join(",")),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("c19 and 10 more, expected a `pod` column"),
+        "{err}"
+    );
+    assert!(!err.contains("c20"), "{err}");
 }

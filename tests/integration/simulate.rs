@@ -674,7 +674,7 @@ fn an_unwritable_chart_is_an_error_and_prints_nothing() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
-    assert!(stderr(&o).contains("/nonexistent-dir/chart.svg: cannot write the chart"));
+    assert!(stderr(&o).contains("/nonexistent-dir/chart.svg: cannot write --chart"));
 }
 
 #[test]

@@ -936,8 +936,9 @@ impl<'s> Engine<'s> {
             let remaining = count(pending.len()).saturating_sub(room).max(0);
             if remaining > 0 {
                 let size = count(self.nodes.len());
-                let mut limit = i64::MAX;
-                let mut limited_by = None;
+                // The Cluster Autoscaler's --max-nodes-per-scaleup first, as in a single sync.
+                let mut limit = nodes::MAX_NODES_PER_SCALE_UP;
+                let mut limited_by = Some(format!("--max-nodes-per-scaleup ({limit})"));
                 for (max, name) in [
                     (group.input.node_group_max, "the node group's maximum size"),
                     (group.input.max_nodes_total, "--max-nodes-total"),

@@ -58,9 +58,10 @@ pub fn scope(
                 return Err(InputError::new(
                     "--namespace",
                     format!(
-                        "found \"{ns}\", expected the HPA's namespace \"{}\" from the manifest \
+                        "found {}, expected the HPA's namespace {} from the manifest \
                          (kubectl also refuses a -n that differs from the object's namespace)",
-                        hpa.namespace
+                        crate::error::quoted(ns),
+                        crate::error::quoted(&hpa.namespace)
                     ),
                 ));
             }

@@ -120,6 +120,17 @@ fn items<'a>(
     let mut out = Vec::new();
     for list in decode::<List<'_>>(file, text, format)? {
         let list_kind = list.kind.as_deref().unwrap_or("");
+        let own_list = format!("{kind}List");
+        if !matches!(list_kind, "" | "List") && list_kind != own_list {
+            return Err(InputError::new(
+                file,
+                format!(
+                    "found kind {}, expected {expected}",
+                    crate::error::quoted_bare(list_kind)
+                ),
+            )
+            .field("kind"));
+        }
         match list.items {
             Some(items) => out.extend(
                 items

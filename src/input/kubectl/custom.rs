@@ -563,7 +563,7 @@ mod tests {
                 r#"{"items":[{"metricName":"q","value":"x"}]}"#,
                 true,
                 "found \"x\", expected a Kubernetes quantity",
-                None,
+                Some("items[0].value"),
             ),
         ];
         for &(text, is_external, message, field) in cases {

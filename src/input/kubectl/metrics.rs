@@ -74,6 +74,9 @@ struct Document<'a> {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct RawItem<'a> {
+    /// An item's own kind (the list's is read by `Document`).
+    #[serde(borrow, default)]
+    kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     metadata: Option<Meta<'a>>,
     #[serde(default)]
@@ -260,6 +263,17 @@ fn parse_api(file: &str, text: &str, format: Format) -> Result<Vec<Item>, InputE
         match (kind, doc.items) {
             ("" | "List" | "PodMetricsList", Some(list)) => {
                 for (i, raw) in list.into_iter().enumerate() {
+                    // A pod list given to --metrics: its items are Pods, not PodMetrics.
+                    if let Some(k) = raw.kind.as_deref().filter(|k| *k != "PodMetrics") {
+                        return Err(InputError::new(
+                            file,
+                            format!(
+                                "found kind {}, expected {KINDS}",
+                                crate::error::quoted_bare(k)
+                            ),
+                        )
+                        .field(format!("{prefix}items[{i}].kind")));
+                    }
                     items.push(to_item(file, format!("{prefix}items[{i}]"), raw)?);
                 }
             }
@@ -294,7 +308,7 @@ fn to_item(file: &str, path: String, raw: RawItem<'_>) -> Result<Item, InputErro
             ),
         );
     };
-    let containers = raw
+    let containers: Vec<ContainerMetrics> = raw
         .containers
         .unwrap_or_default()
         .into_iter()
@@ -303,6 +317,25 @@ fn to_item(file: &str, path: String, raw: RawItem<'_>) -> Result<Item, InputErro
             usage: c.usage.map(|u| u.0).unwrap_or_default(),
         })
         .collect();
+    // The metrics server reports each container once; a repeated one would count its usage twice.
+    let mut names = std::collections::HashSet::new();
+    for (j, c) in containers.iter().enumerate() {
+        if !names.insert(c.name.as_str()) {
+            return Err(InputError::new(
+                file,
+                format!(
+                    "found a second container named {}, expected each container once \
+                     (its usage would count twice)",
+                    crate::error::quoted(&c.name)
+                ),
+            )
+            .field(
+                format!("{path}.containers[{j}].name")
+                    .trim_start_matches('.')
+                    .to_string(),
+            ));
+        }
+    }
     Ok(Item {
         path,
         namespace: meta.namespace.map(Cow::into_owned),
@@ -472,7 +505,7 @@ mod tests {
             (
                 r#"{"items":[{"metadata":{"name":"a"},"window":"soon"}]}"#,
                 "found \"soon\", expected a duration",
-                None,
+                Some("items[0].window"),
             ),
         ];
         for &(text, message, field) in cases {

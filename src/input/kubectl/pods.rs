@@ -870,7 +870,8 @@ fn to_pod(
             return Err(InputError::new(
                 file,
                 format!(
-                    "found \"{other}\", expected Pending, Running, Succeeded, Failed or Unknown"
+                    "found {}, expected Pending, Running, Succeeded, Failed or Unknown",
+                    crate::error::quoted(other)
                 ),
             )
             .field(format!("{place}.status.phase")));
@@ -894,6 +895,9 @@ fn to_pod(
     let containers_in = spec.containers.unwrap_or_default();
     let init_in = spec.init_containers.unwrap_or_default();
     let mut containers = Vec::with_capacity(containers_in.len() + init_in.len());
+    // Port of validateContainers / validateInitContainers (validation.go): one name per container,
+    // across both lists.
+    let mut names = std::collections::HashSet::new();
     for (list, raw_list) in [("containers", containers_in), ("initContainers", init_in)] {
         for (j, c) in raw_list.into_iter().enumerate() {
             let Some(cname) = c.name.map(|n| n.0).filter(|n| !n.is_empty()) else {
@@ -902,6 +906,16 @@ fn to_pod(
                         .field(format!("{place}.spec.{list}[{j}].name")),
                 );
             };
+            if !names.insert(cname.clone()) {
+                return Err(InputError::new(
+                    file,
+                    format!(
+                        "found a second container named {}, expected each name once in a pod",
+                        crate::error::quoted(&cname)
+                    ),
+                )
+                .field(format!("{place}.spec.{list}[{j}].name")));
+            }
             let kind = match (list, c.restart_policy.as_ref().map(Str::as_str)) {
                 ("containers", _) => ContainerKind::App,
                 (_, Some("Always")) => ContainerKind::Sidecar,
@@ -1200,7 +1214,7 @@ mod tests {
             // A malformed later item comes before an earlier pod's problem.
             (
                 r#"{"items":[{"metadata":{}},{"metadata":{"name":"b"},"status":{"startTime":"x"}}]}"#,
-                None,
+                Some("items[1].status.startTime"),
                 "found \"x\", expected an RFC 3339 time",
             ),
             // So does a later document that is not a pod list.

@@ -38,24 +38,24 @@ const EXPECTED: &str = "the columns of kubectl top pods [--containers]: [NAMESPA
 
 /// Whitespace-separated cells with their 1-based character columns.
 fn cells(line: &str) -> Vec<(usize, &str)> {
+    // (column counted in characters from 1, byte offset) of the current cell's start; the column
+    // is counted as the line is walked, not recounted from the start for each cell.
     let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, c) in line.char_indices() {
+    let mut start: Option<(usize, usize)> = None;
+    for (column, (i, c)) in line.char_indices().enumerate() {
         match (c.is_whitespace(), start) {
-            (true, Some(s)) => {
-                out.push((s, &line[s..i]));
+            (true, Some((col, s))) => {
+                out.push((col, line.get(s..i).unwrap_or_default()));
                 start = None;
             }
-            (false, None) => start = Some(i),
+            (false, None) => start = Some((column + 1, i)),
             _ => {}
         }
     }
-    if let Some(s) = start {
-        out.push((s, &line[s..]));
+    if let Some((col, s)) = start {
+        out.push((col, line.get(s..).unwrap_or_default()));
     }
-    out.into_iter()
-        .map(|(byte, cell)| (line[..byte].chars().count() + 1, cell))
-        .collect()
+    out
 }
 
 pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
@@ -96,7 +96,10 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
         let names: Vec<&str> = cells(header).into_iter().map(|(_, n)| n).collect();
         return Err(InputError::new(
             file,
-            format!("found the columns {}, expected {EXPECTED}", names.join(" ")),
+            format!(
+                "found the columns {}, expected {EXPECTED}",
+                crate::error::name_list(&names)
+            ),
         )
         .at(header_line, Some(1)));
     }
@@ -145,7 +148,10 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
                         Ok(_) => {
                             return Err(here(
                                 header,
-                                format!("found \"{cell}\", expected a usage of 0 or more"),
+                                format!(
+                                    "found {}, expected a usage of 0 or more",
+                                    crate::error::quoted(cell)
+                                ),
                             ));
                         }
                         Err(e) => return Err(here(header, e.to_string())),
@@ -254,7 +260,7 @@ mod tests {
             ),
             (
                 "POD NAME MEMORY(bytes)\n",
-                "found the columns POD NAME MEMORY(bytes), expected",
+                "found the columns POD, NAME, MEMORY(bytes), expected",
                 Some(1),
                 Some(1),
             ),

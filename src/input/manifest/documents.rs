@@ -23,6 +23,7 @@ pub struct Document {
 
 pub fn parse_json(file: &str, text: &str) -> Result<Vec<Document>, InputError> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    crate::input::guard::check_json(file, body)?;
     let value: Value = serde_json::from_str(body).map_err(|e| json_error(file, &e))?;
     Ok(vec![Document {
         stream_index: 0,
@@ -32,6 +33,7 @@ pub fn parse_json(file: &str, text: &str) -> Result<Vec<Document>, InputError> {
 }
 
 pub fn parse_yaml(file: &str, text: &str) -> Result<Vec<Document>, InputError> {
+    crate::input::guard::check_yaml(file, text)?;
     let mut values = Vec::new();
     for (stream_index, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
         let value = Value::deserialize(doc).map_err(|e| yaml_error(file, &e))?;
@@ -191,11 +193,34 @@ pub fn choose<'o, 'd>(
         };
         return Err(source.error(&path, format!("found {}, expected {HPA_KIND}", other.kind)));
     };
+    // Two objects with one namespace and name: the API server keeps one, so which is meant?
+    let mut seen = std::collections::HashSet::new();
+    for hpa in &hpas {
+        let namespace = hpa
+            .value
+            .pointer("/metadata/namespace")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+            .unwrap_or("default");
+        if !seen.insert((namespace, hpa.name.as_str())) {
+            let source = Source::document(file, text, json, hpa.doc);
+            let path = match hpa.item {
+                Some(i) => FieldPath::of(&["items"]).index(i),
+                None => FieldPath::root(),
+            };
+            return Err(source.error(
+                &path.key("metadata").key("name"),
+                format!(
+                    "found a second {HPA_KIND} {}/{}, expected each namespace and name once",
+                    crate::error::quoted_bare(namespace),
+                    crate::error::quoted_bare(&hpa.name)
+                ),
+            ));
+        }
+    }
     let names = || {
-        hpas.iter()
-            .map(|o| o.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+        let names: Vec<&str> = hpas.iter().map(|o| o.name.as_str()).collect();
+        crate::error::name_list(&names)
     };
     match name {
         Some(name) => hpas
@@ -206,7 +231,8 @@ pub fn choose<'o, 'd>(
                 InputError::new(
                     file,
                     format!(
-                        "found no {HPA_KIND} named {name:?}, expected one of: {}",
+                        "found no {HPA_KIND} named {}, expected one of: {}",
+                        crate::error::quoted(name),
                         names()
                     ),
                 )

@@ -102,7 +102,10 @@ fn to_metric(metric: &api::MetricSpec, path: &FieldPath) -> Result<MetricSpec, F
         other => {
             return Err(field_error(
                 path.key("type"),
-                format!("found {other:?}, expected {METRIC_TYPES}"),
+                format!(
+                    "found {}, expected {METRIC_TYPES}",
+                    crate::error::quoted(other)
+                ),
             ));
         }
     })
@@ -116,7 +119,10 @@ fn to_target(target: &api::MetricTarget, path: &FieldPath) -> Result<MetricTarge
         other => {
             return Err(field_error(
                 path.key("type"),
-                format!("found {other:?}, expected {TARGET_TYPES}"),
+                format!(
+                    "found {}, expected {TARGET_TYPES}",
+                    crate::error::quoted(other)
+                ),
             ));
         }
     };
@@ -160,7 +166,10 @@ fn to_rules(
         Some(other) => {
             return Err(field_error(
                 path.key("selectPolicy"),
-                format!("found {other:?}, expected Disabled, Max or Min"),
+                format!(
+                    "found {}, expected Disabled, Max or Min",
+                    crate::error::quoted(other)
+                ),
             ));
         }
     };
@@ -176,7 +185,10 @@ fn to_rules(
                 other => {
                     return Err(field_error(
                         path.key("policies").index(i).key("type"),
-                        format!("found {other:?}, expected Percent or Pods"),
+                        format!(
+                            "found {}, expected Percent or Pods",
+                            crate::error::quoted(other)
+                        ),
                     ));
                 }
             };

@@ -201,7 +201,10 @@ fn validate_path_segment(name: &str, path: &FieldPath) -> Result<(), FieldError>
     if name == "." || name == ".." {
         return Err(field_error(
             path.clone(),
-            format!("found {name:?}, expected a name (may not be '{name}')"),
+            format!(
+                "found {}, expected a name (may not be '{name}')",
+                crate::error::quoted(name)
+            ),
         ));
     }
     for bad in ["/", "%"] {
@@ -209,7 +212,8 @@ fn validate_path_segment(name: &str, path: &FieldPath) -> Result<(), FieldError>
             return Err(field_error(
                 path.clone(),
                 format!(
-                    "found {name:?}, expected a name without '{bad}' (may not contain '{bad}')"
+                    "found {}, expected a name without '{bad}' (may not contain '{bad}')",
+                    crate::error::quoted(name)
                 ),
             ));
         }
@@ -265,7 +269,10 @@ fn validate_metric_spec(metric: &api::MetricSpec, path: &FieldPath) -> Result<()
         other => {
             return Err(field_error(
                 path.key("type"),
-                format!("found {other:?}, expected {METRIC_TYPES}"),
+                format!(
+                    "found {}, expected {METRIC_TYPES}",
+                    crate::error::quoted(other)
+                ),
             ));
         }
     };
@@ -412,8 +419,9 @@ fn validate_dns_label(name: &str, path: &FieldPath) -> Result<(), FieldError> {
         Err(field_error(
             path.clone(),
             format!(
-                "found {name:?}, expected a container name: at most 63 lowercase letters, digits \
-                 and '-', starting and ending with a letter or digit"
+                "found {}, expected a container name: at most 63 lowercase letters, digits \
+                 and '-', starting and ending with a letter or digit",
+                crate::error::quoted(name)
             ),
         ))
     }
@@ -447,7 +455,10 @@ fn validate_metric_target(target: &api::MetricTarget, path: &FieldPath) -> Resul
         other => {
             return Err(field_error(
                 path.key("type"),
-                format!("found {other:?}, expected {TARGET_TYPES}"),
+                format!(
+                    "found {}, expected {TARGET_TYPES}",
+                    crate::error::quoted(other)
+                ),
             ));
         }
     }
@@ -484,7 +495,10 @@ fn positive_quantity(value: &ApiQuantity, path: &FieldPath) -> Result<(), FieldE
     if parsed.mantissa <= 0 {
         return Err(field_error(
             path.clone(),
-            format!("found {:?}, expected a positive quantity", value.0),
+            format!(
+                "found {}, expected a positive quantity",
+                crate::error::quoted(&value.0)
+            ),
         ));
     }
     milli(value, path).map(|_| ())
@@ -516,7 +530,10 @@ fn validate_scaling_rules(
     {
         return Err(field_error(
             path.key("selectPolicy"),
-            format!("found {select:?}, expected Disabled, Max or Min"),
+            format!(
+                "found {}, expected Disabled, Max or Min",
+                crate::error::quoted(select)
+            ),
         ));
     }
     let policies = rules.policies.as_deref().unwrap_or_default();
@@ -536,8 +553,8 @@ fn validate_scaling_rules(
             return Err(field_error(
                 path,
                 format!(
-                    "found {:?}, expected a quantity greater than or equal to 0",
-                    tolerance.0
+                    "found {}, expected a quantity greater than or equal to 0",
+                    crate::error::quoted(&tolerance.0)
                 ),
             ));
         }
@@ -553,7 +570,10 @@ fn validate_scaling_policy(
     if policy.type_ != "Pods" && policy.type_ != "Percent" {
         return Err(field_error(
             path.key("type"),
-            format!("found {:?}, expected Percent or Pods", policy.type_),
+            format!(
+                "found {}, expected Percent or Pods",
+                crate::error::quoted(&policy.type_)
+            ),
         ));
     }
     if policy.value <= 0 {
@@ -642,8 +662,9 @@ pub fn reference_warnings(spec: &api::HorizontalPodAutoscalerSpec) -> Vec<FieldE
     vec![field_error(
         FieldPath::of(&["spec", "scaleTargetRef", "apiVersion"]),
         format!(
-            "found {api_version:?}, expected group/version such as apps/v1 \
-             (newer API servers reject a reference without an API group)"
+            "found {}, expected group/version such as apps/v1 \
+             (newer API servers reject a reference without an API group)",
+            crate::error::quoted(api_version)
         ),
     )]
 }
