@@ -41,14 +41,60 @@ fn wrap(text: &str, width: usize, indent: &str) -> String {
     out
 }
 
-/// A load value as the metric's users write it: a quantity for resources, else a number.
-fn load_text(sim: &Simulation, row: &SyncRow) -> String {
-    let resource = sim
-        .load_columns
+/// The one unit the LOAD column is written in, chosen from every row so the column never mixes
+/// `2160m` and `6`: whole units when every load is whole, else milli-units; memory in the largest
+/// of Gi, Mi, Ki that divides every load, else bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LoadUnit {
+    Whole,
+    Milli,
+    Binary(i64, &'static str),
+}
+
+fn load_milli(value: f64) -> i64 {
+    // Loads are whole milli-units, so the product is exact.
+    #[allow(clippy::cast_possible_truncation)]
+    let milli = (value * 1000.0).round() as i64;
+    milli
+}
+
+fn load_resource(sim: &Simulation) -> &str {
+    sim.load_columns
         .first()
         .and_then(|c| c.resource.as_deref())
-        .unwrap_or("");
-    milli_text(resource, row.load)
+        .unwrap_or("")
+}
+
+fn load_unit(sim: &Simulation) -> LoadUnit {
+    let mut milli = sim.timeline.iter().map(|r| load_milli(r.load));
+    if load_resource(sim) == "memory" {
+        let bytes: Vec<i64> = milli.map(|m| m / 1000 + i64::from(m % 1000 > 0)).collect();
+        for (size, suffix) in [(1 << 30, "Gi"), (1 << 20, "Mi"), (1 << 10, "Ki")] {
+            if bytes.iter().all(|b| b % size == 0) {
+                return LoadUnit::Binary(size, suffix);
+            }
+        }
+        return LoadUnit::Binary(1, "");
+    }
+    if milli.all(|m| m % 1000 == 0) {
+        LoadUnit::Whole
+    } else {
+        LoadUnit::Milli
+    }
+}
+
+/// A load value in the column's unit (Kubernetes notation: `6`, `2160m`, `512Mi`).
+fn load_text(unit: LoadUnit, row: &SyncRow) -> String {
+    let milli = load_milli(row.load);
+    match unit {
+        LoadUnit::Whole => (milli / 1000).to_string(),
+        LoadUnit::Milli if milli == 0 => "0".to_string(),
+        LoadUnit::Milli => format!("{milli}m"),
+        LoadUnit::Binary(size, suffix) => {
+            let bytes = milli / 1000 + i64::from(milli % 1000 > 0);
+            format!("{}{suffix}", bytes / size)
+        }
+    }
 }
 
 fn milli_text(resource: &str, value: f64) -> String {
@@ -123,6 +169,7 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
         header.push("NODES");
     }
     let mut rows = new_table(&header, layout.width);
+    let unit = load_unit(sim);
     for row in &sim.timeline {
         let total = row.ready_replicas + row.starting_pods + row.pending_pods;
         let desired = if row.desired_replicas == row.replicas {
@@ -132,7 +179,7 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
         };
         let mut cells = vec![
             clock(row.time),
-            load_text(sim, row),
+            load_text(unit, row),
             utilization_text(sim, row.utilization),
             row.ready_replicas.to_string(),
             total.to_string(),

@@ -500,10 +500,12 @@ fn the_table_shows_the_story_events_and_summary() {
     assert_eq!(
         cells,
         [
-            "0:45", "6", "83%", "12", "17", "5", "17", "17", "17", "-", "2", "+1"
+            "0:45", "6000m", "83%", "12", "17", "5", "17", "17", "17", "-", "2", "+1"
         ]
     );
-    assert!(text.contains("0:15  6      166%"));
+    // The LOAD column keeps one unit: 2160m at 0:00, so 6000m (not 6) at 0:15.
+    assert!(text.contains("0:00  2160m  60%"));
+    assert!(text.contains("0:15  6000m  166%"));
     assert!(text.contains("6 → 12"));
     assert!(text.contains("Events"));
     assert!(text.contains("Summary"));
