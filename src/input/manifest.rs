@@ -315,8 +315,8 @@ fn metadata_name(source: &Source, meta: &ObjectMeta) -> Result<(String, String),
     Ok((name, namespace))
 }
 
-/// The keys of a v2 spec that k8s-openapi would silently zero.
-fn require_v2(source: &Source, raw: &Value) -> Result<(), InputError> {
+/// The spec keys of every version that k8s-openapi would silently zero.
+fn require_spec(source: &Source, raw: &Value) -> Result<(), InputError> {
     let spec = FieldPath::of(&["spec"]);
     require(source, raw, &spec, "the HPA's spec")?;
     require(
@@ -330,7 +330,13 @@ fn require_v2(source: &Source, raw: &Value) -> Result<(), InputError> {
         raw,
         &spec.key("maxReplicas"),
         "the maximum number of replicas",
-    )?;
+    )
+}
+
+/// The keys of a v2 spec that k8s-openapi would silently zero.
+fn require_v2(source: &Source, raw: &Value) -> Result<(), InputError> {
+    let spec = FieldPath::of(&["spec"]);
+    require_spec(source, raw)?;
     let metrics = raw.pointer("/spec/metrics").and_then(Value::as_array);
     for (i, metric) in metrics.into_iter().flatten().enumerate() {
         let path = spec.key("metrics").index(i);
@@ -607,20 +613,7 @@ fn load_v1(
     warnings: &mut Vec<String>,
 ) -> Result<(HpaSpec, HpaStatus), InputError> {
     let envelope: V1Envelope = lenient::typed(source, doc, item, raw, warnings)?;
-    let spec_path = FieldPath::of(&["spec"]);
-    require(source, raw, &spec_path, "the HPA's spec")?;
-    require(
-        source,
-        raw,
-        &spec_path.key("scaleTargetRef"),
-        "the object to scale (kind and name)",
-    )?;
-    require(
-        source,
-        raw,
-        &spec_path.key("maxReplicas"),
-        "the maximum number of replicas",
-    )?;
+    require_spec(source, raw)?;
     let meta = envelope.metadata.unwrap_or_default();
     let (name, namespace) = metadata_name(source, &meta)?;
     let annotations: BTreeMap<String, String> = meta.annotations.clone().unwrap_or_default();

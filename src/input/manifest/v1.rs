@@ -376,25 +376,7 @@ pub fn convert_status(
                     c.get("type").and_then(Value::as_str) == Some("ScaledToZero")
                         && c.get("status").and_then(Value::as_str) == Some("True")
                 });
-                let text = |c: &Value, key: &str| {
-                    c.get(key)
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string()
-                };
-                out.conditions = list
-                    .iter()
-                    .map(|c| crate::report::Condition {
-                        condition_type: text(c, "type"),
-                        status: text(c, "status"),
-                        reason: text(c, "reason"),
-                        message: text(c, "message"),
-                        last_transition_time: c
-                            .get("lastTransitionTime")
-                            .and_then(Value::as_str)
-                            .map(str::to_string),
-                    })
-                    .collect();
+                out.conditions = conditions(list.iter());
             }
             Err(e) => warnings.push(format!(
                 "{}: found invalid JSON ({e}), ignored",
@@ -453,4 +435,27 @@ pub(super) fn current_metric(m: &Value, path: &FieldPath) -> Result<CurrentMetri
             .and_then(Value::as_i64)
             .and_then(|u| i32::try_from(u).ok()),
     })
+}
+
+/// `status.conditions` given as JSON (the v1 conditions annotation, a v2beta1 status), in order.
+pub(super) fn conditions<'v>(
+    list: impl Iterator<Item = &'v Value>,
+) -> Vec<crate::report::Condition> {
+    let text = |c: &Value, key: &str| {
+        c.get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    list.map(|c| crate::report::Condition {
+        condition_type: text(c, "type"),
+        status: text(c, "status"),
+        reason: text(c, "reason"),
+        message: text(c, "message"),
+        last_transition_time: c
+            .get("lastTransitionTime")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    })
+    .collect()
 }

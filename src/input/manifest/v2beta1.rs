@@ -14,7 +14,7 @@ use super::documents::{Document, Source};
 use super::locate::{FieldPath, Seg};
 use super::v1::{BEHAVIOR_ANNOTATION, behavior_from_annotation, current_metric, metric_spec_to_v2};
 use super::validate::{FieldError, field_error};
-use super::{CurrentMetric, HpaStatus, map, metadata_name, require, validate};
+use super::{CurrentMetric, HpaStatus, map, metadata_name, require_spec, validate};
 use crate::error::InputError;
 use crate::scenario::HpaSpec;
 use k8s_openapi::api::autoscaling::v2 as api_v2;
@@ -336,27 +336,12 @@ pub fn convert_status(raw_status: Option<&Value>) -> Result<HpaStatus, FieldErro
             c.get("type").and_then(Value::as_str) == Some("ScaledToZero")
                 && c.get("status").and_then(Value::as_str) == Some("True")
         });
-    let text = |c: &Value, key: &str| {
-        c.get(key)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    let conditions = present(status, "conditions")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(|c| crate::report::Condition {
-            condition_type: text(c, "type"),
-            status: text(c, "status"),
-            reason: text(c, "reason"),
-            message: text(c, "message"),
-            last_transition_time: c
-                .get("lastTransitionTime")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-        })
-        .collect();
+    let conditions = super::v1::conditions(
+        present(status, "conditions")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten(),
+    );
     Ok(HpaStatus {
         current_replicas: count("currentReplicas")?,
         desired_replicas: count("desiredReplicas")?,
@@ -377,19 +362,7 @@ pub fn load(
     let envelope: super::decode::AnyEnvelope =
         super::lenient::typed(source, doc, item, raw, warnings)?;
     let spec_path = FieldPath::of(&["spec"]);
-    require(source, raw, &spec_path, "the HPA's spec")?;
-    require(
-        source,
-        raw,
-        &spec_path.key("scaleTargetRef"),
-        "the object to scale (kind and name)",
-    )?;
-    require(
-        source,
-        raw,
-        &spec_path.key("maxReplicas"),
-        "the maximum number of replicas",
-    )?;
+    require_spec(source, raw)?;
     let meta = envelope.metadata.unwrap_or_default();
     let (name, namespace) = metadata_name(source, &meta)?;
     let raw_spec = raw.get("spec").cloned().unwrap_or(Value::Null);
