@@ -271,9 +271,11 @@ impl<'s, 'a> Bands<'s, 'a> {
     pub fn new(
         scenario: &'s Scenario,
         outcomes: &'s [MetricOutcome<'a>],
-        inputs: MetricInputs<'s>,
+        mut inputs: MetricInputs<'s>,
         assume_steady: bool,
     ) -> Self {
+        // The pods do not change between probes: count the ready ones once.
+        inputs.calc.ready_pods = crate::calc::pods::ready_pods_count(inputs.calc.pods).ok();
         Bands {
             scenario,
             outcomes,
@@ -316,8 +318,8 @@ impl<'s, 'a> Bands<'s, 'a> {
         let (axis, calc, current_x, at_target) =
             calculator(spec, outcome, self.scenario.status_replicas)?;
         let current = self.scenario.current_replicas;
-        // Up to 100 times the larger of the current and the target total: past that every count
-        // the controller can reach is reached.
+        // Up to 100 times the larger of the current and the target total: past a ratio of 100
+        // only a clamp, a limit or a window can keep the count, and they keep it beyond too.
         let end = current_x
             .max(at_target)
             .max(1)

@@ -334,6 +334,7 @@ pub fn metric_inputs<'a>(
     MetricInputs {
         calc: CalcContext {
             pods: &s.pods,
+            ready_pods: None,
             group: GroupSettings {
                 cpu_initialization_period: s.config.cpu_initialization_period,
                 delay_of_initial_readiness_status: s.config.delay_of_initial_readiness_status,

@@ -138,6 +138,8 @@ impl<'a> CalcError<'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct CalcContext<'a> {
     pub pods: &'a [Pod],
+    /// `getReadyPodsCount` of `pods`, when already counted (the hold band's probes count once).
+    pub ready_pods: Option<i64>,
     pub group: GroupSettings,
     pub requests: RequestSettings,
     pub tolerances: Tolerances,
@@ -597,7 +599,9 @@ pub fn usage_ratio_replica_count(
                 "within tolerance: keep current replicas",
             ));
         }
-        let ready = ready_pods_count(ctx.pods)
+        let ready = ctx
+            .ready_pods
+            .map_or_else(|| ready_pods_count(ctx.pods), Ok)
             .map_err(|e| format!("unable to calculate ready pods: {e}"))?;
         let replicas_float = usage_ratio * i64_to_f64(ready);
         let replicas = if clamp_to_max_int32 && replicas_float > f64::from(i32::MAX) {

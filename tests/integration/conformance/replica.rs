@@ -260,6 +260,7 @@ fn replica_calculation(v: &Value) -> Check {
     let inputs = MetricInputs {
         calc: CalcContext {
             pods: &pods,
+            ready_pods: None,
             group: group_settings(v),
             requests: REQUESTS,
             tolerances: Tolerances {
