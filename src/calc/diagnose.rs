@@ -431,8 +431,15 @@ fn stabilization_hold(
         "StabilizationHold",
         Severity::Info,
         format!(
-            "the metrics propose {proposal}, but the {direction} stabilization window ({seconds}s) keeps {}: {which}",
-            n.stabilized
+            "the metrics propose {proposal}, but the {direction} stabilization window ({seconds}s) {}: {which}",
+            match n.stabilized.cmp(&s.current_replicas) {
+                std::cmp::Ordering::Equal => format!("keeps {}", n.stabilized),
+                std::cmp::Ordering::Greater => format!(
+                    "raises the count to {} (a higher recommendation is still in it)",
+                    n.stabilized
+                ),
+                std::cmp::Ordering::Less => format!("stops at {}", n.stabilized),
+            }
         ),
         match (down, s.hpa.behavior.is_some()) {
             (true, true) => {
@@ -595,6 +602,22 @@ mod tests {
             d.message
         );
         assert!(d.message.contains("(3m from now)"), "{}", d.message);
+    }
+
+    #[test]
+    fn a_higher_recommendation_in_the_window_raises_the_count() {
+        // The legacy window takes the highest recommendation, even above the current count.
+        let mut s = scenario(vec![cpu_utilization(50)], 6, 200);
+        s.memory = Some(ControllerMemory {
+            recommendations: vec![Recommendation {
+                replicas: 9,
+                timestamp: NOW.sub(Duration::from_secs(120)),
+            }],
+            ..ControllerMemory::default()
+        });
+        assert_eq!(evaluate(&s).desired_replicas, 9);
+        let d = find(&s, "StabilizationHold");
+        assert!(d.message.contains("raises the count to 9"), "{}", d.message);
     }
 
     #[test]
