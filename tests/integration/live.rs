@@ -50,7 +50,9 @@ fn live_json(args: &[&str]) -> Value {
     all.extend(["-o", "json"]);
     let o = live(&all);
     assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).expect("one JSON object")
+    let v = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    crate::schema::assert_fits("report", &v);
+    v
 }
 
 /// The controller's decision in a report (not the assumptions, which name the sources).
@@ -437,6 +439,9 @@ fn watch_prints_one_json_object_per_evaluation() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("one object per line"))
         .collect();
+    for line in &lines {
+        crate::schema::assert_fits("watchLine", line);
+    }
     assert_eq!(lines.len(), 2);
     assert!(lines[1]["now"].as_str() > lines[0]["now"].as_str());
     // From the second evaluation the memory is the controller's, not the steady assumption.

@@ -15,7 +15,9 @@ fn simulate_json_stdin(args: &[&str], stdin: &str) -> Value {
     all.extend(args);
     let o = hpacalc_stdin(&all, stdin);
     assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-    serde_json::from_slice(&o.stdout).expect("JSON")
+    let v = serde_json::from_slice(&o.stdout).expect("JSON");
+    crate::schema::assert_fits("simulation", &v);
+    v
 }
 
 fn scenario(name: &str) -> Value {
