@@ -124,6 +124,7 @@ fn the_live_answer_is_the_offline_answer_on_the_saved_capture() {
     let offline = run_in(&dir, &args, None);
     assert!(offline.status.success(), "{}", stderr(&offline));
     let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    crate::schema::assert_fits("report", &offline);
     assert_eq!(decision(&live), decision(&offline));
     let assumptions = live["assumptions"].as_array().unwrap();
     assert!(
@@ -159,6 +160,7 @@ fn the_live_answer_is_the_offline_answer_on_the_fixtures_it_serves() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let offline: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    crate::schema::assert_fits("report", &offline);
     for key in ["desiredReplicas", "metrics", "decision", "conditions"] {
         assert_eq!(live[key], offline[key], "{key}");
     }
@@ -237,6 +239,7 @@ fn a_metrics_api_answering_503_is_the_controllers_failed_metric_not_an_error() {
     let offline = run_in(&dir, &args, None);
     assert!(offline.status.success(), "{}", stderr(&offline));
     let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    crate::schema::assert_fits("report", &offline);
     assert_eq!(decision(&v), decision(&offline));
     let d = v["diagnostics"]
         .as_array()
@@ -278,6 +281,7 @@ fn nodes_from_the_cluster_feed_the_nodes_section_as_the_files_do() {
     let offline = run_in(&dir, &args, None);
     assert!(offline.status.success(), "{}", stderr(&offline));
     let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    crate::schema::assert_fits("report", &offline);
     assert_eq!(live["nodes"], offline["nodes"]);
     assert_eq!(decision(&live), decision(&offline));
 }
@@ -303,6 +307,7 @@ fn kedas_external_metric_is_read_with_the_metric_selector() {
     let args: Vec<&str> = line.split_whitespace().skip(1).collect();
     let offline = run_in(&dir, &args, None);
     let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    crate::schema::assert_fits("report", &offline);
     assert_eq!(decision(&live), decision(&offline));
 }
 
@@ -418,6 +423,7 @@ fn kubeconfig_comes_from_the_kubeconfig_variable_too() {
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    crate::schema::assert_fits("report", &v);
     assert_eq!(v["hpa"], "shop/web", "the context's namespace");
 }
 
@@ -608,6 +614,7 @@ fn five_thousand_pods_are_read_in_pages_and_evaluated_quickly() {
         return;
     }
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    crate::schema::assert_fits("report", &v);
     assert!(
         v["assumptions"][1]
             .as_str()

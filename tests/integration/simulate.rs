@@ -250,6 +250,7 @@ fn assert_one_sync_equals_the_calculator(single: &[&str], single_stdin: &str, si
     let o = hpacalc_stdin(&args, single_stdin);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let one: Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &one);
     let mut sim_args = sim.to_vec();
     sim_args.extend(["--duration", "0s"]);
     let v = simulate_json(&sim_args);
