@@ -529,6 +529,32 @@ fn a_failing_call_is_reported_on_its_line_and_the_watch_goes_on() {
     assert_eq!(errors, 2, "{text}");
 }
 
+#[test]
+fn a_failing_call_in_json_is_an_error_line_that_fits_the_schema() {
+    let o = live(&[
+        "web",
+        "-n",
+        "slow",
+        "--request-timeout",
+        "1s",
+        "--watch",
+        "--watch-count",
+        "1",
+        "-o",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let line: Value = serde_json::from_str(text.trim_end()).expect("one object");
+    crate::schema::assert_fits("watchLine", &line);
+    assert!(
+        line["error"].as_str().unwrap().contains("did not answer"),
+        "{text}"
+    );
+    assert!(line["now"].is_string(), "{text}");
+    assert_eq!(line.as_object().unwrap().len(), 2, "{text}");
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_ends_a_watch_with_exit_code_0() {
