@@ -25,6 +25,9 @@ _hpacalc() {
             hpacalc,rbac)
                 cmd="hpacalc__subcmd__rbac"
                 ;;
+            hpacalc,schema)
+                cmd="hpacalc__subcmd__schema"
+                ;;
             hpacalc,simulate)
                 cmd="hpacalc__subcmd__simulate"
                 ;;
@@ -37,6 +40,9 @@ _hpacalc() {
             hpacalc__subcmd__help,rbac)
                 cmd="hpacalc__subcmd__help__subcmd__rbac"
                 ;;
+            hpacalc__subcmd__help,schema)
+                cmd="hpacalc__subcmd__help__subcmd__schema"
+                ;;
             hpacalc__subcmd__help,simulate)
                 cmd="hpacalc__subcmd__help__subcmd__simulate"
                 ;;
@@ -47,7 +53,7 @@ _hpacalc() {
 
     case "${cmd}" in
         hpacalc)
-            opts="-f -n -l -o -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --request-timeout --save --watch --nodes-from-cluster --watch-count --help --version rbac completions simulate help"
+            opts="-f -n -l -o -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --request-timeout --save --watch --nodes-from-cluster --watch-count --help --version rbac schema completions simulate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -259,7 +265,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__help)
-            opts="rbac completions simulate help"
+            opts="rbac schema completions simulate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -314,6 +320,20 @@ _hpacalc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hpacalc__subcmd__help__subcmd__schema)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hpacalc__subcmd__help__subcmd__simulate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -329,6 +349,20 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__rbac)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hpacalc__subcmd__schema)
             opts="-h --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -72,11 +72,16 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+            cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hpacalc;rbac'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'hpacalc;schema'= {
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -122,11 +127,14 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         }
         &'hpacalc;help'= {
             cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+            cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hpacalc;help;rbac'= {
+        }
+        &'hpacalc;help;schema'= {
         }
         &'hpacalc;help;completions'= {
         }

@@ -327,6 +327,8 @@ pub struct LiveFlags {
 pub enum Command {
     /// Print the minimal read-only ClusterRole live mode needs, as YAML
     Rbac,
+    /// Print the JSON Schema of every JSON output (report, simulation, watch line)
+    Schema,
     /// Print a shell completion script
     Completions {
         #[arg(value_enum)]

@@ -15,6 +15,7 @@ pub mod render;
 pub mod report;
 pub mod scenario;
 pub mod scenarios;
+pub mod schema;
 pub mod time;
 pub mod version;
 
@@ -40,6 +41,10 @@ pub fn run(cli: &Cli) -> Result<()> {
     }
     if let Some(Command::Simulate(args)) = &cli.command {
         return simulate(args);
+    }
+    if let Some(Command::Schema) = &cli.command {
+        let text = serde_json::to_string_pretty(&schema::all())? + "\n";
+        return write_stdout(text.as_bytes());
     }
     if let Some(Command::Rbac) = &cli.command {
         return write_stdout(input::live::rbac::CLUSTER_ROLE.as_bytes());

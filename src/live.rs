@@ -64,12 +64,15 @@ fn watch(cli: &Cli, session: &Session) -> Result<()> {
             }
             Err(err) => {
                 let now = Timestamp(jiff::Timestamp::now().as_millisecond()).to_rfc3339();
-                let value = serde_json::json!({"now": now, "error": format!("{err:#}")});
+                let value = crate::schema::WatchError {
+                    error: format!("{err:#}"),
+                    now: now.clone(),
+                };
                 if cli.output == OutputFormat::Yaml {
                     out.push_str("---\n");
                     out.push_str(&serde_yaml::to_string(&value).unwrap_or_default());
                 } else if json {
-                    out.push_str(&value.to_string());
+                    out.push_str(&serde_json::to_string(&value)?);
                     out.push('\n');
                 } else {
                     out.push_str(&format!("{now}  error: {err:#}\n"));

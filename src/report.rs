@@ -3,11 +3,12 @@
 //! Every renderer is a function of a `Report`; none of them computes. JSON keys are camelCase, as
 //! in the Kubernetes API; `SCHEMA_VERSION` changes whenever a key changes meaning or disappears.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 pub const SCHEMA_VERSION: u32 = 2;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     pub schema_version: u32,
@@ -45,7 +46,7 @@ pub struct Report {
 }
 
 /// Where one fact of the report came from (`sources[]`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FactSource {
     /// `hpa`, `status`, `currentReplicas`, `pods`, `resourceMetrics`, `customMetrics`,
@@ -69,7 +70,7 @@ impl FactSource {
 }
 
 /// A named cause: why the controller does (or does not do) what it does, and what to change.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
     /// Stable code, documented in README (`WithinTolerance`, `StabilizationHold`, ...).
@@ -96,7 +97,7 @@ impl Diagnostic {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum Severity {
     Info,
@@ -105,7 +106,7 @@ pub enum Severity {
 }
 
 /// What the controller wrote at its last sync against what hpacalc computes now.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StatusComparison {
     /// Every compared value agrees.
@@ -119,7 +120,7 @@ pub struct StatusComparison {
     pub likely_causes: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplicaComparison {
     pub status: i32,
@@ -127,7 +128,7 @@ pub struct ReplicaComparison {
     pub matches: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MetricComparison {
     #[serde(rename = "type")]
@@ -142,7 +143,7 @@ pub struct MetricComparison {
     pub matches: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MetricReport {
     /// `Resource`, `ContainerResource`, `Pods`, `Object` or `External`.
@@ -184,7 +185,7 @@ pub struct MetricReport {
     pub hold_band: Option<HoldBand>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TargetReport {
     #[serde(rename = "type")]
@@ -194,7 +195,7 @@ pub struct TargetReport {
     pub value: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ToleranceBand {
     /// `1 - scaleDown tolerance`.
@@ -203,7 +204,7 @@ pub struct ToleranceBand {
     pub upper: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PodClass {
     pub name: String,
@@ -212,7 +213,7 @@ pub struct PodClass {
     pub reason: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Recount {
     /// The value each missing pod was counted at (milli-units), or null when they were not added.
@@ -227,7 +228,7 @@ pub struct Recount {
 }
 
 /// The values of one metric that keep the current count, everything else held fixed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HoldBand {
     /// `percent` (Utilization targets: integer percents, as the controller truncates them) or
@@ -250,7 +251,7 @@ pub struct HoldBand {
 }
 
 /// A band value: an integer percent (a JSON number) or a quantity (a string).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum BandValue {
     Percent(i64),
@@ -266,14 +267,14 @@ impl std::fmt::Display for BandValue {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BandEdge {
     pub value: BandValue,
     pub replicas: i32,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     /// The largest valid metric proposal, before normalization; null when metrics were not used.
@@ -292,7 +293,7 @@ pub struct Decision {
     pub summary: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Condition {
     #[serde(rename = "type")]
@@ -306,7 +307,7 @@ pub struct Condition {
 }
 
 /// One line of the trace, in the controller's order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Step {
     /// `inputs`, `metric`, `combine`, `stabilize`, `limit`, `conditions` or `decision`.
@@ -318,7 +319,7 @@ pub struct Step {
 }
 
 /// What the decision means in nodes.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NodesReport {
     /// The effective request of one pod, per resource (quantities).
@@ -347,7 +348,7 @@ pub struct NodesReport {
     pub nodes: Vec<NodeSummary>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSummary {
     pub name: String,

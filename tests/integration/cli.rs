@@ -105,7 +105,12 @@ pub fn json_output(args: &[&str]) -> serde_json::Value {
     all.extend(["-o", "json"]);
     let o = hpacalc(&all);
     assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-    serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
+    let v = serde_json::from_slice(&o.stdout).expect("stdout is one JSON object");
+    // --print-hpa prints a Kubernetes HPA object: its schema is the API server's, not hpacalc's.
+    if !args.contains(&"--print-hpa") {
+        crate::schema::assert_fits("report", &v);
+    }
+    v
 }
 
 /// The same at a fixed time.
@@ -403,6 +408,7 @@ fn the_manifest_can_come_from_stdin() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &v);
     assert_eq!(v["desiredReplicas"], 10);
 }
 
@@ -485,6 +491,7 @@ fn kube_version_selects_the_tolerance_rule() {
         );
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        crate::schema::assert_fits("report", &v);
         assert_eq!(v["kubeVersion"], version);
         v["desiredReplicas"].as_i64().unwrap()
     };
@@ -664,6 +671,7 @@ fn a_metric_the_controller_cannot_compute_is_a_result_not_an_error() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &v);
     assert!(v["metrics"][0]["proposedReplicas"].is_null());
     assert!(
         v["metrics"][0]["error"]

@@ -143,6 +143,7 @@ fn crlf_line_ends_and_a_bom_are_accepted() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &v);
     assert_eq!(v["metrics"][0]["currentUtilization"], 80);
 }
 
@@ -774,6 +775,7 @@ fn an_int64_overflow_of_the_controller_is_diagnosed() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &v);
     let codes: Vec<&str> = v["diagnostics"]
         .as_array()
         .unwrap()

@@ -375,6 +375,7 @@ fn paused_replicas_hold_the_target() {
         &text,
     );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &v);
     assert_eq!(v["desiredReplicas"], 3);
     assert_eq!(v["decision"]["change"], "scaleDown");
 }

@@ -140,6 +140,7 @@ fn yaml_captures_and_kubectl_top_give_the_same_decision() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let from_top: Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &from_top);
     assert_eq!(decision(&from_json), decision(&from_top));
     assert!(
         stderr(&o).contains("kubectl top prints memory in whole Mi (truncated)"),
@@ -177,6 +178,7 @@ fn a_pod_list_with_other_workloads_needs_the_selector() {
     let o = hpacalc(&[&all[..], &["-o", "json"]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &v);
     let overlap = v["diagnostics"]
         .as_array()
         .unwrap()

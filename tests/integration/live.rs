@@ -50,7 +50,9 @@ fn live_json(args: &[&str]) -> Value {
     all.extend(["-o", "json"]);
     let o = live(&all);
     assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).expect("one JSON object")
+    let v = serde_json::from_str(&stdout(&o)).expect("one JSON object");
+    crate::schema::assert_fits("report", &v);
+    v
 }
 
 /// The controller's decision in a report (not the assumptions, which name the sources).
@@ -122,6 +124,7 @@ fn the_live_answer_is_the_offline_answer_on_the_saved_capture() {
     let offline = run_in(&dir, &args, None);
     assert!(offline.status.success(), "{}", stderr(&offline));
     let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    crate::schema::assert_fits("report", &offline);
     assert_eq!(decision(&live), decision(&offline));
     let assumptions = live["assumptions"].as_array().unwrap();
     assert!(
@@ -157,6 +160,7 @@ fn the_live_answer_is_the_offline_answer_on_the_fixtures_it_serves() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let offline: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    crate::schema::assert_fits("report", &offline);
     for key in ["desiredReplicas", "metrics", "decision", "conditions"] {
         assert_eq!(live[key], offline[key], "{key}");
     }
@@ -235,6 +239,7 @@ fn a_metrics_api_answering_503_is_the_controllers_failed_metric_not_an_error() {
     let offline = run_in(&dir, &args, None);
     assert!(offline.status.success(), "{}", stderr(&offline));
     let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    crate::schema::assert_fits("report", &offline);
     assert_eq!(decision(&v), decision(&offline));
     let d = v["diagnostics"]
         .as_array()
@@ -276,6 +281,7 @@ fn nodes_from_the_cluster_feed_the_nodes_section_as_the_files_do() {
     let offline = run_in(&dir, &args, None);
     assert!(offline.status.success(), "{}", stderr(&offline));
     let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    crate::schema::assert_fits("report", &offline);
     assert_eq!(live["nodes"], offline["nodes"]);
     assert_eq!(decision(&live), decision(&offline));
 }
@@ -301,6 +307,7 @@ fn kedas_external_metric_is_read_with_the_metric_selector() {
     let args: Vec<&str> = line.split_whitespace().skip(1).collect();
     let offline = run_in(&dir, &args, None);
     let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    crate::schema::assert_fits("report", &offline);
     assert_eq!(decision(&live), decision(&offline));
 }
 
@@ -416,6 +423,7 @@ fn kubeconfig_comes_from_the_kubeconfig_variable_too() {
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    crate::schema::assert_fits("report", &v);
     assert_eq!(v["hpa"], "shop/web", "the context's namespace");
 }
 
@@ -437,6 +445,9 @@ fn watch_prints_one_json_object_per_evaluation() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("one object per line"))
         .collect();
+    for line in &lines {
+        crate::schema::assert_fits("watchLine", line);
+    }
     assert_eq!(lines.len(), 2);
     assert!(lines[1]["now"].as_str() > lines[0]["now"].as_str());
     // From the second evaluation the memory is the controller's, not the steady assumption.
@@ -516,6 +527,32 @@ fn a_failing_call_is_reported_on_its_line_and_the_watch_goes_on() {
         .filter(|l| l.contains("  error: the API server") && l.contains("did not answer"))
         .count();
     assert_eq!(errors, 2, "{text}");
+}
+
+#[test]
+fn a_failing_call_in_json_is_an_error_line_that_fits_the_schema() {
+    let o = live(&[
+        "web",
+        "-n",
+        "slow",
+        "--request-timeout",
+        "1s",
+        "--watch",
+        "--watch-count",
+        "1",
+        "-o",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let line: Value = serde_json::from_str(text.trim_end()).expect("one object");
+    crate::schema::assert_fits("watchLine", &line);
+    assert!(
+        line["error"].as_str().unwrap().contains("did not answer"),
+        "{text}"
+    );
+    assert!(line["now"].is_string(), "{text}");
+    assert_eq!(line.as_object().unwrap().len(), 2, "{text}");
 }
 
 #[cfg(unix)]
@@ -603,6 +640,7 @@ fn five_thousand_pods_are_read_in_pages_and_evaluated_quickly() {
         return;
     }
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    crate::schema::assert_fits("report", &v);
     assert!(
         v["assumptions"][1]
             .as_str()

@@ -15,4 +15,5 @@ mod live;
 mod nodes;
 mod paste;
 mod properties;
+mod schema;
 mod simulate;

@@ -266,6 +266,7 @@ fn several_hpas_in_one_describe_text_are_picked_with_name() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &v);
     assert_eq!(v["hpa"], "shop/api");
     assert_eq!(v["maxReplicas"], 20);
 }
@@ -355,6 +356,7 @@ fn pasted_external_average_values_are_approximated_from_the_status() {
     let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--now", NOW, "-o", "json"], text);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &v);
     assert_eq!(v["approximation"], true);
     // 90 average over 3 pods is 270 in total: 270 / 30 = 9 replicas, limited to max(2 × 3, 4).
     assert_eq!(v["decision"]["metricProposal"], 9);

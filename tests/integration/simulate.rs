@@ -15,7 +15,9 @@ fn simulate_json_stdin(args: &[&str], stdin: &str) -> Value {
     all.extend(args);
     let o = hpacalc_stdin(&all, stdin);
     assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-    serde_json::from_slice(&o.stdout).expect("JSON")
+    let v = serde_json::from_slice(&o.stdout).expect("JSON");
+    crate::schema::assert_fits("simulation", &v);
+    v
 }
 
 fn scenario(name: &str) -> Value {
@@ -248,6 +250,7 @@ fn assert_one_sync_equals_the_calculator(single: &[&str], single_stdin: &str, si
     let o = hpacalc_stdin(&args, single_stdin);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let one: Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &one);
     let mut sim_args = sim.to_vec();
     sim_args.extend(["--duration", "0s"]);
     let v = simulate_json(&sim_args);

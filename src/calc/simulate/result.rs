@@ -4,12 +4,13 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// Changes when a key changes meaning or disappears (new keys may be added).
 pub const SCHEMA_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Simulation {
     pub schema_version: u32,
@@ -34,7 +35,7 @@ pub struct Simulation {
     pub summary: Summary,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ScenarioLabel {
     pub name: String,
@@ -43,7 +44,7 @@ pub struct ScenarioLabel {
 }
 
 /// The timing and limits the run used, in seconds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
     pub duration_seconds: i64,
@@ -65,7 +66,7 @@ pub struct Settings {
     pub nodes: Option<NodeSettings>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSettings {
     pub pods_per_node: i64,
@@ -80,7 +81,7 @@ pub struct NodeSettings {
     pub scale_down_delay_after_add_seconds: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MetricInfo {
     /// The controller's name for it (as in conditions and events).
@@ -91,7 +92,7 @@ pub struct MetricInfo {
     pub percent: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LoadColumn {
     pub name: String,
@@ -99,7 +100,7 @@ pub struct LoadColumn {
     pub resource: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LoadPoint {
     pub time: i64,
@@ -107,7 +108,7 @@ pub struct LoadPoint {
 }
 
 /// One HPA sync: the cluster as the sync saw it, and what the sync decided.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SyncRow {
     /// Seconds from the start.
@@ -141,7 +142,7 @@ pub struct SyncRow {
     pub nodes_booting: Option<i64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     pub time: i64,
@@ -150,7 +151,7 @@ pub struct Event {
     pub message: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub syncs: usize,
