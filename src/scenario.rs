@@ -152,6 +152,16 @@ pub enum PolicyType {
     Percent,
 }
 
+impl PolicyType {
+    /// The API's spelling (`Pods`, `Percent`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PolicyType::Pods => "Pods",
+            PolicyType::Percent => "Percent",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScalingPolicy {
     pub policy_type: PolicyType,

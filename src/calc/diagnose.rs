@@ -539,13 +539,11 @@ fn status_mismatch(report: &Report) -> Option<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use crate::calc::evaluate;
-    use crate::calc::testing::{NOW, cpu_utilization, external, pod, scenario};
+    use crate::calc::testing::{cpu_utilization, external, pod, recommended, scenario};
     use crate::report::{Diagnostic, Severity};
     use crate::scenario::{
-        Container, ContainerKind, ControllerMemory, ObservedStatus, Recommendation, Resources,
-        Scenario,
+        Container, ContainerKind, ControllerMemory, ObservedStatus, Resources, Scenario,
     };
-    use crate::time::Duration;
 
     fn codes(s: &Scenario) -> Vec<String> {
         evaluate(s)
@@ -588,13 +586,7 @@ mod tests {
     #[test]
     fn stabilization_hold_names_the_recommendation_and_when_it_expires() {
         let mut s = scenario(vec![cpu_utilization(50)], 6, 200);
-        s.memory = Some(ControllerMemory {
-            recommendations: vec![Recommendation {
-                replicas: 6,
-                timestamp: NOW.sub(Duration::from_secs(120)),
-            }],
-            ..ControllerMemory::default()
-        });
+        s.memory = Some(recommended(6, 120));
         let d = find(&s, "StabilizationHold");
         assert!(
             d.message.contains("the metrics propose 3, but the downscale stabilization window (300s) keeps 6: the recommendation of 6 made 2m ago stays in the window until"),
@@ -608,13 +600,7 @@ mod tests {
     fn a_higher_recommendation_in_the_window_raises_the_count() {
         // The legacy window takes the highest recommendation, even above the current count.
         let mut s = scenario(vec![cpu_utilization(50)], 6, 200);
-        s.memory = Some(ControllerMemory {
-            recommendations: vec![Recommendation {
-                replicas: 9,
-                timestamp: NOW.sub(Duration::from_secs(120)),
-            }],
-            ..ControllerMemory::default()
-        });
+        s.memory = Some(recommended(9, 120));
         assert_eq!(evaluate(&s).desired_replicas, 9);
         let d = find(&s, "StabilizationHold");
         assert!(d.message.contains("raises the count to 9"), "{}", d.message);

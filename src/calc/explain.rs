@@ -1045,10 +1045,7 @@ fn limit_text(
     let parts: Vec<String> = trace
         .iter()
         .map(|b| {
-            let kind = match b.policy.policy_type {
-                crate::scenario::PolicyType::Pods => "Pods",
-                crate::scenario::PolicyType::Percent => "Percent",
-            };
+            let kind = b.policy.policy_type.as_str();
             let start = if b.added == 0 && b.deleted == 0 {
                 format!("{}", b.period_start)
             } else {
@@ -1086,10 +1083,7 @@ fn limit_text(
                 .iter()
                 .map(|b| {
                     serde_json::json!({
-                        "type": match b.policy.policy_type {
-                            crate::scenario::PolicyType::Pods => "Pods",
-                            crate::scenario::PolicyType::Percent => "Percent",
-                        },
+                        "type": b.policy.policy_type.as_str(),
                         "value": b.policy.value,
                         "periodSeconds": b.policy.period_seconds,
                         "periodStart": b.period_start,
@@ -1112,11 +1106,11 @@ fn limit_text(
 #[cfg(test)]
 mod tests {
     use crate::calc::evaluate;
-    use crate::calc::testing::{NOW, cpu_utilization, scenario};
+    use crate::calc::testing::{NOW, cpu_utilization, recommended, scenario};
     use crate::report::{Report, Step};
     use crate::scenario::{
-        Behavior, ControllerMemory, PolicyType, Recommendation, ScaleEvent, ScalingPolicy,
-        ScalingRules, SelectPolicy,
+        Behavior, ControllerMemory, PolicyType, ScaleEvent, ScalingPolicy, ScalingRules,
+        SelectPolicy,
     };
     use crate::time::Duration;
 
@@ -1200,13 +1194,7 @@ mod tests {
     #[test]
     fn stabilization_names_the_recommendation_that_holds_and_until_when() {
         let mut s = scenario(vec![cpu_utilization(50)], 6, 200);
-        s.memory = Some(ControllerMemory {
-            recommendations: vec![Recommendation {
-                replicas: 6,
-                timestamp: NOW.sub(Duration::from_secs(120)),
-            }],
-            ..ControllerMemory::default()
-        });
+        s.memory = Some(recommended(6, 120));
         let r = evaluate(&s);
         let st = step(&r, "stabilization");
         assert!(

@@ -122,3 +122,14 @@ pub fn at_version(mut s: Scenario, minor: u32) -> Scenario {
     s.config.features = version::default_gates(minor);
     s
 }
+
+/// A controller memory holding one recommendation of `replicas`, made `secs_ago` before `NOW`.
+pub fn recommended(replicas: i32, secs_ago: i64) -> crate::scenario::ControllerMemory {
+    crate::scenario::ControllerMemory {
+        recommendations: vec![crate::scenario::Recommendation {
+            replicas,
+            timestamp: NOW.sub(Duration::from_secs(secs_ago)),
+        }],
+        ..crate::scenario::ControllerMemory::default()
+    }
+}

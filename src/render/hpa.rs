@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use crate::quantity::{Format, build_quantity, format_milli};
 use crate::scenario::{
     HpaSpec, MetricIdentifier, MetricSpec, MetricTarget, ObjectReference, ObservedStatus,
-    PolicyType, ScalingRules, SelectPolicy, TargetType,
+    ScalingRules, SelectPolicy, TargetType,
 };
 
 /// The HPA as an `autoscaling/v2` object.
@@ -139,11 +139,7 @@ fn rules(r: &ScalingRules) -> Value {
         .policies
         .iter()
         .map(|p| {
-            let kind = match p.policy_type {
-                PolicyType::Pods => "Pods",
-                PolicyType::Percent => "Percent",
-            };
-            json!({"type": kind, "value": p.value, "periodSeconds": p.period_seconds})
+            json!({"type": p.policy_type.as_str(), "value": p.value, "periodSeconds": p.period_seconds})
         })
         .collect();
     m.insert("policies".into(), Value::Array(policies));
@@ -220,7 +216,7 @@ fn status_value(spec: &HpaSpec, status: &ObservedStatus) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{Behavior, ScalingPolicy};
+    use crate::scenario::{Behavior, PolicyType, ScalingPolicy};
 
     fn spec() -> HpaSpec {
         HpaSpec {
