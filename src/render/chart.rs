@@ -1,49 +1,65 @@
-//! `--chart FILE.svg`: a hand-written SVG of a simulation. Load (right axis, shaded), desired
-//! replicas, the metrics' recommendation, Ready pods, Pending pods and nodes (left axis) over
-//! time; a tick under the plot at every HPA sync; and a shaded band the length of the
-//! scale-down stabilization window ending at each scale-down and at the end of each stretch the
-//! window held. Pure: `&Simulation -> String`.
+//! `--chart FILE.svg`: a hand-written SVG of a simulation in two panels over one time axis. Top:
+//! replicas (desired, the metrics' recommendation, Ready pods, the cluster's actual replicas when
+//! given, Pending pods, nodes) with minReplicas and maxReplicas as lines and a band the length of
+//! the scale-down stabilization window ending at each scale-down. Bottom: the first metric
+//! against its target, inside the controller's tolerance band. Under the time axis: a tick at
+//! every HPA sync and a marker at every scale-up, scale-down and node request. Every series has
+//! its own dash pattern or weight, so the chart reads in grey scale. Pure and deterministic:
+//! `&Simulation -> String`.
 
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use crate::calc::simulate::{Simulation, SyncRow};
 
 const WIDTH: f64 = 960.0;
-const HEIGHT: f64 = 580.0;
-const LEFT: f64 = 64.0;
-const RIGHT: f64 = 76.0;
-const TOP: f64 = 88.0;
-const BOTTOM: f64 = 112.0;
+const HEIGHT: f64 = 700.0;
+const LEFT: f64 = 72.0;
+const RIGHT: f64 = 40.0;
+/// The replicas panel.
+const TOP: f64 = 100.0;
+const TOP_END: f64 = 340.0;
+/// The metric panel.
+const METRIC: f64 = 384.0;
+const METRIC_END: f64 = 544.0;
 const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif";
 
-const LOAD: &str = "#8c9bab";
-const LOAD_FILL: &str = "#e3e9ef";
 const DESIRED: &str = "#1f6feb";
 const READY: &str = "#1a7f37";
+const ACTUAL: &str = "#24292f";
 const RECOMMENDATION: &str = "#8250df";
 const PENDING: &str = "#cf222e";
 const NODES: &str = "#bc4c00";
+const LIMIT: &str = "#6e7781";
+const UTILIZATION: &str = "#0550ae";
+const BAND: &str = "#afb8c1";
 const WINDOW: &str = "#f2a900";
 const GRID: &str = "#d8dee4";
 const TEXT: &str = "#24292f";
 const MUTED: &str = "#57606a";
 
-/// Maps the simulation's time and values to the plot.
-struct Frame {
+/// The time axis, shared by both panels.
+struct TimeAxis {
     duration: f64,
-    count_max: f64,
-    load_max: f64,
 }
 
-impl Frame {
+impl TimeAxis {
     fn x(&self, t: i64) -> f64 {
         LEFT + f(t) / self.duration * (WIDTH - LEFT - RIGHT)
     }
-    fn y_count(&self, v: f64) -> f64 {
-        HEIGHT - BOTTOM - v / self.count_max * (HEIGHT - TOP - BOTTOM)
-    }
-    fn y_load(&self, v: f64) -> f64 {
-        HEIGHT - BOTTOM - v / self.load_max * (HEIGHT - TOP - BOTTOM)
+}
+
+/// One panel's vertical scale: `max` at `top`, 0 at `bottom`.
+#[derive(Clone, Copy)]
+struct Scale {
+    top: f64,
+    bottom: f64,
+    max: f64,
+}
+
+impl Scale {
+    fn y(&self, v: f64) -> f64 {
+        self.bottom - v / self.max * (self.bottom - self.top)
     }
 }
 
@@ -53,22 +69,23 @@ fn f(v: i64) -> f64 {
     x
 }
 
-/// The smallest of 1, 2, 2.5, 5 × 10^k that is at least `v` (and at least 1).
+/// The smallest of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k that is at least `v` (and at least 1):
+/// a fifth of each is a round grid step.
 fn nice_ceil(v: f64) -> f64 {
     if !(v.is_finite() && v > 1.0) {
         return 1.0;
     }
     let exp = v.log10().floor();
     let base = 10f64.powf(exp);
-    [1.0, 2.0, 2.5, 5.0, 10.0]
+    [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0]
         .iter()
         .map(|m| m * base)
         .find(|&c| c >= v - 1e-9)
         .unwrap_or(10.0 * base)
 }
 
-/// Escapes text for SVG.
-fn esc(text: &str) -> String {
+/// Escapes text for SVG (and HTML).
+pub(crate) fn esc(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -86,6 +103,17 @@ fn time_label(t: i64) -> String {
     }
 }
 
+/// The time axis's title: what its labels count.
+fn time_title(duration: i64) -> &'static str {
+    if duration < 3600 {
+        "time from the start (m:ss)"
+    } else if duration < 2 * 86_400 {
+        "time from the start (h:mm)"
+    } else {
+        "time from the start (days)"
+    }
+}
+
 /// A time tick step giving at most 10 ticks.
 fn time_step(duration: i64) -> i64 {
     const STEPS: [i64; 15] = [
@@ -98,31 +126,40 @@ fn time_step(duration: i64) -> i64 {
         .unwrap_or(604_800)
 }
 
-/// A step line through `(time, value)` points, held until `end`.
+/// A step line through `(time, value)` points, each value held until the next point and the last
+/// until `end`; a point without a value (the controller could not compute it) breaks the line.
 fn step_path(
-    points: &[(i64, f64)],
+    points: &[(i64, Option<f64>)],
     end: i64,
     x: impl Fn(i64) -> f64,
     y: impl Fn(f64) -> f64,
 ) -> String {
     let mut d = String::new();
-    for (i, &(t, v)) in points.iter().enumerate() {
-        if i == 0 {
-            let _ = write!(d, "M{:.1},{:.1}", x(t), y(v));
-        } else {
-            let _ = write!(d, " H{:.1} V{:.1}", x(t), y(v));
+    let mut drawing = false;
+    for &(t, v) in points {
+        match (v, drawing) {
+            (Some(v), false) => {
+                let sep = if d.is_empty() { "" } else { " " };
+                let _ = write!(d, "{sep}M{:.1},{:.1}", x(t), y(v));
+            }
+            (Some(v), true) => {
+                let _ = write!(d, " H{:.1} V{:.1}", x(t), y(v));
+            }
+            (None, true) => {
+                let _ = write!(d, " H{:.1}", x(t));
+            }
+            (None, false) => {}
         }
+        drawing = v.is_some();
     }
-    if !points.is_empty() {
+    if drawing {
         let _ = write!(d, " H{:.1}", x(end));
     }
     d
 }
 
-fn series(rows: &[SyncRow], value: impl Fn(&SyncRow) -> Option<f64>) -> Vec<(i64, f64)> {
-    rows.iter()
-        .filter_map(|r| value(r).map(|v| (r.time, v)))
-        .collect()
+fn series(rows: &[SyncRow], value: impl Fn(&SyncRow) -> Option<f64>) -> Vec<(i64, Option<f64>)> {
+    rows.iter().map(|r| (r.time, value(r))).collect()
 }
 
 /// The instants a stabilization band ends at: each scale-down, and the last sync of each stretch
@@ -144,59 +181,246 @@ fn window_ends(rows: &[SyncRow]) -> Vec<i64> {
 }
 
 /// One line of the chart: legend label, colour, width, dashes, points.
-type Line<'a> = (&'a str, &'a str, f64, &'a str, Vec<(i64, f64)>);
+struct Line {
+    label: String,
+    color: &'static str,
+    width: f64,
+    dash: &'static str,
+    points: Vec<(i64, Option<f64>)>,
+}
+
+impl Line {
+    fn new(
+        label: &str,
+        color: &'static str,
+        width: f64,
+        dash: &'static str,
+        points: Vec<(i64, Option<f64>)>,
+    ) -> Line {
+        Line {
+            label: label.to_string(),
+            color,
+            width,
+            dash,
+            points,
+        }
+    }
+
+    fn swatch(&self) -> String {
+        format!(
+            r#"<line x1="0" y1="0" x2="22" y2="0" stroke="{}"{}/>"#,
+            self.color,
+            stroke_style(self.color, self.width, self.dash)
+        )
+    }
+}
+
+/// A marker under the time axis.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Marker {
+    ScaleUp,
+    ScaleDown,
+    NodeRequest,
+}
+
+impl Marker {
+    const ALL: [Marker; 3] = [Marker::ScaleUp, Marker::ScaleDown, Marker::NodeRequest];
+
+    fn label(self) -> &'static str {
+        match self {
+            Marker::ScaleUp => "scale-up",
+            Marker::ScaleDown => "scale-down",
+            Marker::NodeRequest => "node request",
+        }
+    }
+
+    /// Filled up-triangle, hollow down-triangle, filled diamond: apart in shape, not only colour.
+    fn shape(self, x: f64, y: f64) -> String {
+        match self {
+            Marker::ScaleUp => {
+                format!(r#"<path d="M{x:.1},{y:.1} l-4.5,8 h9 Z" fill="{DESIRED}"/>"#)
+            }
+            Marker::ScaleDown => format!(
+                r##"<path d="M{:.1},{:.1} h9 l-4.5,8 Z" fill="#ffffff" stroke="{DESIRED}" stroke-width="1.5"/>"##,
+                x - 4.5,
+                y
+            ),
+            Marker::NodeRequest => format!(
+                r#"<path d="M{x:.1},{y:.1} l4.5,4.5 l-4.5,4.5 l-4.5,-4.5 Z" fill="{NODES}"/>"#
+            ),
+        }
+    }
+
+    /// Its row under the axis.
+    fn row(self) -> f64 {
+        match self {
+            Marker::ScaleUp | Marker::ScaleDown => 0.0,
+            Marker::NodeRequest => 11.0,
+        }
+    }
+}
+
+/// Scale events from the rows, node requests from the Cluster Autoscaler's events; one marker of
+/// a kind per pixel, so a week of syncs stays a small file.
+fn markers(sim: &Simulation, axis: &TimeAxis) -> BTreeSet<(Marker, i64)> {
+    let mut out = BTreeSet::new();
+    let mut put = |kind: Marker, t: i64| {
+        // Rounded to a tenth of a pixel: the drawing's own resolution.
+        #[allow(clippy::cast_possible_truncation)]
+        let px = (axis.x(t) * 10.0).round() as i64;
+        out.insert((kind, px));
+    };
+    for r in &sim.timeline {
+        if r.desired_replicas > r.replicas {
+            put(Marker::ScaleUp, r.time);
+        } else if r.desired_replicas < r.replicas {
+            put(Marker::ScaleDown, r.time);
+        }
+    }
+    for e in &sim.events {
+        if e.source == "clusterAutoscaler" && e.message.starts_with("requests ") {
+            put(Marker::NodeRequest, e.time);
+        }
+    }
+    out
+}
+
+/// Horizontal grid lines and value labels of one panel.
+fn grid(svg: &mut String, scale: Scale, labels: impl Fn(f64) -> String) {
+    let step = scale.max / 5.0;
+    for i in 0..=5 {
+        let v = step * f64::from(i);
+        let y = scale.y(v);
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{GRID}" stroke-width="1"/>"#,
+            WIDTH - RIGHT
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="{MUTED}">{}</text>"#,
+            LEFT - 8.0,
+            y + 4.0,
+            labels(v)
+        );
+    }
+}
+
+/// A panel's title above it, and its axis title along its left edge.
+fn panel_titles(svg: &mut String, scale: Scale, heading: &str, axis: &str) {
+    let _ = writeln!(
+        svg,
+        r#"<text x="{LEFT}" y="{:.1}" font-size="12" font-weight="600">{}</text>"#,
+        scale.top - 10.0,
+        esc(heading)
+    );
+    let mid = (scale.top + scale.bottom) / 2.0;
+    let _ = writeln!(
+        svg,
+        r#"<text transform="translate(18 {mid:.1}) rotate(-90)" text-anchor="middle" fill="{MUTED}">{}</text>"#,
+        esc(axis)
+    );
+}
+
+fn draw(svg: &mut String, line: &Line, end: i64, axis: &TimeAxis, scale: Scale) {
+    let d = step_path(&line.points, end, |t| axis.x(t), |v| scale.y(v));
+    if d.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        svg,
+        r#"<path d="{d}" fill="none" stroke="{}"{}/>"#,
+        line.color,
+        stroke_style(line.color, line.width, line.dash)
+    );
+}
+
+/// The count lines, drawn in this order (the thickest first, so the others stay visible on it).
+fn count_lines(sim: &Simulation) -> Vec<Line> {
+    let rows = &sim.timeline;
+    let mut lines = vec![Line::new(
+        "desired replicas",
+        DESIRED,
+        6.0,
+        "",
+        series(rows, |r| Some(f64::from(r.desired_replicas))),
+    )];
+    if sim.settings.nodes.is_some() {
+        lines.push(Line::new(
+            "nodes (Ready + booting)",
+            NODES,
+            2.0,
+            "12 4",
+            series(rows, |r| {
+                Some(f(r.nodes.unwrap_or(0) + r.nodes_booting.unwrap_or(0)))
+            }),
+        ));
+    }
+    if rows.iter().any(|r| r.pending_pods > 0) {
+        lines.push(Line::new(
+            "Pending pods",
+            PENDING,
+            1.6,
+            "2 3",
+            series(rows, |r| Some(f(r.pending_pods))),
+        ));
+    }
+    lines.push(Line::new(
+        "Ready pods",
+        READY,
+        2.0,
+        "",
+        series(rows, |r| Some(f(r.ready_replicas))),
+    ));
+    lines.push(Line::new(
+        "recommendation",
+        RECOMMENDATION,
+        1.6,
+        "6 4",
+        series(rows, |r| r.recommendation.map(f64::from)),
+    ));
+    if rows.iter().any(|r| r.actual_replicas.is_some()) {
+        lines.push(Line::new(
+            "actual replicas (the cluster)",
+            ACTUAL,
+            2.2,
+            "9 3 2 3",
+            series(rows, |r| r.actual_replicas.map(f64::from)),
+        ));
+    }
+    lines
+}
 
 pub fn render(sim: &Simulation) -> String {
     let rows = &sim.timeline;
-    let end = sim.settings.duration_seconds.max(1);
-    let with_nodes = sim.settings.nodes.is_some();
-    let count_peak = rows
-        .iter()
-        .flat_map(|r| {
-            [
-                r.desired_replicas,
-                r.replicas,
-                r.recommendation.unwrap_or(0),
-                i32::try_from(r.ready_replicas + r.starting_pods + r.pending_pods).unwrap_or(0),
-                i32::try_from(r.nodes.unwrap_or(0) + r.nodes_booting.unwrap_or(0)).unwrap_or(0),
-            ]
-        })
-        .max()
-        .unwrap_or(1);
-    let load_peak = sim
-        .load_curve
-        .iter()
-        .map(|p| p.load)
-        .chain(rows.iter().map(|r| r.load))
-        .fold(0.0, f64::max);
-    let frame = Frame {
-        duration: f(end),
-        count_max: nice_ceil(f64::from(count_peak.max(1)) * 1.1),
-        load_max: nice_ceil(load_peak * 1.1),
-    };
-    let plot_bottom = HEIGHT - BOTTOM;
+    let s = &sim.settings;
+    let end = s.duration_seconds.max(1);
+    let axis = TimeAxis { duration: f(end) };
     let plot_right = WIDTH - RIGHT;
     let mut svg = String::new();
     let _ = writeln!(
         svg,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}" font-size="13" fill="{TEXT}">"#
     );
+    let title = match &sim.scenario {
+        Some(label) => format!("{} · scenario {}", sim.hpa, label.name),
+        None => sim.hpa.clone(),
+    };
+    let _ = writeln!(
+        svg,
+        "<title>HPA {}: replicas and {} over time</title>",
+        esc(&title),
+        esc(&sim.metric.description)
+    );
     let _ = writeln!(
         svg,
         r##"<rect width="100%" height="100%" fill="#ffffff"/>"##
     );
-
-    // Title and settings.
-    let title = match &sim.scenario {
-        Some(s) => format!("{} · scenario {}", sim.hpa, s.name),
-        None => sim.hpa.clone(),
-    };
     let _ = writeln!(
         svg,
         r#"<text x="{LEFT}" y="28" font-size="17" font-weight="600">HPA {}</text>"#,
         esc(&title)
     );
-    let s = &sim.settings;
     let mut timing = format!(
         "sync every {}s · pods Ready {}s after scheduling",
         s.sync_period_seconds, s.pod_startup_seconds
@@ -210,120 +434,179 @@ pub fn render(sim: &Simulation) -> String {
             n.ca_scan_interval_seconds
         );
     }
-    for (y, line) in [
-        (
-            48,
-            format!("{} target {}", sim.metric.description, sim.metric.target),
-        ),
-        (65, timing),
-    ] {
-        let _ = writeln!(
-            svg,
-            r#"<text x="{LEFT}" y="{y}" font-size="12" fill="{MUTED}">{}</text>"#,
-            esc(&line)
-        );
-    }
+    let _ = writeln!(
+        svg,
+        r#"<text x="{LEFT}" y="50" font-size="12" fill="{MUTED}">{}</text>"#,
+        esc(&timing)
+    );
 
-    // Stabilization window bands, under everything else.
-    let window = s.scale_down_window_seconds;
-    if window > 0 {
-        for t in window_ends(rows) {
-            let from = frame.x((t - window).max(0));
-            let to = frame.x(t);
-            let _ = writeln!(
-                svg,
-                r#"<rect x="{from:.1}" y="{TOP}" width="{:.1}" height="{:.1}" fill="{WINDOW}" fill-opacity="0.13"/>"#,
-                (to - from).max(0.5),
-                plot_bottom - TOP
-            );
-            let _ = writeln!(
-                svg,
-                r#"<line x1="{to:.1}" y1="{TOP}" x2="{to:.1}" y2="{plot_bottom}" stroke="{WINDOW}" stroke-width="1.5"/>"#
-            );
-            let _ = writeln!(
-                svg,
-                r#"<text x="{:.1}" y="{:.1}" font-size="11" fill="{MUTED}" text-anchor="end">{} window</text>"#,
-                to - 4.0,
-                TOP + 14.0,
-                time_label(window)
-            );
-        }
-    }
-
-    // Grid and the left axis (pods and nodes).
-    let count_step = (frame.count_max / 5.0).max(1.0);
-    let mut v = 0.0;
-    while v <= frame.count_max + 1e-9 {
-        let y = frame.y_count(v);
-        let _ = writeln!(
-            svg,
-            r#"<line x1="{LEFT}" y1="{y:.1}" x2="{plot_right}" y2="{y:.1}" stroke="{GRID}" stroke-width="1"/>"#
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="{MUTED}">{v}</text>"#,
-            LEFT - 8.0,
-            y + 4.0
-        );
-        v += count_step;
-    }
-    let load_unit = match sim.load_columns.first() {
-        Some(c) if c.resource.as_deref() == Some("cpu") => "load (cpu cores)".to_string(),
-        Some(c) => format!("load ({})", c.name),
-        None => "load".to_string(),
+    // The replicas panel.
+    let lines = count_lines(sim);
+    let count_peak = lines
+        .iter()
+        .flat_map(|l| l.points.iter().filter_map(|p| p.1))
+        .chain([f64::from(s.max_replicas), f64::from(s.min_replicas)])
+        .fold(1.0, f64::max);
+    let counts = Scale {
+        top: TOP,
+        bottom: TOP_END,
+        max: nice_ceil(count_peak * 1.1),
     };
-    let load_step = frame.load_max / 5.0;
-    for i in 0..=5 {
-        let value = load_step * f64::from(i);
+    let window = s.scale_down_window_seconds;
+    let ends = if window > 0 {
+        window_ends(rows)
+    } else {
+        Vec::new()
+    };
+    for &t in &ends {
+        let from = axis.x((t - window).max(0));
+        let to = axis.x(t);
         let _ = writeln!(
             svg,
-            r#"<text x="{:.1}" y="{:.1}" fill="{MUTED}">{}</text>"#,
-            plot_right + 8.0,
-            frame.y_load(value) + 4.0,
-            trim_float(value)
+            r#"<rect x="{from:.1}" y="{TOP}" width="{:.1}" height="{:.1}" fill="{WINDOW}" fill-opacity="0.13"/>"#,
+            (to - from).max(0.5),
+            TOP_END - TOP
+        );
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{to:.1}" y1="{TOP}" x2="{to:.1}" y2="{TOP_END}" stroke="{WINDOW}" stroke-width="1.5"/>"#
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" font-size="11" fill="{MUTED}" text-anchor="end">{} window</text>"#,
+            to - 4.0,
+            TOP + 14.0,
+            time_label(window)
         );
     }
-    let mid = (TOP + plot_bottom) / 2.0;
-    let left_title = if with_nodes { "pods / nodes" } else { "pods" };
-    let _ = writeln!(
-        svg,
-        r#"<text transform="translate(18 {mid:.1}) rotate(-90)" text-anchor="middle" fill="{MUTED}">{left_title}</text>"#
-    );
-    let _ = writeln!(
-        svg,
-        r#"<text transform="translate({:.1} {mid:.1}) rotate(90)" text-anchor="middle" fill="{MUTED}">{}</text>"#,
-        WIDTH - 14.0,
-        esc(&load_unit)
-    );
+    let count_title = if s.nodes.is_some() {
+        "pods / nodes"
+    } else {
+        "pods"
+    };
+    grid(&mut svg, counts, |v| trim_float(v));
+    panel_titles(&mut svg, counts, "Replicas (pods)", count_title);
+    for (name, value) in [
+        ("maxReplicas", s.max_replicas),
+        ("minReplicas", s.min_replicas),
+    ] {
+        let y = counts.y(f64::from(value));
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{LEFT}" y1="{y:.1}" x2="{plot_right:.1}" y2="{y:.1}" stroke="{LIMIT}" stroke-width="1.2" stroke-dasharray="1 3"/>"#
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" font-size="11" fill="{MUTED}" text-anchor="end">{name} {value}</text>"#,
+            plot_right - 4.0,
+            y - 4.0
+        );
+    }
+    for line in &lines {
+        draw(&mut svg, line, end, &axis, counts);
+    }
 
-    // Time axis.
+    // The metric panel.
+    let metric = &sim.metric;
+    let band = metric
+        .target_value
+        .map(|t| (t * metric.tolerance.lower, t * metric.tolerance.upper));
+    let metric_peak = rows
+        .iter()
+        .filter_map(|r| r.utilization)
+        .chain(band.map(|b| b.1))
+        .fold(0.0, f64::max);
+    let values = Scale {
+        top: METRIC,
+        bottom: METRIC_END,
+        max: nice_ceil(metric_peak * 1.1),
+    };
+    let unit = if metric.percent { "%" } else { "" };
+    grid(&mut svg, values, |v| format!("{}{unit}", trim_float(v)));
+    let metric_axis = if metric.percent {
+        "% of request"
+    } else {
+        "value"
+    };
+    panel_titles(
+        &mut svg,
+        values,
+        &format!("{} against its target", metric.description),
+        metric_axis,
+    );
+    let mut metric_lines = Vec::new();
+    if let (Some(target), Some((low, high))) = (metric.target_value, band) {
+        let (top, bottom) = (values.y(high), values.y(low));
+        let _ = writeln!(
+            svg,
+            r#"<rect x="{LEFT}" y="{top:.1}" width="{:.1}" height="{:.1}" fill="{BAND}" fill-opacity="0.45"/>"#,
+            plot_right - LEFT,
+            (bottom - top).max(0.5)
+        );
+        let target_line = Line::new(
+            &format!("target {}", metric.target),
+            TEXT,
+            1.2,
+            "6 3",
+            vec![(0, Some(target))],
+        );
+        draw(&mut svg, &target_line, end, &axis, values);
+        metric_lines.push(target_line);
+    }
+    let current = Line::new(
+        &format!(
+            "current {}",
+            if metric.percent {
+                "utilization"
+            } else {
+                "value"
+            }
+        ),
+        UTILIZATION,
+        2.0,
+        "",
+        series(rows, |r| r.utilization),
+    );
+    draw(&mut svg, &current, end, &axis, values);
+    metric_lines.push(current);
+
+    // The shared time axis: grid, labels, a tick per sync, the markers.
     let step = time_step(end);
     let mut t = 0;
     while t <= end {
-        let x = frame.x(t);
-        let _ = writeln!(
-            svg,
-            r#"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{plot_bottom}" stroke="{GRID}" stroke-width="1" stroke-dasharray="2 3"/>"#
-        );
+        let x = axis.x(t);
+        for (top, bottom) in [(TOP, TOP_END), (METRIC, METRIC_END)] {
+            let _ = writeln!(
+                svg,
+                r#"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{bottom}" stroke="{GRID}" stroke-width="1" stroke-dasharray="2 3"/>"#
+            );
+        }
         let _ = writeln!(
             svg,
             r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="{MUTED}">{}</text>"#,
-            plot_bottom + 30.0,
+            METRIC_END + 44.0,
             time_label(t)
         );
         t += step;
     }
+    for y in [TOP_END, METRIC_END] {
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{LEFT}" y1="{y}" x2="{plot_right}" y2="{y}" stroke="{MUTED}" stroke-width="1"/>"#
+        );
+    }
     let _ = writeln!(
         svg,
-        r#"<line x1="{LEFT}" y1="{plot_bottom}" x2="{plot_right}" y2="{plot_bottom}" stroke="{MUTED}" stroke-width="1"/>"#
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{MUTED}">{}</text>"#,
+        (LEFT + plot_right) / 2.0,
+        METRIC_END + 62.0,
+        time_title(end)
     );
-    // A tick at every sync, when they are far enough apart to see.
     let spacing = (plot_right - LEFT) / (f(end) / f(s.sync_period_seconds.max(1)));
     if spacing >= 3.0 {
         let mut ticks = String::new();
         for row in rows {
-            let x = frame.x(row.time);
-            let _ = write!(ticks, "M{x:.1},{plot_bottom} v7 ");
+            let _ = write!(ticks, "M{:.1},{METRIC_END} v7 ", axis.x(row.time));
         }
         let _ = writeln!(
             svg,
@@ -331,100 +614,40 @@ pub fn render(sim: &Simulation) -> String {
             ticks.trim_end()
         );
     }
-
-    // Load: a shaded step area on the right axis.
-    let load_points: Vec<(i64, f64)> = sim.load_curve.iter().map(|p| (p.time, p.load)).collect();
-    let load_line = step_path(&load_points, end, |t| frame.x(t), |v| frame.y_load(v));
-    if !load_line.is_empty() {
+    let marks = markers(sim, &axis);
+    for &(kind, px) in &marks {
         let _ = writeln!(
             svg,
-            r#"<path d="{load_line} V{plot_bottom} H{LEFT} Z" fill="{LOAD_FILL}" fill-opacity="0.7"/>"#
-        );
-        let _ = writeln!(
-            svg,
-            r#"<path d="{load_line}" fill="none" stroke="{LOAD}" stroke-width="1.5"/>"#
+            "{}",
+            kind.shape(f(px) / 10.0, METRIC_END + 10.0 + kind.row())
         );
     }
 
-    // Counts on the left axis; the thickest last.
-    let y = |v: f64| frame.y_count(v);
-    let x = |t: i64| frame.x(t);
-    let mut lines: Vec<Line> = Vec::new();
-    if with_nodes {
-        lines.push((
-            "nodes (Ready + booting)",
-            NODES,
-            2.0,
-            "",
-            series(rows, |r| {
-                Some(f(r.nodes.unwrap_or(0) + r.nodes_booting.unwrap_or(0)))
-            }),
-        ));
-    }
-    let any_pending = rows.iter().any(|r| r.pending_pods > 0);
-    if any_pending {
-        lines.push((
-            "Pending pods",
-            PENDING,
-            1.6,
-            "2 3",
-            series(rows, |r| Some(f(r.pending_pods))),
-        ));
-    }
-    // Desired replicas as a wide translucent band, so the lines drawn on it stay visible.
-    lines.push((
-        "desired replicas",
-        DESIRED,
-        6.0,
-        "",
-        series(rows, |r| Some(f64::from(r.desired_replicas))),
-    ));
-    lines.push((
-        "Ready pods",
-        READY,
-        2.0,
-        "",
-        series(rows, |r| Some(f(r.ready_replicas))),
-    ));
-    lines.push((
-        "recommendation",
-        RECOMMENDATION,
-        1.6,
-        "6 4",
-        series(rows, |r| r.recommendation.map(f64::from)),
-    ));
-    for (_, color, width, dash, points) in &lines {
-        let _ = writeln!(
-            svg,
-            r#"<path d="{}" fill="none" stroke="{color}"{}/>"#,
-            step_path(points, end, x, y),
-            stroke_style(color, *width, dash)
-        );
-    }
-
-    // Legend, in two rows under the time labels.
-    let order = [DESIRED, READY, RECOMMENDATION, PENDING, NODES];
-    let mut legend_lines: Vec<_> = lines.iter().collect();
-    legend_lines.sort_by_key(|(_, color, ..)| order.iter().position(|c| c == color));
-    let mut items: Vec<(String, String)> = legend_lines
-        .into_iter()
-        .map(|(label, color, width, dash, _)| {
-            (
-                (*label).to_string(),
-                format!(
-                    r#"<line x1="0" y1="0" x2="22" y2="0" stroke="{color}"{}/>"#,
-                    stroke_style(color, *width, dash)
-                ),
-            )
-        })
+    // The legend, in rows under the time axis title.
+    let mut items: Vec<(String, String)> = lines
+        .iter()
+        .chain(&metric_lines)
+        .map(|l| (esc(&l.label), l.swatch()))
         .collect();
     items.push((
-        esc(&load_unit),
+        "minReplicas / maxReplicas".to_string(),
         format!(
-            r#"<rect x="0" y="-6" width="22" height="12" fill="{LOAD_FILL}" stroke="{LOAD}" stroke-width="1.5"/>"#
+            r#"<line x1="0" y1="0" x2="22" y2="0" stroke="{LIMIT}" stroke-width="1.2" stroke-dasharray="1 3"/>"#
         ),
     ));
-    if window > 0 && !window_ends(rows).is_empty() {
+    if let Some((low, high)) = band {
+        items.push((
+            format!(
+                "tolerance band {}{unit}–{}{unit}",
+                trim_float(low),
+                trim_float(high)
+            ),
+            format!(
+                r#"<rect x="0" y="-6" width="22" height="12" fill="{BAND}" fill-opacity="0.45"/>"#
+            ),
+        ));
+    }
+    if !ends.is_empty() {
         items.push((
             format!("stabilization window ({})", time_label(window)),
             format!(
@@ -432,12 +655,17 @@ pub fn render(sim: &Simulation) -> String {
             ),
         ));
     }
+    for kind in Marker::ALL {
+        if marks.iter().any(|&(k, _)| k == kind) {
+            items.push((kind.label().to_string(), kind.shape(11.0, -4.0)));
+        }
+    }
     items.push((
         "HPA sync".to_string(),
         format!(r#"<line x1="11" y1="-6" x2="11" y2="6" stroke="{MUTED}" stroke-width="1"/>"#),
     ));
     let mut lx = LEFT;
-    let mut ly = plot_bottom + 58.0;
+    let mut ly = METRIC_END + 94.0;
     for (label, swatch) in items {
         // About 7 px per character at 13 px.
         let width = 32.0 + f(i64::try_from(label.chars().count()).unwrap_or(0)) * 7.0 + 18.0;
@@ -467,7 +695,7 @@ fn stroke_style(color: &str, width: f64, dash: &str) -> String {
     style
 }
 
-/// A load axis label: no trailing zeros.
+/// An axis label: no trailing zeros.
 fn trim_float(v: f64) -> String {
     let text = format!("{v:.2}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
@@ -479,13 +707,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nice_ceil_rounds_up_to_1_2_2_5_5() {
+    fn nice_ceil_rounds_up_to_a_round_scale() {
         for (v, want) in [
             (0.3, 1.0),
-            (3.0, 5.0),
+            (3.0, 3.0),
+            (3.3, 4.0),
             (18.7, 20.0),
             (21.0, 25.0),
-            (6.6, 10.0),
+            (6.6, 8.0),
+            (33.0, 40.0),
         ] {
             assert_eq!(nice_ceil(v), want, "{v}");
         }
@@ -500,8 +730,15 @@ mod tests {
 
     #[test]
     fn step_paths_hold_each_value_until_the_next_point() {
-        let d = step_path(&[(0, 1.0), (10, 2.0)], 20, f, |v| v);
+        let d = step_path(&[(0, Some(1.0)), (10, Some(2.0))], 20, f, |v| v);
         assert_eq!(d, "M0.0,1.0 H10.0 V2.0 H20.0");
+    }
+
+    #[test]
+    fn a_value_the_controller_could_not_compute_breaks_the_line() {
+        let points = [(0, Some(1.0)), (10, None), (20, Some(3.0)), (30, Some(4.0))];
+        let d = step_path(&points, 40, f, |v| v);
+        assert_eq!(d, "M0.0,1.0 H10.0 M20.0,3.0 H30.0 V4.0 H40.0");
     }
 
     #[test]

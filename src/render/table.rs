@@ -6,7 +6,7 @@ use std::fmt::Write;
 use anstyle::{AnsiColor, Style};
 use comfy_table::{ContentArrangement, Table, presets};
 
-use crate::report::{NodesReport, Report, Severity};
+use crate::report::{NodesReport, Report, Severity, Step};
 
 /// Layout settings that come from the terminal.
 #[derive(Debug, Clone, Copy)]
@@ -76,12 +76,7 @@ pub fn render(report: &Report, layout: Layout) -> String {
         longest_word.max(layout.width / 5).min(layout.width / 3)
     });
     let mut last_phase = "";
-    // The decision step is the line printed under the table.
-    for s in report
-        .steps
-        .iter()
-        .filter(|s| s.phase != "decision" || s.title != "decision")
-    {
+    for s in listed_steps(report) {
         let phase = if s.phase == last_phase {
             ""
         } else {
@@ -132,17 +127,12 @@ pub fn render(report: &Report, layout: Layout) -> String {
     }
 
     out.push('\n');
-    let arrow = format!("{} → {}", report.current_replicas, report.desired_replicas);
+    let (arrow, summary) = decision_line(report);
     let style = match report.decision.change.as_str() {
         "scaleUp" => Style::new().bold().fg_color(Some(AnsiColor::Green.into())),
         "scaleDown" => Style::new().bold().fg_color(Some(AnsiColor::Yellow.into())),
         _ => bold,
     };
-    let summary = report
-        .decision
-        .summary
-        .strip_prefix(&format!("{arrow}: "))
-        .unwrap_or(&report.decision.summary);
     let indent = arrow.chars().count() + 2;
     let summary = crate::error::escape_control(summary);
     let lines = wrap(&summary, usize::from(layout.width).saturating_sub(indent));
@@ -176,6 +166,26 @@ pub fn render(report: &Report, layout: Layout) -> String {
         }
     }
     out
+}
+
+/// The steps of the table, in the controller's order: all but the decision step, which is the
+/// line printed under the table (`decision_line`).
+pub(crate) fn listed_steps(report: &Report) -> impl Iterator<Item = &Step> {
+    report
+        .steps
+        .iter()
+        .filter(|s| s.phase != "decision" || s.title != "decision")
+}
+
+/// The decision: `current → desired`, and the summary without that arrow.
+pub(crate) fn decision_line(report: &Report) -> (String, &str) {
+    let arrow = format!("{} → {}", report.current_replicas, report.desired_replicas);
+    let summary = report
+        .decision
+        .summary
+        .strip_prefix(&format!("{arrow}: "))
+        .unwrap_or(&report.decision.summary);
+    (arrow, summary)
 }
 
 /// Greedy word wrap of free text to `width` columns (a word longer than a line stays whole).
@@ -230,6 +240,15 @@ fn why_table(report: &Report, layout: Layout) -> Table {
 /// The Cluster Autoscaler's view, after the replica decision.
 fn nodes_table(n: &NodesReport, width: u16) -> Table {
     let mut table = new_table(&["NODES", "DETAIL"], width);
+    for row in nodes_rows(n) {
+        table.add_row(row);
+    }
+    table
+}
+
+/// The Cluster Autoscaler's view as (what, detail) rows.
+pub(crate) fn nodes_rows(n: &NodesReport) -> Vec<Vec<String>> {
+    let mut table = Vec::new();
     let request: Vec<String> = n
         .pod_request
         .iter()
@@ -240,19 +259,19 @@ fn nodes_table(n: &NodesReport, width: u16) -> Table {
     } else {
         request.join(", ")
     };
-    table.add_row(vec![
+    table.push(vec![
         "pod request".to_string(),
         format!("{request} ({})", n.pod_request_source),
     ]);
-    table.add_row(vec![
+    table.push(vec![
         "pods per node".to_string(),
         format!("{} (limited by {})", n.pods_per_node, n.limiting_resource),
     ]);
-    table.add_row(vec![
+    table.push(vec![
         "nodes".to_string(),
         format!("{} now → {} needed: add {}", n.existing, n.needed, n.to_add),
     ]);
-    table.add_row(vec![
+    table.push(vec![
         "pending pods".to_string(),
         format!(
             "{} fit in no existing node; {} would stay Pending",
@@ -268,9 +287,9 @@ fn nodes_table(n: &NodesReport, width: u16) -> Table {
         }
         Some(other) => other.to_string(),
     };
-    table.add_row(vec!["limits".to_string(), limit]);
+    table.push(vec!["limits".to_string(), limit]);
     if !n.underutilized_nodes.is_empty() {
-        table.add_row(vec![
+        table.push(vec![
             "scale-down".to_string(),
             format!(
                 "{} at or under {} utilization: removable after {} unneeded",

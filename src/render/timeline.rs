@@ -45,7 +45,7 @@ fn wrap(text: &str, width: usize, indent: &str) -> String {
 /// `2160m` and `6`: whole units when every load is whole, else milli-units; memory in the largest
 /// of Gi, Mi, Ki that divides every load, else bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum LoadUnit {
+pub(crate) enum LoadUnit {
     Whole,
     Milli,
     Binary(i64, &'static str),
@@ -65,7 +65,7 @@ fn load_resource(sim: &Simulation) -> &str {
         .unwrap_or("")
 }
 
-fn load_unit(sim: &Simulation) -> LoadUnit {
+pub(crate) fn load_unit(sim: &Simulation) -> LoadUnit {
     let mut milli = sim.timeline.iter().map(|r| load_milli(r.load));
     if load_resource(sim) == "memory" {
         let bytes: Vec<i64> = milli.map(|m| m / 1000 + i64::from(m % 1000 > 0)).collect();
@@ -161,42 +161,10 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
     }
     out.push('\n');
 
-    let with_nodes = s.nodes.is_some();
-    let mut header = vec![
-        "TIME", "LOAD", "UTIL", "READY", "PODS", "PENDING", "REC", "STABLE", "DESIRED", "REASON",
-    ];
-    if with_nodes {
-        header.push("NODES");
-    }
-    let mut rows = new_table(&header, layout.width);
+    let mut rows = new_table(&header(sim), layout.width);
     let unit = load_unit(sim);
     for row in &sim.timeline {
-        let total = row.ready_replicas + row.starting_pods + row.pending_pods;
-        let desired = if row.desired_replicas == row.replicas {
-            row.desired_replicas.to_string()
-        } else {
-            format!("{} → {}", row.replicas, row.desired_replicas)
-        };
-        let mut cells = vec![
-            clock(row.time),
-            load_text(unit, row),
-            utilization_text(sim, row.utilization),
-            row.ready_replicas.to_string(),
-            total.to_string(),
-            row.pending_pods.to_string(),
-            opt(row.recommendation),
-            opt(row.stabilized),
-            desired,
-            row.reason.clone().unwrap_or_else(|| "-".to_string()),
-        ];
-        if with_nodes {
-            let ready = row.nodes.unwrap_or(0);
-            cells.push(match row.nodes_booting {
-                Some(b) if b > 0 => format!("{ready} +{b}"),
-                _ => ready.to_string(),
-            });
-        }
-        rows.add_row(cells);
+        rows.add_row(cells(sim, unit, row));
     }
     push_table(&mut out, &rows);
 
@@ -215,6 +183,56 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
 
     out.push('\n');
     let _ = writeln!(out, "{}", paint("Summary", bold, layout.color));
+    for line in summary_lines(sim) {
+        out.push_str(&wrap(&line, width, "  "));
+    }
+    out
+}
+
+/// The columns of the table, one per `cells`.
+pub(crate) fn header(sim: &Simulation) -> Vec<&'static str> {
+    let mut header = vec![
+        "TIME", "LOAD", "UTIL", "READY", "PODS", "PENDING", "REC", "STABLE", "DESIRED", "REASON",
+    ];
+    if sim.settings.nodes.is_some() {
+        header.push("NODES");
+    }
+    header
+}
+
+/// One sync's cells, in the order of `header`.
+pub(crate) fn cells(sim: &Simulation, unit: LoadUnit, row: &SyncRow) -> Vec<String> {
+    let with_nodes = sim.settings.nodes.is_some();
+    let total = row.ready_replicas + row.starting_pods + row.pending_pods;
+    let desired = if row.desired_replicas == row.replicas {
+        row.desired_replicas.to_string()
+    } else {
+        format!("{} → {}", row.replicas, row.desired_replicas)
+    };
+    let mut cells = vec![
+        clock(row.time),
+        load_text(unit, row),
+        utilization_text(sim, row.utilization),
+        row.ready_replicas.to_string(),
+        total.to_string(),
+        row.pending_pods.to_string(),
+        opt(row.recommendation),
+        opt(row.stabilized),
+        desired,
+        row.reason.clone().unwrap_or_else(|| "-".to_string()),
+    ];
+    if with_nodes {
+        let ready = row.nodes.unwrap_or(0);
+        cells.push(match row.nodes_booting {
+            Some(b) if b > 0 => format!("{ready} +{b}"),
+            _ => ready.to_string(),
+        });
+    }
+    cells
+}
+
+/// The summary, one sentence a line.
+pub(crate) fn summary_lines(sim: &Simulation) -> Vec<String> {
     let m = &sim.summary;
     let mut lines = vec![format!(
         "replicas: peak {}, final {}; {} sync(s) scaled up, {} scaled down, of {}",
@@ -247,10 +265,7 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
             "node-seconds {node_seconds}; nodes: peak {peak}, final {last}"
         ));
     }
-    for line in lines {
-        out.push_str(&wrap(&line, width, "  "));
-    }
-    out
+    lines
 }
 
 /// The result as one JSON object.

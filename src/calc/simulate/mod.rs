@@ -21,8 +21,9 @@ use std::collections::BTreeMap;
 use crate::calc::metrics::{self, Computed};
 use crate::calc::nodes::{self, Slot};
 use crate::calc::normalize;
-use crate::calc::reconcile::{Branch, Sync, reconcile};
+use crate::calc::reconcile::{Branch, Sync, VersionRules, reconcile, tolerances_for_hpa};
 use crate::quantity::build_quantity;
+use crate::report::{Report, ToleranceBand};
 use crate::scenario::{
     ConditionStatus, Container, ContainerKind, ContainerMetrics, ControllerMemory, Existing,
     MetricSpec, NodeInput, Pod, PodMetricValue, PodMetrics, PodPhase, ReadyCondition,
@@ -201,6 +202,8 @@ struct Decision {
 
 struct Engine<'s> {
     setup: &'s Setup,
+    /// Sees each sync's row and can build its full report (`run_observed`).
+    observer: Option<&'s mut SyncObserver<'s>>,
     scenario: Scenario,
     memory: ControllerMemory,
     feeds: MetricFeeds,
@@ -270,9 +273,23 @@ fn share(total: i64, n: i64, idx: i64) -> i64 {
     total.div_euclid(n) + i64::from(idx < total.rem_euclid(n))
 }
 
+/// Called after each sync with its row and a way to build that sync's full step-by-step report,
+/// the single-sync `calc::evaluate` on the cluster as the sync saw it and the controller's memory
+/// from before it. Building costs a second reconcile, so an observer builds only what it keeps.
+pub type SyncObserver<'a> = dyn FnMut(&SyncRow, &dyn Fn() -> Report) + 'a;
+
 /// Runs the simulation.
 pub fn run(setup: &Setup) -> Simulation {
+    run_observed(setup, None)
+}
+
+/// Runs the simulation, showing each sync to `observer` (`--html` keeps some syncs' reports).
+pub fn run_observed<'s>(
+    setup: &'s Setup,
+    observer: Option<&'s mut SyncObserver<'s>>,
+) -> Simulation {
     let mut engine = Engine::new(setup);
+    engine.observer = observer;
     engine.place_start_pods();
     engine.seed_memory();
     let end = setup.duration.millis().max(0);
@@ -370,6 +387,7 @@ impl<'s> Engine<'s> {
             events: Vec::new(),
             totals: Totals::default(),
             keda: setup.scenario.keda.clone().map(keda::Poll::new),
+            observer: None,
         }
     }
 
@@ -571,6 +589,7 @@ impl<'s> Engine<'s> {
                 PodState::Terminating { .. } => {}
             }
         }
+        let memory_before = self.observer.is_some().then(|| self.memory.clone());
         let decision = {
             let sync = reconcile(&self.scenario, &mut self.memory, false);
             decide(&sync)
@@ -611,7 +630,21 @@ impl<'s> Engine<'s> {
             reason: decision.reason.clone(),
             nodes,
             nodes_booting: booting,
+            actual_replicas: None,
         });
+        if let (Some(observer), Some(memory), Some(row)) =
+            (self.observer.as_mut(), memory_before, self.rows.last())
+        {
+            let scenario = &self.scenario;
+            // The HPA's sync alone: KEDA's poll is its own step of the simulation.
+            let build = || {
+                let mut s = scenario.clone();
+                s.memory = Some(memory.clone());
+                s.keda = None;
+                crate::calc::evaluate(&s)
+            };
+            observer(row, &build);
+        }
         self.in_band.push(decision.in_band);
         if decision.desired != self.replicas {
             let why = decision
@@ -1265,7 +1298,7 @@ impl<'s> Engine<'s> {
             target: format!("{}/{}", hpa.target.kind, hpa.target.name),
             kube_version: format!("1.{}", scenario.config.kube_minor),
             scenario: setup.label.clone(),
-            metric: metric_info(hpa.metrics.first()),
+            metric: metric_info(scenario),
             settings: Settings {
                 duration_seconds: secs(end),
                 start_replicas: setup.start_replicas,
@@ -1440,13 +1473,25 @@ fn decide(sync: &Sync<'_>) -> Decision {
     }
 }
 
-/// The first metric's description and target, for labels.
-fn metric_info(spec: Option<&MetricSpec>) -> MetricInfo {
-    let Some(spec) = spec else {
+/// The first metric's description, target and the controller's tolerance, for labels and the
+/// chart's band.
+fn metric_info(scenario: &Scenario) -> MetricInfo {
+    let t = tolerances_for_hpa(
+        &scenario.hpa,
+        scenario.config.tolerance,
+        &VersionRules::for_scenario(scenario),
+    );
+    let tolerance = ToleranceBand {
+        lower: 1.0 - t.scale_down,
+        upper: 1.0 + t.scale_up,
+    };
+    let Some(spec) = scenario.hpa.metrics.first() else {
         return MetricInfo {
             description: String::new(),
             target: String::new(),
             percent: false,
+            target_value: None,
+            tolerance,
         };
     };
     let target = spec.target();
@@ -1454,20 +1499,24 @@ fn metric_info(spec: Option<&MetricSpec>) -> MetricInfo {
         MetricSpec::Resource { resource, .. } => resource.as_str(),
         _ => "",
     };
-    let (text, percent) = match (
+    let (text, percent, value) = match (
         target.target_type,
         target.average_utilization,
         target.average_value_milli,
         target.value_milli,
     ) {
-        (TargetType::Utilization, Some(u), _, _) => (format!("{u}%"), true),
-        (_, _, Some(v), _) | (_, _, None, Some(v)) => (build_quantity(name, v), false),
-        _ => (String::new(), false),
+        (TargetType::Utilization, Some(u), _, _) => (format!("{u}%"), true, Some(f64::from(u))),
+        (_, _, Some(v), _) | (_, _, None, Some(v)) => {
+            (build_quantity(name, v), false, Some(milli_to_f64(v)))
+        }
+        _ => (String::new(), false, None),
     };
     MetricInfo {
         description: metrics::metric_name(spec),
         target: text,
         percent,
+        target_value: value,
+        tolerance,
     }
 }
 

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::report::ToleranceBand;
+
 /// Changes when a key changes meaning or disappears (new keys may be added).
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -81,7 +83,7 @@ pub struct NodeSettings {
     pub scale_down_delay_after_add_seconds: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MetricInfo {
     /// The controller's name for it (as in conditions and events).
@@ -90,6 +92,12 @@ pub struct MetricInfo {
     pub target: String,
     /// `utilization` is a percent of request (a Utilization target).
     pub percent: bool,
+    /// The target as a number in `utilization`'s unit (percent, or the metric's value); null
+    /// when the HPA has no metric.
+    pub target_value: Option<f64>,
+    /// The controller's tolerance as ratios of current to target: between `lower` and `upper`
+    /// the first metric keeps the replica count.
+    pub tolerance: ToleranceBand,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -140,6 +148,8 @@ pub struct SyncRow {
     pub nodes: Option<i64>,
     /// Nodes requested and not yet Ready; null without node information.
     pub nodes_booting: Option<i64>,
+    /// The replicas the cluster really had at this sync (`--actual`); null without it.
+    pub actual_replicas: Option<i32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
