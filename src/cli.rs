@@ -391,8 +391,21 @@ pub struct SimulateArgs {
     pub output: TimelineFormat,
 
     /// Also write an SVG chart of load, replicas and nodes over time to this file
+    ///
+    /// Two panels over one time axis: replicas (desired, recommendation, Ready, Pending, nodes,
+    /// minReplicas and maxReplicas), and the first metric against its target and tolerance band;
+    /// markers under the axis at each scale-up, scale-down and node request.
     #[arg(long, value_name = "FILE")]
     pub chart: Option<PathBuf>,
+
+    /// Also write a self-contained HTML report to this file: summary, chart, timeline, and each
+    /// sync's full step-by-step report
+    ///
+    /// One file with nothing to fetch (inline CSS, JS and SVG). Choose a sync by clicking its row
+    /// or the chart, or open FILE#sync=N. A run of at most 1000 syncs keeps every sync's report;
+    /// a longer one keeps those of the syncs that changed the replica count or the reason.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 
     /// Each pod's request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets)
     #[arg(long, value_name = "RESOURCES")]

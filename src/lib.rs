@@ -109,8 +109,24 @@ fn simulate(args: &SimulateArgs) -> Result<()> {
     if let Some(path) = &args.chart {
         output::check_target("--chart", path, &inputs)?;
     }
+    if let Some(path) = &args.html {
+        output::check_target("--html", path, &inputs)?;
+    }
     let setup = input::load::build(args)?;
-    let sim = calc::simulate::run(&setup);
+    let sim = match &args.html {
+        None => calc::simulate::run(&setup),
+        Some(path) => {
+            let mut reports = render::html::SyncReports::new(setup.sync_count());
+            let mut observe = |row: &calc::simulate::SyncRow,
+                               build: &dyn Fn() -> report::Report| {
+                reports.observe(row, build);
+            };
+            let sim = calc::simulate::run_observed(&setup, Some(&mut observe));
+            let page = render::html::render(&sim, &reports);
+            output::write_file("--html", path, page.as_bytes(), &inputs)?;
+            sim
+        }
+    };
     if let Some(path) = &args.chart {
         output::write_file(
             "--chart",

@@ -351,6 +351,8 @@ pub enum Source {
     /// The scale target's capture (`--target`, or a Deployment inside the pods file).
     Target,
     Default,
+    /// The simulated target's spec.replicas at this sync (`hpacalc simulate`).
+    Simulation,
 }
 
 /// The node group the workload runs on, for the Cluster Autoscaler's view (`--node-*` flags or

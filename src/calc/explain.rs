@@ -473,6 +473,7 @@ fn source_text(source: &Source) -> &'static str {
         Source::Samples => "samples",
         Source::Target => "target",
         Source::Default => "default",
+        Source::Simulation => "simulation",
     }
 }
 
@@ -512,6 +513,7 @@ pub fn build(
         Source::Samples => "counted from the samples: pods not deleting, Failed or Succeeded",
         Source::Target => "from the target's spec.replicas",
         Source::Default => "default",
+        Source::Simulation => "the simulated target's spec.replicas at this sync",
     };
     step(
         &mut steps,

@@ -283,6 +283,7 @@ fn merge(user: &SimulateArgs, base: &SimulateArgs) -> SimulateArgs {
         duration: pick(&user.duration, &base.duration),
         output: user.output,
         chart: user.chart.clone(),
+        html: user.html.clone(),
         pod_request: pick(&user.pod_request, &base.pod_request),
         pod_startup: pick(&user.pod_startup, &base.pod_startup),
         pod_termination: pick(&user.pod_termination, &base.pod_termination),
@@ -607,7 +608,7 @@ pub fn setup(
     let scenario = Scenario {
         hpa: loaded.spec,
         current_replicas: start_replicas,
-        current_replicas_source: Source::Flag,
+        current_replicas_source: Source::Simulation,
         status_replicas: start_replicas,
         scaled_to_zero: loaded.status.scaled_to_zero,
         status_conditions: Vec::new(),

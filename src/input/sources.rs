@@ -27,7 +27,9 @@ pub fn collect(
         Source::Flag => FactSource::new("currentReplicas", "flag", Some("--current-replicas")),
         Source::Status => as_fact("currentReplicas"),
         Source::Target => FactSource::new("currentReplicas", "the target's spec.replicas", None),
-        Source::Samples | Source::Default => FactSource::new("currentReplicas", "computed", None),
+        Source::Samples | Source::Default | Source::Simulation => {
+            FactSource::new("currentReplicas", "computed", None)
+        }
     });
     if approximation {
         out.retain(|s| s.fact != "pods" && s.fact != "resourceMetrics");

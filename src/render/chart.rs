@@ -49,12 +49,19 @@ impl TimeAxis {
     }
 }
 
+/// The plot's left and right edges in the SVG's coordinates (time 0 and the end).
+pub fn plot_span() -> (f64, f64) {
+    (LEFT, WIDTH - RIGHT)
+}
+
 /// One panel's vertical scale: `max` at `top`, 0 at `bottom`.
 #[derive(Clone, Copy)]
 struct Scale {
     top: f64,
     bottom: f64,
     max: f64,
+    /// Between grid lines.
+    step: f64,
 }
 
 impl Scale {
@@ -69,19 +76,25 @@ fn f(v: i64) -> f64 {
     x
 }
 
-/// The smallest of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k that is at least `v` (and at least 1):
-/// a fifth of each is a round grid step.
-fn nice_ceil(v: f64) -> f64 {
-    if !(v.is_finite() && v > 1.0) {
-        return 1.0;
-    }
-    let exp = v.log10().floor();
-    let base = 10f64.powf(exp);
-    [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0]
+/// A vertical scale for values up to `peak`: a round grid step (1, 2 or 5 × 10^k; at least 1
+/// for counts) giving at most about 5 steps, and a whole number of steps as the top.
+fn nice_scale(peak: f64, whole: bool) -> (f64, f64) {
+    let peak = if peak.is_finite() && peak > 0.0 {
+        peak
+    } else {
+        1.0
+    };
+    let rough = peak / 5.0;
+    let base = 10f64.powf(rough.log10().floor());
+    let mut step = [1.0, 2.0, 5.0, 10.0]
         .iter()
         .map(|m| m * base)
-        .find(|&c| c >= v - 1e-9)
-        .unwrap_or(10.0 * base)
+        .find(|&c| c >= rough - 1e-12)
+        .unwrap_or(10.0 * base);
+    if whole {
+        step = step.max(1.0);
+    }
+    ((peak / step - 1e-9).ceil() * step, step)
 }
 
 /// Escapes text for SVG (and HTML).
@@ -287,9 +300,8 @@ fn markers(sim: &Simulation, axis: &TimeAxis) -> BTreeSet<(Marker, i64)> {
 
 /// Horizontal grid lines and value labels of one panel.
 fn grid(svg: &mut String, scale: Scale, labels: impl Fn(f64) -> String) {
-    let step = scale.max / 5.0;
-    for i in 0..=5 {
-        let v = step * f64::from(i);
+    let mut v = 0.0;
+    while v <= scale.max + scale.step / 2.0 {
         let y = scale.y(v);
         let _ = writeln!(
             svg,
@@ -303,6 +315,7 @@ fn grid(svg: &mut String, scale: Scale, labels: impl Fn(f64) -> String) {
             y + 4.0,
             labels(v)
         );
+        v += scale.step;
     }
 }
 
@@ -447,10 +460,12 @@ pub fn render(sim: &Simulation) -> String {
         .flat_map(|l| l.points.iter().filter_map(|p| p.1))
         .chain([f64::from(s.max_replicas), f64::from(s.min_replicas)])
         .fold(1.0, f64::max);
+    let (max, step) = nice_scale(count_peak * 1.1, true);
     let counts = Scale {
         top: TOP,
         bottom: TOP_END,
-        max: nice_ceil(count_peak * 1.1),
+        max,
+        step,
     };
     let window = s.scale_down_window_seconds;
     let ends = if window > 0 {
@@ -516,10 +531,12 @@ pub fn render(sim: &Simulation) -> String {
         .filter_map(|r| r.utilization)
         .chain(band.map(|b| b.1))
         .fold(0.0, f64::max);
+    let (max, step) = nice_scale(metric_peak * 1.1, false);
     let values = Scale {
         top: METRIC,
         bottom: METRIC_END,
-        max: nice_ceil(metric_peak * 1.1),
+        max,
+        step,
     };
     let unit = if metric.percent { "%" } else { "" };
     grid(&mut svg, values, |v| format!("{}{unit}", trim_float(v)));
@@ -707,17 +724,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nice_ceil_rounds_up_to_a_round_scale() {
-        for (v, want) in [
-            (0.3, 1.0),
-            (3.0, 3.0),
-            (3.3, 4.0),
-            (18.7, 20.0),
-            (21.0, 25.0),
-            (6.6, 8.0),
-            (33.0, 40.0),
+    fn scales_have_round_steps_and_a_whole_number_of_them() {
+        for (peak, whole, want) in [
+            (8.8, true, (10.0, 2.0)),
+            (33.0, true, (40.0, 10.0)),
+            (60.5, false, (80.0, 20.0)),
+            (1.1, true, (2.0, 1.0)),
+            (0.33, false, (0.4, 0.1)),
+            (0.0, false, (1.0, 0.2)),
         ] {
-            assert_eq!(nice_ceil(v), want, "{v}");
+            let (max, step) = nice_scale(peak, whole);
+            assert!(
+                (max - want.0).abs() < 1e-9 && (step - want.1).abs() < 1e-9,
+                "{peak}: {max} {step}"
+            );
         }
     }
 

@@ -2,6 +2,7 @@
 
 pub mod chart;
 pub mod hpa;
+pub mod html;
 pub mod json;
 pub mod table;
 pub mod timeline;

@@ -109,6 +109,14 @@ pub struct Setup {
     pub label: Option<ScenarioLabel>,
 }
 
+impl Setup {
+    /// How many syncs a run has: at 0, every sync period, up to and including the duration.
+    pub fn sync_count(&self) -> usize {
+        let period = self.timing.sync_period.millis().max(1000);
+        usize::try_from(self.duration.millis().max(0) / period + 1).unwrap_or(usize::MAX)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PodState {
     /// Not bound to a node (phase Pending).
