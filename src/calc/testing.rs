@@ -133,3 +133,14 @@ pub fn recommended(replicas: i32, secs_ago: i64) -> crate::scenario::ControllerM
         ..crate::scenario::ControllerMemory::default()
     }
 }
+
+/// The validated setup of a built-in simulation scenario, as `hpacalc simulate --scenario NAME`.
+pub fn builtin_setup(name: &str) -> crate::calc::simulate::Setup {
+    use clap::Parser;
+    let cli = crate::cli::Cli::try_parse_from(["hpacalc", "simulate", "--scenario", name])
+        .expect("flags");
+    let Some(crate::cli::Command::Simulate(args)) = cli.command else {
+        panic!("not a simulation");
+    };
+    crate::input::load::build(&args).expect("a valid scenario")
+}

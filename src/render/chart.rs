@@ -229,7 +229,7 @@ impl Line {
 }
 
 /// A marker under the time axis.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Marker {
     ScaleUp,
     ScaleDown,
@@ -759,6 +759,84 @@ mod tests {
         let points = [(0, Some(1.0)), (10, None), (20, Some(3.0)), (30, Some(4.0))];
         let d = step_path(&points, 40, f, |v| v);
         assert_eq!(d, "M0.0,1.0 H10.0 M20.0,3.0 H30.0 V4.0 H40.0");
+    }
+
+    fn builtin(name: &str) -> Simulation {
+        crate::calc::simulate::run(&crate::calc::testing::builtin_setup(name))
+    }
+
+    #[test]
+    fn actual_replicas_are_drawn_only_when_given() {
+        let mut sim = builtin("real-drop");
+        assert!(!render(&sim).contains("actual replicas"));
+        for (i, row) in sim.timeline.iter_mut().enumerate() {
+            row.actual_replicas = (i < 3).then_some(5);
+        }
+        let svg = render(&sim);
+        assert!(svg.contains("actual replicas (the cluster)"));
+        // Three syncs 15 s apart at 5, then a gap; the scale's top is 15 (maxReplicas 10 + 10%).
+        let y = Scale {
+            top: TOP,
+            bottom: TOP_END,
+            max: 15.0,
+            step: 5.0,
+        }
+        .y(5.0);
+        let axis = TimeAxis { duration: 600.0 };
+        let d = format!(
+            "M{LEFT:.1},{y:.1} H{:.1} V{y:.1} H{:.1} V{y:.1} H{:.1}",
+            axis.x(15),
+            axis.x(30),
+            axis.x(45)
+        );
+        assert!(
+            svg.contains(&format!(r#"<path d="{d}" fill="none" stroke="{ACTUAL}""#)),
+            "{d}"
+        );
+    }
+
+    #[test]
+    fn scale_events_and_node_requests_are_marked_under_the_time_axis() {
+        let sim = builtin("pods-pending");
+        let axis = TimeAxis {
+            duration: f(sim.settings.duration_seconds),
+        };
+        let marks: Vec<(Marker, i64)> = markers(&sim, &axis).into_iter().collect();
+        let ups: Vec<i64> = sim
+            .timeline
+            .iter()
+            .filter(|r| r.desired_replicas > r.replicas)
+            .map(|r| r.time)
+            .collect();
+        assert!(!ups.is_empty());
+        let requests: Vec<i64> = sim
+            .events
+            .iter()
+            .filter(|e| e.source == "clusterAutoscaler" && e.message.starts_with("requests "))
+            .map(|e| e.time)
+            .collect();
+        assert!(!requests.is_empty());
+        #[allow(clippy::cast_possible_truncation)]
+        let px = |t: i64| (axis.x(t) * 10.0).round() as i64;
+        let want: Vec<(Marker, i64)> = ups
+            .iter()
+            .map(|&t| (Marker::ScaleUp, px(t)))
+            .chain(requests.iter().map(|&t| (Marker::NodeRequest, px(t))))
+            .collect();
+        assert_eq!(marks, want);
+        let svg = render(&sim);
+        for label in [
+            "scale-up",
+            "node request",
+            "Pending pods",
+            "nodes (Ready + booting)",
+        ] {
+            assert!(
+                svg.contains(&format!("<text x=\"30\" y=\"4.5\">{label}</text>")),
+                "{label}"
+            );
+        }
+        assert!(!svg.contains(">scale-down</text>"));
     }
 
     #[test]

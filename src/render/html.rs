@@ -355,18 +355,11 @@ fn not_kept_text(reports: &SyncReports) -> String {
 mod tests {
     use std::cell::Cell;
 
-    use clap::Parser;
-
     use super::*;
     use crate::calc::simulate::run_observed;
-    use crate::cli::{Cli, Command};
 
     fn page(scenario: &str) -> (Simulation, SyncReports, Vec<(i32, i32)>) {
-        let cli = Cli::try_parse_from(["hpacalc", "simulate", "--scenario", scenario]).unwrap();
-        let Some(Command::Simulate(args)) = cli.command else {
-            panic!("not a simulation");
-        };
-        let setup = crate::input::load::build(&args).unwrap();
+        let setup = crate::calc::testing::builtin_setup(scenario);
         let mut reports = SyncReports::new(setup.sync_count());
         let mut decided = Vec::new();
         let mut observe = |row: &SyncRow, build: &dyn Fn() -> Report| {
