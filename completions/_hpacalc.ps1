@@ -107,6 +107,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--chart', '--chart', [CompletionResultType]::ParameterName, 'Also write an SVG chart of load, replicas and nodes over time to this file')
+            [CompletionResult]::new('--html', '--html', [CompletionResultType]::ParameterName, 'Also write a self-contained HTML report to this file: summary, chart, timeline, and each sync''s full step-by-step report')
             [CompletionResult]::new('--pod-request', '--pod-request', [CompletionResultType]::ParameterName, 'Each pod''s request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets)')
             [CompletionResult]::new('--pod-startup', '--pod-startup', [CompletionResultType]::ParameterName, 'From scheduling to Ready (default 15s)')
             [CompletionResult]::new('--pod-termination', '--pod-termination', [CompletionResultType]::ParameterName, 'How long a deleted pod keeps its node room (default 0s)')

@@ -100,6 +100,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand -o 'Output format'
             cand --output 'Output format'
             cand --chart 'Also write an SVG chart of load, replicas and nodes over time to this file'
+            cand --html 'Also write a self-contained HTML report to this file: summary, chart, timeline, and each sync''s full step-by-step report'
             cand --pod-request 'Each pod''s request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets)'
             cand --pod-startup 'From scheduling to Ready (default 15s)'
             cand --pod-termination 'How long a deleted pod keeps its node room (default 0s)'

@@ -92,6 +92,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s o -l output
 json\t'{"timeline": [...], "events": [...], "summary": {...}}'
 csv\t'One row per sync, for spreadsheets'"
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l chart -d 'Also write an SVG chart of load, replicas and nodes over time to this file' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l html -d 'Also write a self-contained HTML report to this file: summary, chart, timeline, and each sync\'s full step-by-step report' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-request -d 'Each pod\'s request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-startup -d 'From scheduling to Ready (default 15s)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-termination -d 'How long a deleted pod keeps its node room (default 0s)' -r

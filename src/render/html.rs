@@ -147,11 +147,14 @@ h3 { font-size: 15px; margin: 0 0 8px; } h4 { margin: 12px 0 4px; }
 #chart svg { max-width: 100%; height: auto; cursor: crosshair; }
 .columns { display: flex; gap: 16px; align-items: flex-start; }
 .columns > div { flex: 1 1 0; min-width: 0; }
-#timeline-box { max-height: 640px; overflow: auto; border: 1px solid var(--line); }
+.columns > div:first-child { flex-grow: 1.25; }
+#timeline-box { position: relative; max-height: 640px; overflow: auto;
+  border: 1px solid var(--line); }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--line);
   vertical-align: top; white-space: pre-wrap; }
 thead th { position: sticky; top: 0; background: #f6f8fa; }
+#timeline { font-size: 13px; }
 #timeline td { white-space: nowrap; font-variant-numeric: tabular-nums; }
 #timeline tbody tr { cursor: pointer; }
 #timeline tbody tr:hover { background: #f6f8fa; }

@@ -8,6 +8,7 @@ mod apiserver;
 mod cli;
 mod conformance;
 mod hostile;
+mod html;
 mod inputs;
 mod keda;
 mod kubectl;
