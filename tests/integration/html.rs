@@ -186,3 +186,31 @@ fn a_script_error_in_a_page_shows_in_chromiums_log() {
         b.stderr
     );
 }
+
+#[test]
+fn an_html_file_that_is_an_input_or_cannot_be_written_is_an_error_and_prints_nothing() {
+    let o = hpacalc(&[
+        "simulate",
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--load",
+        "fixtures/load/web-day.csv",
+        "--pod-request",
+        "cpu=500m",
+        "--html",
+        "fixtures/load/web-day.csv",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("--html fixtures/load/web-day.csv: found the file of --load"));
+    let o = hpacalc(&[
+        "simulate",
+        "--scenario",
+        "real-drop",
+        "--html",
+        "/nonexistent-dir/page.html",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("/nonexistent-dir/page.html: cannot write --html"));
+}
