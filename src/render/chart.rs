@@ -499,7 +499,7 @@ pub fn render(sim: &Simulation) -> String {
     } else {
         "pods"
     };
-    grid(&mut svg, counts, |v| trim_float(v));
+    grid(&mut svg, counts, trim_float);
     panel_titles(&mut svg, counts, "Replicas (pods)", count_title);
     for (name, value) in [
         ("maxReplicas", s.max_replicas),
