@@ -404,12 +404,25 @@ fn count_lines(sim: &Simulation) -> Vec<Line> {
     lines
 }
 
+/// A legend entry: its label (escaped) and its swatch.
+type Item = (String, String);
+
 pub fn render(sim: &Simulation) -> String {
-    let rows = &sim.timeline;
+    let axis = TimeAxis {
+        duration: f(sim.settings.duration_seconds.max(1)),
+    };
+    let mut svg = heading(sim);
+    let mut legend = replicas_panel(&mut svg, sim, &axis);
+    legend.extend(metric_panel(&mut svg, sim, &axis));
+    legend.extend(time_axis(&mut svg, sim, &axis));
+    draw_legend(&mut svg, legend);
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// The SVG's opening, its title and the run's timing.
+fn heading(sim: &Simulation) -> String {
     let s = &sim.settings;
-    let end = s.duration_seconds.max(1);
-    let axis = TimeAxis { duration: f(end) };
-    let plot_right = WIDTH - RIGHT;
     let mut svg = String::new();
     let _ = writeln!(
         svg,
@@ -452,8 +465,14 @@ pub fn render(sim: &Simulation) -> String {
         r#"<text x="{LEFT}" y="50" font-size="12" fill="{MUTED}">{}</text>"#,
         esc(&timing)
     );
+    svg
+}
 
-    // The replicas panel.
+/// The top panel: the stabilization windows, the counts, minReplicas and maxReplicas.
+fn replicas_panel(svg: &mut String, sim: &Simulation, axis: &TimeAxis) -> Vec<Item> {
+    let s = &sim.settings;
+    let end = s.duration_seconds.max(1);
+    let plot_right = WIDTH - RIGHT;
     let lines = count_lines(sim);
     let count_peak = lines
         .iter()
@@ -469,7 +488,7 @@ pub fn render(sim: &Simulation) -> String {
     };
     let window = s.scale_down_window_seconds;
     let ends = if window > 0 {
-        window_ends(rows)
+        window_ends(&sim.timeline)
     } else {
         Vec::new()
     };
@@ -499,8 +518,8 @@ pub fn render(sim: &Simulation) -> String {
     } else {
         "pods"
     };
-    grid(&mut svg, counts, trim_float);
-    panel_titles(&mut svg, counts, "Replicas (pods)", count_title);
+    grid(svg, counts, trim_float);
+    panel_titles(svg, counts, "Replicas (pods)", count_title);
     for (name, value) in [
         ("maxReplicas", s.max_replicas),
         ("minReplicas", s.min_replicas),
@@ -518,15 +537,36 @@ pub fn render(sim: &Simulation) -> String {
         );
     }
     for line in &lines {
-        draw(&mut svg, line, end, &axis, counts);
+        draw(svg, line, end, axis, counts);
     }
+    let mut items: Vec<Item> = lines.iter().map(|l| (esc(&l.label), l.swatch())).collect();
+    items.push((
+        "minReplicas / maxReplicas".to_string(),
+        format!(
+            r#"<line x1="0" y1="0" x2="22" y2="0" stroke="{LIMIT}" stroke-width="1.2" stroke-dasharray="1 3"/>"#
+        ),
+    ));
+    if !ends.is_empty() {
+        items.push((
+            format!("stabilization window ({})", time_label(window)),
+            format!(
+                r#"<rect x="0" y="-6" width="22" height="12" fill="{WINDOW}" fill-opacity="0.25"/>"#
+            ),
+        ));
+    }
+    items
+}
 
-    // The metric panel.
+/// The bottom panel: the first metric against its target, inside the tolerance band.
+fn metric_panel(svg: &mut String, sim: &Simulation, axis: &TimeAxis) -> Vec<Item> {
+    let end = sim.settings.duration_seconds.max(1);
+    let plot_right = WIDTH - RIGHT;
     let metric = &sim.metric;
     let band = metric
         .target_value
         .map(|t| (t * metric.tolerance.lower, t * metric.tolerance.upper));
-    let metric_peak = rows
+    let metric_peak = sim
+        .timeline
         .iter()
         .filter_map(|r| r.utilization)
         .chain(band.map(|b| b.1))
@@ -539,19 +579,20 @@ pub fn render(sim: &Simulation) -> String {
         step,
     };
     let unit = if metric.percent { "%" } else { "" };
-    grid(&mut svg, values, |v| format!("{}{unit}", trim_float(v)));
+    grid(svg, values, |v| format!("{}{unit}", trim_float(v)));
     let metric_axis = if metric.percent {
         "% of request"
     } else {
         "value"
     };
     panel_titles(
-        &mut svg,
+        svg,
         values,
         &format!("{} against its target", metric.description),
         metric_axis,
     );
-    let mut metric_lines = Vec::new();
+    let mut lines = Vec::new();
+    let mut band_item = None;
     if let (Some(target), Some((low, high))) = (metric.target_value, band) {
         let (top, bottom) = (values.y(high), values.y(low));
         let _ = writeln!(
@@ -560,34 +601,51 @@ pub fn render(sim: &Simulation) -> String {
             plot_right - LEFT,
             (bottom - top).max(0.5)
         );
-        let target_line = Line::new(
+        lines.push(Line::new(
             &format!("target {}", metric.target),
             TEXT,
             1.2,
             "6 3",
             vec![(0, Some(target))],
-        );
-        draw(&mut svg, &target_line, end, &axis, values);
-        metric_lines.push(target_line);
+        ));
+        band_item = Some((
+            format!(
+                "tolerance band {}{unit}–{}{unit}",
+                trim_float(low),
+                trim_float(high)
+            ),
+            format!(
+                r#"<rect x="0" y="-6" width="22" height="12" fill="{BAND}" fill-opacity="0.45"/>"#
+            ),
+        ));
     }
-    let current = Line::new(
-        &format!(
-            "current {}",
-            if metric.percent {
-                "utilization"
-            } else {
-                "value"
-            }
-        ),
+    let what = if metric.percent {
+        "utilization"
+    } else {
+        "value"
+    };
+    lines.push(Line::new(
+        &format!("current {what}"),
         UTILIZATION,
         2.0,
         "",
-        series(rows, |r| r.utilization),
-    );
-    draw(&mut svg, &current, end, &axis, values);
-    metric_lines.push(current);
+        series(&sim.timeline, |r| r.utilization),
+    ));
+    for line in &lines {
+        draw(svg, line, end, axis, values);
+    }
+    lines
+        .iter()
+        .map(|l| (esc(&l.label), l.swatch()))
+        .chain(band_item)
+        .collect()
+}
 
-    // The shared time axis: grid, labels, a tick per sync, the markers.
+/// The shared time axis: grid, labels and title, a tick per sync, the markers.
+fn time_axis(svg: &mut String, sim: &Simulation, axis: &TimeAxis) -> Vec<Item> {
+    let s = &sim.settings;
+    let end = s.duration_seconds.max(1);
+    let plot_right = WIDTH - RIGHT;
     let step = time_step(end);
     let mut t = 0;
     while t <= end {
@@ -619,10 +677,11 @@ pub fn render(sim: &Simulation) -> String {
         METRIC_END + 62.0,
         time_title(end)
     );
+    // A tick at every sync, when they are far enough apart to see.
     let spacing = (plot_right - LEFT) / (f(end) / f(s.sync_period_seconds.max(1)));
     if spacing >= 3.0 {
         let mut ticks = String::new();
-        for row in rows {
+        for row in &sim.timeline {
             let _ = write!(ticks, "M{:.1},{METRIC_END} v7 ", axis.x(row.time));
         }
         let _ = writeln!(
@@ -631,7 +690,7 @@ pub fn render(sim: &Simulation) -> String {
             ticks.trim_end()
         );
     }
-    let marks = markers(sim, &axis);
+    let marks = markers(sim, axis);
     for &(kind, px) in &marks {
         let _ = writeln!(
             svg,
@@ -639,48 +698,20 @@ pub fn render(sim: &Simulation) -> String {
             kind.shape(f(px) / 10.0, METRIC_END + 10.0 + kind.row())
         );
     }
-
-    // The legend, in rows under the time axis title.
-    let mut items: Vec<(String, String)> = lines
-        .iter()
-        .chain(&metric_lines)
-        .map(|l| (esc(&l.label), l.swatch()))
+    let mut items: Vec<Item> = Marker::ALL
+        .into_iter()
+        .filter(|kind| marks.iter().any(|(k, _)| k == kind))
+        .map(|kind| (kind.label().to_string(), kind.shape(11.0, -4.0)))
         .collect();
-    items.push((
-        "minReplicas / maxReplicas".to_string(),
-        format!(
-            r#"<line x1="0" y1="0" x2="22" y2="0" stroke="{LIMIT}" stroke-width="1.2" stroke-dasharray="1 3"/>"#
-        ),
-    ));
-    if let Some((low, high)) = band {
-        items.push((
-            format!(
-                "tolerance band {}{unit}–{}{unit}",
-                trim_float(low),
-                trim_float(high)
-            ),
-            format!(
-                r#"<rect x="0" y="-6" width="22" height="12" fill="{BAND}" fill-opacity="0.45"/>"#
-            ),
-        ));
-    }
-    if !ends.is_empty() {
-        items.push((
-            format!("stabilization window ({})", time_label(window)),
-            format!(
-                r#"<rect x="0" y="-6" width="22" height="12" fill="{WINDOW}" fill-opacity="0.25"/>"#
-            ),
-        ));
-    }
-    for kind in Marker::ALL {
-        if marks.iter().any(|&(k, _)| k == kind) {
-            items.push((kind.label().to_string(), kind.shape(11.0, -4.0)));
-        }
-    }
     items.push((
         "HPA sync".to_string(),
         format!(r#"<line x1="11" y1="-6" x2="11" y2="6" stroke="{MUTED}" stroke-width="1"/>"#),
     ));
+    items
+}
+
+/// The legend, in rows under the time axis title.
+fn draw_legend(svg: &mut String, items: Vec<Item>) {
     let mut lx = LEFT;
     let mut ly = METRIC_END + 94.0;
     for (label, swatch) in items {
@@ -696,8 +727,6 @@ pub fn render(sim: &Simulation) -> String {
         );
         lx += width;
     }
-    svg.push_str("</svg>\n");
-    svg
 }
 
 /// Width, dashes, and the translucency of the wide desired-replicas band.
