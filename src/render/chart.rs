@@ -319,6 +319,19 @@ fn grid(svg: &mut String, scale: Scale, labels: impl Fn(f64) -> String) {
     }
 }
 
+/// The most characters of a panel title that fit the plot's width (about 7 px each at 12 px).
+const TITLE_CHARS: usize = 118;
+
+/// `text` cut to `max` characters, with an ellipsis when cut (a KEDA metric's name can be long).
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 /// A panel's title above it, and its axis title along its left edge.
 fn panel_titles(svg: &mut String, scale: Scale, heading: &str, axis: &str) {
     let _ = writeln!(
@@ -588,7 +601,10 @@ fn metric_panel(svg: &mut String, sim: &Simulation, axis: &TimeAxis) -> Vec<Item
     panel_titles(
         svg,
         values,
-        &format!("{} against its target", metric.description),
+        &format!(
+            "{} against its target",
+            shorten(&metric.description, TITLE_CHARS - 20)
+        ),
         metric_axis,
     );
     let mut lines = Vec::new();
@@ -866,6 +882,12 @@ mod tests {
             );
         }
         assert!(!svg.contains(">scale-down</text>"));
+    }
+
+    #[test]
+    fn a_long_title_is_cut_with_an_ellipsis() {
+        assert_eq!(shorten("abcdef", 6), "abcdef");
+        assert_eq!(shorten("abcdefg", 6), "abcde…");
     }
 
     #[test]

@@ -153,6 +153,11 @@ fn the_html_page_shows_the_chart_and_the_chosen_syncs_steps_in_chromium() {
         assert!(shown.contains(step), "{step}");
     }
 
+    // Without a sync in the URL the page shows the first that changed the count.
+    let b = chromium(&file_url(&page), "--dump-dom", &dir.0);
+    assert!(console(&b.stderr).is_empty(), "{:?}", console(&b.stderr));
+    assert!(b.stdout.contains("data-shown=\"29\""));
+
     // The screenshot in docs/ comes from here (HPACALC_BLESS=1 replaces it).
     let png = dir.0.join("page.png");
     let b = chromium(
