@@ -242,11 +242,25 @@ pub fn render(sim: &Simulation, reports: &SyncReports) -> String {
         .position(|r| r.desired_replicas != r.replicas)
         .map_or(1, |i| i + 1);
     let _ = writeln!(out, r#"<body data-first="{first}">"#);
+    summary(&mut out, sim, &title);
+    chart(&mut out, sim);
+    out.push_str("<div class=\"columns\">\n<div>\n<h2>Timeline</h2>\n");
+    timeline(&mut out, sim);
+    out.push_str("</div>\n<div>\n");
+    chosen(&mut out, reports);
+    out.push_str("</div>\n</div>\n");
+    events(&mut out, sim);
+    let _ = writeln!(out, "<script>{SCRIPT}</script>\n</body>\n</html>");
+    out
+}
+
+/// The heading, the scenario's notice and the summary's sentences.
+fn summary(out: &mut String, sim: &Simulation, title: &str) {
     let _ = writeln!(
         out,
         "<h1>{}</h1>\n<p class=\"muted\">Kubernetes {} rules · {} target {} · {} simulated, \
          sync every {}s</p>",
-        esc(&title),
+        esc(title),
         esc(&sim.kube_version),
         esc(&sim.metric.description),
         esc(&sim.metric.target),
@@ -266,19 +280,24 @@ pub fn render(sim: &Simulation, reports: &SyncReports) -> String {
         let _ = writeln!(out, "<li>{}</li>", esc(&line));
     }
     out.push_str("</ul>\n");
+}
 
-    let svg = chart::render(sim);
+/// The SVG chart, inline, with what the script needs to map a click to a time.
+fn chart(out: &mut String, sim: &Simulation) {
     let (x0, x1) = chart::plot_span();
     let _ = writeln!(
         out,
         "<h2>Chart</h2>\n<div id=\"chart\" data-x0=\"{x0}\" data-x1=\"{x1}\" \
-         data-duration=\"{}\">\n{svg}</div>\n<p class=\"muted\">Click the chart or a row to \
+         data-duration=\"{}\">\n{}</div>\n<p class=\"muted\">Click the chart or a row to \
          choose a sync.</p>",
-        sim.settings.duration_seconds.max(1)
+        sim.settings.duration_seconds.max(1),
+        chart::render(sim)
     );
+}
 
-    out.push_str("<div class=\"columns\">\n<div>\n<h2>Timeline</h2>\n<div id=\"timeline-box\">\n");
-    out.push_str("<table id=\"timeline\"><thead><tr>");
+/// The timeline table: the text table's columns, one row per sync.
+fn timeline(out: &mut String, sim: &Simulation) {
+    out.push_str("<div id=\"timeline-box\">\n<table id=\"timeline\"><thead><tr>");
     for h in header(sim) {
         let _ = write!(out, "<th>{h}</th>");
     }
@@ -302,10 +321,13 @@ pub fn render(sim: &Simulation, reports: &SyncReports) -> String {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</tbody></table>\n</div>\n</div>\n");
+    out.push_str("</tbody></table>\n</div>\n");
+}
 
+/// The chosen sync's place: its heading, the buttons, and every kept report (hidden).
+fn chosen(out: &mut String, reports: &SyncReports) {
     out.push_str(
-        "<div>\n<h2 id=\"chosen\">Sync</h2>\n<nav><button id=\"prev\" type=\"button\">← \
+        "<h2 id=\"chosen\">Sync</h2>\n<nav><button id=\"prev\" type=\"button\">← \
          previous</button><button id=\"next\" type=\"button\">next →</button></nav>\n",
     );
     let _ = writeln!(
@@ -316,28 +338,29 @@ pub fn render(sim: &Simulation, reports: &SyncReports) -> String {
     for (_, fragment) in &reports.kept {
         out.push_str(fragment);
     }
-    out.push_str("</div>\n</div>\n");
+}
 
-    if !sim.events.is_empty() {
+/// The events between the syncs, folded.
+fn events(out: &mut String, sim: &Simulation) {
+    if sim.events.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<details><summary><h2 style=\"display:inline\">Events ({})</h2></summary>\n\
+         <table><thead><tr><th>Time</th><th>By</th><th>Event</th></tr></thead><tbody>",
+        sim.events.len()
+    );
+    for e in &sim.events {
         let _ = writeln!(
             out,
-            "<details><summary><h2 style=\"display:inline\">Events ({})</h2></summary>\n\
-             <table><thead><tr><th>Time</th><th>By</th><th>Event</th></tr></thead><tbody>",
-            sim.events.len()
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            clock(e.time),
+            esc(e.source),
+            esc(&e.message)
         );
-        for e in &sim.events {
-            let _ = writeln!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-                clock(e.time),
-                esc(e.source),
-                esc(&e.message)
-            );
-        }
-        out.push_str("</tbody></table></details>\n");
     }
-    let _ = writeln!(out, "<script>{SCRIPT}</script>\n</body>\n</html>");
-    out
+    out.push_str("</tbody></table></details>\n");
 }
 
 /// What the page says for a sync whose report it did not keep.
