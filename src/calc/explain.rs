@@ -40,7 +40,8 @@ fn step_with(
     });
 }
 
-fn band(t: &Tolerances) -> ToleranceBand {
+/// The tolerance as the ratios between which a metric keeps the count.
+pub(crate) fn band(t: &Tolerances) -> ToleranceBand {
     ToleranceBand {
         lower: 1.0 - t.scale_down,
         upper: 1.0 + t.scale_up,

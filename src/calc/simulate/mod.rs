@@ -23,7 +23,7 @@ use crate::calc::nodes::{self, Slot};
 use crate::calc::normalize;
 use crate::calc::reconcile::{Branch, Sync, VersionRules, reconcile, tolerances_for_hpa};
 use crate::quantity::build_quantity;
-use crate::report::{Report, ToleranceBand};
+use crate::report::Report;
 use crate::scenario::{
     ConditionStatus, Container, ContainerKind, ContainerMetrics, ControllerMemory, Existing,
     MetricSpec, NodeInput, Pod, PodMetricValue, PodMetrics, PodPhase, ReadyCondition,
@@ -1484,15 +1484,11 @@ fn decide(sync: &Sync<'_>) -> Decision {
 /// The first metric's description, target and the controller's tolerance, for labels and the
 /// chart's band.
 fn metric_info(scenario: &Scenario) -> MetricInfo {
-    let t = tolerances_for_hpa(
+    let tolerance = crate::calc::explain::band(&tolerances_for_hpa(
         &scenario.hpa,
         scenario.config.tolerance,
         &VersionRules::for_scenario(scenario),
-    );
-    let tolerance = ToleranceBand {
-        lower: 1.0 - t.scale_down,
-        upper: 1.0 + t.scale_up,
-    };
+    ));
     let Some(spec) = scenario.hpa.metrics.first() else {
         return MetricInfo {
             description: String::new(),
