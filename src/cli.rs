@@ -514,6 +514,11 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "N|P%", help_heading = "Model")]
     pub max_unavailable: Option<String>,
 
+    /// The Deployment's minReadySeconds: a new pod counts as available this long after Ready
+    /// (default 0)
+    #[arg(long, value_name = "SECONDS", help_heading = "Model")]
+    pub min_ready_seconds: Option<i64>,
+
     /// A new pod's CPU burst: FACTORx:DURATION, e.g. 2x:45s (that multiple of its share of the
     /// load for that long after it starts)
     #[arg(long, value_name = "FACTORx:DURATION", help_heading = "Model")]

@@ -326,6 +326,7 @@ fn merge(user: &SimulateArgs, base: &SimulateArgs) -> SimulateArgs {
         rollout: pick(&user.rollout, &base.rollout),
         max_surge: pick(&user.max_surge, &base.max_surge),
         max_unavailable: pick(&user.max_unavailable, &base.max_unavailable),
+        min_ready_seconds: pick(&user.min_ready_seconds, &base.min_ready_seconds),
         startup_cpu: pick(&user.startup_cpu, &base.startup_cpu),
     }
 }
@@ -679,6 +680,7 @@ fn model(args: &SimulateArgs, pod_request: &Resources, duration: Duration) -> Re
             for (set, flag) in [
                 (args.max_surge.is_some(), "--max-surge"),
                 (args.max_unavailable.is_some(), "--max-unavailable"),
+                (args.min_ready_seconds.is_some(), "--min-ready-seconds"),
             ] {
                 if set {
                     bail!(InputError::new(
@@ -715,10 +717,18 @@ fn model(args: &SimulateArgs, pod_request: &Resources, duration: Duration) -> Re
                     "found 0 with --max-surge 0, expected one of them above 0"
                 ));
             }
+            let min_ready = match args.min_ready_seconds {
+                Some(n) if !(0..=86_400).contains(&n) => bail!(InputError::new(
+                    "--min-ready-seconds",
+                    format!("found {n}, expected 0 to 86400 seconds")
+                )),
+                n => n.unwrap_or(0) * 1000,
+            };
             Some(Rollout {
                 at: at.millis(),
                 max_surge,
                 max_unavailable,
+                min_ready,
             })
         }
     };

@@ -161,10 +161,11 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
     }
     if let Some(r) = &s.rollout {
         model.push(format!(
-            "rollout at {} (maxSurge {}, maxUnavailable {})",
+            "rollout at {} (maxSurge {}, maxUnavailable {}, minReadySeconds {})",
             clock(r.at_seconds),
             r.max_surge,
-            r.max_unavailable
+            r.max_unavailable,
+            r.min_ready_seconds
         ));
     }
     if let Some(b) = &s.startup_cpu {

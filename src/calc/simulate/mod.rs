@@ -563,8 +563,20 @@ impl<'s> Engine<'s> {
         if let Some(k) = &self.keda {
             next = next.min(k.next_after(t));
         }
-        if let Some(r) = self.setup.rollout.filter(|r| r.at > t) {
-            next = next.min(r.at);
+        if let Some(r) = self.setup.rollout {
+            if r.at > t {
+                next = next.min(r.at);
+            }
+            // The ReplicaSet controller looks again when a Ready pod becomes available.
+            if self.sets.is_some() && r.min_ready > 0 {
+                for p in &self.pods {
+                    if let PodState::Ready { since } = p.state
+                        && since + r.min_ready > t
+                    {
+                        next = next.min(since + r.min_ready);
+                    }
+                }
+            }
         }
         next
     }
@@ -900,7 +912,7 @@ impl<'s> Engine<'s> {
         let mut sets = start;
         // The controller requeues itself after each change; a few passes settle an instant.
         for _ in 0..8 {
-            let available = self.available(old_revision);
+            let available = self.available(t, old_revision, rollout.min_ready);
             let changed = sets.sync(&rollout, self.replicas, available);
             self.replica_set(t, old_revision, sets.old);
             self.replica_set(t, self.revision, sets.new);
@@ -908,15 +920,14 @@ impl<'s> Engine<'s> {
                 break;
             }
         }
-        if (sets.old, sets.new) != (start.old, start.new) {
-            self.event(
-                t,
-                "deployment",
-                format!(
-                    "scales the new ReplicaSet to {} and the old one to {}",
-                    sets.new, sets.old
-                ),
-            );
+        let mut scaled = Vec::new();
+        for (which, before, after) in [("new", start.new, sets.new), ("old", start.old, sets.old)] {
+            if before != after {
+                scaled.push(format!("the {which} ReplicaSet {before} → {after}"));
+            }
+        }
+        if !scaled.is_empty() {
+            self.event(t, "deployment", format!("scales {}", scaled.join(", ")));
         }
         let old_left = self
             .pods
@@ -952,12 +963,14 @@ impl<'s> Engine<'s> {
         self.replicaset(t);
     }
 
-    /// Available (Ready) active pods of the old and the new template, and all active pods.
-    fn available(&self, old_revision: u32) -> rollout::Available {
+    /// Available active pods of the old and the new template, and all active pods. Port of
+    /// IsPodAvailable (pkg/api/v1/pod/util.go): Ready for minReadySeconds. The controller
+    /// re-checks when that time is up (and finds it available an instant later).
+    fn available(&self, t: i64, old_revision: u32, min_ready: i64) -> rollout::Available {
         let (mut old, mut new, mut all) = (0, 0, 0);
         for p in self.pods.iter().filter(|p| p.active()) {
             all += 1;
-            if matches!(p.state, PodState::Ready { .. }) {
+            if matches!(p.state, PodState::Ready { since } if since + min_ready <= t) {
                 if p.revision == old_revision {
                     old += 1;
                 } else {
@@ -1494,6 +1507,7 @@ impl<'s> Engine<'s> {
                     at_seconds: secs(r.at),
                     max_surge: r.max_surge.to_string(),
                     max_unavailable: r.max_unavailable.to_string(),
+                    min_ready_seconds: secs(r.min_ready),
                 }),
                 startup_cpu: setup.startup_cpu.map(|b| StartupCpuSettings {
                     factor: milli_to_f64(b.factor_milli),

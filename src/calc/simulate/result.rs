@@ -79,6 +79,7 @@ pub struct RolloutSettings {
     /// As given: a count or a percent (`25%`).
     pub max_surge: String,
     pub max_unavailable: String,
+    pub min_ready_seconds: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

@@ -46,6 +46,8 @@ pub struct Rollout {
     pub at: i64,
     pub max_surge: IntOrPercent,
     pub max_unavailable: IntOrPercent,
+    /// The Deployment's `minReadySeconds`, in ms: a pod is available this long after Ready.
+    pub min_ready: i64,
 }
 
 // Port of ResolveFenceposts (pkg/controller/deployment/util/deployment_util.go): surge rounds
@@ -278,6 +280,7 @@ mod tests {
             at: 0,
             max_surge: Percent(25),
             max_unavailable: Percent(25),
+            min_ready: 0,
         }
     }
 
