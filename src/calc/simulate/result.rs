@@ -178,7 +178,7 @@ pub struct SyncRow {
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     pub time: i64,
-    /// `hpa`, `replicaset`, `scheduler`, `kubelet` or `clusterAutoscaler`.
+    /// `hpa`, `keda`, `deployment`, `scheduler`, `kubelet` or `clusterAutoscaler`.
     pub source: &'static str,
     pub message: String,
 }

@@ -217,45 +217,53 @@ impl Sets {
         } else {
             self.new > self.old
         };
-        let order: [bool; 2] = if new_first {
-            [true, false]
-        } else {
-            [false, true]
-        };
         let before_max = if self.max_annotation > 0 {
             self.max_annotation
         } else {
             available.status_replicas
         };
-        let mut added = 0;
-        let mut sizes = [self.old, self.new];
-        for is_new in order {
-            let size = &mut sizes[usize::from(is_new)];
-            if *size == 0 || to_add == added {
-                continue;
-            }
-            let fraction = if replicas == 0 {
-                -*size
-            } else {
-                // integer.RoundToInt32: floor(x + 0.5).
-                let scaled = f64::from(*size) * f64::from(replicas + surge) / f64::from(before_max);
-                #[allow(clippy::cast_possible_truncation)]
-                let rounded = (scaled + 0.5).floor() as i32;
-                rounded - *size
-            };
-            let left = to_add - added;
-            let proportion = if to_add > 0 {
-                fraction.min(left)
-            } else {
-                fraction.max(left)
-            };
-            *size += proportion;
-            added += proportion;
-        }
-        let first = &mut sizes[usize::from(order[0])];
-        *first = (*first + to_add - added).max(0);
-        self.old = sizes[0];
-        self.new = sizes[1];
+        let share =
+            |size: i32, added: i32| proportion(size, replicas, surge, before_max, to_add, added);
+        let (first, second) = if new_first {
+            (&mut self.new, &mut self.old)
+        } else {
+            (&mut self.old, &mut self.new)
+        };
+        let p1 = share(*first, 0);
+        let p2 = share(*second, p1);
+        // The leftover goes to the first (the larger) ReplicaSet.
+        *first = (*first + to_add - p2).max(0);
+        *second += p2;
+    }
+}
+
+// Port of GetProportion and getReplicaSetFraction (deployment_util.go): a ReplicaSet's part of
+// `to_add`, its size scaled from the max-replicas annotation to replicas + maxSurge.
+fn proportion(
+    size: i32,
+    replicas: i32,
+    surge: i32,
+    before_max: i32,
+    to_add: i32,
+    added: i32,
+) -> i32 {
+    if size == 0 || to_add == 0 || to_add == added {
+        return 0;
+    }
+    let fraction = if replicas == 0 {
+        -size
+    } else {
+        // integer.RoundToInt32: floor(x + 0.5).
+        let scaled = f64::from(size) * f64::from(replicas + surge) / f64::from(before_max.max(1));
+        #[allow(clippy::cast_possible_truncation)]
+        let rounded = (scaled + 0.5).floor() as i32;
+        rounded - size
+    };
+    let allowed = to_add - added;
+    if to_add > 0 {
+        fraction.min(allowed)
+    } else {
+        fraction.max(allowed)
     }
 }
 
