@@ -761,6 +761,115 @@ fn flag_errors_say_what_was_found_and_expected() {
 }
 
 #[test]
+fn model_flag_errors_say_what_was_found_and_expected() {
+    let base = [
+        "simulate",
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--load",
+        "fixtures/load/web-cpu.csv",
+        "--pod-request",
+        "cpu=500m",
+    ];
+    for (extra, want) in [
+        (
+            &["--pod-limit", "cpu=250m"][..],
+            "--pod-limit: found cpu=250m, below the request cpu=500m, expected a limit of at \
+             least the request",
+        ),
+        (
+            &["--max-surge", "1"][..],
+            "--max-surge: found no rollout, expected --rollout AT with it",
+        ),
+        (
+            &["--min-ready-seconds", "10"][..],
+            "--min-ready-seconds: found no rollout, expected --rollout AT with it",
+        ),
+        (
+            &["--rollout", "1m", "--max-surge", "lots"][..],
+            "--max-surge: found \"lots\", expected a count of 0 or more or a percent such as 25%",
+        ),
+        (
+            &["--rollout", "1m", "--max-unavailable", "150%"][..],
+            "--max-unavailable: found 150%, expected at most 100%",
+        ),
+        (
+            &[
+                "--rollout",
+                "1m",
+                "--max-surge",
+                "0",
+                "--max-unavailable",
+                "0%",
+            ][..],
+            "--max-unavailable: found 0 with --max-surge 0, expected one of them above 0",
+        ),
+        (
+            &["--rollout", "1m", "--duration", "30s"][..],
+            "--rollout: found 1m, expected a time within the --duration of 30s",
+        ),
+        (
+            &["--startup-cpu", "2:45s"][..],
+            "--startup-cpu: found \"2:45s\", expected FACTORx:DURATION",
+        ),
+        (
+            &["--startup-cpu", "2x:0s"][..],
+            "--startup-cpu: found 0s, expected at least 1s",
+        ),
+    ] {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        let o = hpacalc(&args);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+        assert!(stderr(&o).contains(want), "{extra:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_rollout_with_the_default_fenceposts_replaces_every_pod() {
+    // 10 pods at 48 %: surge 3 (rounded up), unavailable 2 (rounded down). Two steps replace all
+    // 10 pods; the count holds and no sync sees more ready pods than replicas.
+    let v = simulate_json(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--load",
+        "fixtures/load/web-cpu.csv",
+        "--pod-request",
+        "cpu=500m",
+        "--replicas",
+        "10",
+        "--rollout",
+        "30s",
+        "--duration",
+        "3m",
+    ]);
+    assert!(has_event(
+        &v,
+        30,
+        "rollout of a new pod template: maxSurge 25% (3 pod(s)), maxUnavailable 25% (2) of 10"
+    ));
+    assert!(has_event(
+        &v,
+        30,
+        "scales the new ReplicaSet 0 → 5, the old ReplicaSet 10 → 8"
+    ));
+    assert!(has_event(
+        &v,
+        45,
+        "scales the new ReplicaSet 5 → 10, the old ReplicaSet 8 → 3"
+    ));
+    assert!(has_event(
+        &v,
+        60,
+        "rollout complete: 10 pod(s) of the new template"
+    ));
+    assert_eq!(changes(&v), []);
+    assert_eq!(v["summary"]["rolloutSurgeSyncs"], 0);
+    assert_eq!(v["settings"]["rollout"]["maxSurge"], "25%");
+}
+
+#[test]
 fn usage_errors_exit_2() {
     for args in [
         &["simulate"][..],

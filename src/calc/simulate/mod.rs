@@ -1771,6 +1771,41 @@ spec:
     ];
 
     #[test]
+    fn ready_pods_serve_their_shares_up_to_the_limit() {
+        // 2500m over 2 pods: 1250m each; a 1-core limit serves 2000m.
+        assert_eq!(served(2500, 2, Some(1000)), 2000);
+        assert_eq!(served(2500, 2, None), 2500);
+        // 1001m over 2: 501m and 500m, under a 500m limit 1000m.
+        assert_eq!(served(1001, 2, Some(500)), 1000);
+        assert_eq!(served(2500, 0, Some(1000)), 0);
+    }
+
+    #[test]
+    fn a_startup_burst_is_averaged_over_the_sample_window() {
+        // 4 Ready pods share 2000m: 500m each. Limit 800m.
+        assert_eq!(resource_usage(2000, 4, Some(0), Some(800), None), 500);
+        // Twice the share for the whole window: 1000m, capped at 800m.
+        assert_eq!(
+            resource_usage(2000, 4, Some(0), Some(800), Some((2000, 15_000, 15_000))),
+            800
+        );
+        // A third of the window in the burst: (5 s × 1000m + 10 s × 500m) / 15 s.
+        assert_eq!(
+            resource_usage(2000, 4, Some(0), None, Some((2000, 5_000, 15_000))),
+            666
+        );
+        // A starting pod bursts at a Ready pod's share, and reports 0 after its burst.
+        assert_eq!(
+            resource_usage(2000, 4, None, None, Some((2000, 15_000, 15_000))),
+            1000
+        );
+        assert_eq!(
+            resource_usage(2000, 4, None, None, Some((2000, 0, 15_000))),
+            0
+        );
+    }
+
+    #[test]
     fn shares_add_up_to_the_total() {
         for (total, n) in [(1000, 3), (7, 4), (-7, 4), (0, 5), (2400, 6)] {
             let sum: i64 = (0..n).map(|i| share(total, n, i)).sum();
