@@ -714,7 +714,6 @@ impl<'s> Engine<'s> {
             unserved_load: unserved.map(milli_to_f64),
             rollout_surge: surge,
         });
-
         self.in_band.push(decision.in_band);
         if decision.desired != self.replicas {
             let why = decision
@@ -769,11 +768,6 @@ impl<'s> Engine<'s> {
             setup,
             ..
         } = self;
-        let limits: Vec<Option<i64>> = feeds
-            .resources
-            .iter()
-            .map(|(r, _)| setup.pod_limit.get(r))
-            .collect();
         // The part of a pod's sample window its startup burst covers (cpu only).
         let burst_of = |p: &SimPod| {
             let b = setup.startup_cpu?;
@@ -820,12 +814,13 @@ impl<'s> Engine<'s> {
                 entry.window = setup.timing.metrics_window;
                 let burst = burst_of(p);
                 for c in &mut entry.containers {
-                    for (((resource, usage), (_, column)), limit) in
-                        c.usage.0.iter_mut().zip(&feeds.resources).zip(&limits)
+                    for ((resource, usage), (_, column)) in
+                        c.usage.0.iter_mut().zip(&feeds.resources)
                     {
+                        let limit = setup.pod_limit.get(resource);
                         let burst = burst.filter(|_| resource == "cpu");
                         *usage =
-                            resource_usage(value(*column), ready_total, share_of, *limit, burst);
+                            resource_usage(value(*column), ready_total, share_of, limit, burst);
                     }
                 }
                 k += 1;
