@@ -130,6 +130,12 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--max-nodes-total', '--max-nodes-total', [CompletionResultType]::ParameterName, '--max-nodes-total of the Cluster Autoscaler')
             [CompletionResult]::new('--scale-down-utilization-threshold', '--scale-down-utilization-threshold', [CompletionResultType]::ParameterName, '--scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)')
             [CompletionResult]::new('--scale-down-unneeded-time', '--scale-down-unneeded-time', [CompletionResultType]::ParameterName, '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)')
+            [CompletionResult]::new('--pod-limit', '--pod-limit', [CompletionResultType]::ParameterName, 'Each pod''s limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved')
+            [CompletionResult]::new('--rollout', '--rollout', [CompletionResultType]::ParameterName, 'Start a rolling update of the pods at this time from the start, e.g. 5m')
+            [CompletionResult]::new('--max-surge', '--max-surge', [CompletionResultType]::ParameterName, 'The rollout''s maxSurge: pods over the replicas, a count or a percent (default 25%)')
+            [CompletionResult]::new('--max-unavailable', '--max-unavailable', [CompletionResultType]::ParameterName, 'The rollout''s maxUnavailable: a count or a percent (default 25%)')
+            [CompletionResult]::new('--min-ready-seconds', '--min-ready-seconds', [CompletionResultType]::ParameterName, 'The Deployment''s minReadySeconds: a new pod counts as available this long after Ready (default 0)')
+            [CompletionResult]::new('--startup-cpu', '--startup-cpu', [CompletionResultType]::ParameterName, 'A new pod''s CPU burst: FACTORx:DURATION, e.g. 2x:45s (that multiple of its share of the load for that long after it starts)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

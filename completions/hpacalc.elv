@@ -123,6 +123,12 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --max-nodes-total '--max-nodes-total of the Cluster Autoscaler'
             cand --scale-down-utilization-threshold '--scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)'
             cand --scale-down-unneeded-time '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)'
+            cand --pod-limit 'Each pod''s limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved'
+            cand --rollout 'Start a rolling update of the pods at this time from the start, e.g. 5m'
+            cand --max-surge 'The rollout''s maxSurge: pods over the replicas, a count or a percent (default 25%)'
+            cand --max-unavailable 'The rollout''s maxUnavailable: a count or a percent (default 25%)'
+            cand --min-ready-seconds 'The Deployment''s minReadySeconds: a new pod counts as available this long after Ready (default 0)'
+            cand --startup-cpu 'A new pod''s CPU burst: FACTORx:DURATION, e.g. 2x:45s (that multiple of its share of the load for that long after it starts)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

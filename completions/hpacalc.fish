@@ -115,6 +115,12 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-group-
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-nodes-total -d '--max-nodes-total of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-utilization-threshold -d '--scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-limit -d 'Each pod\'s limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l rollout -d 'Start a rolling update of the pods at this time from the start, e.g. 5m' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-surge -d 'The rollout\'s maxSurge: pods over the replicas, a count or a percent (default 25%)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-unavailable -d 'The rollout\'s maxUnavailable: a count or a percent (default 25%)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l min-ready-seconds -d 'The Deployment\'s minReadySeconds: a new pod counts as available this long after Ready (default 0)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l startup-cpu -d 'A new pod\'s CPU burst: FACTORx:DURATION, e.g. 2x:45s (that multiple of its share of the load for that long after it starts)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'

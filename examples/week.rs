@@ -1,6 +1,8 @@
 //! The week-long benchmark of `hpacalc simulate`: 7 days at 15 s syncs (40,320 syncs) over a
-//! daily load wave, with a node group and the Cluster Autoscaler scanning every 10 s. Prints the
-//! time `calc::simulate::run` takes (best of several runs) and what the run did.
+//! daily load wave, with a node group and the Cluster Autoscaler scanning every 10 s; then the
+//! same week with the model flags on (a 1-core limit per pod, a startup burst and a rolling update
+//! in the middle of the week). Prints the time `calc::simulate::run` takes (best of several runs)
+//! and what each run did.
 //!
 //! Run it in release mode: `cargo run --release --example week`.
 
@@ -44,8 +46,25 @@ fn week_load() -> String {
     csv
 }
 
+/// The flags of the model run, on top of the base run's.
+const MODEL: &[&str] = &[
+    "--pod-limit",
+    "cpu=1",
+    "--startup-cpu",
+    "2x:45s",
+    "--rollout",
+    "84h",
+    "--min-ready-seconds",
+    "10",
+];
+
 fn main() -> Result<()> {
-    let cli = Cli::try_parse_from([
+    run("base", &[])?;
+    run("limits, startup burst and a rollout", MODEL)
+}
+
+fn run(label: &str, extra: &[&str]) -> Result<()> {
+    let base = [
         "hpacalc",
         "simulate",
         "--hpa",
@@ -64,7 +83,8 @@ fn main() -> Result<()> {
         "1",
         "--node-group-max",
         "20",
-    ])?;
+    ];
+    let cli = Cli::try_parse_from(base.iter().chain(extra))?;
     let Some(Command::Simulate(args)) = cli.command else {
         bail!("not a simulate command line");
     };
@@ -90,8 +110,9 @@ fn main() -> Result<()> {
     let json = hpacalc::render::timeline::json(&sim);
     let render = started.elapsed().as_secs_f64();
     let s = &sim.summary;
+    println!("{label}:");
     println!(
-        "{} syncs, {} events, {} scale-ups, {} scale-downs, peak {} replicas, peak {:?} nodes",
+        "  {} syncs, {} events, {} scale-ups, {} scale-downs, peak {} replicas, peak {:?} nodes",
         s.syncs,
         sim.events.len(),
         s.scale_ups,
@@ -101,8 +122,14 @@ fn main() -> Result<()> {
     );
     #[allow(clippy::cast_precision_loss)]
     let per_sync = best / s.syncs.max(1) as f64 * 1e6;
+    if let Some(peak) = s.peak_unserved_load {
+        println!(
+            "  {} RolloutSurge sync(s); demand unserved at {:?} sync(s), at most {peak} cores",
+            s.rollout_surge_syncs, s.unserved_syncs
+        );
+    }
     println!(
-        "simulate::run: {:.1} ms (best of 5), {per_sync:.2} µs per sync; JSON rendering {:.1} ms ({} bytes)",
+        "  simulate::run: {:.1} ms (best of 5), {per_sync:.2} µs per sync; JSON rendering {:.1} ms ({} bytes)",
         best * 1000.0,
         render * 1000.0,
         json.len()

@@ -510,6 +510,32 @@ pub struct SimulateArgs {
         help_heading = "Nodes (Cluster Autoscaler)"
     )]
     pub scale_down_unneeded_time: Option<String>,
+
+    /// Each pod's limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved
+    #[arg(long, value_name = "RESOURCES", help_heading = "Model")]
+    pub pod_limit: Option<String>,
+
+    /// Start a rolling update of the pods at this time from the start, e.g. 5m
+    #[arg(long, value_name = "AT", help_heading = "Model")]
+    pub rollout: Option<String>,
+
+    /// The rollout's maxSurge: pods over the replicas, a count or a percent (default 25%)
+    #[arg(long, value_name = "N|P%", help_heading = "Model")]
+    pub max_surge: Option<String>,
+
+    /// The rollout's maxUnavailable: a count or a percent (default 25%)
+    #[arg(long, value_name = "N|P%", help_heading = "Model")]
+    pub max_unavailable: Option<String>,
+
+    /// The Deployment's minReadySeconds: a new pod counts as available this long after Ready
+    /// (default 0)
+    #[arg(long, value_name = "SECONDS", help_heading = "Model")]
+    pub min_ready_seconds: Option<i64>,
+
+    /// A new pod's CPU burst: FACTORx:DURATION, e.g. 2x:45s (that multiple of its share of the
+    /// load for that long after it starts)
+    #[arg(long, value_name = "FACTORx:DURATION", help_heading = "Model")]
+    pub startup_cpu: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -114,7 +114,61 @@ spec:
       listLength: \"10\"
 ";
 
-pub const ALL: [BuiltIn; 7] = [
+/// The reported cluster: 1 core requested and 1 core limit per pod, CPU 50 %, 1 to 24 replicas,
+/// and a scale-up policy that allows 24 pods per sync.
+const API_CPU_LIMITED: &str = "\
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: api
+  namespace: shop
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: api
+  minReplicas: 1
+  maxReplicas: 24
+  metrics:
+  - type: Resource
+    resource:
+      name: cpu
+      target:
+        type: Utilization
+        averageUtilization: 50
+  behavior:
+    scaleUp:
+      stabilizationWindowSeconds: 0
+      policies:
+      - type: Pods
+        value: 24
+        periodSeconds: 15
+";
+
+/// `web` with room to grow: CPU 50 %, 2 to 20 replicas, no behavior.
+const WEB_CPU_50_TO_20: &str = "\
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+  namespace: shop
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: web
+  minReplicas: 2
+  maxReplicas: 20
+  metrics:
+  - type: Resource
+    resource:
+      name: cpu
+      target:
+        type: Utilization
+        averageUtilization: 50
+";
+
+pub const ALL: [BuiltIn; 10] = [
     BuiltIn {
         name: "tolerance",
         notice: "At 2:00 the load rises 10 % (55 % against a 50 % target): the ratio 1.1 is \
@@ -214,6 +268,83 @@ pub const ALL: [BuiltIn; 7] = [
         hpa: KEDA_REDIS_QUEUE,
         load: "time,s0-redis-jobs\n0s,0\n1m,40\n3m,0\n8m,1\n9m,0\n",
         args: &[&["--duration", "12m"]],
+    },
+    BuiltIn {
+        name: "cpu-limit-doubling",
+        notice: "At 1:00 the demand jumps to 24 cores, but the one pod cannot use more than its \
+                 1-core limit: utilization reads 100 %, not 2400 %, so the controller asks for \
+                 ceil(2 × 1) = 2, although its policy allows 24 pods at once. A new pod is Ready \
+                 15 s later and its first sample counts one 15 s window after that, so the count \
+                 doubles every 30 s: 1 → 2 → 4 → 8 → 16 → 24 (maxReplicas). Until 3:15 part of \
+                 the demand goes unserved (UNSERVED). Without --pod-limit the same run jumps from \
+                 1 to 24 at 1:00.",
+        hpa: API_CPU_LIMITED,
+        load: "time,cpu\n0s,500m\n1m,24\n",
+        args: &[&[
+            "--replicas",
+            "1",
+            "--pod-request",
+            "cpu=1",
+            "--pod-limit",
+            "cpu=1",
+            "--duration",
+            "4m",
+        ]],
+    },
+    BuiltIn {
+        name: "rollout-surge",
+        notice: "A rollout at 1:00 with maxSurge 50 % and maxUnavailable 0: 4 new pods start \
+                 beside the 8 old ones. Ready at 1:15, they are available only 30 s later \
+                 (minReadySeconds), so no old pod goes yet and the HPA sees 12 ready pods for 8 \
+                 replicas. The load spread over 12 pods reads 36 %, and the controller multiplies \
+                 that ratio by the 12 ready pods: ceil(0.72 × 12) = 9 at 1:30 (RolloutSurge), \
+                 where 8 pods at 55 % were inside the tolerance. The rollout ends at 2:30 with 9 \
+                 pods, and 9 stay: at 48 % they are inside the tolerance too.",
+        hpa: WEB_CPU_50_TO_20,
+        load: "time,cpu\n0s,2200m\n",
+        args: &[&[
+            "--replicas",
+            "8",
+            "--pod-request",
+            "cpu=500m",
+            "--rollout",
+            "1m",
+            "--max-surge",
+            "50%",
+            "--max-unavailable",
+            "0",
+            "--min-ready-seconds",
+            "30",
+            "--duration",
+            "4m",
+        ]],
+    },
+    BuiltIn {
+        name: "startup-burst",
+        notice: "New pods need 45 s to turn Ready and burn twice their share of CPU meanwhile, and \
+                 this run turns the CPU initialization period off (--cpu-initialization-period \
+                 0s). The load rises by half at 1:00: 8 → 12. At 1:45 the 4 new pods turn Ready \
+                 and their first samples, whose 15 s window lies wholly in the warm-up, read 100 \
+                 %: the average 66 % asks for ceil(1.33 × 12) = 16, and the 5-minute window keeps \
+                 the 4 extra pods until 7:45. With the default --cpu-initialization-period 5m a \
+                 sample of a new pod counts only once a whole window has passed since it turned \
+                 Ready, so the burst is not seen and the count stays at 12.",
+        hpa: WEB_CPU_50_TO_20,
+        load: "time,cpu\n0s,2\n1m,3\n",
+        args: &[&[
+            "--replicas",
+            "8",
+            "--pod-request",
+            "cpu=500m",
+            "--pod-startup",
+            "45s",
+            "--startup-cpu",
+            "2x:45s",
+            "--cpu-initialization-period",
+            "0s",
+            "--duration",
+            "8m",
+        ]],
     },
 ];
 

@@ -67,6 +67,17 @@ fn evaluate_hpa(scenario: &Scenario) -> Report {
     report
 }
 
+/// The `RolloutSurge` cause of a sync the simulation ran: the same diagnosis a single sync gets,
+/// from the same report (built without the hold bands, which this cause does not read).
+pub fn rollout_surge(scenario: &Scenario, sync: &reconcile::Sync<'_>) -> Option<String> {
+    let bands = vec![None; sync.outcomes.len()];
+    let report = explain::build(scenario, sync, &bands, false);
+    diagnose::diagnose(scenario, sync, &report)
+        .into_iter()
+        .find(|d| d.code == "RolloutSurge")
+        .map(|d| d.message)
+}
+
 /// `ArithmeticOverflow`: a sum the controller computes in int64 wrapped, as it does in Go; the
 /// report keeps the controller's wrapped value and says which sum it was.
 fn overflow_diagnostics(sync: &reconcile::Sync<'_>) -> Vec<crate::report::Diagnostic> {

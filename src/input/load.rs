@@ -19,8 +19,9 @@ use std::path::Path;
 use anyhow::{Result, bail};
 use clap::Parser;
 
+use crate::calc::simulate::rollout::{IntOrPercent, Rollout};
 use crate::calc::simulate::{
-    LoadColumn, LoadCurve, LoadStep, NodeGroup, START, ScenarioLabel, Setup, Timing,
+    LoadColumn, LoadCurve, LoadStep, NodeGroup, START, ScenarioLabel, Setup, StartupBurst, Timing,
 };
 use crate::cli::{Cli, Command, NodeFlags, SimulateArgs};
 use crate::error::InputError;
@@ -28,7 +29,7 @@ use crate::input::manifest;
 use crate::input::nodes::{from_flags, parse_resource_list};
 use crate::input::read_input;
 use crate::input::samples::{Cell, csv_error, csv_reader, record_line};
-use crate::quantity::parse_milli;
+use crate::quantity::{build_quantity, parse_milli};
 use crate::scenario::{
     ControllerConfig, MetricSpec, MetricValues, Resources, Scenario, Source, TargetType,
 };
@@ -322,6 +323,12 @@ fn merge(user: &SimulateArgs, base: &SimulateArgs) -> SimulateArgs {
             &user.scale_down_unneeded_time,
             &base.scale_down_unneeded_time,
         ),
+        pod_limit: pick(&user.pod_limit, &base.pod_limit),
+        rollout: pick(&user.rollout, &base.rollout),
+        max_surge: pick(&user.max_surge, &base.max_surge),
+        max_unavailable: pick(&user.max_unavailable, &base.max_unavailable),
+        min_ready_seconds: pick(&user.min_ready_seconds, &base.min_ready_seconds),
+        startup_cpu: pick(&user.startup_cpu, &base.startup_cpu),
     }
 }
 
@@ -626,6 +633,7 @@ pub fn setup(
         keda,
         sources: Vec::new(),
     };
+    let model = model(args, &pod_request, duration)?;
     Ok(Setup {
         scenario,
         load: curve,
@@ -636,6 +644,144 @@ pub fn setup(
         nodes,
         duration,
         label,
+        pod_limit: model.pod_limit,
+        rollout: model.rollout,
+        startup_cpu: model.startup_cpu,
+    })
+}
+
+/// The model flags: limits, a rollout, a startup burst.
+struct Model {
+    pod_limit: Resources,
+    rollout: Option<Rollout>,
+    startup_cpu: Option<StartupBurst>,
+}
+
+fn model(args: &SimulateArgs, pod_request: &Resources, duration: Duration) -> Result<Model> {
+    let pod_limit = match &args.pod_limit {
+        Some(text) => parse_resource_list("--pod-limit", text)?.0,
+        None => Resources::default(),
+    };
+    for (name, limit) in &pod_limit.0 {
+        // The API server's rule: a request may not exceed its limit.
+        if let Some(request) = pod_request.get(name).filter(|r| r > limit) {
+            bail!(InputError::new(
+                "--pod-limit",
+                format!(
+                    "found {name}={}, below the request {name}={}, expected a limit of at least \
+                     the request",
+                    build_quantity(name, *limit),
+                    build_quantity(name, request)
+                )
+            ));
+        }
+    }
+    let rollout = match &args.rollout {
+        None => {
+            for (set, flag) in [
+                (args.max_surge.is_some(), "--max-surge"),
+                (args.max_unavailable.is_some(), "--max-unavailable"),
+                (args.min_ready_seconds.is_some(), "--min-ready-seconds"),
+            ] {
+                if set {
+                    bail!(InputError::new(
+                        flag,
+                        "found no rollout, expected --rollout AT with it"
+                    ));
+                }
+            }
+            None
+        }
+        Some(text) => {
+            let at = step_flag("--rollout", Some(text), "0s", false)?;
+            if at > duration {
+                bail!(InputError::new(
+                    "--rollout",
+                    format!("found {text}, expected a time within the --duration of {duration}")
+                ));
+            }
+            let max_surge = int_or_percent("--max-surge", args.max_surge.as_deref())?;
+            let max_unavailable =
+                int_or_percent("--max-unavailable", args.max_unavailable.as_deref())?;
+            if let IntOrPercent::Percent(p) = max_unavailable
+                && p > 100
+            {
+                bail!(InputError::new(
+                    "--max-unavailable",
+                    format!("found {p}%, expected at most 100%")
+                ));
+            }
+            // The API server's rule: both may not be 0.
+            if max_surge.scaled(100, true) == 0 && max_unavailable.scaled(100, true) == 0 {
+                bail!(InputError::new(
+                    "--max-unavailable",
+                    "found 0 with --max-surge 0, expected one of them above 0"
+                ));
+            }
+            let min_ready = match args.min_ready_seconds {
+                Some(n) if !(0..=86_400).contains(&n) => bail!(InputError::new(
+                    "--min-ready-seconds",
+                    format!("found {n}, expected 0 to 86400 seconds")
+                )),
+                n => n.unwrap_or(0) * 1000,
+            };
+            Some(Rollout {
+                at: at.millis(),
+                max_surge,
+                max_unavailable,
+                min_ready,
+            })
+        }
+    };
+    let startup_cpu = args.startup_cpu.as_deref().map(startup_burst).transpose()?;
+    Ok(Model {
+        pod_limit,
+        rollout,
+        startup_cpu,
+    })
+}
+
+/// `--max-surge` / `--max-unavailable`: `3` or `25%`; 25% when not given.
+fn int_or_percent(flag: &str, value: Option<&str>) -> Result<IntOrPercent, InputError> {
+    let text = value.unwrap_or("25%");
+    let parsed = match text.strip_suffix('%') {
+        Some(p) => p.parse::<i32>().ok().map(IntOrPercent::Percent),
+        None => text.parse::<i32>().ok().map(IntOrPercent::Int),
+    };
+    parsed
+        .filter(|v| !matches!(v, IntOrPercent::Int(n) | IntOrPercent::Percent(n) if *n < 0))
+        .ok_or_else(|| {
+            InputError::new(
+                flag,
+                format!("found {text:?}, expected a count of 0 or more or a percent such as 25%"),
+            )
+        })
+}
+
+/// `--startup-cpu 2x:45s`.
+fn startup_burst(text: &str) -> Result<StartupBurst, InputError> {
+    let expected = || {
+        InputError::new(
+            "--startup-cpu",
+            format!(
+                "found {text:?}, expected FACTORx:DURATION with a factor above 0 and at most \
+                 1000, such as 2x:45s"
+            ),
+        )
+    };
+    let (factor, duration) = text.split_once(':').ok_or_else(expected)?;
+    let factor: f64 = factor
+        .strip_suffix('x')
+        .and_then(|f| f.parse().ok())
+        .filter(|f: &f64| f.is_finite() && *f > 0.0 && *f <= 1000.0)
+        .ok_or_else(expected)?;
+    let duration = step_flag("--startup-cpu", Some(duration), "0s", true)?;
+    // At most 1000 with milli precision: the product fits.
+    #[allow(clippy::cast_possible_truncation)]
+    let factor_milli = (factor * 1000.0).round() as i64;
+    Ok(StartupBurst {
+        factor_milli,
+        duration,
     })
 }
 

@@ -84,8 +84,8 @@ pub(crate) fn load_unit(sim: &Simulation) -> LoadUnit {
 }
 
 /// A load value in the column's unit (Kubernetes notation: `6`, `2160m`, `512Mi`).
-fn load_text(unit: LoadUnit, row: &SyncRow) -> String {
-    let milli = load_milli(row.load);
+fn load_text(unit: LoadUnit, load: f64) -> String {
+    let milli = load_milli(load);
     match unit {
         LoadUnit::Whole => (milli / 1000).to_string(),
         LoadUnit::Milli if milli == 0 => "0".to_string(),
@@ -150,6 +150,33 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
         );
     }
     out.push_str(&wrap(&timing, width, ""));
+    let mut model = Vec::new();
+    if !s.pod_limit.is_empty() {
+        let limits: Vec<String> = s
+            .pod_limit
+            .iter()
+            .map(|(n, q)| format!("{n}={q}"))
+            .collect();
+        model.push(format!("pod limit {}", limits.join(",")));
+    }
+    if let Some(r) = &s.rollout {
+        model.push(format!(
+            "rollout at {} (maxSurge {}, maxUnavailable {}, minReadySeconds {})",
+            clock(r.at_seconds),
+            r.max_surge,
+            r.max_unavailable,
+            r.min_ready_seconds
+        ));
+    }
+    if let Some(b) = &s.startup_cpu {
+        model.push(format!(
+            "new pods use {}x their CPU share for {}s after they start",
+            b.factor, b.seconds
+        ));
+    }
+    if !model.is_empty() {
+        out.push_str(&wrap(&format!("Model: {}", model.join("; ")), width, ""));
+    }
     if let Some(label) = &sim.scenario {
         out.push('\n');
         let _ = writeln!(
@@ -197,7 +224,16 @@ pub(crate) fn header(sim: &Simulation) -> Vec<&'static str> {
     if sim.settings.nodes.is_some() {
         header.push("NODES");
     }
+    if with_unserved(sim) {
+        header.push("UNSERVED");
+    }
     header
+}
+
+/// Whether the run had a `--pod-limit` for its load's resource (the UNSERVED column); the
+/// summary says it once, so a row needs no scan of the others.
+fn with_unserved(sim: &Simulation) -> bool {
+    sim.summary.peak_unserved_load.is_some()
 }
 
 /// One sync's cells, in the order of `header`.
@@ -211,7 +247,7 @@ pub(crate) fn cells(sim: &Simulation, unit: LoadUnit, row: &SyncRow) -> Vec<Stri
     };
     let mut cells = vec![
         clock(row.time),
-        load_text(unit, row),
+        load_text(unit, row.load),
         utilization_text(sim, row.utilization),
         row.ready_replicas.to_string(),
         total.to_string(),
@@ -219,7 +255,7 @@ pub(crate) fn cells(sim: &Simulation, unit: LoadUnit, row: &SyncRow) -> Vec<Stri
         opt(row.recommendation),
         opt(row.stabilized),
         desired,
-        row.reason.clone().unwrap_or_else(|| "-".to_string()),
+        reason_text(row),
     ];
     if with_nodes {
         let ready = row.nodes.unwrap_or(0);
@@ -227,6 +263,9 @@ pub(crate) fn cells(sim: &Simulation, unit: LoadUnit, row: &SyncRow) -> Vec<Stri
             Some(b) if b > 0 => format!("{ready} +{b}"),
             _ => ready.to_string(),
         });
+    }
+    if with_unserved(sim) {
+        cells.push(load_text(unit, row.unserved_load.unwrap_or(0.0)));
     }
     cells
 }
@@ -265,7 +304,30 @@ pub(crate) fn summary_lines(sim: &Simulation) -> Vec<String> {
             "node-seconds {node_seconds}; nodes: peak {peak}, final {last}"
         ));
     }
+    let unit = load_unit(sim);
+    if let (Some(peak), Some(syncs)) = (m.peak_unserved_load, m.unserved_syncs) {
+        lines.push(format!(
+            "demand over the pods' limits left unserved at {syncs} sync(s), at most {}",
+            load_text(unit, peak)
+        ));
+    }
+    if m.rollout_surge_syncs > 0 {
+        lines.push(format!(
+            "RolloutSurge at {} sync(s): more ready pods than replicas during the rollout",
+            m.rollout_surge_syncs
+        ));
+    }
     lines
+}
+
+/// The controller's reason, and `RolloutSurge` when the sync multiplied by surge pods.
+fn reason_text(row: &SyncRow) -> String {
+    match (&row.reason, &row.rollout_surge) {
+        (Some(r), Some(_)) => format!("{r}, RolloutSurge"),
+        (Some(r), None) => r.clone(),
+        (None, Some(_)) => "RolloutSurge".to_string(),
+        (None, None) => "-".to_string(),
+    }
 }
 
 /// The result as one JSON object.
@@ -303,6 +365,8 @@ pub fn csv(sim: &Simulation) -> String {
             "reason",
             "nodes",
             "nodesBooting",
+            "unservedLoad",
+            "rolloutSurge",
         ]
         .map(String::from),
     );
@@ -322,6 +386,8 @@ pub fn csv(sim: &Simulation) -> String {
             row.reason.clone().unwrap_or_default(),
             cell(row.nodes),
             cell(row.nodes_booting),
+            cell(row.unserved_load),
+            row.rollout_surge.clone().unwrap_or_default(),
         ]);
         let _ = writer.write_record(&record);
     }

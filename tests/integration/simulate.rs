@@ -192,6 +192,118 @@ fn scenario_keda_queue_scales_to_zero_only_after_the_cooldown_and_wakes_on_activ
     assert_eq!(v["summary"]["finalReplicas"], 0);
 }
 
+/// The replica count at every sync where it changed, starting from the first sync's.
+fn count_sequence(v: &Value) -> Vec<i64> {
+    let mut seq = vec![rows(v)[0]["replicas"].as_i64().unwrap()];
+    seq.extend(changes(v).iter().map(|&(_, _, to)| to));
+    seq
+}
+
+#[test]
+fn scenario_cpu_limit_doubling_doubles_every_30_seconds_to_max() {
+    let v = scenario("cpu-limit-doubling");
+    assert_eq!(count_sequence(&v), [1, 2, 4, 8, 16, 24]);
+    assert_eq!(
+        changes(&v),
+        [
+            (60, 1, 2),
+            (90, 2, 4),
+            (120, 4, 8),
+            (150, 8, 16),
+            (180, 16, 24)
+        ]
+    );
+    // The pod's usage stops at its limit: 100 % of request, and 23 of the 24 cores unserved.
+    assert_eq!(row(&v, 60)["utilization"], 100.0);
+    assert_eq!(row(&v, 60)["unservedLoad"], 23.0);
+    assert_eq!(row(&v, 195)["unservedLoad"], 0.0);
+    assert_eq!(v["summary"]["peakUnservedLoad"], 23.0);
+    assert_eq!(v["summary"]["unservedSyncs"], 9);
+    assert_eq!(v["settings"]["podLimit"]["cpu"], "1");
+}
+
+#[test]
+fn without_a_limit_the_same_step_jumps_to_max_at_once() {
+    let v = simulate_json(&["--scenario", "cpu-limit-doubling", "--pod-limit", "cpu=100"]);
+    assert_eq!(count_sequence(&v), [1, 24]);
+    assert_eq!(row(&v, 60)["utilization"], 2400.0);
+}
+
+#[test]
+fn scenario_rollout_surge_multiplies_by_the_surge_pods() {
+    let v = scenario("rollout-surge");
+    assert_eq!(changes(&v), [(90, 8, 9)]);
+    // 12 ready pods (8 old, 4 new not yet available) for 8 replicas.
+    let r = row(&v, 90);
+    assert_eq!(
+        (r["readyReplicas"].as_i64(), r["replicas"].as_i64()),
+        (Some(12), Some(8))
+    );
+    let surge = r["rolloutSurge"].as_str().expect("rolloutSurge at 1:30");
+    assert!(
+        surge.starts_with("12 ready pods, more than the target's 8 replicas"),
+        "{surge}"
+    );
+    assert!(surge.ends_with("so it proposes 9"), "{surge}");
+    let marked: Vec<i64> = rows(&v)
+        .iter()
+        .filter(|r| !r["rolloutSurge"].is_null())
+        .map(|r| r["time"].as_i64().unwrap())
+        .collect();
+    assert_eq!(marked, [90, 120, 135]);
+    assert_eq!(v["summary"]["rolloutSurgeSyncs"], 3);
+    assert!(has_event(
+        &v,
+        60,
+        "rollout of a new pod template: maxSurge 50% (4 pod(s))"
+    ));
+    assert!(has_event(
+        &v,
+        150,
+        "rollout complete: 9 pod(s) of the new template"
+    ));
+    assert_eq!(v["summary"]["finalReplicas"], 9);
+}
+
+#[test]
+fn scenario_startup_burst_overshoots_without_the_initialization_period() {
+    let v = scenario("startup-burst");
+    assert_eq!(changes(&v), [(60, 8, 12), (105, 12, 16), (465, 16, 12)]);
+    // The new pods' first samples are all warm-up: 4 at 100 %, 8 at 50 %.
+    assert_eq!(row(&v, 105)["utilization"], 66.0);
+    // The default period hides the burst: 8 → 12 and no more.
+    let v = simulate_json(&[
+        "--scenario",
+        "startup-burst",
+        "--cpu-initialization-period",
+        "5m",
+    ]);
+    assert_eq!(changes(&v), [(60, 8, 12)]);
+    assert_eq!(v["settings"]["startupCpu"]["factor"], 2.0);
+}
+
+#[test]
+fn the_model_scenarios_tables_match_their_snapshots() {
+    for (name, snapshot) in [
+        (
+            "cpu-limit-doubling",
+            snapbox::file!["snapshots/simulate/cpu-limit-doubling.txt"],
+        ),
+        (
+            "rollout-surge",
+            snapbox::file!["snapshots/simulate/rollout-surge.txt"],
+        ),
+        (
+            "startup-burst",
+            snapbox::file!["snapshots/simulate/startup-burst.txt"],
+        ),
+    ] {
+        let o = hpacalc(&["simulate", "--scenario", name]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        snapbox::assert_data_eq!(stdout(&o), snapshot);
+    }
+}
+
 #[test]
 fn simulate_refuses_scaling_modifiers_with_a_reason() {
     let o = hpacalc(&[
@@ -479,10 +591,10 @@ fn csv_output_has_one_row_per_sync_and_the_json_keys_as_header() {
     assert_eq!(
         lines[0],
         "time,load,utilization,readyReplicas,startingPods,pendingPods,replicas,recommendation,\
-         stabilized,desiredReplicas,reason,nodes,nodesBooting"
+         stabilized,desiredReplicas,reason,nodes,nodesBooting,unservedLoad,rolloutSurge"
     );
     assert_eq!(lines.len(), 22);
-    assert_eq!(lines[5], "60,2,100,4,0,0,4,8,8,8,,,");
+    assert_eq!(lines[5], "60,2,100,4,0,0,4,8,8,8,,,,,");
 }
 
 #[test]
@@ -646,6 +758,115 @@ fn flag_errors_say_what_was_found_and_expected() {
     let o = hpacalc(&["simulate", "--scenario", "nope"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("--scenario: found \"nope\", expected list or one of tolerance"));
+}
+
+#[test]
+fn model_flag_errors_say_what_was_found_and_expected() {
+    let base = [
+        "simulate",
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--load",
+        "fixtures/load/web-cpu.csv",
+        "--pod-request",
+        "cpu=500m",
+    ];
+    for (extra, want) in [
+        (
+            &["--pod-limit", "cpu=250m"][..],
+            "--pod-limit: found cpu=250m, below the request cpu=500m, expected a limit of at \
+             least the request",
+        ),
+        (
+            &["--max-surge", "1"][..],
+            "--max-surge: found no rollout, expected --rollout AT with it",
+        ),
+        (
+            &["--min-ready-seconds", "10"][..],
+            "--min-ready-seconds: found no rollout, expected --rollout AT with it",
+        ),
+        (
+            &["--rollout", "1m", "--max-surge", "lots"][..],
+            "--max-surge: found \"lots\", expected a count of 0 or more or a percent such as 25%",
+        ),
+        (
+            &["--rollout", "1m", "--max-unavailable", "150%"][..],
+            "--max-unavailable: found 150%, expected at most 100%",
+        ),
+        (
+            &[
+                "--rollout",
+                "1m",
+                "--max-surge",
+                "0",
+                "--max-unavailable",
+                "0%",
+            ][..],
+            "--max-unavailable: found 0 with --max-surge 0, expected one of them above 0",
+        ),
+        (
+            &["--rollout", "1m", "--duration", "30s"][..],
+            "--rollout: found 1m, expected a time within the --duration of 30s",
+        ),
+        (
+            &["--startup-cpu", "2:45s"][..],
+            "--startup-cpu: found \"2:45s\", expected FACTORx:DURATION",
+        ),
+        (
+            &["--startup-cpu", "2x:0s"][..],
+            "--startup-cpu: found 0s, expected at least 1s",
+        ),
+    ] {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        let o = hpacalc(&args);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+        assert!(stderr(&o).contains(want), "{extra:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_rollout_with_the_default_fenceposts_replaces_every_pod() {
+    // 10 pods at 48 %: surge 3 (rounded up), unavailable 2 (rounded down). Two steps replace all
+    // 10 pods; the count holds and no sync sees more ready pods than replicas.
+    let v = simulate_json(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--load",
+        "fixtures/load/web-cpu.csv",
+        "--pod-request",
+        "cpu=500m",
+        "--replicas",
+        "10",
+        "--rollout",
+        "30s",
+        "--duration",
+        "3m",
+    ]);
+    assert!(has_event(
+        &v,
+        30,
+        "rollout of a new pod template: maxSurge 25% (3 pod(s)), maxUnavailable 25% (2) of 10"
+    ));
+    assert!(has_event(
+        &v,
+        30,
+        "scales the new ReplicaSet 0 → 5, the old ReplicaSet 10 → 8"
+    ));
+    assert!(has_event(
+        &v,
+        45,
+        "scales the new ReplicaSet 5 → 10, the old ReplicaSet 8 → 3"
+    ));
+    assert!(has_event(
+        &v,
+        60,
+        "rollout complete: 10 pod(s) of the new template"
+    ));
+    assert_eq!(changes(&v), []);
+    assert_eq!(v["summary"]["rolloutSurgeSyncs"], 0);
+    assert_eq!(v["settings"]["rollout"]["maxSurge"], "25%");
 }
 
 #[test]

@@ -15,6 +15,7 @@
 mod cluster;
 mod keda;
 pub mod result;
+pub mod rollout;
 
 use std::collections::BTreeMap;
 
@@ -107,6 +108,20 @@ pub struct Setup {
     /// Syncs run at 0, one sync period, ... up to and including this.
     pub duration: Duration,
     pub label: Option<ScenarioLabel>,
+    /// `--pod-limit`: each pod's limits; a pod uses no more (empty: no limits).
+    pub pod_limit: Resources,
+    /// `--rollout`: a rolling update of the target's pods.
+    pub rollout: Option<rollout::Rollout>,
+    /// `--startup-cpu`: the CPU burst of a new pod.
+    pub startup_cpu: Option<StartupBurst>,
+}
+
+/// `--startup-cpu 2x:45s`: for `duration` after it starts, a pod uses `factor_milli / 1000`
+/// times its share of the load in CPU (warm-up work that serves nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StartupBurst {
+    pub factor_milli: i64,
+    pub duration: Duration,
 }
 
 impl Setup {
@@ -138,6 +153,10 @@ struct SimPod {
     state: PodState,
     /// The scheduler found no room for it at least once.
     waited: bool,
+    /// The pod template's revision (its ReplicaSet): 0, then 1 from a rollout on.
+    revision: u32,
+    /// When it was bound and its containers started.
+    started: Option<i64>,
 }
 
 impl SimPod {
@@ -149,6 +168,7 @@ impl SimPod {
     /// (Ready at once without one). `pod` is this pod as the controller sees it.
     fn bind(&mut self, pod: &mut Pod, node: u32, t: i64, startup: i64) {
         self.node = Some(node);
+        self.started = Some(t);
         self.state = PodState::Starting {
             ready_at: t + startup,
         };
@@ -235,6 +255,10 @@ struct Engine<'s> {
     totals: Totals,
     /// A KEDA ScaledObject's poll, before the HPA's syncs (`keda.rs`).
     keda: Option<keda::Poll>,
+    /// The current pod template's revision: new pods get it.
+    revision: u32,
+    /// The two ReplicaSets while a rollout is in progress.
+    sets: Option<rollout::Sets>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -326,18 +350,59 @@ pub fn run_observed<'s>(
 fn reporting<'a>(
     pods: &'a [SimPod],
     names: &'a [Pod],
-) -> impl Iterator<Item = (&'a Pod, Option<i64>)> + 'a {
+) -> impl Iterator<Item = (&'a SimPod, &'a Pod, Option<i64>)> + 'a {
     let mut ready_seen = 0i64;
     pods.iter()
         .zip(names)
         .filter_map(move |(p, pod)| match p.state {
             PodState::Ready { .. } => {
                 ready_seen += 1;
-                Some((pod, Some(ready_seen - 1)))
+                Some((p, pod, Some(ready_seen - 1)))
             }
-            PodState::Starting { .. } => Some((pod, None)),
+            PodState::Starting { .. } => Some((p, pod, None)),
             PodState::Pending | PodState::Terminating { .. } => None,
         })
+}
+
+/// What the `ready` Ready pods serve of `total` when each serves its share up to `limit`.
+fn served(total: i64, ready: i64, limit: Option<i64>) -> i64 {
+    if ready <= 0 {
+        return 0;
+    }
+    let (q, extra) = (total.div_euclid(ready), total.rem_euclid(ready));
+    let cap = |v: i64| limit.map_or(v, |l| v.min(l));
+    extra
+        .saturating_mul(cap(q + 1))
+        .saturating_add((ready - extra).saturating_mul(cap(q)))
+}
+
+/// One pod's resource sample. A Ready pod uses its share of `total` (it is the `index`-th of
+/// `ready`), a Starting pod nothing, each up to `limit`. During a startup burst (`factor_milli`,
+/// and how many ms of the sample's `window_ms` it covers) the pod uses that multiple of a Ready
+/// pod's share, up to `limit`; the sample averages the two over its window, as metrics-server's
+/// rate does.
+fn resource_usage(
+    total: i64,
+    ready: i64,
+    index: Option<i64>,
+    limit: Option<i64>,
+    burst: Option<(i64, i64, i64)>,
+) -> i64 {
+    let cap = |v: i64| limit.map_or(v, |l| v.min(l));
+    let steady = index.map_or(0, |i| cap(share(total, ready, i)));
+    let Some((factor_milli, overlap, window)) = burst.filter(|b| b.1 > 0) else {
+        return steady;
+    };
+    let base = index.map_or_else(|| share(total, ready, 0), |i| share(total, ready, i));
+    let bursting =
+        cap(i64::try_from(i128::from(base) * i128::from(factor_milli) / 1000).unwrap_or(i64::MAX));
+    if window <= overlap {
+        return bursting;
+    }
+    let mixed = (i128::from(overlap) * i128::from(bursting)
+        + i128::from(window - overlap) * i128::from(steady))
+        / i128::from(window);
+    i64::try_from(mixed).unwrap_or(i64::MAX)
 }
 
 impl<'s> Engine<'s> {
@@ -396,6 +461,8 @@ impl<'s> Engine<'s> {
             totals: Totals::default(),
             keda: setup.scenario.keda.clone().map(keda::Poll::new),
             observer: None,
+            revision: 0,
+            sets: None,
         }
     }
 
@@ -412,7 +479,7 @@ impl<'s> Engine<'s> {
         let n = usize::try_from(self.setup.start_replicas.max(0)).unwrap_or(0);
         let mut unplaced = 0;
         for _ in 0..n {
-            self.create_pod(-LONG_AGO);
+            self.create_pod(-LONG_AGO, self.revision);
             let node = pick_node(self.setup, &self.nodes);
             // `create_pod` just pushed this pair.
             let (Some(p), Some(pod)) = (self.pods.last_mut(), self.scenario.pods.last_mut()) else {
@@ -479,6 +546,12 @@ impl<'s> Engine<'s> {
     fn tick(&mut self, t: i64, is_sync: bool, is_scan: bool) {
         self.nodes_progress(t);
         self.pods_progress(t);
+        if let Some(r) = self.setup.rollout.filter(|r| r.at == t) {
+            self.start_rollout(t, &r);
+        } else if self.sets.is_some() {
+            // The Deployment controller reacts to pods turning Ready (available).
+            self.replicaset(t);
+        }
         if self.keda.as_ref().is_some_and(|k| k.due(t)) {
             self.keda_poll(t);
         }
@@ -515,6 +588,21 @@ impl<'s> Engine<'s> {
         }
         if let Some(k) = &self.keda {
             next = next.min(k.next_after(t));
+        }
+        if let Some(r) = self.setup.rollout {
+            if r.at > t {
+                next = next.min(r.at);
+            }
+            // The ReplicaSet controller looks again when a Ready pod becomes available.
+            if self.sets.is_some() && r.min_ready > 0 {
+                for p in &self.pods {
+                    if let PodState::Ready { since } = p.state
+                        && since + r.min_ready > t
+                    {
+                        next = next.min(since + r.min_ready);
+                    }
+                }
+            }
         }
         next
     }
@@ -598,9 +686,13 @@ impl<'s> Engine<'s> {
             }
         }
         let memory_before = self.observer.is_some().then(|| self.memory.clone());
-        let decision = {
+        let (decision, surge) = {
             let sync = reconcile(&self.scenario, &mut self.memory, false);
-            decide(&sync)
+            // More Ready pods than replicas: the one situation RolloutSurge names.
+            let surge = (ready > i64::from(self.replicas))
+                .then(|| crate::calc::rollout_surge(&self.scenario, &sync))
+                .flatten();
+            (decide(&sync), surge)
         };
         let (nodes, booting) = match self.setup.nodes {
             None => (None, None),
@@ -618,6 +710,14 @@ impl<'s> Engine<'s> {
         };
         let values = self.load_at(t).to_vec();
         let columns = &self.setup.load.columns;
+        let unserved = columns
+            .first()
+            .and_then(|c| c.resource.as_deref())
+            .and_then(|r| self.setup.pod_limit.get(r))
+            .map(|limit| {
+                let total = values.first().copied().unwrap_or(0);
+                total - served(total, ready, Some(limit))
+            });
         let loads = columns
             .iter()
             .zip(&values)
@@ -639,6 +739,8 @@ impl<'s> Engine<'s> {
             nodes,
             nodes_booting: booting,
             actual_replicas: None,
+            unserved_load: unserved.map(milli_to_f64),
+            rollout_surge: surge,
         });
         if let (Some(observer), Some(memory), Some(row)) =
             (self.observer.as_mut(), memory_before, self.rows.last())
@@ -686,7 +788,8 @@ impl<'s> Engine<'s> {
     }
 
     /// The metrics APIs' answers at `t`: the load split evenly over the Ready pods; Starting pods
-    /// report 0 (they serve nothing yet); unscheduled and terminating pods report nothing.
+    /// report 0 (they serve nothing yet); unscheduled and terminating pods report nothing. A
+    /// resource sample stops at the pod's `--pod-limit`, and shows its `--startup-cpu` burst.
     /// Entries are overwritten in place, so a steady run allocates nothing here.
     fn refresh_metrics(&mut self, t: i64) {
         let values = self.load_at(t).to_vec();
@@ -698,6 +801,7 @@ impl<'s> Engine<'s> {
                 .filter(|p| matches!(p.state, PodState::Ready { .. }))
                 .count(),
         );
+        let window = self.setup.timing.metrics_window.millis();
         let Engine {
             scenario,
             pods,
@@ -705,13 +809,26 @@ impl<'s> Engine<'s> {
             setup,
             ..
         } = self;
+        // The part of a pod's sample window its startup burst covers (cpu only).
+        let burst_of = |p: &SimPod| {
+            let b = setup.startup_cpu?;
+            let start = p.started?;
+            let (from, to) = (t - window, t);
+            let end = start + b.duration.millis();
+            let overlap = if window == 0 {
+                if start <= t && t < end { 1 } else { 0 }
+            } else {
+                (to.min(end) - from.max(start)).max(0)
+            };
+            Some((b.factor_milli, overlap, window.max(1)))
+        };
         let names = &scenario.pods;
         let metrics = &mut scenario.metrics;
 
         if !feeds.resources.is_empty() {
             let samples = &mut metrics.resource;
             let mut k = 0;
-            for (pod, share_of) in reporting(pods, names) {
+            for (p, pod, share_of) in reporting(pods, names) {
                 if k == samples.len() {
                     samples.push(PodMetrics {
                         pod: String::new(),
@@ -736,9 +853,15 @@ impl<'s> Engine<'s> {
                 entry.pod.push_str(&pod.name);
                 entry.timestamp = now;
                 entry.window = setup.timing.metrics_window;
+                let burst = burst_of(p);
                 for c in &mut entry.containers {
-                    for ((_, usage), (_, column)) in c.usage.0.iter_mut().zip(&feeds.resources) {
-                        *usage = share_of.map_or(0, |i| share(value(*column), ready_total, i));
+                    for ((resource, usage), (_, column)) in
+                        c.usage.0.iter_mut().zip(&feeds.resources)
+                    {
+                        let limit = setup.pod_limit.get(resource);
+                        let burst = burst.filter(|_| resource == "cpu");
+                        *usage =
+                            resource_usage(value(*column), ready_total, share_of, limit, burst);
                     }
                 }
                 k += 1;
@@ -751,7 +874,7 @@ impl<'s> Engine<'s> {
                 continue;
             };
             let mut k = 0;
-            for (pod, share_of) in reporting(pods, names) {
+            for (_, pod, share_of) in reporting(pods, names) {
                 if k == samples.len() {
                     samples.push(PodMetricValue {
                         pod: String::new(),
@@ -787,7 +910,7 @@ impl<'s> Engine<'s> {
 
     // ---- the ReplicaSet (§8.2 step 4) ----
 
-    fn create_pod(&mut self, t: i64) {
+    fn create_pod(&mut self, t: i64, revision: u32) {
         self.next_seq += 1;
         let name = format!("{}-{}", self.scenario.hpa.target.name, self.next_seq);
         self.scenario.pods.push(Pod {
@@ -809,16 +932,107 @@ impl<'s> Engine<'s> {
             node: None,
             state: PodState::Pending,
             waited: false,
+            revision,
+            started: None,
         });
     }
 
-    /// Creates or deletes pods so that the active ones match `spec.replicas`.
+    /// The target's controllers after a change of `spec.replicas` or of the pods: its
+    /// ReplicaSet, or during a rollout the Deployment controller and both ReplicaSets.
     fn replicaset(&mut self, t: i64) {
-        let want = usize::try_from(self.replicas.max(0)).unwrap_or(0);
-        let active_count = self.pods.iter().filter(|p| p.active()).count();
+        let (Some(rollout), Some(start)) = (self.setup.rollout, self.sets) else {
+            self.replica_set(t, self.revision, self.replicas);
+            return;
+        };
+        let old_revision = self.revision - 1;
+        let mut sets = start;
+        // The controller requeues itself after each change; a few passes settle an instant.
+        for _ in 0..8 {
+            let available = self.available(t, old_revision, rollout.min_ready);
+            let changed = sets.sync(&rollout, self.replicas, available);
+            self.replica_set(t, old_revision, sets.old);
+            self.replica_set(t, self.revision, sets.new);
+            if !changed {
+                break;
+            }
+        }
+        let mut scaled = Vec::new();
+        for (which, before, after) in [("new", start.new, sets.new), ("old", start.old, sets.old)] {
+            if before != after {
+                scaled.push(format!("the {which} ReplicaSet {before} → {after}"));
+            }
+        }
+        if !scaled.is_empty() {
+            self.event(t, "deployment", format!("scales {}", scaled.join(", ")));
+        }
+        let old_left = self
+            .pods
+            .iter()
+            .any(|p| p.active() && p.revision == old_revision);
+        if sets.old == 0 && !old_left {
+            self.sets = None;
+            self.event(
+                t,
+                "deployment",
+                format!("rollout complete: {} pod(s) of the new template", sets.new),
+            );
+        } else {
+            self.sets = Some(sets);
+        }
+    }
+
+    /// The rollout starts: a new pod template, so a new ReplicaSet, at 0.
+    fn start_rollout(&mut self, t: i64, r: &rollout::Rollout) {
+        self.revision += 1;
+        self.sets = Some(rollout::Sets::start(r, self.replicas));
+        let (surge, unavailable) =
+            rollout::resolve_fenceposts(r.max_surge, r.max_unavailable, self.replicas);
+        self.event(
+            t,
+            "deployment",
+            format!(
+                "rollout of a new pod template: maxSurge {} ({surge} pod(s)), maxUnavailable {} \
+                 ({unavailable}) of {} replicas",
+                r.max_surge, r.max_unavailable, self.replicas
+            ),
+        );
+        self.replicaset(t);
+    }
+
+    /// Available active pods of the old and the new template, and all active pods. Port of
+    /// IsPodAvailable (pkg/api/v1/pod/util.go): Ready for minReadySeconds. The controller
+    /// re-checks when that time is up (and finds it available an instant later).
+    fn available(&self, t: i64, old_revision: u32, min_ready: i64) -> rollout::Available {
+        let (mut old, mut new, mut all) = (0, 0, 0);
+        for p in self.pods.iter().filter(|p| p.active()) {
+            all += 1;
+            if matches!(p.state, PodState::Ready { since } if since + min_ready <= t) {
+                if p.revision == old_revision {
+                    old += 1;
+                } else {
+                    new += 1;
+                }
+            }
+        }
+        rollout::Available {
+            old,
+            new,
+            status_replicas: all,
+        }
+    }
+
+    /// One ReplicaSet: creates or deletes pods of its `revision` so that its active ones match
+    /// `want`.
+    fn replica_set(&mut self, t: i64, revision: u32, want: i32) {
+        let want = usize::try_from(want.max(0)).unwrap_or(0);
+        let active_count = self
+            .pods
+            .iter()
+            .filter(|p| p.active() && p.revision == revision)
+            .count();
         if active_count < want {
             for _ in active_count..want {
-                self.create_pod(t);
+                self.create_pod(t, revision);
             }
             return;
         }
@@ -826,9 +1040,11 @@ impl<'s> Engine<'s> {
         if extra == 0 {
             return;
         }
+        // Colocated pods are counted over the whole workload (the controller's related pods).
         let active: Vec<&SimPod> = self.pods.iter().filter(|p| p.active()).collect();
         let mut ranked: Vec<RankedPod> = active
             .iter()
+            .filter(|p| p.revision == revision)
             .map(|p| {
                 let colocated = active.iter().filter(|q| q.node == p.node).count();
                 let ready_since = match p.state {
@@ -1300,6 +1516,8 @@ impl<'s> Engine<'s> {
             }
         });
         let with_nodes = setup.nodes.is_some();
+        let limited = self.rows.iter().any(|r| r.unserved_load.is_some());
+        let unserved = self.rows.iter().filter_map(|r| r.unserved_load);
         Simulation {
             schema_version: SCHEMA_VERSION,
             hpa: format!("{}/{}", hpa.namespace, hpa.name),
@@ -1318,13 +1536,19 @@ impl<'s> Engine<'s> {
                 metrics_window_seconds: secs(setup.timing.metrics_window.millis()),
                 scale_down_window_seconds: window_down,
                 scale_up_window_seconds: window_up,
-                pod_request: setup
-                    .pod_request
-                    .0
-                    .iter()
-                    .map(|(n, v)| (n.clone(), build_quantity(n, *v)))
-                    .collect(),
+                pod_request: quantities(&setup.pod_request),
                 nodes: node_settings,
+                pod_limit: quantities(&setup.pod_limit),
+                rollout: setup.rollout.map(|r| RolloutSettings {
+                    at_seconds: secs(r.at),
+                    max_surge: r.max_surge.to_string(),
+                    max_unavailable: r.max_unavailable.to_string(),
+                    min_ready_seconds: secs(r.min_ready),
+                }),
+                startup_cpu: setup.startup_cpu.map(|b| StartupCpuSettings {
+                    factor: milli_to_f64(b.factor_milli),
+                    seconds: secs(b.duration.millis()),
+                }),
             },
             load_columns: setup.load.columns.clone(),
             load_curve: setup
@@ -1357,11 +1581,26 @@ impl<'s> Engine<'s> {
                 node_seconds: with_nodes.then_some(secs(self.totals.node_ms)),
                 peak_nodes: with_nodes.then_some(self.totals.peak_nodes),
                 final_nodes: with_nodes.then_some(count(self.nodes.len())),
+                peak_unserved_load: unserved.clone().max_by(f64::total_cmp),
+                unserved_syncs: limited.then(|| unserved.filter(|&u| u > 0.0).count()),
+                rollout_surge_syncs: self
+                    .rows
+                    .iter()
+                    .filter(|r| r.rollout_surge.is_some())
+                    .count(),
             },
             timeline: self.rows,
             events: self.events,
         }
     }
+}
+
+/// Each resource's quantity as Kubernetes prints it.
+fn quantities(list: &Resources) -> BTreeMap<String, String> {
+    list.0
+        .iter()
+        .map(|(n, v)| (n.clone(), build_quantity(n, *v)))
+        .collect()
 }
 
 /// How many more pods of `request` fit on the node: the fit rule in closed form for identical
@@ -1578,6 +1817,41 @@ spec:
         "--daemonset-requests",
         "cpu=100m",
     ];
+
+    #[test]
+    fn ready_pods_serve_their_shares_up_to_the_limit() {
+        // 2500m over 2 pods: 1250m each; a 1-core limit serves 2000m.
+        assert_eq!(served(2500, 2, Some(1000)), 2000);
+        assert_eq!(served(2500, 2, None), 2500);
+        // 1001m over 2: 501m and 500m, under a 500m limit 1000m.
+        assert_eq!(served(1001, 2, Some(500)), 1000);
+        assert_eq!(served(2500, 0, Some(1000)), 0);
+    }
+
+    #[test]
+    fn a_startup_burst_is_averaged_over_the_sample_window() {
+        // 4 Ready pods share 2000m: 500m each. Limit 800m.
+        assert_eq!(resource_usage(2000, 4, Some(0), Some(800), None), 500);
+        // Twice the share for the whole window: 1000m, capped at 800m.
+        assert_eq!(
+            resource_usage(2000, 4, Some(0), Some(800), Some((2000, 15_000, 15_000))),
+            800
+        );
+        // A third of the window in the burst: (5 s × 1000m + 10 s × 500m) / 15 s.
+        assert_eq!(
+            resource_usage(2000, 4, Some(0), None, Some((2000, 5_000, 15_000))),
+            666
+        );
+        // A starting pod bursts at a Ready pod's share, and reports 0 after its burst.
+        assert_eq!(
+            resource_usage(2000, 4, None, None, Some((2000, 15_000, 15_000))),
+            1000
+        );
+        assert_eq!(
+            resource_usage(2000, 4, None, None, Some((2000, 0, 15_000))),
+            0
+        );
+    }
 
     #[test]
     fn shares_add_up_to_the_total() {

@@ -66,6 +66,31 @@ pub struct Settings {
     pub pod_request: BTreeMap<String, String>,
     /// Null without node information.
     pub nodes: Option<NodeSettings>,
+    /// `--pod-limit`: each pod's limits, quantities per resource (empty without).
+    pub pod_limit: BTreeMap<String, String>,
+    /// `--rollout`; null without.
+    pub rollout: Option<RolloutSettings>,
+    /// `--startup-cpu`; null without.
+    pub startup_cpu: Option<StartupCpuSettings>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RolloutSettings {
+    pub at_seconds: i64,
+    /// As given: a count or a percent (`25%`).
+    pub max_surge: String,
+    pub max_unavailable: String,
+    pub min_ready_seconds: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StartupCpuSettings {
+    /// The multiple of its share of the load a new pod uses.
+    pub factor: f64,
+    /// For this long after its containers start.
+    pub seconds: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -150,13 +175,20 @@ pub struct SyncRow {
     pub nodes_booting: Option<i64>,
     /// The replicas the cluster really had at this sync (`--actual`); null without it.
     pub actual_replicas: Option<i32>,
+    /// The first load column's demand the Ready pods could not serve, each capped at its
+    /// `--pod-limit` (in `load`'s unit; all of it with no Ready pod); null without a limit for
+    /// that column's resource.
+    pub unserved_load: Option<f64>,
+    /// The `RolloutSurge` diagnostic's sentence when this sync counted more ready pods than the
+    /// target's replicas and multiplied its ratio by them (a rollout's surge); null otherwise.
+    pub rollout_surge: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     pub time: i64,
-    /// `hpa`, `replicaset`, `scheduler`, `kubelet` or `clusterAutoscaler`.
+    /// `hpa`, `keda`, `deployment`, `scheduler`, `kubelet` or `clusterAutoscaler`.
     pub source: &'static str,
     pub message: String,
 }
@@ -186,4 +218,10 @@ pub struct Summary {
     pub node_seconds: Option<i64>,
     pub peak_nodes: Option<i64>,
     pub final_nodes: Option<i64>,
+    /// The most demand left unserved at a sync (`unservedLoad`); null without a limit.
+    pub peak_unserved_load: Option<f64>,
+    /// Syncs that left some demand unserved; null without a limit.
+    pub unserved_syncs: Option<usize>,
+    /// Syncs marked `rolloutSurge`.
+    pub rollout_surge_syncs: usize,
 }

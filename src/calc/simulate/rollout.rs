@@ -1,0 +1,362 @@
+//! The Deployment controller's rolling update, on counts: how many pods the new and the old
+//! ReplicaSet should have, given the Deployment's replicas (what the HPA sets), `maxSurge`,
+//! `maxUnavailable` and how many pods of each are available. Mirrors
+//! `pkg/controller/deployment/rolling.go`, `sync.go` (`scale`) and
+//! `pkg/controller/deployment/util/deployment_util.go`; the pods themselves are the engine's.
+
+/// `maxSurge` or `maxUnavailable`: a count, or a percent of the Deployment's replicas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntOrPercent {
+    Int(i32),
+    Percent(i32),
+}
+
+impl IntOrPercent {
+    // Port of GetScaledValueFromIntOrPercent (apimachinery/pkg/util/intstr/intstr.go): a percent
+    // of `total`, rounded up or down (math.Ceil / math.Floor of value * total / 100).
+    pub fn scaled(self, total: i32, round_up: bool) -> i32 {
+        match self {
+            IntOrPercent::Int(n) => n,
+            IntOrPercent::Percent(p) => {
+                let product = i64::from(p) * i64::from(total);
+                let value = if round_up {
+                    product.div_euclid(100) + i64::from(product.rem_euclid(100) > 0)
+                } else {
+                    product.div_euclid(100)
+                };
+                i32::try_from(value).unwrap_or(i32::MAX)
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for IntOrPercent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IntOrPercent::Int(n) => write!(f, "{n}"),
+            IntOrPercent::Percent(p) => write!(f, "{p}%"),
+        }
+    }
+}
+
+/// `--rollout AT` with `--max-surge` and `--max-unavailable`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rollout {
+    /// Milliseconds from the start.
+    pub at: i64,
+    pub max_surge: IntOrPercent,
+    pub max_unavailable: IntOrPercent,
+    /// The Deployment's `minReadySeconds`, in ms: a pod is available this long after Ready.
+    pub min_ready: i64,
+}
+
+// Port of ResolveFenceposts (pkg/controller/deployment/util/deployment_util.go): surge rounds
+// up, unavailable rounds down, and when both resolve to 0, unavailable is 1.
+pub fn resolve_fenceposts(
+    max_surge: IntOrPercent,
+    max_unavailable: IntOrPercent,
+    desired: i32,
+) -> (i32, i32) {
+    let surge = max_surge.scaled(desired, true);
+    let mut unavailable = max_unavailable.scaled(desired, false);
+    if surge == 0 && unavailable == 0 {
+        unavailable = 1;
+    }
+    (surge, unavailable)
+}
+
+impl Rollout {
+    // Port of MaxSurge (deployment_util.go).
+    fn max_surge(&self, replicas: i32) -> i32 {
+        resolve_fenceposts(self.max_surge, self.max_unavailable, replicas).0
+    }
+
+    // Port of MaxUnavailable (deployment_util.go): 0 at 0 replicas, never more than the replicas.
+    fn max_unavailable(&self, replicas: i32) -> i32 {
+        if replicas == 0 {
+            return 0;
+        }
+        resolve_fenceposts(self.max_surge, self.max_unavailable, replicas)
+            .1
+            .min(replicas)
+    }
+}
+
+/// The two ReplicaSets of a rollout in progress: their `spec.replicas`, and the annotations the
+/// Deployment controller stamps on them when it scales them (`SetReplicasAnnotations`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sets {
+    pub old: i32,
+    pub new: i32,
+    /// `deployment.kubernetes.io/desired-replicas`.
+    pub desired_annotation: i32,
+    /// `deployment.kubernetes.io/max-replicas`.
+    pub max_annotation: i32,
+}
+
+/// Available pods (Ready; minReadySeconds 0) of each ReplicaSet, and all pods (status.replicas).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Available {
+    pub old: i32,
+    pub new: i32,
+    pub status_replicas: i32,
+}
+
+impl Sets {
+    /// At the rollout's start: the new ReplicaSet at 0 (`getNewReplicaSet`).
+    pub fn start(rollout: &Rollout, replicas: i32) -> Self {
+        Sets {
+            old: replicas,
+            new: 0,
+            desired_annotation: replicas,
+            max_annotation: replicas + rollout.max_surge(replicas),
+        }
+    }
+
+    fn annotate(&mut self, rollout: &Rollout, replicas: i32) {
+        self.desired_annotation = replicas;
+        self.max_annotation = replicas + rollout.max_surge(replicas);
+    }
+
+    /// One pass of `syncDeployment`: a scaling event (`scale`) when the replicas changed, else
+    /// one step of `rolloutRolling`. True when a ReplicaSet's size changed; the caller lets the
+    /// ReplicaSets act on it and calls again, as the controller's requeue does.
+    pub fn sync(&mut self, rollout: &Rollout, replicas: i32, available: Available) -> bool {
+        let before = *self;
+        let active = (self.old > 0, self.new > 0);
+        // isScalingEvent: an active ReplicaSet's desired-replicas annotation differs.
+        if (active.0 || active.1) && self.desired_annotation != replicas {
+            self.scale(rollout, replicas, available);
+            self.annotate(rollout, replicas);
+            return *self != before;
+        }
+        if self.reconcile_new(rollout, replicas) || self.reconcile_old(rollout, replicas, available)
+        {
+            self.annotate(rollout, replicas);
+        }
+        *self != before
+    }
+
+    // Port of reconcileNewReplicaSet and NewRSNewReplicas (rolling.go, deployment_util.go): the
+    // new ReplicaSet grows while all pods stay within replicas + maxSurge.
+    fn reconcile_new(&mut self, rollout: &Rollout, replicas: i32) -> bool {
+        if self.new == replicas {
+            return false;
+        }
+        if self.new > replicas {
+            self.new = replicas;
+            return true;
+        }
+        let max_total = replicas + rollout.max_surge(replicas);
+        let current = self.old + self.new;
+        if current >= max_total {
+            return false;
+        }
+        let up = (max_total - current).min(replicas - self.new);
+        self.new += up;
+        up > 0
+    }
+
+    // Port of reconcileOldReplicaSets, cleanupUnhealthyReplicas and
+    // scaleDownOldReplicaSetsForRollingUpdate (rolling.go): the old ReplicaSet shrinks while at
+    // least replicas - maxUnavailable pods stay available, its unhealthy pods first.
+    fn reconcile_old(&mut self, rollout: &Rollout, replicas: i32, available: Available) -> bool {
+        let before = self.old;
+        if before == 0 {
+            return false;
+        }
+        let all_pods = self.old + self.new;
+        let min_available = replicas - rollout.max_unavailable(replicas);
+        let new_unavailable = self.new - available.new;
+        let max_scaled_down = all_pods - min_available - new_unavailable;
+        if max_scaled_down <= 0 {
+            return false;
+        }
+        let unhealthy = (self.old - available.old).max(0);
+        let cleanup = max_scaled_down.min(unhealthy);
+        self.old -= cleanup;
+        let available_all = available.old + available.new;
+        if available_all > min_available {
+            let down = self.old.min(available_all - min_available);
+            self.old -= down;
+        }
+        self.old != before
+    }
+
+    // Port of scale (sync.go) for the two ReplicaSets of a rolling update, with GetProportion
+    // and getReplicaSetFraction (deployment_util.go): a change of the replicas mid-rollout is
+    // shared in proportion to the ReplicaSets' sizes, the leftover to the larger one.
+    fn scale(&mut self, rollout: &Rollout, replicas: i32, available: Available) {
+        // FindActiveOrLatest: one active ReplicaSet (or none, then the newest) takes it all.
+        match (self.old > 0, self.new > 0) {
+            (true, false) => {
+                self.old = replicas;
+                return;
+            }
+            (false, _) => {
+                self.new = replicas;
+                return;
+            }
+            (true, true) => {}
+        }
+        // IsSaturated: the new ReplicaSet has them all, available; the old one goes.
+        if self.new == replicas && self.desired_annotation == replicas && available.new == replicas
+        {
+            self.old = 0;
+            return;
+        }
+        let surge = rollout.max_surge(replicas);
+        let allowed = if replicas > 0 { replicas + surge } else { 0 };
+        let to_add = allowed - (self.old + self.new);
+        if to_add == 0 {
+            return;
+        }
+        // ReplicaSetsBySizeNewer when adding, BySizeOlder when removing: larger first.
+        let new_first = if to_add > 0 {
+            self.new >= self.old
+        } else {
+            self.new > self.old
+        };
+        let before_max = if self.max_annotation > 0 {
+            self.max_annotation
+        } else {
+            available.status_replicas
+        };
+        let share =
+            |size: i32, added: i32| proportion(size, replicas, surge, before_max, to_add, added);
+        let (first, second) = if new_first {
+            (&mut self.new, &mut self.old)
+        } else {
+            (&mut self.old, &mut self.new)
+        };
+        let p1 = share(*first, 0);
+        let p2 = share(*second, p1);
+        // The leftover goes to the first (the larger) ReplicaSet.
+        *first = (*first + to_add - p2).max(0);
+        *second += p2;
+    }
+}
+
+// Port of GetProportion and getReplicaSetFraction (deployment_util.go): a ReplicaSet's part of
+// `to_add`, its size scaled from the max-replicas annotation to replicas + maxSurge.
+fn proportion(
+    size: i32,
+    replicas: i32,
+    surge: i32,
+    before_max: i32,
+    to_add: i32,
+    added: i32,
+) -> i32 {
+    if size == 0 || to_add == 0 || to_add == added {
+        return 0;
+    }
+    let fraction = if replicas == 0 {
+        -size
+    } else {
+        // integer.RoundToInt32: floor(x + 0.5).
+        let scaled = f64::from(size) * f64::from(replicas + surge) / f64::from(before_max.max(1));
+        #[allow(clippy::cast_possible_truncation)]
+        let rounded = (scaled + 0.5).floor() as i32;
+        rounded - size
+    };
+    let allowed = to_add - added;
+    if to_add > 0 {
+        fraction.min(allowed)
+    } else {
+        fraction.max(allowed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use IntOrPercent::{Int, Percent};
+
+    #[test]
+    fn fenceposts_round_surge_up_and_unavailable_down() {
+        // The cases of ResolveFenceposts' comment, and the 25 % defaults.
+        assert_eq!(resolve_fenceposts(Percent(0), Percent(1), 2), (0, 1));
+        assert_eq!(resolve_fenceposts(Percent(1), Percent(25), 2), (1, 0));
+        assert_eq!(resolve_fenceposts(Percent(1), Percent(0), 1), (1, 0));
+        assert_eq!(resolve_fenceposts(Percent(25), Percent(25), 4), (1, 1));
+        assert_eq!(resolve_fenceposts(Percent(25), Percent(25), 10), (3, 2));
+        assert_eq!(resolve_fenceposts(Int(0), Int(0), 10), (0, 1));
+    }
+
+    fn defaults() -> Rollout {
+        Rollout {
+            at: 0,
+            max_surge: Percent(25),
+            max_unavailable: Percent(25),
+            min_ready: 0,
+        }
+    }
+
+    /// Runs passes until nothing changes, with `ready` available pods of each set.
+    fn settle(sets: &mut Sets, rollout: &Rollout, replicas: i32, ready: (i32, i32)) {
+        for _ in 0..10 {
+            let available = Available {
+                old: ready.0.min(sets.old),
+                new: ready.1.min(sets.new),
+                status_replicas: sets.old + sets.new,
+            };
+            if !sets.sync(rollout, replicas, available) {
+                return;
+            }
+        }
+    }
+
+    #[test]
+    fn a_rolling_update_of_4_surges_one_and_drops_one_at_once() {
+        // 4 replicas, 25 %/25 %: surge 1, unavailable 1. New +1 (5 pods), old -1 (3 available
+        // stay), new +1: 3 old and 2 new pods, not Ready.
+        let r = defaults();
+        let mut sets = Sets::start(&r, 4);
+        settle(&mut sets, &r, 4, (4, 0));
+        assert_eq!((sets.old, sets.new), (3, 2));
+        // The 2 new pods Ready: old may drop to 1 (3 available must stay), new grows to 4.
+        settle(&mut sets, &r, 4, (3, 2));
+        assert_eq!((sets.old, sets.new), (1, 4));
+        settle(&mut sets, &r, 4, (1, 4));
+        assert_eq!((sets.old, sets.new), (0, 4));
+    }
+
+    #[test]
+    fn a_scale_up_mid_rollout_is_shared_in_proportion() {
+        // 3 old, 2 new (max annotation 5); the HPA asks for 8: allowed 8 + 2 = 10, 5 to add:
+        // old round(3 * 10 / 5) - 3 = 3, new round(2 * 10 / 5) - 2 = 2.
+        let r = defaults();
+        let mut sets = Sets {
+            old: 3,
+            new: 2,
+            desired_annotation: 4,
+            max_annotation: 5,
+        };
+        let available = Available {
+            old: 3,
+            new: 0,
+            status_replicas: 5,
+        };
+        assert!(sets.sync(&r, 8, available));
+        assert_eq!((sets.old, sets.new), (6, 4));
+        assert_eq!((sets.desired_annotation, sets.max_annotation), (8, 10));
+    }
+
+    #[test]
+    fn outside_a_rollout_the_one_active_set_takes_the_count() {
+        let r = defaults();
+        let mut sets = Sets {
+            old: 0,
+            new: 4,
+            desired_annotation: 4,
+            max_annotation: 5,
+        };
+        let available = Available {
+            old: 0,
+            new: 4,
+            status_replicas: 4,
+        };
+        assert!(sets.sync(&r, 6, available));
+        assert_eq!((sets.old, sets.new), (0, 6));
+    }
+}
