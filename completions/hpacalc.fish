@@ -114,6 +114,20 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-group-
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-nodes-total -d '--max-nodes-total of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-utilization-threshold -d '--scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l load-map -d 'Map a series of a Prometheus answer to a metric: METRIC=INDEX (0-based) or METRIC={LABEL="VALUE",...} (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l actual-file -d 'The replicas the cluster really had: a query_range answer with one series' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l prometheus -d 'Run the range queries on this Prometheus server, e.g. http://127.0.0.1:9090' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l query -d 'METRIC=PROMQL: the total load of one metric of the HPA over time (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l actual -d 'PromQL for the replicas the cluster really had, e.g. kube_horizontalpodautoscaler_status_desired_replicas{horizontalpodautoscaler="web"}' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l start -d 'Start of the range: RFC 3339, or a time before now such as -12h' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l end -d 'End of the range: RFC 3339, now, or a time before now such as -1h (default now)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l step -d 'Resolution of the range queries (default 15s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l token -d 'Bearer token for the Prometheus server' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l username -d 'Username for basic auth to the Prometheus server' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l password -d 'Password for basic auth to the Prometheus server' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l certificate-authority -d 'A PEM file of the CA that signed the Prometheus server\'s certificate' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l request-timeout -d 'How long to wait for each Prometheus query (default 30s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l insecure-skip-tls-verify -d 'Do not verify the Prometheus server\'s TLS certificate (insecure)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'

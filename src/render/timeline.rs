@@ -7,7 +7,7 @@ use std::fmt::Write;
 use anstyle::Style;
 use comfy_table::{ColumnConstraint, Width};
 
-use crate::calc::simulate::{Simulation, SyncRow, clock};
+use crate::calc::simulate::{ActualComparison, Simulation, SyncRow, clock};
 use crate::quantity::build_quantity;
 use crate::render::table::{new_table, paint, push_table};
 
@@ -150,6 +150,20 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
         );
     }
     out.push_str(&wrap(&timing, width, ""));
+    if let Some(r) = &sim.replay {
+        let mut line = format!(
+            "Replay of Prometheus data: time 0 is {}, one point every {}s",
+            r.start, r.step_seconds
+        );
+        if r.load_gaps > 0 {
+            let _ = write!(
+                line,
+                "; {} NaN or missing load samples held the previous value",
+                r.load_gaps
+            );
+        }
+        out.push_str(&wrap(&line, width, ""));
+    }
     if let Some(label) = &sim.scenario {
         out.push('\n');
         let _ = writeln!(
@@ -167,6 +181,10 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
     ];
     if with_nodes {
         header.push("NODES");
+    }
+    let with_actual = sim.summary.actual.is_some();
+    if with_actual {
+        header.push("ACTUAL");
     }
     let mut rows = new_table(&header, layout.width);
     let unit = load_unit(sim);
@@ -195,6 +213,9 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
                 Some(b) if b > 0 => format!("{ready} +{b}"),
                 _ => ready.to_string(),
             });
+        }
+        if with_actual {
+            cells.push(opt(row.actual_replicas));
         }
         rows.add_row(cells);
     }
@@ -247,10 +268,35 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
             "node-seconds {node_seconds}; nodes: peak {peak}, final {last}"
         ));
     }
+    if let Some(a) = &m.actual {
+        lines.push(actual_line(a));
+    }
     for line in lines {
         out.push_str(&wrap(&line, width, "  "));
     }
     out
+}
+
+/// The summary's sentence on the simulation against the cluster's actual replicas.
+fn actual_line(a: &ActualComparison) -> String {
+    let mut line = format!(
+        "actual replicas: the simulation's desired replicas differ at {} of {} syncs compared",
+        a.syncs_different, a.syncs_compared
+    );
+    if let (Some(first), Some(largest)) = (a.first_difference_seconds, a.largest_difference_seconds)
+    {
+        let _ = write!(
+            line,
+            " ({} higher, {} lower), first at {}; largest at {}: {:+} replicas; mean |difference| {}",
+            a.syncs_simulation_higher,
+            a.syncs_simulation_lower,
+            clock(first),
+            clock(largest),
+            a.largest_difference,
+            a.mean_absolute_difference
+        );
+    }
+    line
 }
 
 /// The result as one JSON object.
@@ -288,6 +334,7 @@ pub fn csv(sim: &Simulation) -> String {
             "reason",
             "nodes",
             "nodesBooting",
+            "actualReplicas",
         ]
         .map(String::from),
     );
@@ -307,6 +354,7 @@ pub fn csv(sim: &Simulation) -> String {
             row.reason.clone().unwrap_or_default(),
             cell(row.nodes),
             cell(row.nodes_booting),
+            cell(row.actual_replicas),
         ]);
         let _ = writer.write_record(&record);
     }

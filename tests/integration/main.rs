@@ -14,6 +14,7 @@ mod kubectl;
 mod live;
 mod nodes;
 mod paste;
+mod prometheus;
 mod properties;
 mod schema;
 mod simulate;

@@ -12,6 +12,7 @@
 //! scheduler binds Pending pods, then the Cluster Autoscaler scans. Time jumps from event to
 //! event (next sync, next scan, next pod or node Ready), so idle seconds cost nothing.
 
+mod actual;
 mod cluster;
 mod keda;
 pub mod result;
@@ -29,6 +30,7 @@ use crate::scenario::{
     Recommendation, Resources, Scenario, TargetType,
 };
 use crate::time::{Duration, Timestamp};
+pub use actual::{ActualCurve, compare};
 use cluster::{RankedPod, deletion_key, least_allocated_score};
 pub use result::*;
 
@@ -106,6 +108,10 @@ pub struct Setup {
     /// Syncs run at 0, one sync period, ... up to and including this.
     pub duration: Duration,
     pub label: Option<ScenarioLabel>,
+    /// Where a replayed load came from; `None` for a load CSV or a scenario.
+    pub replay: Option<Replay>,
+    /// The replicas the cluster really had (`--actual`).
+    pub actual: Option<ActualCurve>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -293,7 +299,11 @@ pub fn run(setup: &Setup) -> Simulation {
         }
         t = next;
     }
-    engine.finish(end)
+    let mut simulation = engine.finish(end);
+    if let Some(curve) = &setup.actual {
+        compare(&mut simulation, curve);
+    }
+    simulation
 }
 
 /// The pods that report metrics, in order, each with its index among the Ready pods (`None` for
@@ -611,6 +621,7 @@ impl<'s> Engine<'s> {
             reason: decision.reason.clone(),
             nodes,
             nodes_booting: booting,
+            actual_replicas: None,
         });
         self.in_band.push(decision.in_band);
         if decision.desired != self.replicas {
@@ -1265,6 +1276,7 @@ impl<'s> Engine<'s> {
             target: format!("{}/{}", hpa.target.kind, hpa.target.name),
             kube_version: format!("1.{}", scenario.config.kube_minor),
             scenario: setup.label.clone(),
+            replay: setup.replay.clone(),
             metric: metric_info(hpa.metrics.first()),
             settings: Settings {
                 duration_seconds: secs(end),
@@ -1316,6 +1328,7 @@ impl<'s> Engine<'s> {
                 node_seconds: with_nodes.then_some(secs(self.totals.node_ms)),
                 peak_nodes: with_nodes.then_some(self.totals.peak_nodes),
                 final_nodes: with_nodes.then_some(count(self.nodes.len())),
+                actual: None,
             },
             timeline: self.rows,
             events: self.events,

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+pub use super::actual::{ActualComparison, Replay};
+
 /// Changes when a key changes meaning or disappears (new keys may be added).
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -21,6 +23,8 @@ pub struct Simulation {
     pub kube_version: String,
     /// The built-in scenario, when one was run.
     pub scenario: Option<ScenarioLabel>,
+    /// Where a replayed load came from (a Prometheus answer); null for a load CSV.
+    pub replay: Option<Replay>,
     pub settings: Settings,
     /// The first metric of the HPA: the one `utilization` reports.
     pub metric: MetricInfo,
@@ -140,6 +144,8 @@ pub struct SyncRow {
     pub nodes: Option<i64>,
     /// Nodes requested and not yet Ready; null without node information.
     pub nodes_booting: Option<i64>,
+    /// The replicas the cluster really had at this sync (`--actual`); null without it.
+    pub actual_replicas: Option<i32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -176,4 +182,6 @@ pub struct Summary {
     pub node_seconds: Option<i64>,
     pub peak_nodes: Option<i64>,
     pub final_nodes: Option<i64>,
+    /// The simulation against the replicas the cluster really had (`--actual`); null without it.
+    pub actual: Option<ActualComparison>,
 }
