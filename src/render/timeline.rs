@@ -10,6 +10,7 @@ use comfy_table::{ColumnConstraint, Width};
 use crate::calc::simulate::{ActualComparison, Simulation, SyncRow, clock};
 use crate::quantity::build_quantity;
 use crate::render::table::{new_table, paint, push_table};
+use crate::time::{Duration, Timestamp};
 
 /// Layout settings that come from the terminal.
 #[derive(Debug, Clone, Copy)]
@@ -152,13 +153,13 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
     out.push_str(&wrap(&timing, width, ""));
     if let Some(r) = &sim.replay {
         let mut line = format!(
-            "Replay of Prometheus data: time 0 is {}, one point every {}s",
+            "Replay of Prometheus data from {} (times are UTC), one point every {}s",
             r.start, r.step_seconds
         );
         if r.load_gaps > 0 {
             let _ = write!(
                 line,
-                "; {} NaN or missing load samples held the previous value",
+                "; {} NaN or missing load sample(s) held the previous value",
                 r.load_gaps
             );
         }
@@ -196,7 +197,7 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
             format!("{} → {}", row.replicas, row.desired_replicas)
         };
         let mut cells = vec![
-            clock(row.time),
+            at(sim, row.time),
             load_text(unit, row),
             utilization_text(sim, row.utilization),
             row.ready_replicas.to_string(),
@@ -226,7 +227,11 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
         let _ = writeln!(out, "{}", paint("Events", bold, layout.color));
         let mut events = new_table(&["TIME", "BY", "EVENT"], layout.width);
         for e in &sim.events {
-            events.add_row(vec![clock(e.time), e.source.to_string(), e.message.clone()]);
+            events.add_row(vec![
+                at(sim, e.time),
+                e.source.to_string(),
+                e.message.clone(),
+            ]);
         }
         if let Some(column) = events.column_mut(2) {
             column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(20)));
@@ -246,7 +251,7 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
     } else {
         format!(
             "the last load change at {}",
-            clock(m.last_load_change_seconds)
+            at(sim, m.last_load_change_seconds)
         )
     };
     lines.push(match m.time_to_target_seconds {
@@ -269,7 +274,7 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
         ));
     }
     if let Some(a) = &m.actual {
-        lines.push(actual_line(a));
+        lines.push(actual_line(sim, a));
     }
     for line in lines {
         out.push_str(&wrap(&line, width, "  "));
@@ -277,8 +282,25 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
     out
 }
 
+/// A time of the run as the table shows it: from the start (`m:ss`, `h:mm:ss`), or for a replay
+/// of Prometheus data the UTC time of day it happened (`03:12:00`), as the incident is remembered.
+fn at(sim: &Simulation, seconds: i64) -> String {
+    let start = sim
+        .replay
+        .as_ref()
+        .and_then(|r| Timestamp::parse_rfc3339(&r.start));
+    match start {
+        Some(start) => {
+            let text = start.add(Duration::from_secs(seconds)).to_rfc3339();
+            text.get(11..19)
+                .map_or_else(|| clock(seconds), str::to_string)
+        }
+        None => clock(seconds),
+    }
+}
+
 /// The summary's sentence on the simulation against the cluster's actual replicas.
-fn actual_line(a: &ActualComparison) -> String {
+fn actual_line(sim: &Simulation, a: &ActualComparison) -> String {
     let mut line = format!(
         "actual replicas: the simulation's desired replicas differ at {} of {} syncs compared",
         a.syncs_different, a.syncs_compared
@@ -290,8 +312,8 @@ fn actual_line(a: &ActualComparison) -> String {
             " ({} higher, {} lower), first at {}; largest at {}: {:+} replicas; mean |difference| {}",
             a.syncs_simulation_higher,
             a.syncs_simulation_lower,
-            clock(first),
-            clock(largest),
+            at(sim, first),
+            at(sim, largest),
             a.largest_difference,
             a.mean_absolute_difference
         );

@@ -499,3 +499,45 @@ fn a_file_answer_is_mapped_and_its_errors_are_located() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_readme_walkthrough_is_the_real_output() {
+    let readme = std::fs::read_to_string(crate::cli::root().join("README.md")).unwrap();
+    let section = readme
+        .split("### Why did it scale at 03:12?")
+        .nth(1)
+        .and_then(|s| s.split("![The replayed").next())
+        .expect("README.md has the walkthrough");
+    let chart = temp_dir("walkthrough").join("replay.svg");
+    let chart = chart.display().to_string();
+    let o = hpacalc(&[
+        "simulate",
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pod-request",
+        "cpu=500m",
+        "--replicas",
+        "4",
+        "--load",
+        "fixtures/prometheus/night-cpu.json",
+        "--actual-file",
+        "fixtures/prometheus/night-replicas.json",
+        "--chart",
+        &chart,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = crate::cli::stdout(&o);
+    let shown: Vec<&str> = section
+        .split("```text\n")
+        .skip(2)
+        .filter_map(|block| block.split("```").next())
+        .flat_map(str::lines)
+        .filter(|l| !l.trim().is_empty() && *l != "…")
+        .collect();
+    assert!(shown.len() > 10, "{shown:?}");
+    for line in shown {
+        assert!(out.contains(line), "README line not in the output: {line}");
+    }
+    assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
+    let _ = std::fs::remove_dir_all(temp_dir("walkthrough"));
+}
