@@ -524,34 +524,24 @@ pub struct ReplayArgs {
     pub prometheus: Option<String>,
 
     /// METRIC=PROMQL: the total load of one metric of the HPA over time (repeatable)
-    #[arg(long = "query", value_name = "METRIC=PROMQL", requires = "prometheus")]
+    #[arg(long = "query", value_name = "METRIC=PROMQL")]
     pub queries: Vec<String>,
 
     /// PromQL for the replicas the cluster really had, e.g.
     /// kube_horizontalpodautoscaler_status_desired_replicas{horizontalpodautoscaler="web"}
-    #[arg(long, value_name = "PROMQL", requires = "prometheus")]
+    #[arg(long, value_name = "PROMQL")]
     pub actual: Option<String>,
 
     /// Start of the range: RFC 3339, or a time before now such as -12h
-    #[arg(
-        long,
-        value_name = "TIME",
-        requires = "prometheus",
-        allow_hyphen_values = true
-    )]
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     pub start: Option<String>,
 
     /// End of the range: RFC 3339, now, or a time before now such as -1h (default now)
-    #[arg(
-        long,
-        value_name = "TIME",
-        requires = "prometheus",
-        allow_hyphen_values = true
-    )]
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     pub end: Option<String>,
 
     /// Resolution of the range queries (default 15s)
-    #[arg(long, value_name = "DURATION", requires = "prometheus")]
+    #[arg(long, value_name = "DURATION")]
     pub step: Option<String>,
 
     /// Bearer token for the Prometheus server
@@ -577,15 +567,15 @@ pub struct ReplayArgs {
     pub password: Option<String>,
 
     /// A PEM file of the CA that signed the Prometheus server's certificate
-    #[arg(long, value_name = "FILE", requires = "prometheus")]
+    #[arg(long, value_name = "FILE")]
     pub certificate_authority: Option<PathBuf>,
 
     /// Do not verify the Prometheus server's TLS certificate (insecure)
-    #[arg(long, requires = "prometheus")]
+    #[arg(long)]
     pub insecure_skip_tls_verify: bool,
 
     /// How long to wait for each Prometheus query (default 30s)
-    #[arg(long, value_name = "DURATION", requires = "prometheus")]
+    #[arg(long, value_name = "DURATION")]
     pub request_timeout: Option<String>,
 }
 

@@ -208,6 +208,7 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
 
 /// Validates the `simulate` flags and reads the files they name (or the built-in scenario).
 pub fn build(args: &SimulateArgs) -> Result<Setup> {
+    prometheus::refuse_without_server(&args.replay)?;
     if let Some(name) = &args.scenario {
         let builtin = scenarios::find(name).ok_or_else(|| {
             InputError::new(

@@ -541,3 +541,113 @@ fn the_readme_walkthrough_is_the_real_output() {
     assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
     let _ = std::fs::remove_dir_all(temp_dir("walkthrough"));
 }
+
+#[test]
+fn tls_is_verified_unless_skipped_and_a_ca_file_is_trusted() {
+    // A TLS server with a certificate from its own CA (the live mode's test API server): it has
+    // no query_range, so getting past TLS shows as an HTTP error.
+    let server = crate::apiserver::ApiServer::start(crate::apiserver::Fixture::kubectl());
+    let ca = server.path("ca.pem");
+    std::fs::write(&ca, &server.ca_pem).unwrap();
+    let https = |extra: &[&str]| {
+        let mut args = base();
+        args.extend(
+            [
+                "--prometheus",
+                &server.url,
+                "--query",
+                "cpu=up",
+                "--start",
+                "2023-11-14T22:13:20Z",
+                "--end",
+                "2023-11-14T22:13:35Z",
+            ]
+            .map(String::from),
+        );
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = hpacalc(&args);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+        stderr(&o)
+    };
+    let refused = https(&[]);
+    assert!(
+        refused.contains("TLS failed for the range query --query cpu")
+            && refused.contains("--certificate-authority, or --insecure-skip-tls-verify"),
+        "{refused}"
+    );
+    for extra in [
+        &["--insecure-skip-tls-verify"][..],
+        &["--certificate-authority", ca.to_str().unwrap()],
+    ] {
+        let past_tls = https(extra);
+        assert!(
+            past_tls.contains("answered HTTP 4"),
+            "{extra:?}: {past_tls}"
+        );
+    }
+}
+
+#[test]
+fn replay_flag_errors_say_what_was_expected() {
+    let run = |extra: &[&str]| {
+        let mut args = base();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        hpacalc(&args)
+    };
+    for (extra, code, want) in [
+        (
+            &[
+                "--prometheus",
+                "127.0.0.1:9090",
+                "--query",
+                "cpu=up",
+                "--start",
+                "-1h",
+            ][..],
+            1,
+            "error: --prometheus: found \"127.0.0.1:9090\", expected an http:// or https:// URL",
+        ),
+        (
+            &["--prometheus", "http://127.0.0.1:1", "--start", "-1h"],
+            1,
+            "error: --query: found no query for the HPA's metric cpu, expected --query cpu=PROMQL",
+        ),
+        (
+            &["--load", "fixtures/load/web-day.csv", "--load-map", "cpu=0"],
+            1,
+            "error: --load-map: found a load CSV, expected a Prometheus query_range answer",
+        ),
+        (
+            &["--load", "fixtures/load/web-day.csv", "--query", "cpu=up"],
+            2,
+            "error: --query needs --prometheus URL",
+        ),
+        (
+            &[
+                "--load",
+                "fixtures/load/web-day.csv",
+                "--insecure-skip-tls-verify",
+            ],
+            2,
+            "error: --insecure-skip-tls-verify needs --prometheus URL",
+        ),
+        (
+            &[
+                "--load",
+                "fixtures/load/web-day.csv",
+                "--prometheus",
+                "http://127.0.0.1:1",
+            ],
+            2,
+            "cannot be used with",
+        ),
+    ] {
+        let o = run(extra);
+        assert_eq!(o.status.code(), Some(code), "{extra:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+        assert!(stderr(&o).contains(want), "{extra:?}: {}", stderr(&o));
+    }
+}

@@ -679,6 +679,30 @@ pub fn replay(args: &SimulateArgs, load: (&str, &str), metrics: &[MetricSpec]) -
     })
 }
 
+/// The flags of `--prometheus`, refused without it (exit 2, like clap's usage errors).
+pub fn refuse_without_server(r: &ReplayArgs) -> Result<()> {
+    if r.prometheus.is_some() {
+        return Ok(());
+    }
+    let stray = [
+        (!r.queries.is_empty(), "--query"),
+        (r.actual.is_some(), "--actual"),
+        (r.start.is_some(), "--start"),
+        (r.end.is_some(), "--end"),
+        (r.step.is_some(), "--step"),
+        (r.certificate_authority.is_some(), "--certificate-authority"),
+        (r.insecure_skip_tls_verify, "--insecure-skip-tls-verify"),
+        (r.request_timeout.is_some(), "--request-timeout"),
+    ];
+    match stray.iter().find(|(set, _)| *set) {
+        Some((_, flag)) => Err(crate::UsageError(format!(
+            "{flag} needs --prometheus URL: it is a flag of the range queries hpacalc runs"
+        ))
+        .into()),
+        None => Ok(()),
+    }
+}
+
 /// The replay flags that need a Prometheus load, refused with a load CSV or a scenario.
 pub fn refuse_with_csv(r: &ReplayArgs) -> Result<(), InputError> {
     for (set, flag) in [
