@@ -95,7 +95,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --load 'Load curve: CSV with a time column and one column per metric (`-` reads stdin)'
             cand --scenario 'Run a built-in scenario (`--scenario list` names them); other flags change its settings'
             cand --name 'Pick the HPA with this name when the manifest holds several'
-            cand --replicas 'Ready pods at the start (default: status.currentReplicas, else minReplicas)'
+            cand --replicas 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)'
             cand --duration 'How long to simulate (default: the last load row + 15m)'
             cand -o 'Output format'
             cand --output 'Output format'

@@ -86,7 +86,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s f -l hpa -d
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l load -d 'Load curve: CSV with a time column and one column per metric (`-` reads stdin)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scenario -d 'Run a built-in scenario (`--scenario list` names them); other flags change its settings' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l name -d 'Pick the HPA with this name when the manifest holds several' -r
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l replicas -d 'Ready pods at the start (default: status.currentReplicas, else minReplicas)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l replicas -d 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l duration -d 'How long to simulate (default: the last load row + 15m)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t'One row per sync, then the events and a summary'
 json\t'{"timeline": [...], "events": [...], "summary": {...}}'

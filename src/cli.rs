@@ -378,7 +378,8 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
 
-    /// Ready pods at the start (default: status.currentReplicas, else minReplicas)
+    /// Ready pods at the start (default: the actual replicas at time 0 with --actual, else
+    /// status.currentReplicas, else minReplicas)
     #[arg(long, value_name = "N")]
     pub replicas: Option<i32>,
 

@@ -590,7 +590,8 @@ pub fn setup(
     }
     let container = containers.first().copied().unwrap_or("app").to_string();
 
-    let start_replicas = match args.replicas {
+    // A replay starts where the cluster was (the actual replicas at time 0, never negative).
+    let start_replicas = match args.replicas.or(actual.as_ref().and_then(|a| a.at(0))) {
         Some(n) if n < 0 => bail!(InputError::new(
             "--replicas",
             format!("found {n}, expected 0 or more")

@@ -248,6 +248,8 @@ fn a_replay_from_a_real_prometheus_equals_the_same_answers_given_as_files() {
         "{warnings}"
     );
     assert_eq!(v["settings"]["durationSeconds"], SPAN);
+    // Without --replicas the run starts where the cluster was.
+    assert_eq!(v["settings"]["startReplicas"], 2);
     assert_eq!(row(&v, 0)["load"], 1.0);
     assert_eq!(row(&v, 300)["load"], 1.0);
     assert_eq!(row(&v, 900)["load"], 4.0);
@@ -516,8 +518,6 @@ fn the_readme_walkthrough_is_the_real_output() {
         "fixtures/hpa/web-cpu.yaml",
         "--pod-request",
         "cpu=500m",
-        "--replicas",
-        "4",
         "--load",
         "fixtures/prometheus/night-cpu.json",
         "--actual-file",

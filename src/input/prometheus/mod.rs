@@ -635,11 +635,7 @@ pub fn replay(args: &SimulateArgs, load: (&str, &str), metrics: &[MetricSpec]) -
         }
         step = Some(range.step.millis());
     } else {
-        let matrix = answer::parse(load.0, load.1)?;
-        answers = distinct
-            .iter()
-            .map(|_| (load.0.to_string(), matrix.clone()))
-            .collect();
+        answers.push((load.0.to_string(), answer::parse(load.0, load.1)?));
     }
     if let Some(path) = &r.actual_file {
         let (name, text) = read_input(path)?;
@@ -647,7 +643,11 @@ pub fn replay(args: &SimulateArgs, load: (&str, &str), metrics: &[MetricSpec]) -
         actual = Some((name, matrix));
     }
     let mut chosen = Vec::with_capacity(distinct.len());
-    for ((m, (source, matrix)), pick) in distinct.iter().zip(&answers).zip(&picks) {
+    for (k, (m, pick)) in distinct.iter().zip(&picks).enumerate() {
+        // One answer per query, or the one file every metric reads from.
+        let Some((source, matrix)) = answers.get(k).or(answers.first()) else {
+            continue;
+        };
         let (index, series) = select(source, matrix, m.metric_name(), pick.as_ref())?;
         chosen.push(Chosen {
             column: column(m),
