@@ -134,7 +134,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --username 'Username for basic auth to the Prometheus server'
             cand --password 'Password for basic auth to the Prometheus server'
             cand --certificate-authority 'A PEM file of the CA that signed the Prometheus server''s certificate'
-            cand --request-timeout 'How long to wait for each Prometheus query (default 30s)'
+            cand --request-timeout 'How long to wait for each Prometheus query; `0` waits without limit (default 30s)'
             cand --insecure-skip-tls-verify 'Do not verify the Prometheus server''s TLS certificate (insecure)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

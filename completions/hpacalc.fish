@@ -126,7 +126,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l token -d 'B
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l username -d 'Username for basic auth to the Prometheus server' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l password -d 'Password for basic auth to the Prometheus server' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l certificate-authority -d 'A PEM file of the CA that signed the Prometheus server\'s certificate' -r -F
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l request-timeout -d 'How long to wait for each Prometheus query (default 30s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l request-timeout -d 'How long to wait for each Prometheus query; `0` waits without limit (default 30s)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l insecure-skip-tls-verify -d 'Do not verify the Prometheus server\'s TLS certificate (insecure)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'

@@ -575,7 +575,7 @@ pub struct ReplayArgs {
     #[arg(long)]
     pub insecure_skip_tls_verify: bool,
 
-    /// How long to wait for each Prometheus query (default 30s)
+    /// How long to wait for each Prometheus query; `0` waits without limit (default 30s)
     #[arg(long, value_name = "DURATION")]
     pub request_timeout: Option<String>,
 }

@@ -354,6 +354,9 @@ fn canned_server() -> (u16, Arc<Mutex<Vec<String>>>) {
                 )
             } else if request.contains("query=empty") {
                 ("200 OK", matrix("[]"))
+            } else if request.contains("query=hang") {
+                std::thread::sleep(Duration::from_secs(3));
+                ("200 OK", matrix("[]"))
             } else if request.contains("query=fail") {
                 (
                     "500 Internal Server Error",
@@ -414,6 +417,14 @@ fn bad_answers_and_unreachable_servers_are_errors_that_print_nothing() {
         (
             query_args(port, "fail"),
             "answered HTTP 500 Internal Server Error: \"internal failure\", expected 200 OK",
+        ),
+        (
+            [
+                query_args(port, "hang"),
+                vec!["--request-timeout".into(), "1s".into()],
+            ]
+            .concat(),
+            "got no answer within 1s (--request-timeout)",
         ),
         (
             query_args(closed, "up"),

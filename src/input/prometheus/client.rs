@@ -23,7 +23,8 @@ pub struct Connection {
     pub basic: Option<(String, String)>,
     pub certificate_authority: Option<PathBuf>,
     pub insecure_skip_tls_verify: bool,
-    pub timeout: StdDuration,
+    /// `None`: no limit.
+    pub timeout: Option<StdDuration>,
 }
 
 /// The time range and resolution of every query.
@@ -39,7 +40,7 @@ pub struct Client {
     client: kube::Client,
     runtime: tokio::runtime::Runtime,
     url: String,
-    timeout: StdDuration,
+    timeout: Option<StdDuration>,
 }
 
 fn error(message: String) -> InputError {
@@ -62,8 +63,8 @@ impl Client {
         }
         let mut config = kube::Config::new(uri);
         config.default_retry = false;
-        config.connect_timeout = Some(c.timeout);
-        config.read_timeout = Some(c.timeout);
+        config.connect_timeout = c.timeout;
+        config.read_timeout = c.timeout;
         config.accept_invalid_certs = c.insecure_skip_tls_verify;
         config.root_cert_file = c.certificate_authority;
         config.auth_info.token = c.token.map(secrecy::SecretString::from);
@@ -146,12 +147,15 @@ impl Client {
                 )))
             }
         };
+        let Some(limit) = self.timeout else {
+            return self.runtime.block_on(call);
+        };
         self.runtime
-            .block_on(async { tokio::time::timeout(self.timeout, call).await })
+            .block_on(async { tokio::time::timeout(limit, call).await })
             .unwrap_or_else(|_| {
                 Err(fail(format!(
-                    "{what} got no answer within {}s (--request-timeout)",
-                    self.timeout.as_secs()
+                    "{what} got no answer within {} (--request-timeout)",
+                    Duration(i64::try_from(limit.as_millis()).unwrap_or(i64::MAX))
                 )))
             })
     }

@@ -578,7 +578,9 @@ fn connection(url: &str, r: &ReplayArgs) -> Result<Connection, InputError> {
         basic,
         certificate_authority: r.certificate_authority.clone(),
         insecure_skip_tls_verify: r.insecure_skip_tls_verify,
-        timeout: StdDuration::from_millis(timeout.millis().max(1).unsigned_abs()),
+        // `0` waits without limit, as kubectl's --request-timeout.
+        timeout: (timeout.millis() > 0)
+            .then(|| StdDuration::from_millis(timeout.millis().unsigned_abs())),
     })
 }
 
