@@ -637,6 +637,21 @@ pub fn replay(args: &SimulateArgs, load: (&str, &str), metrics: &[MetricSpec]) -
         }
         step = Some(range.step.millis());
     } else {
+        // One answer for several metrics: which series is which is the user's to say.
+        if distinct.len() > 1
+            && let Some((m, _)) = distinct.iter().zip(&picks).find(|(_, p)| p.is_none())
+        {
+            let names: Vec<&str> = distinct.iter().map(|m| m.metric_name()).collect();
+            return Err(InputError::new(
+                "--load-map",
+                format!(
+                    "found no series for {}, expected a --load-map for each of the HPA's metrics                      ({}) when one answer holds them all",
+                    m.metric_name(),
+                    name_list(&names)
+                ),
+            )
+            .into());
+        }
         answers.push((load.0.to_string(), answer::parse(load.0, load.1)?));
     }
     if let Some(path) = &r.actual_file {

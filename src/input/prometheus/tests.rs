@@ -118,6 +118,13 @@ fn load_map_picks_series_by_index_or_labels_for_each_metric() {
         [(0, vec![1000, 5000]), (10, vec![2000, 6000])]
     );
     assert_eq!(r.curve.metric_columns, [0, 1]);
+    let err = replay(&args(&["--load-map", "cpu=0"]), ("l.json", &text), &metrics)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("--load-map: found no series for queue, expected a --load-map for each"),
+        "{err}"
+    );
 }
 
 #[test]
