@@ -584,6 +584,56 @@ fn connection(url: &str, r: &ReplayArgs) -> Result<Connection, InputError> {
     })
 }
 
+/// An answer and the name its messages use (the file, or `--query cpu`).
+type Named = (String, Matrix);
+
+/// Runs each metric's `--query` and the `--actual` query on the `--prometheus` server: the
+/// answers in metric order, the actual replicas' answer, and the step.
+fn run_queries(
+    url: &str,
+    r: &ReplayArgs,
+    distinct: &[&MetricSpec],
+) -> Result<(Vec<Named>, Option<Named>, i64), InputError> {
+    let range = range(r, Timestamp(jiff::Timestamp::now().as_millisecond()))?;
+    let queries = r
+        .queries
+        .iter()
+        .map(|q| match q.split_once('=') {
+            Some((m, promql)) => Ok((m.trim().to_string(), promql.to_string())),
+            None => Err(InputError::new(
+                "--query",
+                format!("found {}, expected METRIC=PROMQL", quoted(q)),
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let queries = by_metric("--query", queries, distinct)?;
+    let client = Client::new(connection(url, r)?)?;
+    let mut answers = Vec::with_capacity(distinct.len());
+    for (m, q) in distinct.iter().zip(queries) {
+        let name = m.metric_name();
+        let Some(promql) = q else {
+            return Err(InputError::new(
+                "--query",
+                format!(
+                    "found no query for the HPA's metric {name}, expected --query {name}=PROMQL \
+                     with its total load"
+                ),
+            ));
+        };
+        let source = format!("--query {name}");
+        let text = client.query_range(&source, &promql, range)?;
+        answers.push((source.clone(), answer::parse(&source, &text)?));
+    }
+    let actual = match &r.actual {
+        Some(promql) => {
+            let text = client.query_range("--actual", promql, range)?;
+            Some(("--actual".to_string(), answer::parse("--actual", &text)?))
+        }
+        None => None,
+    };
+    Ok((answers, actual, range.step.millis()))
+}
+
 /// The `--load` answer (or the `--prometheus` queries) and the actual replicas, as the
 /// simulation's inputs. `load` is `(name for messages, text)`.
 pub fn replay(args: &SimulateArgs, load: (&str, &str), metrics: &[MetricSpec]) -> Result<Loaded> {
@@ -595,65 +645,32 @@ pub fn replay(args: &SimulateArgs, load: (&str, &str), metrics: &[MetricSpec]) -
         .map(|t| parse_map(t))
         .collect::<Result<Vec<_>, _>>()?;
     let picks = by_metric("--load-map", maps, &distinct)?;
-    let mut warnings = Vec::new();
-    // The answers, owned here; `(source, answer)` per metric, then the actual replicas.
-    let mut answers: Vec<(String, Matrix)> = Vec::new();
-    let mut actual: Option<(String, Matrix)> = None;
-    let mut step = None;
-    if let Some(url) = &r.prometheus {
-        let range = range(r, Timestamp(jiff::Timestamp::now().as_millisecond()))?;
-        let queries = r
-            .queries
-            .iter()
-            .map(|q| match q.split_once('=') {
-                Some((m, promql)) => Ok((m.trim().to_string(), promql.to_string())),
-                None => Err(InputError::new(
-                    "--query",
-                    format!("found {}, expected METRIC=PROMQL", quoted(q)),
-                )),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let queries = by_metric("--query", queries, &distinct)?;
-        let client = Client::new(connection(url, r)?)?;
-        for (m, q) in distinct.iter().zip(queries) {
-            let name = m.metric_name();
-            let Some(promql) = q else {
+    let (answers, mut actual, step) = match &r.prometheus {
+        Some(url) => {
+            let (answers, actual, step) = run_queries(url, r, &distinct)?;
+            (answers, actual, Some(step))
+        }
+        None => {
+            // One answer for several metrics: which series is which is the user's to say.
+            if distinct.len() > 1
+                && let Some((m, _)) = distinct.iter().zip(&picks).find(|(_, p)| p.is_none())
+            {
+                let names: Vec<&str> = distinct.iter().map(|m| m.metric_name()).collect();
                 return Err(InputError::new(
-                    "--query",
+                    "--load-map",
                     format!(
-                        "found no query for the HPA's metric {name}, expected --query \
-                         {name}=PROMQL with its total load"
+                        "found no series for {}, expected a --load-map for each of the HPA's \
+                         metrics ({}) when one answer holds them all",
+                        m.metric_name(),
+                        name_list(&names)
                     ),
                 )
                 .into());
-            };
-            let source = format!("--query {name}");
-            let text = client.query_range(&source, &promql, range)?;
-            answers.push((source.clone(), answer::parse(&source, &text)?));
+            }
+            let answer = answer::parse(load.0, load.1)?;
+            (vec![(load.0.to_string(), answer)], None, None)
         }
-        if let Some(promql) = &r.actual {
-            let text = client.query_range("--actual", promql, range)?;
-            actual = Some(("--actual".to_string(), answer::parse("--actual", &text)?));
-        }
-        step = Some(range.step.millis());
-    } else {
-        // One answer for several metrics: which series is which is the user's to say.
-        if distinct.len() > 1
-            && let Some((m, _)) = distinct.iter().zip(&picks).find(|(_, p)| p.is_none())
-        {
-            let names: Vec<&str> = distinct.iter().map(|m| m.metric_name()).collect();
-            return Err(InputError::new(
-                "--load-map",
-                format!(
-                    "found no series for {}, expected a --load-map for each of the HPA's metrics                      ({}) when one answer holds them all",
-                    m.metric_name(),
-                    name_list(&names)
-                ),
-            )
-            .into());
-        }
-        answers.push((load.0.to_string(), answer::parse(load.0, load.1)?));
-    }
+    };
     if let Some(path) = &r.actual_file {
         let (name, text) = read_input(path)?;
         let matrix = answer::parse(&name, &text)?;
@@ -673,13 +690,10 @@ pub fn replay(args: &SimulateArgs, load: (&str, &str), metrics: &[MetricSpec]) -
             series,
         });
     }
-    let mut seen: Vec<&str> = Vec::new();
+    let mut warnings = Vec::new();
     for (source, m) in answers.iter().chain(actual.iter()) {
-        if !seen.contains(&source.as_str()) {
-            seen.push(source);
-            for w in &m.warnings {
-                warnings.push(format!("{source}: Prometheus warns: {w}"));
-            }
+        for w in &m.warnings {
+            warnings.push(format!("{source}: Prometheus warns: {w}"));
         }
     }
     let (curve, replay, grid, span) = load_curve(&chosen, metric_columns, step, &mut warnings)?;
