@@ -662,3 +662,32 @@ fn replay_flag_errors_say_what_was_expected() {
         assert!(stderr(&o).contains(want), "{extra:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn an_answer_replays_exactly_as_the_same_steps_in_a_load_csv() {
+    let dir = temp_dir("same-as-csv");
+    let answer = r#"{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[
+        [1700000000,"1"],[1700000030,"3.5"],[1700000060,"3.5"],[1700000090,"NaN"],[1700000120,"0.75"]]}]}}"#;
+    let json = dir.join("load.json");
+    std::fs::write(&json, answer).unwrap();
+    let csv = dir.join("load.csv");
+    std::fs::write(&csv, "time,cpu\n0s,1\n30s,3.5\n2m,750m\n").unwrap();
+    let run = |load: &Path| {
+        let mut args = base();
+        args.extend(["--load".into(), load.display().to_string()]);
+        args.extend([
+            "--duration".into(),
+            "10m".into(),
+            "--replicas".into(),
+            "2".into(),
+        ]);
+        run_json(&args).0
+    };
+    let (from_answer, from_csv) = (run(&json), run(&csv));
+    assert_eq!(from_answer["timeline"], from_csv["timeline"]);
+    assert_eq!(from_answer["events"], from_csv["events"]);
+    assert_eq!(from_answer["loadCurve"], from_csv["loadCurve"]);
+    assert_eq!(from_csv["replay"], Value::Null);
+    assert_eq!(from_answer["replay"]["loadGaps"], 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
