@@ -555,7 +555,12 @@ pub struct ReplayArgs {
     pub token: Option<String>,
 
     /// Username for basic auth to the Prometheus server
-    #[arg(long, value_name = "USER", env = "PROMETHEUS_USERNAME")]
+    #[arg(
+        long,
+        value_name = "USER",
+        env = "PROMETHEUS_USERNAME",
+        hide_env_values = true
+    )]
     pub username: Option<String>,
 
     /// Password for basic auth to the Prometheus server
