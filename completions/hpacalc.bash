@@ -377,7 +377,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__simulate)
-            opts="-f -o -h --hpa --load --scenario --name --replicas --duration --output --chart --html --pod-request --pod-startup --pod-termination --node-startup --ca-scan-interval --scale-down-delay-after-add --sync-period --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-min --node-group-max --max-nodes-total --scale-down-utilization-threshold --scale-down-unneeded-time --pod-limit --rollout --max-surge --max-unavailable --min-ready-seconds --startup-cpu --help"
+            opts="-f -o -h --hpa --load --scenario --name --replicas --duration --output --chart --html --pod-request --pod-startup --pod-termination --node-startup --ca-scan-interval --scale-down-delay-after-add --sync-period --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-min --node-group-max --max-nodes-total --scale-down-utilization-threshold --scale-down-unneeded-time --pod-limit --rollout --max-surge --max-unavailable --min-ready-seconds --startup-cpu --load-map --actual-file --prometheus --query --actual --start --end --step --token --username --password --certificate-authority --insecure-skip-tls-verify --request-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -536,6 +536,58 @@ _hpacalc() {
                     return 0
                     ;;
                 --startup-cpu)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --load-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actual-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prometheus)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --query)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --actual)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --start)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --end)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --step)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --username)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --certificate-authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

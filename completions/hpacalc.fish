@@ -86,7 +86,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s f -l hpa -d
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l load -d 'Load curve: CSV with a time column and one column per metric (`-` reads stdin)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scenario -d 'Run a built-in scenario (`--scenario list` names them); other flags change its settings' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l name -d 'Pick the HPA with this name when the manifest holds several' -r
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l replicas -d 'Ready pods at the start (default: status.currentReplicas, else minReplicas)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l replicas -d 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l duration -d 'How long to simulate (default: the last load row + 15m)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t'One row per sync, then the events and a summary'
 json\t'{"timeline": [...], "events": [...], "summary": {...}}'
@@ -121,6 +121,20 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-surge -
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-unavailable -d 'The rollout\'s maxUnavailable: a count or a percent (default 25%)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l min-ready-seconds -d 'The Deployment\'s minReadySeconds: a new pod counts as available this long after Ready (default 0)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l startup-cpu -d 'A new pod\'s CPU burst: FACTORx:DURATION, e.g. 2x:45s (that multiple of its share of the load for that long after it starts)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l load-map -d 'Map a series of a Prometheus answer to a metric: METRIC=INDEX (0-based) or METRIC={LABEL="VALUE",...} (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l actual-file -d 'The replicas the cluster really had: a query_range answer with one series' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l prometheus -d 'Run the range queries on this Prometheus server, e.g. http://127.0.0.1:9090' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l query -d 'METRIC=PROMQL: the total load of one metric of the HPA over time (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l actual -d 'PromQL for the replicas the cluster really had, e.g. kube_horizontalpodautoscaler_status_desired_replicas{horizontalpodautoscaler="web"}' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l start -d 'Start of the range: RFC 3339, or a time before now such as -12h' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l end -d 'End of the range: RFC 3339, now, or a time before now such as -1h (default now)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l step -d 'Resolution of the range queries (default 15s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l token -d 'Bearer token for the Prometheus server' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l username -d 'Username for basic auth to the Prometheus server' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l password -d 'Password for basic auth to the Prometheus server' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l certificate-authority -d 'A PEM file of the CA that signed the Prometheus server\'s certificate' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l request-timeout -d 'How long to wait for each Prometheus query; `0` waits without limit (default 30s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l insecure-skip-tls-verify -d 'Do not verify the Prometheus server\'s TLS certificate (insecure)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'

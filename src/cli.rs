@@ -365,8 +365,8 @@ pub struct SimulateArgs {
     #[arg(
         long,
         value_name = "FILE",
-        required_unless_present = "scenario",
-        conflicts_with = "scenario"
+        required_unless_present_any = ["scenario", "prometheus"],
+        conflicts_with_all = ["scenario", "prometheus"]
     )]
     pub load: Option<PathBuf>,
 
@@ -378,7 +378,8 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
 
-    /// Ready pods at the start (default: status.currentReplicas, else minReplicas)
+    /// Ready pods at the start (default: the actual replicas at time 0 with --actual, else
+    /// status.currentReplicas, else minReplicas)
     #[arg(long, value_name = "N")]
     pub replicas: Option<i32>,
 
@@ -536,6 +537,91 @@ pub struct SimulateArgs {
     /// load for that long after it starts)
     #[arg(long, value_name = "FACTORx:DURATION", help_heading = "Model")]
     pub startup_cpu: Option<String>,
+
+    #[command(flatten)]
+    pub replay: ReplayArgs,
+}
+
+/// `hpacalc simulate`: replaying real load from Prometheus, beside what the cluster really did.
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "Replay from Prometheus")]
+pub struct ReplayArgs {
+    /// Map a series of a Prometheus answer to a metric: METRIC=INDEX (0-based) or
+    /// METRIC={LABEL="VALUE",...} (repeatable)
+    ///
+    /// `--load` also reads a /api/v1/query_range answer (JSON, resultType matrix). Each metric of
+    /// the HPA reads one series: the only one, or the one this flag names by its index in the
+    /// answer or by label matchers (= and !=).
+    #[arg(long = "load-map", value_name = "METRIC=SERIES")]
+    pub load_map: Vec<String>,
+
+    /// The replicas the cluster really had: a query_range answer with one series
+    #[arg(long, value_name = "FILE", conflicts_with = "actual")]
+    pub actual_file: Option<PathBuf>,
+
+    /// Run the range queries on this Prometheus server, e.g. http://127.0.0.1:9090
+    #[arg(long, value_name = "URL", conflicts_with = "scenario")]
+    pub prometheus: Option<String>,
+
+    /// METRIC=PROMQL: the total load of one metric of the HPA over time (repeatable)
+    #[arg(long = "query", value_name = "METRIC=PROMQL")]
+    pub queries: Vec<String>,
+
+    /// PromQL for the replicas the cluster really had, e.g.
+    /// kube_horizontalpodautoscaler_status_desired_replicas{horizontalpodautoscaler="web"}
+    #[arg(long, value_name = "PROMQL")]
+    pub actual: Option<String>,
+
+    /// Start of the range: RFC 3339, or a time before now such as -12h
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
+    pub start: Option<String>,
+
+    /// End of the range: RFC 3339, now, or a time before now such as -1h (default now)
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
+    pub end: Option<String>,
+
+    /// Resolution of the range queries (default 15s)
+    #[arg(long, value_name = "DURATION")]
+    pub step: Option<String>,
+
+    /// Bearer token for the Prometheus server
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "PROMETHEUS_TOKEN",
+        hide_env_values = true
+    )]
+    pub token: Option<String>,
+
+    /// Username for basic auth to the Prometheus server
+    #[arg(
+        long,
+        value_name = "USER",
+        env = "PROMETHEUS_USERNAME",
+        hide_env_values = true
+    )]
+    pub username: Option<String>,
+
+    /// Password for basic auth to the Prometheus server
+    #[arg(
+        long,
+        value_name = "PASSWORD",
+        env = "PROMETHEUS_PASSWORD",
+        hide_env_values = true
+    )]
+    pub password: Option<String>,
+
+    /// A PEM file of the CA that signed the Prometheus server's certificate
+    #[arg(long, value_name = "FILE")]
+    pub certificate_authority: Option<PathBuf>,
+
+    /// Do not verify the Prometheus server's TLS certificate (insecure)
+    #[arg(long)]
+    pub insecure_skip_tls_verify: bool,
+
+    /// How long to wait for each Prometheus query; `0` waits without limit (default 30s)
+    #[arg(long, value_name = "DURATION")]
+    pub request_timeout: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

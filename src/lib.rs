@@ -101,7 +101,11 @@ fn simulate(args: &SimulateArgs) -> Result<()> {
         let list: Vec<(&str, &str)> = scenarios::ALL.iter().map(|s| (s.name, s.notice)).collect();
         return write_stdout(render::timeline::scenario_list(&list, terminal_width()).as_bytes());
     }
-    let inputs = [("--hpa", &args.hpa), ("--load", &args.load)];
+    let inputs = [
+        ("--hpa", &args.hpa),
+        ("--load", &args.load),
+        ("--actual-file", &args.replay.actual_file),
+    ];
     let inputs: Vec<output::Input<'_>> = inputs
         .iter()
         .filter_map(|(flag, p)| p.as_deref().map(|path| output::Input { flag, path }))

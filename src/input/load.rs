@@ -13,6 +13,9 @@
 //! Every metric of the HPA needs its column (a Resource or ContainerResource metric by its
 //! resource name); an empty cell keeps the previous row's value. The load is a step function:
 //! a row's values hold until the next row.
+//!
+//! `--load` may instead hold a Prometheus range-query answer (or `--prometheus` run the queries):
+//! `input::prometheus` turns it into the same `LoadCurve`.
 
 use std::path::Path;
 
@@ -27,6 +30,7 @@ use crate::cli::{Cli, Command, NodeFlags, SimulateArgs};
 use crate::error::InputError;
 use crate::input::manifest;
 use crate::input::nodes::{from_flags, parse_resource_list};
+use crate::input::prometheus;
 use crate::input::read_input;
 use crate::input::samples::{Cell, csv_error, csv_reader, record_line};
 use crate::quantity::{build_quantity, parse_milli};
@@ -100,17 +104,7 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
                 ),
             ));
         };
-        let resource = match spec {
-            MetricSpec::Resource { resource, .. } => Some(resource.clone()),
-            _ => None,
-        };
-        columns.push((
-            i,
-            LoadColumn {
-                name: spec.metric_name().to_string(),
-                resource,
-            },
-        ));
+        columns.push((i, crate::input::prometheus::column(spec)));
     }
     let Some(time_column) = time_column else {
         return Err(InputError::new(
@@ -215,6 +209,7 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
 
 /// Validates the `simulate` flags and reads the files they name (or the built-in scenario).
 pub fn build(args: &SimulateArgs) -> Result<Setup> {
+    prometheus::refuse_without_server(&args.replay)?;
     if let Some(name) = &args.scenario {
         let builtin = scenarios::find(name).ok_or_else(|| {
             InputError::new(
@@ -240,18 +235,31 @@ pub fn build(args: &SimulateArgs) -> Result<Setup> {
             Some(label),
         );
     }
-    let (Some(hpa), Some(load)) = (&args.hpa, &args.load) else {
+    let Some(hpa) = &args.hpa else {
         bail!(UsageError(
-            "simulate needs --hpa and --load, or --scenario".to_string()
+            "simulate needs --hpa and --load (or --prometheus), or --scenario".to_string()
         ));
     };
-    if hpa == Path::new("-") && load == Path::new("-") {
+    let stdin = [
+        Some(hpa),
+        args.load.as_ref(),
+        args.replay.actual_file.as_ref(),
+    ]
+    .iter()
+    .flatten()
+    .filter(|p| p.as_path() == Path::new("-"))
+    .count();
+    if stdin > 1 {
         bail!(UsageError(
             "only one input can be read from stdin (`-`)".to_string()
         ));
     }
     let (hpa_file, hpa_text) = read_input(hpa)?;
-    let (load_file, load_text) = read_input(load)?;
+    // With --prometheus the load comes from the queries (clap requires one or the other).
+    let (load_file, load_text) = match &args.load {
+        Some(load) => read_input(load)?,
+        None => ("--prometheus".to_string(), String::new()),
+    };
     setup(args, (&hpa_file, &hpa_text), (&load_file, &load_text), None)
 }
 
@@ -329,6 +337,7 @@ fn merge(user: &SimulateArgs, base: &SimulateArgs) -> SimulateArgs {
         max_unavailable: pick(&user.max_unavailable, &base.max_unavailable),
         min_ready_seconds: pick(&user.min_ready_seconds, &base.min_ready_seconds),
         startup_cpu: pick(&user.startup_cpu, &base.startup_cpu),
+        replay: user.replay.clone(),
     }
 }
 
@@ -522,7 +531,25 @@ pub fn setup(
     for w in &loaded.warnings {
         warn(w);
     }
-    let curve = parse(load.0, load.1, &loaded.spec.metrics)?;
+    let replay = if args.replay.prometheus.is_some() || prometheus::looks_like_answer(load.1) {
+        let r = prometheus::replay(args, load, &loaded.spec.metrics)?;
+        for w in &r.warnings {
+            warn(w);
+        }
+        Some(r)
+    } else {
+        prometheus::refuse_with_csv(&args.replay)?;
+        None
+    };
+    let (curve, replay, actual, span) = match replay {
+        Some(r) => (r.curve, Some(r.replay), r.actual, Some(r.span)),
+        None => (
+            parse(load.0, load.1, &loaded.spec.metrics)?,
+            None,
+            None,
+            None,
+        ),
+    };
 
     let pod_request = match &args.pod_request {
         Some(text) => parse_resource_list("--pod-request", text)?.0,
@@ -571,7 +598,8 @@ pub fn setup(
     }
     let container = containers.first().copied().unwrap_or("app").to_string();
 
-    let start_replicas = match args.replicas {
+    // A replay starts where the cluster was (the actual replicas at time 0, never negative).
+    let start_replicas = match args.replicas.or(actual.as_ref().and_then(|a| a.at(0))) {
         Some(n) if n < 0 => bail!(InputError::new(
             "--replicas",
             format!("found {n}, expected 0 or more")
@@ -591,7 +619,8 @@ pub fn setup(
     let last_row = curve.steps.last().map_or(Duration::ZERO, |s| s.at);
     let duration = match &args.duration {
         Some(text) => step_flag("--duration", Some(text), "0s", false)?,
-        None => Duration(last_row.millis().saturating_add(TAIL.millis())),
+        // A replay ends with its data; a load CSV runs on to show the settling.
+        None => span.unwrap_or(Duration(last_row.millis().saturating_add(TAIL.millis()))),
     };
     if duration > MAX_DURATION {
         bail!(InputError::new(
@@ -644,6 +673,8 @@ pub fn setup(
         nodes,
         duration,
         label,
+        replay,
+        actual,
         pod_limit: model.pod_limit,
         rollout: model.rollout,
         startup_cpu: model.startup_cpu,

@@ -11,6 +11,7 @@ pub mod manifest;
 pub mod nodes;
 pub mod past;
 pub mod paste;
+pub mod prometheus;
 pub mod read;
 pub mod recognize;
 pub mod required;

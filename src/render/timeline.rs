@@ -7,9 +7,10 @@ use std::fmt::Write;
 use anstyle::Style;
 use comfy_table::{ColumnConstraint, Width};
 
-use crate::calc::simulate::{Simulation, SyncRow, clock};
+use crate::calc::simulate::{ActualComparison, Simulation, SyncRow, clock};
 use crate::quantity::build_quantity;
 use crate::render::table::{new_table, paint, push_table};
+use crate::time::{Duration, Timestamp};
 
 /// Layout settings that come from the terminal.
 #[derive(Debug, Clone, Copy)]
@@ -177,6 +178,20 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
     if !model.is_empty() {
         out.push_str(&wrap(&format!("Model: {}", model.join("; ")), width, ""));
     }
+    if let Some(r) = &sim.replay {
+        let mut line = format!(
+            "Replay of Prometheus data from {} (times are UTC), one point every {}s",
+            r.start, r.step_seconds
+        );
+        if r.load_gaps > 0 {
+            let _ = write!(
+                line,
+                "; {} NaN or missing load sample(s) held the previous value",
+                r.load_gaps
+            );
+        }
+        out.push_str(&wrap(&line, width, ""));
+    }
     if let Some(label) = &sim.scenario {
         out.push('\n');
         let _ = writeln!(
@@ -200,7 +215,11 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
         let _ = writeln!(out, "{}", paint("Events", bold, layout.color));
         let mut events = new_table(&["TIME", "BY", "EVENT"], layout.width);
         for e in &sim.events {
-            events.add_row(vec![clock(e.time), e.source.to_string(), e.message.clone()]);
+            events.add_row(vec![
+                at(sim, e.time),
+                e.source.to_string(),
+                e.message.clone(),
+            ]);
         }
         if let Some(column) = events.column_mut(2) {
             column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(20)));
@@ -224,6 +243,9 @@ pub(crate) fn header(sim: &Simulation) -> Vec<&'static str> {
     if sim.settings.nodes.is_some() {
         header.push("NODES");
     }
+    if sim.summary.actual.is_some() {
+        header.push("ACTUAL");
+    }
     if with_unserved(sim) {
         header.push("UNSERVED");
     }
@@ -246,7 +268,7 @@ pub(crate) fn cells(sim: &Simulation, unit: LoadUnit, row: &SyncRow) -> Vec<Stri
         format!("{} → {}", row.replicas, row.desired_replicas)
     };
     let mut cells = vec![
-        clock(row.time),
+        at(sim, row.time),
         load_text(unit, row.load),
         utilization_text(sim, row.utilization),
         row.ready_replicas.to_string(),
@@ -263,6 +285,9 @@ pub(crate) fn cells(sim: &Simulation, unit: LoadUnit, row: &SyncRow) -> Vec<Stri
             Some(b) if b > 0 => format!("{ready} +{b}"),
             _ => ready.to_string(),
         });
+    }
+    if sim.summary.actual.is_some() {
+        cells.push(opt(row.actual_replicas));
     }
     if with_unserved(sim) {
         cells.push(load_text(unit, row.unserved_load.unwrap_or(0.0)));
@@ -282,7 +307,7 @@ pub(crate) fn summary_lines(sim: &Simulation) -> Vec<String> {
     } else {
         format!(
             "the last load change at {}",
-            clock(m.last_load_change_seconds)
+            at(sim, m.last_load_change_seconds)
         )
     };
     lines.push(match m.time_to_target_seconds {
@@ -317,6 +342,9 @@ pub(crate) fn summary_lines(sim: &Simulation) -> Vec<String> {
             m.rollout_surge_syncs
         ));
     }
+    if let Some(a) = &m.actual {
+        lines.push(actual_line(sim, a));
+    }
     lines
 }
 
@@ -328,6 +356,45 @@ fn reason_text(row: &SyncRow) -> String {
         (None, Some(_)) => "RolloutSurge".to_string(),
         (None, None) => "-".to_string(),
     }
+}
+
+/// A time of the run as the table shows it: from the start (`m:ss`, `h:mm:ss`), or for a replay
+/// of Prometheus data the UTC time of day it happened (`03:12:00`), as the incident is remembered.
+fn at(sim: &Simulation, seconds: i64) -> String {
+    let start = sim
+        .replay
+        .as_ref()
+        .and_then(|r| Timestamp::parse_rfc3339(&r.start));
+    match start {
+        Some(start) => {
+            let text = start.add(Duration::from_secs(seconds)).to_rfc3339();
+            text.get(11..19)
+                .map_or_else(|| clock(seconds), str::to_string)
+        }
+        None => clock(seconds),
+    }
+}
+
+/// The summary's sentence on the simulation against the cluster's actual replicas.
+fn actual_line(sim: &Simulation, a: &ActualComparison) -> String {
+    let mut line = format!(
+        "actual replicas: the simulation's desired replicas differ at {} of {} syncs compared",
+        a.syncs_different, a.syncs_compared
+    );
+    if let (Some(first), Some(largest)) = (a.first_difference_seconds, a.largest_difference_seconds)
+    {
+        let _ = write!(
+            line,
+            " ({} higher, {} lower), first at {}; largest at {}: {:+} replicas; mean |difference| {}",
+            a.syncs_simulation_higher,
+            a.syncs_simulation_lower,
+            at(sim, first),
+            at(sim, largest),
+            a.largest_difference,
+            a.mean_absolute_difference
+        );
+    }
+    line
 }
 
 /// The result as one JSON object.
@@ -365,6 +432,7 @@ pub fn csv(sim: &Simulation) -> String {
             "reason",
             "nodes",
             "nodesBooting",
+            "actualReplicas",
             "unservedLoad",
             "rolloutSurge",
         ]
@@ -386,6 +454,7 @@ pub fn csv(sim: &Simulation) -> String {
             row.reason.clone().unwrap_or_default(),
             cell(row.nodes),
             cell(row.nodes_booting),
+            cell(row.actual_replicas),
             cell(row.unserved_load),
             row.rollout_surge.clone().unwrap_or_default(),
         ]);

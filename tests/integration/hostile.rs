@@ -29,6 +29,19 @@ fn args_for(file: &str) -> Vec<String> {
         }
     };
     let prefix = file.split('-').next().unwrap_or("");
+    if prefix == "load" {
+        return [
+            "simulate",
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pod-request",
+            "cpu=500m",
+            "--load",
+            &path,
+        ]
+        .map(String::from)
+        .to_vec();
+    }
     let flag = match prefix {
         "hpa" => "--hpa",
         "samples" => "--pods",

@@ -15,6 +15,7 @@ mod kubectl;
 mod live;
 mod nodes;
 mod paste;
+mod prometheus;
 mod properties;
 mod schema;
 mod simulate;

@@ -591,10 +591,10 @@ fn csv_output_has_one_row_per_sync_and_the_json_keys_as_header() {
     assert_eq!(
         lines[0],
         "time,load,utilization,readyReplicas,startingPods,pendingPods,replicas,recommendation,\
-         stabilized,desiredReplicas,reason,nodes,nodesBooting,unservedLoad,rolloutSurge"
+         stabilized,desiredReplicas,reason,nodes,nodesBooting,actualReplicas,unservedLoad,rolloutSurge"
     );
     assert_eq!(lines.len(), 22);
-    assert_eq!(lines[5], "60,2,100,4,0,0,4,8,8,8,,,,,");
+    assert_eq!(lines[5], "60,2,100,4,0,0,4,8,8,8,,,,,,");
 }
 
 #[test]

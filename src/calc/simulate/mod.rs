@@ -12,6 +12,7 @@
 //! scheduler binds Pending pods, then the Cluster Autoscaler scans. Time jumps from event to
 //! event (next sync, next scan, next pod or node Ready), so idle seconds cost nothing.
 
+mod actual;
 mod cluster;
 mod keda;
 pub mod result;
@@ -31,6 +32,7 @@ use crate::scenario::{
     Recommendation, Resources, Scenario, TargetType,
 };
 use crate::time::{Duration, Timestamp};
+pub use actual::{ActualCurve, compare};
 use cluster::{RankedPod, deletion_key, least_allocated_score};
 pub use result::*;
 
@@ -108,6 +110,10 @@ pub struct Setup {
     /// Syncs run at 0, one sync period, ... up to and including this.
     pub duration: Duration,
     pub label: Option<ScenarioLabel>,
+    /// Where a replayed load came from; `None` for a load CSV or a scenario.
+    pub replay: Option<Replay>,
+    /// The replicas the cluster really had (`--actual`).
+    pub actual: Option<ActualCurve>,
     /// `--pod-limit`: each pod's limits; a pod uses no more (empty: no limits).
     pub pod_limit: Resources,
     /// `--rollout`: a rolling update of the target's pods.
@@ -342,7 +348,11 @@ pub fn run_observed<'s>(
         }
         t = next;
     }
-    engine.finish(end)
+    let mut simulation = engine.finish(end);
+    if let Some(curve) = &setup.actual {
+        compare(&mut simulation, curve);
+    }
+    simulation
 }
 
 /// The pods that report metrics, in order, each with its index among the Ready pods (`None` for
@@ -1524,6 +1534,7 @@ impl<'s> Engine<'s> {
             target: format!("{}/{}", hpa.target.kind, hpa.target.name),
             kube_version: format!("1.{}", scenario.config.kube_minor),
             scenario: setup.label.clone(),
+            replay: setup.replay.clone(),
             metric: metric_info(scenario),
             settings: Settings {
                 duration_seconds: secs(end),
@@ -1588,6 +1599,7 @@ impl<'s> Engine<'s> {
                     .iter()
                     .filter(|r| r.rollout_surge.is_some())
                     .count(),
+                actual: None,
             },
             timeline: self.rows,
             events: self.events,

@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::report::ToleranceBand;
+pub use super::actual::{ActualComparison, Replay};
 
 /// Changes when a key changes meaning or disappears (new keys may be added).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -23,6 +24,8 @@ pub struct Simulation {
     pub kube_version: String,
     /// The built-in scenario, when one was run.
     pub scenario: Option<ScenarioLabel>,
+    /// Where a replayed load came from (a Prometheus answer); null for a load CSV.
+    pub replay: Option<Replay>,
     pub settings: Settings,
     /// The first metric of the HPA: the one `utilization` reports.
     pub metric: MetricInfo,
@@ -224,4 +227,6 @@ pub struct Summary {
     pub unserved_syncs: Option<usize>,
     /// Syncs marked `rolloutSurge`.
     pub rollout_surge_syncs: usize,
+    /// The simulation against the replicas the cluster really had (`--actual`); null without it.
+    pub actual: Option<ActualComparison>,
 }

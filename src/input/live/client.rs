@@ -253,7 +253,7 @@ fn home_kubeconfig() -> Option<std::path::PathBuf> {
 }
 
 /// An error and its sources, `: `-separated, without repeats.
-fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+pub fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     let mut parts: Vec<String> = vec![e.to_string()];
     let mut source = e.source();
     while let Some(s) = source {
