@@ -184,7 +184,8 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         .selector
         .as_deref()
         .or_else(|| scale.as_ref().and_then(|(s, _)| s.selector.as_deref()));
-    let scope = capture::scope(cli.namespace.as_deref(), selector, &mut loaded.spec)?;
+    let mut scope = capture::scope(cli.namespace.as_deref(), selector, &mut loaded.spec)?;
+    scope.selector_is_targets = cli.selector.is_none() && scale.is_some();
 
     let mut observed = capture::observe(cli, &loaded, &scope, now_flag, window)?;
     warnings.append(&mut observed.warnings);

@@ -74,6 +74,7 @@ pub fn scope(
     Ok(Scope {
         namespace: hpa.namespace.clone(),
         selector,
+        selector_is_targets: false,
     })
 }
 

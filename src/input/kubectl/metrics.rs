@@ -363,6 +363,7 @@ mod tests {
         Scope {
             namespace: "shop".into(),
             selector: selector.map(|s| Selector::parse(s).unwrap()),
+            selector_is_targets: false,
         }
     }
 

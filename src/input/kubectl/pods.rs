@@ -281,9 +281,13 @@ pub fn parse(
                  averages every pod the target's selector matches, so these count too",
                 kept.foreign_owned.count, target.kind, target.name, kept.foreign_owned
             ),
-            "give each workload labels of its own and a selector that matches only its pods; if \
-             the capture simply holds more than the target's pods, pass the target's selector \
-             with -l",
+            if scope.selector_is_targets {
+                "give each workload labels of its own and a selector that matches only its pods"
+            } else {
+                "give each workload labels of its own and a selector that matches only its pods; \
+                 if the capture simply holds more than the target's pods, pass the target's \
+                 selector with -l"
+            },
         ));
     }
     Ok(out)
@@ -806,7 +810,7 @@ impl Rules<'_> {
             )
             .field(format!("{place}.metadata.name")));
         }
-        if self.scope.selector.is_none()
+        if (self.scope.selector.is_none() || self.scope.selector_is_targets)
             && let Some(owner) = controller_owner(meta.owner_references.as_deref())
             && !owned_by_target(&owner, self.target)
         {
@@ -956,6 +960,7 @@ mod tests {
         Scope {
             namespace: "shop".into(),
             selector: selector.map(|s| Selector::parse(s).unwrap()),
+            selector_is_targets: false,
         }
     }
 

@@ -25,6 +25,8 @@ pub const PAGE_SIZE: usize = 500;
 pub const PODS_FILE: &str = "pods.json";
 pub const NODES_FILE: &str = "nodes.json";
 pub const ALL_PODS_FILE: &str = "all-pods.json";
+pub const EVENTS_FILE: &str = "events.json";
+pub const TARGET_FILE: &str = "target.json";
 
 /// Everything read, as served.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +36,8 @@ pub struct Capture {
     pub hpa: String,
     /// The scale subresource of the target (JSON).
     pub scale: String,
+    /// The target object itself (JSON): its replicas and rollout state for `--target`.
+    pub target_object: String,
     pub scale_parsed: Scale,
     /// The target, `Kind/name` and the path its scale was read from.
     pub target: String,
@@ -48,6 +52,8 @@ pub struct Capture {
     pub custom_metrics: Option<String>,
     /// The external metrics API's answers, one `ExternalMetricValueList`.
     pub external_metrics: Option<String>,
+    /// The HPA's events were written to `EVENTS_FILE`, from this API group version.
+    pub events_from: &'static str,
     /// `--nodes-from-cluster`: the nodes and every pod of the cluster were written to
     /// `NODES_FILE` and `ALL_PODS_FILE`.
     pub nodes: bool,
@@ -90,12 +96,19 @@ pub async fn capture(
 
     // The scale does not depend on the metrics that read no pods: ask for both at once.
     let hpa_name = format!("{namespace}/{name}");
-    let (scale, objects, external) = tokio::join!(
+    let events_file = dir.join(EVENTS_FILE);
+    let (scale, objects, external, events) = tokio::join!(
         read_scale(api, namespace, &spec.target, &hpa_name),
         object_metrics(api, namespace, &spec.metrics),
         external_metrics(api, namespace, &spec.metrics),
+        list_events(api, namespace, name, &events_file),
     );
-    let (scale_path, scale) = scale?;
+    let TargetRead {
+        scale_path,
+        scale,
+        object,
+    } = scale?;
+    let events_from = events?;
     let scale_parsed = scale::parse("scale", &scale, Format::Json).map_err(|e| {
         LiveError(format!(
             "the scale of {}/{} is not a Scale: {e}",
@@ -212,6 +225,7 @@ pub async fn capture(
         namespace: namespace.to_string(),
         hpa,
         scale,
+        target_object: object,
         scale_parsed,
         target: format!("{}/{}", spec.target.kind, spec.target.name),
         scale_path,
@@ -220,6 +234,7 @@ pub async fn capture(
         metrics,
         custom_metrics,
         external_metrics,
+        events_from,
         nodes: with_nodes,
         diagnostics,
         notes,
@@ -423,13 +438,14 @@ fn group_of(api_version: &str) -> &str {
 }
 
 // Port of the scale read of reconcileAutoscaler (horizontal.go): the RESTMapper names the
-// target's resource, then scaleNamespacer.Get reads its scale subresource.
+// target's resource, then scaleNamespacer.Get reads its scale subresource. The object itself is
+// read too, as `kubectl get KIND NAME -o json` prints it: what `--target` reads offline.
 async fn read_scale(
     api: &Api,
     namespace: &str,
     target: &ObjectReference,
     hpa: &str,
-) -> Result<(String, String), LiveError> {
+) -> Result<TargetRead, LiveError> {
     let what = format!("{}/{} ({})", target.kind, target.name, target.api_version);
     let Some((resource, has_scale)) = discover(api, &target.api_version, &target.kind).await?
     else {
@@ -457,14 +473,43 @@ async fn read_scale(
         resource: format!("{resource}/scale"),
         namespace: Some(namespace.into()),
     };
-    match api.get(&req).await? {
-        Ok(text) => Ok((req.path, text)),
-        Err(r) if r.code == 404 => Err(LiveError(format!(
+    // The object itself, for its owners and rollout state (`--target`), read with its scale.
+    let object_req = Request {
+        path: req.path.trim_end_matches("/scale").to_string(),
+        verb: "get",
+        group: req.group.clone(),
+        resource,
+        namespace: req.namespace.clone(),
+    };
+    let (scale, object) = tokio::join!(api.get(&req), api.get(&object_req));
+    let not_found = || {
+        LiveError(format!(
             "the target of HPA {hpa}, {what}, not found in namespace {namespace}: the controller \
              answers FailedGetScale"
-        ))),
-        Err(r) => Err(refused(api, &req, &r)),
-    }
+        ))
+    };
+    let scale = match scale? {
+        Ok(text) => text,
+        Err(r) if r.code == 404 => return Err(not_found()),
+        Err(r) => return Err(refused(api, &req, &r)),
+    };
+    let object = match object? {
+        Ok(text) => text,
+        Err(r) if r.code == 404 => return Err(not_found()),
+        Err(r) => return Err(refused(api, &object_req, &r)),
+    };
+    Ok(TargetRead {
+        scale_path: req.path,
+        scale,
+        object,
+    })
+}
+
+/// The target's scale subresource and the target object, as served.
+struct TargetRead {
+    scale_path: String,
+    scale: String,
+    object: String,
 }
 
 #[derive(Deserialize)]
@@ -561,6 +606,36 @@ async fn list_pods(
         namespace: Some(namespace.into()),
     };
     list_paged(api, &req, file).await
+}
+
+/// The HPA's events into `file`, as `kubectl get events --field-selector` lists them:
+/// events.k8s.io/v1 when the server serves it, else core/v1. Returns the group version read.
+// Port of the event lookup of `kubectl describe hpa` (describe.go, searchEvents): the events
+// whose involved object is the HPA, by kind and name in its namespace.
+async fn list_events(
+    api: &Api,
+    namespace: &str,
+    name: &str,
+    file: &Path,
+) -> Result<&'static str, LiveError> {
+    let (version, prefix, field) = match discover(api, "events.k8s.io/v1", "Event").await? {
+        Some(_) => ("events.k8s.io/v1", "/apis/events.k8s.io/v1", "regarding"),
+        None => ("v1", "/api/v1", "involvedObject"),
+    };
+    let selector = format!("{field}.kind=HorizontalPodAutoscaler,{field}.name={name}");
+    let req = Request {
+        path: format!(
+            "{prefix}/namespaces/{}/events?fieldSelector={}",
+            enc(namespace),
+            enc(&selector)
+        ),
+        verb: "list",
+        group: group_of(version).to_string(),
+        resource: "events".into(),
+        namespace: Some(namespace.into()),
+    };
+    list_paged(api, &req, file).await?;
+    Ok(version)
 }
 
 /// `--nodes-from-cluster`: every node and every pod of the cluster, as `kubectl get nodes -o

@@ -1,7 +1,7 @@
 //! Live mode: the cluster itself is the input. `client` connects as kubectl does, `fetch` reads
 //! what the controller reads at one sync, and this file writes the answers as the offline files
-//! (`hpa.yaml`, `scale.json`, `pods.json`, `metrics.json`, `custom-metrics.json`,
-//! `external-metrics.json`) and builds the `Scenario` with the offline command on them: a capture
+//! (`hpa.yaml`, `scale.json`, `target.json`, `pods.json`, `metrics.json`, `custom-metrics.json`,
+//! `external-metrics.json`, `events.json`) and builds the `Scenario` with the offline command on them: a capture
 //! is a capture, and the live answer is the offline answer by construction. `command.txt` holds
 //! that command.
 
@@ -122,6 +122,7 @@ impl Session {
         let args = self.write(&capture)?;
         // What was written is read back from the files: keep no second copy.
         let capture = fetch::Capture {
+            target_object: String::new(),
             metrics: None,
             custom_metrics: None,
             external_metrics: None,
@@ -141,10 +142,9 @@ impl Session {
         let mut scenario = input::build_scenario(&offline)?;
         // The offline readers name their files: in live mode, by their names in the capture.
         let prefix = format!("{}{}", self.dir.display(), std::path::MAIN_SEPARATOR);
-        for text in scenario
-            .input_notes
-            .iter_mut()
+        for text in (scenario.input_notes.iter_mut())
             .chain(scenario.warnings.iter_mut())
+            .chain(scenario.sources.iter_mut().filter_map(|s| s.file.as_mut()))
         {
             if text.contains(&prefix) {
                 *text = text.replace(&prefix, "");
@@ -182,9 +182,17 @@ impl Session {
         };
         put("hpa.yaml", &to_yaml(&capture.hpa)?)?;
         put("scale.json", &capture.scale)?;
-        let mut args: Vec<String> = ["--hpa", "hpa.yaml", "--scale", "scale.json"]
-            .map(String::from)
-            .to_vec();
+        put(fetch::TARGET_FILE, &capture.target_object)?;
+        let mut args: Vec<String> = [
+            "--hpa",
+            "hpa.yaml",
+            "--scale",
+            "scale.json",
+            "--target",
+            fetch::TARGET_FILE,
+        ]
+        .map(String::from)
+        .to_vec();
         args.extend(["--pods".into(), fetch::PODS_FILE.into()]);
         for (flag, file, text) in [
             ("--metrics", "metrics.json", &capture.metrics),
@@ -212,6 +220,7 @@ impl Session {
                 None => {}
             }
         }
+        args.extend(["--events".into(), fetch::EVENTS_FILE.into()]);
         if capture.nodes {
             args.extend(
                 [
