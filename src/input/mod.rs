@@ -96,6 +96,15 @@ pub fn hpa_only(cli: &Cli) -> Result<(PrintedHpa, Vec<String>)> {
 
 /// Parses every input and validates it into the one value the calculation trusts.
 pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
+    build_scenario_with(cli, None)
+}
+
+/// `build_scenario`, with the `--pods` file already read (live mode reads the pages as they
+/// arrive, with the same reader).
+pub fn build_scenario_with(
+    cli: &Cli,
+    pods: Option<kubectl::pods::CapturedPods>,
+) -> Result<Scenario> {
     let stdin_users = [
         cli.hpa.as_deref(),
         cli.pods.as_deref(),
@@ -187,7 +196,7 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     let mut scope = capture::scope(cli.namespace.as_deref(), selector, &mut loaded.spec)?;
     scope.selector_is_targets = cli.selector.is_none() && scale.is_some();
 
-    let mut observed = capture::observe(cli, &loaded, &scope, now_flag, window)?;
+    let mut observed = capture::observe(cli, &loaded, &scope, now_flag, window, pods)?;
     warnings.append(&mut observed.warnings);
     let now = observed.now;
     let mut samples = samples::Samples {

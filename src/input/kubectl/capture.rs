@@ -118,13 +118,15 @@ fn read(path: &Path) -> Result<(String, String)> {
 }
 
 /// Reads `--pods`, `--metrics`, `--custom-metrics` and `--external-metrics`; `now` is `--now`
-/// when given, else the newest time in the kubectl inputs, else the clock.
+/// when given, else the newest time in the kubectl inputs, else the clock. `preread` is the
+/// `--pods` file already read by `pods::Pages`.
 pub fn observe(
     cli: &Cli,
     loaded: &LoadedHpa,
     scope: &Scope,
     now: Option<Timestamp>,
     window: Duration,
+    preread: Option<pods::CapturedPods>,
 ) -> Result<Observed> {
     let specs = &loaded.spec.metrics;
     let mut out = Observed {
@@ -147,7 +149,13 @@ pub fn observe(
     // The pods: kubectl output now, CSV once `now` is known (its ages count back from it).
     let mut csv: Option<(String, String)> = None;
     let mut captured_pods: Option<(String, pods::CapturedPods)> = None;
-    if let Some(path) = &cli.pods {
+    if let (Some(path), Some(captured)) = (&cli.pods, preread) {
+        let file = path.display().to_string();
+        out.sources
+            .push(source("pods", "kubectl get pods", Some(&file)));
+        newest.offer(captured.newest, &file);
+        captured_pods = Some((file, captured));
+    } else if let Some(path) = &cli.pods {
         let (file, text) = read(path)?;
         // `what` returns at once for JSON: a large capture is not scanned.
         if let Some(found) = recognize::what(&text) {

@@ -11,9 +11,11 @@ use serde_json::value::RawValue;
 
 use super::LiveError;
 use super::client::{Api, Refused, Request};
+use crate::input::kubectl::pods::{CapturedPods, Pages};
 use crate::input::kubectl::scale::{self, Scale};
-use crate::input::kubectl::{Format, name_list};
+use crate::input::kubectl::{Format, Scope, name_list};
 use crate::input::manifest;
+use crate::input::selector::Selector;
 use crate::report::{Diagnostic, Severity};
 use crate::scenario::{MetricIdentifier, MetricSpec, ObjectReference};
 use crate::time::Timestamp;
@@ -42,8 +44,9 @@ pub struct Capture {
     /// The target, `Kind/name` and the path its scale was read from.
     pub target: String,
     pub scale_path: String,
-    /// The pods of the scale's selector were written to `PODS_FILE`: one `List` of every page's
-    /// items.
+    /// The pods of the scale's selector, read page by page as the offline `--pods` reader reads
+    /// them (with `--save`, also written to `PODS_FILE` as one `List` of every page's items).
+    pub pods: Option<CapturedPods>,
     pub pod_count: usize,
     pub pod_pages: usize,
     /// The resource metrics API's `PodMetricsList`, when a metric reads it and the API answered.
@@ -73,6 +76,7 @@ pub async fn capture(
     name: &str,
     with_nodes: bool,
     dir: &Path,
+    save: bool,
 ) -> Result<Capture, LiveError> {
     let hpa_req = Request {
         path: format!(
@@ -131,8 +135,24 @@ pub async fn capture(
         .iter()
         .any(|m| matches!(m, MetricSpec::Resource { .. }));
     let pods_file = dir.join(PODS_FILE);
+    let scope = Scope {
+        namespace: namespace.to_string(),
+        selector: Some(Selector::parse(&selector).map_err(|e| {
+            LiveError(format!(
+                "the scale of {}/{} has the selector {selector:?}, which does not parse: {e}",
+                spec.target.kind, spec.target.name
+            ))
+        })?),
+        selector_is_targets: true,
+    };
+    let pods_read = PodsRead {
+        scope: &scope,
+        target: &spec.target,
+        file: &pods_file,
+        save,
+    };
     let (pods, usage, pods_metrics, nodes) = tokio::join!(
-        list_pods(api, namespace, &selector, &pods_file),
+        list_pods(api, namespace, &selector, &pods_read),
         async {
             if wants_usage {
                 pod_metrics(api, namespace, &selector).await.map(Some)
@@ -149,7 +169,8 @@ pub async fn capture(
             }
         },
     );
-    let (pod_count, pod_pages) = pods?;
+    let (pods, pod_pages) = pods?;
+    let pod_count = pods.pods.len();
     nodes?;
     let pods_metrics = pods_metrics?;
 
@@ -227,6 +248,7 @@ pub async fn capture(
         scale,
         target_object: object,
         scale_parsed,
+        pods: Some(pods),
         target: format!("{}/{}", spec.target.kind, spec.target.name),
         scale_path,
         pod_count,
@@ -544,11 +566,35 @@ fn list_text(kind: &str, api_version: &str, items: &[Box<RawValue>]) -> String {
 /// A paged list (`limit`/`continue`) written as one `List` to `file` as the pages arrive, so
 /// that no more than a page is held: (items, pages).
 async fn list_paged(api: &Api, req: &Request, file: &Path) -> Result<(usize, usize), LiveError> {
+    list_pages(api, req, Some(file), |_| Ok(())).await
+}
+
+/// A paged list, each page handed to `read` as it arrives and, with a `file`, written there as
+/// one `List` of every page's items: (items, pages).
+async fn list_pages(
+    api: &Api,
+    req: &Request,
+    file: Option<&Path>,
+    mut read: impl FnMut(&str) -> Result<(), LiveError>,
+) -> Result<(usize, usize), LiveError> {
     use std::io::Write;
-    let cannot = |e: std::io::Error| LiveError(format!("cannot write {}: {e}", file.display()));
-    let mut out = std::io::BufWriter::new(std::fs::File::create(file).map_err(cannot)?);
-    out.write_all(b"{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[")
-        .map_err(cannot)?;
+    let cannot = |e: std::io::Error| {
+        LiveError(format!(
+            "cannot write {}: {e}",
+            file.map(Path::display)
+                .map(|d| d.to_string())
+                .unwrap_or_default()
+        ))
+    };
+    let mut out = match file {
+        Some(file) => {
+            let mut out = std::io::BufWriter::new(std::fs::File::create(file).map_err(cannot)?);
+            out.write_all(b"{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[")
+                .map_err(cannot)?;
+            Some(out)
+        }
+        None => None,
+    };
     let mut count = 0;
     let mut pages = 0;
     let mut next: Option<String> = None;
@@ -571,29 +617,43 @@ async fn list_paged(api: &Api, req: &Request, file: &Path) -> Result<(usize, usi
         })?;
         pages += 1;
         for item in page.items.unwrap_or_default() {
-            if count > 0 {
-                out.write_all(b",").map_err(cannot)?;
+            if let Some(out) = &mut out {
+                if count > 0 {
+                    out.write_all(b",").map_err(cannot)?;
+                }
+                out.write_all(item.get().as_bytes()).map_err(cannot)?;
             }
-            out.write_all(item.get().as_bytes()).map_err(cannot)?;
             count += 1;
         }
         next = page.metadata.and_then(|m| m.next).filter(|t| !t.is_empty());
+        read(&text)?;
         if next.is_none() {
             break;
         }
     }
-    out.write_all(b"]}\n").map_err(cannot)?;
-    out.flush().map_err(cannot)?;
+    if let Some(out) = &mut out {
+        out.write_all(b"]}\n").map_err(cannot)?;
+        out.flush().map_err(cannot)?;
+    }
     Ok((count, pages))
 }
 
-/// The pods of the selector, page after page, into one `List` in `file`: (pods, pages).
+/// How the pods are read: the offline reader's scope and target, and the file to save them to.
+struct PodsRead<'a> {
+    scope: &'a Scope,
+    target: &'a ObjectReference,
+    file: &'a Path,
+    save: bool,
+}
+
+/// The pods of the selector, page after page, read into the offline reader's pods as they arrive
+/// (and, when saving, written as one `List`): (pods, pages).
 async fn list_pods(
     api: &Api,
     namespace: &str,
     selector: &str,
-    file: &Path,
-) -> Result<(usize, usize), LiveError> {
+    how: &PodsRead<'_>,
+) -> Result<(CapturedPods, usize), LiveError> {
     let req = Request {
         path: format!(
             "/api/v1/namespaces/{}/pods?labelSelector={}",
@@ -605,7 +665,19 @@ async fn list_pods(
         resource: "pods".into(),
         namespace: Some(namespace.into()),
     };
-    list_paged(api, &req, file).await
+    let file = how.file.display().to_string();
+    let mut pages = Pages::new(&file, how.scope, how.target);
+    let (_, count) = list_pages(api, &req, how.save.then_some(how.file), |text| {
+        pages.page(text).map_err(|e| {
+            LiveError(format!(
+                "the API server {} answered GET {} with a pod list hpacalc cannot read: {e}",
+                api.server, req.path
+            ))
+        })
+    })
+    .await?;
+    let pods = pages.finish().map_err(|e| LiveError(e.to_string()))?;
+    Ok((pods, count))
 }
 
 /// The HPA's events into `file`, as `kubectl get events --field-selector` lists them:

@@ -118,10 +118,11 @@ impl Session {
             &self.name,
             self.with_nodes,
             &self.dir,
+            !self.temporary,
         ))?;
         let args = self.write(&capture)?;
         // What was written is read back from the files: keep no second copy.
-        let capture = fetch::Capture {
+        let mut capture = fetch::Capture {
             target_object: String::new(),
             metrics: None,
             custom_metrics: None,
@@ -139,7 +140,7 @@ impl Session {
             }),
         ))
         .map_err(|e| LiveError(format!("internal: the offline command does not parse: {e}")))?;
-        let mut scenario = input::build_scenario(&offline)?;
+        let mut scenario = input::build_scenario_with(&offline, capture.pods.take())?;
         // The offline readers name their files: in live mode, by their names in the capture.
         let prefix = format!("{}{}", self.dir.display(), std::path::MAIN_SEPARATOR);
         for text in (scenario.input_notes.iter_mut())
