@@ -347,6 +347,8 @@ pub fn build_scenario_with(
     );
 
     let resource_api_error = observed.resource_api_error.take();
+    let custom_api_error = observed.custom_api_error.take();
+    let external_api_error = observed.external_api_error.take();
     let mut metrics = values::resolve(
         &external_specs,
         value_flags,
@@ -358,6 +360,8 @@ pub fn build_scenario_with(
     )?;
     notes.extend(metrics.notes);
     metrics.values.resource_api_error = resource_api_error;
+    metrics.values.custom_api_error = custom_api_error;
+    metrics.values.external_api_error = external_api_error;
 
     let node_group = nodes::from_flags(&cli.nodes, &samples.pods, &loaded.spec.namespace)?;
     if let Some(group) = &node_group {

@@ -7,7 +7,8 @@
 //! Namespaces choose the situation: `shop` (everything answers), `rollouts` (the target is a
 //! custom resource and metrics.k8s.io is not installed), `nometrics` (metrics.k8s.io answers
 //! 503), `locked` (403), `slow` (the HPA answers after 3 s), `overlap` (a pod under the selector
-//! belongs to another workload).
+//! belongs to another workload), `rolling` (a rollout's surge), `nocustom` (custom.metrics.k8s.io
+//! answers 503), `nocustom404` (it is not installed).
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -269,7 +270,10 @@ fn hpa(fixture: &Fixture, ns: &str, name: &str) -> Option<Value> {
     hpa["metadata"]["namespace"] = json!(ns);
     hpa["metadata"]["name"] = json!(name);
     match (ns, name) {
-        ("shop" | "nometrics" | "slow" | "overlap" | "rolling", "web") => {}
+        (
+            "shop" | "nometrics" | "slow" | "overlap" | "rolling" | "nocustom" | "nocustom404",
+            "web",
+        ) => {}
         ("shop", "orphan") => hpa["spec"]["scaleTargetRef"]["name"] = json!("gone"),
         ("shop", "daemon") => {
             hpa["spec"]["scaleTargetRef"] =
@@ -512,10 +516,27 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             "rollouts" => reply(404, "404 page not found\n".to_string()),
             ns => reply(200, in_ns(&f.metrics, ns)),
         },
-        // Only v1beta1 of the custom metrics API is served: hpacalc falls back to it.
+        // Only v1beta1 of the custom metrics API is served: hpacalc falls back to it. In
+        // `nocustom` it is unavailable (the aggregator's plain 503), in `nocustom404` not there.
         ["apis", "custom.metrics.k8s.io", "v1beta2", ..] => {
             reply(404, "404 page not found\n".to_string())
         }
+        [
+            "apis",
+            "custom.metrics.k8s.io",
+            "v1beta1",
+            "namespaces",
+            "nocustom",
+            ..,
+        ] => reply(503, "service unavailable\n".to_string()),
+        [
+            "apis",
+            "custom.metrics.k8s.io",
+            "v1beta1",
+            "namespaces",
+            "nocustom404",
+            ..,
+        ] => reply(404, "404 page not found\n".to_string()),
         [
             "apis",
             "custom.metrics.k8s.io",

@@ -266,6 +266,47 @@ fn a_metrics_api_answering_503_is_the_controllers_failed_metric_not_an_error() {
 }
 
 #[test]
+fn a_custom_metrics_api_unavailable_or_missing_fails_its_metrics_with_the_controllers_text() {
+    let pods_error = |ns: &str| {
+        let dir = save_dir(ns);
+        let v = live_json(&["web", "-n", ns, "--save", dir.to_str().unwrap()]);
+        let pods = &v["metrics"][1];
+        assert_eq!(pods["errorReason"], "FailedGetPodsMetric", "{pods:#}");
+        assert!(
+            v["metrics"][0]["proposedReplicas"].is_number(),
+            "cpu still counts"
+        );
+        assert!(codes(&v).contains(&"MetricsApiUnavailable".to_string()));
+        // The API's answer is part of the capture: offline gives the same answer.
+        let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
+        let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
+        assert!(
+            line.contains("--custom-metrics custom-metrics-error.json"),
+            "{line}"
+        );
+        let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let offline = run_in(&dir, &args, None);
+        assert!(offline.status.success(), "{}", stderr(&offline));
+        let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+        assert_eq!(decision(&v), decision(&offline));
+        pods["error"].as_str().unwrap().to_string()
+    };
+    // As the controller's event says it (fixtures/paste/events.yaml, from a real cluster).
+    assert_eq!(
+        pods_error("nocustom"),
+        "failed to get pods metric value: unable to get metric http_requests_per_second: unable \
+         to fetch metrics from custom metrics API: the server is currently unable to handle the \
+         request (get pods.custom.metrics.k8s.io *)"
+    );
+    assert_eq!(
+        pods_error("nocustom404"),
+        "failed to get pods metric value: unable to get metric http_requests_per_second: unable \
+         to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) \
+         registered"
+    );
+}
+
+#[test]
 fn nodes_from_the_cluster_feed_the_nodes_section_as_the_files_do() {
     let dir = save_dir("nodes");
     let live = live_json(&[

@@ -28,6 +28,9 @@ pub struct Observed {
     pub files: FromFiles,
     /// `--metrics` is the resource metrics API's error answer (a `Status`).
     pub resource_api_error: Option<String>,
+    /// A `--custom-metrics` or `--external-metrics` file is that API's error answer.
+    pub custom_api_error: Option<String>,
+    pub external_api_error: Option<String>,
     pub now: Timestamp,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
@@ -135,6 +138,8 @@ pub fn observe(
         pod_metrics: BTreeMap::new(),
         files: FromFiles::default(),
         resource_api_error: None,
+        custom_api_error: None,
+        external_api_error: None,
         // Set below, before anything reads it.
         now: Timestamp::GO_ZERO,
         notes: Vec::new(),
@@ -204,21 +209,37 @@ pub fn observe(
     let mut custom_values = Vec::new();
     for path in &cli.custom_metrics {
         let (file, text) = read(path)?;
+        let format = api_format(&file, &text)?;
+        if let Some(e) = metrics::api_status(&file, &text, format)? {
+            out.sources
+                .push(source("customMetrics", "Status", Some(&file)));
+            api_error_note(&mut out.notes, &file, "custom", &e);
+            out.custom_api_error.get_or_insert(e);
+            continue;
+        }
         out.sources
             .push(source("customMetrics", "MetricValueList", Some(&file)));
-        let values = custom::parse_custom(&file, &text, api_format(&file, &text)?)?;
+        let values = custom::parse_custom(&file, &text, format)?;
         newest.offer(custom::newest(&values, &[]), &file);
         custom_values.extend(values);
     }
     let mut external_values = Vec::new();
     for path in &cli.external_metrics {
         let (file, text) = read(path)?;
+        let format = api_format(&file, &text)?;
+        if let Some(e) = metrics::api_status(&file, &text, format)? {
+            out.sources
+                .push(source("externalMetrics", "Status", Some(&file)));
+            api_error_note(&mut out.notes, &file, "external", &e);
+            out.external_api_error.get_or_insert(e);
+            continue;
+        }
         out.sources.push(source(
             "externalMetrics",
             "ExternalMetricValueList",
             Some(&file),
         ));
-        let values = custom::parse_external(&file, &text, api_format(&file, &text)?)?;
+        let values = custom::parse_external(&file, &text, format)?;
         newest.offer(custom::newest(&[], &values), &file);
         external_values.extend(values);
     }
@@ -379,6 +400,13 @@ pub fn observe(
 }
 
 /// Metrics APIs answer JSON, or YAML when converted; anything else is refused.
+fn api_error_note(notes: &mut Vec<String>, file: &str, api: &str, e: &str) {
+    notes.push(format!(
+        "{file} is the {api} metrics API's error answer: \"{e}\"; the controller's {api} \
+         metrics without a value in another file fail with it."
+    ));
+}
+
 fn api_format(file: &str, text: &str) -> Result<Format, InputError> {
     match detect(text) {
         Format::Text => Err(InputError::new(

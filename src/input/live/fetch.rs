@@ -55,6 +55,10 @@ pub struct Capture {
     pub custom_metrics: Option<String>,
     /// The external metrics API's answers, one `ExternalMetricValueList`.
     pub external_metrics: Option<String>,
+    /// The custom and external metrics APIs' error answers (a `Status`), when they failed: the
+    /// metrics without a value fail with the client's error, as the controller's do.
+    pub custom_metrics_error: Option<String>,
+    pub external_metrics_error: Option<String>,
     /// The HPA's events were written to `EVENTS_FILE`, from this API group version.
     pub events_from: &'static str,
     /// `--nodes-from-cluster`: the nodes and every pod of the cluster were written to
@@ -187,41 +191,25 @@ pub async fn capture(
             ));
             // The answer the metrics client got, kept as the file the offline reader knows.
             let message = client_error_message(&unavailable, "get", "pods.metrics.k8s.io");
-            Some(
-                serde_json::json!({
-                    "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-                    "message": message, "code": unavailable.code,
-                })
-                .to_string(),
-            )
+            Some(status_text(&message, unavailable.code))
         }
         None => None,
     };
-    let mut custom_items = Vec::new();
-    for answer in pods_metrics.into_iter().chain(objects) {
-        match answer {
-            MetricAnswer::Items(items) => custom_items.extend(items),
-            MetricAnswer::Unavailable(what, r) => diagnostics.push(unavailable_diagnostic(
-                &what,
-                &r,
-                "check the custom metrics adapter: `kubectl get apiservice \
-                 v1beta2.custom.metrics.k8s.io` and that it serves this metric",
-            )),
-        }
-    }
-    let mut external_items = Vec::new();
-    for answer in external {
-        match answer {
-            MetricAnswer::Items(items) => external_items.extend(items),
-            MetricAnswer::Unavailable(what, r) => diagnostics.push(unavailable_diagnostic(
-                &what,
-                &r,
-                "check the external metrics adapter (KEDA's metrics server, for one): `kubectl \
-                 get apiservice v1beta1.external.metrics.k8s.io`",
-            )),
-        }
-    }
+    let (custom_items, custom_error) = gather(
+        pods_metrics.into_iter().chain(objects),
+        &mut diagnostics,
+        "check the custom metrics adapter: `kubectl get apiservice \
+         v1beta2.custom.metrics.k8s.io` and that it serves this metric",
+    );
+    let (external_items, external_error) = gather(
+        external,
+        &mut diagnostics,
+        "check the external metrics adapter (KEDA's metrics server, for one): `kubectl get \
+         apiservice v1beta1.external.metrics.k8s.io`",
+    );
     let has = |pred: fn(&MetricSpec) -> bool| spec.metrics.iter().any(pred);
+    let custom_metrics_error = custom_error.map(|(message, code)| status_text(&message, code));
+    let external_metrics_error = external_error.map(|(message, code)| status_text(&message, code));
     let custom_metrics = has(|m| matches!(m, MetricSpec::Pods { .. } | MetricSpec::Object { .. }))
         .then(|| {
             list_text(
@@ -256,6 +244,8 @@ pub async fn capture(
         metrics,
         custom_metrics,
         external_metrics,
+        custom_metrics_error,
+        external_metrics_error,
         events_from,
         nodes: with_nodes,
         diagnostics,
@@ -283,6 +273,38 @@ fn client_error_message(r: &Refused, verb: &str, group_resource: &str) -> String
         ),
     };
     format!("{message} ({verb} {group_resource})")
+}
+
+/// A `Status` as the offline readers take an API's error answer.
+fn status_text(message: &str, code: u16) -> String {
+    serde_json::json!({
+        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        "message": message, "code": code,
+    })
+    .to_string()
+}
+
+/// The items of the answers, a diagnostic per query the API did not answer, and the first
+/// error of the API itself (message and code).
+fn gather(
+    answers: impl IntoIterator<Item = MetricAnswer>,
+    diagnostics: &mut Vec<Diagnostic>,
+    fix: &str,
+) -> (Vec<Box<RawValue>>, Option<(String, u16)>) {
+    let mut items = Vec::new();
+    let mut error = None;
+    for answer in answers {
+        match answer {
+            MetricAnswer::Items(more) => items.extend(more),
+            MetricAnswer::Unavailable(u) => {
+                diagnostics.push(unavailable_diagnostic(&u.what, &u.refused, fix));
+                if let Some(message) = u.message {
+                    error.get_or_insert((message, u.refused.code));
+                }
+            }
+        }
+    }
+    (items, error)
 }
 
 fn unavailable_diagnostic(what: &str, r: &Refused, fix: &str) -> Diagnostic {
@@ -768,7 +790,16 @@ fn unavailable(r: &Refused) -> bool {
 /// One metrics query's outcome: its items, or why the API gave none.
 enum MetricAnswer {
     Items(Vec<Box<RawValue>>),
-    Unavailable(String, Refused),
+    Unavailable(Unanswered),
+}
+
+/// A metrics query the API did not answer.
+struct Unanswered {
+    /// The API and metric, for the diagnostic.
+    what: String,
+    refused: Refused,
+    /// The error the controller's metrics client returns for it, when the API itself failed.
+    message: Option<String>,
 }
 
 fn items_of(api: &Api, req: &Request, text: &str) -> Result<Vec<Box<RawValue>>, LiveError> {
@@ -796,11 +827,14 @@ fn metric_selector(metric: &MetricIdentifier) -> Option<String> {
 }
 
 /// GET a custom metrics path under v1beta2, then v1beta1 when v1beta2 is not served.
+/// `resource` and `name` are what the client's request names (`pods` and `*`, or
+/// `deployments.apps` and the object's name), for its error message.
 async fn custom_get(
     api: &Api,
     namespace: &str,
     tail: &str,
     what: String,
+    (resource, name): (&str, &str),
 ) -> Result<MetricAnswer, LiveError> {
     let mut last = None;
     for version in ["v1beta2", "v1beta1"] {
@@ -828,16 +862,39 @@ async fn custom_get(
                 };
                 return Ok(MetricAnswer::Items(items));
             }
-            Err(r) if unavailable(&r) => last = Some(r),
+            // A version that is served but unavailable says more than one that is not served.
+            Err(r) if unavailable(&r) => {
+                if last
+                    .as_ref()
+                    .is_none_or(|l: &Refused| l.code == 404 && !l.status)
+                {
+                    last = Some(r);
+                }
+            }
             Err(r) => return Err(refused(api, &req, &r)),
         }
     }
-    let r = last.unwrap_or(Refused {
+    let refused = last.unwrap_or(Refused {
         code: 404,
         message: String::new(),
         status: false,
     });
-    Ok(MetricAnswer::Unavailable(what, r))
+    // Port of apiVersionsFromDiscovery.fetchVersions (custom_metrics/discovery.go): neither
+    // version served is the group missing from discovery.
+    let message = if refused.code == 404 && !refused.status {
+        "no custom metrics API (custom.metrics.k8s.io) registered".to_string()
+    } else {
+        client_error_message(
+            &refused,
+            "get",
+            &format!("{resource}.custom.metrics.k8s.io {name}"),
+        )
+    };
+    Ok(MetricAnswer::Unavailable(Unanswered {
+        what,
+        refused,
+        message: Some(message),
+    }))
 }
 
 // Port of customMetricsClient.GetRawMetric (metrics/client.go): the metric for every pod of the
@@ -863,7 +920,7 @@ async fn pods_custom_metrics(
             tail.push_str(&format!("&metricLabelSelector={}", enc(&ms)));
         }
         let what = format!("custom metrics API (Pods metric {})", metric.name);
-        out.push(custom_get(api, namespace, &tail, what).await?);
+        out.push(custom_get(api, namespace, &tail, what, ("pods", "*")).await?);
     }
     Ok(out)
 }
@@ -889,9 +946,10 @@ async fn object_metrics(
         let Some((resource, _)) =
             discover(api, &described_object.api_version, &described_object.kind).await?
         else {
-            out.push(MetricAnswer::Unavailable(
+            // The object's kind is unknown: not the metrics API's failure.
+            out.push(MetricAnswer::Unavailable(Unanswered {
                 what,
-                Refused {
+                refused: Refused {
                     code: 404,
                     message: format!(
                         "no kind {} in {}",
@@ -899,7 +957,8 @@ async fn object_metrics(
                     ),
                     status: true,
                 },
-            ));
+                message: None,
+            }));
             continue;
         };
         let group = group_of(&described_object.api_version);
@@ -908,6 +967,7 @@ async fn object_metrics(
         } else {
             format!("{resource}.{group}")
         };
+        let named = (group_resource.as_str(), described_object.name.as_str());
         let mut tail = format!(
             "{}/{group_resource}/{}/{}",
             enc(namespace),
@@ -917,7 +977,7 @@ async fn object_metrics(
         if let Some(ms) = metric_selector(metric) {
             tail.push_str(&format!("?metricLabelSelector={}", enc(&ms)));
         }
-        out.push(custom_get(api, namespace, &tail, what).await?);
+        out.push(custom_get(api, namespace, &tail, what, named).await?);
     }
     Ok(out)
 }
@@ -952,7 +1012,15 @@ async fn external_metrics(
         let what = format!("external metrics API (External metric {})", metric.name);
         out.push(match api.get(&req).await? {
             Ok(text) => MetricAnswer::Items(items_of(api, &req, &text)?),
-            Err(r) if unavailable(&r) => MetricAnswer::Unavailable(what, r),
+            Err(r) if unavailable(&r) => MetricAnswer::Unavailable(Unanswered {
+                what,
+                message: Some(client_error_message(
+                    &r,
+                    "get",
+                    &format!("{}.external.metrics.k8s.io", metric.name),
+                )),
+                refused: r,
+            }),
             Err(r) => return Err(refused(api, &req, &r)),
         });
     }

@@ -127,6 +127,8 @@ impl Session {
             metrics: None,
             custom_metrics: None,
             external_metrics: None,
+            custom_metrics_error: None,
+            external_metrics_error: None,
             hpa: String::new(),
             ..capture
         };
@@ -206,6 +208,17 @@ impl Session {
                 "--external-metrics",
                 "external-metrics.json",
                 &capture.external_metrics,
+            ),
+            // The APIs' error answers, for the metrics without a value.
+            (
+                "--custom-metrics",
+                "custom-metrics-error.json",
+                &capture.custom_metrics_error,
+            ),
+            (
+                "--external-metrics",
+                "external-metrics-error.json",
+                &capture.external_metrics_error,
             ),
         ] {
             let path = self.dir.join(file);
