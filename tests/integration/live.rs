@@ -743,6 +743,11 @@ fn flags_that_give_what_live_mode_reads_are_usage_errors() {
     let o = live(&["web", "--pods", "fixtures/kubectl/pods.json"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--pods gives what live mode reads from the cluster"));
+    for flag in ["--events", "--target"] {
+        let o = live(&["web", flag, "fixtures/paste/events.yaml"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("{flag} gives what live mode reads")));
+    }
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! What the controller reads at one sync, read from the API server the way the controller reads
 //! it (`reconcileAutoscaler` and the metrics clients of `pkg/controller/podautoscaler`): the HPA,
 //! the scale subresource of its target (found through discovery), the pods of the scale's
-//! selector (in pages), and the three metrics APIs. Nothing is interpreted here: the answers are
-//! kept as the text the API served, for the offline parsers.
+//! selector (in pages), the three metrics APIs, the target object and the HPA's events. Nothing is
+//! interpreted here: the answers are kept as the text the API served, for the offline parsers,
+//! except the pod pages, which the offline pod reader (`pods::Pages`) reads as they arrive so that
+//! the list is never held whole.
 
 use std::path::Path;
 

@@ -1,9 +1,10 @@
 //! Live mode: the cluster itself is the input. `client` connects as kubectl does, `fetch` reads
 //! what the controller reads at one sync, and this file writes the answers as the offline files
 //! (`hpa.yaml`, `scale.json`, `target.json`, `pods.json`, `metrics.json`, `custom-metrics.json`,
-//! `external-metrics.json`, `events.json`) and builds the `Scenario` with the offline command on them: a capture
-//! is a capture, and the live answer is the offline answer by construction. `command.txt` holds
-//! that command.
+//! `external-metrics.json`, `events.json`) and builds the `Scenario` with the offline command on
+//! them: a capture is a capture, and the live answer is the offline answer by construction. `command.txt` holds
+//! that command. The pods are the one exception to "written, then read back": the pages are read
+//! by the same reader as they arrive and handed over, and written only with `--save`.
 
 pub mod client;
 pub mod fetch;
@@ -279,6 +280,8 @@ fn refuse_file_flags(cli: &Cli) -> Result<(), crate::UsageError> {
         ("--custom-metrics", !cli.custom_metrics.is_empty()),
         ("--external-metrics", !cli.external_metrics.is_empty()),
         ("--scale", cli.scale.is_some()),
+        ("--target", cli.target.is_some()),
+        ("--events", cli.events.is_some()),
         ("--selector", cli.selector.is_some()),
         ("--name", cli.name.is_some()),
         ("--current-replicas", cli.current_replicas.is_some()),
