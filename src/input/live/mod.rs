@@ -113,7 +113,7 @@ impl Session {
 
     /// Reads the cluster once and returns the scenario of the offline command on the capture.
     pub fn scenario(&self) -> Result<Scenario> {
-        let capture = self.runtime.block_on(fetch::capture(
+        let mut capture = self.runtime.block_on(fetch::capture(
             &self.api,
             &self.namespace,
             &self.name,
@@ -122,17 +122,19 @@ impl Session {
             !self.temporary,
         ))?;
         let args = self.write(&capture)?;
-        // What was written is read back from the files: keep no second copy.
-        let mut capture = fetch::Capture {
-            target_object: String::new(),
-            metrics: None,
-            custom_metrics: None,
-            external_metrics: None,
-            custom_metrics_error: None,
-            external_metrics_error: None,
-            hpa: String::new(),
-            ..capture
-        };
+        // What was written is read back from the files: keep no second copy (dropped now, not
+        // at the end of this function, as a struct update would leave them).
+        capture.target_object = String::new();
+        capture.hpa = String::new();
+        for text in [
+            &mut capture.metrics,
+            &mut capture.custom_metrics,
+            &mut capture.external_metrics,
+            &mut capture.custom_metrics_error,
+            &mut capture.external_metrics_error,
+        ] {
+            *text = None;
+        }
         let offline = Cli::try_parse_from(std::iter::once("hpacalc".to_string()).chain(
             args.iter().map(|a| {
                 if a.ends_with(".json") || a.ends_with(".yaml") {
