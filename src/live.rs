@@ -1,6 +1,6 @@
 //! `hpacalc HPA`: one evaluation of the live cluster, or `--watch`: one every sync period, the
-//! controller's memory (recommendations, scale events) kept from one evaluation to the next as
-//! the controller keeps it.
+//! controller's memory (recommendations, scale events) seeded from the HPA's events and kept from
+//! one evaluation to the next as the controller keeps it.
 
 use std::io::Write;
 
@@ -43,7 +43,11 @@ fn watch(cli: &Cli, session: &Session) -> Result<()> {
                 for w in &scenario.warnings {
                     crate::warn(w);
                 }
-                scenario.memory.clone_from(&memory);
+                // The first evaluation starts from the memory the HPA's events give (as a single
+                // run does); each later one from the memory the watch kept.
+                if memory.is_some() {
+                    scenario.memory.clone_from(&memory);
+                }
                 let report = calc::evaluate(&scenario);
                 memory = Some(remember(&scenario));
                 if cli.output == OutputFormat::Yaml {

@@ -275,6 +275,12 @@ pub struct MetricValues {
     /// client's error text, e.g. `the server is currently unable to handle the request (get
     /// pods.metrics.k8s.io)`.
     pub resource_api_error: Option<String>,
+    /// `custom.metrics.k8s.io` answered an error (not installed, unavailable): its metrics
+    /// without a value fail with it, e.g. `the server is currently unable to handle the request
+    /// (get pods.custom.metrics.k8s.io *)`.
+    pub custom_api_error: Option<String>,
+    /// `external.metrics.k8s.io` answered an error: its metrics without a value fail with it.
+    pub external_api_error: Option<String>,
 }
 
 /// kube-controller-manager settings and the Kubernetes version whose rules apply.

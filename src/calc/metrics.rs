@@ -180,21 +180,28 @@ pub fn compute_replicas_for_metric<'a>(
         MetricSpec::Pods { metric, target } => {
             let outer = |e: &str| format!("failed to get pods metric value: {e}");
             let target_usage = target.average_value_milli.unwrap_or(0);
-            metrics_client::raw_metric(inputs.values.pods.get(&metric.name).map(Vec::as_slice))
-                .map_err(|e| format!("unable to get metric {}: {e}", metric.name))
-                .map_err(|e| failure("FailedGetPodsMetric", e, outer, None))
-                .and_then(|samples| {
-                    pod_based_replicas(
-                        &inputs.calc,
-                        inputs.spec_replicas,
-                        samples,
-                        "",
-                        None,
-                        PodTarget::AverageValue(target_usage),
-                    )
-                    .map(Computed::PodBased)
-                    .map_err(|e| failure("FailedGetPodsMetric", e.message, outer, e.groups))
-                })
+            let values = inputs.values.pods.get(&metric.name).map(Vec::as_slice);
+            match (values, &inputs.values.custom_api_error) {
+                // Port of customMetricsClient.GetRawMetric (metrics/client.go): the call failed.
+                (None, Some(e)) => Err(format!(
+                    "unable to fetch metrics from custom metrics API: {e}"
+                )),
+                _ => metrics_client::raw_metric(values),
+            }
+            .map_err(|e| format!("unable to get metric {}: {e}", metric.name))
+            .map_err(|e| failure("FailedGetPodsMetric", e, outer, None))
+            .and_then(|samples| {
+                pod_based_replicas(
+                    &inputs.calc,
+                    inputs.spec_replicas,
+                    samples,
+                    "",
+                    None,
+                    PodTarget::AverageValue(target_usage),
+                )
+                .map(Computed::PodBased)
+                .map_err(|e| failure("FailedGetPodsMetric", e.message, outer, e.groups))
+            })
         }
         MetricSpec::Object {
             described_object,
@@ -207,10 +214,14 @@ pub fn compute_replicas_for_metric<'a>(
             // client's error, wrapped as Get{Object,ObjectPerPod}MetricReplicas do: their format
             // puts the error after the object's name (sic).
             let no_value = || {
+                // Port of customMetricsClient.GetObjectMetric (metrics/client.go): the call
+                // failed, or the answer held no value.
+                let cause = inputs.values.custom_api_error.as_deref().unwrap_or(
+                    "the custom metrics API server returned 0 results when we asked for exactly one",
+                );
                 format!(
                     "unable to get metric {}: {} on {} {}/unable to fetch metrics from custom \
-                     metrics API: the custom metrics API server returned 0 results when we asked \
-                     for exactly one",
+                     metrics API: {cause}",
                     metric.name, described_object.kind, inputs.namespace, described_object.name
                 )
             };
@@ -256,9 +267,15 @@ pub fn compute_replicas_for_metric<'a>(
                 .get(&metric.name)
                 .map(Vec::as_slice)
                 .unwrap_or_default();
+            // Port of externalMetricsClient.GetExternalMetric (metrics/client.go): the call
+            // failed, or it returned no items.
             let fetch_error = || {
+                let cause = match &inputs.values.external_api_error {
+                    Some(e) => format!("unable to fetch metrics from external metrics API: {e}"),
+                    None => "no metrics returned from external metrics API".to_string(),
+                };
                 format!(
-                    "unable to get external metric {}/{}/{}: no metrics returned from external metrics API",
+                    "unable to get external metric {}/{}/{}: {cause}",
                     inputs.namespace,
                     metric.name,
                     selector_text(metric.selector.as_ref())
@@ -500,7 +517,7 @@ pub fn combine(outcomes: &[MetricOutcome<'_>], spec_replicas: i32) -> Combined {
 
 #[cfg(test)]
 mod tests {
-    use crate::calc::testing::{cpu_utilization, scenario};
+    use crate::calc::testing::{cpu_utilization, external, scenario};
 
     #[test]
     fn a_resource_metrics_api_error_fails_the_resource_metric_with_its_text() {
@@ -520,6 +537,58 @@ mod tests {
         assert_eq!(
             report.metrics[0].error_reason.as_deref(),
             Some("FailedGetResourceMetric")
+        );
+    }
+
+    #[test]
+    fn custom_and_external_metrics_api_errors_fail_their_metrics_with_the_clients_text() {
+        let mut s = scenario(
+            vec![
+                cpu_utilization(50),
+                external("queue", None, Some(10_000)),
+                crate::scenario::MetricSpec::Pods {
+                    metric: crate::scenario::MetricIdentifier {
+                        name: "rps".into(),
+                        selector: None,
+                    },
+                    target: crate::scenario::MetricTarget {
+                        target_type: crate::scenario::TargetType::AverageValue,
+                        average_utilization: None,
+                        average_value_milli: Some(100_000),
+                        value_milli: None,
+                    },
+                },
+            ],
+            3,
+            400,
+        );
+        s.metrics.external_api_error = Some(
+            "the server could not find the requested resource (get queue.external.metrics.k8s.io)"
+                .into(),
+        );
+        s.metrics.custom_api_error =
+            Some("no custom metrics API (custom.metrics.k8s.io) registered".into());
+        let report = crate::calc::evaluate(&s);
+        assert_eq!(
+            report.metrics[1].error.as_deref(),
+            Some(
+                "failed to get queue external metric value: failed to get queue external metric: \
+                 unable to get external metric default/queue/nil: unable to fetch metrics from \
+                 external metrics API: the server could not find the requested resource (get \
+                 queue.external.metrics.k8s.io)"
+            )
+        );
+        assert_eq!(
+            report.metrics[2].error.as_deref(),
+            Some(
+                "failed to get pods metric value: unable to get metric rps: unable to fetch \
+                 metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) \
+                 registered"
+            )
+        );
+        assert!(
+            report.metrics[0].proposed_replicas.is_some(),
+            "cpu still counts"
         );
     }
 }

@@ -156,6 +156,9 @@ impl<'a, T: Deserialize<'a>> DeserializeSeed<'a> for &mut All<T> {
 pub struct Scope {
     pub namespace: String,
     pub selector: Option<Selector>,
+    /// The selector is the target's own (its scale's `status.selector`), not a `-l` that may
+    /// only narrow a larger capture: the pods it matches are the controller's, owners checked.
+    pub selector_is_targets: bool,
 }
 
 impl Scope {
@@ -408,6 +411,7 @@ mod tests {
         let scope = Scope {
             namespace: "shop".into(),
             selector: None,
+            selector_is_targets: false,
         };
         assert!(scope.in_namespace(None));
         assert!(scope.in_namespace(Some("shop")));

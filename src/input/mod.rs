@@ -97,6 +97,15 @@ pub fn hpa_only(cli: &Cli) -> Result<(PrintedHpa, Vec<String>)> {
 
 /// Parses every input and validates it into the one value the calculation trusts.
 pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
+    build_scenario_with(cli, None)
+}
+
+/// `build_scenario`, with the `--pods` file already read (live mode reads the pages as they
+/// arrive, with the same reader).
+pub fn build_scenario_with(
+    cli: &Cli,
+    pods: Option<kubectl::pods::CapturedPods>,
+) -> Result<Scenario> {
     let stdin_users = [
         cli.hpa.as_deref(),
         cli.pods.as_deref(),
@@ -185,9 +194,10 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
         .selector
         .as_deref()
         .or_else(|| scale.as_ref().and_then(|(s, _)| s.selector.as_deref()));
-    let scope = capture::scope(cli.namespace.as_deref(), selector, &mut loaded.spec)?;
+    let mut scope = capture::scope(cli.namespace.as_deref(), selector, &mut loaded.spec)?;
+    scope.selector_is_targets = cli.selector.is_none() && scale.is_some();
 
-    let mut observed = capture::observe(cli, &loaded, &scope, now_flag, window)?;
+    let mut observed = capture::observe(cli, &loaded, &scope, now_flag, window, pods)?;
     warnings.append(&mut observed.warnings);
     let now = observed.now;
     let mut samples = samples::Samples {
@@ -338,6 +348,8 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     );
 
     let resource_api_error = observed.resource_api_error.take();
+    let custom_api_error = observed.custom_api_error.take();
+    let external_api_error = observed.external_api_error.take();
     let mut metrics = values::resolve(
         &external_specs,
         value_flags,
@@ -349,6 +361,8 @@ pub fn build_scenario(cli: &Cli) -> Result<Scenario> {
     )?;
     notes.extend(metrics.notes);
     metrics.values.resource_api_error = resource_api_error;
+    metrics.values.custom_api_error = custom_api_error;
+    metrics.values.external_api_error = external_api_error;
 
     let node_group = nodes::from_flags(&cli.nodes, &samples.pods, &loaded.spec.namespace)?;
     if let Some(group) = &node_group {

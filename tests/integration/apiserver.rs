@@ -1,11 +1,14 @@
 //! A small Kubernetes API server for the live-mode tests: HTTPS on 127.0.0.1 with a test CA
 //! made by rcgen, a bearer token, and this project's kubectl fixtures served at the real API
 //! paths (discovery, the HPA, the scale subresources of a Deployment and of an Argo Rollout,
-//! paginated pods, the three metrics APIs) plus error answers: 403, 404, 503 and a slow endpoint.
+//! paginated pods, the three metrics APIs, the targets themselves, the HPA's events) plus error
+//! answers: 403, 404, 503 and a slow endpoint.
 //!
 //! Namespaces choose the situation: `shop` (everything answers), `rollouts` (the target is a
 //! custom resource and metrics.k8s.io is not installed), `nometrics` (metrics.k8s.io answers
-//! 503), `locked` (403), `slow` (the HPA answers after 3 s).
+//! 503), `locked` (403), `slow` (the HPA answers after 3 s), `overlap` (a pod under the selector
+//! belongs to another workload), `rolling` (a rollout's surge), `nocustom` (custom.metrics.k8s.io
+//! answers 503), `nocustom404` (it is not installed).
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -32,6 +35,8 @@ pub struct Fixture {
     pub metrics: String,
     pub custom: String,
     pub external: String,
+    /// events.k8s.io/v1 is served (else only core/v1 events are).
+    pub events_v1: bool,
 }
 
 impl Fixture {
@@ -48,6 +53,7 @@ impl Fixture {
             metrics: read("metrics.json"),
             custom: read("custom-metrics.json"),
             external: read("external-metrics.json"),
+            events_v1: true,
         }
     }
 }
@@ -264,7 +270,10 @@ fn hpa(fixture: &Fixture, ns: &str, name: &str) -> Option<Value> {
     hpa["metadata"]["namespace"] = json!(ns);
     hpa["metadata"]["name"] = json!(name);
     match (ns, name) {
-        ("shop" | "nometrics" | "slow", "web") => {}
+        (
+            "shop" | "nometrics" | "slow" | "overlap" | "rolling" | "nocustom" | "nocustom404",
+            "web",
+        ) => {}
         ("shop", "orphan") => hpa["spec"]["scaleTargetRef"]["name"] = json!("gone"),
         ("shop", "daemon") => {
             hpa["spec"]["scaleTargetRef"] =
@@ -279,11 +288,11 @@ fn hpa(fixture: &Fixture, ns: &str, name: &str) -> Option<Value> {
     Some(hpa)
 }
 
-fn scale(name: &str, replicas: i64) -> String {
+fn scale(name: &str, replicas: i64, status: i64) -> String {
     json!({"kind": "Scale", "apiVersion": "autoscaling/v1",
            "metadata": {"name": name},
            "spec": {"replicas": replicas},
-           "status": {"replicas": replicas, "selector": "app=web"}})
+           "status": {"replicas": status, "selector": "app=web"}})
     .to_string()
 }
 
@@ -381,6 +390,30 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
                 ],
             ),
         ),
+        ["apis", "events.k8s.io", "v1"] if f.events_v1 => {
+            reply(200, discovery("events.k8s.io/v1", &[("events", "Event")]))
+        }
+        ["apis", "events.k8s.io", "v1", "namespaces", ns, "events"] if f.events_v1 => {
+            reply(200, events(ns, q.get("fieldSelector"), "regarding"))
+        }
+        ["api", "v1", "namespaces", ns, "events"] => {
+            reply(200, events(ns, q.get("fieldSelector"), "involvedObject"))
+        }
+        ["apis", "apps", "v1", "namespaces", ns, "deployments", name] if *name != "gone" => {
+            reply(200, workload("apps/v1", "Deployment", ns, name))
+        }
+        [
+            "apis",
+            "argoproj.io",
+            "v1alpha1",
+            "namespaces",
+            "rollouts",
+            "rollouts",
+            "canary",
+        ] => reply(
+            200,
+            workload("argoproj.io/v1alpha1", "Rollout", "rollouts", "canary"),
+        ),
         ["apis", "argoproj.io", "v1alpha1"] => reply(
             200,
             discovery(
@@ -397,11 +430,14 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             "apps",
             "v1",
             "namespaces",
-            _,
+            ns,
             "deployments",
             name,
             "scale",
-        ] if *name != "gone" => reply(200, scale(name, 5)),
+        ] if *name != "gone" => {
+            let (spec, status) = if *ns == "rolling" { (3, 6) } else { (5, 5) };
+            reply(200, scale(name, spec, status))
+        }
         [
             "apis",
             "argoproj.io",
@@ -411,7 +447,7 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             "rollouts",
             "canary",
             "scale",
-        ] => reply(200, scale("canary", 5)),
+        ] => reply(200, scale("canary", 5, 5)),
         ["api", "v1", "namespaces", ns, "pods"] => {
             let selected = q.get("labelSelector").map(String::as_str) == Some("app=web");
             let total = if selected { state.pods_raw.len() } else { 0 };
@@ -421,13 +457,31 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
                 .unwrap_or(usize::MAX);
             let start: usize = q.get("continue").and_then(|c| c.parse().ok()).unwrap_or(0);
             let end = start.saturating_add(limit).min(total);
+            // The rollout's namespace lists only the pods that have metrics.
             let items: Vec<String> = (start..end)
+                .filter(|i| {
+                    *ns != "rolling"
+                        || f.metrics
+                            .contains(f.pods[*i]["metadata"]["name"].as_str().unwrap_or("-"))
+                })
                 .map(|i| {
                     if *ns == "shop" {
                         state.pods_raw[i].clone()
                     } else {
                         let mut p = f.pods[i].clone();
                         p["metadata"]["namespace"] = json!(ns);
+                        if *ns == "overlap" && i == 0 {
+                            p["metadata"]["ownerReferences"][0]["name"] = json!("api-5d9f8");
+                        }
+                        // The rollout's surge pods are up: all six are running and ready.
+                        if *ns == "rolling" {
+                            p["status"]["phase"] = json!("Running");
+                            p["status"]["conditions"] = json!([{"type": "Ready", "status": "True",
+                                "lastTransitionTime": "2026-11-29T14:00:00Z"}]);
+                            if let Some(meta) = p["metadata"].as_object_mut() {
+                                meta.remove("deletionTimestamp");
+                            }
+                        }
                         p.to_string()
                     }
                 })
@@ -462,10 +516,27 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             "rollouts" => reply(404, "404 page not found\n".to_string()),
             ns => reply(200, in_ns(&f.metrics, ns)),
         },
-        // Only v1beta1 of the custom metrics API is served: hpacalc falls back to it.
+        // Only v1beta1 of the custom metrics API is served: hpacalc falls back to it. In
+        // `nocustom` it is unavailable (the aggregator's plain 503), in `nocustom404` not there.
         ["apis", "custom.metrics.k8s.io", "v1beta2", ..] => {
             reply(404, "404 page not found\n".to_string())
         }
+        [
+            "apis",
+            "custom.metrics.k8s.io",
+            "v1beta1",
+            "namespaces",
+            "nocustom",
+            ..,
+        ] => reply(503, "service unavailable\n".to_string()),
+        [
+            "apis",
+            "custom.metrics.k8s.io",
+            "v1beta1",
+            "namespaces",
+            "nocustom404",
+            ..,
+        ] => reply(404, "404 page not found\n".to_string()),
         [
             "apis",
             "custom.metrics.k8s.io",
@@ -488,6 +559,94 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
         ["api", "v1", "pods"] => reply(200, cluster_file("pods-all.json")),
         _ => reply(404, "404 page not found\n".to_string()),
     }
+}
+
+/// The target object as `kubectl get KIND NAME -o json` prints it: 5 replicas; in namespace
+/// `rolling`, 3 wanted and 6 during the rollout (its scale says the same).
+fn workload(api_version: &str, kind: &str, ns: &str, name: &str) -> String {
+    let (spec, status) = if ns == "rolling" { (3, 6) } else { (5, 5) };
+    json!({"kind": kind, "apiVersion": api_version,
+           "metadata": {"name": name, "namespace": ns, "uid": "3b9d7c1e-0c1a-4a0e-9f4e-1d2c3b4a5f60"},
+           "spec": {"replicas": spec, "selector": {"matchLabels": {"app": "web"}}},
+           "status": {"replicas": status, "readyReplicas": status}})
+    .to_string()
+}
+
+/// Seconds before now, as the API server writes times.
+pub fn ago(seconds: i64) -> String {
+    let t = jiff::Timestamp::now() - jiff::SignedDuration::from_secs(seconds);
+    t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// The events of HPA `web` (`field` is `regarding` for events.k8s.io/v1, `involvedObject` for
+/// core/v1): a scale up from 4 to 6 two minutes ago, then a failed Pods metric, repeated.
+fn events(ns: &str, selector: Option<&String>, field: &str) -> String {
+    let wanted = format!("{field}.kind=HorizontalPodAutoscaler,{field}.name=web");
+    let items = if selector == Some(&wanted) {
+        let object = json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+                            "name": "web", "namespace": ns});
+        let (message, count) = if field == "regarding" {
+            ("note", "deprecatedCount")
+        } else {
+            ("message", "count")
+        };
+        let event = |name: &str, kind: &str, reason: &str, text: &str, first: i64, last: i64, n| {
+            let mut e = json!({"metadata": {"name": name, "namespace": ns}, field: object,
+                               "type": kind, "reason": reason, message: text, count: n});
+            if field == "regarding" {
+                e["apiVersion"] = json!("events.k8s.io/v1");
+                e["eventTime"] = json!(ago(first).replace('Z', ".000000Z"));
+                if n > 1 {
+                    e["series"] =
+                        json!({"count": n, "lastObservedTime": ago(last).replace('Z', ".000000Z")});
+                }
+            } else {
+                e["apiVersion"] = json!("v1");
+                e["firstTimestamp"] = json!(ago(first));
+                e["lastTimestamp"] = json!(ago(last));
+            }
+            e
+        };
+        vec![
+            event(
+                "web.1",
+                "Normal",
+                "SuccessfulRescale",
+                "New size: 4; reason: cpu resource utilization (percentage of request) above target",
+                240,
+                240,
+                1,
+            ),
+            event(
+                "web.2",
+                "Normal",
+                "SuccessfulRescale",
+                "New size: 6; reason: cpu resource utilization (percentage of request) above target",
+                120,
+                120,
+                1,
+            ),
+            event(
+                "web.3",
+                "Warning",
+                "FailedGetPodsMetric",
+                "unable to get metric http_requests_per_second: unable to fetch metrics from custom metrics API: the server is currently unable to handle the request (get pods.custom.metrics.k8s.io *)",
+                300,
+                30,
+                3,
+            ),
+        ]
+    } else {
+        Vec::new()
+    };
+    let kind = if field == "regarding" {
+        "events.k8s.io/v1"
+    } else {
+        "v1"
+    };
+    json!({"kind": "EventList", "apiVersion": kind, "metadata": {"resourceVersion": "7"},
+           "items": items})
+    .to_string()
 }
 
 /// `fixtures/cluster/`: the nodes and the cluster's pods, served whole (one page).

@@ -108,16 +108,21 @@ fn the_live_answer_is_the_offline_answer_on_the_saved_capture() {
     for file in [
         "hpa.yaml",
         "scale.json",
+        "target.json",
         "pods.json",
         "metrics.json",
         "custom-metrics.json",
+        "events.json",
     ] {
         assert!(dir.join(file).exists(), "{file} saved");
     }
     let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
     let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
     assert!(
-        line.contains("--scale scale.json") && line.contains("--now "),
+        line.contains("--scale scale.json")
+            && line.contains("--target target.json")
+            && line.contains("--events events.json")
+            && line.contains("--now "),
         "{line}"
     );
     let args: Vec<&str> = line.split_whitespace().skip(1).collect();
@@ -257,6 +262,47 @@ fn a_metrics_api_answering_503_is_the_controllers_failed_metric_not_an_error() {
     assert!(
         reasons.contains(&"ValidMetricFound"),
         "the Pods metric counts: {reasons:?}"
+    );
+}
+
+#[test]
+fn a_custom_metrics_api_unavailable_or_missing_fails_its_metrics_with_the_controllers_text() {
+    let pods_error = |ns: &str| {
+        let dir = save_dir(ns);
+        let v = live_json(&["web", "-n", ns, "--save", dir.to_str().unwrap()]);
+        let pods = &v["metrics"][1];
+        assert_eq!(pods["errorReason"], "FailedGetPodsMetric", "{pods:#}");
+        assert!(
+            v["metrics"][0]["proposedReplicas"].is_number(),
+            "cpu still counts"
+        );
+        assert!(codes(&v).contains(&"MetricsApiUnavailable".to_string()));
+        // The API's answer is part of the capture: offline gives the same answer.
+        let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
+        let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
+        assert!(
+            line.contains("--custom-metrics custom-metrics-error.json"),
+            "{line}"
+        );
+        let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let offline = run_in(&dir, &args, None);
+        assert!(offline.status.success(), "{}", stderr(&offline));
+        let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+        assert_eq!(decision(&v), decision(&offline));
+        pods["error"].as_str().unwrap().to_string()
+    };
+    // As the controller's event says it (fixtures/paste/events.yaml, from a real cluster).
+    assert_eq!(
+        pods_error("nocustom"),
+        "failed to get pods metric value: unable to get metric http_requests_per_second: unable \
+         to fetch metrics from custom metrics API: the server is currently unable to handle the \
+         request (get pods.custom.metrics.k8s.io *)"
+    );
+    assert_eq!(
+        pods_error("nocustom404"),
+        "failed to get pods metric value: unable to get metric http_requests_per_second: unable \
+         to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) \
+         registered"
     );
 }
 
@@ -458,7 +504,110 @@ fn watch_prints_one_json_object_per_evaluation() {
             .iter()
             .any(|a| a.as_str().unwrap().starts_with("No --history"))
     };
-    assert!(steady(&lines[0]) && !steady(&lines[1]));
+    assert!(!steady(&lines[0]) && !steady(&lines[1]));
+    // The first evaluation starts from the memory of the HPA's events, as a single run does.
+    let from_events = |v: &Value| {
+        v["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["fact"] == "history" && s["form"] == "kubectl get events")
+    };
+    assert!(from_events(&lines[0]), "{:#}", lines[0]["sources"]);
+}
+
+#[test]
+fn the_hpas_events_are_its_history_as_the_events_file_is() {
+    let v = live_json(&["web", "-n", "shop"]);
+    assert!(
+        v["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["form"] == "kubectl get events" && s["file"] == "events.json"),
+        "{:#}",
+        v["sources"]
+    );
+    // The controller's Warning events are diagnostics, as with --events.
+    assert!(
+        codes(&v).contains(&"ControllerReported".to_string()),
+        "{:#}",
+        v["diagnostics"]
+    );
+    let requests = server().requests();
+    assert!(requests.iter().any(|r| r.starts_with(
+        "/apis/events.k8s.io/v1/namespaces/shop/events?fieldSelector=regarding.kind%3DHorizontalPodAutoscaler%2Cregarding.name%3Dweb&limit=500"
+    )), "{requests:?}");
+}
+
+#[test]
+fn events_are_read_from_core_v1_where_events_k8s_io_is_not_served() {
+    let mut fixture = Fixture::kubectl();
+    fixture.events_v1 = false;
+    let s = ApiServer::start(fixture);
+    let dir = s.path("core-events");
+    let o = run_in(
+        &root(),
+        &["web", "-o", "json", "--save", dir.to_str().unwrap()],
+        Some(&s.good_kubeconfig()),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let live: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(s.requests().iter().any(|r| r.starts_with(
+        "/api/v1/namespaces/shop/events?fieldSelector=involvedObject.kind%3DHorizontalPodAutoscaler%2CinvolvedObject.name%3Dweb"
+    )));
+    let events = std::fs::read_to_string(dir.join("events.json")).unwrap();
+    assert!(events.contains("\"involvedObject\""), "{events}");
+    // Both versions give the same memory: the same answer as the events.k8s.io/v1 server's.
+    let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
+    let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
+    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let offline = run_in(&dir, &args, None);
+    assert!(offline.status.success(), "{}", stderr(&offline));
+    let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    assert_eq!(decision(&live), decision(&offline));
+}
+
+#[test]
+fn the_target_object_gives_ownership_and_rollout_state() {
+    // A pod under the target's own selector that another workload owns: SelectorOverlap.
+    let v = live_json(&["web", "-n", "overlap"]);
+    let overlap = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "SelectorOverlap")
+        .unwrap_or_else(|| panic!("{:#}", v["diagnostics"]));
+    assert!(
+        overlap["message"]
+            .as_str()
+            .unwrap()
+            .contains("web-7d4b9c-2xkqp (ReplicaSet/api-5d9f8)"),
+        "{overlap:#}"
+    );
+    assert!(
+        !overlap["fix"].as_str().unwrap().contains("-l"),
+        "{overlap:#}"
+    );
+    assert!(!codes(&live_json(&["web", "-n", "shop"])).contains(&"SelectorOverlap".to_string()));
+    // A rollout: the Deployment has 6 replicas for the 3 it wants, all running.
+    let dir = save_dir("rolling");
+    let v = live_json(&["web", "-n", "rolling", "--save", dir.to_str().unwrap()]);
+    assert!(
+        codes(&v).contains(&"RolloutSurge".to_string()),
+        "{:#}",
+        v["diagnostics"]
+    );
+    let target: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("target.json")).unwrap()).unwrap();
+    assert_eq!(target["kind"], "Deployment");
+    assert_eq!(target["status"]["replicas"], 6);
+    assert!(
+        server()
+            .requests()
+            .iter()
+            .any(|r| r == "/apis/apps/v1/namespaces/rolling/deployments/web")
+    );
 }
 
 #[test]
@@ -594,6 +743,11 @@ fn flags_that_give_what_live_mode_reads_are_usage_errors() {
     let o = live(&["web", "--pods", "fixtures/kubectl/pods.json"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--pods gives what live mode reads from the cluster"));
+    for flag in ["--events", "--target"] {
+        let o = live(&["web", flag, "fixtures/paste/events.yaml"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("{flag} gives what live mode reads")));
+    }
 }
 
 #[test]

@@ -28,6 +28,9 @@ pub struct Observed {
     pub files: FromFiles,
     /// `--metrics` is the resource metrics API's error answer (a `Status`).
     pub resource_api_error: Option<String>,
+    /// A `--custom-metrics` or `--external-metrics` file is that API's error answer.
+    pub custom_api_error: Option<String>,
+    pub external_api_error: Option<String>,
     pub now: Timestamp,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
@@ -74,6 +77,7 @@ pub fn scope(
     Ok(Scope {
         namespace: hpa.namespace.clone(),
         selector,
+        selector_is_targets: false,
     })
 }
 
@@ -117,13 +121,15 @@ fn read(path: &Path) -> Result<(String, String)> {
 }
 
 /// Reads `--pods`, `--metrics`, `--custom-metrics` and `--external-metrics`; `now` is `--now`
-/// when given, else the newest time in the kubectl inputs, else the clock.
+/// when given, else the newest time in the kubectl inputs, else the clock. `preread` is the
+/// `--pods` file already read by `pods::Pages`.
 pub fn observe(
     cli: &Cli,
     loaded: &LoadedHpa,
     scope: &Scope,
     now: Option<Timestamp>,
     window: Duration,
+    preread: Option<pods::CapturedPods>,
 ) -> Result<Observed> {
     let specs = &loaded.spec.metrics;
     let mut out = Observed {
@@ -132,6 +138,8 @@ pub fn observe(
         pod_metrics: BTreeMap::new(),
         files: FromFiles::default(),
         resource_api_error: None,
+        custom_api_error: None,
+        external_api_error: None,
         // Set below, before anything reads it.
         now: Timestamp::GO_ZERO,
         notes: Vec::new(),
@@ -146,7 +154,13 @@ pub fn observe(
     // The pods: kubectl output now, CSV once `now` is known (its ages count back from it).
     let mut csv: Option<(String, String)> = None;
     let mut captured_pods: Option<(String, pods::CapturedPods)> = None;
-    if let Some(path) = &cli.pods {
+    if let (Some(path), Some(captured)) = (&cli.pods, preread) {
+        let file = path.display().to_string();
+        out.sources
+            .push(source("pods", "kubectl get pods", Some(&file)));
+        newest.offer(captured.newest, &file);
+        captured_pods = Some((file, captured));
+    } else if let Some(path) = &cli.pods {
         let (file, text) = read(path)?;
         // `what` returns at once for JSON: a large capture is not scanned.
         if let Some(found) = recognize::what(&text) {
@@ -195,21 +209,37 @@ pub fn observe(
     let mut custom_values = Vec::new();
     for path in &cli.custom_metrics {
         let (file, text) = read(path)?;
+        let format = api_format(&file, &text)?;
+        if let Some(e) = metrics::api_status(&file, &text, format)? {
+            out.sources
+                .push(source("customMetrics", "Status", Some(&file)));
+            api_error_note(&mut out.notes, &file, "custom", &e);
+            out.custom_api_error.get_or_insert(e);
+            continue;
+        }
         out.sources
             .push(source("customMetrics", "MetricValueList", Some(&file)));
-        let values = custom::parse_custom(&file, &text, api_format(&file, &text)?)?;
+        let values = custom::parse_custom(&file, &text, format)?;
         newest.offer(custom::newest(&values, &[]), &file);
         custom_values.extend(values);
     }
     let mut external_values = Vec::new();
     for path in &cli.external_metrics {
         let (file, text) = read(path)?;
+        let format = api_format(&file, &text)?;
+        if let Some(e) = metrics::api_status(&file, &text, format)? {
+            out.sources
+                .push(source("externalMetrics", "Status", Some(&file)));
+            api_error_note(&mut out.notes, &file, "external", &e);
+            out.external_api_error.get_or_insert(e);
+            continue;
+        }
         out.sources.push(source(
             "externalMetrics",
             "ExternalMetricValueList",
             Some(&file),
         ));
-        let values = custom::parse_external(&file, &text, api_format(&file, &text)?)?;
+        let values = custom::parse_external(&file, &text, format)?;
         newest.offer(custom::newest(&[], &values), &file);
         external_values.extend(values);
     }
@@ -370,6 +400,13 @@ pub fn observe(
 }
 
 /// Metrics APIs answer JSON, or YAML when converted; anything else is refused.
+fn api_error_note(notes: &mut Vec<String>, file: &str, api: &str, e: &str) {
+    notes.push(format!(
+        "{file} is the {api} metrics API's error answer: \"{e}\"; the controller's {api} \
+         metrics without a value in another file fail with it."
+    ));
+}
+
 fn api_format(file: &str, text: &str) -> Result<Format, InputError> {
     match detect(text) {
         Format::Text => Err(InputError::new(

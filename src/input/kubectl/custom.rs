@@ -467,6 +467,7 @@ mod tests {
         Scope {
             namespace: "shop".into(),
             selector: None,
+            selector_is_targets: false,
         }
     }
 

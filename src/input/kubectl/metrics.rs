@@ -214,7 +214,11 @@ pub fn parse(
 }
 
 /// A small document of kind `Status`: the API's answer instead of a list.
-fn api_status(file: &str, text: &str, format: Format) -> Result<Option<String>, InputError> {
+pub(super) fn api_status(
+    file: &str,
+    text: &str,
+    format: Format,
+) -> Result<Option<String>, InputError> {
     #[derive(Deserialize)]
     struct Status {
         #[serde(default)]
@@ -363,6 +367,7 @@ mod tests {
         Scope {
             namespace: "shop".into(),
             selector: selector.map(|s| Selector::parse(s).unwrap()),
+            selector_is_targets: false,
         }
     }
 

@@ -203,7 +203,72 @@ pub fn parse(
     if let Some(err) = kept.error {
         return Err(err);
     }
+    finish(file, scope, target, kept)
+}
 
+/// A pod list read page by page (`limit`/`continue`), each page turned into `Pod`s as it arrives
+/// and dropped: what `parse` gives for the whole list, without ever holding it.
+pub struct Pages<'s> {
+    rules: Rules<'s>,
+    kept: Batch<'static>,
+}
+
+impl<'s> Pages<'s> {
+    pub fn new(file: &'s str, scope: &'s Scope, target: &'s ObjectReference) -> Pages<'s> {
+        Pages {
+            rules: Rules {
+                file,
+                scope,
+                target,
+            },
+            kept: Batch::default(),
+        }
+    }
+
+    /// Reads one page, a `PodList` as the API serves it.
+    pub fn page(&mut self, text: &str) -> Result<(), InputError> {
+        let mut reader = Reader {
+            rules: self.rules,
+            kept: Batch::default(),
+            documents: 0,
+            kind_error: None,
+        };
+        decode_each(self.rules.file, text, Format::Json, &mut reader)?;
+        if let Some(err) = reader.kind_error {
+            return Err(err);
+        }
+        let page = reader.kept;
+        if let Some(err) = page.error {
+            return Err(err);
+        }
+        if let Some(again) = page.seen.iter().find(|n| self.kept.seen.contains(*n)) {
+            return Err(InputError::new(
+                self.rules.file,
+                format!("found the pod \"{again}\" again, expected each pod once"),
+            ));
+        }
+        self.kept.absorb(page.into_owned());
+        Ok(())
+    }
+
+    /// What the pages add up to.
+    pub fn finish(self) -> Result<CapturedPods, InputError> {
+        let Rules {
+            file,
+            scope,
+            target,
+        } = self.rules;
+        finish(file, scope, target, self.kept)
+    }
+}
+
+/// The kept pods and the verdicts on the others, once every item is read.
+fn finish(
+    file: &str,
+    scope: &Scope,
+    target: &ObjectReference,
+    kept: Batch<'_>,
+) -> Result<CapturedPods, InputError> {
     let target_scale = match kept.target {
         Some(found) => Some(TargetScale {
             file: file.to_string(),
@@ -281,15 +346,20 @@ pub fn parse(
                  averages every pod the target's selector matches, so these count too",
                 kept.foreign_owned.count, target.kind, target.name, kept.foreign_owned
             ),
-            "give each workload labels of its own and a selector that matches only its pods; if \
-             the capture simply holds more than the target's pods, pass the target's selector \
-             with -l",
+            if scope.selector_is_targets {
+                "give each workload labels of its own and a selector that matches only its pods"
+            } else {
+                "give each workload labels of its own and a selector that matches only its pods; \
+                 if the capture simply holds more than the target's pods, pass the target's \
+                 selector with -l"
+            },
         ));
     }
     Ok(out)
 }
 
 /// What decides which pods are kept.
+#[derive(Clone, Copy)]
 struct Rules<'s> {
     file: &'s str,
     scope: &'s Scope,
@@ -711,6 +781,23 @@ impl FoundTarget {
 }
 
 impl<'a> Batch<'a> {
+    /// The batch without borrows from its text, to outlive the page it was read from.
+    fn into_owned(self) -> Batch<'static> {
+        Batch {
+            seen: (self.seen.into_iter())
+                .map(|n| Cow::Owned(n.into_owned()))
+                .collect(),
+            pods: self.pods,
+            excluded: self.excluded,
+            other_namespaces: self.other_namespaces,
+            foreign_owned: self.foreign_owned,
+            skipped_kinds: self.skipped_kinds,
+            newest: self.newest,
+            error: self.error,
+            target: self.target,
+        }
+    }
+
     /// Adds a later batch: `self` comes first.
     fn absorb(&mut self, later: Batch<'a>) {
         // The first batch is moved, not copied: a file of one list is never held twice.
@@ -806,7 +893,7 @@ impl Rules<'_> {
             )
             .field(format!("{place}.metadata.name")));
         }
-        if self.scope.selector.is_none()
+        if (self.scope.selector.is_none() || self.scope.selector_is_targets)
             && let Some(owner) = controller_owner(meta.owner_references.as_deref())
             && !owned_by_target(&owner, self.target)
         {
@@ -956,7 +1043,44 @@ mod tests {
         Scope {
             namespace: "shop".into(),
             selector: selector.map(|s| Selector::parse(s).unwrap()),
+            selector_is_targets: false,
         }
+    }
+
+    #[test]
+    fn pages_read_one_by_one_give_what_the_whole_list_gives() {
+        let pod = |name: &str| {
+            format!(
+                r#"{{"metadata":{{"name":"{name}","namespace":"shop","labels":{{"app":"web"}},
+                "ownerReferences":[{{"kind":"ReplicaSet","name":"web-5d9f8","controller":true}}]}},
+                "status":{{"phase":"Running","startTime":"2026-11-29T14:00:00Z"}}}}"#
+            )
+        };
+        let list = |names: &[&str]| {
+            let items: Vec<String> = names.iter().map(|n| pod(n)).collect();
+            format!(r#"{{"kind":"PodList","items":[{}]}}"#, items.join(","))
+        };
+        let scope = scope(Some("app=web"));
+        let target = target();
+        let whole = parse(
+            "pods.json",
+            &list(&["web-1", "web-2", "web-3"]),
+            Format::Json,
+            &scope,
+            &target,
+        )
+        .unwrap();
+        let mut pages = Pages::new("pods.json", &scope, &target);
+        pages.page(&list(&["web-1", "web-2"])).unwrap();
+        pages.page(&list(&["web-3"])).unwrap();
+        assert_eq!(pages.finish().unwrap(), whole);
+        let mut pages = Pages::new("pods.json", &scope, &target);
+        pages.page(&list(&["web-1"])).unwrap();
+        let err = pages.page(&list(&["web-1"])).unwrap_err();
+        assert_eq!(
+            err.message,
+            "found the pod \"web-1\" again, expected each pod once"
+        );
     }
 
     fn target() -> ObjectReference {

@@ -1,8 +1,10 @@
 //! What the controller reads at one sync, read from the API server the way the controller reads
 //! it (`reconcileAutoscaler` and the metrics clients of `pkg/controller/podautoscaler`): the HPA,
 //! the scale subresource of its target (found through discovery), the pods of the scale's
-//! selector (in pages), and the three metrics APIs. Nothing is interpreted here: the answers are
-//! kept as the text the API served, for the offline parsers.
+//! selector (in pages), the three metrics APIs, the target object and the HPA's events. Nothing is
+//! interpreted here: the answers are kept as the text the API served, for the offline parsers,
+//! except the pod pages, which the offline pod reader (`pods::Pages`) reads as they arrive so that
+//! the list is never held whole.
 
 use std::path::Path;
 
@@ -11,9 +13,11 @@ use serde_json::value::RawValue;
 
 use super::LiveError;
 use super::client::{Api, Refused, Request};
+use crate::input::kubectl::pods::{CapturedPods, Pages};
 use crate::input::kubectl::scale::{self, Scale};
-use crate::input::kubectl::{Format, name_list};
+use crate::input::kubectl::{Format, Scope, name_list};
 use crate::input::manifest;
+use crate::input::selector::Selector;
 use crate::report::{Diagnostic, Severity};
 use crate::scenario::{MetricIdentifier, MetricSpec, ObjectReference};
 use crate::time::Timestamp;
@@ -25,6 +29,8 @@ pub const PAGE_SIZE: usize = 500;
 pub const PODS_FILE: &str = "pods.json";
 pub const NODES_FILE: &str = "nodes.json";
 pub const ALL_PODS_FILE: &str = "all-pods.json";
+pub const EVENTS_FILE: &str = "events.json";
+pub const TARGET_FILE: &str = "target.json";
 
 /// Everything read, as served.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,12 +40,15 @@ pub struct Capture {
     pub hpa: String,
     /// The scale subresource of the target (JSON).
     pub scale: String,
+    /// The target object itself (JSON): its replicas and rollout state for `--target`.
+    pub target_object: String,
     pub scale_parsed: Scale,
     /// The target, `Kind/name` and the path its scale was read from.
     pub target: String,
     pub scale_path: String,
-    /// The pods of the scale's selector were written to `PODS_FILE`: one `List` of every page's
-    /// items.
+    /// The pods of the scale's selector, read page by page as the offline `--pods` reader reads
+    /// them (with `--save`, also written to `PODS_FILE` as one `List` of every page's items).
+    pub pods: Option<CapturedPods>,
     pub pod_count: usize,
     pub pod_pages: usize,
     /// The resource metrics API's `PodMetricsList`, when a metric reads it and the API answered.
@@ -48,6 +57,12 @@ pub struct Capture {
     pub custom_metrics: Option<String>,
     /// The external metrics API's answers, one `ExternalMetricValueList`.
     pub external_metrics: Option<String>,
+    /// The custom and external metrics APIs' error answers (a `Status`), when they failed: the
+    /// metrics without a value fail with the client's error, as the controller's do.
+    pub custom_metrics_error: Option<String>,
+    pub external_metrics_error: Option<String>,
+    /// The HPA's events were written to `EVENTS_FILE`, from this API group version.
+    pub events_from: &'static str,
     /// `--nodes-from-cluster`: the nodes and every pod of the cluster were written to
     /// `NODES_FILE` and `ALL_PODS_FILE`.
     pub nodes: bool,
@@ -67,6 +82,7 @@ pub async fn capture(
     name: &str,
     with_nodes: bool,
     dir: &Path,
+    save: bool,
 ) -> Result<Capture, LiveError> {
     let hpa_req = Request {
         path: format!(
@@ -90,12 +106,19 @@ pub async fn capture(
 
     // The scale does not depend on the metrics that read no pods: ask for both at once.
     let hpa_name = format!("{namespace}/{name}");
-    let (scale, objects, external) = tokio::join!(
+    let events_file = dir.join(EVENTS_FILE);
+    let (scale, objects, external, events) = tokio::join!(
         read_scale(api, namespace, &spec.target, &hpa_name),
         object_metrics(api, namespace, &spec.metrics),
         external_metrics(api, namespace, &spec.metrics),
+        list_events(api, namespace, name, &events_file),
     );
-    let (scale_path, scale) = scale?;
+    let TargetRead {
+        scale_path,
+        scale,
+        object,
+    } = scale?;
+    let events_from = events?;
     let scale_parsed = scale::parse("scale", &scale, Format::Json).map_err(|e| {
         LiveError(format!(
             "the scale of {}/{} is not a Scale: {e}",
@@ -118,8 +141,24 @@ pub async fn capture(
         .iter()
         .any(|m| matches!(m, MetricSpec::Resource { .. }));
     let pods_file = dir.join(PODS_FILE);
+    let scope = Scope {
+        namespace: namespace.to_string(),
+        selector: Some(Selector::parse(&selector).map_err(|e| {
+            LiveError(format!(
+                "the scale of {}/{} has the selector {selector:?}, which does not parse: {e}",
+                spec.target.kind, spec.target.name
+            ))
+        })?),
+        selector_is_targets: true,
+    };
+    let pods_read = PodsRead {
+        scope: &scope,
+        target: &spec.target,
+        file: &pods_file,
+        save,
+    };
     let (pods, usage, pods_metrics, nodes) = tokio::join!(
-        list_pods(api, namespace, &selector, &pods_file),
+        list_pods(api, namespace, &selector, &pods_read),
         async {
             if wants_usage {
                 pod_metrics(api, namespace, &selector).await.map(Some)
@@ -136,7 +175,8 @@ pub async fn capture(
             }
         },
     );
-    let (pod_count, pod_pages) = pods?;
+    let (pods, pod_pages) = pods?;
+    let pod_count = pods.pods.len();
     nodes?;
     let pods_metrics = pods_metrics?;
 
@@ -153,41 +193,25 @@ pub async fn capture(
             ));
             // The answer the metrics client got, kept as the file the offline reader knows.
             let message = client_error_message(&unavailable, "get", "pods.metrics.k8s.io");
-            Some(
-                serde_json::json!({
-                    "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-                    "message": message, "code": unavailable.code,
-                })
-                .to_string(),
-            )
+            Some(status_text(&message, unavailable.code))
         }
         None => None,
     };
-    let mut custom_items = Vec::new();
-    for answer in pods_metrics.into_iter().chain(objects) {
-        match answer {
-            MetricAnswer::Items(items) => custom_items.extend(items),
-            MetricAnswer::Unavailable(what, r) => diagnostics.push(unavailable_diagnostic(
-                &what,
-                &r,
-                "check the custom metrics adapter: `kubectl get apiservice \
-                 v1beta2.custom.metrics.k8s.io` and that it serves this metric",
-            )),
-        }
-    }
-    let mut external_items = Vec::new();
-    for answer in external {
-        match answer {
-            MetricAnswer::Items(items) => external_items.extend(items),
-            MetricAnswer::Unavailable(what, r) => diagnostics.push(unavailable_diagnostic(
-                &what,
-                &r,
-                "check the external metrics adapter (KEDA's metrics server, for one): `kubectl \
-                 get apiservice v1beta1.external.metrics.k8s.io`",
-            )),
-        }
-    }
+    let (custom_items, custom_error) = gather(
+        pods_metrics.into_iter().chain(objects),
+        &mut diagnostics,
+        "check the custom metrics adapter: `kubectl get apiservice \
+         v1beta2.custom.metrics.k8s.io` and that it serves this metric",
+    );
+    let (external_items, external_error) = gather(
+        external,
+        &mut diagnostics,
+        "check the external metrics adapter (KEDA's metrics server, for one): `kubectl get \
+         apiservice v1beta1.external.metrics.k8s.io`",
+    );
     let has = |pred: fn(&MetricSpec) -> bool| spec.metrics.iter().any(pred);
+    let custom_metrics_error = custom_error.map(|(message, code)| status_text(&message, code));
+    let external_metrics_error = external_error.map(|(message, code)| status_text(&message, code));
     let custom_metrics = has(|m| matches!(m, MetricSpec::Pods { .. } | MetricSpec::Object { .. }))
         .then(|| {
             list_text(
@@ -212,7 +236,9 @@ pub async fn capture(
         namespace: namespace.to_string(),
         hpa,
         scale,
+        target_object: object,
         scale_parsed,
+        pods: Some(pods),
         target: format!("{}/{}", spec.target.kind, spec.target.name),
         scale_path,
         pod_count,
@@ -220,6 +246,9 @@ pub async fn capture(
         metrics,
         custom_metrics,
         external_metrics,
+        custom_metrics_error,
+        external_metrics_error,
+        events_from,
         nodes: with_nodes,
         diagnostics,
         notes,
@@ -246,6 +275,38 @@ fn client_error_message(r: &Refused, verb: &str, group_resource: &str) -> String
         ),
     };
     format!("{message} ({verb} {group_resource})")
+}
+
+/// A `Status` as the offline readers take an API's error answer.
+fn status_text(message: &str, code: u16) -> String {
+    serde_json::json!({
+        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        "message": message, "code": code,
+    })
+    .to_string()
+}
+
+/// The items of the answers, a diagnostic per query the API did not answer, and the first
+/// error of the API itself (message and code).
+fn gather(
+    answers: impl IntoIterator<Item = MetricAnswer>,
+    diagnostics: &mut Vec<Diagnostic>,
+    fix: &str,
+) -> (Vec<Box<RawValue>>, Option<(String, u16)>) {
+    let mut items = Vec::new();
+    let mut error = None;
+    for answer in answers {
+        match answer {
+            MetricAnswer::Items(more) => items.extend(more),
+            MetricAnswer::Unavailable(u) => {
+                diagnostics.push(unavailable_diagnostic(&u.what, &u.refused, fix));
+                if let Some(message) = u.message {
+                    error.get_or_insert((message, u.refused.code));
+                }
+            }
+        }
+    }
+    (items, error)
 }
 
 fn unavailable_diagnostic(what: &str, r: &Refused, fix: &str) -> Diagnostic {
@@ -423,13 +484,14 @@ fn group_of(api_version: &str) -> &str {
 }
 
 // Port of the scale read of reconcileAutoscaler (horizontal.go): the RESTMapper names the
-// target's resource, then scaleNamespacer.Get reads its scale subresource.
+// target's resource, then scaleNamespacer.Get reads its scale subresource. The object itself is
+// read too, as `kubectl get KIND NAME -o json` prints it: what `--target` reads offline.
 async fn read_scale(
     api: &Api,
     namespace: &str,
     target: &ObjectReference,
     hpa: &str,
-) -> Result<(String, String), LiveError> {
+) -> Result<TargetRead, LiveError> {
     let what = format!("{}/{} ({})", target.kind, target.name, target.api_version);
     let Some((resource, has_scale)) = discover(api, &target.api_version, &target.kind).await?
     else {
@@ -457,14 +519,43 @@ async fn read_scale(
         resource: format!("{resource}/scale"),
         namespace: Some(namespace.into()),
     };
-    match api.get(&req).await? {
-        Ok(text) => Ok((req.path, text)),
-        Err(r) if r.code == 404 => Err(LiveError(format!(
+    // The object itself, for its owners and rollout state (`--target`), read with its scale.
+    let object_req = Request {
+        path: req.path.trim_end_matches("/scale").to_string(),
+        verb: "get",
+        group: req.group.clone(),
+        resource,
+        namespace: req.namespace.clone(),
+    };
+    let (scale, object) = tokio::join!(api.get(&req), api.get(&object_req));
+    let not_found = || {
+        LiveError(format!(
             "the target of HPA {hpa}, {what}, not found in namespace {namespace}: the controller \
              answers FailedGetScale"
-        ))),
-        Err(r) => Err(refused(api, &req, &r)),
-    }
+        ))
+    };
+    let scale = match scale? {
+        Ok(text) => text,
+        Err(r) if r.code == 404 => return Err(not_found()),
+        Err(r) => return Err(refused(api, &req, &r)),
+    };
+    let object = match object? {
+        Ok(text) => text,
+        Err(r) if r.code == 404 => return Err(not_found()),
+        Err(r) => return Err(refused(api, &object_req, &r)),
+    };
+    Ok(TargetRead {
+        scale_path: req.path,
+        scale,
+        object,
+    })
+}
+
+/// The target's scale subresource and the target object, as served.
+struct TargetRead {
+    scale_path: String,
+    scale: String,
+    object: String,
 }
 
 #[derive(Deserialize)]
@@ -499,11 +590,35 @@ fn list_text(kind: &str, api_version: &str, items: &[Box<RawValue>]) -> String {
 /// A paged list (`limit`/`continue`) written as one `List` to `file` as the pages arrive, so
 /// that no more than a page is held: (items, pages).
 async fn list_paged(api: &Api, req: &Request, file: &Path) -> Result<(usize, usize), LiveError> {
+    list_pages(api, req, Some(file), |_| Ok(())).await
+}
+
+/// A paged list, each page handed to `read` as it arrives and, with a `file`, written there as
+/// one `List` of every page's items: (items, pages).
+async fn list_pages(
+    api: &Api,
+    req: &Request,
+    file: Option<&Path>,
+    mut read: impl FnMut(&str) -> Result<(), LiveError>,
+) -> Result<(usize, usize), LiveError> {
     use std::io::Write;
-    let cannot = |e: std::io::Error| LiveError(format!("cannot write {}: {e}", file.display()));
-    let mut out = std::io::BufWriter::new(std::fs::File::create(file).map_err(cannot)?);
-    out.write_all(b"{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[")
-        .map_err(cannot)?;
+    let cannot = |e: std::io::Error| {
+        LiveError(format!(
+            "cannot write {}: {e}",
+            file.map(Path::display)
+                .map(|d| d.to_string())
+                .unwrap_or_default()
+        ))
+    };
+    let mut out = match file {
+        Some(file) => {
+            let mut out = std::io::BufWriter::new(std::fs::File::create(file).map_err(cannot)?);
+            out.write_all(b"{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[")
+                .map_err(cannot)?;
+            Some(out)
+        }
+        None => None,
+    };
     let mut count = 0;
     let mut pages = 0;
     let mut next: Option<String> = None;
@@ -526,29 +641,43 @@ async fn list_paged(api: &Api, req: &Request, file: &Path) -> Result<(usize, usi
         })?;
         pages += 1;
         for item in page.items.unwrap_or_default() {
-            if count > 0 {
-                out.write_all(b",").map_err(cannot)?;
+            if let Some(out) = &mut out {
+                if count > 0 {
+                    out.write_all(b",").map_err(cannot)?;
+                }
+                out.write_all(item.get().as_bytes()).map_err(cannot)?;
             }
-            out.write_all(item.get().as_bytes()).map_err(cannot)?;
             count += 1;
         }
         next = page.metadata.and_then(|m| m.next).filter(|t| !t.is_empty());
+        read(&text)?;
         if next.is_none() {
             break;
         }
     }
-    out.write_all(b"]}\n").map_err(cannot)?;
-    out.flush().map_err(cannot)?;
+    if let Some(out) = &mut out {
+        out.write_all(b"]}\n").map_err(cannot)?;
+        out.flush().map_err(cannot)?;
+    }
     Ok((count, pages))
 }
 
-/// The pods of the selector, page after page, into one `List` in `file`: (pods, pages).
+/// How the pods are read: the offline reader's scope and target, and the file to save them to.
+struct PodsRead<'a> {
+    scope: &'a Scope,
+    target: &'a ObjectReference,
+    file: &'a Path,
+    save: bool,
+}
+
+/// The pods of the selector, page after page, read into the offline reader's pods as they arrive
+/// (and, when saving, written as one `List`): (pods, pages).
 async fn list_pods(
     api: &Api,
     namespace: &str,
     selector: &str,
-    file: &Path,
-) -> Result<(usize, usize), LiveError> {
+    how: &PodsRead<'_>,
+) -> Result<(CapturedPods, usize), LiveError> {
     let req = Request {
         path: format!(
             "/api/v1/namespaces/{}/pods?labelSelector={}",
@@ -560,7 +689,49 @@ async fn list_pods(
         resource: "pods".into(),
         namespace: Some(namespace.into()),
     };
-    list_paged(api, &req, file).await
+    let file = how.file.display().to_string();
+    let mut pages = Pages::new(&file, how.scope, how.target);
+    let (_, count) = list_pages(api, &req, how.save.then_some(how.file), |text| {
+        pages.page(text).map_err(|e| {
+            LiveError(format!(
+                "the API server {} answered GET {} with a pod list hpacalc cannot read: {e}",
+                api.server, req.path
+            ))
+        })
+    })
+    .await?;
+    let pods = pages.finish().map_err(|e| LiveError(e.to_string()))?;
+    Ok((pods, count))
+}
+
+/// The HPA's events into `file`, as `kubectl get events --field-selector` lists them:
+/// events.k8s.io/v1 when the server serves it, else core/v1. Returns the group version read.
+// Port of the event lookup of `kubectl describe hpa` (describe.go, searchEvents): the events
+// whose involved object is the HPA, by kind and name in its namespace.
+async fn list_events(
+    api: &Api,
+    namespace: &str,
+    name: &str,
+    file: &Path,
+) -> Result<&'static str, LiveError> {
+    let (version, prefix, field) = match discover(api, "events.k8s.io/v1", "Event").await? {
+        Some(_) => ("events.k8s.io/v1", "/apis/events.k8s.io/v1", "regarding"),
+        None => ("v1", "/api/v1", "involvedObject"),
+    };
+    let selector = format!("{field}.kind=HorizontalPodAutoscaler,{field}.name={name}");
+    let req = Request {
+        path: format!(
+            "{prefix}/namespaces/{}/events?fieldSelector={}",
+            enc(namespace),
+            enc(&selector)
+        ),
+        verb: "list",
+        group: group_of(version).to_string(),
+        resource: "events".into(),
+        namespace: Some(namespace.into()),
+    };
+    list_paged(api, &req, file).await?;
+    Ok(version)
 }
 
 /// `--nodes-from-cluster`: every node and every pod of the cluster, as `kubectl get nodes -o
@@ -621,7 +792,16 @@ fn unavailable(r: &Refused) -> bool {
 /// One metrics query's outcome: its items, or why the API gave none.
 enum MetricAnswer {
     Items(Vec<Box<RawValue>>),
-    Unavailable(String, Refused),
+    Unavailable(Unanswered),
+}
+
+/// A metrics query the API did not answer.
+struct Unanswered {
+    /// The API and metric, for the diagnostic.
+    what: String,
+    refused: Refused,
+    /// The error the controller's metrics client returns for it, when the API itself failed.
+    message: Option<String>,
 }
 
 fn items_of(api: &Api, req: &Request, text: &str) -> Result<Vec<Box<RawValue>>, LiveError> {
@@ -649,11 +829,14 @@ fn metric_selector(metric: &MetricIdentifier) -> Option<String> {
 }
 
 /// GET a custom metrics path under v1beta2, then v1beta1 when v1beta2 is not served.
+/// `resource` and `name` are what the client's request names (`pods` and `*`, or
+/// `deployments.apps` and the object's name), for its error message.
 async fn custom_get(
     api: &Api,
     namespace: &str,
     tail: &str,
     what: String,
+    (resource, name): (&str, &str),
 ) -> Result<MetricAnswer, LiveError> {
     let mut last = None;
     for version in ["v1beta2", "v1beta1"] {
@@ -681,16 +864,39 @@ async fn custom_get(
                 };
                 return Ok(MetricAnswer::Items(items));
             }
-            Err(r) if unavailable(&r) => last = Some(r),
+            // A version that is served but unavailable says more than one that is not served.
+            Err(r) if unavailable(&r) => {
+                if last
+                    .as_ref()
+                    .is_none_or(|l: &Refused| l.code == 404 && !l.status)
+                {
+                    last = Some(r);
+                }
+            }
             Err(r) => return Err(refused(api, &req, &r)),
         }
     }
-    let r = last.unwrap_or(Refused {
+    let refused = last.unwrap_or(Refused {
         code: 404,
         message: String::new(),
         status: false,
     });
-    Ok(MetricAnswer::Unavailable(what, r))
+    // Port of apiVersionsFromDiscovery.fetchVersions (custom_metrics/discovery.go): neither
+    // version served is the group missing from discovery.
+    let message = if refused.code == 404 && !refused.status {
+        "no custom metrics API (custom.metrics.k8s.io) registered".to_string()
+    } else {
+        client_error_message(
+            &refused,
+            "get",
+            &format!("{resource}.custom.metrics.k8s.io {name}"),
+        )
+    };
+    Ok(MetricAnswer::Unavailable(Unanswered {
+        what,
+        refused,
+        message: Some(message),
+    }))
 }
 
 // Port of customMetricsClient.GetRawMetric (metrics/client.go): the metric for every pod of the
@@ -716,7 +922,7 @@ async fn pods_custom_metrics(
             tail.push_str(&format!("&metricLabelSelector={}", enc(&ms)));
         }
         let what = format!("custom metrics API (Pods metric {})", metric.name);
-        out.push(custom_get(api, namespace, &tail, what).await?);
+        out.push(custom_get(api, namespace, &tail, what, ("pods", "*")).await?);
     }
     Ok(out)
 }
@@ -742,9 +948,10 @@ async fn object_metrics(
         let Some((resource, _)) =
             discover(api, &described_object.api_version, &described_object.kind).await?
         else {
-            out.push(MetricAnswer::Unavailable(
+            // The object's kind is unknown: not the metrics API's failure.
+            out.push(MetricAnswer::Unavailable(Unanswered {
                 what,
-                Refused {
+                refused: Refused {
                     code: 404,
                     message: format!(
                         "no kind {} in {}",
@@ -752,7 +959,8 @@ async fn object_metrics(
                     ),
                     status: true,
                 },
-            ));
+                message: None,
+            }));
             continue;
         };
         let group = group_of(&described_object.api_version);
@@ -761,6 +969,7 @@ async fn object_metrics(
         } else {
             format!("{resource}.{group}")
         };
+        let named = (group_resource.as_str(), described_object.name.as_str());
         let mut tail = format!(
             "{}/{group_resource}/{}/{}",
             enc(namespace),
@@ -770,7 +979,7 @@ async fn object_metrics(
         if let Some(ms) = metric_selector(metric) {
             tail.push_str(&format!("?metricLabelSelector={}", enc(&ms)));
         }
-        out.push(custom_get(api, namespace, &tail, what).await?);
+        out.push(custom_get(api, namespace, &tail, what, named).await?);
     }
     Ok(out)
 }
@@ -805,7 +1014,15 @@ async fn external_metrics(
         let what = format!("external metrics API (External metric {})", metric.name);
         out.push(match api.get(&req).await? {
             Ok(text) => MetricAnswer::Items(items_of(api, &req, &text)?),
-            Err(r) if unavailable(&r) => MetricAnswer::Unavailable(what, r),
+            Err(r) if unavailable(&r) => MetricAnswer::Unavailable(Unanswered {
+                what,
+                message: Some(client_error_message(
+                    &r,
+                    "get",
+                    &format!("{}.external.metrics.k8s.io", metric.name),
+                )),
+                refused: r,
+            }),
             Err(r) => return Err(refused(api, &req, &r)),
         });
     }

@@ -1,9 +1,10 @@
 //! Live mode: the cluster itself is the input. `client` connects as kubectl does, `fetch` reads
 //! what the controller reads at one sync, and this file writes the answers as the offline files
-//! (`hpa.yaml`, `scale.json`, `pods.json`, `metrics.json`, `custom-metrics.json`,
-//! `external-metrics.json`) and builds the `Scenario` with the offline command on them: a capture
-//! is a capture, and the live answer is the offline answer by construction. `command.txt` holds
-//! that command.
+//! (`hpa.yaml`, `scale.json`, `target.json`, `pods.json`, `metrics.json`, `custom-metrics.json`,
+//! `external-metrics.json`, `events.json`) and builds the `Scenario` with the offline command on
+//! them: a capture is a capture, and the live answer is the offline answer by construction. `command.txt` holds
+//! that command. The pods are the one exception to "written, then read back": the pages are read
+//! by the same reader as they arrive and handed over, and written only with `--save`.
 
 pub mod client;
 pub mod fetch;
@@ -112,22 +113,28 @@ impl Session {
 
     /// Reads the cluster once and returns the scenario of the offline command on the capture.
     pub fn scenario(&self) -> Result<Scenario> {
-        let capture = self.runtime.block_on(fetch::capture(
+        let mut capture = self.runtime.block_on(fetch::capture(
             &self.api,
             &self.namespace,
             &self.name,
             self.with_nodes,
             &self.dir,
+            !self.temporary,
         ))?;
         let args = self.write(&capture)?;
-        // What was written is read back from the files: keep no second copy.
-        let capture = fetch::Capture {
-            metrics: None,
-            custom_metrics: None,
-            external_metrics: None,
-            hpa: String::new(),
-            ..capture
-        };
+        // What was written is read back from the files: keep no second copy (dropped now, not
+        // at the end of this function, as a struct update would leave them).
+        capture.target_object = String::new();
+        capture.hpa = String::new();
+        for text in [
+            &mut capture.metrics,
+            &mut capture.custom_metrics,
+            &mut capture.external_metrics,
+            &mut capture.custom_metrics_error,
+            &mut capture.external_metrics_error,
+        ] {
+            *text = None;
+        }
         let offline = Cli::try_parse_from(std::iter::once("hpacalc".to_string()).chain(
             args.iter().map(|a| {
                 if a.ends_with(".json") || a.ends_with(".yaml") {
@@ -138,13 +145,12 @@ impl Session {
             }),
         ))
         .map_err(|e| LiveError(format!("internal: the offline command does not parse: {e}")))?;
-        let mut scenario = input::build_scenario(&offline)?;
+        let mut scenario = input::build_scenario_with(&offline, capture.pods.take())?;
         // The offline readers name their files: in live mode, by their names in the capture.
         let prefix = format!("{}{}", self.dir.display(), std::path::MAIN_SEPARATOR);
-        for text in scenario
-            .input_notes
-            .iter_mut()
+        for text in (scenario.input_notes.iter_mut())
             .chain(scenario.warnings.iter_mut())
+            .chain(scenario.sources.iter_mut().filter_map(|s| s.file.as_mut()))
         {
             if text.contains(&prefix) {
                 *text = text.replace(&prefix, "");
@@ -182,9 +188,17 @@ impl Session {
         };
         put("hpa.yaml", &to_yaml(&capture.hpa)?)?;
         put("scale.json", &capture.scale)?;
-        let mut args: Vec<String> = ["--hpa", "hpa.yaml", "--scale", "scale.json"]
-            .map(String::from)
-            .to_vec();
+        put(fetch::TARGET_FILE, &capture.target_object)?;
+        let mut args: Vec<String> = [
+            "--hpa",
+            "hpa.yaml",
+            "--scale",
+            "scale.json",
+            "--target",
+            fetch::TARGET_FILE,
+        ]
+        .map(String::from)
+        .to_vec();
         args.extend(["--pods".into(), fetch::PODS_FILE.into()]);
         for (flag, file, text) in [
             ("--metrics", "metrics.json", &capture.metrics),
@@ -197,6 +211,17 @@ impl Session {
                 "--external-metrics",
                 "external-metrics.json",
                 &capture.external_metrics,
+            ),
+            // The APIs' error answers, for the metrics without a value.
+            (
+                "--custom-metrics",
+                "custom-metrics-error.json",
+                &capture.custom_metrics_error,
+            ),
+            (
+                "--external-metrics",
+                "external-metrics-error.json",
+                &capture.external_metrics_error,
             ),
         ] {
             let path = self.dir.join(file);
@@ -212,6 +237,7 @@ impl Session {
                 None => {}
             }
         }
+        args.extend(["--events".into(), fetch::EVENTS_FILE.into()]);
         if capture.nodes {
             args.extend(
                 [
@@ -256,6 +282,8 @@ fn refuse_file_flags(cli: &Cli) -> Result<(), crate::UsageError> {
         ("--custom-metrics", !cli.custom_metrics.is_empty()),
         ("--external-metrics", !cli.external_metrics.is_empty()),
         ("--scale", cli.scale.is_some()),
+        ("--target", cli.target.is_some()),
+        ("--events", cli.events.is_some()),
         ("--selector", cli.selector.is_some()),
         ("--name", cli.name.is_some()),
         ("--current-replicas", cli.current_replicas.is_some()),

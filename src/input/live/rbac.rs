@@ -12,17 +12,22 @@ rules:
 - apiGroups: ["autoscaling"]
   resources: ["horizontalpodautoscalers"]
   verbs: ["get", "list"]
-# The scale subresource of the target. Add a rule per custom resource that an HPA targets,
-# e.g. apiGroups: ["argoproj.io"], resources: ["rollouts/scale"].
+# The target and its scale subresource. Add a rule per custom resource that an HPA targets,
+# e.g. apiGroups: ["argoproj.io"], resources: ["rollouts", "rollouts/scale"].
 - apiGroups: ["apps"]
-  resources: ["deployments/scale", "statefulsets/scale", "replicasets/scale"]
+  resources: ["deployments", "deployments/scale", "statefulsets", "statefulsets/scale",
+              "replicasets", "replicasets/scale"]
   verbs: ["get"]
 - apiGroups: [""]
-  resources: ["replicationcontrollers/scale"]
+  resources: ["replicationcontrollers", "replicationcontrollers/scale"]
   verbs: ["get"]
 # The pods of the target's selector.
 - apiGroups: [""]
   resources: ["pods"]
+  verbs: ["list"]
+# The HPA's events, as its history (events.k8s.io/v1, or core/v1 where that is not served).
+- apiGroups: ["events.k8s.io", ""]
+  resources: ["events"]
   verbs: ["list"]
 # The three metrics APIs.
 - apiGroups: ["metrics.k8s.io"]
@@ -56,7 +61,14 @@ mod tests {
             .flatten()
             .filter_map(|r| r.as_str())
             .collect();
-        for needed in ["horizontalpodautoscalers", "deployments/scale", "pods", "*"] {
+        for needed in [
+            "horizontalpodautoscalers",
+            "deployments",
+            "deployments/scale",
+            "pods",
+            "events",
+            "*",
+        ] {
             assert!(resources.contains(&needed), "{needed}");
         }
         for rule in rules {
