@@ -72,71 +72,69 @@ pub fn detect(text: &str) -> Format {
     if yaml { Format::Yaml } else { Format::Text }
 }
 
-/// JSON captures up to this size have field paths in their errors (16 MiB: about 4,000 pods).
-const PATH_TRACKING_BYTES: usize = 16 * 1024 * 1024;
-
 /// Deserializes every document of `text` (one for JSON, each of a YAML stream).
 pub(crate) fn decode<'a, T: Deserialize<'a>>(
     file: &str,
     text: &'a str,
     format: Format,
 ) -> Result<Vec<T>, InputError> {
-    let mut all = All(Vec::new());
-    decode_each(file, text, format, &mut all)?;
-    Ok(all.0)
+    Ok(decode_each(file, text, format, || All(Vec::new()))?.0)
 }
 
-/// Hands every document of `text` to `seed` in turn, which keeps only what it needs as it reads:
-/// a large capture need not be held twice, as text and as parsed structs.
+/// Hands every document of `text` to a seed from `new_seed` in turn, which keeps only what it
+/// needs as it reads (a large capture need not be held twice, as text and as parsed structs), and
+/// returns that seed.
+///
+/// JSON is read once without tracking the field path: tracking costs a third of a large
+/// capture's time. Only when the data is wrong is it read again, by a fresh seed, tracking the
+/// path (`items[3].status.startTime`) for the error.
 pub(crate) fn decode_each<'a, S>(
     file: &str,
     text: &'a str,
     format: Format,
-    seed: &mut S,
-) -> Result<(), InputError>
+    mut new_seed: impl FnMut() -> S,
+) -> Result<S, InputError>
 where
     for<'s> &'s mut S: DeserializeSeed<'a, Value = ()>,
 {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    match format {
-        Format::Json => {
-            // No guard walk here: JSON has no aliases, and a capture of 100,000 pods is read once.
-            let mut de = serde_json::Deserializer::from_str(body);
-            // The field path (`items[3].status.startTime`) is tracked as the seed reads, up to
-            // PATH_TRACKING_BYTES: tracking costs a third of the time of a large capture, whose
-            // errors then name the line and column only.
-            if body.len() > PATH_TRACKING_BYTES {
-                DeserializeSeed::deserialize(&mut *seed, &mut de)
-                    .map_err(|e| json_error(file, &e))?;
-                return de.end().map_err(|e| json_error(file, &e));
-            }
-            let mut track = serde_path_to_error::Track::new();
-            DeserializeSeed::deserialize(
-                &mut *seed,
-                serde_path_to_error::Deserializer::new(&mut de, &mut track),
-            )
-            .map_err(|e| {
-                let err = json_error(file, &e);
-                let path = track.path().to_string();
-                let syntax = matches!(
-                    e.classify(),
-                    serde_json::error::Category::Syntax | serde_json::error::Category::Eof
-                );
-                if syntax || path.is_empty() || path == "." || err.field.is_some() {
-                    err
-                } else {
-                    err.field(path)
-                }
-            })?;
-            de.end().map_err(|e| json_error(file, &e))
+    let mut seed = new_seed();
+    if format != Format::Json {
+        crate::input::guard::check_yaml(file, body)?;
+        for doc in serde_yaml::Deserializer::from_str(body) {
+            DeserializeSeed::deserialize(&mut seed, doc).map_err(|e| yaml_error(file, &e))?;
         }
-        _ => {
-            crate::input::guard::check_yaml(file, body)?;
-            for doc in serde_yaml::Deserializer::from_str(body) {
-                DeserializeSeed::deserialize(&mut *seed, doc).map_err(|e| yaml_error(file, &e))?;
-            }
-            Ok(())
-        }
+        return Ok(seed);
+    }
+    // No guard walk here: JSON has no aliases, and a capture of 100,000 pods is read once.
+    let mut de = serde_json::Deserializer::from_str(body);
+    let first = DeserializeSeed::deserialize(&mut seed, &mut de).and_then(|()| de.end());
+    let Err(e) = first else {
+        return Ok(seed);
+    };
+    let syntax = matches!(
+        e.classify(),
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+    );
+    if syntax {
+        return Err(json_error(file, &e));
+    }
+    let mut track = serde_path_to_error::Track::new();
+    let mut de = serde_json::Deserializer::from_str(body);
+    let again = DeserializeSeed::deserialize(
+        &mut new_seed(),
+        serde_path_to_error::Deserializer::new(&mut de, &mut track),
+    );
+    // The same text read the same way fails the same way; the first error stands otherwise.
+    let (e, path) = match again {
+        Err(again) => (again, track.path().to_string()),
+        Ok(()) => (e, String::new()),
+    };
+    let err = json_error(file, &e);
+    if path.is_empty() || path == "." || err.field.is_some() {
+        Err(err)
+    } else {
+        Err(err.field(path))
     }
 }
 

@@ -183,7 +183,7 @@ pub fn parse(
     scope: &Scope,
     target: &ObjectReference,
 ) -> Result<CapturedPods, InputError> {
-    let mut reader = Reader {
+    let new_reader = || Reader {
         rules: Rules {
             file,
             scope,
@@ -193,10 +193,9 @@ pub fn parse(
         documents: 0,
         kind_error: None,
     };
-    decode_each(file, text, format, &mut reader)?;
     let Reader {
         kept, kind_error, ..
-    } = reader;
+    } = decode_each(file, text, format, new_reader)?;
     if let Some(err) = kind_error {
         return Err(err);
     }
