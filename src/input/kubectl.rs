@@ -35,6 +35,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 
 use crate::error::{InputError, json_error, yaml_error};
+use crate::input::guard::{Keys, repeated_key};
 use crate::input::selector::Selector;
 use crate::quantity::parse_milli;
 use crate::scenario::Resources;
@@ -256,7 +257,11 @@ impl<'de> Deserialize<'de> for ResourceMap {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ResourceMap, A::Error> {
                 let mut list = Vec::with_capacity(map.size_hint().unwrap_or(2));
+                let mut keys = Keys::default();
                 while let Some((name, value)) = map.next_entry::<Cow<'de, str>, Milli>()? {
+                    if let Some(name) = keys.repeated(name.clone()) {
+                        return Err(de::Error::custom(repeated_key(&name)));
+                    }
                     if value.0 < 0 {
                         return Err(de::Error::custom(format!(
                             "found a negative {name} of {} milli-units, expected 0 or more",
@@ -289,7 +294,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for Labels<'a> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Labels<'a>, A::Error> {
                 let mut list = Vec::with_capacity(map.size_hint().unwrap_or(4));
+                let mut keys = Keys::default();
                 while let Some(entry) = map.next_entry::<Cow<'de, str>, Cow<'de, str>>()? {
+                    if let Some(name) = keys.repeated(entry.0.clone()) {
+                        return Err(de::Error::custom(repeated_key(&name)));
+                    }
                     list.push(entry);
                 }
                 Ok(Labels(list))
@@ -392,6 +401,28 @@ mod tests {
         assert!(err.message.contains("expected 0 or more"), "{err}");
         let err = decode::<Probe>("t.json", "{\"at\": \"yesterday\"}", Format::Json).unwrap_err();
         assert!(err.message.starts_with("found \"yesterday\""), "{err}");
+    }
+
+    #[test]
+    fn a_key_twice_in_a_mapping_that_is_read_is_refused_as_strict_decoding_does() {
+        for (json, field) in [
+            (r#"{"labels": {"app": "a", "app": "b"}}"#, "labels"),
+            (r#"{"usage": {"cpu": "1", "cpu": "2"}}"#, "usage"),
+            (r#"{"cpu": "1", "cpu": "2"}"#, "."),
+        ] {
+            let err = decode::<Probe>("p.json", json, Format::Json).unwrap_err();
+            assert!(err.message.starts_with("found the key"), "{json}: {err}");
+            assert!(
+                err.message.contains("twice in one mapping"),
+                "{json}: {err}"
+            );
+            assert!(
+                err.field.as_deref().is_none_or(|f| f == field),
+                "{json}: {err}"
+            );
+        }
+        let yaml = "labels:\n  app: a\n  tier: b\n";
+        decode::<Probe>("p.yaml", yaml, Format::Yaml).unwrap();
     }
 
     #[test]
