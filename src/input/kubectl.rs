@@ -404,6 +404,19 @@ mod tests {
     }
 
     #[test]
+    fn times_the_api_server_accepts_are_read_in_captures() {
+        for at in [
+            "9999-12-31T23:59:59Z",
+            "9999-12-31T23:59:59.999999999+00:00",
+            "2026-11-29T15:04:05.123456789123Z",
+        ] {
+            let json = format!("{{\"at\": \"{at}\"}}");
+            let probe: Probe = decode("t.json", &json, Format::Json).unwrap().remove(0);
+            assert!(probe.at.is_some(), "{at}");
+        }
+    }
+
+    #[test]
     fn a_key_twice_in_a_mapping_that_is_read_is_refused_as_strict_decoding_does() {
         for (json, field) in [
             (r#"{"labels": {"app": "a", "app": "b"}}"#, "labels"),

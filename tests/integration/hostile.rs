@@ -884,3 +884,75 @@ fn an_alias_bomb_is_refused_in_every_yaml_input_within_time_and_memory() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn quantities_are_read_exactly_as_parse_quantity_reads_them_everywhere() {
+    // ParseQuantity (apimachinery quantity.go) reads a bare suffix, exponent or point as zero
+    // (parseQuantityString returns num "0"; TestParseQuantityString has "." and "-."), and refuses
+    // a suffix it does not know, a space or a second point.
+    let dir = std::env::temp_dir().join(format!("hpacalc-quantities-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (text, accepted) in [
+        ("m", true),
+        ("e3", true),
+        (".", true),
+        ("10KB", false),
+        ("1 m", false),
+        ("1.2.3", false),
+        ("1e", false),
+    ] {
+        let csv = dir.join("pods.csv");
+        std::fs::write(
+            &csv,
+            format!("pod,ready,started,cpu,cpu_request\nweb-1,true,3h,{text},500m\n"),
+        )
+        .unwrap();
+        let load = dir.join("load.csv");
+        std::fs::write(&load, format!("time,cpu\n0s,{text}\n")).unwrap();
+        let allocatable = format!("cpu={text},memory=8Gi");
+        let (csv, load) = (csv.to_string_lossy(), load.to_string_lossy());
+        for (args, place) in [
+            (
+                vec!["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", &csv],
+                format!("{csv}:2:4: cpu: found"),
+            ),
+            (
+                vec![
+                    "--hpa",
+                    "fixtures/hpa/web-cpu.yaml",
+                    "--pods",
+                    "fixtures/samples/web-cpu.csv",
+                    "--node-allocatable",
+                    &allocatable,
+                ],
+                "--node-allocatable: cpu: found".to_string(),
+            ),
+            (
+                vec![
+                    "simulate",
+                    "--hpa",
+                    "fixtures/hpa/web-cpu.yaml",
+                    "--load",
+                    &load,
+                    "--pod-request",
+                    "cpu=500m",
+                ],
+                format!("{load}:2"),
+            ),
+        ] {
+            let (o, _) = bounded(&args, piped(), piped(), piped(), 1024);
+            let err = stderr(&o);
+            if accepted {
+                assert_eq!(o.status.code(), Some(0), "{text} {args:?}: {err}");
+            } else {
+                assert_eq!(o.status.code(), Some(1), "{text} {args:?}: {err}");
+                assert!(err.contains(&place), "{text} {args:?}: {err}");
+                assert!(
+                    err.contains("expected a Kubernetes quantity"),
+                    "{text} {args:?}: {err}"
+                );
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
