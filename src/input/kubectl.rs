@@ -120,6 +120,8 @@ where
     if syntax {
         return Err(json_error(file, &e));
     }
+    // What the first reading kept is freed before the second reading keeps it again.
+    drop(seed);
     let mut track = serde_path_to_error::Track::new();
     let mut de = serde_json::Deserializer::from_str(body);
     let again = DeserializeSeed::deserialize(
