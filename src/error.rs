@@ -162,6 +162,14 @@ fn rephrase(message: &str) -> String {
             .map_or(out.len(), |i| at + "expected struct ".len() + i);
         out.replace_range(at..name_end, "expected an object (a mapping of fields)");
     }
+    // serde's derived structs refuse a repeated field (`duplicate field `name``): say it as the
+    // other inputs do.
+    if let Some(key) = out
+        .strip_prefix("duplicate field `")
+        .and_then(|rest| rest.strip_suffix('`'))
+    {
+        out = crate::input::guard::repeated_key(key);
+    }
     out.replace("found enum", "found a tagged value")
 }
 

@@ -129,11 +129,7 @@ impl<'de> Visitor<'de> for &mut Walk {
             if let Some(key) = key
                 && let Some(key) = keys.repeated(key)
             {
-                return Err(de::Error::custom(format!(
-                    "found the key {} twice in one mapping, expected each key once \
-                     (kubectl and the API server refuse duplicate keys)",
-                    crate::error::quoted(&key)
-                )));
+                return Err(de::Error::custom(repeated_key(&key)));
             }
             map.next_value_seed(&mut *self)?;
         }
@@ -149,16 +145,27 @@ impl<'de> Visitor<'de> for &mut Walk {
     }
 }
 
+/// The error for a key seen twice in one mapping. The API server's strict decoding
+/// (`kjson.UnmarshalStrict` in apimachinery's serializer/json/json.go, and
+/// `yaml.YAMLToJSONStrict`) refuses it; serde_json would keep the last value silently.
+pub(crate) fn repeated_key(key: &str) -> String {
+    format!(
+        "found the key {} twice in one mapping, expected each key once (kubectl and the API \
+         server refuse duplicate keys)",
+        crate::error::quoted(key)
+    )
+}
+
 /// The keys of one mapping: a short list scanned (most objects have a few keys), a set past 16.
 #[derive(Default)]
-struct Keys<'de> {
+pub(crate) struct Keys<'de> {
     few: Vec<Cow<'de, str>>,
     many: HashSet<Cow<'de, str>>,
 }
 
 impl<'de> Keys<'de> {
     /// Remembers `key`; returns it when it was there already.
-    fn repeated(&mut self, key: Cow<'de, str>) -> Option<Cow<'de, str>> {
+    pub(crate) fn repeated(&mut self, key: Cow<'de, str>) -> Option<Cow<'de, str>> {
         if self.many.is_empty() {
             if self.few.contains(&key) {
                 return Some(key);

@@ -35,6 +35,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 
 use crate::error::{InputError, json_error, yaml_error};
+use crate::input::guard::{Keys, repeated_key};
 use crate::input::selector::Selector;
 use crate::quantity::parse_milli;
 use crate::scenario::Resources;
@@ -72,71 +73,71 @@ pub fn detect(text: &str) -> Format {
     if yaml { Format::Yaml } else { Format::Text }
 }
 
-/// JSON captures up to this size have field paths in their errors (16 MiB: about 4,000 pods).
-const PATH_TRACKING_BYTES: usize = 16 * 1024 * 1024;
-
 /// Deserializes every document of `text` (one for JSON, each of a YAML stream).
 pub(crate) fn decode<'a, T: Deserialize<'a>>(
     file: &str,
     text: &'a str,
     format: Format,
 ) -> Result<Vec<T>, InputError> {
-    let mut all = All(Vec::new());
-    decode_each(file, text, format, &mut all)?;
-    Ok(all.0)
+    Ok(decode_each(file, text, format, || All(Vec::new()))?.0)
 }
 
-/// Hands every document of `text` to `seed` in turn, which keeps only what it needs as it reads:
-/// a large capture need not be held twice, as text and as parsed structs.
+/// Hands every document of `text` to a seed from `new_seed` in turn, which keeps only what it
+/// needs as it reads (a large capture need not be held twice, as text and as parsed structs), and
+/// returns that seed.
+///
+/// JSON is read once without tracking the field path: tracking costs a third of a large
+/// capture's time. Only when the data is wrong is it read again, by a fresh seed, tracking the
+/// path (`items[3].status.startTime`) for the error.
 pub(crate) fn decode_each<'a, S>(
     file: &str,
     text: &'a str,
     format: Format,
-    seed: &mut S,
-) -> Result<(), InputError>
+    mut new_seed: impl FnMut() -> S,
+) -> Result<S, InputError>
 where
     for<'s> &'s mut S: DeserializeSeed<'a, Value = ()>,
 {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    match format {
-        Format::Json => {
-            // No guard walk here: JSON has no aliases, and a capture of 100,000 pods is read once.
-            let mut de = serde_json::Deserializer::from_str(body);
-            // The field path (`items[3].status.startTime`) is tracked as the seed reads, up to
-            // PATH_TRACKING_BYTES: tracking costs a third of the time of a large capture, whose
-            // errors then name the line and column only.
-            if body.len() > PATH_TRACKING_BYTES {
-                DeserializeSeed::deserialize(&mut *seed, &mut de)
-                    .map_err(|e| json_error(file, &e))?;
-                return de.end().map_err(|e| json_error(file, &e));
-            }
-            let mut track = serde_path_to_error::Track::new();
-            DeserializeSeed::deserialize(
-                &mut *seed,
-                serde_path_to_error::Deserializer::new(&mut de, &mut track),
-            )
-            .map_err(|e| {
-                let err = json_error(file, &e);
-                let path = track.path().to_string();
-                let syntax = matches!(
-                    e.classify(),
-                    serde_json::error::Category::Syntax | serde_json::error::Category::Eof
-                );
-                if syntax || path.is_empty() || path == "." || err.field.is_some() {
-                    err
-                } else {
-                    err.field(path)
-                }
-            })?;
-            de.end().map_err(|e| json_error(file, &e))
+    let mut seed = new_seed();
+    if format != Format::Json {
+        crate::input::guard::check_yaml(file, body)?;
+        for doc in serde_yaml::Deserializer::from_str(body) {
+            DeserializeSeed::deserialize(&mut seed, doc).map_err(|e| yaml_error(file, &e))?;
         }
-        _ => {
-            crate::input::guard::check_yaml(file, body)?;
-            for doc in serde_yaml::Deserializer::from_str(body) {
-                DeserializeSeed::deserialize(&mut *seed, doc).map_err(|e| yaml_error(file, &e))?;
-            }
-            Ok(())
-        }
+        return Ok(seed);
+    }
+    // No guard walk here: JSON has no aliases, and a capture of 100,000 pods is read once.
+    let mut de = serde_json::Deserializer::from_str(body);
+    let first = DeserializeSeed::deserialize(&mut seed, &mut de).and_then(|()| de.end());
+    let Err(e) = first else {
+        return Ok(seed);
+    };
+    let syntax = matches!(
+        e.classify(),
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+    );
+    if syntax {
+        return Err(json_error(file, &e));
+    }
+    // What the first reading kept is freed before the second reading keeps it again.
+    drop(seed);
+    let mut track = serde_path_to_error::Track::new();
+    let mut de = serde_json::Deserializer::from_str(body);
+    let again = DeserializeSeed::deserialize(
+        &mut new_seed(),
+        serde_path_to_error::Deserializer::new(&mut de, &mut track),
+    );
+    // The same text read the same way fails the same way; the first error stands otherwise.
+    let (e, path) = match again {
+        Err(again) => (again, track.path().to_string()),
+        Ok(()) => (e, String::new()),
+    };
+    let err = json_error(file, &e);
+    if path.is_empty() || path == "." || err.field.is_some() {
+        Err(err)
+    } else {
+        Err(err.field(path))
     }
 }
 
@@ -261,7 +262,11 @@ impl<'de> Deserialize<'de> for ResourceMap {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ResourceMap, A::Error> {
                 let mut list = Vec::with_capacity(map.size_hint().unwrap_or(2));
+                let mut keys = Keys::default();
                 while let Some((name, value)) = map.next_entry::<Cow<'de, str>, Milli>()? {
+                    if let Some(name) = keys.repeated(name.clone()) {
+                        return Err(de::Error::custom(repeated_key(&name)));
+                    }
                     if value.0 < 0 {
                         return Err(de::Error::custom(format!(
                             "found a negative {name} of {} milli-units, expected 0 or more",
@@ -294,7 +299,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for Labels<'a> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Labels<'a>, A::Error> {
                 let mut list = Vec::with_capacity(map.size_hint().unwrap_or(4));
+                let mut keys = Keys::default();
                 while let Some(entry) = map.next_entry::<Cow<'de, str>, Cow<'de, str>>()? {
+                    if let Some(name) = keys.repeated(entry.0.clone()) {
+                        return Err(de::Error::custom(repeated_key(&name)));
+                    }
                     list.push(entry);
                 }
                 Ok(Labels(list))
@@ -397,6 +406,41 @@ mod tests {
         assert!(err.message.contains("expected 0 or more"), "{err}");
         let err = decode::<Probe>("t.json", "{\"at\": \"yesterday\"}", Format::Json).unwrap_err();
         assert!(err.message.starts_with("found \"yesterday\""), "{err}");
+    }
+
+    #[test]
+    fn times_the_api_server_accepts_are_read_in_captures() {
+        for at in [
+            "9999-12-31T23:59:59Z",
+            "9999-12-31T23:59:59.999999999+00:00",
+            "2026-11-29T15:04:05.123456789123Z",
+        ] {
+            let json = format!("{{\"at\": \"{at}\"}}");
+            let probe: Probe = decode("t.json", &json, Format::Json).unwrap().remove(0);
+            assert!(probe.at.is_some(), "{at}");
+        }
+    }
+
+    #[test]
+    fn a_key_twice_in_a_mapping_that_is_read_is_refused_as_strict_decoding_does() {
+        for (json, field) in [
+            (r#"{"labels": {"app": "a", "app": "b"}}"#, "labels"),
+            (r#"{"usage": {"cpu": "1", "cpu": "2"}}"#, "usage"),
+            (r#"{"cpu": "1", "cpu": "2"}"#, "."),
+        ] {
+            let err = decode::<Probe>("p.json", json, Format::Json).unwrap_err();
+            assert!(err.message.starts_with("found the key"), "{json}: {err}");
+            assert!(
+                err.message.contains("twice in one mapping"),
+                "{json}: {err}"
+            );
+            assert!(
+                err.field.as_deref().is_none_or(|f| f == field),
+                "{json}: {err}"
+            );
+        }
+        let yaml = "labels:\n  app: a\n  tier: b\n";
+        decode::<Probe>("p.yaml", yaml, Format::Yaml).unwrap();
     }
 
     #[test]

@@ -397,26 +397,7 @@ fn load_v2(
     }
     let envelope: V2Envelope = lenient::typed(source, doc, item, raw, warnings)?;
     require_v2(source, raw)?;
-    for (key, typed) in [
-        (
-            "spec",
-            envelope
-                .spec
-                .as_ref()
-                .and_then(|s| serde_json::to_value(s).ok()),
-        ),
-        (
-            "status",
-            envelope
-                .status
-                .as_ref()
-                .and_then(|s| serde_json::to_value(s).ok()),
-        ),
-    ] {
-        if let (Some(typed), Some(raw)) = (typed, raw.get(key)) {
-            tags::check(source, &typed, raw, &FieldPath::of(&[key]))?;
-        }
-    }
+    tags::check_object(source, &envelope, raw)?;
     let meta = envelope.metadata.unwrap_or_default();
     let (name, namespace) = metadata_name(source, &meta)?;
     let mut spec = envelope.spec.unwrap_or_default();
@@ -614,6 +595,7 @@ fn load_v1(
 ) -> Result<(HpaSpec, HpaStatus), InputError> {
     let envelope: V1Envelope = lenient::typed(source, doc, item, raw, warnings)?;
     require_spec(source, raw)?;
+    tags::check_object(source, &envelope, raw)?;
     let meta = envelope.metadata.unwrap_or_default();
     let (name, namespace) = metadata_name(source, &meta)?;
     let annotations: BTreeMap<String, String> = meta.annotations.clone().unwrap_or_default();

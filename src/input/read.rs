@@ -74,28 +74,24 @@ pub(crate) fn read_capped(reader: impl Read, shown: &str) -> Result<Vec<u8>, Inp
 }
 
 fn read_capped_to(
-    mut reader: impl Read,
+    reader: impl Read,
     shown: &str,
     cap: u64,
     size_hint: u64,
 ) -> Result<Vec<u8>, InputError> {
-    let cap = usize::try_from(cap).unwrap_or(usize::MAX);
-    let hint = usize::try_from(size_hint).unwrap_or(0).min(cap);
-    let mut bytes = Vec::with_capacity(hint);
-    let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        let n = match reader.read(&mut chunk) {
-            Ok(0) => return Ok(bytes),
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(InputError::new(shown, format!("cannot read: {e}"))),
-        };
-        // Checked before the buffer grows: memory stays within the cap.
-        if bytes.len().saturating_add(n) > cap {
-            return Err(too_large_to(shown, None, cap as u64));
-        }
-        bytes.extend_from_slice(chunk.get(..n).unwrap_or_default());
+    // One byte past the cap is room to see that the input goes on; with the size known, the
+    // bytes go straight into one buffer of that size (no copy through a chunk).
+    let hint = usize::try_from(size_hint.min(cap)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(hint.saturating_add(1));
+    let mut limited = reader.take(cap.saturating_add(1));
+    // `read_to_end` retries an interrupted read itself.
+    limited
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::new(shown, format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > cap {
+        return Err(too_large_to(shown, None, cap));
     }
+    Ok(bytes)
 }
 
 fn too_large(shown: &str, size: Option<u64>) -> InputError {

@@ -815,3 +815,157 @@ fn a_list_of_names_in_an_error_is_cut_to_20_with_a_count() {
     );
     assert!(!err.contains("c20"), "{err}");
 }
+
+#[test]
+fn an_alias_bomb_is_refused_in_every_yaml_input_within_time_and_memory() {
+    // 9,000 aliases of one 9,000-element anchor: 81 million nodes from 54 KB (2.5 GB before the
+    // alias budget). Each YAML input, headed so that it is read as YAML.
+    let dir = std::env::temp_dir().join(format!("hpacalc-aliases-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bomb = |head: &str| {
+        format!(
+            "{head}x-anchor: &a [{}]\nx-aliases: [{}]\n",
+            vec!["1"; 9_000].join(","),
+            vec!["*a"; 9_000].join(",")
+        )
+    };
+    let write = |name: &str, head: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, bomb(head)).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let hpa = write(
+        "hpa.yaml",
+        "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n",
+    );
+    let scaled = write(
+        "scaled.yaml",
+        "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\n",
+    );
+    let pods = write("pods.yaml", "apiVersion: v1\nkind: PodList\n");
+    let metrics = write(
+        "metrics.yaml",
+        "apiVersion: metrics.k8s.io/v1beta1\nkind: PodMetricsList\n",
+    );
+    let custom = write(
+        "custom.yaml",
+        "apiVersion: custom.metrics.k8s.io/v1beta2\nkind: MetricValueList\n",
+    );
+    let events = write("events.yaml", "apiVersion: v1\nkind: EventList\n");
+    let nodes = write("nodes.yaml", "apiVersion: v1\nkind: NodeList\n");
+    let target = write("target.yaml", "apiVersion: apps/v1\nkind: Deployment\n");
+    let base = [
+        "--hpa",
+        "fixtures/kubectl/hpa.yaml",
+        "--pods",
+        "fixtures/kubectl/pods.json",
+    ];
+    let with = |more: &[&str]| -> Vec<String> {
+        base.iter()
+            .copied()
+            .chain(more.iter().copied())
+            .map(String::from)
+            .collect()
+    };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["--hpa".into(), hpa.clone()], &hpa),
+        (vec!["--hpa".into(), scaled.clone()], &scaled),
+        (
+            vec![
+                "--hpa".into(),
+                "fixtures/kubectl/hpa.yaml".into(),
+                "--pods".into(),
+                pods.clone(),
+            ],
+            &pods,
+        ),
+        (with(&["--metrics", &metrics]), &metrics),
+        (with(&["--custom-metrics", &custom]), &custom),
+        (with(&["--events", &events]), &events),
+        (with(&["--nodes", &nodes]), &nodes),
+        (with(&["--target", &target]), &target),
+    ];
+    for (args, file) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (o, took) = bounded(&args, piped(), piped(), piped(), 1024);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(err.contains(*file), "{args:?}: {err}");
+        assert!(err.contains("(the alias budget)"), "{args:?}: {err}");
+        assert!(took.as_secs() < 10, "{args:?} took {took:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn quantities_are_read_exactly_as_parse_quantity_reads_them_everywhere() {
+    // ParseQuantity (apimachinery quantity.go) reads a bare suffix, exponent or point as zero
+    // (parseQuantityString returns num "0"; TestParseQuantityString has "." and "-."), and refuses
+    // a suffix it does not know, a space or a second point.
+    let dir = std::env::temp_dir().join(format!("hpacalc-quantities-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (text, accepted) in [
+        ("m", true),
+        ("e3", true),
+        (".", true),
+        ("10KB", false),
+        ("1 m", false),
+        ("1.2.3", false),
+        ("1e", false),
+    ] {
+        let csv = dir.join("pods.csv");
+        std::fs::write(
+            &csv,
+            format!("pod,ready,started,cpu,cpu_request\nweb-1,true,3h,{text},500m\n"),
+        )
+        .unwrap();
+        let load = dir.join("load.csv");
+        std::fs::write(&load, format!("time,cpu\n0s,{text}\n")).unwrap();
+        let allocatable = format!("cpu={text},memory=8Gi");
+        let (csv, load) = (csv.to_string_lossy(), load.to_string_lossy());
+        for (args, place) in [
+            (
+                vec!["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", &csv],
+                format!("{csv}:2:4: cpu: found"),
+            ),
+            (
+                vec![
+                    "--hpa",
+                    "fixtures/hpa/web-cpu.yaml",
+                    "--pods",
+                    "fixtures/samples/web-cpu.csv",
+                    "--node-allocatable",
+                    &allocatable,
+                ],
+                "--node-allocatable: cpu: found".to_string(),
+            ),
+            (
+                vec![
+                    "simulate",
+                    "--hpa",
+                    "fixtures/hpa/web-cpu.yaml",
+                    "--load",
+                    &load,
+                    "--pod-request",
+                    "cpu=500m",
+                ],
+                format!("{load}:2"),
+            ),
+        ] {
+            let (o, _) = bounded(&args, piped(), piped(), piped(), 1024);
+            let err = stderr(&o);
+            if accepted {
+                assert_eq!(o.status.code(), Some(0), "{text} {args:?}: {err}");
+            } else {
+                assert_eq!(o.status.code(), Some(1), "{text} {args:?}: {err}");
+                assert!(err.contains(&place), "{text} {args:?}: {err}");
+                assert!(
+                    err.contains("expected a Kubernetes quantity"),
+                    "{text} {args:?}: {err}"
+                );
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

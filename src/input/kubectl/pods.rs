@@ -183,7 +183,7 @@ pub fn parse(
     scope: &Scope,
     target: &ObjectReference,
 ) -> Result<CapturedPods, InputError> {
-    let mut reader = Reader {
+    let new_reader = || Reader {
         rules: Rules {
             file,
             scope,
@@ -193,10 +193,9 @@ pub fn parse(
         documents: 0,
         kind_error: None,
     };
-    decode_each(file, text, format, &mut reader)?;
     let Reader {
         kept, kind_error, ..
-    } = reader;
+    } = decode_each(file, text, format, new_reader)?;
     if let Some(err) = kind_error {
         return Err(err);
     }
@@ -227,13 +226,14 @@ impl<'s> Pages<'s> {
 
     /// Reads one page, a `PodList` as the API serves it.
     pub fn page(&mut self, text: &str) -> Result<(), InputError> {
-        let mut reader = Reader {
-            rules: self.rules,
+        let rules = self.rules;
+        let new_reader = || Reader {
+            rules,
             kept: Batch::default(),
             documents: 0,
             kind_error: None,
         };
-        decode_each(self.rules.file, text, Format::Json, &mut reader)?;
+        let reader = decode_each(rules.file, text, Format::Json, new_reader)?;
         if let Some(err) = reader.kind_error {
             return Err(err);
         }

@@ -1192,3 +1192,80 @@ fn an_ignored_time_that_is_not_rfc3339_is_a_warning_too() {
         loaded.warnings
     );
 }
+
+#[test]
+fn yaml_tags_and_scalars_that_change_a_fields_type_are_refused_in_every_version() {
+    let v1 = fixture!("v1.yaml");
+    let v2 = fixture!("web-cpu.yaml");
+    // (manifest, what to replace, with what, the field refused, the message's start)
+    let cases = [
+        (
+            v2,
+            "maxReplicas: 10",
+            "maxReplicas: !!str 10",
+            "spec.maxReplicas",
+            "found the string \"10\"",
+        ),
+        (
+            v2,
+            "name: web\n  namespace",
+            "name: !!int 5\n  namespace",
+            "metadata.name",
+            "found the number 5",
+        ),
+        (
+            v2,
+            "name: web\n  namespace",
+            "name: 5\n  namespace",
+            "metadata.name",
+            "found the number 5",
+        ),
+        (
+            v2,
+            "namespace: shop",
+            "namespace: !!bool true",
+            "metadata.namespace",
+            "found the boolean true",
+        ),
+        (
+            v2,
+            "name: cpu",
+            "name: !!float 1.5",
+            "spec.metrics[0].resource.name",
+            "found the number 1.5",
+        ),
+        (
+            v1,
+            "maxReplicas: 4",
+            "maxReplicas: !!str 4",
+            "spec.maxReplicas",
+            "found the string \"4\"",
+        ),
+        (
+            v1,
+            "currentReplicas: 2",
+            "currentReplicas: !!str 2",
+            "status.currentReplicas",
+            "found the string \"2\"",
+        ),
+        (
+            v1,
+            "name: legacy\n  namespace",
+            "name: !!int 7\n  namespace",
+            "metadata.name",
+            "found the number 7",
+        ),
+    ];
+    for (text, from, to, field, start) in cases {
+        assert!(text.contains(from), "{from}");
+        let err = fail(&text.replacen(from, to, 1));
+        assert_eq!(err.field.as_deref(), Some(field), "{to}: {err}");
+        assert!(err.message.starts_with(start), "{to}: {err}");
+    }
+    // A tag that keeps the field's type, and a quantity written as a number, are read as the API
+    // server reads them.
+    ok(&v2.replacen("averageUtilization: 50", "averageUtilization: !!int 50", 1));
+    ok(&v2.replacen("name: web\n  namespace", "name: !!str web\n  namespace", 1));
+    let all = ok(fixture!("all-metric-types.yaml"));
+    assert!(!all.spec.metrics.is_empty());
+}

@@ -363,6 +363,7 @@ pub fn load(
         super::lenient::typed(source, doc, item, raw, warnings)?;
     let spec_path = FieldPath::of(&["spec"]);
     require_spec(source, raw)?;
+    super::tags::check_object(source, &envelope, raw)?;
     let meta = envelope.metadata.unwrap_or_default();
     let (name, namespace) = metadata_name(source, &meta)?;
     let raw_spec = raw.get("spec").cloned().unwrap_or(Value::Null);
