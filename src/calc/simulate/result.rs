@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::report::ToleranceBand;
 pub use super::actual::{ActualComparison, Replay};
+use crate::report::ToleranceBand;
 
 /// Changes when a key changes meaning or disappears (new keys may be added).
 pub const SCHEMA_VERSION: u32 = 1;

@@ -204,14 +204,27 @@ pub(super) fn check(
         if is_standard_resource(resource) || read_by_metric(resource) {
             continue;
         }
-        let shown = names.get(i).map_or("", String::as_str);
         unread.columns.push(i);
+    }
+    // One warning for all of them: a header of 100,000 unknown columns is one line, not 100,000.
+    if let Some(&first) = unread.columns.first() {
+        let shown: Vec<&str> = unread
+            .columns
+            .iter()
+            .map(|&i| names.get(i).map_or("", String::as_str))
+            .collect();
+        let (what, verb) = if shown.len() == 1 {
+            ("column", "is")
+        } else {
+            ("columns", "are")
+        };
         unread.warnings.push(format!(
-            "{}:{}:{}: the column {shown} is neither a samples column, a resource's usage or \
+            "{}:{}:{}: the {what} {} {verb} neither a samples column, a resource's usage or \
              request, nor a metric's name: ignored",
             ctx.file,
             ctx.line,
-            i + 1
+            first + 1,
+            crate::error::name_list(&shown)
         ));
     }
     Ok(unread)
@@ -296,9 +309,19 @@ mod tests {
         .unwrap();
         assert_eq!(unread.columns, [2, 5]);
         assert_eq!(
-            unread.warnings[0],
-            "pods.csv:1:3: the column region is neither a samples column, a resource's usage or \
-             request, nor a metric's name: ignored"
+            unread.warnings,
+            [
+                "pods.csv:1:3: the columns region, gpu_request are neither a samples column, a \
+              resource's usage or request, nor a metric's name: ignored"
+            ]
+        );
+        let one = run(&["pod", "cpu", "region"], false, &[]).unwrap();
+        assert_eq!(
+            one.warnings,
+            [
+                "pods.csv:1:3: the column region is neither a samples column, a resource's usage or \
+              request, nor a metric's name: ignored"
+            ]
         );
     }
 
