@@ -195,6 +195,16 @@ pub fn reconcile<'a>(
         sync.branch = Branch::BelowMin;
     }
 
+    // Port of validateAndParseSelector (horizontal.go), the first step of
+    // computeReplicasForMetrics: a bad selector fails every metric at once.
+    if compute_metrics && let Some(e) = &s.metrics.selector_error {
+        sync.conditions
+            .set("ScalingActive", false, &e.reason, e.message.clone());
+        sync.branch = Branch::MetricsFailed;
+        sync.rescale = false;
+        sync.desired_replicas = current;
+        return sync;
+    }
     if compute_metrics {
         let inputs = metric_inputs(s, &rules, tolerances);
         sync.outcomes = hpa

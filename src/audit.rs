@@ -1,0 +1,517 @@
+//! `hpacalc audit`: reads the dump once, matches every HPA to its target and pods through the
+//! pod index, runs the single-HPA calculation on each HPA's share of the dump, and adds the
+//! cross-HPA findings (`calc::audit`).
+
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+use anyhow::Result;
+
+use crate::calc;
+use crate::calc::audit::{FleetFacts, HpaFacts, PdbFacts, TargetState, VpaFacts};
+use crate::cli::{AuditArgs, FailOn, OutputFormat};
+use crate::input::cluster::index::PodIndex;
+use crate::input::cluster::objects::{HpaHead, Workload};
+use crate::input::cluster::share::{Common, Share};
+use crate::input::cluster::{Dump, Whole};
+use crate::input::selector::Selector;
+use crate::report::Severity;
+use crate::report::audit::{AuditReport, Finding, Unevaluated};
+use crate::scenario::{MetricSpec, SelectorError, TargetType};
+use crate::time::Timestamp;
+
+/// `--fail-on` matched: exit 3 after the output.
+#[derive(Debug, thiserror::Error)]
+#[error("{count} finding(s) of severity {severity} or above (--fail-on {severity})")]
+pub struct FindingsFailed {
+    pub count: usize,
+    pub severity: &'static str,
+}
+
+/// Kinds the API serves without a scale subresource: an HPA cannot target them.
+const NO_SCALE_KINDS: [&str; 10] = [
+    "DaemonSet",
+    "Job",
+    "CronJob",
+    "Pod",
+    "Service",
+    "ConfigMap",
+    "Secret",
+    "Ingress",
+    "PersistentVolumeClaim",
+    "HorizontalPodAutoscaler",
+];
+
+/// The manager kube-controller-manager writes under, and the subresource the HPA writes.
+const CONTROLLER_MANAGER: &str = "kube-controller-manager";
+
+pub fn run(args: &AuditArgs) -> Result<()> {
+    let mut dump = Dump::default();
+    for path in args.cluster.iter().chain(&args.events) {
+        dump.read(path)?;
+    }
+    if let Some(path) = &args.metrics {
+        dump.read_metrics(path)?;
+    }
+    let mut files = Vec::new();
+    for (flag, paths) in [
+        ("--custom-metrics", &args.custom_metrics),
+        ("--external-metrics", &args.external_metrics),
+    ] {
+        for path in paths {
+            let (_, text) = crate::input::read_input(path)?;
+            files.push((flag.to_string(), path.clone(), Rc::from(text)));
+        }
+    }
+    let now = match &args.now {
+        Some(t) => Some(t.clone()),
+        None => dump.newest.map(Timestamp::to_rfc3339),
+    };
+    let mut flags = vec![
+        "--sync-period".to_string(),
+        args.sync_period.clone(),
+        "--tolerance".into(),
+        args.tolerance.to_string(),
+        "--kube-version".into(),
+        args.kube_version.clone(),
+    ];
+    if let Some(now) = now {
+        flags.extend(["--now".to_string(), now]);
+    }
+    if let Some(g) = &args.feature_gates {
+        flags.extend(["--feature-gates".to_string(), g.clone()]);
+    }
+    let fleet = FleetFacts {
+        newest: dump.newest,
+        sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
+        metrics_api_error: dump.metrics_api_error.clone(),
+        metrics_given: args.metrics.is_some(),
+    };
+    let common = Common { flags, files };
+    let audit = evaluate(&dump, &common, &fleet);
+
+    let text = match args.output {
+        OutputFormat::Json => crate::render::audit::json(&audit),
+        OutputFormat::Yaml => crate::render::audit::yaml(&audit),
+        OutputFormat::Table | OutputFormat::Wide => crate::render::audit::table(
+            &audit,
+            args.output == OutputFormat::Wide,
+            crate::terminal_width(),
+        ),
+    };
+    crate::write_stdout(text.as_bytes())?;
+    if let Some(fail_on) = args.fail_on {
+        let (least, name) = match fail_on {
+            FailOn::Warning => (Severity::Warning, "warning"),
+            FailOn::Error => (Severity::Error, "error"),
+        };
+        let count = audit
+            .findings
+            .iter()
+            .filter(|f| f.severity >= least)
+            .count();
+        if count > 0 {
+            return Err(FindingsFailed {
+                count,
+                severity: name,
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// One HPA matched to its target and pods.
+struct Matched<'a> {
+    hpa: &'a Whole<HpaHead>,
+    target: Option<&'a Workload>,
+    state: TargetState,
+    selector: Option<(String, Selector)>,
+    pods: Vec<u32>,
+}
+
+fn hpa_key(h: &HpaHead) -> String {
+    format!("{}/{}", h.metadata.namespace, h.metadata.name)
+}
+
+/// Every HPA of the dump, evaluated, with the findings.
+pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport {
+    let index = PodIndex::build(&dump.pods);
+    let workloads: HashMap<(&str, &str, &str), &Workload> = (dump.workloads.iter())
+        .map(|w| {
+            let m = &w.metadata;
+            ((m.namespace.as_str(), w.kind.as_str(), m.name.as_str()), w)
+        })
+        .collect();
+
+    let mut hpas: Vec<&Whole<HpaHead>> = dump.hpas.iter().collect();
+    hpas.sort_by(|a, b| hpa_key(&a.head).cmp(&hpa_key(&b.head)));
+    let mut selected_by: Vec<Vec<u32>> = vec![Vec::new(); dump.pods.len()];
+    let mut matched: Vec<Matched<'_>> = Vec::with_capacity(hpas.len());
+    for (h, hpa) in hpas.iter().enumerate() {
+        let ns = hpa.head.metadata.namespace.as_str();
+        let target_ref = &hpa.head.spec.scale_target_ref;
+        let target = workloads
+            .get(&(ns, target_ref.kind.as_str(), target_ref.name.as_str()))
+            .copied();
+        let state = match target {
+            Some(_) => TargetState::Found,
+            None if NO_SCALE_KINDS.contains(&target_ref.kind.as_str()) => TargetState::NoScale,
+            None => TargetState::Missing,
+        };
+        let label_selector = target.and_then(|w| w.spec.selector.as_ref());
+        let selector = label_selector.and_then(|s| {
+            let text = s.to_text();
+            Selector::parse(&text).ok().map(|p| (text, p))
+        });
+        let pods = match (label_selector, &selector) {
+            (Some(s), Some((text, parsed))) if !text.is_empty() => {
+                index.select(&dump.pods, ns, s, parsed)
+            }
+            _ => Vec::new(),
+        };
+        let id = u32::try_from(h).unwrap_or(u32::MAX);
+        for &p in &pods {
+            if let Some(list) = selected_by.get_mut(p as usize) {
+                list.push(id);
+            }
+        }
+        matched.push(Matched {
+            hpa,
+            target,
+            state,
+            selector,
+            pods,
+        });
+    }
+
+    let metrics: Option<HashMap<(&str, &str), &_>> =
+        (fleet.metrics_given && dump.metrics_api_error.is_none()).then(|| {
+            (dump.metrics.iter())
+                .map(|m| {
+                    let k = (m.metadata.namespace.as_str(), m.metadata.name.as_str());
+                    (k, m)
+                })
+                .collect()
+        });
+    let mut events: HashMap<(&str, &str), Vec<_>> = HashMap::new();
+    for e in &dump.events {
+        if let Some(o) = e
+            .head
+            .involved_object
+            .as_ref()
+            .or(e.head.regarding.as_ref())
+        {
+            let ns = if o.namespace.is_empty() {
+                e.head.metadata.namespace.as_str()
+            } else {
+                o.namespace.as_str()
+            };
+            events.entry((ns, o.name.as_str())).or_default().push(e);
+        }
+    }
+    let mut by_target: HashMap<(&str, &str, &str), Vec<usize>> = HashMap::new();
+    for (i, m) in matched.iter().enumerate() {
+        let r = &m.hpa.head.spec.scale_target_ref;
+        by_target
+            .entry((
+                m.hpa.head.metadata.namespace.as_str(),
+                r.kind.as_str(),
+                r.name.as_str(),
+            ))
+            .or_default()
+            .push(i);
+    }
+    let pdbs = pdbs_by_hpa(dump, &index, &selected_by);
+
+    let mut reports = Vec::new();
+    let mut unevaluated = Vec::new();
+    let mut findings: Vec<Finding> = Vec::new();
+    for (i, m) in matched.iter().enumerate() {
+        let head = &m.hpa.head;
+        let meta = &head.metadata;
+        let key = hpa_key(head);
+        let selecting: BTreeSet<u32> = (m.pods.iter())
+            .filter_map(|&p| selected_by.get(p as usize))
+            .flatten()
+            .copied()
+            .filter(|&h| h as usize != i)
+            .collect();
+        let selecting: Vec<String> = (selecting.iter())
+            .filter_map(|&h| matched.get(h as usize))
+            .map(|o| hpa_key(&o.hpa.head))
+            .collect();
+        let r = &head.spec.scale_target_ref;
+        let same_target: Vec<String> = by_target
+            .get(&(meta.namespace.as_str(), r.kind.as_str(), r.name.as_str()))
+            .into_iter()
+            .flatten()
+            .filter(|&&o| o != i)
+            .filter_map(|&o| matched.get(o))
+            .map(|o| hpa_key(&o.hpa.head))
+            .collect();
+        let selector_text = m.selector.as_ref().map(|(t, _)| t.clone());
+        let selector_error = match (&m.state, &selector_text) {
+            (TargetState::Found, None) => Some(SelectorError {
+                reason: "InvalidSelector".into(),
+                message: "the HPA target's scale is missing a selector".into(),
+            }),
+            (TargetState::Found, Some(text)) if !selecting.is_empty() => {
+                let mut all = selecting.clone();
+                all.push(key.clone());
+                all.sort();
+                Some(SelectorError {
+                    reason: "AmbiguousSelector".into(),
+                    message: format!(
+                        "pods by selector {text} are controlled by multiple HPAs: [{}]",
+                        all.join(" ")
+                    ),
+                })
+            }
+            _ => None,
+        };
+
+        let report = if m.state == TargetState::Found {
+            let share = Share {
+                hpa: m.hpa,
+                target: m.target,
+                pods: (m.pods.iter())
+                    .filter_map(|&p| dump.pods.get(p as usize))
+                    .collect(),
+                metrics: metrics.as_ref().map(|by_pod| {
+                    (m.pods.iter())
+                        .filter_map(|&p| dump.pods.get(p as usize))
+                        .filter_map(|p| {
+                            let k = (p.metadata.namespace.as_str(), p.metadata.name.as_str());
+                            by_pod.get(&k).copied()
+                        })
+                        .collect()
+                }),
+                metrics_api_error: dump.metrics_api_error.as_deref(),
+                events: events
+                    .get(&(meta.namespace.as_str(), meta.name.as_str()))
+                    .cloned()
+                    .unwrap_or_default(),
+                selector_error,
+            };
+            match crate::input::cluster::share::scenario(&share, common) {
+                Ok(scenario) => Ok((calc::evaluate(&scenario), scenario)),
+                Err(e) => Err(format!("{e:#}")),
+            }
+        } else {
+            Err(format!(
+                "{} {} is not in the inputs: the controller cannot read its scale",
+                r.kind, r.name
+            ))
+        };
+
+        let (resources, utilization_resources, missing_requests) = match &report {
+            Ok((_, scenario)) => requests_facts(&scenario.hpa.metrics, m.target),
+            Err(_) => (Vec::new(), Vec::new(), Vec::new()),
+        };
+        let (min_replicas, max_replicas) = match &report {
+            Ok((_, s)) => (s.hpa.min_replicas, s.hpa.max_replicas),
+            Err(_) => (
+                clamp_i32(head.spec.min_replicas.unwrap_or(1)),
+                clamp_i32(head.spec.max_replicas.unwrap_or(0)),
+            ),
+        };
+        let facts = HpaFacts {
+            namespace: meta.namespace.clone(),
+            name: meta.name.clone(),
+            target_kind: r.kind.clone(),
+            target_name: r.name.clone(),
+            target: m.state.clone(),
+            min_replicas,
+            max_replicas,
+            utilization_resources,
+            resources,
+            missing_requests,
+            selecting,
+            same_target,
+            selector: selector_text.unwrap_or_default(),
+            replicas_managers: m.target.map(replicas_managers).unwrap_or_default(),
+            pdbs: pdbs.get(&i).cloned().unwrap_or_default(),
+            vpas: vpas_of(dump, &meta.namespace, &r.kind, &r.name),
+            generation: meta.generation,
+            observed_generation: head.status.observed_generation,
+            status_written: status_written(head),
+            capacity: None,
+        };
+        findings.extend(calc::audit::hpa_findings(
+            &facts,
+            report.as_ref().ok().map(|(r, _)| r),
+            fleet,
+        ));
+        match report {
+            Ok((r, _)) => reports.push(r),
+            Err(error) => {
+                if m.state == TargetState::Found {
+                    findings.push(Finding {
+                        code: "EvaluationFailed".into(),
+                        severity: Severity::Error,
+                        hpa: Some(key.clone()),
+                        objects: Vec::new(),
+                        message: format!("the single-HPA evaluation failed: {error}"),
+                        fix: "run hpacalc on this HPA alone to see the inputs it needs".into(),
+                    });
+                }
+                unevaluated.push(Unevaluated {
+                    hpa: key,
+                    target: format!("{}/{}", r.kind, r.name),
+                    min_replicas,
+                    max_replicas,
+                    error,
+                });
+            }
+        }
+    }
+    calc::audit::assemble(reports, unevaluated, findings)
+}
+
+fn clamp_i32(v: i64) -> i32 {
+    i32::try_from(v).unwrap_or(if v < 0 { i32::MIN } else { i32::MAX })
+}
+
+/// The resources the HPA scales on, those with Utilization targets, and the containers of the
+/// target's pod template without a request for one of those.
+#[allow(clippy::type_complexity)]
+fn requests_facts(
+    metrics: &[MetricSpec],
+    target: Option<&Workload>,
+) -> (Vec<String>, Vec<String>, Vec<(String, String)>) {
+    let mut resources = Vec::new();
+    let mut utilization = Vec::new();
+    let mut missing = Vec::new();
+    let template = target.and_then(|w| w.spec.template.as_ref());
+    for m in metrics {
+        let MetricSpec::Resource {
+            resource,
+            container,
+            target: t,
+        } = m
+        else {
+            continue;
+        };
+        if !resources.contains(resource) {
+            resources.push(resource.clone());
+        }
+        if t.target_type != TargetType::Utilization {
+            continue;
+        }
+        utilization.push(resource.clone());
+        let Some(template) = template else { continue };
+        let pod_level = (template.spec.resources.as_ref())
+            .and_then(|r| r.get("requests"))
+            .and_then(|r| r.get(resource))
+            .is_some();
+        if pod_level {
+            continue;
+        }
+        for c in &template.spec.containers {
+            if container.as_ref().is_some_and(|n| *n != c.name) {
+                continue;
+            }
+            let entry = (c.name.clone(), resource.clone());
+            if !c.requests(resource) && !missing.contains(&entry) {
+                missing.push(entry);
+            }
+        }
+    }
+    (resources, utilization, missing)
+}
+
+/// Managers other than the HPA controller that own `spec.replicas` (managedFields).
+fn replicas_managers(w: &Workload) -> Vec<String> {
+    let mut out: Vec<String> = (w.metadata.managed_fields.iter())
+        .filter(|f| f.owns_spec_replicas && f.subresource != "scale")
+        .filter(|f| f.manager != CONTROLLER_MANAGER)
+        .map(|f| f.manager.clone())
+        .collect();
+    out.dedup();
+    out
+}
+
+/// The last write of the HPA's status, per managedFields.
+fn status_written(h: &HpaHead) -> Option<Timestamp> {
+    (h.metadata.managed_fields.iter())
+        .filter(|f| f.subresource == "status")
+        .filter_map(|f| f.time.as_deref().and_then(Timestamp::parse_rfc3339))
+        .max()
+}
+
+/// The PDBs whose selector matches pods of each HPA (by HPA position).
+fn pdbs_by_hpa(
+    dump: &Dump,
+    index: &PodIndex,
+    selected_by: &[Vec<u32>],
+) -> HashMap<usize, Vec<PdbFacts>> {
+    let mut out: HashMap<usize, Vec<PdbFacts>> = HashMap::new();
+    for pdb in &dump.pdbs {
+        let selector = pdb.spec.selector.clone().unwrap_or_default();
+        let Ok(parsed) = Selector::parse(&selector.to_text()) else {
+            continue;
+        };
+        let hpas: BTreeSet<u32> = index
+            .select(&dump.pods, &pdb.metadata.namespace, &selector, &parsed)
+            .iter()
+            .filter_map(|&p| selected_by.get(p as usize))
+            .flatten()
+            .copied()
+            .collect();
+        let text = |v: &Option<serde_json::Value>| {
+            v.as_ref().map(|v| match v {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+        };
+        for h in hpas {
+            out.entry(h as usize).or_default().push(PdbFacts {
+                name: pdb.metadata.name.clone(),
+                min_available: text(&pdb.spec.min_available),
+                max_unavailable: text(&pdb.spec.max_unavailable),
+            });
+        }
+    }
+    out
+}
+
+/// The VPAs on this target, with their mode and the resources they control.
+fn vpas_of(dump: &Dump, ns: &str, kind: &str, name: &str) -> Vec<VpaFacts> {
+    (dump.vpas.iter())
+        .filter(|v| v.metadata.namespace == ns)
+        .filter(|v| {
+            v.spec
+                .target_ref
+                .as_ref()
+                .is_some_and(|t| t.kind == kind && t.name == name)
+        })
+        .map(|v| {
+            let default = vec!["cpu".to_string(), "memory".to_string()];
+            let policies = (v.spec.resource_policy.as_ref())
+                .map(|p| p.container_policies.clone())
+                .unwrap_or_default();
+            let controlled: Vec<String> = if policies.is_empty() {
+                default
+            } else {
+                let mut all: Vec<String> = Vec::new();
+                for p in policies.iter().filter(|p| p.mode.as_deref() != Some("Off")) {
+                    for r in p.controlled_resources.as_ref().unwrap_or(&default) {
+                        if !all.contains(r) {
+                            all.push(r.clone());
+                        }
+                    }
+                }
+                all
+            };
+            VpaFacts {
+                name: v.metadata.name.clone(),
+                // The VPA API's default update mode.
+                update_mode: (v.spec.update_policy.as_ref())
+                    .and_then(|p| p.update_mode.clone())
+                    .unwrap_or_else(|| "Auto".into()),
+                controlled,
+            }
+        })
+        .collect()
+}
