@@ -8,10 +8,12 @@ use std::rc::Rc;
 use anyhow::Result;
 
 use crate::calc;
-use crate::calc::audit::{FleetFacts, HpaFacts, PdbFacts, TargetState, VpaFacts};
+use crate::calc::audit::{
+    CapacityFacts, FleetFacts, HpaFacts, NodeRoom, PdbFacts, TargetState, VpaFacts,
+};
 use crate::cli::{AuditArgs, FailOn, OutputFormat};
 use crate::input::cluster::index::PodIndex;
-use crate::input::cluster::objects::{HpaHead, Workload};
+use crate::input::cluster::objects::{HpaHead, PodSpec, Workload, requests_milli};
 use crate::input::cluster::share::{Common, Share};
 use crate::input::cluster::{Dump, Whole};
 use crate::input::selector::Selector;
@@ -52,6 +54,16 @@ pub fn run(args: &AuditArgs) -> Result<()> {
     }
     if let Some(path) = &args.metrics {
         dump.read_metrics(path)?;
+    }
+    if let Some(path) = &args.nodes {
+        dump.read(path)?;
+        if dump.nodes.is_empty() {
+            return Err(crate::error::InputError::new(
+                path.to_string_lossy(),
+                "found no nodes, expected kubectl get nodes -o json output",
+            )
+            .into());
+        }
     }
     let mut files = Vec::new();
     for (flag, paths) in [
@@ -223,10 +235,13 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             .push(i);
     }
     let pdbs = pdbs_by_hpa(dump, &index, &selected_by);
+    let rooms = (!dump.nodes.is_empty()).then(|| node_rooms(dump));
+    let mut fits: HashMap<Vec<(String, i64)>, i64> = HashMap::new();
 
     let mut reports = Vec::new();
     let mut unevaluated = Vec::new();
     let mut findings: Vec<Finding> = Vec::new();
+    let mut resource_hpas: Vec<String> = Vec::new();
     for (i, m) in matched.iter().enumerate() {
         let head = &m.hpa.head;
         let meta = &head.metadata;
@@ -316,6 +331,9 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
                 clamp_i32(head.spec.max_replicas.unwrap_or(0)),
             ),
         };
+        if !resources.is_empty() {
+            resource_hpas.push(key.clone());
+        }
         let facts = HpaFacts {
             namespace: meta.namespace.clone(),
             name: meta.name.clone(),
@@ -336,7 +354,17 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             generation: meta.generation,
             observed_generation: head.status.observed_generation,
             status_written: status_written(head),
-            capacity: None,
+            capacity: rooms.as_ref().and_then(|rooms| {
+                let per_pod = per_pod_requests(m.target?);
+                let fit = *fits
+                    .entry(per_pod.clone())
+                    .or_insert_with(|| calc::audit::pods_that_fit(rooms, &per_pod));
+                Some(CapacityFacts {
+                    per_pod,
+                    fit,
+                    current_pods: i64::try_from(m.pods.len()).unwrap_or(i64::MAX),
+                })
+            }),
         };
         findings.extend(calc::audit::hpa_findings(
             &facts,
@@ -366,6 +394,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             }
         }
     }
+    findings.extend(calc::audit::fleet_findings(fleet, &resource_hpas));
     calc::audit::assemble(reports, unevaluated, findings)
 }
 
@@ -511,6 +540,81 @@ fn vpas_of(dump: &Dump, ns: &str, kind: &str, name: &str) -> Vec<VpaFacts> {
                     .and_then(|p| p.update_mode.clone())
                     .unwrap_or_else(|| "Auto".into()),
                 controlled,
+            }
+        })
+        .collect()
+}
+
+/// The requests of one pod: the sum of its app containers' requests, or the pod-level requests
+/// when set.
+fn pod_requests(spec: &PodSpec) -> Vec<(String, i64)> {
+    let pod_level = requests_milli(spec.resources.as_ref());
+    if !pod_level.is_empty() {
+        return pod_level;
+    }
+    let mut total: Vec<(String, i64)> = Vec::new();
+    for c in &spec.containers {
+        for (r, m) in requests_milli(c.resources.as_ref()) {
+            match total.iter_mut().find(|(t, _)| *t == r) {
+                Some((_, v)) => *v = v.saturating_add(m),
+                None => total.push((r, m)),
+            }
+        }
+    }
+    total.sort();
+    total
+}
+
+/// One replica of the target, from its pod template.
+fn per_pod_requests(w: &Workload) -> Vec<(String, i64)> {
+    w.spec
+        .template
+        .as_ref()
+        .map(|t| pod_requests(&t.spec))
+        .unwrap_or_default()
+}
+
+/// Each schedulable node's room: allocatable less the requests of the pods bound to it.
+fn node_rooms(dump: &Dump) -> Vec<NodeRoom> {
+    let mut used: HashMap<&str, (Vec<(String, i64)>, i64)> = HashMap::new();
+    for p in &dump.pods {
+        let terminal = matches!(p.status.phase.as_deref(), Some("Succeeded" | "Failed"));
+        let Some(node) = p.spec.node_name.as_deref().filter(|_| !terminal) else {
+            continue;
+        };
+        let entry = used.entry(node).or_default();
+        for (r, m) in pod_requests(&p.spec) {
+            match entry.0.iter_mut().find(|(t, _)| *t == r) {
+                Some((_, v)) => *v = v.saturating_add(m),
+                None => entry.0.push((r, m)),
+            }
+        }
+        entry.1 += 1;
+    }
+    (dump.nodes.iter())
+        .filter(|n| n.schedulable())
+        .map(|n| {
+            let alloc = requests_milli(Some(&serde_json::json!({
+                "requests": n.status.allocatable
+            })));
+            let (taken, pods) = used
+                .get(n.metadata.name.as_str())
+                .cloned()
+                .unwrap_or_default();
+            let free = (alloc.iter())
+                .filter(|(r, _)| r != "pods")
+                .map(|(r, a)| {
+                    let t = taken.iter().find(|(u, _)| u == r).map_or(0, |(_, v)| *v);
+                    (r.clone(), a.saturating_sub(t))
+                })
+                .collect();
+            let slots = alloc
+                .iter()
+                .find(|(r, _)| r == "pods")
+                .map_or(110, |(_, m)| m / 1000);
+            NodeRoom {
+                free,
+                free_pods: slots - pods,
             }
         })
         .collect()

@@ -68,12 +68,37 @@ pub struct HpaFacts {
     pub capacity: Option<CapacityFacts>,
 }
 
-/// One replica's requests against the nodes' free room, per resource (milli-units).
+/// One replica's requests against the nodes' free room (milli-units).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CapacityFacts {
     pub per_pod: Vec<(String, i64)>,
-    pub free: Vec<(String, i64)>,
+    /// How many more such pods the schedulable nodes hold.
+    pub fit: i64,
     pub current_pods: i64,
+}
+
+/// What one schedulable node has left: per resource, and pod slots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeRoom {
+    pub free: Vec<(String, i64)>,
+    pub free_pods: i64,
+}
+
+/// How many pods of `per_pod` requests the nodes hold, node by node (a pod fits on one node).
+pub fn pods_that_fit(nodes: &[NodeRoom], per_pod: &[(String, i64)]) -> i64 {
+    nodes
+        .iter()
+        .map(|n| {
+            per_pod
+                .iter()
+                .filter(|(_, need)| *need > 0)
+                .map(|(r, need)| {
+                    let free = n.free.iter().find(|(f, _)| f == r).map_or(0, |(_, v)| *v);
+                    free.max(0) / need
+                })
+                .fold(n.free_pods.max(0), i64::min)
+        })
+        .sum()
 }
 
 /// The dump as a whole.
@@ -347,6 +372,27 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
     out
 }
 
+/// Findings about the inputs as a whole: `resource_hpas` are the HPAs with Resource metrics.
+pub fn fleet_findings(fleet: &FleetFacts, resource_hpas: &[String]) -> Vec<Finding> {
+    if fleet.metrics_given || resource_hpas.is_empty() {
+        return Vec::new();
+    }
+    vec![Finding {
+        code: "MetricsApiUnavailable".into(),
+        severity: Severity::Info,
+        hpa: None,
+        objects: (resource_hpas.iter())
+            .map(|h| format!("HorizontalPodAutoscaler/{h}"))
+            .collect(),
+        message: format!(
+            "no --metrics was given: for the {} HPA(s) with Resource metrics the resource metrics \
+             API answers nothing, so those metrics fail",
+            resource_hpas.len()
+        ),
+        fix: "pass --metrics with kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods".into(),
+    }]
+}
+
 /// Why a PDB blocks evictions at `min` replicas, if it does.
 fn pdb_blocks(pdb: &PdbFacts, min: i32) -> Option<String> {
     let zero = |v: &str| v == "0" || v == "0%";
@@ -389,29 +435,19 @@ fn staleness(h: &HpaFacts, fleet: &FleetFacts) -> Option<String> {
 
 fn unreachable(c: &CapacityFacts, max: i32) -> Option<String> {
     let more = i64::from(max) - c.current_pods;
-    if more <= 0 {
+    if more <= c.fit {
         return None;
     }
-    for (resource, per_pod) in &c.per_pod {
-        if *per_pod <= 0 {
-            continue;
-        }
-        let free = c
-            .free
-            .iter()
-            .find(|(r, _)| r == resource)
-            .map_or(0, |(_, f)| *f);
-        let fit = free / per_pod;
-        if fit < more {
-            return Some(format!(
-                "maxReplicas {max} needs {more} more pod(s) of {resource} request {}, and the \
-                 nodes given have room for {fit}: the rest stay Pending unless the node group \
-                 grows",
-                crate::quantity::human_quantity(resource, *per_pod)
-            ));
-        }
-    }
-    None
+    let requests: Vec<String> = (c.per_pod.iter())
+        .map(|(r, m)| format!("{r} {}", crate::quantity::human_quantity(r, *m)))
+        .collect();
+    Some(format!(
+        "maxReplicas {max} needs {more} more pod(s) requesting {}, and the schedulable nodes \
+         given have room for {}: the rest stay Pending unless the node group grows (its maximum \
+         is not in the inputs)",
+        requests.join(", "),
+        c.fit
+    ))
 }
 
 /// The audit's result: the reports, the findings most severe first, and the summary.
@@ -570,12 +606,22 @@ mod tests {
 
     #[test]
     fn max_is_unreachable_when_the_free_room_holds_fewer_pods() {
+        let node = |cpu: i64, pods: i64| NodeRoom {
+            free: vec![("cpu".into(), cpu)],
+            free_pods: pods,
+        };
+        let per_pod = vec![("cpu".to_string(), 500)];
+        // 1.9 cores hold 3 pods, not 3.8; pod slots cap the second node.
+        assert_eq!(
+            pods_that_fit(&[node(1_900, 110), node(4_000, 2)], &per_pod),
+            5
+        );
         let c = CapacityFacts {
-            per_pod: vec![("cpu".into(), 500)],
-            free: vec![("cpu".into(), 3_000)],
+            per_pod,
+            fit: 5,
             current_pods: 4,
         };
-        assert!(unreachable(&c, 10).is_none());
-        assert!(unreachable(&c, 11).is_some());
+        assert!(unreachable(&c, 9).is_none());
+        assert!(unreachable(&c, 10).is_some());
     }
 }

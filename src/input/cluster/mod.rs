@@ -20,7 +20,7 @@ use serde_json::value::RawValue;
 use crate::error::{InputError, json_error, yaml_error};
 use crate::input::{guard, read};
 use crate::time::Timestamp;
-use objects::{EventHead, HpaHead, Meta, Pdb, Pod, PodMetrics, Vpa, Workload};
+use objects::{EventHead, HpaHead, Meta, Node, Pdb, Pod, PodMetrics, Vpa, Workload};
 
 /// An object kept whole (an HPA, a ScaledObject, an event), with where it was read.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +41,7 @@ pub struct Dump {
     pub pods: Vec<Pod>,
     pub pdbs: Vec<Pdb>,
     pub vpas: Vec<Vpa>,
+    pub nodes: Vec<Node>,
     pub metrics: Vec<PodMetrics>,
     /// `--metrics` was the API's error answer (a `Status`): its message.
     pub metrics_api_error: Option<String>,
@@ -201,6 +202,7 @@ impl Dump {
                 self.workloads.push(w);
             }
             "PodDisruptionBudget" => self.pdbs.push(serde_json::from_str(text).map_err(bad)?),
+            "Node" => self.nodes.push(serde_json::from_str(text).map_err(bad)?),
             "VerticalPodAutoscaler" => self.vpas.push(serde_json::from_str(text).map_err(bad)?),
             "Event" => {
                 let head: EventHead = serde_json::from_str(text).map_err(bad)?;

@@ -367,3 +367,62 @@ pub struct Involved {
     #[serde(default)]
     pub namespace: String,
 }
+
+/// A node: what it can hold and whether the scheduler may use it.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Node {
+    #[serde(default)]
+    pub metadata: Meta,
+    #[serde(default)]
+    pub spec: NodeSpec,
+    #[serde(default)]
+    pub status: NodeStatus,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct NodeSpec {
+    #[serde(default)]
+    pub unschedulable: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct NodeStatus {
+    #[serde(default)]
+    pub allocatable: std::collections::BTreeMap<String, Value>,
+    #[serde(default)]
+    pub conditions: Vec<Value>,
+}
+
+impl Node {
+    /// Ready and not cordoned: the scheduler may place pods here.
+    pub fn schedulable(&self) -> bool {
+        !self.spec.unschedulable
+            && self.status.conditions.iter().any(|c| {
+                c.get("type").and_then(Value::as_str) == Some("Ready")
+                    && c.get("status").and_then(Value::as_str) == Some("True")
+            })
+    }
+}
+
+/// The milli-value of each request in a `resources` object (`{requests: {cpu: 500m}}`); a
+/// quantity that does not parse counts as nothing.
+pub fn requests_milli(resources: Option<&Value>) -> Vec<(String, i64)> {
+    let Some(map) = resources
+        .and_then(|r| r.get("requests"))
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    map.iter()
+        .filter_map(|(k, v)| {
+            let text = match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            crate::quantity::parse_milli(&text)
+                .ok()
+                .map(|m| (k.clone(), m))
+        })
+        .collect()
+}
