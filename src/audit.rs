@@ -157,7 +157,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
         .collect();
 
     let mut hpas: Vec<&Whole<HpaHead>> = dump.hpas.iter().collect();
-    hpas.sort_by(|a, b| hpa_key(&a.head).cmp(&hpa_key(&b.head)));
+    hpas.sort_by_key(|h| hpa_key(&h.head));
     let mut selected_by: Vec<Vec<u32>> = vec![Vec::new(); dump.pods.len()];
     let mut matched: Vec<Matched<'_>> = Vec::with_capacity(hpas.len());
     for (h, hpa) in hpas.iter().enumerate() {
@@ -545,6 +545,9 @@ fn vpas_of(dump: &Dump, ns: &str, kind: &str, name: &str) -> Vec<VpaFacts> {
         .collect()
 }
 
+/// Requests by resource, in milli-units.
+type Requests = Vec<(String, i64)>;
+
 /// The requests of one pod: the sum of its app containers' requests, or the pod-level requests
 /// when set.
 fn pod_requests(spec: &PodSpec) -> Vec<(String, i64)> {
@@ -576,7 +579,7 @@ fn per_pod_requests(w: &Workload) -> Vec<(String, i64)> {
 
 /// Each schedulable node's room: allocatable less the requests of the pods bound to it.
 fn node_rooms(dump: &Dump) -> Vec<NodeRoom> {
-    let mut used: HashMap<&str, (Vec<(String, i64)>, i64)> = HashMap::new();
+    let mut used: HashMap<&str, (Requests, i64)> = HashMap::new();
     for p in &dump.pods {
         let terminal = matches!(p.status.phase.as_deref(), Some("Succeeded" | "Failed"));
         let Some(node) = p.spec.node_name.as_deref().filter(|_| !terminal) else {

@@ -86,11 +86,7 @@ pub fn scenario(share: &Share<'_>, common: &Common) -> Result<Scenario> {
             "metrics.json",
             format!(
                 "{{\"kind\":\"PodMetricsList\",\"apiVersion\":\"metrics.k8s.io/v1beta1\",\"items\":[{}]}}",
-                metrics
-                    .iter()
-                    .map(|m| json(m))
-                    .collect::<Vec<_>>()
-                    .join(",")
+                metrics.iter().map(json).collect::<Vec<_>>().join(",")
             ),
         ),
         (None, None) => {}
