@@ -136,6 +136,8 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
         }
         'hpacalc;audit' {
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)')
             [CompletionResult]::new('--metrics', '--metrics', [CompletionResultType]::ParameterName, 'The pods'' resource usage: `kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods`')
             [CompletionResult]::new('--custom-metrics', '--custom-metrics', [CompletionResultType]::ParameterName, 'Custom metrics API answer (MetricValueList) for Pods and Object metrics (repeatable)')
             [CompletionResult]::new('--external-metrics', '--external-metrics', [CompletionResultType]::ParameterName, 'External metrics API answer (ExternalMetricValueList) for External metrics (repeatable)')

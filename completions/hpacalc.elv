@@ -128,6 +128,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         }
         &'hpacalc;audit'= {
             cand --cluster 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)'
+            cand -f 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)'
+            cand --filename 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)'
             cand --metrics 'The pods'' resource usage: `kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods`'
             cand --custom-metrics 'Custom metrics API answer (MetricValueList) for Pods and Object metrics (repeatable)'
             cand --external-metrics 'External metrics API answer (ExternalMetricValueList) for External metrics (repeatable)'

@@ -117,15 +117,17 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l cluster -d 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s f -l filename -d 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l metrics -d 'The pods\' resource usage: `kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods`' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l custom-metrics -d 'Custom metrics API answer (MetricValueList) for Pods and Object metrics (repeatable)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l external-metrics -d 'External metrics API answer (ExternalMetricValueList) for External metrics (repeatable)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l nodes -d 'The nodes, `kubectl get nodes -o json`: checks that each HPA\'s maxReplicas fits' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l events -d 'Events, `kubectl get events -A -o json`: the controller\'s memory of each HPA' -r -F
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s o -l output -d 'Output format' -r -f -a "table\t'Step-by-step table'
-wide\t'The table plus each pod\'s class and reason'
-json\t'One JSON object'
-yaml\t'The same object as YAML'"
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s o -l output -d 'Output format' -r -f -a "table\t'One row per HPA, then the findings'
+wide\t'The table plus each HPA\'s metric values'
+json\t'{"schemaVersion", "summary", "hpas", "unevaluated", "findings"}'
+yaml\t'The same object as YAML'
+sarif\t'SARIF 2.1.0, each finding at its HPA\'s file and line (with -f)'"
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l fail-on -d 'Exit with 3 when a finding of this severity or above exists' -r -f -a "warning\t'Warnings and errors'
 error\t'Errors only'"
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l now -d 'Evaluation time, RFC 3339 (default: the newest time in the dump, else now)' -r

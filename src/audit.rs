@@ -11,9 +11,9 @@ use crate::calc;
 use crate::calc::audit::{
     CapacityFacts, FleetFacts, HpaFacts, NodeRoom, PdbFacts, TargetState, VpaFacts,
 };
-use crate::cli::{AuditArgs, FailOn, OutputFormat};
+use crate::cli::{AuditArgs, AuditFormat, FailOn};
 use crate::input::cluster::index::PodIndex;
-use crate::input::cluster::objects::{HpaHead, PodSpec, Workload, requests_milli};
+use crate::input::cluster::objects::{HpaHead, Pdb, PodSpec, Workload, requests_milli};
 use crate::input::cluster::share::{Common, Share};
 use crate::input::cluster::{Dump, Whole};
 use crate::input::selector::Selector;
@@ -48,6 +48,54 @@ const NO_SCALE_KINDS: [&str; 10] = [
 const CONTROLLER_MANAGER: &str = "kube-controller-manager";
 
 pub fn run(args: &AuditArgs) -> Result<()> {
+    let (audit, places) = if args.manifests.is_empty() {
+        cluster(args)?
+    } else {
+        manifests(args)?
+    };
+    let text = match args.output {
+        AuditFormat::Json => crate::render::audit::json(&audit),
+        AuditFormat::Yaml => crate::render::audit::yaml(&audit),
+        AuditFormat::Sarif => crate::render::audit::sarif(&audit, &places),
+        AuditFormat::Table | AuditFormat::Wide => crate::render::audit::table(
+            &audit,
+            args.output == AuditFormat::Wide,
+            crate::terminal_width(),
+        ),
+    };
+    crate::write_stdout(text.as_bytes())?;
+    if let Some(fail_on) = args.fail_on {
+        let (least, name) = match fail_on {
+            FailOn::Warning => (Severity::Warning, "warning"),
+            FailOn::Error => (Severity::Error, "error"),
+        };
+        let count = audit
+            .findings
+            .iter()
+            .filter(|f| f.severity >= least)
+            .count();
+        if count > 0 {
+            return Err(FindingsFailed {
+                count,
+                severity: name,
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Where each HPA was read (`file:line`, or `file items[3]`), by `namespace/name`.
+type Places = HashMap<String, String>;
+
+fn places(dump: &Dump) -> Places {
+    (dump.hpas.iter())
+        .map(|h| (hpa_key(&h.head), h.place.clone()))
+        .collect()
+}
+
+/// `--cluster`: the decision of every HPA and the findings.
+fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
     let mut dump = Dump::default();
     for path in args.cluster.iter().chain(&args.events) {
         dump.read(path)?;
@@ -100,37 +148,7 @@ pub fn run(args: &AuditArgs) -> Result<()> {
         metrics_given: args.metrics.is_some(),
     };
     let common = Common { flags, files };
-    let audit = evaluate(&dump, &common, &fleet);
-
-    let text = match args.output {
-        OutputFormat::Json => crate::render::audit::json(&audit),
-        OutputFormat::Yaml => crate::render::audit::yaml(&audit),
-        OutputFormat::Table | OutputFormat::Wide => crate::render::audit::table(
-            &audit,
-            args.output == OutputFormat::Wide,
-            crate::terminal_width(),
-        ),
-    };
-    crate::write_stdout(text.as_bytes())?;
-    if let Some(fail_on) = args.fail_on {
-        let (least, name) = match fail_on {
-            FailOn::Warning => (Severity::Warning, "warning"),
-            FailOn::Error => (Severity::Error, "error"),
-        };
-        let count = audit
-            .findings
-            .iter()
-            .filter(|f| f.severity >= least)
-            .count();
-        if count > 0 {
-            return Err(FindingsFailed {
-                count,
-                severity: name,
-            }
-            .into());
-        }
-    }
-    Ok(())
+    Ok((evaluate(&dump, &common, &fleet), places(&dump)))
 }
 
 /// One HPA matched to its target and pods.
@@ -348,7 +366,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             selecting,
             same_target,
             selector: selector_text.unwrap_or_default(),
-            replicas_managers: m.target.map(replicas_managers).unwrap_or_default(),
+            replicas_owners: m.target.map(replicas_managers).unwrap_or_default(),
             pdbs: pdbs.get(&i).cloned().unwrap_or_default(),
             vpas: vpas_of(dump, &meta.namespace, &r.kind, &r.name),
             generation: meta.generation,
@@ -395,7 +413,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
         }
     }
     findings.extend(calc::audit::fleet_findings(fleet, &resource_hpas));
-    calc::audit::assemble(reports, unevaluated, findings)
+    calc::audit::assemble(reports, unevaluated, findings, true)
 }
 
 fn clamp_i32(v: i64) -> i32 {
@@ -455,7 +473,7 @@ fn replicas_managers(w: &Workload) -> Vec<String> {
     let mut out: Vec<String> = (w.metadata.managed_fields.iter())
         .filter(|f| f.owns_spec_replicas && f.subresource != "scale")
         .filter(|f| f.manager != CONTROLLER_MANAGER)
-        .map(|f| f.manager.clone())
+        .map(|f| format!("{} (managedFields)", f.manager))
         .collect();
     out.dedup();
     out
@@ -488,21 +506,25 @@ fn pdbs_by_hpa(
             .flatten()
             .copied()
             .collect();
-        let text = |v: &Option<serde_json::Value>| {
-            v.as_ref().map(|v| match v {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            })
-        };
         for h in hpas {
-            out.entry(h as usize).or_default().push(PdbFacts {
-                name: pdb.metadata.name.clone(),
-                min_available: text(&pdb.spec.min_available),
-                max_unavailable: text(&pdb.spec.max_unavailable),
-            });
+            out.entry(h as usize).or_default().push(pdb_facts(pdb));
         }
     }
     out
+}
+
+fn pdb_facts(pdb: &Pdb) -> PdbFacts {
+    let text = |v: &Option<serde_json::Value>| {
+        v.as_ref().map(|v| match v {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+    };
+    PdbFacts {
+        name: pdb.metadata.name.clone(),
+        min_available: text(&pdb.spec.min_available),
+        max_unavailable: text(&pdb.spec.max_unavailable),
+    }
 }
 
 /// The VPAs on this target, with their mode and the resources they control.
@@ -621,4 +643,172 @@ fn node_rooms(dump: &Dump) -> Vec<NodeRoom> {
             }
         })
         .collect()
+}
+
+/// An HPA's target in the manifests, and its selector (text and parsed).
+type Target<'a> = (Option<&'a Workload>, Option<(String, Selector)>);
+
+/// `-f DIR`: the static checks of every HPA in the manifests, no decision.
+fn manifests(args: &AuditArgs) -> Result<(AuditReport, Places)> {
+    let mut dump = Dump::default();
+    for path in &args.manifests {
+        for file in crate::input::cluster::manifests::files(path)? {
+            dump.read_manifest(&file)?;
+        }
+    }
+    let fleet = FleetFacts {
+        newest: None,
+        sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
+        metrics_api_error: None,
+        // No metrics are read: their absence is no finding.
+        metrics_given: true,
+    };
+    Ok((static_checks(&dump, &fleet), places(&dump)))
+}
+
+/// The findings manifests alone show: targets, selectors against the pod templates, PDBs, VPAs,
+/// requests and `spec.replicas` set beside an HPA.
+pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
+    let mut hpas: Vec<&Whole<HpaHead>> = dump.hpas.iter().collect();
+    hpas.sort_by_key(|h| hpa_key(&h.head));
+    let find = |ns: &str, kind: &str, name: &str| {
+        (dump.workloads.iter())
+            .find(|w| w.metadata.namespace == ns && w.kind == kind && w.metadata.name == name)
+    };
+    let selector_of = |w: &Workload| {
+        let s = w.spec.selector.as_ref()?;
+        let text = s.to_text();
+        let parsed = Selector::parse(&text).ok()?;
+        (!text.is_empty()).then_some((text, parsed))
+    };
+    let template_labels = |w: &Workload| {
+        w.spec
+            .template
+            .as_ref()
+            .map(|t| t.metadata.labels.0.clone())
+            .unwrap_or_default()
+    };
+    // Each HPA's target and selector.
+    let targets: Vec<Target<'_>> = (hpas.iter())
+        .map(|h| {
+            let r = &h.head.spec.scale_target_ref;
+            let w = find(&h.head.metadata.namespace, &r.kind, &r.name);
+            (w, w.and_then(selector_of))
+        })
+        .collect();
+    let mut findings = Vec::new();
+    let mut unevaluated = Vec::new();
+    for (i, h) in hpas.iter().enumerate() {
+        let head = &h.head;
+        let meta = &head.metadata;
+        let r = &head.spec.scale_target_ref;
+        let (target, selector) = (
+            targets.get(i).map(|t| t.0).unwrap_or_default(),
+            targets.get(i).and_then(|t| t.1.as_ref()),
+        );
+        let state = match target {
+            Some(_) => TargetState::Found,
+            None if NO_SCALE_KINDS.contains(&r.kind.as_str()) => TargetState::NoScale,
+            None => TargetState::Missing,
+        };
+        // The workloads whose pods this HPA's selector takes, then the other HPAs taking them.
+        let mut selecting: BTreeSet<String> = BTreeSet::new();
+        if let Some((_, parsed)) = selector {
+            for w in (dump.workloads.iter()).filter(|w| w.metadata.namespace == meta.namespace) {
+                if !parsed.matches_pairs(&template_labels(w)) {
+                    continue;
+                }
+                for (j, other) in hpas.iter().enumerate() {
+                    let takes = targets
+                        .get(j)
+                        .and_then(|t| t.1.as_ref())
+                        .is_some_and(|(_, p)| p.matches_pairs(&template_labels(w)));
+                    if j != i && other.head.metadata.namespace == meta.namespace && takes {
+                        selecting.insert(hpa_key(&other.head));
+                    }
+                }
+            }
+        }
+        let same_target: Vec<String> = (hpas.iter().enumerate())
+            .filter(|&(j, o)| {
+                let s = &o.head.spec.scale_target_ref;
+                j != i
+                    && o.head.metadata.namespace == meta.namespace
+                    && s.kind == r.kind
+                    && s.name == r.name
+            })
+            .map(|(_, o)| hpa_key(&o.head))
+            .collect();
+        let spec = crate::input::manifest::load(&h.place, &h.text, None).map(|l| l.spec);
+        let (resources, utilization_resources, missing_requests) = match &spec {
+            Ok(s) => requests_facts(&s.metrics, target),
+            Err(_) => Default::default(),
+        };
+        let (min_replicas, max_replicas) = match &spec {
+            Ok(s) => (s.min_replicas, s.max_replicas),
+            Err(_) => (
+                clamp_i32(head.spec.min_replicas.unwrap_or(1)),
+                clamp_i32(head.spec.max_replicas.unwrap_or(0)),
+            ),
+        };
+        let labels = target.map(template_labels).unwrap_or_default();
+        let pdbs = (dump.pdbs.iter())
+            .filter(|p| target.is_some() && p.metadata.namespace == meta.namespace)
+            .filter(|p| {
+                let s = p.spec.selector.clone().unwrap_or_default();
+                Selector::parse(&s.to_text()).is_ok_and(|s| s.matches_pairs(&labels))
+            })
+            .map(pdb_facts)
+            .collect();
+        let facts = HpaFacts {
+            namespace: meta.namespace.clone(),
+            name: meta.name.clone(),
+            target_kind: r.kind.clone(),
+            target_name: r.name.clone(),
+            target: state,
+            min_replicas,
+            max_replicas,
+            utilization_resources,
+            resources,
+            missing_requests,
+            selecting: selecting.into_iter().collect(),
+            same_target,
+            selector: selector.map(|(t, _)| t.clone()).unwrap_or_default(),
+            replicas_owners: (target.and_then(|w| w.spec.replicas))
+                .map(|n| vec![format!("its manifest (spec.replicas: {n})")])
+                .unwrap_or_default(),
+            pdbs,
+            vpas: vpas_of(dump, &meta.namespace, &r.kind, &r.name),
+            generation: None,
+            observed_generation: None,
+            status_written: None,
+            capacity: None,
+        };
+        findings.extend(calc::audit::hpa_findings(&facts, None, fleet));
+        let key = hpa_key(head);
+        let error = match spec {
+            Ok(_) => "manifests only (-f): static checks, no decision".to_string(),
+            Err(e) => {
+                findings.push(Finding {
+                    code: "EvaluationFailed".into(),
+                    severity: Severity::Error,
+                    hpa: Some(key.clone()),
+                    objects: Vec::new(),
+                    message: format!("the HPA manifest is invalid: {e}"),
+                    fix: "correct the manifest (kubectl apply --dry-run=server shows the API's \
+                          answer)"
+                        .into(),
+                });
+                e.to_string()
+            }
+        };
+        unevaluated.push(Unevaluated {
+            hpa: key,
+            target: format!("{}/{}", r.kind, r.name),
+            min_replicas,
+            max_replicas,
+            error,
+        });
+    }
+    calc::audit::assemble(Vec::new(), unevaluated, findings, false)
 }

@@ -354,8 +354,23 @@ pub enum Command {
 pub struct AuditArgs {
     /// A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a
     /// List or single objects; VPAs and KEDA ScaledObjects are used when present)
-    #[arg(long, value_name = "FILE", required = true, num_args = 1..)]
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "manifests",
+        num_args = 1..
+    )]
     pub cluster: Vec<PathBuf>,
+
+    /// Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks,
+    /// no decision (repeatable)
+    #[arg(
+        short = 'f',
+        long = "filename",
+        value_name = "DIR|FILE",
+        conflicts_with_all = ["cluster", "metrics", "nodes", "events", "custom_metrics", "external_metrics"]
+    )]
+    pub manifests: Vec<PathBuf>,
 
     /// The pods' resource usage: `kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods`
     #[arg(long, value_name = "FILE")]
@@ -378,8 +393,8 @@ pub struct AuditArgs {
     pub events: Option<PathBuf>,
 
     /// Output format
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = OutputFormat::Table)]
-    pub output: OutputFormat,
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = AuditFormat::Table)]
+    pub output: AuditFormat,
 
     /// Exit with 3 when a finding of this severity or above exists
     #[arg(long, value_enum, value_name = "SEVERITY")]
@@ -419,6 +434,20 @@ pub struct AuditArgs {
     /// Override feature gates: NAME=true|false,...
     #[arg(long, value_name = "GATES", help_heading = "Controller flags")]
     pub feature_gates: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AuditFormat {
+    /// One row per HPA, then the findings
+    Table,
+    /// The table plus each HPA's metric values
+    Wide,
+    /// {"schemaVersion", "summary", "hpas", "unevaluated", "findings"}
+    Json,
+    /// The same object as YAML
+    Yaml,
+    /// SARIF 2.1.0, each finding at its HPA's file and line (with -f)
+    Sarif,
 }
 
 /// `--fail-on`: the least severe finding that fails the run.

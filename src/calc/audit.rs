@@ -56,8 +56,9 @@ pub struct HpaFacts {
     pub same_target: Vec<String>,
     /// The target's selector text, as the scale's `status.selector`.
     pub selector: String,
-    /// Managers other than the HPA controller owning the target's `spec.replicas`.
-    pub replicas_managers: Vec<String>,
+    /// Who sets the target's `spec.replicas` besides the HPA controller: a manager of
+    /// `managedFields` (`argocd-controller (managedFields)`), or the manifest itself.
+    pub replicas_owners: Vec<String>,
     pub pdbs: Vec<PdbFacts>,
     pub vpas: Vec<VpaFacts>,
     pub generation: Option<i64>,
@@ -294,18 +295,18 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
             ));
         }
     }
-    if !h.replicas_managers.is_empty() {
+    if !h.replicas_owners.is_empty() {
         out.push(finding(
             "ReplicasFieldManaged",
             Severity::Warning,
             h,
             vec![target.clone()],
             format!(
-                "{} {}'s spec.replicas is owned by {} (managedFields), not by the HPA \
-                 controller: every sync of that manager resets the count the HPA set",
+                "{} {}'s spec.replicas is set by {}, not by the HPA controller: every apply \
+                 of it resets the count the HPA set",
                 h.target_kind,
                 h.target_name,
-                h.replicas_managers.join(", ")
+                h.replicas_owners.join(", ")
             ),
             "remove spec.replicas from the manifests the manager applies (or tell it to ignore \
              the field, e.g. Argo CD ignoreDifferences)"
@@ -451,10 +452,13 @@ fn unreachable(c: &CapacityFacts, max: i32) -> Option<String> {
 }
 
 /// The audit's result: the reports, the findings most severe first, and the summary.
+/// With `decided` false (manifests only) no HPA was meant to be evaluated: none counts as
+/// failing for that.
 pub fn assemble(
     reports: Vec<Report>,
     unevaluated: Vec<Unevaluated>,
     mut findings: Vec<Finding>,
+    decided: bool,
 ) -> AuditReport {
     findings.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.hpa.cmp(&b.hpa)));
     let mut counts = SeverityCounts::default();
@@ -473,7 +477,7 @@ pub fn assemble(
                 .any(|c| c.condition_type == "ScalingActive" && c.status == "False")
         })
         .count()
-        + unevaluated.len();
+        + if decided { unevaluated.len() } else { 0 };
     AuditReport {
         schema_version: crate::report::audit::AUDIT_SCHEMA_VERSION,
         summary: AuditSummary {
@@ -515,7 +519,7 @@ mod tests {
             selecting: Vec::new(),
             same_target: Vec::new(),
             selector: "app=web".into(),
-            replicas_managers: Vec::new(),
+            replicas_owners: Vec::new(),
             pdbs: Vec::new(),
             vpas: Vec::new(),
             generation: Some(1),

@@ -152,3 +152,68 @@ pub fn table(audit: &AuditReport, wide: bool, width: u16) -> String {
     );
     out
 }
+
+/// `file:12` → (`file`, 12); `file items[3]` and plain `file` → no line.
+fn location(place: &str) -> (&str, Option<u64>) {
+    if let Some((file, line)) = place.rsplit_once(':')
+        && let Ok(n) = line.parse::<u64>()
+    {
+        return (file, Some(n));
+    }
+    (place.split(" items[").next().unwrap_or(place), None)
+}
+
+/// SARIF 2.1.0: one result per finding, at its HPA's file and line; one rule per code.
+pub fn sarif(audit: &AuditReport, places: &std::collections::HashMap<String, String>) -> String {
+    use serde_json::{Value, json};
+    let mut rules: Vec<Value> = Vec::new();
+    let mut ids: Vec<&str> = Vec::new();
+    let results: Vec<Value> = audit
+        .findings
+        .iter()
+        .map(|f| {
+            if !ids.contains(&f.code.as_str()) {
+                ids.push(&f.code);
+                rules.push(json!({"id": f.code}));
+            }
+            let level = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "note",
+            };
+            let locations: Vec<Value> = (f.hpa.as_ref().and_then(|h| places.get(h)))
+                .map(|place| {
+                    let (file, line) = location(place);
+                    let mut physical = serde_json::Map::new();
+                    physical.insert("artifactLocation".into(), json!({"uri": file}));
+                    if let Some(line) = line {
+                        physical.insert("region".into(), json!({"startLine": line}));
+                    }
+                    json!({"physicalLocation": physical})
+                })
+                .into_iter()
+                .collect();
+            json!({
+                "ruleId": f.code,
+                "level": level,
+                "message": {"text": format!("{} Fix: {}", f.message, f.fix)},
+                "locations": locations,
+            })
+        })
+        .collect();
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "hpacalc",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    });
+    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
+    text.push('\n');
+    text
+}

@@ -215,3 +215,57 @@ fn a_malformed_dump_is_a_located_error() {
     assert!(stderr(&o).contains("bad.json items[0]"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn manifests_only_get_the_static_checks_at_their_place() {
+    let v = audit_json(&["-f", "fixtures/cluster/manifests"]);
+    let expected: BTreeSet<(String, String)> = [
+        ("AmbiguousSelector", "default/worker"),
+        ("AmbiguousSelector", "default/worker-queue"),
+        ("MinEqualsMax", "default/worker"),
+        ("NoRequests", "default/worker"),
+        ("PdbBlocksDrain", "default/web"),
+        ("ReplicasFieldManaged", "default/web"),
+        ("TargetMissing", "default/api"),
+    ]
+    .iter()
+    .map(|(c, h)| (c.to_string(), h.to_string()))
+    .collect();
+    assert_eq!(found(&v), expected);
+    assert!(v["hpas"].as_array().unwrap().is_empty());
+    assert_eq!(v["summary"]["failing"], 0);
+
+    let o = hpacalc(&["audit", "-f", "fixtures/cluster/manifests", "-o", "sarif"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let sarif: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), expected.len());
+    let missing = results
+        .iter()
+        .find(|r| r["ruleId"] == "TargetMissing")
+        .unwrap();
+    let at = &missing["locations"][0]["physicalLocation"];
+    assert_eq!(
+        at["artifactLocation"]["uri"],
+        "fixtures/cluster/manifests/templates/worker.yaml"
+    );
+    // The document's first line after its `---` and `# Source:` comment: `apiVersion:`.
+    assert_eq!(at["region"]["startLine"], 62);
+    assert_eq!(missing["level"], "error");
+}
+
+#[test]
+fn audit_needs_a_dump_or_manifests_and_not_both_kinds_of_input() {
+    let o = hpacalc(&["audit"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = hpacalc(&[
+        "audit",
+        "-f",
+        "fixtures/cluster/manifests",
+        "--metrics",
+        "fixtures/cluster/dump/metrics.json",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+}

@@ -5,6 +5,7 @@
 //! handed to the single-HPA readers (`share`).
 
 pub mod index;
+pub mod manifests;
 pub mod objects;
 pub mod share;
 

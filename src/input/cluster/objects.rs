@@ -201,6 +201,8 @@ pub struct WorkloadStatus {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct Template {
     #[serde(default)]
+    pub metadata: Meta,
+    #[serde(default)]
     pub spec: PodSpec,
 }
 
