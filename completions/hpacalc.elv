@@ -75,6 +75,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+            cand audit 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hpacalc;rbac'= {
@@ -146,11 +147,32 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'hpacalc;audit'= {
+            cand --cluster 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)'
+            cand -f 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)'
+            cand --filename 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)'
+            cand --metrics 'The pods'' resource usage: `kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods`'
+            cand --custom-metrics 'Custom metrics API answer (MetricValueList) for Pods and Object metrics (repeatable)'
+            cand --external-metrics 'External metrics API answer (ExternalMetricValueList) for External metrics (repeatable)'
+            cand --nodes 'The nodes, `kubectl get nodes -o json`: checks that each HPA''s maxReplicas fits'
+            cand --events 'Events, `kubectl get events -A -o json`: the controller''s memory of each HPA'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --fail-on 'Exit with 3 when a finding of this severity or above exists'
+            cand --now 'Evaluation time, RFC 3339 (default: the newest time in the dump, else now)'
+            cand --sync-period '--horizontal-pod-autoscaler-sync-period'
+            cand --tolerance '--horizontal-pod-autoscaler-tolerance'
+            cand --kube-version 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)'
+            cand --feature-gates 'Override feature gates: NAME=true|false,...'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'hpacalc;help'= {
             cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+            cand audit 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hpacalc;help;rbac'= {
@@ -160,6 +182,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         &'hpacalc;help;completions'= {
         }
         &'hpacalc;help;simulate'= {
+        }
+        &'hpacalc;help;audit'= {
         }
         &'hpacalc;help;help'= {
         }

@@ -78,6 +78,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "rbac" -d 'Print the mi
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "completions" -d 'Print a shell completion script'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rbac" -s h -l help -d 'Print help'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand schema" -s h -l help -d 'Print help'
@@ -136,8 +137,29 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l certificate
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l request-timeout -d 'How long to wait for each Prometheus query; `0` waits without limit (default 30s)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l insecure-skip-tls-verify -d 'Do not verify the Prometheus server\'s TLS certificate (insecure)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "completions" -d 'Print a shell completion script'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l cluster -d 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s f -l filename -d 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l metrics -d 'The pods\' resource usage: `kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods`' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l custom-metrics -d 'Custom metrics API answer (MetricValueList) for Pods and Object metrics (repeatable)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l external-metrics -d 'External metrics API answer (ExternalMetricValueList) for External metrics (repeatable)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l nodes -d 'The nodes, `kubectl get nodes -o json`: checks that each HPA\'s maxReplicas fits' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l events -d 'Events, `kubectl get events -A -o json`: the controller\'s memory of each HPA' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s o -l output -d 'Output format' -r -f -a "table\t'One row per HPA, then the findings'
+wide\t'The table plus each HPA\'s metric values'
+json\t'{"schemaVersion", "summary", "hpas", "unevaluated", "findings"}'
+yaml\t'The same object as YAML'
+sarif\t'SARIF 2.1.0, each finding at its HPA\'s file and line (with -f)'"
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l fail-on -d 'Exit with 3 when a finding of this severity or above exists' -r -f -a "warning\t'Warnings and errors'
+error\t'Errors only'"
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l now -d 'Evaluation time, RFC 3339 (default: the newest time in the dump, else now)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l sync-period -d '--horizontal-pod-autoscaler-sync-period' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l tolerance -d '--horizontal-pod-autoscaler-tolerance' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "completions" -d 'Print a shell completion script'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

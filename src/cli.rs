@@ -340,6 +340,123 @@ pub enum Command {
     /// start and nodes that take time to boot, using the same controller code as a single sync.
     /// `--scenario list` names the built-in scenarios.
     Simulate(Box<SimulateArgs>),
+    /// Every HPA of a cluster dump: the controller's decision for each, and the problems that
+    /// need more than one object to see
+    ///
+    /// Reads any number of dumps (`kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json`), runs the
+    /// single-HPA calculation on every HPA with the pods its target's selector matches, and
+    /// adds the cross-HPA findings (AmbiguousSelector, TargetMissing, PdbBlocksDrain, ...).
+    Audit(Box<AuditArgs>),
+}
+
+/// `hpacalc audit`: the files of a cluster dump and how to report on them.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AuditArgs {
+    /// A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a
+    /// List or single objects; VPAs and KEDA ScaledObjects are used when present)
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "manifests",
+        num_args = 1..
+    )]
+    pub cluster: Vec<PathBuf>,
+
+    /// Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks,
+    /// no decision (repeatable)
+    #[arg(
+        short = 'f',
+        long = "filename",
+        value_name = "DIR|FILE",
+        conflicts_with_all = ["cluster", "metrics", "nodes", "events", "custom_metrics", "external_metrics"]
+    )]
+    pub manifests: Vec<PathBuf>,
+
+    /// The pods' resource usage: `kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods`
+    #[arg(long, value_name = "FILE")]
+    pub metrics: Option<PathBuf>,
+
+    /// Custom metrics API answer (MetricValueList) for Pods and Object metrics (repeatable)
+    #[arg(long = "custom-metrics", value_name = "FILE")]
+    pub custom_metrics: Vec<PathBuf>,
+
+    /// External metrics API answer (ExternalMetricValueList) for External metrics (repeatable)
+    #[arg(long = "external-metrics", value_name = "FILE")]
+    pub external_metrics: Vec<PathBuf>,
+
+    /// The nodes, `kubectl get nodes -o json`: checks that each HPA's maxReplicas fits
+    #[arg(long, value_name = "FILE")]
+    pub nodes: Option<PathBuf>,
+
+    /// Events, `kubectl get events -A -o json`: the controller's memory of each HPA
+    #[arg(long, value_name = "FILE")]
+    pub events: Option<PathBuf>,
+
+    /// Output format
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = AuditFormat::Table)]
+    pub output: AuditFormat,
+
+    /// Exit with 3 when a finding of this severity or above exists
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub fail_on: Option<FailOn>,
+
+    /// Evaluation time, RFC 3339 (default: the newest time in the dump, else now)
+    #[arg(long, value_name = "RFC3339")]
+    pub now: Option<String>,
+
+    /// --horizontal-pod-autoscaler-sync-period
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "15s",
+        help_heading = "Controller flags"
+    )]
+    pub sync_period: String,
+
+    /// --horizontal-pod-autoscaler-tolerance
+    #[arg(
+        long,
+        value_name = "RATIO",
+        default_value = "0.1",
+        help_heading = "Controller flags"
+    )]
+    pub tolerance: f64,
+
+    /// Apply the controller rules of this Kubernetes release (1.27 to 1.37)
+    #[arg(
+        long,
+        value_name = "VERSION",
+        default_value = "1.37",
+        help_heading = "Controller flags"
+    )]
+    pub kube_version: String,
+
+    /// Override feature gates: NAME=true|false,...
+    #[arg(long, value_name = "GATES", help_heading = "Controller flags")]
+    pub feature_gates: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AuditFormat {
+    /// One row per HPA, then the findings
+    Table,
+    /// The table plus each HPA's metric values
+    Wide,
+    /// {"schemaVersion", "summary", "hpas", "unevaluated", "findings"}
+    Json,
+    /// The same object as YAML
+    Yaml,
+    /// SARIF 2.1.0, each finding at its HPA's file and line (with -f)
+    Sarif,
+}
+
+/// `--fail-on`: the least severe finding that fails the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Warnings and errors
+    Warning,
+    /// Errors only
+    Error,
 }
 
 /// `hpacalc simulate`: the flags of a simulation. Settings left unset take the built-in

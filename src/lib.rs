@@ -4,6 +4,7 @@
 //! the pure calculation (`calc`) turns it into a [`report::Report`], and renderers (`render`) turn
 //! that into a table, JSON or YAML.
 
+pub mod audit;
 pub mod calc;
 pub mod cli;
 pub mod error;
@@ -30,6 +31,8 @@ use crate::cli::{Cli, Command, OutputFormat, SimulateArgs, TimelineFormat};
 pub mod exit_codes {
     pub const BAD_INPUT: u8 = 1;
     pub const USAGE: u8 = 2;
+    /// `hpacalc audit --fail-on`: a finding of that severity exists.
+    pub const FINDINGS: u8 = 3;
 }
 
 /// Runs one invocation; everything printed on stdout is the result.
@@ -41,6 +44,9 @@ pub fn run(cli: &Cli) -> Result<()> {
     }
     if let Some(Command::Simulate(args)) = &cli.command {
         return simulate(args);
+    }
+    if let Some(Command::Audit(args)) = &cli.command {
+        return audit::run(args);
     }
     if let Some(Command::Schema) = &cli.command {
         let text = serde_json::to_string_pretty(&schema::all())? + "\n";
@@ -161,6 +167,8 @@ pub struct UsageError(pub String);
 pub fn exit_code(err: &anyhow::Error) -> u8 {
     if err.downcast_ref::<UsageError>().is_some() {
         exit_codes::USAGE
+    } else if err.downcast_ref::<audit::FindingsFailed>().is_some() {
+        exit_codes::FINDINGS
     } else {
         exit_codes::BAD_INPUT
     }
@@ -207,7 +215,7 @@ fn color_enabled() -> bool {
 }
 
 /// `COLUMNS` when set (tests set it for stable snapshots), else 120.
-fn terminal_width() -> u16 {
+pub(crate) fn terminal_width() -> u16 {
     std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.parse().ok())

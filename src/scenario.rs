@@ -281,6 +281,17 @@ pub struct MetricValues {
     pub custom_api_error: Option<String>,
     /// `external.metrics.k8s.io` answered an error: its metrics without a value fail with it.
     pub external_api_error: Option<String>,
+    /// `validateAndParseSelector` failed (the scale's selector is ambiguous or invalid): no
+    /// metric is read at all.
+    pub selector_error: Option<SelectorError>,
+}
+
+/// Why the controller could not use the scale's selector: the ScalingActive reason it sets
+/// (`AmbiguousSelector`, `InvalidSelector`) and its message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectorError {
+    pub reason: String,
+    pub message: String,
 }
 
 /// kube-controller-manager settings and the Kubernetes version whose rules apply.

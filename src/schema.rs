@@ -14,7 +14,7 @@ use crate::calc::simulate::result::Simulation;
 use crate::report::Report;
 
 /// The names of the outputs, as keys of `hpacalc schema`, in print order.
-pub const OUTPUTS: [&str; 3] = ["report", "simulation", "watchLine"];
+pub const OUTPUTS: [&str; 4] = ["report", "simulation", "watchLine", "audit"];
 
 /// One line of `--watch -o json` when an evaluation failed (a successful one is a `report`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -59,6 +59,7 @@ pub fn schema_of(output: &str) -> Option<Schema> {
         "report" => Some(schema_for::<Report>()),
         "simulation" => Some(schema_for::<Simulation>()),
         "watchLine" => Some(schema_for::<WatchLine>()),
+        "audit" => Some(schema_for::<crate::report::audit::AuditReport>()),
         _ => None,
     }
 }
@@ -111,6 +112,6 @@ mod tests {
 
     #[test]
     fn unknown_output_has_no_schema() {
-        assert!(schema_of("audit").is_none());
+        assert!(schema_of("nonsense").is_none());
     }
 }

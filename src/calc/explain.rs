@@ -619,6 +619,18 @@ pub fn build(
             summary = format!("{current} → {desired}: {reason}");
         }
         Branch::MetricsFailed => {
+            if let Some(e) = &s.metrics.selector_error {
+                step(
+                    &mut steps,
+                    "selector",
+                    &e.reason,
+                    format!(
+                        "{}: the controller reads no metric and keeps {current} replicas",
+                        e.message
+                    ),
+                );
+                summary = format!("no change: {}", e.message);
+            }
             if let Some(c) = &sync.combined {
                 let why = if c.invalid_count >= sync.outcomes.len() {
                     "every metric is invalid".to_string()

@@ -1,6 +1,7 @@
 //! The controller's calculation, pure: a `Scenario` in, a `Report` out. One file per controller
 //! concern, each naming the Go functions it ports.
 
+pub mod audit;
 pub mod band;
 pub mod conditions;
 pub mod diagnose;

@@ -195,6 +195,16 @@ pub fn reconcile<'a>(
         sync.branch = Branch::BelowMin;
     }
 
+    // Port of validateAndParseSelector (horizontal.go), the first step of
+    // computeReplicasForMetrics: a bad selector fails every metric at once.
+    if compute_metrics && let Some(e) = &s.metrics.selector_error {
+        sync.conditions
+            .set("ScalingActive", false, &e.reason, e.message.clone());
+        sync.branch = Branch::MetricsFailed;
+        sync.rescale = false;
+        sync.desired_replicas = current;
+        return sync;
+    }
     if compute_metrics {
         let inputs = metric_inputs(s, &rules, tolerances);
         sync.outcomes = hpa
@@ -567,5 +577,59 @@ impl Normalization {
             .map(|r| r.timestamp)
             .max_by_key(|t| t.0)
             .map(holder)
+    }
+}
+
+#[cfg(test)]
+mod selector_tests {
+    use super::*;
+    use crate::calc::testing::{cpu_utilization, scenario};
+    use crate::scenario::SelectorError;
+
+    fn ambiguous() -> SelectorError {
+        SelectorError {
+            reason: "AmbiguousSelector".into(),
+            message:
+                "pods by selector app=web are controlled by multiple HPAs: [default/a default/web]"
+                    .into(),
+        }
+    }
+
+    #[test]
+    fn a_selector_error_fails_every_metric_and_keeps_the_count() {
+        // Usage at twice the target would scale up; the selector check comes first.
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 1000);
+        s.metrics.selector_error = Some(ambiguous());
+        let sync = reconcile(&s, &mut ControllerMemory::default(), true);
+        assert_eq!(sync.branch, Branch::MetricsFailed);
+        assert_eq!(sync.desired_replicas, 4);
+        assert!(sync.outcomes.is_empty());
+        let report = crate::calc::evaluate(&s);
+        let active = report
+            .conditions
+            .iter()
+            .find(|c| c.condition_type == "ScalingActive")
+            .unwrap();
+        assert_eq!(
+            (active.status.as_str(), active.reason.as_str()),
+            ("False", "AmbiguousSelector")
+        );
+        assert!(
+            report
+                .decision
+                .summary
+                .contains("controlled by multiple HPAs")
+        );
+    }
+
+    #[test]
+    fn a_selector_error_is_not_reached_above_max() {
+        // computeReplicasForMetrics (and its selector check) runs only in the metrics branch.
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 1000);
+        s.hpa.max_replicas = 3;
+        s.metrics.selector_error = Some(ambiguous());
+        let sync = reconcile(&s, &mut ControllerMemory::default(), true);
+        assert_eq!(sync.branch, Branch::AboveMax);
+        assert_eq!(sync.desired_replicas, 3);
     }
 }

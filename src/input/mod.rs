@@ -1,6 +1,7 @@
 //! Parsers: each module owns one outside format and turns it into `scenario` types; this file
 //! reads the files the flags name and validates everything into one `Scenario`.
 
+pub mod cluster;
 pub mod guard;
 pub mod history;
 pub mod keda;

@@ -1,5 +1,6 @@
 //! Renderers: pure functions of a `Report` (one sync) or a `Simulation` (over time).
 
+pub mod audit;
 pub mod chart;
 pub mod hpa;
 pub mod html;

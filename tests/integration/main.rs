@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 mod apiserver;
+mod audit;
 mod cli;
 mod conformance;
 mod hostile;

@@ -1,0 +1,814 @@
+//! `hpacalc audit`: reads the dump once, matches every HPA to its target and pods through the
+//! pod index, runs the single-HPA calculation on each HPA's share of the dump, and adds the
+//! cross-HPA findings (`calc::audit`).
+
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+use anyhow::Result;
+
+use crate::calc;
+use crate::calc::audit::{
+    CapacityFacts, FleetFacts, HpaFacts, NodeRoom, PdbFacts, TargetState, VpaFacts,
+};
+use crate::cli::{AuditArgs, AuditFormat, FailOn};
+use crate::input::cluster::index::PodIndex;
+use crate::input::cluster::objects::{HpaHead, Pdb, PodSpec, Workload, requests_milli};
+use crate::input::cluster::share::{Common, Share};
+use crate::input::cluster::{Dump, Whole};
+use crate::input::selector::Selector;
+use crate::report::Severity;
+use crate::report::audit::{AuditReport, Finding, Unevaluated};
+use crate::scenario::{MetricSpec, SelectorError, TargetType};
+use crate::time::Timestamp;
+
+/// `--fail-on` matched: exit 3 after the output.
+#[derive(Debug, thiserror::Error)]
+#[error("{count} finding(s) of severity {severity} or above (--fail-on {severity})")]
+pub struct FindingsFailed {
+    pub count: usize,
+    pub severity: &'static str,
+}
+
+/// Kinds the API serves without a scale subresource: an HPA cannot target them.
+const NO_SCALE_KINDS: [&str; 10] = [
+    "DaemonSet",
+    "Job",
+    "CronJob",
+    "Pod",
+    "Service",
+    "ConfigMap",
+    "Secret",
+    "Ingress",
+    "PersistentVolumeClaim",
+    "HorizontalPodAutoscaler",
+];
+
+/// The manager kube-controller-manager writes under, and the subresource the HPA writes.
+const CONTROLLER_MANAGER: &str = "kube-controller-manager";
+
+pub fn run(args: &AuditArgs) -> Result<()> {
+    let (audit, places) = if args.manifests.is_empty() {
+        cluster(args)?
+    } else {
+        manifests(args)?
+    };
+    let text = match args.output {
+        AuditFormat::Json => crate::render::audit::json(&audit),
+        AuditFormat::Yaml => crate::render::audit::yaml(&audit),
+        AuditFormat::Sarif => crate::render::audit::sarif(&audit, &places),
+        AuditFormat::Table | AuditFormat::Wide => crate::render::audit::table(
+            &audit,
+            args.output == AuditFormat::Wide,
+            crate::terminal_width(),
+        ),
+    };
+    crate::write_stdout(text.as_bytes())?;
+    if let Some(fail_on) = args.fail_on {
+        let (least, name) = match fail_on {
+            FailOn::Warning => (Severity::Warning, "warning"),
+            FailOn::Error => (Severity::Error, "error"),
+        };
+        let count = audit
+            .findings
+            .iter()
+            .filter(|f| f.severity >= least)
+            .count();
+        if count > 0 {
+            return Err(FindingsFailed {
+                count,
+                severity: name,
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Where each HPA was read (`file:line`, or `file items[3]`), by `namespace/name`.
+type Places = HashMap<String, String>;
+
+fn places(dump: &Dump) -> Places {
+    (dump.hpas.iter())
+        .map(|h| (hpa_key(&h.head), h.place.clone()))
+        .collect()
+}
+
+/// `--cluster`: the decision of every HPA and the findings.
+fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
+    let mut dump = Dump::default();
+    for path in args.cluster.iter().chain(&args.events) {
+        dump.read(path)?;
+    }
+    if let Some(path) = &args.metrics {
+        dump.read_metrics(path)?;
+    }
+    if let Some(path) = &args.nodes {
+        dump.read(path)?;
+        if dump.nodes.is_empty() {
+            return Err(crate::error::InputError::new(
+                path.to_string_lossy(),
+                "found no nodes, expected kubectl get nodes -o json output",
+            )
+            .into());
+        }
+    }
+    let mut files = Vec::new();
+    for (flag, paths) in [
+        ("--custom-metrics", &args.custom_metrics),
+        ("--external-metrics", &args.external_metrics),
+    ] {
+        for path in paths {
+            let (_, text) = crate::input::read_input(path)?;
+            files.push((flag.to_string(), path.clone(), Rc::from(text)));
+        }
+    }
+    let now = match &args.now {
+        Some(t) => Some(t.clone()),
+        None => dump.newest.map(Timestamp::to_rfc3339),
+    };
+    let mut flags = vec![
+        "--sync-period".to_string(),
+        args.sync_period.clone(),
+        "--tolerance".into(),
+        args.tolerance.to_string(),
+        "--kube-version".into(),
+        args.kube_version.clone(),
+    ];
+    if let Some(now) = now {
+        flags.extend(["--now".to_string(), now]);
+    }
+    if let Some(g) = &args.feature_gates {
+        flags.extend(["--feature-gates".to_string(), g.clone()]);
+    }
+    let fleet = FleetFacts {
+        newest: dump.newest,
+        sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
+        metrics_api_error: dump.metrics_api_error.clone(),
+        metrics_given: args.metrics.is_some(),
+    };
+    let common = Common { flags, files };
+    Ok((evaluate(&dump, &common, &fleet), places(&dump)))
+}
+
+/// One HPA matched to its target and pods.
+struct Matched<'a> {
+    hpa: &'a Whole<HpaHead>,
+    target: Option<&'a Workload>,
+    state: TargetState,
+    selector: Option<(String, Selector)>,
+    pods: Vec<u32>,
+}
+
+fn hpa_key(h: &HpaHead) -> String {
+    format!("{}/{}", h.metadata.namespace, h.metadata.name)
+}
+
+/// Every HPA of the dump, evaluated, with the findings.
+pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport {
+    let index = PodIndex::build(&dump.pods);
+    let workloads: HashMap<(&str, &str, &str), &Workload> = (dump.workloads.iter())
+        .map(|w| {
+            let m = &w.metadata;
+            ((m.namespace.as_str(), w.kind.as_str(), m.name.as_str()), w)
+        })
+        .collect();
+
+    let mut hpas: Vec<&Whole<HpaHead>> = dump.hpas.iter().collect();
+    hpas.sort_by_key(|h| hpa_key(&h.head));
+    let mut selected_by: Vec<Vec<u32>> = vec![Vec::new(); dump.pods.len()];
+    let mut matched: Vec<Matched<'_>> = Vec::with_capacity(hpas.len());
+    for (h, hpa) in hpas.iter().enumerate() {
+        let ns = hpa.head.metadata.namespace.as_str();
+        let target_ref = &hpa.head.spec.scale_target_ref;
+        let target = workloads
+            .get(&(ns, target_ref.kind.as_str(), target_ref.name.as_str()))
+            .copied();
+        let state = match target {
+            Some(_) => TargetState::Found,
+            None if NO_SCALE_KINDS.contains(&target_ref.kind.as_str()) => TargetState::NoScale,
+            None => TargetState::Missing,
+        };
+        let label_selector = target.and_then(|w| w.spec.selector.as_ref());
+        let selector = label_selector.and_then(|s| {
+            let text = s.to_text();
+            Selector::parse(&text).ok().map(|p| (text, p))
+        });
+        let pods = match (label_selector, &selector) {
+            (Some(s), Some((text, parsed))) if !text.is_empty() => {
+                index.select(&dump.pods, ns, s, parsed)
+            }
+            _ => Vec::new(),
+        };
+        let id = u32::try_from(h).unwrap_or(u32::MAX);
+        for &p in &pods {
+            if let Some(list) = selected_by.get_mut(p as usize) {
+                list.push(id);
+            }
+        }
+        matched.push(Matched {
+            hpa,
+            target,
+            state,
+            selector,
+            pods,
+        });
+    }
+
+    let metrics: Option<HashMap<(&str, &str), &_>> =
+        (fleet.metrics_given && dump.metrics_api_error.is_none()).then(|| {
+            (dump.metrics.iter())
+                .map(|m| {
+                    let k = (m.metadata.namespace.as_str(), m.metadata.name.as_str());
+                    (k, m)
+                })
+                .collect()
+        });
+    let mut events: HashMap<(&str, &str), Vec<_>> = HashMap::new();
+    for e in &dump.events {
+        if let Some(o) = e
+            .head
+            .involved_object
+            .as_ref()
+            .or(e.head.regarding.as_ref())
+        {
+            let ns = if o.namespace.is_empty() {
+                e.head.metadata.namespace.as_str()
+            } else {
+                o.namespace.as_str()
+            };
+            events.entry((ns, o.name.as_str())).or_default().push(e);
+        }
+    }
+    let mut by_target: HashMap<(&str, &str, &str), Vec<usize>> = HashMap::new();
+    for (i, m) in matched.iter().enumerate() {
+        let r = &m.hpa.head.spec.scale_target_ref;
+        by_target
+            .entry((
+                m.hpa.head.metadata.namespace.as_str(),
+                r.kind.as_str(),
+                r.name.as_str(),
+            ))
+            .or_default()
+            .push(i);
+    }
+    let pdbs = pdbs_by_hpa(dump, &index, &selected_by);
+    let rooms = (!dump.nodes.is_empty()).then(|| node_rooms(dump));
+    let mut fits: HashMap<Vec<(String, i64)>, i64> = HashMap::new();
+
+    let mut reports = Vec::new();
+    let mut unevaluated = Vec::new();
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut resource_hpas: Vec<String> = Vec::new();
+    for (i, m) in matched.iter().enumerate() {
+        let head = &m.hpa.head;
+        let meta = &head.metadata;
+        let key = hpa_key(head);
+        let selecting: BTreeSet<u32> = (m.pods.iter())
+            .filter_map(|&p| selected_by.get(p as usize))
+            .flatten()
+            .copied()
+            .filter(|&h| h as usize != i)
+            .collect();
+        let selecting: Vec<String> = (selecting.iter())
+            .filter_map(|&h| matched.get(h as usize))
+            .map(|o| hpa_key(&o.hpa.head))
+            .collect();
+        let r = &head.spec.scale_target_ref;
+        let same_target: Vec<String> = by_target
+            .get(&(meta.namespace.as_str(), r.kind.as_str(), r.name.as_str()))
+            .into_iter()
+            .flatten()
+            .filter(|&&o| o != i)
+            .filter_map(|&o| matched.get(o))
+            .map(|o| hpa_key(&o.hpa.head))
+            .collect();
+        let selector_text = m.selector.as_ref().map(|(t, _)| t.clone());
+        let selector_error = match (&m.state, &selector_text) {
+            (TargetState::Found, None) => Some(SelectorError {
+                reason: "InvalidSelector".into(),
+                message: "the HPA target's scale is missing a selector".into(),
+            }),
+            (TargetState::Found, Some(text)) if !selecting.is_empty() => {
+                let mut all = selecting.clone();
+                all.push(key.clone());
+                all.sort();
+                Some(SelectorError {
+                    reason: "AmbiguousSelector".into(),
+                    message: format!(
+                        "pods by selector {text} are controlled by multiple HPAs: [{}]",
+                        all.join(" ")
+                    ),
+                })
+            }
+            _ => None,
+        };
+
+        let report = if m.state == TargetState::Found {
+            let share = Share {
+                hpa: m.hpa,
+                target: m.target,
+                pods: (m.pods.iter())
+                    .filter_map(|&p| dump.pods.get(p as usize))
+                    .collect(),
+                metrics: metrics.as_ref().map(|by_pod| {
+                    (m.pods.iter())
+                        .filter_map(|&p| dump.pods.get(p as usize))
+                        .filter_map(|p| {
+                            let k = (p.metadata.namespace.as_str(), p.metadata.name.as_str());
+                            by_pod.get(&k).copied()
+                        })
+                        .collect()
+                }),
+                metrics_api_error: dump.metrics_api_error.as_deref(),
+                events: events
+                    .get(&(meta.namespace.as_str(), meta.name.as_str()))
+                    .cloned()
+                    .unwrap_or_default(),
+                selector_error,
+            };
+            match crate::input::cluster::share::scenario(&share, common) {
+                Ok(scenario) => Ok((calc::evaluate(&scenario), scenario)),
+                Err(e) => Err(format!("{e:#}")),
+            }
+        } else {
+            Err(format!(
+                "{} {} is not in the inputs: the controller cannot read its scale",
+                r.kind, r.name
+            ))
+        };
+
+        let (resources, utilization_resources, missing_requests) = match &report {
+            Ok((_, scenario)) => requests_facts(&scenario.hpa.metrics, m.target),
+            Err(_) => (Vec::new(), Vec::new(), Vec::new()),
+        };
+        let (min_replicas, max_replicas) = match &report {
+            Ok((_, s)) => (s.hpa.min_replicas, s.hpa.max_replicas),
+            Err(_) => (
+                clamp_i32(head.spec.min_replicas.unwrap_or(1)),
+                clamp_i32(head.spec.max_replicas.unwrap_or(0)),
+            ),
+        };
+        if !resources.is_empty() {
+            resource_hpas.push(key.clone());
+        }
+        let facts = HpaFacts {
+            namespace: meta.namespace.clone(),
+            name: meta.name.clone(),
+            target_kind: r.kind.clone(),
+            target_name: r.name.clone(),
+            target: m.state.clone(),
+            min_replicas,
+            max_replicas,
+            utilization_resources,
+            resources,
+            missing_requests,
+            selecting,
+            same_target,
+            selector: selector_text.unwrap_or_default(),
+            replicas_owners: m.target.map(replicas_managers).unwrap_or_default(),
+            pdbs: pdbs.get(&i).cloned().unwrap_or_default(),
+            vpas: vpas_of(dump, &meta.namespace, &r.kind, &r.name),
+            generation: meta.generation,
+            observed_generation: head.status.observed_generation,
+            status_written: status_written(head),
+            capacity: rooms.as_ref().and_then(|rooms| {
+                let per_pod = per_pod_requests(m.target?);
+                let fit = *fits
+                    .entry(per_pod.clone())
+                    .or_insert_with(|| calc::audit::pods_that_fit(rooms, &per_pod));
+                Some(CapacityFacts {
+                    per_pod,
+                    fit,
+                    current_pods: i64::try_from(m.pods.len()).unwrap_or(i64::MAX),
+                })
+            }),
+        };
+        findings.extend(calc::audit::hpa_findings(
+            &facts,
+            report.as_ref().ok().map(|(r, _)| r),
+            fleet,
+        ));
+        match report {
+            Ok((r, _)) => reports.push(r),
+            Err(error) => {
+                if m.state == TargetState::Found {
+                    findings.push(Finding {
+                        code: "EvaluationFailed".into(),
+                        severity: Severity::Error,
+                        hpa: Some(key.clone()),
+                        objects: Vec::new(),
+                        message: format!("the single-HPA evaluation failed: {error}"),
+                        fix: "run hpacalc on this HPA alone to see the inputs it needs".into(),
+                    });
+                }
+                unevaluated.push(Unevaluated {
+                    hpa: key,
+                    target: format!("{}/{}", r.kind, r.name),
+                    min_replicas,
+                    max_replicas,
+                    error,
+                });
+            }
+        }
+    }
+    findings.extend(calc::audit::fleet_findings(fleet, &resource_hpas));
+    calc::audit::assemble(reports, unevaluated, findings, true)
+}
+
+fn clamp_i32(v: i64) -> i32 {
+    i32::try_from(v).unwrap_or(if v < 0 { i32::MIN } else { i32::MAX })
+}
+
+/// The resources the HPA scales on, those with Utilization targets, and the containers of the
+/// target's pod template without a request for one of those.
+#[allow(clippy::type_complexity)]
+fn requests_facts(
+    metrics: &[MetricSpec],
+    target: Option<&Workload>,
+) -> (Vec<String>, Vec<String>, Vec<(String, String)>) {
+    let mut resources = Vec::new();
+    let mut utilization = Vec::new();
+    let mut missing = Vec::new();
+    let template = target.and_then(|w| w.spec.template.as_ref());
+    for m in metrics {
+        let MetricSpec::Resource {
+            resource,
+            container,
+            target: t,
+        } = m
+        else {
+            continue;
+        };
+        if !resources.contains(resource) {
+            resources.push(resource.clone());
+        }
+        if t.target_type != TargetType::Utilization {
+            continue;
+        }
+        utilization.push(resource.clone());
+        let Some(template) = template else { continue };
+        let pod_level = (template.spec.resources.as_ref())
+            .and_then(|r| r.get("requests"))
+            .and_then(|r| r.get(resource))
+            .is_some();
+        if pod_level {
+            continue;
+        }
+        for c in &template.spec.containers {
+            if container.as_ref().is_some_and(|n| *n != c.name) {
+                continue;
+            }
+            let entry = (c.name.clone(), resource.clone());
+            if !c.requests(resource) && !missing.contains(&entry) {
+                missing.push(entry);
+            }
+        }
+    }
+    (resources, utilization, missing)
+}
+
+/// Managers other than the HPA controller that own `spec.replicas` (managedFields).
+fn replicas_managers(w: &Workload) -> Vec<String> {
+    let mut out: Vec<String> = (w.metadata.managed_fields.iter())
+        .filter(|f| f.owns_spec_replicas && f.subresource != "scale")
+        .filter(|f| f.manager != CONTROLLER_MANAGER)
+        .map(|f| format!("{} (managedFields)", f.manager))
+        .collect();
+    out.dedup();
+    out
+}
+
+/// The last write of the HPA's status, per managedFields.
+fn status_written(h: &HpaHead) -> Option<Timestamp> {
+    (h.metadata.managed_fields.iter())
+        .filter(|f| f.subresource == "status")
+        .filter_map(|f| f.time.as_deref().and_then(Timestamp::parse_rfc3339))
+        .max()
+}
+
+/// The PDBs whose selector matches pods of each HPA (by HPA position).
+fn pdbs_by_hpa(
+    dump: &Dump,
+    index: &PodIndex,
+    selected_by: &[Vec<u32>],
+) -> HashMap<usize, Vec<PdbFacts>> {
+    let mut out: HashMap<usize, Vec<PdbFacts>> = HashMap::new();
+    for pdb in &dump.pdbs {
+        let selector = pdb.spec.selector.clone().unwrap_or_default();
+        let Ok(parsed) = Selector::parse(&selector.to_text()) else {
+            continue;
+        };
+        let hpas: BTreeSet<u32> = index
+            .select(&dump.pods, &pdb.metadata.namespace, &selector, &parsed)
+            .iter()
+            .filter_map(|&p| selected_by.get(p as usize))
+            .flatten()
+            .copied()
+            .collect();
+        for h in hpas {
+            out.entry(h as usize).or_default().push(pdb_facts(pdb));
+        }
+    }
+    out
+}
+
+fn pdb_facts(pdb: &Pdb) -> PdbFacts {
+    let text = |v: &Option<serde_json::Value>| {
+        v.as_ref().map(|v| match v {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+    };
+    PdbFacts {
+        name: pdb.metadata.name.clone(),
+        min_available: text(&pdb.spec.min_available),
+        max_unavailable: text(&pdb.spec.max_unavailable),
+    }
+}
+
+/// The VPAs on this target, with their mode and the resources they control.
+fn vpas_of(dump: &Dump, ns: &str, kind: &str, name: &str) -> Vec<VpaFacts> {
+    (dump.vpas.iter())
+        .filter(|v| v.metadata.namespace == ns)
+        .filter(|v| {
+            v.spec
+                .target_ref
+                .as_ref()
+                .is_some_and(|t| t.kind == kind && t.name == name)
+        })
+        .map(|v| {
+            let default = vec!["cpu".to_string(), "memory".to_string()];
+            let policies = (v.spec.resource_policy.as_ref())
+                .map(|p| p.container_policies.clone())
+                .unwrap_or_default();
+            let controlled: Vec<String> = if policies.is_empty() {
+                default
+            } else {
+                let mut all: Vec<String> = Vec::new();
+                for p in policies.iter().filter(|p| p.mode.as_deref() != Some("Off")) {
+                    for r in p.controlled_resources.as_ref().unwrap_or(&default) {
+                        if !all.contains(r) {
+                            all.push(r.clone());
+                        }
+                    }
+                }
+                all
+            };
+            VpaFacts {
+                name: v.metadata.name.clone(),
+                // The VPA API's default update mode.
+                update_mode: (v.spec.update_policy.as_ref())
+                    .and_then(|p| p.update_mode.clone())
+                    .unwrap_or_else(|| "Auto".into()),
+                controlled,
+            }
+        })
+        .collect()
+}
+
+/// Requests by resource, in milli-units.
+type Requests = Vec<(String, i64)>;
+
+/// The requests of one pod: the sum of its app containers' requests, or the pod-level requests
+/// when set.
+fn pod_requests(spec: &PodSpec) -> Vec<(String, i64)> {
+    let pod_level = requests_milli(spec.resources.as_ref());
+    if !pod_level.is_empty() {
+        return pod_level;
+    }
+    let mut total: Vec<(String, i64)> = Vec::new();
+    for c in &spec.containers {
+        for (r, m) in requests_milli(c.resources.as_ref()) {
+            match total.iter_mut().find(|(t, _)| *t == r) {
+                Some((_, v)) => *v = v.saturating_add(m),
+                None => total.push((r, m)),
+            }
+        }
+    }
+    total.sort();
+    total
+}
+
+/// One replica of the target, from its pod template.
+fn per_pod_requests(w: &Workload) -> Vec<(String, i64)> {
+    w.spec
+        .template
+        .as_ref()
+        .map(|t| pod_requests(&t.spec))
+        .unwrap_or_default()
+}
+
+/// Each schedulable node's room: allocatable less the requests of the pods bound to it.
+fn node_rooms(dump: &Dump) -> Vec<NodeRoom> {
+    let mut used: HashMap<&str, (Requests, i64)> = HashMap::new();
+    for p in &dump.pods {
+        let terminal = matches!(p.status.phase.as_deref(), Some("Succeeded" | "Failed"));
+        let Some(node) = p.spec.node_name.as_deref().filter(|_| !terminal) else {
+            continue;
+        };
+        let entry = used.entry(node).or_default();
+        for (r, m) in pod_requests(&p.spec) {
+            match entry.0.iter_mut().find(|(t, _)| *t == r) {
+                Some((_, v)) => *v = v.saturating_add(m),
+                None => entry.0.push((r, m)),
+            }
+        }
+        entry.1 += 1;
+    }
+    (dump.nodes.iter())
+        .filter(|n| n.schedulable())
+        .map(|n| {
+            let alloc = requests_milli(Some(&serde_json::json!({
+                "requests": n.status.allocatable
+            })));
+            let (taken, pods) = used
+                .get(n.metadata.name.as_str())
+                .cloned()
+                .unwrap_or_default();
+            let free = (alloc.iter())
+                .filter(|(r, _)| r != "pods")
+                .map(|(r, a)| {
+                    let t = taken.iter().find(|(u, _)| u == r).map_or(0, |(_, v)| *v);
+                    (r.clone(), a.saturating_sub(t))
+                })
+                .collect();
+            let slots = alloc
+                .iter()
+                .find(|(r, _)| r == "pods")
+                .map_or(110, |(_, m)| m / 1000);
+            NodeRoom {
+                free,
+                free_pods: slots - pods,
+            }
+        })
+        .collect()
+}
+
+/// An HPA's target in the manifests, and its selector (text and parsed).
+type Target<'a> = (Option<&'a Workload>, Option<(String, Selector)>);
+
+/// `-f DIR`: the static checks of every HPA in the manifests, no decision.
+fn manifests(args: &AuditArgs) -> Result<(AuditReport, Places)> {
+    let mut dump = Dump::default();
+    for path in &args.manifests {
+        for file in crate::input::cluster::manifests::files(path)? {
+            dump.read_manifest(&file)?;
+        }
+    }
+    let fleet = FleetFacts {
+        newest: None,
+        sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
+        metrics_api_error: None,
+        // No metrics are read: their absence is no finding.
+        metrics_given: true,
+    };
+    Ok((static_checks(&dump, &fleet), places(&dump)))
+}
+
+/// The findings manifests alone show: targets, selectors against the pod templates, PDBs, VPAs,
+/// requests and `spec.replicas` set beside an HPA.
+pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
+    let mut hpas: Vec<&Whole<HpaHead>> = dump.hpas.iter().collect();
+    hpas.sort_by_key(|h| hpa_key(&h.head));
+    let find = |ns: &str, kind: &str, name: &str| {
+        (dump.workloads.iter())
+            .find(|w| w.metadata.namespace == ns && w.kind == kind && w.metadata.name == name)
+    };
+    let selector_of = |w: &Workload| {
+        let s = w.spec.selector.as_ref()?;
+        let text = s.to_text();
+        let parsed = Selector::parse(&text).ok()?;
+        (!text.is_empty()).then_some((text, parsed))
+    };
+    let template_labels = |w: &Workload| {
+        w.spec
+            .template
+            .as_ref()
+            .map(|t| t.metadata.labels.0.clone())
+            .unwrap_or_default()
+    };
+    // Each HPA's target and selector.
+    let targets: Vec<Target<'_>> = (hpas.iter())
+        .map(|h| {
+            let r = &h.head.spec.scale_target_ref;
+            let w = find(&h.head.metadata.namespace, &r.kind, &r.name);
+            (w, w.and_then(selector_of))
+        })
+        .collect();
+    let mut findings = Vec::new();
+    let mut unevaluated = Vec::new();
+    for (i, h) in hpas.iter().enumerate() {
+        let head = &h.head;
+        let meta = &head.metadata;
+        let r = &head.spec.scale_target_ref;
+        let (target, selector) = (
+            targets.get(i).map(|t| t.0).unwrap_or_default(),
+            targets.get(i).and_then(|t| t.1.as_ref()),
+        );
+        let state = match target {
+            Some(_) => TargetState::Found,
+            None if NO_SCALE_KINDS.contains(&r.kind.as_str()) => TargetState::NoScale,
+            None => TargetState::Missing,
+        };
+        // The workloads whose pods this HPA's selector takes, then the other HPAs taking them.
+        let mut selecting: BTreeSet<String> = BTreeSet::new();
+        if let Some((_, parsed)) = selector {
+            for w in (dump.workloads.iter()).filter(|w| w.metadata.namespace == meta.namespace) {
+                if !parsed.matches_pairs(&template_labels(w)) {
+                    continue;
+                }
+                for (j, other) in hpas.iter().enumerate() {
+                    let takes = targets
+                        .get(j)
+                        .and_then(|t| t.1.as_ref())
+                        .is_some_and(|(_, p)| p.matches_pairs(&template_labels(w)));
+                    if j != i && other.head.metadata.namespace == meta.namespace && takes {
+                        selecting.insert(hpa_key(&other.head));
+                    }
+                }
+            }
+        }
+        let same_target: Vec<String> = (hpas.iter().enumerate())
+            .filter(|&(j, o)| {
+                let s = &o.head.spec.scale_target_ref;
+                j != i
+                    && o.head.metadata.namespace == meta.namespace
+                    && s.kind == r.kind
+                    && s.name == r.name
+            })
+            .map(|(_, o)| hpa_key(&o.head))
+            .collect();
+        let spec = crate::input::manifest::load(&h.place, &h.text, None).map(|l| l.spec);
+        let (resources, utilization_resources, missing_requests) = match &spec {
+            Ok(s) => requests_facts(&s.metrics, target),
+            Err(_) => Default::default(),
+        };
+        let (min_replicas, max_replicas) = match &spec {
+            Ok(s) => (s.min_replicas, s.max_replicas),
+            Err(_) => (
+                clamp_i32(head.spec.min_replicas.unwrap_or(1)),
+                clamp_i32(head.spec.max_replicas.unwrap_or(0)),
+            ),
+        };
+        let labels = target.map(template_labels).unwrap_or_default();
+        let pdbs = (dump.pdbs.iter())
+            .filter(|p| target.is_some() && p.metadata.namespace == meta.namespace)
+            .filter(|p| {
+                let s = p.spec.selector.clone().unwrap_or_default();
+                Selector::parse(&s.to_text()).is_ok_and(|s| s.matches_pairs(&labels))
+            })
+            .map(pdb_facts)
+            .collect();
+        let facts = HpaFacts {
+            namespace: meta.namespace.clone(),
+            name: meta.name.clone(),
+            target_kind: r.kind.clone(),
+            target_name: r.name.clone(),
+            target: state,
+            min_replicas,
+            max_replicas,
+            utilization_resources,
+            resources,
+            missing_requests,
+            selecting: selecting.into_iter().collect(),
+            same_target,
+            selector: selector.map(|(t, _)| t.clone()).unwrap_or_default(),
+            replicas_owners: (target.and_then(|w| w.spec.replicas))
+                .map(|n| vec![format!("its manifest (spec.replicas: {n})")])
+                .unwrap_or_default(),
+            pdbs,
+            vpas: vpas_of(dump, &meta.namespace, &r.kind, &r.name),
+            generation: None,
+            observed_generation: None,
+            status_written: None,
+            capacity: None,
+        };
+        findings.extend(calc::audit::hpa_findings(&facts, None, fleet));
+        let key = hpa_key(head);
+        let error = match spec {
+            Ok(_) => "manifests only (-f): static checks, no decision".to_string(),
+            Err(e) => {
+                findings.push(Finding {
+                    code: "EvaluationFailed".into(),
+                    severity: Severity::Error,
+                    hpa: Some(key.clone()),
+                    objects: Vec::new(),
+                    message: format!("the HPA manifest is invalid: {e}"),
+                    fix: "correct the manifest (kubectl apply --dry-run=server shows the API's \
+                          answer)"
+                        .into(),
+                });
+                e.to_string()
+            }
+        };
+        unevaluated.push(Unevaluated {
+            hpa: key,
+            target: format!("{}/{}", r.kind, r.name),
+            min_replicas,
+            max_replicas,
+            error,
+        });
+    }
+    calc::audit::assemble(Vec::new(), unevaluated, findings, false)
+}

@@ -1,0 +1,631 @@
+//! The checks of `hpacalc audit` that need more than one object: pure functions of the facts the
+//! input side gathered for each HPA (its target, the other HPAs selecting its pods, its PDBs and
+//! VPAs, who owns its target's `spec.replicas`) and of its single-HPA report.
+
+use crate::report::audit::{AuditReport, AuditSummary, Finding, SeverityCounts, Unevaluated};
+use crate::report::{Report, Severity};
+use crate::time::{Duration, Timestamp};
+
+/// The scale target as the dump shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetState {
+    Found,
+    /// No object of that kind and name in the HPA's namespace.
+    Missing,
+    /// A kind the API serves without a scale subresource.
+    NoScale,
+}
+
+/// A PodDisruptionBudget covering the HPA's pods.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PdbFacts {
+    pub name: String,
+    /// `minAvailable` as an integer or a percentage (`"100%"`).
+    pub min_available: Option<String>,
+    pub max_unavailable: Option<String>,
+}
+
+/// A VerticalPodAutoscaler on the HPA's target: its update mode and the resources it controls
+/// (containers whose mode is not Off).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VpaFacts {
+    pub name: String,
+    pub update_mode: String,
+    pub controlled: Vec<String>,
+}
+
+/// What the input side knows about one HPA.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HpaFacts {
+    pub namespace: String,
+    pub name: String,
+    pub target_kind: String,
+    pub target_name: String,
+    pub target: TargetState,
+    pub min_replicas: i32,
+    pub max_replicas: i32,
+    /// The resources its Resource and ContainerResource metrics read, with Utilization targets.
+    pub utilization_resources: Vec<String>,
+    pub resources: Vec<String>,
+    /// `(container, resource)` of the target's pod template without that request.
+    pub missing_requests: Vec<(String, String)>,
+    /// The other HPAs whose selectors match pods this HPA's selector matches (the controller's
+    /// own check), `namespace/name`.
+    pub selecting: Vec<String>,
+    /// The other HPAs with the same scale target.
+    pub same_target: Vec<String>,
+    /// The target's selector text, as the scale's `status.selector`.
+    pub selector: String,
+    /// Who sets the target's `spec.replicas` besides the HPA controller: a manager of
+    /// `managedFields` (`argocd-controller (managedFields)`), or the manifest itself.
+    pub replicas_owners: Vec<String>,
+    pub pdbs: Vec<PdbFacts>,
+    pub vpas: Vec<VpaFacts>,
+    pub generation: Option<i64>,
+    pub observed_generation: Option<i64>,
+    /// The last write of the HPA's status (managedFields, subresource status).
+    pub status_written: Option<Timestamp>,
+    /// The pods' requests of one replica, and the room the nodes have (with `--nodes`).
+    pub capacity: Option<CapacityFacts>,
+}
+
+/// One replica's requests against the nodes' free room (milli-units).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CapacityFacts {
+    pub per_pod: Vec<(String, i64)>,
+    /// How many more such pods the schedulable nodes hold.
+    pub fit: i64,
+    pub current_pods: i64,
+}
+
+/// What one schedulable node has left: per resource, and pod slots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeRoom {
+    pub free: Vec<(String, i64)>,
+    pub free_pods: i64,
+}
+
+/// How many pods of `per_pod` requests the nodes hold, node by node (a pod fits on one node).
+pub fn pods_that_fit(nodes: &[NodeRoom], per_pod: &[(String, i64)]) -> i64 {
+    nodes
+        .iter()
+        .map(|n| {
+            per_pod
+                .iter()
+                .filter(|(_, need)| *need > 0)
+                .map(|(r, need)| {
+                    let free = n.free.iter().find(|(f, _)| f == r).map_or(0, |(_, v)| *v);
+                    free.max(0) / need
+                })
+                .fold(n.free_pods.max(0), i64::min)
+        })
+        .sum()
+}
+
+/// The dump as a whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FleetFacts {
+    pub newest: Option<Timestamp>,
+    pub sync_period: Duration,
+    /// `--metrics` answered an error (a Status): its message.
+    pub metrics_api_error: Option<String>,
+    pub metrics_given: bool,
+}
+
+/// Keys of an HPA in messages.
+fn key(h: &HpaFacts) -> String {
+    format!("{}/{}", h.namespace, h.name)
+}
+
+fn finding(
+    code: &str,
+    severity: Severity,
+    h: &HpaFacts,
+    objects: Vec<String>,
+    message: String,
+    fix: String,
+) -> Finding {
+    Finding {
+        code: code.to_string(),
+        severity,
+        hpa: Some(key(h)),
+        objects,
+        message,
+        fix,
+    }
+}
+
+fn target_object(h: &HpaFacts) -> String {
+    format!("{}/{}/{}", h.target_kind, h.namespace, h.target_name)
+}
+
+/// Every finding of one HPA.
+pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let target = target_object(h);
+    match h.target {
+        TargetState::Missing => out.push(finding(
+            "TargetMissing",
+            Severity::Error,
+            h,
+            vec![target.clone()],
+            format!(
+                "scaleTargetRef names {} {}, which is not in namespace {} of the inputs: the \
+                 controller cannot read its scale (AbleToScale False, FailedGetScale) and does \
+                 nothing",
+                h.target_kind, h.target_name, h.namespace
+            ),
+            "fix scaleTargetRef (kind, name, apiVersion), or include the target in the dump"
+                .to_string(),
+        )),
+        TargetState::NoScale => out.push(finding(
+            "TargetKindMismatch",
+            Severity::Error,
+            h,
+            vec![target.clone()],
+            format!(
+                "scaleTargetRef names a {}, a kind without a scale subresource: the controller \
+                 cannot read or set its replicas (FailedGetScale)",
+                h.target_kind
+            ),
+            "point scaleTargetRef at a Deployment, StatefulSet, ReplicaSet or another kind with \
+             a scale subresource"
+                .to_string(),
+        )),
+        TargetState::Found => {}
+    }
+    // Port of validateAndParseSelector / hpasControllingPodsUnderSelector (horizontal.go).
+    if !h.selecting.is_empty() {
+        let mut all = h.selecting.clone();
+        all.push(key(h));
+        all.sort();
+        out.push(finding(
+            "AmbiguousSelector",
+            Severity::Error,
+            h,
+            h.selecting
+                .iter()
+                .map(|k| format!("HorizontalPodAutoscaler/{k}"))
+                .collect(),
+            format!(
+                "pods by selector {} are controlled by multiple HPAs: [{}]; the controller \
+                 computes nothing for this HPA (ScalingActive False, AmbiguousSelector)",
+                h.selector,
+                all.join(" ")
+            ),
+            "keep one HPA per workload, and give each workload labels and a selector of its own"
+                .to_string(),
+        ));
+    } else if !h.same_target.is_empty() {
+        out.push(finding(
+            "AmbiguousSelector",
+            Severity::Error,
+            h,
+            h.same_target
+                .iter()
+                .map(|k| format!("HorizontalPodAutoscaler/{k}"))
+                .collect(),
+            format!(
+                "{} other HPA(s) scale the same {} {}: once it has pods, the controller stops \
+                 every one of them with AmbiguousSelector",
+                h.same_target.len(),
+                h.target_kind,
+                h.target_name
+            ),
+            "keep one HPA per workload; put all its metrics in that one HPA".to_string(),
+        ));
+    }
+    if h.min_replicas == h.max_replicas {
+        out.push(finding(
+            "MinEqualsMax",
+            Severity::Warning,
+            h,
+            Vec::new(),
+            format!(
+                "minReplicas and maxReplicas are both {}: the HPA can never change the count",
+                h.max_replicas
+            ),
+            "raise maxReplicas, or remove the HPA and set the replicas on the workload".into(),
+        ));
+    }
+    if let Some(r) = report
+        && let Some(proposal) = r.decision.metric_proposal
+        && proposal > h.max_replicas
+    {
+        out.push(finding(
+            "MaxBelowCurrentLoad",
+            Severity::Warning,
+            h,
+            Vec::new(),
+            format!(
+                "the metrics ask for {proposal} replicas now ({}), above maxReplicas {}: the \
+                 target stays at {}",
+                r.decision
+                    .metric_name
+                    .as_deref()
+                    .unwrap_or("the largest proposal"),
+                h.max_replicas,
+                r.desired_replicas
+            ),
+            format!("raise maxReplicas to at least {proposal}, or lower the load per pod"),
+        ));
+    }
+    for pdb in &h.pdbs {
+        if let Some(why) = pdb_blocks(pdb, h.min_replicas) {
+            out.push(finding(
+                "PdbBlocksDrain",
+                Severity::Warning,
+                h,
+                vec![format!("PodDisruptionBudget/{}/{}", h.namespace, pdb.name)],
+                format!(
+                    "PodDisruptionBudget {} has {why}: at minReplicas {} no pod may be evicted, \
+                     so a node drain waits until the HPA scales up",
+                    pdb.name, h.min_replicas
+                ),
+                "set maxUnavailable: 1 (or minAvailable below minReplicas), or raise minReplicas"
+                    .into(),
+            ));
+        }
+    }
+    for vpa in &h.vpas {
+        let mode = vpa.update_mode.as_str();
+        let both: Vec<&String> = (h.resources.iter())
+            .filter(|r| vpa.controlled.contains(r))
+            .collect();
+        if matches!(mode, "Auto" | "Recreate" | "InPlaceOrRecreate") && !both.is_empty() {
+            let list: Vec<&str> = both.iter().map(|s| s.as_str()).collect();
+            out.push(finding(
+                "HpaVpaConflict",
+                Severity::Warning,
+                h,
+                vec![format!(
+                    "VerticalPodAutoscaler/{}/{}",
+                    h.namespace, vpa.name
+                )],
+                format!(
+                    "VerticalPodAutoscaler {} (updateMode {mode}) sets the {} requests the HPA \
+                     scales on: each changes the other's input, and utilization drifts as the \
+                     requests move",
+                    vpa.name,
+                    list.join(", ")
+                ),
+                "scale the HPA on another metric, or exclude these resources from the VPA \
+                 (controlledResources, or updateMode Off)"
+                    .into(),
+            ));
+        }
+    }
+    if !h.replicas_owners.is_empty() {
+        out.push(finding(
+            "ReplicasFieldManaged",
+            Severity::Warning,
+            h,
+            vec![target.clone()],
+            format!(
+                "{} {}'s spec.replicas is set by {}, not by the HPA controller: every apply \
+                 of it resets the count the HPA set",
+                h.target_kind,
+                h.target_name,
+                h.replicas_owners.join(", ")
+            ),
+            "remove spec.replicas from the manifests the manager applies (or tell it to ignore \
+             the field, e.g. Argo CD ignoreDifferences)"
+                .into(),
+        ));
+    }
+    if !h.missing_requests.is_empty() {
+        let list: Vec<String> = (h.missing_requests.iter())
+            .map(|(c, r)| format!("{r} of container {c}"))
+            .collect();
+        out.push(finding(
+            "NoRequests",
+            Severity::Error,
+            h,
+            vec![target.clone()],
+            format!(
+                "the pods have no request for {}: a Utilization target divides by the request, \
+                 so the controller fails the metric (missing request)",
+                list.join(", ")
+            ),
+            "set resources.requests on every container for the resources the HPA scales on".into(),
+        ));
+    }
+    if let Some(e) = &fleet.metrics_api_error
+        && !h.resources.is_empty()
+    {
+        out.push(finding(
+            "MetricsApiUnavailable",
+            Severity::Warning,
+            h,
+            Vec::new(),
+            format!(
+                "the resource metrics API answered an error ({e}): every Resource metric of \
+                 this HPA fails"
+            ),
+            "check metrics-server (kubectl get apiservice v1beta1.metrics.k8s.io)".into(),
+        ));
+    }
+    if let Some(stale) = staleness(h, fleet) {
+        out.push(finding(
+            "StatusStale",
+            Severity::Warning,
+            h,
+            Vec::new(),
+            stale,
+            "check that kube-controller-manager runs and can reach this HPA (its logs, \
+             --controllers)"
+                .into(),
+        ));
+    }
+    if let Some(c) = &h.capacity
+        && let Some(text) = unreachable(c, h.max_replicas)
+    {
+        out.push(finding(
+            "MaxUnreachable",
+            Severity::Warning,
+            h,
+            Vec::new(),
+            text,
+            "add nodes (or raise the node group's maximum), or lower maxReplicas to what fits"
+                .into(),
+        ));
+    }
+    out
+}
+
+/// Findings about the inputs as a whole: `resource_hpas` are the HPAs with Resource metrics.
+pub fn fleet_findings(fleet: &FleetFacts, resource_hpas: &[String]) -> Vec<Finding> {
+    if fleet.metrics_given || resource_hpas.is_empty() {
+        return Vec::new();
+    }
+    vec![Finding {
+        code: "MetricsApiUnavailable".into(),
+        severity: Severity::Info,
+        hpa: None,
+        objects: (resource_hpas.iter())
+            .map(|h| format!("HorizontalPodAutoscaler/{h}"))
+            .collect(),
+        message: format!(
+            "no --metrics was given: for the {} HPA(s) with Resource metrics the resource metrics \
+             API answers nothing, so those metrics fail",
+            resource_hpas.len()
+        ),
+        fix: "pass --metrics with kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods".into(),
+    }]
+}
+
+/// Why a PDB blocks evictions at `min` replicas, if it does.
+fn pdb_blocks(pdb: &PdbFacts, min: i32) -> Option<String> {
+    let zero = |v: &str| v == "0" || v == "0%";
+    if let Some(max) = &pdb.max_unavailable
+        && zero(max)
+    {
+        return Some(format!("maxUnavailable {max}"));
+    }
+    let min_available = pdb.min_available.as_deref()?;
+    let blocks = match min_available.strip_suffix('%') {
+        Some(p) => p.parse::<i64>().is_ok_and(|p| p >= 100),
+        None => min_available
+            .parse::<i64>()
+            .is_ok_and(|n| n >= i64::from(min)),
+    };
+    blocks.then(|| format!("minAvailable {min_available}"))
+}
+
+fn staleness(h: &HpaFacts, fleet: &FleetFacts) -> Option<String> {
+    if let (Some(g), Some(o)) = (h.generation, h.observed_generation)
+        && o < g
+    {
+        return Some(format!(
+            "status.observedGeneration {o} is behind metadata.generation {g}: the controller \
+             has not synced the HPA since its spec changed"
+        ));
+    }
+    let (written, newest) = (h.status_written?, fleet.newest?);
+    let limit = fleet.sync_period.millis().saturating_mul(10);
+    let age = newest.0.saturating_sub(written.0);
+    (age > limit).then(|| {
+        format!(
+            "the status was last written {} before the newest time in the inputs ({}), more than \
+             10 sync periods: the controller is not syncing this HPA",
+            Duration(age),
+            newest.to_rfc3339()
+        )
+    })
+}
+
+fn unreachable(c: &CapacityFacts, max: i32) -> Option<String> {
+    let more = i64::from(max) - c.current_pods;
+    if more <= c.fit {
+        return None;
+    }
+    let requests: Vec<String> = (c.per_pod.iter())
+        .map(|(r, m)| format!("{r} {}", crate::quantity::human_quantity(r, *m)))
+        .collect();
+    Some(format!(
+        "maxReplicas {max} needs {more} more pod(s) requesting {}, and the schedulable nodes \
+         given have room for {}: the rest stay Pending unless the node group grows (its maximum \
+         is not in the inputs)",
+        requests.join(", "),
+        c.fit
+    ))
+}
+
+/// The audit's result: the reports, the findings most severe first, and the summary.
+/// With `decided` false (manifests only) no HPA was meant to be evaluated: none counts as
+/// failing for that.
+pub fn assemble(
+    reports: Vec<Report>,
+    unevaluated: Vec<Unevaluated>,
+    mut findings: Vec<Finding>,
+    decided: bool,
+) -> AuditReport {
+    findings.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.hpa.cmp(&b.hpa)));
+    let mut counts = SeverityCounts::default();
+    for f in &findings {
+        match f.severity {
+            Severity::Error => counts.error += 1,
+            Severity::Warning => counts.warning += 1,
+            Severity::Info => counts.info += 1,
+        }
+    }
+    let failing = reports
+        .iter()
+        .filter(|r| {
+            r.conditions
+                .iter()
+                .any(|c| c.condition_type == "ScalingActive" && c.status == "False")
+        })
+        .count()
+        + if decided { unevaluated.len() } else { 0 };
+    AuditReport {
+        schema_version: crate::report::audit::AUDIT_SCHEMA_VERSION,
+        summary: AuditSummary {
+            hpas: reports.len() + unevaluated.len(),
+            scaling_up: (reports.iter())
+                .filter(|r| r.desired_replicas > r.current_replicas)
+                .count(),
+            scaling_down: (reports.iter())
+                .filter(|r| r.desired_replicas < r.current_replicas)
+                .count(),
+            at_max: (reports.iter())
+                .filter(|r| r.desired_replicas == r.max_replicas)
+                .count(),
+            failing,
+            findings_by_severity: counts,
+        },
+        hpas: reports,
+        unevaluated,
+        findings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts() -> HpaFacts {
+        HpaFacts {
+            namespace: "shop".into(),
+            name: "web".into(),
+            target_kind: "Deployment".into(),
+            target_name: "web".into(),
+            target: TargetState::Found,
+            min_replicas: 2,
+            max_replicas: 10,
+            utilization_resources: vec!["cpu".into()],
+            resources: vec!["cpu".into()],
+            missing_requests: Vec::new(),
+            selecting: Vec::new(),
+            same_target: Vec::new(),
+            selector: "app=web".into(),
+            replicas_owners: Vec::new(),
+            pdbs: Vec::new(),
+            vpas: Vec::new(),
+            generation: Some(1),
+            observed_generation: Some(1),
+            status_written: None,
+            capacity: None,
+        }
+    }
+
+    fn fleet() -> FleetFacts {
+        FleetFacts {
+            newest: None,
+            sync_period: Duration(15_000),
+            metrics_api_error: None,
+            metrics_given: true,
+        }
+    }
+
+    fn codes(h: &HpaFacts) -> Vec<String> {
+        hpa_findings(h, None, &fleet())
+            .into_iter()
+            .map(|f| f.code)
+            .collect()
+    }
+
+    #[test]
+    fn a_healthy_hpa_has_no_finding() {
+        assert!(codes(&facts()).is_empty());
+    }
+
+    #[test]
+    fn the_ambiguous_selector_message_is_the_controllers() {
+        let mut h = facts();
+        h.selecting = vec!["shop/web-2".into()];
+        let f = hpa_findings(&h, None, &fleet());
+        assert_eq!(f[0].code, "AmbiguousSelector");
+        assert!(
+            f[0].message.starts_with(
+                "pods by selector app=web are controlled by multiple HPAs: [shop/web shop/web-2]"
+            ),
+            "{}",
+            f[0].message
+        );
+    }
+
+    #[test]
+    fn a_pdb_blocks_when_min_available_reaches_min_replicas_or_max_unavailable_is_zero() {
+        let pdb = |min: Option<&str>, max: Option<&str>| PdbFacts {
+            name: "p".into(),
+            min_available: min.map(str::to_string),
+            max_unavailable: max.map(str::to_string),
+        };
+        assert!(pdb_blocks(&pdb(Some("2"), None), 2).is_some());
+        assert!(pdb_blocks(&pdb(Some("1"), None), 2).is_none());
+        assert!(pdb_blocks(&pdb(Some("100%"), None), 2).is_some());
+        assert!(pdb_blocks(&pdb(Some("50%"), None), 2).is_none());
+        assert!(pdb_blocks(&pdb(None, Some("0")), 2).is_some());
+        assert!(pdb_blocks(&pdb(None, Some("1")), 2).is_none());
+    }
+
+    #[test]
+    fn a_vpa_conflicts_only_in_an_updating_mode_on_a_scaled_resource() {
+        let mut h = facts();
+        let vpa = |mode: &str, res: &[&str]| VpaFacts {
+            name: "v".into(),
+            update_mode: mode.into(),
+            controlled: res.iter().map(|s| s.to_string()).collect(),
+        };
+        h.vpas = vec![vpa("Off", &["cpu"]), vpa("Auto", &["memory"])];
+        assert!(codes(&h).is_empty());
+        h.vpas = vec![vpa("InPlaceOrRecreate", &["cpu", "memory"])];
+        assert_eq!(codes(&h), ["HpaVpaConflict"]);
+    }
+
+    #[test]
+    fn a_status_older_than_ten_sync_periods_is_stale() {
+        let mut h = facts();
+        let mut f = fleet();
+        f.newest = Some(Timestamp(1_000_000));
+        h.status_written = Some(Timestamp(1_000_000 - 150_000));
+        assert!(hpa_findings(&h, None, &f).is_empty());
+        h.status_written = Some(Timestamp(1_000_000 - 150_001));
+        assert_eq!(hpa_findings(&h, None, &f)[0].code, "StatusStale");
+        h.status_written = None;
+        h.observed_generation = Some(0);
+        assert_eq!(hpa_findings(&h, None, &f)[0].code, "StatusStale");
+    }
+
+    #[test]
+    fn max_is_unreachable_when_the_free_room_holds_fewer_pods() {
+        let node = |cpu: i64, pods: i64| NodeRoom {
+            free: vec![("cpu".into(), cpu)],
+            free_pods: pods,
+        };
+        let per_pod = vec![("cpu".to_string(), 500)];
+        // 1.9 cores hold 3 pods, not 3.8; pod slots cap the second node.
+        assert_eq!(
+            pods_that_fit(&[node(1_900, 110), node(4_000, 2)], &per_pod),
+            5
+        );
+        let c = CapacityFacts {
+            per_pod,
+            fit: 5,
+            current_pods: 4,
+        };
+        assert!(unreachable(&c, 9).is_none());
+        assert!(unreachable(&c, 10).is_some());
+    }
+}

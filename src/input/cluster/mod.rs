@@ -1,0 +1,333 @@
+//! Whole-cluster dumps (`hpacalc audit --cluster`): any number of files, YAML or JSON, each a
+//! `List` or single objects. A JSON file is streamed: one item at a time is read, turned into its
+//! lean form (`objects`) or dropped, so memory holds what the audit keeps, not the file. The
+//! pods are then indexed by namespace and labels (`index`), and each HPA's share of the dump is
+//! handed to the single-HPA readers (`share`).
+
+pub mod index;
+pub mod manifests;
+pub mod objects;
+pub mod share;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::error::{InputError, json_error, yaml_error};
+use crate::input::{guard, read};
+use crate::time::Timestamp;
+use objects::{EventHead, HpaHead, Meta, Node, Pdb, Pod, PodMetrics, Vpa, Workload};
+
+/// An object kept whole (an HPA, a ScaledObject, an event), with where it was read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Whole<H> {
+    pub head: H,
+    /// The object's JSON text.
+    pub text: Box<str>,
+    /// `file items[3]`.
+    pub place: String,
+}
+
+/// Everything of a dump the audit uses.
+#[derive(Debug, Default)]
+pub struct Dump {
+    pub hpas: Vec<Whole<HpaHead>>,
+    pub scaled_objects: Vec<Whole<HpaHead>>,
+    pub workloads: Vec<Workload>,
+    pub pods: Vec<Pod>,
+    pub pdbs: Vec<Pdb>,
+    pub vpas: Vec<Vpa>,
+    pub nodes: Vec<Node>,
+    pub metrics: Vec<PodMetrics>,
+    /// `--metrics` was the API's error answer (a `Status`): its message.
+    pub metrics_api_error: Option<String>,
+    /// Events about HPAs.
+    pub events: Vec<Whole<EventHead>>,
+    /// Items of kinds the audit does not use, by kind.
+    pub skipped: BTreeMap<String, usize>,
+    /// The newest time any object carries (managedFields, pod start and readiness, samples).
+    pub newest: Option<Timestamp>,
+    /// The kind of items without one in the file being read (`PodMetrics` in a PodMetricsList).
+    default_kind: &'static str,
+}
+
+/// Kinds whose objects may be scale targets: kept as workloads.
+pub const WORKLOAD_KINDS: [&str; 4] = [
+    "Deployment",
+    "StatefulSet",
+    "ReplicaSet",
+    "ReplicationController",
+];
+
+impl Dump {
+    /// Reads a PodMetricsList (or the API's error `Status`) into the dump.
+    pub fn read_metrics(&mut self, path: &Path) -> Result<(), InputError> {
+        self.default_kind = "PodMetrics";
+        let out = self.read(path);
+        self.default_kind = "";
+        out
+    }
+
+    /// Reads one file into the dump.
+    pub fn read(&mut self, path: &Path) -> Result<(), InputError> {
+        let (file, stream) = read::open_stream(path)?;
+        let mut stream = BufReader::with_capacity(1 << 20, stream);
+        let first = loop {
+            let buf = stream
+                .fill_buf()
+                .map_err(|e| InputError::new(&file, format!("cannot read: {e}")))?;
+            match buf.iter().position(|b| !b.is_ascii_whitespace()) {
+                Some(i) => break buf.get(i).copied(),
+                None if buf.is_empty() => break None,
+                None => {
+                    let n = buf.len();
+                    stream.consume(n);
+                }
+            }
+        };
+        match first {
+            None => Err(InputError::new(
+                &file,
+                "found nothing, expected kubectl get -o json|yaml output",
+            )),
+            Some(b'{') => self.read_json(&file, stream),
+            Some(_) => {
+                let bytes = read::read_capped(stream, &file)?;
+                let text = String::from_utf8(bytes).map_err(|_| {
+                    InputError::new(&file, "found bytes that are not UTF-8, expected text")
+                })?;
+                self.read_yaml(&file, &text)
+            }
+        }
+    }
+
+    fn read_json(&mut self, file: &str, stream: impl std::io::Read) -> Result<(), InputError> {
+        let mut de = serde_json::Deserializer::from_reader(stream);
+        let mut top = Top {
+            dump: self,
+            file,
+            error: None,
+        };
+        let result = (&mut top).deserialize(&mut de);
+        if let Some(err) = top.error {
+            return Err(err);
+        }
+        result.map_err(|e| json_error(file, &e))?;
+        de.end().map_err(|e| json_error(file, &e))
+    }
+
+    fn read_yaml(&mut self, file: &str, text: &str) -> Result<(), InputError> {
+        guard::check_yaml(file, text)?;
+        for (d, doc) in serde_yaml::Deserializer::from_str(text).enumerate() {
+            let value = serde_json::Value::deserialize(doc).map_err(|e| yaml_error(file, &e))?;
+            let at = |item: Option<usize>| match (d, item) {
+                (0, None) => file.to_string(),
+                (d, None) => format!("{file} (document {})", d + 1),
+                (0, Some(i)) => format!("{file} items[{i}]"),
+                (d, Some(i)) => format!("{file} (document {}) items[{i}]", d + 1),
+            };
+            match value.get("items").and_then(serde_json::Value::as_array) {
+                Some(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        self.add(&at(Some(i)), &item.to_string())?;
+                    }
+                }
+                None if value.is_null() => {}
+                None => self.add(&at(None), &value.to_string())?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Keeps one object in its lean form, or counts it as skipped.
+    fn add(&mut self, place: &str, text: &str) -> Result<(), InputError> {
+        #[derive(Deserialize)]
+        struct Kind<'a> {
+            #[serde(borrow, default)]
+            kind: Option<std::borrow::Cow<'a, str>>,
+            #[serde(default)]
+            message: Option<String>,
+        }
+        let bad = |e: serde_json::Error| {
+            InputError::new(place, format!("found {}, expected a Kubernetes object", e))
+        };
+        let head: Kind<'_> = serde_json::from_str(text).map_err(bad)?;
+        let kind = head.kind.as_deref().unwrap_or(self.default_kind);
+        match kind {
+            "Pod" => {
+                let pod: Pod = serde_json::from_str(text).map_err(bad)?;
+                self.offer_meta(&pod.metadata);
+                let ready_times = pod
+                    .status
+                    .conditions
+                    .iter()
+                    .filter_map(|c| c.get("lastTransitionTime").and_then(|t| t.as_str()));
+                let times: Vec<String> = (pod.status.start_time.as_deref().into_iter())
+                    .chain(ready_times)
+                    .map(str::to_string)
+                    .collect();
+                for t in &times {
+                    self.offer(t);
+                }
+                self.pods.push(pod);
+            }
+            "PodMetrics" => {
+                let m: PodMetrics = serde_json::from_str(text).map_err(bad)?;
+                if let Some(t) = &m.timestamp {
+                    self.offer(t);
+                }
+                self.metrics.push(m);
+            }
+            "HorizontalPodAutoscaler" | "ScaledObject" => {
+                let head: HpaHead = serde_json::from_str(text).map_err(bad)?;
+                self.offer_meta(&head.metadata);
+                let whole = Whole {
+                    head,
+                    text: text.into(),
+                    place: place.to_string(),
+                };
+                if kind == "ScaledObject" {
+                    self.scaled_objects.push(whole);
+                } else {
+                    self.hpas.push(whole);
+                }
+            }
+            k if WORKLOAD_KINDS.contains(&k) => {
+                let w: Workload = serde_json::from_str(text).map_err(bad)?;
+                self.offer_meta(&w.metadata);
+                self.workloads.push(w);
+            }
+            "PodDisruptionBudget" => self.pdbs.push(serde_json::from_str(text).map_err(bad)?),
+            "Node" => self.nodes.push(serde_json::from_str(text).map_err(bad)?),
+            "VerticalPodAutoscaler" => self.vpas.push(serde_json::from_str(text).map_err(bad)?),
+            "Event" => {
+                let head: EventHead = serde_json::from_str(text).map_err(bad)?;
+                let about = head.involved_object.as_ref().or(head.regarding.as_ref());
+                if about.is_some_and(|o| o.kind == "HorizontalPodAutoscaler") {
+                    self.events.push(Whole {
+                        head,
+                        text: text.into(),
+                        place: place.to_string(),
+                    });
+                }
+            }
+            "Status" => {
+                self.metrics_api_error = Some(head.message.unwrap_or_default());
+            }
+            other => {
+                *self.skipped.entry(other.to_string()).or_default() += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn offer(&mut self, time: &str) {
+        if let Some(t) = Timestamp::parse_rfc3339(time) {
+            self.newest = self.newest.max(Some(t));
+        }
+    }
+
+    fn offer_meta(&mut self, meta: &Meta) {
+        for f in &meta.managed_fields {
+            if let Some(t) = &f.time {
+                self.offer(t);
+            }
+        }
+    }
+}
+
+/// The top level of a JSON file: a list's `items` are streamed; any other object is one item.
+struct Top<'d, 'f> {
+    dump: &'d mut Dump,
+    file: &'f str,
+    /// An item's own problem, reported instead of the parser's generic one.
+    error: Option<InputError>,
+}
+
+impl<'de> DeserializeSeed<'de> for &mut Top<'_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for &mut Top<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a Kubernetes object or List")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut fields: Vec<(String, Box<RawValue>)> = Vec::new();
+        let mut listed = false;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "items" {
+                listed = true;
+                map.next_value_seed(Items { top: &mut *self })?;
+            } else {
+                fields.push((key, map.next_value()?));
+            }
+        }
+        if !listed {
+            let mut text = String::from("{");
+            for (i, (k, v)) in fields.iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                text.push_str(&serde_json::Value::String(k.clone()).to_string());
+                text.push(':');
+                text.push_str(v.get());
+            }
+            text.push('}');
+            if let Err(e) = self.dump.add(self.file, &text) {
+                self.error = Some(e);
+                return Err(de::Error::custom("bad object"));
+            }
+        }
+        Ok(())
+    }
+}
+
+struct Items<'t, 'd, 'f> {
+    top: &'t mut Top<'d, 'f>,
+}
+
+impl<'de> DeserializeSeed<'de> for Items<'_, '_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Items<'_, '_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of objects")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut i = 0usize;
+        while let Some(raw) = seq.next_element::<Box<RawValue>>()? {
+            let place = format!("{} items[{i}]", self.top.file);
+            if let Err(e) = self.top.dump.add(&place, raw.get()) {
+                self.top.error = Some(e);
+                return Err(de::Error::custom("bad item"));
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Err(de::Error::custom(
+            "found a mapping, expected a list of objects in items",
+        ))
+    }
+}

@@ -1,0 +1,430 @@
+//! The lean form of each object a cluster dump holds: only the fields the audit or the
+//! single-HPA readers use. Pods, pod metrics and workloads serialize back to the kubectl shape the
+//! single-HPA readers parse (`kubectl::pods`, `kubectl::metrics`, `target`), so one HPA's share
+//! of the dump is read by the same code as a file of its own.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// `metadata`, for every kind.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Meta {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    #[serde(default, skip_serializing_if = "Labels::is_empty")]
+    pub labels: Labels,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deletion_timestamp: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub owner_references: Vec<Owner>,
+    #[serde(default, skip_serializing)]
+    pub generation: Option<i64>,
+    #[serde(default, skip_serializing)]
+    pub managed_fields: Vec<ManagedField>,
+}
+
+/// Labels as pairs: smaller than a map for the few labels a pod has.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Labels(pub Vec<(String, String)>);
+
+impl Labels {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<'de> Deserialize<'de> for Labels {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = Option::<std::collections::BTreeMap<String, String>>::deserialize(d)?;
+        Ok(Labels(map.unwrap_or_default().into_iter().collect()))
+    }
+}
+
+impl Serialize for Labels {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct Owner {
+    #[serde(default)]
+    pub kind: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<bool>,
+}
+
+/// One `managedFields` entry: who owns what, and when it last wrote.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ManagedField {
+    #[serde(default)]
+    pub manager: String,
+    #[serde(default)]
+    pub operation: String,
+    #[serde(default)]
+    pub subresource: String,
+    #[serde(default)]
+    pub time: Option<String>,
+    /// Whether `fieldsV1` holds `f:spec` → `f:replicas`.
+    #[serde(default, rename = "fieldsV1", deserialize_with = "owns_replicas")]
+    pub owns_spec_replicas: bool,
+}
+
+fn owns_replicas<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    let v = Value::deserialize(d)?;
+    Ok(v.get("f:spec").and_then(|s| s.get("f:replicas")).is_some())
+}
+
+/// A pod: what `groupPods` and `calculateRequests` read, and its node.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct Pod {
+    #[serde(default)]
+    pub metadata: Meta,
+    #[serde(default)]
+    pub spec: PodSpec,
+    #[serde(default)]
+    pub status: PodStatus,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodSpec {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub containers: Vec<Container>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub init_containers: Vec<Container>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_name: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Container {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<Value>,
+}
+
+impl Container {
+    /// Whether `resources.requests` names `resource`.
+    pub fn requests(&self, resource: &str) -> bool {
+        self.resources
+            .as_ref()
+            .and_then(|r| r.get("requests"))
+            .and_then(|r| r.get(resource))
+            .is_some()
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodStatus {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<String>,
+    /// Only the Ready condition is kept.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "ready_only"
+    )]
+    pub conditions: Vec<Value>,
+}
+
+fn ready_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
+    let all = Option::<Vec<Value>>::deserialize(d)?.unwrap_or_default();
+    Ok(all
+        .into_iter()
+        .filter(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
+        .collect())
+}
+
+/// One item of a PodMetricsList.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct PodMetrics {
+    #[serde(default)]
+    pub metadata: Meta,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<String>,
+    #[serde(default)]
+    pub containers: Vec<Value>,
+}
+
+/// A workload that may be a scale target (Deployment, StatefulSet, ReplicaSet, ...).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Workload {
+    #[serde(default)]
+    pub api_version: String,
+    #[serde(default)]
+    pub kind: String,
+    #[serde(default)]
+    pub metadata: Meta,
+    #[serde(default)]
+    pub spec: WorkloadSpec,
+    #[serde(default)]
+    pub status: WorkloadStatus,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkloadSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<i64>,
+    #[serde(default, skip_serializing)]
+    pub selector: Option<LabelSelector>,
+    /// The pod template's containers, for the requests the pods will have.
+    #[serde(default, skip_serializing)]
+    pub template: Option<Template>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct WorkloadStatus {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct Template {
+    #[serde(default)]
+    pub metadata: Meta,
+    #[serde(default)]
+    pub spec: PodSpec,
+}
+
+/// `metav1.LabelSelector`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelSelector {
+    #[serde(default)]
+    pub match_labels: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    pub match_expressions: Vec<Expression>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct Expression {
+    #[serde(default)]
+    pub key: String,
+    #[serde(default)]
+    pub operator: String,
+    #[serde(default)]
+    pub values: Vec<String>,
+}
+
+impl LabelSelector {
+    /// The selector in kubectl's syntax, as `metav1.FormatLabelSelector` prints it (the scale's
+    /// `status.selector`): matchLabels sorted by key, then the expressions.
+    pub fn to_text(&self) -> String {
+        let mut parts: Vec<String> = self
+            .match_labels
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        for e in &self.match_expressions {
+            parts.push(match e.operator.as_str() {
+                "In" => format!("{} in ({})", e.key, e.values.join(",")),
+                "NotIn" => format!("{} notin ({})", e.key, e.values.join(",")),
+                "Exists" => e.key.clone(),
+                _ => format!("!{}", e.key),
+            });
+        }
+        parts.join(",")
+    }
+}
+
+/// A PodDisruptionBudget.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pdb {
+    #[serde(default)]
+    pub metadata: Meta,
+    #[serde(default)]
+    pub spec: PdbSpec,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PdbSpec {
+    #[serde(default)]
+    pub selector: Option<LabelSelector>,
+    /// An integer or a percentage.
+    #[serde(default)]
+    pub min_available: Option<Value>,
+    #[serde(default)]
+    pub max_unavailable: Option<Value>,
+}
+
+/// A VerticalPodAutoscaler.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Vpa {
+    #[serde(default)]
+    pub metadata: Meta,
+    #[serde(default)]
+    pub spec: VpaSpec,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VpaSpec {
+    #[serde(default)]
+    pub target_ref: Option<Owner>,
+    #[serde(default)]
+    pub update_policy: Option<UpdatePolicy>,
+    #[serde(default)]
+    pub resource_policy: Option<ResourcePolicy>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdatePolicy {
+    #[serde(default)]
+    pub update_mode: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourcePolicy {
+    #[serde(default)]
+    pub container_policies: Vec<ContainerPolicy>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerPolicy {
+    #[serde(default)]
+    pub container_name: Option<String>,
+    #[serde(default)]
+    pub mode: Option<String>,
+    #[serde(default)]
+    pub controlled_resources: Option<Vec<String>>,
+}
+
+/// What the audit reads of an HPA besides what the manifest reader validates.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HpaHead {
+    #[serde(default)]
+    pub metadata: Meta,
+    #[serde(default)]
+    pub spec: HpaHeadSpec,
+    #[serde(default)]
+    pub status: HpaHeadStatus,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HpaHeadSpec {
+    #[serde(default)]
+    pub scale_target_ref: Owner,
+    #[serde(default)]
+    pub min_replicas: Option<i64>,
+    #[serde(default)]
+    pub max_replicas: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HpaHeadStatus {
+    #[serde(default)]
+    pub observed_generation: Option<i64>,
+    #[serde(default)]
+    pub last_scale_time: Option<String>,
+}
+
+/// The object an event is about.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventHead {
+    #[serde(default)]
+    pub metadata: Meta,
+    #[serde(default)]
+    pub involved_object: Option<Involved>,
+    /// events.k8s.io/v1.
+    #[serde(default)]
+    pub regarding: Option<Involved>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Involved {
+    #[serde(default)]
+    pub kind: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub namespace: String,
+}
+
+/// A node: what it can hold and whether the scheduler may use it.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Node {
+    #[serde(default)]
+    pub metadata: Meta,
+    #[serde(default)]
+    pub spec: NodeSpec,
+    #[serde(default)]
+    pub status: NodeStatus,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct NodeSpec {
+    #[serde(default)]
+    pub unschedulable: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct NodeStatus {
+    #[serde(default)]
+    pub allocatable: std::collections::BTreeMap<String, Value>,
+    #[serde(default)]
+    pub conditions: Vec<Value>,
+}
+
+impl Node {
+    /// Ready and not cordoned: the scheduler may place pods here.
+    pub fn schedulable(&self) -> bool {
+        !self.spec.unschedulable
+            && self.status.conditions.iter().any(|c| {
+                c.get("type").and_then(Value::as_str) == Some("Ready")
+                    && c.get("status").and_then(Value::as_str) == Some("True")
+            })
+    }
+}
+
+/// The milli-value of each request in a `resources` object (`{requests: {cpu: 500m}}`); a
+/// quantity that does not parse counts as nothing.
+pub fn requests_milli(resources: Option<&Value>) -> Vec<(String, i64)> {
+    let Some(map) = resources
+        .and_then(|r| r.get("requests"))
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    map.iter()
+        .filter_map(|(k, v)| {
+            let text = match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            crate::quantity::parse_milli(&text)
+                .ok()
+                .map(|m| (k.clone(), m))
+        })
+        .collect()
+}

@@ -1,0 +1,271 @@
+//! `hpacalc audit` on the generated dump in `fixtures/cluster/dump` (examples/generate_cluster.rs:
+//! one planted problem of every finding type, the other HPAs healthy) and on small YAML dumps.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::cli::{hpacalc, root, stderr, stdout};
+
+const DUMP: &str = "fixtures/cluster/dump";
+
+fn audit_json(args: &[&str]) -> Value {
+    let mut all = vec!["audit"];
+    all.extend(args);
+    all.extend(["-o", "json"]);
+    let o = hpacalc(&all);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    crate::schema::assert_fits("audit", &v);
+    v
+}
+
+/// `(code, hpa)` of every finding.
+fn found(v: &Value) -> BTreeSet<(String, String)> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["hpa"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+fn planted() -> BTreeSet<(String, String)> {
+    let text = std::fs::read_to_string(root().join(DUMP).join("planted.json")).unwrap();
+    let list: Vec<Value> = serde_json::from_str(&text).unwrap();
+    list.iter()
+        .map(|p| {
+            (
+                p["code"].as_str().unwrap().to_string(),
+                p["hpa"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_planted_problem_is_found_where_planted_and_nothing_else() {
+    let v = audit_json(&[
+        "--cluster",
+        "fixtures/cluster/dump/cluster.json",
+        "--metrics",
+        "fixtures/cluster/dump/metrics.json",
+        "--nodes",
+        "fixtures/cluster/dump/nodes.json",
+    ]);
+    assert_eq!(found(&v), planted());
+    assert_eq!(v["findings"].as_array().unwrap().len(), planted().len());
+    let s = &v["summary"];
+    assert_eq!(s["hpas"], 20);
+    assert_eq!(s["findingsBySeverity"]["error"], 7);
+}
+
+#[test]
+fn without_nodes_max_unreachable_is_not_checked() {
+    let v = audit_json(&[
+        "--cluster",
+        "fixtures/cluster/dump/cluster.json",
+        "--metrics",
+        "fixtures/cluster/dump/metrics.json",
+    ]);
+    let mut expected = planted();
+    expected.retain(|(code, _)| code != "MaxUnreachable");
+    assert_eq!(found(&v), expected);
+}
+
+#[test]
+fn an_ambiguous_hpa_gets_the_controllers_answer_no_scaling() {
+    let v = audit_json(&[
+        "--cluster",
+        "fixtures/cluster/dump/cluster.json",
+        "--metrics",
+        "fixtures/cluster/dump/metrics.json",
+    ]);
+    let cart = v["hpas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["hpa"] == "team-0/cart")
+        .unwrap();
+    assert_eq!(cart["desiredReplicas"], cart["currentReplicas"]);
+    let active = cart["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "ScalingActive")
+        .unwrap();
+    assert_eq!(active["status"], "False");
+    assert_eq!(active["reason"], "AmbiguousSelector");
+    assert_eq!(
+        active["message"],
+        "pods by selector app=cart are controlled by multiple HPAs: [team-0/cart team-0/cart-memory]"
+    );
+    // The targets that are not in the dump are not evaluated, and say why.
+    let ghost = v["unevaluated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["hpa"] == "team-0/ghost")
+        .unwrap();
+    assert_eq!(ghost["target"], "Deployment/ghost");
+}
+
+#[test]
+fn a_failing_metrics_api_is_a_finding_on_every_hpa_with_resource_metrics() {
+    let v = audit_json(&[
+        "--cluster",
+        "fixtures/cluster/dump/cluster.json",
+        "--metrics",
+        "fixtures/cluster/dump/metrics-down.json",
+    ]);
+    let unavailable: Vec<_> = found(&v)
+        .into_iter()
+        .filter(|(c, _)| c == "MetricsApiUnavailable")
+        .collect();
+    // Every HPA but the two whose target is not there.
+    assert_eq!(unavailable.len(), 18);
+}
+
+#[test]
+fn fail_on_exits_3_after_printing_the_result() {
+    let args = [
+        "audit",
+        "--cluster",
+        "fixtures/cluster/dump/cluster.json",
+        "--metrics",
+        "fixtures/cluster/dump/metrics.json",
+    ];
+    let o = hpacalc(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut failing = args.to_vec();
+    failing.extend(["--fail-on", "error"]);
+    let o = hpacalc(&failing);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).contains("AmbiguousSelector"));
+    assert!(
+        stderr(&o).contains("7 finding(s) of severity error or above"),
+        "{}",
+        stderr(&o)
+    );
+    // A healthy dump passes --fail-on warning.
+    let o = hpacalc(&[
+        "audit",
+        "--cluster",
+        "fixtures/cluster/yaml/web.yaml",
+        "--metrics",
+        "fixtures/cluster/yaml/metrics.yaml",
+        "--fail-on",
+        "warning",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn a_yaml_dump_of_single_objects_gets_the_single_hpa_decision() {
+    let v = audit_json(&[
+        "--cluster",
+        "fixtures/cluster/yaml/web.yaml",
+        "--metrics",
+        "fixtures/cluster/yaml/metrics.yaml",
+    ]);
+    let web = &v["hpas"][0];
+    assert_eq!(web["hpa"], "shop/web");
+    // 600m of 500m is 120% against 60%: twice the 2 pods.
+    assert_eq!(web["metrics"][0]["currentUtilization"], 120);
+    assert_eq!(web["desiredReplicas"], 4);
+    assert_eq!(v["summary"]["scalingUp"], 1);
+    assert!(v["findings"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn the_table_matches_the_snapshot() {
+    let o = hpacalc(&[
+        "audit",
+        "--cluster",
+        "fixtures/cluster/dump/cluster.json",
+        "--metrics",
+        "fixtures/cluster/dump/metrics.json",
+        "--nodes",
+        "fixtures/cluster/dump/nodes.json",
+        "-o",
+        "wide",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    snapbox::assert_data_eq!(stdout(&o), snapbox::file!["snapshots/audit-wide.txt"]);
+}
+
+#[test]
+fn a_malformed_dump_is_a_located_error() {
+    let dir = std::env::temp_dir().join(format!("hpacalc-audit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"kind":"List","items":[{"kind":"Pod","metadata":{"name":"a"},"spec":{"containers":7}}]}"#,
+    )
+    .unwrap();
+    let o = hpacalc(&["audit", "--cluster", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("bad.json items[0]"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn manifests_only_get_the_static_checks_at_their_place() {
+    let v = audit_json(&["-f", "fixtures/cluster/manifests"]);
+    let expected: BTreeSet<(String, String)> = [
+        ("AmbiguousSelector", "default/worker"),
+        ("AmbiguousSelector", "default/worker-queue"),
+        ("MinEqualsMax", "default/worker"),
+        ("NoRequests", "default/worker"),
+        ("PdbBlocksDrain", "default/web"),
+        ("ReplicasFieldManaged", "default/web"),
+        ("TargetMissing", "default/api"),
+    ]
+    .iter()
+    .map(|(c, h)| (c.to_string(), h.to_string()))
+    .collect();
+    assert_eq!(found(&v), expected);
+    assert!(v["hpas"].as_array().unwrap().is_empty());
+    assert_eq!(v["summary"]["failing"], 0);
+
+    let o = hpacalc(&["audit", "-f", "fixtures/cluster/manifests", "-o", "sarif"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let sarif: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), expected.len());
+    let missing = results
+        .iter()
+        .find(|r| r["ruleId"] == "TargetMissing")
+        .unwrap();
+    let at = &missing["locations"][0]["physicalLocation"];
+    assert_eq!(
+        at["artifactLocation"]["uri"],
+        "fixtures/cluster/manifests/templates/worker.yaml"
+    );
+    // The document's first line after its `---` and `# Source:` comment: `apiVersion:`.
+    assert_eq!(at["region"]["startLine"], 62);
+    assert_eq!(missing["level"], "error");
+}
+
+#[test]
+fn audit_needs_a_dump_or_manifests_and_not_both_kinds_of_input() {
+    let o = hpacalc(&["audit"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = hpacalc(&[
+        "audit",
+        "-f",
+        "fixtures/cluster/manifests",
+        "--metrics",
+        "fixtures/cluster/dump/metrics.json",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+}
