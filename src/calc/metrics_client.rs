@@ -15,7 +15,7 @@ pub fn resource_metric<'a>(
     if items.is_empty() {
         return Err("no metrics returned from resource metrics API".into());
     }
-    let mut res = PodMetricsInfo::with_capacity(items.len());
+    let mut res = PodMetricsInfo::with_capacity_and_hasher(items.len(), Default::default());
     for m in items {
         let value = match container {
             None => pod_sum(m, resource),

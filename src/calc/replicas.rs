@@ -3,11 +3,10 @@
 //! pods. Milli-values are int64 with Go's wrapping arithmetic, ratios float64 in Go's order.
 
 use crate::calc::pods::{
-    GroupSettings, Groups, PodMetricsInfo, RequestSettings, calculate_requests, group_pods,
+    GroupSettings, Groups, PodMap, PodMetricsInfo, RequestSettings, calculate_requests, group_pods,
     ready_pods_count, remove_metrics_for_pods,
 };
 use crate::scenario::Pod;
-use std::collections::HashMap;
 
 /// The tolerance band and the rule of the version that applies it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -158,7 +157,7 @@ struct Utilization {
 // Port of GetResourceUtilizationRatio (metrics/utilization.go).
 fn resource_utilization_ratio(
     metrics: &PodMetricsInfo<'_>,
-    requests: &HashMap<&str, i64>,
+    requests: &PodMap<'_, i64>,
     target_utilization: i32,
 ) -> Result<Utilization, String> {
     let mut metrics_total = 0i64;
@@ -242,7 +241,7 @@ struct Ratio {
 
 fn usage_ratio(
     metrics: &PodMetricsInfo<'_>,
-    requests: Option<&HashMap<&str, i64>>,
+    requests: Option<&PodMap<'_, i64>>,
     target: PodTarget,
 ) -> Result<Ratio, String> {
     match (target, requests) {
@@ -375,7 +374,7 @@ pub struct PodSums {
 impl PodSums {
     fn gather(
         metrics: &PodMetricsInfo<'_>,
-        requests: Option<&HashMap<&str, i64>>,
+        requests: Option<&PodMap<'_, i64>>,
         groups: &Groups<'_>,
         target: PodTarget,
         usage_total: i64,
@@ -396,7 +395,7 @@ impl PodSums {
             None => (0, 0),
         };
         // A map insert: a pod named twice is inserted once.
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = foldhash::HashSet::default();
         let mut up = Inserted::default();
         for pod in groups.missing.iter().chain(&groups.unready) {
             if seen.insert(*pod) {

@@ -474,7 +474,11 @@ fn requests(v: &Value) -> Check {
         });
     let mut check = Check::default();
     check.eq("error (bool)", boolean(expected, "error"), result.is_err());
-    check.eq("requests_milli", want_map, result.as_ref().ok().cloned());
+    let got_map: Option<HashMap<&str, i64>> = result
+        .as_ref()
+        .ok()
+        .map(|m| m.iter().map(|(k, v)| (*k, *v)).collect());
+    check.eq("requests_milli", want_map, got_map);
     check.eq(
         "error",
         opt_text(expected, "error_equals"),
