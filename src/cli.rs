@@ -366,7 +366,7 @@ pub struct AuditArgs {
     #[arg(
         short = 'A',
         long,
-        conflicts_with_all = ["cluster", "manifests", "metrics", "namespace", "custom_metrics", "external_metrics"],
+        conflicts_with_all = ["cluster", "manifests", "metrics", "namespace", "custom_metrics", "external_metrics", "events"],
         help_heading = "Live"
     )]
     pub all_namespaces: bool,
@@ -376,7 +376,7 @@ pub struct AuditArgs {
         short = 'n',
         long,
         value_name = "NAMESPACE",
-        conflicts_with_all = ["cluster", "manifests", "metrics", "custom_metrics", "external_metrics"],
+        conflicts_with_all = ["cluster", "manifests", "metrics", "custom_metrics", "external_metrics", "events"],
         help_heading = "Live"
     )]
     pub namespace: Option<String>,

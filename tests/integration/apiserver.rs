@@ -43,7 +43,8 @@ pub struct Fixture {
 
 /// `fixtures/cluster/dump` as the API serves it, for `hpacalc audit -A`: each list of its kind's
 /// items without kind and apiVersion, in pages of at most `DUMP_PAGE` items whatever the
-/// `limit`; metrics.k8s.io in one answer. Namespace `locked` answers 403.
+/// `limit`; metrics.k8s.io in one answer (503 in namespace `team-2`). Namespace `locked` answers
+/// 403.
 pub struct Dumped {
     items: Vec<Value>,
     metrics: Value,
@@ -53,7 +54,7 @@ pub struct Dumped {
 const DUMP_PAGE: usize = 100;
 
 /// The lists the dump serves: (group version, resource, kind).
-const DUMP_LISTS: [(&str, &str, &str); 9] = [
+const DUMP_LISTS: [(&str, &str, &str); 10] = [
     (
         "autoscaling/v2",
         "horizontalpodautoscalers",
@@ -71,6 +72,7 @@ const DUMP_LISTS: [(&str, &str, &str); 9] = [
         "VerticalPodAutoscaler",
     ),
     ("metrics.k8s.io/v1beta1", "pods", "PodMetrics"),
+    ("v1", "events", "Event"),
 ];
 
 impl Fixture {
@@ -656,6 +658,9 @@ fn dumped(dump: &Dumped, parts: &[&str], q: &BTreeMap<String, String>) -> Reply 
         );
     }
     let in_scope = |item: &&Value| ns.is_none_or(|ns| item["metadata"]["namespace"] == ns);
+    if kind == "PodMetrics" && ns == Some("team-2") {
+        return reply(503, "service unavailable\n".to_string());
+    }
     if kind == "PodMetrics" {
         let items: Vec<&Value> = dump.metrics["items"]
             .as_array()

@@ -864,6 +864,45 @@ fn audit_all_namespaces_live_equals_the_offline_audit_of_the_same_objects() {
     assert!(pod_pages.len() >= 3, "{pod_pages:?}");
     assert!(pod_pages.iter().all(|r| r.contains("limit=500")));
     assert!(pod_pages.iter().any(|r| r.contains("continue=")));
+    assert!(
+        requests
+            .iter()
+            .any(|r| r.starts_with("/api/v1/events?fieldSelector=involvedObject.kind")),
+        "the HPAs' events are listed (core/v1: events.k8s.io/v1 is not served)"
+    );
+}
+
+#[test]
+fn audit_live_with_metrics_unavailable_equals_the_offline_error_status() {
+    let now = ["--now", "2026-11-29T15:00:00Z", "-o", "json"];
+    let mut args = vec!["-n", "team-2"];
+    args.extend(now);
+    let live = audit_json(&audit_live(&args));
+    let mut offline = vec![
+        "--cluster",
+        "fixtures/cluster/dump/cluster.json",
+        "--metrics",
+        "fixtures/cluster/dump/metrics-down.json",
+    ];
+    offline.extend(now);
+    let offline = audit_json(&audit_live(&offline));
+    let of_team_2 = |v: &Value, key: &str, field: &str| -> Vec<Value> {
+        (v[key].as_array().unwrap().iter())
+            .filter(|h| h[field].as_str().is_some_and(|n| n.starts_with("team-2/")))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(
+        live["hpas"].as_array().unwrap(),
+        &of_team_2(&offline, "hpas", "hpa")
+    );
+    let findings = of_team_2(&offline, "findings", "hpa");
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["code"] == "MetricsApiUnavailable")
+    );
+    assert_eq!(live["findings"].as_array().unwrap(), &findings);
 }
 
 #[test]
@@ -918,4 +957,21 @@ fn audit_live_errors_are_one_line_naming_the_verb_and_resource() {
         )),
     ));
     assert!(err.contains("127.0.0.1:9"), "{err}");
+}
+
+#[test]
+fn audit_live_and_files_are_one_or_the_other() {
+    let usage: [&[&str]; 3] = [
+        &[
+            "audit",
+            "-A",
+            "--cluster",
+            "fixtures/cluster/dump/cluster.json",
+        ],
+        &["audit", "-n", "shop", "--events", "events.json"],
+        &["audit", "-A", "-n", "shop"],
+    ];
+    for args in usage {
+        assert_eq!(hpacalc(args).status.code(), Some(2), "{args:?}");
+    }
 }

@@ -95,17 +95,21 @@ pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError>
             continue;
         }
         let req = list_request(list.api_version, list.resource, namespace);
-        list_pages(api, &req, None, |text| {
-            dump.read_page(&req.path, list.kind, list.api_version, text)
-                .map_err(|e| {
-                    LiveError(format!(
-                        "the API server {} answered GET {} with a list hpacalc cannot read: {e}",
-                        api.server, req.path
-                    ))
-                })
-        })
-        .await?;
+        read_list(api, &mut dump, &req, list.kind, list.api_version).await?;
     }
+    // The HPAs' events, each HPA's memory as for one HPA: events.k8s.io/v1 when served, else
+    // core/v1, as `kubectl get events -A --field-selector involvedObject.kind=...` lists them.
+    let (version, field) = match discover(api, "events.k8s.io/v1", "Event").await? {
+        Some(_) => ("events.k8s.io/v1", "regarding"),
+        None => ("v1", "involvedObject"),
+    };
+    let mut req = list_request(version, "events", namespace);
+    req.path = format!(
+        "{}?fieldSelector={}",
+        req.path,
+        enc(&format!("{field}.kind=HorizontalPodAutoscaler"))
+    );
+    read_list(api, &mut dump, &req, "Event", version).await?;
     // Port of resourceMetricsClient.GetResourceMetric (metrics/client.go): one list of
     // PodMetrics, not paged; an API that is absent or unavailable is its error, as offline.
     let req = list_request("metrics.k8s.io/v1beta1", "pods", namespace);
@@ -120,6 +124,27 @@ pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError>
     dump.read_page(&req.path, "PodMetrics", "", &text)
         .map_err(|e| LiveError(format!("the API server {} answered: {e}", api.server)))?;
     Ok(dump)
+}
+
+/// Every page of one list, read into the dump as it arrives.
+async fn read_list(
+    api: &Api,
+    dump: &mut Dump,
+    req: &Request,
+    kind: &'static str,
+    api_version: &'static str,
+) -> Result<(), LiveError> {
+    list_pages(api, req, None, |text| {
+        dump.read_page(&req.path, kind, api_version, text)
+            .map_err(|e| {
+                LiveError(format!(
+                    "the API server {} answered GET {} with a list hpacalc cannot read: {e}",
+                    api.server, req.path
+                ))
+            })
+    })
+    .await?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -145,8 +170,11 @@ mod tests {
             seq.as_sequence()
                 .is_some_and(|l| l.iter().any(|v| v.as_str() == Some(s)))
         };
-        let listed = (LISTS.iter().map(|l| (l.api_version, l.resource)))
-            .chain([("metrics.k8s.io/v1beta1", "pods")]);
+        let listed = (LISTS.iter().map(|l| (l.api_version, l.resource))).chain([
+            ("metrics.k8s.io/v1beta1", "pods"),
+            ("events.k8s.io/v1", "events"),
+            ("v1", "events"),
+        ]);
         for (api_version, resource) in listed {
             let req = list_request(api_version, resource, None);
             assert!(
