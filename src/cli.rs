@@ -346,6 +346,7 @@ pub enum Command {
     /// Reads any number of dumps (`kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json`), runs the
     /// single-HPA calculation on every HPA with the pods its target's selector matches, and
     /// adds the cross-HPA findings (AmbiguousSelector, TargetMissing, PdbBlocksDrain, ...).
+    /// `-A` (or `-n NS`) lists the same objects from the cluster instead.
     Audit(Box<AuditArgs>),
 }
 

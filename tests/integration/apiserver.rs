@@ -2,7 +2,8 @@
 //! made by rcgen, a bearer token, and this project's kubectl fixtures served at the real API
 //! paths (discovery, the HPA, the scale subresources of a Deployment and of an Argo Rollout,
 //! paginated pods, the three metrics APIs, the targets themselves, the HPA's events) plus error
-//! answers: 403, 404, 503 and a slow endpoint.
+//! answers: 403, 404, 503 and a slow endpoint. `Fixture::cluster` serves `fixtures/cluster/dump`
+//! instead, as the lists `hpacalc audit -A` reads.
 //!
 //! Namespaces choose the situation: `shop` (everything answers), `rollouts` (the target is a
 //! custom resource and metrics.k8s.io is not installed), `nometrics` (metrics.k8s.io answers

@@ -1,7 +1,8 @@
 //! Live mode (issue 12) against the test API server of `apiserver.rs`: the live answer equals the
 //! offline answer on the saved capture and on the fixtures it serves; custom resources as
 //! targets; metrics APIs that are missing or unavailable; every error as one line with exit 1;
-//! `--watch`; `hpacalc rbac`. Only 127.0.0.1 is ever reached.
+//! `--watch`; `hpacalc rbac`; `hpacalc audit -A` / `-n` equal to the offline audit of the same
+//! objects. Only 127.0.0.1 is ever reached.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
