@@ -157,6 +157,11 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
         }
         'hpacalc;audit' {
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Live: list one namespace of the cluster (kubeconfig) instead of reading files')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Live: list one namespace of the cluster (kubeconfig) instead of reading files')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (default: its current-context)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'How long to wait for each API request (`0` waits without limit)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)')
             [CompletionResult]::new('--metrics', '--metrics', [CompletionResultType]::ParameterName, 'The pods'' resource usage: `kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods`')
@@ -172,6 +177,8 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-tolerance')
             [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)')
             [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates: NAME=true|false,...')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Live: list every namespace of the cluster (kubeconfig) instead of reading files')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Live: list every namespace of the cluster (kubeconfig) instead of reading files')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

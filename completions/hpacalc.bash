@@ -257,13 +257,33 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__audit)
-            opts="-f -o -h --cluster --filename --metrics --custom-metrics --external-metrics --nodes --events --output --fail-on --now --sync-period --tolerance --kube-version --feature-gates --help"
+            opts="-A -n -f -o -h --cluster --all-namespaces --namespace --kubeconfig --context --request-timeout --filename --metrics --custom-metrics --external-metrics --nodes --events --output --fail-on --now --sync-period --tolerance --kube-version --feature-gates --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -149,6 +149,11 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         }
         &'hpacalc;audit'= {
             cand --cluster 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)'
+            cand -n 'Live: list one namespace of the cluster (kubeconfig) instead of reading files'
+            cand --namespace 'Live: list one namespace of the cluster (kubeconfig) instead of reading files'
+            cand --kubeconfig 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)'
+            cand --context 'The kubeconfig context to use (default: its current-context)'
+            cand --request-timeout 'How long to wait for each API request (`0` waits without limit)'
             cand -f 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)'
             cand --filename 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)'
             cand --metrics 'The pods'' resource usage: `kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods`'
@@ -164,6 +169,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --tolerance '--horizontal-pod-autoscaler-tolerance'
             cand --kube-version 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)'
             cand --feature-gates 'Override feature gates: NAME=true|false,...'
+            cand -A 'Live: list every namespace of the cluster (kubeconfig) instead of reading files'
+            cand --all-namespaces 'Live: list every namespace of the cluster (kubeconfig) instead of reading files'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

@@ -138,6 +138,10 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l request-tim
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l insecure-skip-tls-verify -d 'Do not verify the Prometheus server\'s TLS certificate (insecure)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l cluster -d 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s n -l namespace -d 'Live: list one namespace of the cluster (kubeconfig) instead of reading files' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l context -d 'The kubeconfig context to use (default: its current-context)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s f -l filename -d 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l metrics -d 'The pods\' resource usage: `kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods`' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l custom-metrics -d 'Custom metrics API answer (MetricValueList) for Pods and Object metrics (repeatable)' -r -F
@@ -156,6 +160,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l sync-period -d
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l tolerance -d '--horizontal-pod-autoscaler-tolerance' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s A -l all-namespaces -d 'Live: list every namespace of the cluster (kubeconfig) instead of reading files'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'

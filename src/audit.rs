@@ -96,7 +96,17 @@ fn places(dump: &Dump) -> Places {
 
 /// `--cluster`: the decision of every HPA and the findings.
 fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
-    let mut dump = Dump::default();
+    let live = args.all_namespaces || args.namespace.is_some();
+    let mut dump = if live {
+        let settings = crate::input::live::client::Settings {
+            kubeconfig: args.kubeconfig.as_deref(),
+            context: args.context.as_deref(),
+            timeout: crate::input::live::request_timeout(&args.request_timeout)?,
+        };
+        crate::input::live::cluster::read(&settings, args.namespace.as_deref())?
+    } else {
+        Dump::default()
+    };
     for path in args.cluster.iter().chain(&args.events) {
         dump.read(path)?;
     }
@@ -145,7 +155,7 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
         newest: dump.newest,
         sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
         metrics_api_error: dump.metrics_api_error.clone(),
-        metrics_given: args.metrics.is_some(),
+        metrics_given: live || args.metrics.is_some(),
     };
     let common = Common { flags, files };
     Ok((evaluate(&dump, &common, &fleet), places(&dump)))

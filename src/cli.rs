@@ -346,6 +346,7 @@ pub enum Command {
     /// Reads any number of dumps (`kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json`), runs the
     /// single-HPA calculation on every HPA with the pods its target's selector matches, and
     /// adds the cross-HPA findings (AmbiguousSelector, TargetMissing, PdbBlocksDrain, ...).
+    /// `-A` (or `-n NS`) lists the same objects from the cluster instead.
     Audit(Box<AuditArgs>),
 }
 
@@ -357,10 +358,46 @@ pub struct AuditArgs {
     #[arg(
         long,
         value_name = "FILE",
-        required_unless_present = "manifests",
+        required_unless_present_any = ["manifests", "all_namespaces", "namespace"],
         num_args = 1..
     )]
     pub cluster: Vec<PathBuf>,
+
+    /// Live: list every namespace of the cluster (kubeconfig) instead of reading files
+    #[arg(
+        short = 'A',
+        long,
+        conflicts_with_all = ["cluster", "manifests", "metrics", "namespace", "custom_metrics", "external_metrics", "events"],
+        help_heading = "Live"
+    )]
+    pub all_namespaces: bool,
+
+    /// Live: list one namespace of the cluster (kubeconfig) instead of reading files
+    #[arg(
+        short = 'n',
+        long,
+        value_name = "NAMESPACE",
+        conflicts_with_all = ["cluster", "manifests", "metrics", "custom_metrics", "external_metrics", "events"],
+        help_heading = "Live"
+    )]
+    pub namespace: Option<String>,
+
+    /// Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)
+    #[arg(long, value_name = "FILE", help_heading = "Live")]
+    pub kubeconfig: Option<PathBuf>,
+
+    /// The kubeconfig context to use (default: its current-context)
+    #[arg(long, value_name = "NAME", help_heading = "Live")]
+    pub context: Option<String>,
+
+    /// How long to wait for each API request (`0` waits without limit)
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "30s",
+        help_heading = "Live"
+    )]
+    pub request_timeout: String,
 
     /// Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks,
     /// no decision (repeatable)

@@ -2,7 +2,8 @@
 //! made by rcgen, a bearer token, and this project's kubectl fixtures served at the real API
 //! paths (discovery, the HPA, the scale subresources of a Deployment and of an Argo Rollout,
 //! paginated pods, the three metrics APIs, the targets themselves, the HPA's events) plus error
-//! answers: 403, 404, 503 and a slow endpoint.
+//! answers: 403, 404, 503 and a slow endpoint. `Fixture::cluster` serves `fixtures/cluster/dump`
+//! instead, as the lists `hpacalc audit -A` reads.
 //!
 //! Namespaces choose the situation: `shop` (everything answers), `rollouts` (the target is a
 //! custom resource and metrics.k8s.io is not installed), `nometrics` (metrics.k8s.io answers
@@ -37,7 +38,43 @@ pub struct Fixture {
     pub external: String,
     /// events.k8s.io/v1 is served (else only core/v1 events are).
     pub events_v1: bool,
+    /// A whole cluster served instead of everything above (`Fixture::cluster`).
+    pub dump: Option<Dumped>,
 }
+
+/// `fixtures/cluster/dump` as the API serves it, for `hpacalc audit -A`: each list of its kind's
+/// items without kind and apiVersion, in pages of at most `DUMP_PAGE` items whatever the
+/// `limit`; metrics.k8s.io in one answer (503 in namespace `team-2`). Namespace `locked` answers
+/// 403.
+pub struct Dumped {
+    items: Vec<Value>,
+    metrics: Value,
+}
+
+/// The largest page the dump's lists answer: the pods take several pages.
+const DUMP_PAGE: usize = 100;
+
+/// The lists the dump serves: (group version, resource, kind).
+const DUMP_LISTS: [(&str, &str, &str); 10] = [
+    (
+        "autoscaling/v2",
+        "horizontalpodautoscalers",
+        "HorizontalPodAutoscaler",
+    ),
+    ("apps/v1", "deployments", "Deployment"),
+    ("apps/v1", "statefulsets", "StatefulSet"),
+    ("apps/v1", "replicasets", "ReplicaSet"),
+    ("v1", "replicationcontrollers", "ReplicationController"),
+    ("v1", "pods", "Pod"),
+    ("policy/v1", "poddisruptionbudgets", "PodDisruptionBudget"),
+    (
+        "autoscaling.k8s.io/v1",
+        "verticalpodautoscalers",
+        "VerticalPodAutoscaler",
+    ),
+    ("metrics.k8s.io/v1beta1", "pods", "PodMetrics"),
+    ("v1", "events", "Event"),
+];
 
 impl Fixture {
     /// `fixtures/kubectl/`: the HPA shop/web, its six pods and their metrics.
@@ -54,6 +91,23 @@ impl Fixture {
             custom: read("custom-metrics.json"),
             external: read("external-metrics.json"),
             events_v1: true,
+            dump: None,
+        }
+    }
+
+    /// `fixtures/cluster/dump/{cluster,metrics}.json` served as a live cluster.
+    pub fn cluster() -> Fixture {
+        let read = |f: &str| -> Value {
+            let path = root().join("fixtures/cluster/dump").join(f);
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+        };
+        let dump = Dumped {
+            items: read("cluster.json")["items"].as_array().unwrap().clone(),
+            metrics: read("metrics.json"),
+        };
+        Fixture {
+            dump: Some(dump),
+            ..Fixture::kubectl()
         }
     }
 }
@@ -323,6 +377,9 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
     }
     let f = &state.fixture;
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    if let Some(dump) = &f.dump {
+        return dumped(dump, &parts, &q);
+    }
     let in_ns = |text: &str, ns: &str| text.replace("\"shop\"", &format!("\"{ns}\""));
     match parts.as_slice() {
         [
@@ -563,6 +620,83 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
 
 /// The target object as `kubectl get KIND NAME -o json` prints it: 5 replicas; in namespace
 /// `rolling`, 3 wanted and 6 during the rollout (its scale says the same).
+/// An answer of the dump's server: discovery of the VPA's group, or a page of a list.
+fn dumped(dump: &Dumped, parts: &[&str], q: &BTreeMap<String, String>) -> Reply {
+    let not_found = || reply(404, "404 page not found\n".to_string());
+    let (group_version, rest) = match parts {
+        ["api", v, rest @ ..] => (v.to_string(), rest),
+        ["apis", g, v, rest @ ..] => (format!("{g}/{v}"), rest),
+        _ => return not_found(),
+    };
+    let (ns, resource) = match rest {
+        [] if group_version == "autoscaling.k8s.io/v1" => {
+            return reply(
+                200,
+                discovery(
+                    &group_version,
+                    &[("verticalpodautoscalers", "VerticalPodAutoscaler")],
+                ),
+            );
+        }
+        [resource] => (None, *resource),
+        ["namespaces", ns, resource] => (Some(*ns), *resource),
+        _ => return not_found(),
+    };
+    let Some(&(_, _, kind)) = DUMP_LISTS
+        .iter()
+        .find(|(gv, r, _)| *gv == group_version && *r == resource)
+    else {
+        return not_found();
+    };
+    if ns == Some("locked") {
+        return status(
+            403,
+            "Forbidden",
+            &format!(
+                "{resource} is forbidden: User \"tester\" cannot list resource \"{resource}\" in \
+                 the namespace \"locked\""
+            ),
+        );
+    }
+    let in_scope = |item: &&Value| ns.is_none_or(|ns| item["metadata"]["namespace"] == ns);
+    if kind == "PodMetrics" && ns == Some("team-2") {
+        return reply(503, "service unavailable\n".to_string());
+    }
+    if kind == "PodMetrics" {
+        let items: Vec<&Value> = dump.metrics["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(in_scope)
+            .collect();
+        let list = json!({"kind": "PodMetricsList", "apiVersion": group_version,
+                          "metadata": {}, "items": items});
+        return reply(200, list.to_string());
+    }
+    let all: Vec<Value> = (dump.items.iter())
+        .filter(|i| i["kind"] == kind)
+        .filter(in_scope)
+        .map(|i| {
+            let mut item = i.clone();
+            let object = item.as_object_mut().unwrap();
+            object.remove("kind");
+            object.remove("apiVersion");
+            item
+        })
+        .collect();
+    let from: usize = q.get("continue").map_or(0, |c| c.parse().unwrap());
+    let limit: usize = q.get("limit").map_or(all.len(), |l| l.parse().unwrap());
+    let to = all.len().min(from + limit.min(DUMP_PAGE));
+    let next = if to < all.len() {
+        to.to_string()
+    } else {
+        String::new()
+    };
+    let list = json!({"kind": format!("{kind}List"), "apiVersion": group_version,
+                      "metadata": {"continue": next}, "items": &all[from..to]});
+    reply(200, list.to_string())
+}
+
 fn workload(api_version: &str, kind: &str, ns: &str, name: &str) -> String {
     let (spec, status) = if ns == "rolling" { (3, 6) } else { (5, 5) };
     json!({"kind": kind, "apiVersion": api_version,

@@ -1,7 +1,8 @@
 //! Live mode (issue 12) against the test API server of `apiserver.rs`: the live answer equals the
 //! offline answer on the saved capture and on the fixtures it serves; custom resources as
 //! targets; metrics APIs that are missing or unavailable; every error as one line with exit 1;
-//! `--watch`; `hpacalc rbac`. Only 127.0.0.1 is ever reached.
+//! `--watch`; `hpacalc rbac`; `hpacalc audit -A` / `-n` equal to the offline audit of the same
+//! objects. Only 127.0.0.1 is ever reached.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -815,4 +816,163 @@ fn five_thousand_pods_are_read_in_pages_and_evaluated_quickly() {
     );
     let limit = if cfg!(debug_assertions) { 60 } else { 2 };
     assert!(elapsed < Duration::from_secs(limit), "{elapsed:?}");
+}
+
+/// The server of `Fixture::cluster`: `fixtures/cluster/dump` as a live cluster.
+fn cluster_server() -> &'static ApiServer {
+    static SERVER: OnceLock<ApiServer> = OnceLock::new();
+    SERVER.get_or_init(|| ApiServer::start(Fixture::cluster()))
+}
+
+fn audit_live(args: &[&str]) -> Output {
+    let mut all = vec!["audit"];
+    all.extend(args);
+    run_in(&root(), &all, Some(&cluster_server().good_kubeconfig()))
+}
+
+fn audit_json(o: &Output) -> Value {
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    crate::schema::assert_fits("audit", &v);
+    v
+}
+
+const DUMP_FILES: [&str; 4] = [
+    "--cluster",
+    "fixtures/cluster/dump/cluster.json",
+    "--metrics",
+    "fixtures/cluster/dump/metrics.json",
+];
+
+#[test]
+fn audit_all_namespaces_live_equals_the_offline_audit_of_the_same_objects() {
+    let live = audit_json(&audit_live(&["-A", "-o", "json"]));
+    let mut offline = DUMP_FILES.to_vec();
+    offline.extend(["-o", "json"]);
+    let offline = audit_json(&audit_live(&offline));
+    assert_eq!(live, offline);
+    assert_eq!(live["summary"]["hpas"], 20);
+    let codes: Vec<&str> = (live["findings"].as_array().unwrap().iter())
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"TargetMissing"), "{codes:?}");
+    assert!(codes.contains(&"AmbiguousSelector"), "{codes:?}");
+    // Every list was paged: the 295 pods in pages of at most 100.
+    let requests = cluster_server().requests();
+    let pod_pages: Vec<&String> = (requests.iter())
+        .filter(|r| r.starts_with("/api/v1/pods?"))
+        .collect();
+    assert!(pod_pages.len() >= 3, "{pod_pages:?}");
+    assert!(pod_pages.iter().all(|r| r.contains("limit=500")));
+    assert!(pod_pages.iter().any(|r| r.contains("continue=")));
+    assert!(
+        requests
+            .iter()
+            .any(|r| r.starts_with("/api/v1/events?fieldSelector=involvedObject.kind")),
+        "the HPAs' events are listed (core/v1: events.k8s.io/v1 is not served)"
+    );
+}
+
+#[test]
+fn audit_live_with_metrics_unavailable_equals_the_offline_error_status() {
+    let now = ["--now", "2026-11-29T15:00:00Z", "-o", "json"];
+    let mut args = vec!["-n", "team-2"];
+    args.extend(now);
+    let live = audit_json(&audit_live(&args));
+    let mut offline = vec![
+        "--cluster",
+        "fixtures/cluster/dump/cluster.json",
+        "--metrics",
+        "fixtures/cluster/dump/metrics-down.json",
+    ];
+    offline.extend(now);
+    let offline = audit_json(&audit_live(&offline));
+    let of_team_2 = |v: &Value, key: &str, field: &str| -> Vec<Value> {
+        (v[key].as_array().unwrap().iter())
+            .filter(|h| h[field].as_str().is_some_and(|n| n.starts_with("team-2/")))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(
+        live["hpas"].as_array().unwrap(),
+        &of_team_2(&offline, "hpas", "hpa")
+    );
+    let findings = of_team_2(&offline, "findings", "hpa");
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["code"] == "MetricsApiUnavailable")
+    );
+    assert_eq!(live["findings"].as_array().unwrap(), &findings);
+}
+
+#[test]
+fn audit_of_one_namespace_lists_only_it_and_equals_the_offline_hpas_of_it() {
+    let now = ["--now", "2026-11-29T15:00:00Z"];
+    let mut args = vec!["-n", "team-1", "-o", "json"];
+    args.extend(now);
+    let live = audit_json(&audit_live(&args));
+    let mut offline = DUMP_FILES.to_vec();
+    offline.extend(["-o", "json"]);
+    offline.extend(now);
+    let offline = audit_json(&audit_live(&offline));
+    let team_1: Vec<&Value> = (offline["hpas"].as_array().unwrap().iter())
+        .filter(|h| h["hpa"].as_str().unwrap().starts_with("team-1/"))
+        .collect();
+    let live_hpas: Vec<&Value> = live["hpas"].as_array().unwrap().iter().collect();
+    assert!(!team_1.is_empty());
+    assert_eq!(live_hpas, team_1);
+    assert!(
+        cluster_server()
+            .requests()
+            .iter()
+            .any(|r| r.starts_with("/apis/apps/v1/namespaces/team-1/deployments?limit="))
+    );
+}
+
+#[test]
+fn audit_live_errors_are_one_line_naming_the_verb_and_resource() {
+    let err = fail_line(&audit_live(&["-n", "locked"]));
+    assert!(
+        err.contains(
+            "forbidden (403): cannot list horizontalpodautoscalers.autoscaling in namespace locked"
+        ),
+        "{err}"
+    );
+    let bad = cluster_server().kubeconfig(
+        "bad-token",
+        "wrong",
+        &cluster_server().ca_pem.clone(),
+        &cluster_server().url.clone(),
+    );
+    let err = fail_line(&run_in(&root(), &["audit", "-A"], Some(&bad)));
+    assert!(err.contains("401 Unauthorized"), "{err}");
+    let err = fail_line(&run_in(
+        &root(),
+        &["audit", "-A"],
+        Some(&cluster_server().kubeconfig(
+            "unreachable",
+            crate::apiserver::TOKEN,
+            &cluster_server().ca_pem.clone(),
+            "https://127.0.0.1:9",
+        )),
+    ));
+    assert!(err.contains("127.0.0.1:9"), "{err}");
+}
+
+#[test]
+fn audit_live_and_files_are_one_or_the_other() {
+    let usage: [&[&str]; 3] = [
+        &[
+            "audit",
+            "-A",
+            "--cluster",
+            "fixtures/cluster/dump/cluster.json",
+        ],
+        &["audit", "-n", "shop", "--events", "events.json"],
+        &["audit", "-A", "-n", "shop"],
+    ];
+    for args in usage {
+        assert_eq!(hpacalc(args).status.code(), Some(2), "{args:?}");
+    }
 }

@@ -54,6 +54,9 @@ pub struct Dump {
     pub newest: Option<Timestamp>,
     /// The kind of items without one in the file being read (`PodMetrics` in a PodMetricsList).
     default_kind: &'static str,
+    /// The apiVersion of the API list page being read: its items carry neither kind nor
+    /// apiVersion, which are then written into the kept text as kubectl writes them.
+    default_api_version: &'static str,
 }
 
 /// Kinds whose objects may be scale targets: kept as workloads.
@@ -70,6 +73,21 @@ impl Dump {
         self.default_kind = "PodMetrics";
         let out = self.read(path);
         self.default_kind = "";
+        out
+    }
+
+    /// Reads one page of an API list (`GET /apis/apps/v1/deployments?limit=500`), named `name`:
+    /// the same reader as a file, with the kind and apiVersion the API leaves out of each item.
+    pub fn read_page(
+        &mut self,
+        name: &str,
+        kind: &'static str,
+        api_version: &'static str,
+        text: &str,
+    ) -> Result<(), InputError> {
+        (self.default_kind, self.default_api_version) = (kind, api_version);
+        let out = self.read_json(name, text.as_bytes());
+        (self.default_kind, self.default_api_version) = ("", "");
         out
     }
 
@@ -158,6 +176,14 @@ impl Dump {
         };
         let head: Kind<'_> = serde_json::from_str(text).map_err(bad)?;
         let kind = head.kind.as_deref().unwrap_or(self.default_kind);
+        let typed;
+        let text = match (&head.kind, self.default_api_version) {
+            (None, api_version) if !api_version.is_empty() => {
+                typed = with_type(text, kind, api_version);
+                typed.as_str()
+            }
+            _ => text,
+        };
         match kind {
             "Pod" => {
                 let pod: Pod = serde_json::from_str(text).map_err(bad)?;
@@ -239,6 +265,17 @@ impl Dump {
             }
         }
     }
+}
+
+/// An API list item with the `kind` and `apiVersion` its list gives it, as kubectl prints it.
+fn with_type(text: &str, kind: &str, api_version: &str) -> String {
+    let rest = text.trim_start().strip_prefix('{').unwrap_or(text);
+    let comma = if rest.trim_start().starts_with('}') {
+        ""
+    } else {
+        ","
+    };
+    format!("{{\"kind\":\"{kind}\",\"apiVersion\":\"{api_version}\"{comma}{rest}")
 }
 
 /// The top level of a JSON file: a list's `items` are streamed; any other object is one item.
@@ -329,5 +366,36 @@ impl<'de> Visitor<'de> for Items<'_, '_, '_> {
         Err(de::Error::custom(
             "found a mapping, expected a list of objects in items",
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_list_items_get_the_kind_and_api_version_of_their_list() {
+        assert_eq!(
+            with_type(r#"{"metadata":{}}"#, "Deployment", "apps/v1"),
+            r#"{"kind":"Deployment","apiVersion":"apps/v1","metadata":{}}"#
+        );
+        assert_eq!(
+            with_type("{ }", "Pod", "v1"),
+            r#"{"kind":"Pod","apiVersion":"v1" }"#
+        );
+    }
+
+    #[test]
+    fn an_api_page_is_read_as_a_file_list_of_its_kind() {
+        let page = r#"{"kind":"DeploymentList","apiVersion":"apps/v1",
+            "metadata":{"continue":"x"},
+            "items":[{"metadata":{"name":"web","namespace":"shop"},"spec":{"replicas":2}}]}"#;
+        let mut dump = Dump::default();
+        dump.read_page("/apis/apps/v1/deployments", "Deployment", "apps/v1", page)
+            .unwrap();
+        assert_eq!(dump.workloads.len(), 1);
+        assert_eq!(dump.workloads[0].kind, "Deployment");
+        assert_eq!(dump.workloads[0].metadata.name, "web");
+        assert!(dump.skipped.is_empty());
     }
 }

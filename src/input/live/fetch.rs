@@ -259,7 +259,7 @@ pub async fn capture(
 // Port of NewGenericServerResponse (apimachinery/pkg/api/errors/errors.go): the error client-go
 // returns for an answer whose body is not a Status, for the codes a metrics API answers when it
 // is not installed or not available; a Status body is reported as its message.
-fn client_error_message(r: &Refused, verb: &str, group_resource: &str) -> String {
+pub(super) fn client_error_message(r: &Refused, verb: &str, group_resource: &str) -> String {
     if r.status {
         return r.message.clone();
     }
@@ -278,7 +278,7 @@ fn client_error_message(r: &Refused, verb: &str, group_resource: &str) -> String
 }
 
 /// A `Status` as the offline readers take an API's error answer.
-fn status_text(message: &str, code: u16) -> String {
+pub(super) fn status_text(message: &str, code: u16) -> String {
     serde_json::json!({
         "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
         "message": message, "code": code,
@@ -424,7 +424,7 @@ fn group_version_path(api_version: &str) -> String {
 }
 
 /// The resource of a kind in one group version, from discovery: (plural name, has `/scale`).
-async fn discover(
+pub(super) async fn discover(
     api: &Api,
     api_version: &str,
     kind: &str,
@@ -595,7 +595,7 @@ async fn list_paged(api: &Api, req: &Request, file: &Path) -> Result<(usize, usi
 
 /// A paged list, each page handed to `read` as it arrives and, with a `file`, written there as
 /// one `List` of every page's items: (items, pages).
-async fn list_pages(
+pub(super) async fn list_pages(
     api: &Api,
     req: &Request,
     file: Option<&Path>,
@@ -785,7 +785,7 @@ async fn pod_metrics(
 }
 
 /// A metrics API that is not installed (404) or not available (503) answers no values.
-fn unavailable(r: &Refused) -> bool {
+pub(super) fn unavailable(r: &Refused) -> bool {
     matches!(r.code, 404 | 503)
 }
 

@@ -7,6 +7,7 @@
 //! by the same reader as they arrive and handed over, and written only with `--save`.
 
 pub mod client;
+pub mod cluster;
 pub mod fetch;
 pub mod rbac;
 

@@ -8,7 +8,7 @@ kind: ClusterRole
 metadata:
   name: hpacalc-reader
 rules:
-# The HPA (list: to name the namespace's HPAs when one is not found).
+# The HPA (list: to name the namespace's HPAs when one is not found, and for `audit -A`).
 - apiGroups: ["autoscaling"]
   resources: ["horizontalpodautoscalers"]
   verbs: ["get", "list"]
@@ -21,6 +21,23 @@ rules:
 - apiGroups: [""]
   resources: ["replicationcontrollers", "replicationcontrollers/scale"]
   verbs: ["get"]
+# `hpacalc audit -A` / `-n NS`: every workload, PDB, VPA and KEDA ScaledObject (the last two
+# only where those add-ons are installed).
+- apiGroups: ["apps"]
+  resources: ["deployments", "statefulsets", "replicasets"]
+  verbs: ["list"]
+- apiGroups: [""]
+  resources: ["replicationcontrollers"]
+  verbs: ["list"]
+- apiGroups: ["policy"]
+  resources: ["poddisruptionbudgets"]
+  verbs: ["list"]
+- apiGroups: ["autoscaling.k8s.io"]
+  resources: ["verticalpodautoscalers"]
+  verbs: ["list"]
+- apiGroups: ["keda.sh"]
+  resources: ["scaledobjects"]
+  verbs: ["list"]
 # The pods of the target's selector.
 - apiGroups: [""]
   resources: ["pods"]

@@ -1,0 +1,188 @@
+//! `hpacalc audit -A` / `-n NS`: the cluster dump read from the API instead of files. Each list
+//! is read page by page (`limit`/`continue`) into the same `Dump` the `--cluster` files fill, by
+//! the same reader: the live audit is the offline audit of what was listed, by construction.
+
+use super::LiveError;
+use super::client::{Api, Request, Settings};
+use super::fetch::{client_error_message, discover, enc, list_pages, status_text, unavailable};
+use crate::input::cluster::Dump;
+
+/// One list the audit reads: where the API serves it, and the kind of its items.
+struct Listed {
+    api_version: &'static str,
+    resource: &'static str,
+    kind: &'static str,
+    /// Served only where an add-on is installed (VPA, KEDA): skipped quietly when it is not.
+    optional: bool,
+}
+
+/// What `kubectl get hpa,deploy,sts,rs,rc,pods,pdb,vpa,scaledobject -A -o json` lists; `hpacalc
+/// rbac` grants `list` on each.
+const LISTS: [Listed; 9] = [
+    Listed::core(
+        "autoscaling/v2",
+        "horizontalpodautoscalers",
+        "HorizontalPodAutoscaler",
+    ),
+    Listed::core("apps/v1", "deployments", "Deployment"),
+    Listed::core("apps/v1", "statefulsets", "StatefulSet"),
+    Listed::core("apps/v1", "replicasets", "ReplicaSet"),
+    Listed::core("v1", "replicationcontrollers", "ReplicationController"),
+    Listed::core("v1", "pods", "Pod"),
+    Listed::core("policy/v1", "poddisruptionbudgets", "PodDisruptionBudget"),
+    Listed::add_on(
+        "autoscaling.k8s.io/v1",
+        "verticalpodautoscalers",
+        "VerticalPodAutoscaler",
+    ),
+    Listed::add_on("keda.sh/v1alpha1", "scaledobjects", "ScaledObject"),
+];
+
+impl Listed {
+    const fn core(api_version: &'static str, resource: &'static str, kind: &'static str) -> Self {
+        Listed {
+            api_version,
+            resource,
+            kind,
+            optional: false,
+        }
+    }
+    const fn add_on(api_version: &'static str, resource: &'static str, kind: &'static str) -> Self {
+        Listed {
+            optional: true,
+            ..Listed::core(api_version, resource, kind)
+        }
+    }
+}
+
+/// The list request of `resource` in `api_version`, in one namespace or all of them.
+fn list_request(api_version: &str, resource: &str, namespace: Option<&str>) -> Request {
+    let base = match api_version.split_once('/') {
+        Some(_) => format!("/apis/{api_version}"),
+        None => format!("/api/{api_version}"),
+    };
+    let scope = namespace.map_or(String::new(), |ns| format!("/namespaces/{}", enc(ns)));
+    Request {
+        path: format!("{base}{scope}/{resource}"),
+        verb: "list",
+        group: api_version
+            .split_once('/')
+            .map_or("", |(g, _)| g)
+            .to_string(),
+        resource: resource.to_string(),
+        namespace: namespace.map(str::to_string),
+    }
+}
+
+/// Connects as kubectl does (`--kubeconfig`, `--context`, `--request-timeout`) and lists the
+/// dump; `namespace` `None` is every namespace (`-A`).
+pub fn read(settings: &Settings<'_>, namespace: Option<&str>) -> Result<Dump, LiveError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| LiveError(format!("cannot start the I/O runtime: {e}")))?;
+    runtime.block_on(async {
+        let api = Api::connect(settings).await?;
+        dump(&api, namespace).await
+    })
+}
+
+/// Every object the audit uses, in `namespace` or (with `None`) the whole cluster.
+pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError> {
+    let mut dump = Dump::default();
+    for list in &LISTS {
+        if list.optional && discover(api, list.api_version, list.kind).await?.is_none() {
+            continue;
+        }
+        let req = list_request(list.api_version, list.resource, namespace);
+        read_list(api, &mut dump, &req, list.kind, list.api_version).await?;
+    }
+    // The HPAs' events, each HPA's memory as for one HPA: events.k8s.io/v1 when served, else
+    // core/v1, as `kubectl get events -A --field-selector involvedObject.kind=...` lists them.
+    let (version, field) = match discover(api, "events.k8s.io/v1", "Event").await? {
+        Some(_) => ("events.k8s.io/v1", "regarding"),
+        None => ("v1", "involvedObject"),
+    };
+    let mut req = list_request(version, "events", namespace);
+    req.path = format!(
+        "{}?fieldSelector={}",
+        req.path,
+        enc(&format!("{field}.kind=HorizontalPodAutoscaler"))
+    );
+    read_list(api, &mut dump, &req, "Event", version).await?;
+    // Port of resourceMetricsClient.GetResourceMetric (metrics/client.go): one list of
+    // PodMetrics, not paged; an API that is absent or unavailable is its error, as offline.
+    let req = list_request("metrics.k8s.io/v1beta1", "pods", namespace);
+    let text = match api.get(&req).await? {
+        Ok(text) => text,
+        Err(r) if unavailable(&r) => status_text(
+            &client_error_message(&r, "get", "pods.metrics.k8s.io"),
+            r.code,
+        ),
+        Err(r) => return Err(super::fetch::refused(api, &req, &r)),
+    };
+    dump.read_page(&req.path, "PodMetrics", "", &text)
+        .map_err(|e| LiveError(format!("the API server {} answered: {e}", api.server)))?;
+    Ok(dump)
+}
+
+/// Every page of one list, read into the dump as it arrives.
+async fn read_list(
+    api: &Api,
+    dump: &mut Dump,
+    req: &Request,
+    kind: &'static str,
+    api_version: &'static str,
+) -> Result<(), LiveError> {
+    list_pages(api, req, None, |text| {
+        dump.read_page(&req.path, kind, api_version, text)
+            .map_err(|e| {
+                LiveError(format!(
+                    "the API server {} answered GET {} with a list hpacalc cannot read: {e}",
+                    api.server, req.path
+                ))
+            })
+    })
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_are_namespaced_or_cluster_wide_at_the_apis_paths() {
+        let r = list_request("apps/v1", "deployments", Some("shop"));
+        assert_eq!(r.path, "/apis/apps/v1/namespaces/shop/deployments");
+        assert_eq!((r.group.as_str(), r.verb), ("apps", "list"));
+        let r = list_request("v1", "pods", None);
+        assert_eq!(r.path, "/api/v1/pods");
+        assert_eq!((r.group.as_str(), r.namespace), ("", None));
+    }
+
+    #[test]
+    fn hpacalc_rbac_grants_list_on_every_list_the_audit_reads() {
+        let role: serde_yaml::Value =
+            serde_yaml::from_str(super::super::rbac::CLUSTER_ROLE).unwrap();
+        let rules = role["rules"].as_sequence().unwrap();
+        let has = |seq: &serde_yaml::Value, s: &str| {
+            seq.as_sequence()
+                .is_some_and(|l| l.iter().any(|v| v.as_str() == Some(s)))
+        };
+        let listed = (LISTS.iter().map(|l| (l.api_version, l.resource))).chain([
+            ("metrics.k8s.io/v1beta1", "pods"),
+            ("events.k8s.io/v1", "events"),
+            ("v1", "events"),
+        ]);
+        for (api_version, resource) in listed {
+            let req = list_request(api_version, resource, None);
+            assert!(
+                rules.iter().any(|r| has(&r["apiGroups"], &req.group)
+                    && has(&r["resources"], resource)
+                    && has(&r["verbs"], "list")),
+                "{api_version} {resource}"
+            );
+        }
+    }
+}
