@@ -13,7 +13,8 @@ use crate::calc::audit::{
 };
 use crate::cli::{AuditArgs, AuditFormat, FailOn};
 use crate::input::cluster::index::PodIndex;
-use crate::input::cluster::objects::{HpaHead, Pdb, PodSpec, Workload, requests_milli};
+use crate::input::cluster::json::Json;
+use crate::input::cluster::objects::{HpaHead, Pdb, PodSpec, Workload, milli, requests_milli};
 use crate::input::cluster::share::{Common, Share};
 use crate::input::cluster::{Dump, Whole};
 use crate::input::selector::Selector;
@@ -363,10 +364,10 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             resource_hpas.push(key.clone());
         }
         let facts = HpaFacts {
-            namespace: meta.namespace.clone(),
+            namespace: meta.namespace.to_string(),
             name: meta.name.clone(),
-            target_kind: r.kind.clone(),
-            target_name: r.name.clone(),
+            target_kind: r.kind.to_string(),
+            target_name: r.name.to_string(),
             target: m.state.clone(),
             min_replicas,
             max_replicas,
@@ -459,17 +460,17 @@ fn requests_facts(
         utilization.push(resource.clone());
         let Some(template) = template else { continue };
         let pod_level = (template.spec.resources.as_ref())
-            .and_then(|r| r.get("requests"))
+            .and_then(|r| r.requests.as_ref())
             .and_then(|r| r.get(resource))
             .is_some();
         if pod_level {
             continue;
         }
         for c in &template.spec.containers {
-            if container.as_ref().is_some_and(|n| *n != c.name) {
+            if container.as_ref().is_some_and(|n| *n != *c.name) {
                 continue;
             }
-            let entry = (c.name.clone(), resource.clone());
+            let entry = (c.name.to_string(), resource.clone());
             if !c.requests(resource) && !missing.contains(&entry) {
                 missing.push(entry);
             }
@@ -524,12 +525,7 @@ fn pdbs_by_hpa(
 }
 
 fn pdb_facts(pdb: &Pdb) -> PdbFacts {
-    let text = |v: &Option<serde_json::Value>| {
-        v.as_ref().map(|v| match v {
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
-    };
+    let text = |v: &Option<Json>| v.as_ref().map(Json::text);
     PdbFacts {
         name: pdb.metadata.name.clone(),
         min_available: text(&pdb.spec.min_available),
@@ -629,9 +625,7 @@ fn node_rooms(dump: &Dump) -> Vec<NodeRoom> {
     (dump.nodes.iter())
         .filter(|n| n.schedulable())
         .map(|n| {
-            let alloc = requests_milli(Some(&serde_json::json!({
-                "requests": n.status.allocatable
-            })));
+            let alloc = milli(n.status.allocatable.iter().map(|(k, v)| (k.as_str(), v)));
             let (taken, pods) = used
                 .get(n.metadata.name.as_str())
                 .cloned()
@@ -771,10 +765,10 @@ pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
             .map(pdb_facts)
             .collect();
         let facts = HpaFacts {
-            namespace: meta.namespace.clone(),
+            namespace: meta.namespace.to_string(),
             name: meta.name.clone(),
-            target_kind: r.kind.clone(),
-            target_name: r.name.clone(),
+            target_kind: r.kind.to_string(),
+            target_name: r.name.to_string(),
             target: state,
             min_replicas,
             max_replicas,

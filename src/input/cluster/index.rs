@@ -4,18 +4,19 @@
 
 use std::collections::HashMap;
 
+use super::json::Sym;
 use super::objects::{LabelSelector, Pod};
 use crate::input::selector::Selector;
 
 #[derive(Debug, Default)]
 pub struct PodIndex {
-    namespaces: HashMap<String, Namespace>,
+    namespaces: HashMap<Sym, Namespace>,
 }
 
 #[derive(Debug, Default)]
 struct Namespace {
     all: Vec<u32>,
-    by_label: HashMap<(String, String), Vec<u32>>,
+    by_label: HashMap<(Sym, Sym), Vec<u32>>,
 }
 
 impl PodIndex {
@@ -54,10 +55,11 @@ impl PodIndex {
         };
         let empty = Vec::new();
         // The candidates: the shortest list of one equality requirement, else every pod.
-        let mut lists = selector
-            .match_labels
-            .iter()
-            .map(|(k, v)| ns.by_label.get(&(k.clone(), v.clone())).unwrap_or(&empty));
+        let mut lists = selector.match_labels.iter().map(|(k, v)| {
+            ns.by_label
+                .get(&(Sym::new(k), Sym::new(v)))
+                .unwrap_or(&empty)
+        });
         let candidates = lists.by_ref().min_by_key(|l| l.len()).unwrap_or(&ns.all);
         candidates
             .iter()
@@ -83,7 +85,7 @@ mod tests {
                 labels: Labels(
                     labels
                         .iter()
-                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .map(|(k, v)| (Sym::new(k), Sym::new(v)))
                         .collect(),
                 ),
                 ..Meta::default()

@@ -5,6 +5,7 @@
 //! handed to the single-HPA readers (`share`).
 
 pub mod index;
+pub mod json;
 pub mod manifests;
 pub mod objects;
 pub mod share;
@@ -186,13 +187,15 @@ impl Dump {
         };
         match kind {
             "Pod" => {
-                let pod: Pod = serde_json::from_str(text).map_err(bad)?;
+                let mut pod: Pod = serde_json::from_str(text).map_err(bad)?;
                 self.offer_meta(&pod.metadata);
+                // A pod's managed fields only date the dump: not kept for 150,000 pods.
+                pod.metadata.managed_fields = Box::default();
                 let ready_times = pod
                     .status
                     .conditions
                     .iter()
-                    .filter_map(|c| c.get("lastTransitionTime").and_then(|t| t.as_str()));
+                    .filter_map(|c| c.last_transition_time.as_deref());
                 let times: Vec<String> = (pod.status.start_time.as_deref().into_iter())
                     .chain(ready_times)
                     .map(str::to_string)

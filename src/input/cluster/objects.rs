@@ -4,7 +4,8 @@
 //! of the dump is read by the same code as a file of its own.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+use super::json::{Json, Sym};
 
 /// `metadata`, for every kind.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
@@ -12,23 +13,28 @@ use serde_json::Value;
 pub struct Meta {
     #[serde(default)]
     pub name: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub namespace: String,
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    pub namespace: Sym,
     #[serde(default, skip_serializing_if = "Labels::is_empty")]
     pub labels: Labels,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deletion_timestamp: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub owner_references: Vec<Owner>,
+    #[serde(default, skip_serializing_if = "empty")]
+    pub owner_references: Box<[Owner]>,
     #[serde(default, skip_serializing)]
     pub generation: Option<i64>,
     #[serde(default, skip_serializing)]
-    pub managed_fields: Vec<ManagedField>,
+    pub managed_fields: Box<[ManagedField]>,
+}
+
+/// Lists are read into exact-sized boxed slices: a `Vec` read item by item keeps room for four.
+fn empty<T>(list: &[T]) -> bool {
+    list.is_empty()
 }
 
 /// Labels as pairs: smaller than a map for the few labels a pod has.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Labels(pub Vec<(String, String)>);
+pub struct Labels(pub Box<[(Sym, Sym)]>);
 
 impl Labels {
     pub fn is_empty(&self) -> bool {
@@ -38,7 +44,7 @@ impl Labels {
 
 impl<'de> Deserialize<'de> for Labels {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let map = Option::<std::collections::BTreeMap<String, String>>::deserialize(d)?;
+        let map = Option::<std::collections::BTreeMap<Sym, Sym>>::deserialize(d)?;
         Ok(Labels(map.unwrap_or_default().into_iter().collect()))
     }
 }
@@ -52,9 +58,9 @@ impl Serialize for Labels {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct Owner {
     #[serde(default)]
-    pub kind: String,
+    pub kind: Sym,
     #[serde(default)]
-    pub name: String,
+    pub name: Sym,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller: Option<bool>,
 }
@@ -77,7 +83,7 @@ pub struct ManagedField {
 }
 
 fn owns_replicas<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    let v = Value::deserialize(d)?;
+    let v = Json::deserialize(d)?;
     Ok(v.get("f:spec").and_then(|s| s.get("f:replicas")).is_some())
 }
 
@@ -95,33 +101,39 @@ pub struct Pod {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub containers: Vec<Container>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub init_containers: Vec<Container>,
+    #[serde(default, skip_serializing_if = "empty")]
+    pub containers: Box<[Container]>,
+    #[serde(default, skip_serializing_if = "empty")]
+    pub init_containers: Box<[Container]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resources: Option<Value>,
+    pub resources: Option<Requirements>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub node_name: Option<String>,
+    pub node_name: Option<Sym>,
+}
+
+/// `resources`: only the requests are read (`calculateRequests`); limits are dropped.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct Requirements {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests: Option<Json>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Container {
     #[serde(default)]
-    pub name: String,
+    pub name: Sym,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub restart_policy: Option<String>,
+    pub restart_policy: Option<Sym>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resources: Option<Value>,
+    pub resources: Option<Requirements>,
 }
 
 impl Container {
     /// Whether `resources.requests` names `resource`.
     pub fn requests(&self, resource: &str) -> bool {
-        self.resources
-            .as_ref()
-            .and_then(|r| r.get("requests"))
+        (self.resources.as_ref())
+            .and_then(|r| r.requests.as_ref())
             .and_then(|r| r.get(resource))
             .is_some()
     }
@@ -131,24 +143,37 @@ impl Container {
 #[serde(rename_all = "camelCase")]
 pub struct PodStatus {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
+    pub phase: Option<Sym>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_time: Option<String>,
+    pub start_time: Option<Sym>,
     /// Only the Ready condition is kept.
     #[serde(
         default,
-        skip_serializing_if = "Vec::is_empty",
+        skip_serializing_if = "empty",
         deserialize_with = "ready_only"
     )]
-    pub conditions: Vec<Value>,
+    pub conditions: Box<[Condition]>,
 }
 
-fn ready_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Value>, D::Error> {
-    let all = Option::<Vec<Value>>::deserialize(d)?.unwrap_or_default();
+/// A pod condition: what `IsPodReady` and the readiness window read.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Condition {
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub condition_type: Option<Sym>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Sym>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_transition_time: Option<Sym>,
+}
+
+fn ready_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Box<[Condition]>, D::Error> {
+    let all = Option::<Vec<Condition>>::deserialize(d)?.unwrap_or_default();
     Ok(all
         .into_iter()
-        .filter(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
-        .collect())
+        .filter(|c| c.condition_type.as_deref() == Some("Ready"))
+        .collect::<Vec<_>>()
+        .into_boxed_slice())
 }
 
 /// One item of a PodMetricsList.
@@ -157,11 +182,20 @@ pub struct PodMetrics {
     #[serde(default)]
     pub metadata: Meta,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timestamp: Option<String>,
+    pub timestamp: Option<Sym>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub window: Option<String>,
+    pub window: Option<Sym>,
     #[serde(default)]
-    pub containers: Vec<Value>,
+    pub containers: Box<[MetricsContainer]>,
+}
+
+/// One container's usage in a PodMetrics.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct MetricsContainer {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<Sym>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Json>,
 }
 
 /// A workload that may be a scale target (Deployment, StatefulSet, ReplicaSet, ...).
@@ -264,9 +298,9 @@ pub struct PdbSpec {
     pub selector: Option<LabelSelector>,
     /// An integer or a percentage.
     #[serde(default)]
-    pub min_available: Option<Value>,
+    pub min_available: Option<Json>,
     #[serde(default)]
-    pub max_unavailable: Option<Value>,
+    pub max_unavailable: Option<Json>,
 }
 
 /// A VerticalPodAutoscaler.
@@ -391,9 +425,9 @@ pub struct NodeSpec {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 pub struct NodeStatus {
     #[serde(default)]
-    pub allocatable: std::collections::BTreeMap<String, Value>,
+    pub allocatable: std::collections::BTreeMap<String, Json>,
     #[serde(default)]
-    pub conditions: Vec<Value>,
+    pub conditions: Vec<Json>,
 }
 
 impl Node {
@@ -401,30 +435,28 @@ impl Node {
     pub fn schedulable(&self) -> bool {
         !self.spec.unschedulable
             && self.status.conditions.iter().any(|c| {
-                c.get("type").and_then(Value::as_str) == Some("Ready")
-                    && c.get("status").and_then(Value::as_str) == Some("True")
+                c.get("type").and_then(Json::as_str) == Some("Ready")
+                    && c.get("status").and_then(Json::as_str) == Some("True")
             })
     }
 }
 
-/// The milli-value of each request in a `resources` object (`{requests: {cpu: 500m}}`); a
-/// quantity that does not parse counts as nothing.
-pub fn requests_milli(resources: Option<&Value>) -> Vec<(String, i64)> {
-    let Some(map) = resources
-        .and_then(|r| r.get("requests"))
-        .and_then(Value::as_object)
-    else {
-        return Vec::new();
-    };
-    map.iter()
+/// The milli-value of each request in a `resources` object (`{requests: {cpu: 500m}}`).
+pub fn requests_milli(resources: Option<&Requirements>) -> Vec<(String, i64)> {
+    let requests = resources.and_then(|r| r.requests.as_ref());
+    milli(
+        requests
+            .map_or(&[][..], Json::entries)
+            .iter()
+            .map(|(k, v)| (&**k, v)),
+    )
+}
+
+/// The milli-value of each quantity; one that does not parse counts as nothing.
+pub fn milli<'a>(quantities: impl Iterator<Item = (&'a str, &'a Json)>) -> Vec<(String, i64)> {
+    quantities
         .filter_map(|(k, v)| {
-            let text = match v {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            crate::quantity::parse_milli(&text)
-                .ok()
-                .map(|m| (k.clone(), m))
+            (crate::quantity::parse_milli(&v.text()).ok()).map(|m| (k.to_string(), m))
         })
         .collect()
 }

@@ -1,0 +1,249 @@
+//! A JSON value for the few free-form fields a lean object keeps (requests, conditions, metric
+//! usage). `serde_json::Value` keeps each object in a B-tree whose smallest node takes ~600 bytes,
+//! so a pod's five small objects cost more than its text; here an object is one boxed slice of
+//! pairs, sorted by key. It serializes back to the JSON `serde_json::Value` would write: keys
+//! sorted, the last of duplicate keys kept.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, Serializer};
+use serde_json::Number;
+
+/// A string a dump repeats across its objects (a namespace, a label, a key, a quantity, a
+/// phase): one shared copy, however many objects hold it.
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Sym(Arc<str>);
+
+thread_local! {
+    static INTERNED: RefCell<HashSet<Arc<str>>> = RefCell::new(HashSet::new());
+}
+
+impl Sym {
+    pub fn new(text: &str) -> Sym {
+        INTERNED.with(|table| {
+            let mut table = table.borrow_mut();
+            if let Some(known) = table.get(text) {
+                return Sym(Arc::clone(known));
+            }
+            let fresh: Arc<str> = Arc::from(text);
+            table.insert(Arc::clone(&fresh));
+            Sym(fresh)
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for Sym {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Sym {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Sym {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Sym {
+    fn from(text: &str) -> Sym {
+        Sym::new(text)
+    }
+}
+
+impl PartialEq<str> for Sym {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for Sym {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl fmt::Debug for Sym {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for Sym {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Serialize for Sym {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Sym {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Sym, D::Error> {
+        struct SymVisitor;
+        impl Visitor<'_> for SymVisitor {
+            type Value = Sym;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Sym, E> {
+                Ok(Sym::new(s))
+            }
+        }
+        d.deserialize_str(SymVisitor)
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Json {
+    #[default]
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(Sym),
+    Array(Box<[Json]>),
+    Object(Box<[(Sym, Json)]>),
+}
+
+impl Json {
+    /// The member `key` of an object.
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        let pairs = self.entries();
+        (pairs.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok())
+            .and_then(|i| pairs.get(i).map(|p| &p.1))
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An object's members, sorted by key; nothing for any other value.
+    pub fn entries(&self) -> &[(Sym, Json)] {
+        match self {
+            Json::Object(pairs) => pairs,
+            _ => &[],
+        }
+    }
+
+    /// A string as it is, any other value as JSON (a quantity written `2` or `"2"`).
+    pub fn text(&self) -> String {
+        match self {
+            Json::String(s) => s.to_string(),
+            other => serde_json::to_string(other).unwrap_or_default(),
+        }
+    }
+}
+
+impl Serialize for Json {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Null => s.serialize_unit(),
+            Json::Bool(b) => s.serialize_bool(*b),
+            Json::Number(n) => n.serialize(s),
+            Json::String(t) => s.serialize_str(t),
+            Json::Array(items) => s.collect_seq(items.iter()),
+            Json::Object(pairs) => s.collect_map(pairs.iter().map(|(k, v)| (k, v))),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Json, D::Error> {
+        d.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Json, D::Error> {
+        Json::deserialize(d)
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Json, E> {
+        Ok(Json::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Json, E> {
+        Ok(Json::Number(n.into()))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Json, E> {
+        Ok(Json::Number(n.into()))
+    }
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Json, E> {
+        Ok(Number::from_f64(n).map_or(Json::Null, Json::Number))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Json, E> {
+        Ok(Json::String(Sym::new(s)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items.into_boxed_slice()))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut pairs: Vec<(Sym, Json)> = Vec::new();
+        while let Some(pair) = map.next_entry()? {
+            pairs.push(pair);
+        }
+        // Reversed then stably sorted: of duplicate keys the last comes first and is kept.
+        pairs.reverse();
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
+        pairs.dedup_by(|later, first| later.0 == first.0);
+        Ok(Json::Object(pairs.into_boxed_slice()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_back_what_serde_json_value_writes() {
+        let text = r#"{"b":{"cpu":"500m","memory":2},"a":[true,null,1.5,-3],"b2":"x","a":"last"}"#;
+        let ours: Json = serde_json::from_str(text).unwrap();
+        let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            serde_json::to_string(&ours).unwrap(),
+            serde_json::to_string(&theirs).unwrap()
+        );
+        assert_eq!(ours.get("a").and_then(Json::as_str), Some("last"));
+        assert_eq!(
+            ours.get("b").and_then(|b| b.get("memory")).map(Json::text),
+            Some("2".into())
+        );
+        assert_eq!(ours.get("zz"), None);
+    }
+}
