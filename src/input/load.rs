@@ -891,34 +891,14 @@ fn node_group(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{MetricIdentifier, MetricTarget};
+    use crate::calc::testing;
 
     fn cpu() -> MetricSpec {
-        MetricSpec::Resource {
-            resource: "cpu".into(),
-            container: None,
-            target: MetricTarget {
-                target_type: TargetType::Utilization,
-                average_utilization: Some(50),
-                average_value_milli: None,
-                value_milli: None,
-            },
-        }
+        testing::cpu_utilization(50)
     }
 
     fn external(name: &str) -> MetricSpec {
-        MetricSpec::External {
-            metric: MetricIdentifier {
-                name: name.into(),
-                selector: None,
-            },
-            target: MetricTarget {
-                target_type: TargetType::Value,
-                average_utilization: None,
-                average_value_milli: None,
-                value_milli: Some(100_000),
-            },
-        }
+        testing::external(name, Some(100_000), None)
     }
 
     #[test]
