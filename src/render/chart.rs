@@ -672,11 +672,14 @@ fn time_axis(svg: &mut String, sim: &Simulation, axis: &TimeAxis) -> Vec<Item> {
                 r#"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{bottom}" stroke="{GRID}" stroke-width="1" stroke-dasharray="2 3"/>"#
             );
         }
+        // A replay is labelled as the table shows it: the UTC time of day.
+        let label = super::timeline::replay_time(sim, t)
+            .and_then(|hms| hms.get(..5).map(str::to_string))
+            .unwrap_or_else(|| time_label(t));
         let _ = writeln!(
             svg,
-            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="{MUTED}">{}</text>"#,
+            r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="{MUTED}">{label}</text>"#,
             METRIC_END + 44.0,
-            time_label(t)
         );
         t += step;
     }
@@ -691,7 +694,10 @@ fn time_axis(svg: &mut String, sim: &Simulation, axis: &TimeAxis) -> Vec<Item> {
         r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{MUTED}">{}</text>"#,
         (LEFT + plot_right) / 2.0,
         METRIC_END + 62.0,
-        time_title(end)
+        match &sim.replay {
+            Some(r) => esc(&format!("UTC time of day (hh:mm), replay from {}", r.start)),
+            None => time_title(end).to_string(),
+        }
     );
     // A tick at every sync, when they are far enough apart to see.
     let spacing = (plot_right - LEFT) / (f(end) / f(s.sync_period_seconds.max(1)));
@@ -808,6 +814,22 @@ mod tests {
 
     fn builtin(name: &str) -> Simulation {
         crate::calc::simulate::run(&crate::calc::testing::builtin_setup(name))
+    }
+
+    #[test]
+    fn a_replay_is_labelled_with_the_utc_time_of_day_as_the_table_is() {
+        let mut sim = builtin("real-drop");
+        assert!(render(&sim).contains(">2:00</text>"));
+        sim.replay = Some(crate::calc::simulate::Replay {
+            start: "2026-11-30T03:00:00Z".to_string(),
+            step_seconds: 15,
+            load_gaps: 0,
+        });
+        let svg = render(&sim);
+        // Ticks every minute of the 10-minute run: 2:00 from the start is 03:02 UTC.
+        assert!(svg.contains(">03:02</text>"), "{svg}");
+        assert!(!svg.contains(">2:00</text>"));
+        assert!(svg.contains("UTC time of day (hh:mm), replay from 2026-11-30T03:00:00Z"));
     }
 
     #[test]

@@ -361,18 +361,15 @@ fn reason_text(row: &SyncRow) -> String {
 /// A time of the run as the table shows it: from the start (`m:ss`, `h:mm:ss`), or for a replay
 /// of Prometheus data the UTC time of day it happened (`03:12:00`), as the incident is remembered.
 fn at(sim: &Simulation, seconds: i64) -> String {
-    let start = sim
-        .replay
-        .as_ref()
-        .and_then(|r| Timestamp::parse_rfc3339(&r.start));
-    match start {
-        Some(start) => {
-            let text = start.add(Duration::from_secs(seconds)).to_rfc3339();
-            text.get(11..19)
-                .map_or_else(|| clock(seconds), str::to_string)
-        }
-        None => clock(seconds),
-    }
+    replay_time(sim, seconds).unwrap_or_else(|| clock(seconds))
+}
+
+/// In a replay of Prometheus data, the UTC time of day of a time of the run (`03:12:00`); `None`
+/// otherwise. The table and the chart label their times with it.
+pub(crate) fn replay_time(sim: &Simulation, seconds: i64) -> Option<String> {
+    let start = Timestamp::parse_rfc3339(&sim.replay.as_ref()?.start)?;
+    let text = start.add(Duration::from_secs(seconds)).to_rfc3339();
+    text.get(11..19).map(str::to_string)
 }
 
 /// The summary's sentence on the simulation against the cluster's actual replicas.
