@@ -44,6 +44,14 @@ fn list(items: impl Iterator<Item = String>) -> String {
     )
 }
 
+/// A list item with its `kind`, written straight to text (no JSON tree per pod).
+#[derive(serde::Serialize)]
+struct Kinded<'a, T> {
+    kind: &'static str,
+    #[serde(flatten)]
+    item: &'a T,
+}
+
 fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
@@ -62,13 +70,10 @@ pub fn scenario(share: &Share<'_>, common: &Common) -> Result<Scenario> {
     };
     add("--hpa", "hpa.json", share.hpa.text.to_string());
     // The pods and the target travel together: the pods reader takes the target from the list.
-    let pods = share.pods.iter().map(|p| {
-        let mut v = serde_json::to_value(p).unwrap_or_default();
-        if let Some(o) = v.as_object_mut() {
-            o.insert("kind".into(), "Pod".into());
-        }
-        v.to_string()
-    });
+    let pods = share
+        .pods
+        .iter()
+        .map(|&item| json(&Kinded { kind: "Pod", item }));
     add("--pods", "pods.json", list(pods));
     if let Some(target) = share.target {
         add("--target", "target.json", json(target));
