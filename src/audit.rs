@@ -12,7 +12,7 @@ use crate::calc::audit::{
     CapacityFacts, FleetFacts, HpaFacts, NodeRoom, PdbFacts, TargetState, VpaFacts,
 };
 use crate::cli::{AuditArgs, AuditFormat, FailOn};
-use crate::input::cluster::index::PodIndex;
+use crate::input::cluster::index::{MetricsIndex, PodIndex, Selections};
 use crate::input::cluster::json::Json;
 use crate::input::cluster::objects::{HpaHead, Pdb, PodSpec, Workload, milli, requests_milli};
 use crate::input::cluster::share::{Common, Share};
@@ -187,7 +187,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
 
     let mut hpas: Vec<&Whole<HpaHead>> = dump.hpas.iter().collect();
     hpas.sort_by_key(|h| hpa_key(&h.head));
-    let mut selected_by: Vec<Vec<u32>> = vec![Vec::new(); dump.pods.len()];
+    let mut selections: Vec<(u32, u32)> = Vec::new();
     let mut matched: Vec<Matched<'_>> = Vec::with_capacity(hpas.len());
     for (h, hpa) in hpas.iter().enumerate() {
         let ns = hpa.head.metadata.namespace.as_str();
@@ -212,11 +212,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             _ => Vec::new(),
         };
         let id = u32::try_from(h).unwrap_or(u32::MAX);
-        for &p in &pods {
-            if let Some(list) = selected_by.get_mut(p as usize) {
-                list.push(id);
-            }
-        }
+        selections.extend(pods.iter().map(|&p| (p, id)));
         matched.push(Matched {
             hpa,
             target,
@@ -226,15 +222,9 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
         });
     }
 
-    let metrics: Option<HashMap<(&str, &str), &_>> =
-        (fleet.metrics_given && dump.metrics_api_error.is_none()).then(|| {
-            (dump.metrics.iter())
-                .map(|m| {
-                    let k = (m.metadata.namespace.as_str(), m.metadata.name.as_str());
-                    (k, m)
-                })
-                .collect()
-        });
+    let selected_by = Selections::new(selections);
+    let metrics = (fleet.metrics_given && dump.metrics_api_error.is_none())
+        .then(|| MetricsIndex::build(&dump.metrics));
     let mut events: HashMap<(&str, &str), Vec<_>> = HashMap::new();
     for e in &dump.events {
         if let Some(o) = e
@@ -276,9 +266,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
         let meta = &head.metadata;
         let key = hpa_key(head);
         let selecting: BTreeSet<u32> = (m.pods.iter())
-            .filter_map(|&p| selected_by.get(p as usize))
-            .flatten()
-            .copied()
+            .flat_map(|&p| selected_by.hpas_of(p))
             .filter(|&h| h as usize != i)
             .collect();
         let selecting: Vec<String> = (selecting.iter())
@@ -325,10 +313,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
                 metrics: metrics.as_ref().map(|by_pod| {
                     (m.pods.iter())
                         .filter_map(|&p| dump.pods.get(p as usize))
-                        .filter_map(|p| {
-                            let k = (p.metadata.namespace.as_str(), p.metadata.name.as_str());
-                            by_pod.get(&k).copied()
-                        })
+                        .filter_map(|p| by_pod.get(&p.metadata.namespace, &p.metadata.name))
                         .collect()
                 }),
                 metrics_api_error: dump.metrics_api_error.as_deref(),
@@ -502,7 +487,7 @@ fn status_written(h: &HpaHead) -> Option<Timestamp> {
 fn pdbs_by_hpa(
     dump: &Dump,
     index: &PodIndex,
-    selected_by: &[Vec<u32>],
+    selected_by: &Selections,
 ) -> HashMap<usize, Vec<PdbFacts>> {
     let mut out: HashMap<usize, Vec<PdbFacts>> = HashMap::new();
     for pdb in &dump.pdbs {
@@ -513,9 +498,7 @@ fn pdbs_by_hpa(
         let hpas: BTreeSet<u32> = index
             .select(&dump.pods, &pdb.metadata.namespace, &selector, &parsed)
             .iter()
-            .filter_map(|&p| selected_by.get(p as usize))
-            .flatten()
-            .copied()
+            .flat_map(|&p| selected_by.hpas_of(p))
             .collect();
         for h in hpas {
             out.entry(h as usize).or_default().push(pdb_facts(pdb));

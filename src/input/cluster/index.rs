@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::json::Sym;
-use super::objects::{LabelSelector, Pod};
+use super::objects::{LabelSelector, Pod, PodMetrics};
 use crate::input::selector::Selector;
 
 #[derive(Debug, Default)]
@@ -72,14 +72,67 @@ impl PodIndex {
     }
 }
 
+/// The HPAs that select each pod, as (pod, HPA) pairs sorted by pod: one flat list, not a list
+/// per pod.
+#[derive(Debug, Default)]
+pub struct Selections(Vec<(u32, u32)>);
+
+impl Selections {
+    pub fn new(mut pairs: Vec<(u32, u32)>) -> Selections {
+        pairs.sort_unstable();
+        pairs.dedup();
+        Selections(pairs)
+    }
+
+    /// The HPAs that select `pod`, in order.
+    pub fn hpas_of(&self, pod: u32) -> impl Iterator<Item = u32> + '_ {
+        let start = self.0.partition_point(|&(p, _)| p < pod);
+        (self.0.get(start..).unwrap_or_default().iter())
+            .take_while(move |&&(p, _)| p == pod)
+            .map(|&(_, h)| h)
+    }
+}
+
+/// The metrics of a dump by pod: positions sorted by namespace and name, searched by halving (no
+/// map of 150,000 entries beside the metrics themselves).
+#[derive(Debug)]
+pub struct MetricsIndex<'a> {
+    metrics: &'a [PodMetrics],
+    order: Vec<u32>,
+}
+
+impl<'a> MetricsIndex<'a> {
+    pub fn build(metrics: &'a [PodMetrics]) -> MetricsIndex<'a> {
+        let key = |i: &u32| {
+            (metrics.get(*i as usize)).map(|m| (m.metadata.namespace.as_str(), &*m.metadata.name))
+        };
+        let mut order: Vec<u32> = (0..u32::try_from(metrics.len()).unwrap_or(u32::MAX)).collect();
+        // Stable: of two items for one pod, the later stays later.
+        order.sort_by(|a, b| key(a).cmp(&key(b)));
+        MetricsIndex { metrics, order }
+    }
+
+    /// The pod's metrics; of two items for one pod, the later in the dump (as a map would keep).
+    pub fn get(&self, namespace: &str, name: &str) -> Option<&'a PodMetrics> {
+        let wanted = (namespace, name);
+        let end = self.order.partition_point(|&i| {
+            (self.metrics.get(i as usize))
+                .is_some_and(|m| (m.metadata.namespace.as_str(), &*m.metadata.name) <= wanted)
+        });
+        let last = *self.order.get(end.checked_sub(1)?)?;
+        let m = self.metrics.get(last as usize)?;
+        ((m.metadata.namespace.as_str(), &*m.metadata.name) == wanted).then_some(m)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::cluster::objects::{Labels, Meta};
+    use crate::input::cluster::objects::{Labels, PodMeta};
 
     fn pod(ns: &str, labels: &[(&str, &str)]) -> Pod {
         Pod {
-            metadata: Meta {
+            metadata: PodMeta {
                 name: "p".into(),
                 namespace: ns.into(),
                 labels: Labels(
@@ -88,10 +141,51 @@ mod tests {
                         .map(|(k, v)| (Sym::new(k), Sym::new(v)))
                         .collect(),
                 ),
-                ..Meta::default()
+                ..PodMeta::default()
             },
             ..Pod::default()
         }
+    }
+
+    fn metrics(ns: &str, name: &str, window: &str) -> PodMetrics {
+        PodMetrics {
+            metadata: PodMeta {
+                name: name.into(),
+                namespace: ns.into(),
+                ..PodMeta::default()
+            },
+            window: Some(window.into()),
+            ..PodMetrics::default()
+        }
+    }
+
+    #[test]
+    fn metrics_are_found_by_namespace_and_name_the_later_of_two_kept() {
+        let all = vec![
+            metrics("shop", "web-2", "15s"),
+            metrics("other", "web-1", "15s"),
+            metrics("shop", "web-1", "15s"),
+            metrics("shop", "web-1", "30s"),
+            metrics("shop", "api-1", "15s"),
+        ];
+        let index = MetricsIndex::build(&all);
+        let window = |ns, name| index.get(ns, name).and_then(|m| m.window.as_deref());
+        assert_eq!(window("shop", "web-1"), Some("30s"));
+        assert_eq!(window("other", "web-1"), Some("15s"));
+        assert_eq!(window("shop", "web-2"), Some("15s"));
+        assert_eq!(window("shop", "api-1"), Some("15s"));
+        assert_eq!(window("shop", "web-3"), None);
+        assert_eq!(window("a", "web-1"), None);
+        assert_eq!(MetricsIndex::build(&[]).get("shop", "web-1"), None);
+    }
+
+    #[test]
+    fn selections_list_each_pods_hpas_in_order() {
+        let s = Selections::new(vec![(3, 1), (0, 0), (3, 0), (1, 2), (3, 1)]);
+        assert_eq!(s.hpas_of(3).collect::<Vec<_>>(), vec![0, 1]);
+        assert_eq!(s.hpas_of(0).collect::<Vec<_>>(), vec![0]);
+        assert_eq!(s.hpas_of(2).count(), 0);
+        assert_eq!(s.hpas_of(9).count(), 0);
     }
 
     #[test]

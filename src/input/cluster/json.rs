@@ -4,9 +4,11 @@
 //! pairs, sorted by key. It serializes back to the JSON `serde_json::Value` would write: keys
 //! sorted, the last of duplicate keys kept.
 
+use std::any::{Any, TypeId};
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::Hash;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -112,7 +114,90 @@ impl<'de> Deserialize<'de> for Sym {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
+/// A list a dump repeats across its objects (the labels, owner and containers that every pod of
+/// one ReplicaSet has): one shared copy, however many objects hold it. 150,000 pods of a few
+/// thousand workloads then cost a few thousand lists, not 150,000.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Shared<T: 'static>(Arc<[T]>);
+
+thread_local! {
+    /// One table of shared lists per item type.
+    static LISTS: RefCell<HashMap<TypeId, Box<dyn Any>>> = RefCell::new(HashMap::new());
+}
+
+impl<T: Hash + Eq + 'static> Shared<T> {
+    pub fn new(items: Vec<T>) -> Shared<T> {
+        LISTS.with(|tables| {
+            let mut tables = tables.borrow_mut();
+            let table = tables
+                .entry(TypeId::of::<T>())
+                .or_insert_with(|| Box::new(HashSet::<Arc<[T]>>::new()));
+            let Some(table) = table.downcast_mut::<HashSet<Arc<[T]>>>() else {
+                // Unreachable: each table is made for its own type just above.
+                return Shared(Arc::from(items));
+            };
+            if let Some(known) = table.get(items.as_slice()) {
+                return Shared(Arc::clone(known));
+            }
+            let fresh: Arc<[T]> = Arc::from(items);
+            table.insert(Arc::clone(&fresh));
+            Shared(fresh)
+        })
+    }
+}
+
+impl<T> Shared<T> {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<T: Hash + Eq + 'static> Default for Shared<T> {
+    fn default() -> Shared<T> {
+        Shared::new(Vec::new())
+    }
+}
+
+impl<T: Hash + Eq + 'static> FromIterator<T> for Shared<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Shared<T> {
+        Shared::new(items.into_iter().collect())
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Shared<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl<T: Serialize> Serialize for Shared<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter())
+    }
+}
+
+impl<'de, T: Deserialize<'de> + Hash + Eq + 'static> Deserialize<'de> for Shared<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Shared<T>, D::Error> {
+        Ok(Shared::new(Vec::deserialize(d)?))
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub enum Json {
     #[default]
     Null,
@@ -245,5 +330,19 @@ mod tests {
             Some("2".into())
         );
         assert_eq!(ours.get("zz"), None);
+    }
+
+    #[test]
+    fn equal_lists_are_one_copy() {
+        let a: Shared<Sym> = ["app", "web"].into_iter().map(Sym::new).collect();
+        let b: Shared<Sym> = serde_json::from_str(r#"["app","web"]"#).unwrap();
+        let c: Shared<Sym> = serde_json::from_str(r#"["app"]"#).unwrap();
+        assert!(Arc::ptr_eq(&a.0, &b.0));
+        assert!(!Arc::ptr_eq(&a.0, &c.0));
+        assert_eq!(serde_json::to_string(&b).unwrap(), r#"["app","web"]"#);
+        assert!(Arc::ptr_eq(
+            &Shared::<Sym>::default().0,
+            &Shared::new(Vec::new()).0
+        ));
     }
 }

@@ -187,10 +187,9 @@ impl Dump {
         };
         match kind {
             "Pod" => {
-                let mut pod: Pod = serde_json::from_str(text).map_err(bad)?;
-                self.offer_meta(&pod.metadata);
-                // A pod's managed fields only date the dump: not kept for 150,000 pods.
-                pod.metadata.managed_fields = Box::default();
+                let pod: Pod = serde_json::from_str(text).map_err(bad)?;
+                // A pod's managed fields only date the dump: their newest write is all it keeps.
+                self.newest = self.newest.max(pod.metadata.last_write);
                 let ready_times = pod
                     .status
                     .conditions

@@ -5,9 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::json::{Json, Sym};
+use super::json::{Json, Shared, Sym};
+use crate::time::Timestamp;
 
-/// `metadata`, for every kind.
+/// `metadata`, for every kind but pods and pod metrics (`PodMeta`).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Meta {
@@ -18,13 +19,49 @@ pub struct Meta {
     #[serde(default, skip_serializing_if = "Labels::is_empty")]
     pub labels: Labels,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deletion_timestamp: Option<String>,
-    #[serde(default, skip_serializing_if = "empty")]
-    pub owner_references: Box<[Owner]>,
+    pub deletion_timestamp: Option<Sym>,
+    #[serde(default, skip_serializing_if = "Shared::is_empty")]
+    pub owner_references: Shared<Owner>,
     #[serde(default, skip_serializing)]
     pub generation: Option<i64>,
     #[serde(default, skip_serializing)]
     pub managed_fields: Box<[ManagedField]>,
+}
+
+/// The `metadata` of a pod or of its metrics: 150,000 of each are kept, so only what the
+/// controller reads of them, and of the managed fields only the newest write, which dates the dump.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodMeta {
+    #[serde(default)]
+    pub name: Box<str>,
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    pub namespace: Sym,
+    #[serde(default, skip_serializing_if = "Labels::is_empty")]
+    pub labels: Labels,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deletion_timestamp: Option<Sym>,
+    #[serde(default, skip_serializing_if = "Shared::is_empty")]
+    pub owner_references: Shared<Owner>,
+    #[serde(
+        default,
+        rename = "managedFields",
+        skip_serializing,
+        deserialize_with = "newest_write"
+    )]
+    pub last_write: Option<Timestamp>,
+}
+
+fn newest_write<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Timestamp>, D::Error> {
+    #[derive(Deserialize)]
+    struct Written {
+        #[serde(default)]
+        time: Option<String>,
+    }
+    let all = Option::<Vec<Written>>::deserialize(d)?.unwrap_or_default();
+    Ok((all.iter())
+        .filter_map(|w| w.time.as_deref().and_then(Timestamp::parse_rfc3339))
+        .max())
 }
 
 /// Lists are read into exact-sized boxed slices: a `Vec` read item by item keeps room for four.
@@ -32,9 +69,10 @@ fn empty<T>(list: &[T]) -> bool {
     list.is_empty()
 }
 
-/// Labels as pairs: smaller than a map for the few labels a pod has.
+/// Labels as pairs: smaller than a map for the few labels a pod has, and shared by the pods of
+/// one template.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Labels(pub Box<[(Sym, Sym)]>);
+pub struct Labels(pub Shared<(Sym, Sym)>);
 
 impl Labels {
     pub fn is_empty(&self) -> bool {
@@ -55,7 +93,7 @@ impl Serialize for Labels {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
 pub struct Owner {
     #[serde(default)]
     pub kind: Sym,
@@ -91,7 +129,7 @@ fn owns_replicas<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Erro
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct Pod {
     #[serde(default)]
-    pub metadata: Meta,
+    pub metadata: PodMeta,
     #[serde(default)]
     pub spec: PodSpec,
     #[serde(default)]
@@ -101,10 +139,10 @@ pub struct Pod {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
-    #[serde(default, skip_serializing_if = "empty")]
-    pub containers: Box<[Container]>,
-    #[serde(default, skip_serializing_if = "empty")]
-    pub init_containers: Box<[Container]>,
+    #[serde(default, skip_serializing_if = "Shared::is_empty")]
+    pub containers: Shared<Container>,
+    #[serde(default, skip_serializing_if = "Shared::is_empty")]
+    pub init_containers: Shared<Container>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<Requirements>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -112,13 +150,13 @@ pub struct PodSpec {
 }
 
 /// `resources`: only the requests are read (`calculateRequests`); limits are dropped.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
 pub struct Requirements {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests: Option<Json>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Container {
     #[serde(default)]
@@ -180,7 +218,7 @@ fn ready_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Box<[Condition]>
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct PodMetrics {
     #[serde(default)]
-    pub metadata: Meta,
+    pub metadata: PodMeta,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<Sym>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
