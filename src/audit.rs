@@ -157,6 +157,7 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
         sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
         metrics_api_error: dump.metrics_api_error.clone(),
         metrics_given: live || args.metrics.is_some(),
+        unlisted: std::mem::take(&mut dump.unlisted),
     };
     let common = Common { flags, files };
     Ok((evaluate(&dump, &common, &fleet), places(&dump)))
@@ -649,6 +650,7 @@ fn manifests(args: &AuditArgs) -> Result<(AuditReport, Places)> {
         metrics_api_error: None,
         // No metrics are read: their absence is no finding.
         metrics_given: true,
+        unlisted: Vec::new(),
     };
     Ok((static_checks(&dump, &fleet), places(&dump)))
 }

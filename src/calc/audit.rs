@@ -110,6 +110,22 @@ pub struct FleetFacts {
     /// `--metrics` answered an error (a Status): its message.
     pub metrics_api_error: Option<String>,
     pub metrics_given: bool,
+    /// Lists the API refused and the audit went on without.
+    pub unlisted: Vec<Unlisted>,
+}
+
+/// A list the API refused (403) that the audit can do without, and what it could not check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unlisted {
+    /// The API group (empty for the core group) and the resource, as an RBAC rule names them.
+    pub group: String,
+    pub resource: String,
+    /// The namespace listed, or none for every namespace.
+    pub namespace: Option<String>,
+    /// The API server's message.
+    pub answer: String,
+    /// What goes unchecked without the list.
+    pub unchecked: String,
 }
 
 /// Keys of an HPA in messages.
@@ -375,10 +391,11 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
 
 /// Findings about the inputs as a whole: `resource_hpas` are the HPAs with Resource metrics.
 pub fn fleet_findings(fleet: &FleetFacts, resource_hpas: &[String]) -> Vec<Finding> {
+    let mut out: Vec<Finding> = fleet.unlisted.iter().map(list_forbidden).collect();
     if fleet.metrics_given || resource_hpas.is_empty() {
-        return Vec::new();
+        return out;
     }
-    vec![Finding {
+    out.push(Finding {
         code: "MetricsApiUnavailable".into(),
         severity: Severity::Info,
         hpa: None,
@@ -391,7 +408,37 @@ pub fn fleet_findings(fleet: &FleetFacts, resource_hpas: &[String]) -> Vec<Findi
             resource_hpas.len()
         ),
         fix: "pass --metrics with kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods".into(),
-    }]
+    });
+    out
+}
+
+/// A list the API refused: what the audit could not check, and the rule that would allow it.
+fn list_forbidden(u: &Unlisted) -> Finding {
+    let resource = match u.group.as_str() {
+        "" => u.resource.clone(),
+        group => format!("{}.{group}", u.resource),
+    };
+    let scope = u
+        .namespace
+        .as_deref()
+        .map_or("in any namespace".to_string(), |ns| {
+            format!("in namespace {ns}")
+        });
+    Finding {
+        code: "ListForbidden".into(),
+        severity: Severity::Info,
+        hpa: None,
+        objects: Vec::new(),
+        message: format!(
+            "cannot list {resource} {scope} (403: {}): {}",
+            u.answer, u.unchecked
+        ),
+        fix: format!(
+            "bind a Role or ClusterRole with the rule {{apiGroups: [\"{}\"], resources: \
+             [\"{}\"], verbs: [\"list\"]}} (hpacalc rbac prints every rule the audit needs)",
+            u.group, u.resource
+        ),
+    }
 }
 
 /// Why a PDB blocks evictions at `min` replicas, if it does.
@@ -535,6 +582,7 @@ mod tests {
             sync_period: Duration(15_000),
             metrics_api_error: None,
             metrics_given: true,
+            unlisted: Vec::new(),
         }
     }
 

@@ -45,10 +45,11 @@ pub struct Fixture {
 /// `fixtures/cluster/dump` as the API serves it, for `hpacalc audit -A`: each list of its kind's
 /// items without kind and apiVersion, in pages of at most `DUMP_PAGE` items whatever the
 /// `limit`; metrics.k8s.io in one answer (503 in namespace `team-2`). Namespace `locked` answers
-/// 403.
+/// 403, and so do the lists of the resources in `forbidden` everywhere.
 pub struct Dumped {
     items: Vec<Value>,
     metrics: Value,
+    pub forbidden: Vec<&'static str>,
 }
 
 /// The largest page the dump's lists answer: the pods take several pages.
@@ -104,6 +105,7 @@ impl Fixture {
         let dump = Dumped {
             items: read("cluster.json")["items"].as_array().unwrap().clone(),
             metrics: read("metrics.json"),
+            forbidden: Vec::new(),
         };
         Fixture {
             dump: Some(dump),
@@ -648,13 +650,16 @@ fn dumped(dump: &Dumped, parts: &[&str], q: &BTreeMap<String, String>) -> Reply 
     else {
         return not_found();
     };
-    if ns == Some("locked") {
+    if ns == Some("locked") || dump.forbidden.contains(&resource) {
+        let scope = ns.map_or("at the cluster scope".to_string(), |ns| {
+            format!("in the namespace \"{ns}\"")
+        });
         return status(
             403,
             "Forbidden",
             &format!(
-                "{resource} is forbidden: User \"tester\" cannot list resource \"{resource}\" in \
-                 the namespace \"locked\""
+                "{resource} is forbidden: User \"tester\" cannot list resource \"{resource}\" \
+                 {scope}"
             ),
         );
     }

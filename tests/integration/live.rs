@@ -931,6 +931,57 @@ fn audit_of_one_namespace_lists_only_it_and_equals_the_offline_hpas_of_it() {
 }
 
 #[test]
+fn audit_live_goes_on_without_a_forbidden_vpa_or_event_list_and_says_what_it_did_not_check() {
+    let mut fixture = Fixture::cluster();
+    fixture.dump.as_mut().unwrap().forbidden = vec!["verticalpodautoscalers", "events"];
+    let s = ApiServer::start(fixture);
+    let args = ["audit", "-A", "-o", "json", "--now", "2026-11-29T15:00:00Z"];
+    let o = run_in(&root(), &args, Some(&s.good_kubeconfig()));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("cannot list verticalpodautoscalers (403): HpaVpaConflict is not checked"),
+        "{err}"
+    );
+    assert!(err.contains("cannot list events (403)"), "{err}");
+    let v = audit_json(&o);
+    let findings = v["findings"].as_array().unwrap();
+    let forbidden: Vec<&Value> = (findings.iter())
+        .filter(|f| f["code"] == "ListForbidden")
+        .collect();
+    assert_eq!(forbidden.len(), 2, "{forbidden:#?}");
+    assert_eq!(forbidden[0]["severity"], "info");
+    assert!(
+        forbidden.iter().any(|f| {
+            let m = f["message"].as_str().unwrap();
+            m.starts_with(
+                "cannot list verticalpodautoscalers.autoscaling.k8s.io in any namespace (403: ",
+            ) && m.ends_with("HpaVpaConflict is not checked")
+        }),
+        "{forbidden:#?}"
+    );
+    assert!(
+        forbidden.iter().any(|f| f["fix"]
+            .as_str()
+            .unwrap()
+            .contains(r#"{apiGroups: [""], resources: ["events"], verbs: ["list"]}"#)),
+        "{forbidden:#?}"
+    );
+    // The planted VPA conflict is not found without the VPAs; everything else is as offline.
+    assert!(!findings.iter().any(|f| f["code"] == "HpaVpaConflict"));
+    let mut offline = DUMP_FILES.to_vec();
+    offline.extend(["-o", "json", "--now", "2026-11-29T15:00:00Z"]);
+    let offline = audit_json(&audit_live(&offline));
+    let others = |v: &Value| -> Vec<Value> {
+        (v["findings"].as_array().unwrap().iter())
+            .filter(|f| !["HpaVpaConflict", "ListForbidden"].contains(&f["code"].as_str().unwrap()))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(others(&v), others(&offline));
+}
+
+#[test]
 fn audit_live_errors_are_one_line_naming_the_verb_and_resource() {
     let err = fail_line(&audit_live(&["-n", "locked"]));
     assert!(

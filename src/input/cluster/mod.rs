@@ -49,6 +49,8 @@ pub struct Dump {
     pub metrics_api_error: Option<String>,
     /// Events about HPAs.
     pub events: Vec<Whole<EventHead>>,
+    /// Lists the API refused (live) that the audit went on without.
+    pub unlisted: Vec<crate::calc::audit::Unlisted>,
     /// Items of kinds the audit does not use, by kind.
     pub skipped: BTreeMap<String, usize>,
     /// The newest time any object carries (managedFields, pod start and readiness, samples).

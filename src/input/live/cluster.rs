@@ -4,7 +4,10 @@
 
 use super::LiveError;
 use super::client::{Api, Request, Settings};
-use super::fetch::{client_error_message, discover, enc, list_pages, status_text, unavailable};
+use super::fetch::{
+    client_error_message, discover, enc, list_pages_or_refused, refused, status_text, unavailable,
+};
+use crate::calc::audit::Unlisted;
 use crate::input::cluster::Dump;
 
 /// One list the audit reads: where the API serves it, and the kind of its items.
@@ -14,6 +17,9 @@ struct Listed {
     kind: &'static str,
     /// Served only where an add-on is installed (VPA, KEDA): skipped quietly when it is not.
     optional: bool,
+    /// For a list the audit can do without: what goes unchecked when the API refuses it (403),
+    /// said in a finding; `None` when a refusal stops the audit.
+    unchecked: Option<&'static str>,
 }
 
 /// What `kubectl get hpa,deploy,sts,rs,rc,pods,pdb,vpa,scaledobject -A -o json` lists; `hpacalc
@@ -34,9 +40,19 @@ const LISTS: [Listed; 9] = [
         "autoscaling.k8s.io/v1",
         "verticalpodautoscalers",
         "VerticalPodAutoscaler",
+        "HpaVpaConflict is not checked",
     ),
-    Listed::add_on("keda.sh/v1alpha1", "scaledobjects", "ScaledObject"),
+    Listed::add_on(
+        "keda.sh/v1alpha1",
+        "scaledobjects",
+        "ScaledObject",
+        "the HPAs KEDA generated are audited as HPAs, which they are; nothing else goes unchecked",
+    ),
 ];
+
+/// What goes unchecked without the HPAs' events.
+const WITHOUT_EVENTS: &str = "every HPA is evaluated without its events, so without the scale \
+                              history that stabilization windows and rate limits read";
 
 impl Listed {
     const fn core(api_version: &'static str, resource: &'static str, kind: &'static str) -> Self {
@@ -45,11 +61,18 @@ impl Listed {
             resource,
             kind,
             optional: false,
+            unchecked: None,
         }
     }
-    const fn add_on(api_version: &'static str, resource: &'static str, kind: &'static str) -> Self {
+    const fn add_on(
+        api_version: &'static str,
+        resource: &'static str,
+        kind: &'static str,
+        unchecked: &'static str,
+    ) -> Self {
         Listed {
             optional: true,
+            unchecked: Some(unchecked),
             ..Listed::core(api_version, resource, kind)
         }
     }
@@ -95,7 +118,7 @@ pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError>
             continue;
         }
         let req = list_request(list.api_version, list.resource, namespace);
-        read_list(api, &mut dump, &req, list.kind, list.api_version).await?;
+        read_list(api, &mut dump, &req, list).await?;
     }
     // The HPAs' events, each HPA's memory as for one HPA: events.k8s.io/v1 when served, else
     // core/v1, as `kubectl get events -A --field-selector involvedObject.kind=...` lists them.
@@ -109,7 +132,14 @@ pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError>
         req.path,
         enc(&format!("{field}.kind=HorizontalPodAutoscaler"))
     );
-    read_list(api, &mut dump, &req, "Event", version).await?;
+    let events = Listed {
+        api_version: version,
+        resource: "events",
+        kind: "Event",
+        optional: true,
+        unchecked: Some(WITHOUT_EVENTS),
+    };
+    read_list(api, &mut dump, &req, &events).await?;
     // Port of resourceMetricsClient.GetResourceMetric (metrics/client.go): one list of
     // PodMetrics, not paged; an API that is absent or unavailable is its error, as offline.
     let req = list_request("metrics.k8s.io/v1beta1", "pods", namespace);
@@ -126,16 +156,16 @@ pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError>
     Ok(dump)
 }
 
-/// Every page of one list, read into the dump as it arrives.
+/// Every page of one list, read into the dump as it arrives. A list the audit can do without
+/// (`Listed::unchecked`) that the API refuses (403) becomes a finding, and the audit goes on.
 async fn read_list(
     api: &Api,
     dump: &mut Dump,
     req: &Request,
-    kind: &'static str,
-    api_version: &'static str,
+    list: &Listed,
 ) -> Result<(), LiveError> {
-    list_pages(api, req, None, |text| {
-        dump.read_page(&req.path, kind, api_version, text)
+    let listed = list_pages_or_refused(api, req, None, |text| {
+        dump.read_page(&req.path, list.kind, list.api_version, text)
             .map_err(|e| {
                 LiveError(format!(
                     "the API server {} answered GET {} with a list hpacalc cannot read: {e}",
@@ -144,7 +174,25 @@ async fn read_list(
             })
     })
     .await?;
-    Ok(())
+    match (listed, list.unchecked) {
+        (Ok(_), _) => Ok(()),
+        (Err((_, r)), Some(unchecked)) if r.code == 403 => {
+            let u = Unlisted {
+                group: req.group.clone(),
+                resource: req.resource.clone(),
+                namespace: req.namespace.clone(),
+                answer: r.message,
+                unchecked: unchecked.to_string(),
+            };
+            crate::warn(&format!(
+                "cannot list {} (403): {}; the audit goes on",
+                req.resource, u.unchecked
+            ));
+            dump.unlisted.push(u);
+            Ok(())
+        }
+        (Err((page, r)), _) => Err(refused(api, &page, &r)),
+    }
 }
 
 #[cfg(test)]

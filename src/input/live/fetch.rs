@@ -599,8 +599,22 @@ pub(super) async fn list_pages(
     api: &Api,
     req: &Request,
     file: Option<&Path>,
-    mut read: impl FnMut(&str) -> Result<(), LiveError>,
+    read: impl FnMut(&str) -> Result<(), LiveError>,
 ) -> Result<(usize, usize), LiveError> {
+    match list_pages_or_refused(api, req, file, read).await? {
+        Ok(counts) => Ok(counts),
+        Err((page_req, r)) => Err(refused(api, &page_req, &r)),
+    }
+}
+
+/// `list_pages`, with the API's refusal of a page (and that page's request) as an answer of its
+/// own, for the caller that can go on without the list.
+pub(super) async fn list_pages_or_refused(
+    api: &Api,
+    req: &Request,
+    file: Option<&Path>,
+    mut read: impl FnMut(&str) -> Result<(), LiveError>,
+) -> Result<Result<(usize, usize), (Request, Refused)>, LiveError> {
     use std::io::Write;
     let cannot = |e: std::io::Error| {
         LiveError(format!(
@@ -631,7 +645,7 @@ pub(super) async fn list_pages(
         }
         let text = match api.get(&page_req).await? {
             Ok(text) => text,
-            Err(r) => return Err(refused(api, &page_req, &r)),
+            Err(r) => return Ok(Err((page_req, r))),
         };
         let page: Page = serde_json::from_str(&text).map_err(|e| {
             LiveError(format!(
@@ -659,7 +673,7 @@ pub(super) async fn list_pages(
         out.write_all(b"]}\n").map_err(cannot)?;
         out.flush().map_err(cannot)?;
     }
-    Ok((count, pages))
+    Ok(Ok((count, pages)))
 }
 
 /// How the pods are read: the offline reader's scope and target, and the file to save them to.
