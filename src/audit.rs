@@ -323,6 +323,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
                     .cloned()
                     .unwrap_or_default(),
                 selector_error,
+                own: dump.hpa_files.get(&key),
             };
             match crate::input::cluster::share::scenario(&share, common) {
                 Ok(scenario) => Ok((calc::evaluate(&scenario), scenario)),

@@ -47,9 +47,11 @@ pub struct Fixture {
 /// `limit`; metrics.k8s.io in one answer (503 in namespace `team-2`). Namespace `locked` answers
 /// 403, and so do the lists of the resources in `forbidden` everywhere.
 pub struct Dumped {
-    items: Vec<Value>,
+    pub items: Vec<Value>,
     metrics: Value,
     pub forbidden: Vec<&'static str>,
+    /// The answer of external.metrics.k8s.io for any metric (404 without).
+    pub external: Option<Value>,
 }
 
 /// The largest page the dump's lists answer: the pods take several pages.
@@ -106,6 +108,7 @@ impl Fixture {
             items: read("cluster.json")["items"].as_array().unwrap().clone(),
             metrics: read("metrics.json"),
             forbidden: Vec::new(),
+            external: None,
         };
         Fixture {
             dump: Some(dump),
@@ -630,6 +633,12 @@ fn dumped(dump: &Dumped, parts: &[&str], q: &BTreeMap<String, String>) -> Reply 
         ["apis", g, v, rest @ ..] => (format!("{g}/{v}"), rest),
         _ => return not_found(),
     };
+    if group_version == "external.metrics.k8s.io/v1beta1" {
+        return match &dump.external {
+            Some(answer) => reply(200, answer.to_string()),
+            None => not_found(),
+        };
+    }
     let (ns, resource) = match rest {
         [] if group_version == "autoscaling.k8s.io/v1" => {
             return reply(

@@ -982,6 +982,78 @@ fn audit_live_goes_on_without_a_forbidden_vpa_or_event_list_and_says_what_it_did
 }
 
 #[test]
+fn audit_live_reads_each_hpas_external_metrics_as_the_offline_files_give_them() {
+    let queue = serde_json::json!([{"type": "External", "external": {
+        "metric": {"name": "queue_depth", "selector": {"matchLabels": {"queue": "orders"}}},
+        "target": {"type": "AverageValue", "averageValue": "30"}}}]);
+    let answer = serde_json::json!({"kind": "ExternalMetricValueList",
+        "apiVersion": "external.metrics.k8s.io/v1beta1", "metadata": {},
+        "items": [{"metricName": "queue_depth", "metricLabels": {"queue": "orders"},
+                   "timestamp": "2026-11-29T14:59:50Z", "value": "150"}]});
+    let mut fixture = Fixture::cluster();
+    let dump = fixture.dump.as_mut().unwrap();
+    let hpa = (dump.items.iter_mut())
+        .find(|i| i["kind"] == "HorizontalPodAutoscaler" && i["metadata"]["namespace"] == "team-1")
+        .unwrap();
+    hpa["spec"]["metrics"] = queue;
+    let key = format!("team-1/{}", hpa["metadata"]["name"].as_str().unwrap());
+    let items = dump.items.clone();
+    dump.external = Some(answer.clone());
+    let s = ApiServer::start(fixture);
+    let now = ["--now", "2026-11-29T15:00:00Z"];
+    let mut args = vec!["audit", "-n", "team-1", "-o", "json"];
+    args.extend(now);
+    let live = audit_json(&run_in(&root(), &args, Some(&s.good_kubeconfig())));
+    assert!(
+        s.requests().iter().any(|r| r
+            == "/apis/external.metrics.k8s.io/v1beta1/namespaces/team-1/queue_depth?labelSelector=queue%3Dorders"),
+        "{:#?}",
+        s.requests()
+    );
+    // Offline: the same objects, and the same answer given as --external-metrics.
+    let dir = std::env::temp_dir().join(format!("hpacalc-audit-external-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cluster = dir.join("cluster.json");
+    let external = dir.join("external.json");
+    std::fs::write(
+        &cluster,
+        serde_json::json!({"kind": "List", "items": items}).to_string(),
+    )
+    .unwrap();
+    std::fs::write(&external, answer.to_string()).unwrap();
+    let mut offline_args = vec![
+        "audit",
+        "--cluster",
+        cluster.to_str().unwrap(),
+        "--metrics",
+        "fixtures/cluster/dump/metrics.json",
+        "--external-metrics",
+        external.to_str().unwrap(),
+        "-o",
+        "json",
+    ];
+    offline_args.extend(now);
+    let offline = audit_json(&run_in(&root(), &offline_args, None));
+    let report = |v: &Value| -> Value {
+        let h = (v["hpas"].as_array().unwrap().iter())
+            .find(|h| h["hpa"] == key.as_str())
+            .unwrap_or_else(|| panic!("{key} not evaluated: {:#}", v["unevaluated"]));
+        serde_json::json!([
+            h["desiredReplicas"],
+            h["metrics"],
+            h["decision"],
+            h["conditions"]
+        ])
+    };
+    assert_eq!(report(&live), report(&offline));
+    let metric = &report(&live)[1][0];
+    assert_eq!(metric["type"], "External", "{metric:#}");
+    // GetExternalMetricPerPodReplicas: ceil(150 / 30).
+    assert_eq!(metric["proposedReplicas"], 5, "{metric:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn audit_live_errors_are_one_line_naming_the_verb_and_resource() {
     let err = fail_line(&audit_live(&["-n", "locked"]));
     assert!(

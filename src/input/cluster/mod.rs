@@ -49,6 +49,9 @@ pub struct Dump {
     pub metrics_api_error: Option<String>,
     /// Events about HPAs.
     pub events: Vec<Whole<EventHead>>,
+    /// Live: each HPA's custom and external metrics, as its own command's files, by
+    /// `namespace/name`.
+    pub hpa_files: std::collections::HashMap<String, HpaFiles>,
     /// Lists the API refused (live) that the audit went on without.
     pub unlisted: Vec<crate::calc::audit::Unlisted>,
     /// Items of kinds the audit does not use, by kind.
@@ -60,6 +63,15 @@ pub struct Dump {
     /// The apiVersion of the API list page being read: its items carry neither kind nor
     /// apiVersion, which are then written into the kept text as kubectl writes them.
     default_api_version: &'static str,
+}
+
+/// Files one HPA's command reads besides its share of the dump (live: the custom and external
+/// metrics APIs' answers), and what the APIs that did not answer mean for it.
+#[derive(Debug, Default)]
+pub struct HpaFiles {
+    /// (flag, file name, text).
+    pub files: Vec<(&'static str, &'static str, String)>,
+    pub diagnostics: Vec<crate::report::Diagnostic>,
 }
 
 /// Kinds whose objects may be scale targets: kept as workloads.

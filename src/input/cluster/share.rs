@@ -26,6 +26,8 @@ pub struct Share<'a> {
     pub events: Vec<&'a Whole<objects::EventHead>>,
     /// The controller's own selector check failed for this HPA.
     pub selector_error: Option<SelectorError>,
+    /// Its own files besides the dump (live custom and external metrics).
+    pub own: Option<&'a super::HpaFiles>,
 }
 
 /// Files and flags every HPA's command shares.
@@ -103,6 +105,9 @@ pub fn scenario(share: &Share<'_>, common: &Common) -> Result<Scenario> {
             list(share.events.iter().map(|e| e.text.to_string())),
         );
     }
+    for (flag, name, text) in share.own.iter().flat_map(|o| &o.files) {
+        add(flag, name, text.clone());
+    }
     for (flag, path, text) in &common.files {
         args.push(flag.clone());
         args.push(path.to_string_lossy().into_owned());
@@ -116,5 +121,10 @@ pub fn scenario(share: &Share<'_>, common: &Common) -> Result<Scenario> {
         .metrics
         .selector_error
         .clone_from(&share.selector_error);
+    if let Some(own) = share.own {
+        scenario
+            .input_diagnostics
+            .extend(own.diagnostics.iter().cloned());
+    }
     Ok(scenario)
 }

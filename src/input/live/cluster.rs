@@ -5,10 +5,12 @@
 use super::LiveError;
 use super::client::{Api, Request, Settings};
 use super::fetch::{
-    client_error_message, discover, enc, list_pages_or_refused, refused, status_text, unavailable,
+    client_error_message, discover, enc, hpa_metric_files, list_pages_or_refused, refused,
+    status_text, unavailable,
 };
 use crate::calc::audit::Unlisted;
-use crate::input::cluster::Dump;
+use crate::input::cluster::{Dump, HpaFiles};
+use crate::scenario::MetricSpec;
 
 /// One list the audit reads: where the API serves it, and the kind of its items.
 struct Listed {
@@ -153,7 +155,59 @@ pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError>
     };
     dump.read_page(&req.path, "PodMetrics", "", &text)
         .map_err(|e| LiveError(format!("the API server {} answered: {e}", api.server)))?;
+    read_metric_files(api, &mut dump).await?;
     Ok(dump)
+}
+
+/// The custom and external metrics of each HPA that has Pods, Object or External metrics, read as
+/// for one HPA (`fetch::hpa_metric_files`): the Pods metrics with the selector of the target in
+/// the dump. An HPA whose manifest does not load is left to the audit's own finding.
+async fn read_metric_files(api: &Api, dump: &mut Dump) -> Result<(), LiveError> {
+    let mut wanted = Vec::new();
+    for h in &dump.hpas {
+        let Ok(loaded) = crate::input::manifest::load(&h.place, &h.text, None) else {
+            continue;
+        };
+        let metrics = loaded.spec.metrics;
+        let reads_apis = metrics.iter().any(|m| {
+            matches!(
+                m,
+                MetricSpec::Pods { .. } | MetricSpec::Object { .. } | MetricSpec::External { .. }
+            )
+        });
+        if !reads_apis {
+            continue;
+        }
+        let meta = &h.head.metadata;
+        let r = &h.head.spec.scale_target_ref;
+        let selector = (dump.workloads.iter())
+            .find(|w| {
+                w.metadata.namespace == meta.namespace
+                    && w.kind == *r.kind
+                    && w.metadata.name == *r.name
+            })
+            .and_then(|w| w.spec.selector.as_ref())
+            .map(|s| s.to_text())
+            .filter(|s| !s.is_empty());
+        wanted.push((
+            meta.namespace.to_string(),
+            meta.name.clone(),
+            selector,
+            metrics,
+        ));
+    }
+    for (namespace, name, selector, metrics) in wanted {
+        let (files, diagnostics) =
+            hpa_metric_files(api, &namespace, selector.as_deref(), &metrics).await?;
+        let files = (files.files())
+            .map(|(flag, file, text)| (flag, file, text.clone()))
+            .collect();
+        dump.hpa_files.insert(
+            format!("{namespace}/{name}"),
+            HpaFiles { files, diagnostics },
+        );
+    }
+    Ok(())
 }
 
 /// Every page of one list, read into the dump as it arrives. A list the audit can do without

@@ -53,14 +53,8 @@ pub struct Capture {
     pub pod_pages: usize,
     /// The resource metrics API's `PodMetricsList`, when a metric reads it and the API answered.
     pub metrics: Option<String>,
-    /// The custom metrics API's answers, one `MetricValueList`.
-    pub custom_metrics: Option<String>,
-    /// The external metrics API's answers, one `ExternalMetricValueList`.
-    pub external_metrics: Option<String>,
-    /// The custom and external metrics APIs' error answers (a `Status`), when they failed: the
-    /// metrics without a value fail with the client's error, as the controller's do.
-    pub custom_metrics_error: Option<String>,
-    pub external_metrics_error: Option<String>,
+    /// The custom and external metrics APIs' answers.
+    pub metric_files: MetricFiles,
     /// The HPA's events were written to `EVENTS_FILE`, from this API group version.
     pub events_from: &'static str,
     /// `--nodes-from-cluster`: the nodes and every pod of the cluster were written to
@@ -197,36 +191,12 @@ pub async fn capture(
         }
         None => None,
     };
-    let (custom_items, custom_error) = gather(
+    let files = metric_files(
+        &spec.metrics,
         pods_metrics.into_iter().chain(objects),
-        &mut diagnostics,
-        "check the custom metrics adapter: `kubectl get apiservice \
-         v1beta2.custom.metrics.k8s.io` and that it serves this metric",
-    );
-    let (external_items, external_error) = gather(
         external,
         &mut diagnostics,
-        "check the external metrics adapter (KEDA's metrics server, for one): `kubectl get \
-         apiservice v1beta1.external.metrics.k8s.io`",
     );
-    let has = |pred: fn(&MetricSpec) -> bool| spec.metrics.iter().any(pred);
-    let custom_metrics_error = custom_error.map(|(message, code)| status_text(&message, code));
-    let external_metrics_error = external_error.map(|(message, code)| status_text(&message, code));
-    let custom_metrics = has(|m| matches!(m, MetricSpec::Pods { .. } | MetricSpec::Object { .. }))
-        .then(|| {
-            list_text(
-                "MetricValueList",
-                "custom.metrics.k8s.io/v1beta2",
-                &custom_items,
-            )
-        });
-    let external_metrics = has(|m| matches!(m, MetricSpec::External { .. })).then(|| {
-        list_text(
-            "ExternalMetricValueList",
-            "external.metrics.k8s.io/v1beta1",
-            &external_items,
-        )
-    });
     if pod_pages > 1 {
         notes.push(format!(
             "Live: {pod_count} pods listed in {pod_pages} pages of {PAGE_SIZE}."
@@ -244,10 +214,7 @@ pub async fn capture(
         pod_count,
         pod_pages,
         metrics,
-        custom_metrics,
-        external_metrics,
-        custom_metrics_error,
-        external_metrics_error,
+        metric_files: files,
         events_from,
         nodes: with_nodes,
         diagnostics,
@@ -288,6 +255,125 @@ pub(super) fn status_text(message: &str, code: u16) -> String {
 
 /// The items of the answers, a diagnostic per query the API did not answer, and the first
 /// error of the API itself (message and code).
+/// The custom and external metrics APIs' answers for one HPA, as the files the offline readers
+/// read (`--custom-metrics`, `--external-metrics`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MetricFiles {
+    /// One `MetricValueList`, when the HPA has a Pods or Object metric.
+    pub custom: Option<String>,
+    /// One `ExternalMetricValueList`, when the HPA has an External metric.
+    pub external: Option<String>,
+    /// The APIs' error answers (a `Status`), when they failed: the metrics without a value fail
+    /// with the client's error, as the controller's do.
+    pub custom_error: Option<String>,
+    pub external_error: Option<String>,
+}
+
+impl MetricFiles {
+    /// (flag, file name, text) of each file, the text `None` when there is none.
+    pub fn all(&self) -> [(&'static str, &'static str, Option<&String>); 4] {
+        [
+            (
+                "--custom-metrics",
+                "custom-metrics.json",
+                self.custom.as_ref(),
+            ),
+            (
+                "--external-metrics",
+                "external-metrics.json",
+                self.external.as_ref(),
+            ),
+            // The APIs' error answers, for the metrics without a value.
+            (
+                "--custom-metrics",
+                "custom-metrics-error.json",
+                self.custom_error.as_ref(),
+            ),
+            (
+                "--external-metrics",
+                "external-metrics-error.json",
+                self.external_error.as_ref(),
+            ),
+        ]
+    }
+
+    /// (flag, file name, text) of each file there is.
+    pub fn files(&self) -> impl Iterator<Item = (&'static str, &'static str, &String)> {
+        (self.all().into_iter()).filter_map(|(flag, file, text)| text.map(|t| (flag, file, t)))
+    }
+}
+
+/// The files of the answers; a metrics API that did not answer is a diagnostic.
+fn metric_files(
+    specs: &[MetricSpec],
+    custom: impl IntoIterator<Item = MetricAnswer>,
+    external: Vec<MetricAnswer>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> MetricFiles {
+    let (custom_items, custom_error) = gather(
+        custom,
+        diagnostics,
+        "check the custom metrics adapter: `kubectl get apiservice \
+         v1beta2.custom.metrics.k8s.io` and that it serves this metric",
+    );
+    let (external_items, external_error) = gather(
+        external,
+        diagnostics,
+        "check the external metrics adapter (KEDA's metrics server, for one): `kubectl get \
+         apiservice v1beta1.external.metrics.k8s.io`",
+    );
+    let has = |pred: fn(&MetricSpec) -> bool| specs.iter().any(pred);
+    MetricFiles {
+        custom: has(|m| matches!(m, MetricSpec::Pods { .. } | MetricSpec::Object { .. })).then(
+            || {
+                list_text(
+                    "MetricValueList",
+                    "custom.metrics.k8s.io/v1beta2",
+                    &custom_items,
+                )
+            },
+        ),
+        external: has(|m| matches!(m, MetricSpec::External { .. })).then(|| {
+            list_text(
+                "ExternalMetricValueList",
+                "external.metrics.k8s.io/v1beta1",
+                &external_items,
+            )
+        }),
+        custom_error: custom_error.map(|(message, code)| status_text(&message, code)),
+        external_error: external_error.map(|(message, code)| status_text(&message, code)),
+    }
+}
+
+/// The custom and external metrics of one HPA whose target's selector is `selector` (the Pods
+/// metrics need it), read as `capture` reads them, with the diagnostics of the APIs that did not
+/// answer. For the live audit: every HPA's next sync reads these besides the dump.
+pub(super) async fn hpa_metric_files(
+    api: &Api,
+    namespace: &str,
+    selector: Option<&str>,
+    specs: &[MetricSpec],
+) -> Result<(MetricFiles, Vec<Diagnostic>), LiveError> {
+    let (pods, objects, external) = tokio::join!(
+        async {
+            match selector {
+                Some(selector) => pods_custom_metrics(api, namespace, selector, specs).await,
+                None => Ok(Vec::new()),
+            }
+        },
+        object_metrics(api, namespace, specs),
+        external_metrics(api, namespace, specs),
+    );
+    let mut diagnostics = Vec::new();
+    let files = metric_files(
+        specs,
+        pods?.into_iter().chain(objects?),
+        external?,
+        &mut diagnostics,
+    );
+    Ok((files, diagnostics))
+}
+
 fn gather(
     answers: impl IntoIterator<Item = MetricAnswer>,
     diagnostics: &mut Vec<Diagnostic>,

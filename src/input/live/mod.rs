@@ -127,15 +127,8 @@ impl Session {
         // at the end of this function, as a struct update would leave them).
         capture.target_object = String::new();
         capture.hpa = String::new();
-        for text in [
-            &mut capture.metrics,
-            &mut capture.custom_metrics,
-            &mut capture.external_metrics,
-            &mut capture.custom_metrics_error,
-            &mut capture.external_metrics_error,
-        ] {
-            *text = None;
-        }
+        capture.metrics = None;
+        capture.metric_files = fetch::MetricFiles::default();
         let offline = Cli::try_parse_from(std::iter::once("hpacalc".to_string()).chain(
             args.iter().map(|a| {
                 if a.ends_with(".json") || a.ends_with(".yaml") {
@@ -201,30 +194,8 @@ impl Session {
         .map(String::from)
         .to_vec();
         args.extend(["--pods".into(), fetch::PODS_FILE.into()]);
-        for (flag, file, text) in [
-            ("--metrics", "metrics.json", &capture.metrics),
-            (
-                "--custom-metrics",
-                "custom-metrics.json",
-                &capture.custom_metrics,
-            ),
-            (
-                "--external-metrics",
-                "external-metrics.json",
-                &capture.external_metrics,
-            ),
-            // The APIs' error answers, for the metrics without a value.
-            (
-                "--custom-metrics",
-                "custom-metrics-error.json",
-                &capture.custom_metrics_error,
-            ),
-            (
-                "--external-metrics",
-                "external-metrics-error.json",
-                &capture.external_metrics_error,
-            ),
-        ] {
+        let resource = ("--metrics", "metrics.json", capture.metrics.as_ref());
+        for (flag, file, text) in std::iter::once(resource).chain(capture.metric_files.all()) {
             let path = self.dir.join(file);
             match text {
                 Some(text) => {
