@@ -132,15 +132,15 @@ pub fn quoted(text: &str) -> String {
 }
 
 /// Names for a message: the first 20, then how many more.
-pub fn name_list<S: AsRef<str>>(names: &[S]) -> String {
+pub fn name_list<S: AsRef<str>>(names: &[S], max: usize) -> String {
     let shown: Vec<String> = names
         .iter()
-        .take(LIST_NAMES)
+        .take(max)
         .map(|n| quoted_bare(n.as_ref()))
         .collect();
     let mut out = shown.join(", ");
-    if names.len() > LIST_NAMES {
-        out.push_str(&format!(" and {} more", names.len() - LIST_NAMES));
+    if names.len() > max {
+        out.push_str(&format!(" and {} more", names.len() - max));
     }
     out
 }
@@ -237,7 +237,7 @@ mod tests {
             format!("\"{}...\" (1000 characters)", "x".repeat(80))
         );
         let names: Vec<String> = (0..25).map(|i| format!("p{i}")).collect();
-        let list = name_list(&names);
+        let list = name_list(&names, LIST_NAMES);
         assert!(list.ends_with("p19 and 5 more"), "{list}");
     }
 

@@ -34,6 +34,8 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 
+/// "a, b, c" with at most `max` names, then "and N more".
+pub(crate) use crate::error::name_list;
 use crate::error::{InputError, json_error, yaml_error};
 use crate::input::guard::{Keys, repeated_key};
 use crate::input::selector::Selector;
@@ -327,16 +329,6 @@ impl Labels<'_> {
     pub fn matches(&self, selector: &Selector) -> bool {
         selector.matches(|key| self.get(key))
     }
-}
-
-/// "a, b, c" with at most `max` names, then "and N more".
-pub(crate) fn name_list<S: AsRef<str>>(names: &[S], max: usize) -> String {
-    let shown: Vec<&str> = names.iter().take(max).map(AsRef::as_ref).collect();
-    let mut text = shown.join(", ");
-    if names.len() > max {
-        text.push_str(&format!(" and {} more", names.len() - max));
-    }
-    text
 }
 
 #[cfg(test)]

@@ -100,7 +100,7 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
                 format!(
                     "found the column {}, expected time or a metric of the HPA: {}",
                     crate::error::quoted(name),
-                    crate::error::name_list(&expected_names)
+                    crate::error::name_list(&expected_names, crate::error::LIST_NAMES)
                 ),
             ));
         };

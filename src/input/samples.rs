@@ -618,7 +618,10 @@ fn describe_columns(names: &[String]) -> String {
     if names.is_empty() {
         "no columns".to_string()
     } else {
-        format!("the columns {}", crate::error::name_list(names))
+        format!(
+            "the columns {}",
+            crate::error::name_list(names, crate::error::LIST_NAMES)
+        )
     }
 }
 

@@ -63,7 +63,7 @@ pub fn resolve(
         } else {
             format!(
                 "the name of an Object or External metric of the HPA: {}",
-                crate::error::name_list(&takes_value)
+                crate::error::name_list(&takes_value, crate::error::LIST_NAMES)
             )
         };
         return Err(InputError::new(

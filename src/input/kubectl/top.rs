@@ -98,7 +98,7 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
             file,
             format!(
                 "found the columns {}, expected {EXPECTED}",
-                crate::error::name_list(&names)
+                crate::error::name_list(&names, crate::error::LIST_NAMES)
             ),
         )
         .at(header_line, Some(1)));

@@ -220,7 +220,7 @@ pub fn choose<'o, 'd>(
     }
     let names = || {
         let names: Vec<&str> = hpas.iter().map(|o| o.name.as_str()).collect();
-        crate::error::name_list(&names)
+        crate::error::name_list(&names, crate::error::LIST_NAMES)
     };
     match name {
         Some(name) => hpas

@@ -145,7 +145,7 @@ fn select<'m>(
             .enumerate()
             .map(|(i, s)| format!("{i} {}", s.selector()))
             .collect();
-        name_list(&all)
+        name_list(&all, crate::error::LIST_NAMES)
     };
     match pick {
         None => match &matrix.series[..] {
@@ -478,7 +478,7 @@ fn by_metric<T>(
                 format!(
                     "found the metric {}, expected a metric of the HPA: {}",
                     quoted(&name),
-                    name_list(&names)
+                    name_list(&names, crate::error::LIST_NAMES)
                 ),
             ));
         };
@@ -662,7 +662,7 @@ pub fn replay(args: &SimulateArgs, load: (&str, &str), metrics: &[MetricSpec]) -
                         "found no series for {}, expected a --load-map for each of the HPA's \
                          metrics ({}) when one answer holds them all",
                         m.metric_name(),
-                        name_list(&names)
+                        name_list(&names, crate::error::LIST_NAMES)
                     ),
                 )
                 .into());

@@ -224,7 +224,7 @@ pub(super) fn check(
             ctx.file,
             ctx.line,
             first + 1,
-            crate::error::name_list(&shown)
+            crate::error::name_list(&shown, crate::error::LIST_NAMES)
         ));
     }
     Ok(unread)
