@@ -672,9 +672,10 @@ fn time_axis(svg: &mut String, sim: &Simulation, axis: &TimeAxis) -> Vec<Item> {
                 r#"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{bottom}" stroke="{GRID}" stroke-width="1" stroke-dasharray="2 3"/>"#
             );
         }
-        // A replay is labelled as the table shows it: the UTC time of day.
+        // A replay is labelled as the table shows it (the UTC time of day, and the date when
+        // the run crosses midnight), to the minute.
         let label = super::timeline::replay_time(sim, t)
-            .and_then(|hms| hms.get(..5).map(str::to_string))
+            .and_then(|time| time.get(..time.len().saturating_sub(3)).map(str::to_string))
             .unwrap_or_else(|| time_label(t));
         let _ = writeln!(
             svg,
@@ -695,7 +696,15 @@ fn time_axis(svg: &mut String, sim: &Simulation, axis: &TimeAxis) -> Vec<Item> {
         (LEFT + plot_right) / 2.0,
         METRIC_END + 62.0,
         match &sim.replay {
-            Some(r) => esc(&format!("UTC time of day (hh:mm), replay from {}", r.start)),
+            Some(r) => {
+                // The labels carry the date when the run crosses midnight UTC.
+                let dated = super::timeline::replay_time(sim, 0).is_some_and(|t| t.contains(' '));
+                let form = if dated { "MM-DD hh:mm" } else { "hh:mm" };
+                esc(&format!(
+                    "UTC time of day ({form}), replay from {}",
+                    r.start
+                ))
+            }
             None => time_title(end).to_string(),
         }
     );
@@ -830,6 +839,26 @@ mod tests {
         assert!(svg.contains(">03:02</text>"), "{svg}");
         assert!(!svg.contains(">2:00</text>"));
         assert!(svg.contains("UTC time of day (hh:mm), replay from 2026-11-30T03:00:00Z"));
+    }
+
+    #[test]
+    fn a_replay_across_midnight_utc_is_labelled_with_the_date_as_the_table_is() {
+        let mut sim = builtin("real-drop");
+        sim.replay = Some(crate::calc::simulate::Replay {
+            start: "2026-11-30T23:55:00Z".to_string(),
+            step_seconds: 15,
+            load_gaps: 0,
+        });
+        let svg = render(&sim);
+        assert!(svg.contains(">11-30 23:57</text>"), "{svg}");
+        assert!(svg.contains(">12-01 00:02</text>"), "{svg}");
+        assert!(svg.contains("UTC time of day (MM-DD hh:mm), replay from 2026-11-30T23:55:00Z"));
+        let layout = crate::render::timeline::Layout {
+            color: false,
+            width: 200,
+        };
+        let table = crate::render::timeline::table(&sim, layout);
+        assert!(table.contains("12-01 00:04:00"), "{table}");
     }
 
     #[test]

@@ -364,12 +364,19 @@ fn at(sim: &Simulation, seconds: i64) -> String {
     replay_time(sim, seconds).unwrap_or_else(|| clock(seconds))
 }
 
-/// In a replay of Prometheus data, the UTC time of day of a time of the run (`03:12:00`); `None`
-/// otherwise. The table and the chart label their times with it.
+/// In a replay of Prometheus data, the UTC time of day of a time of the run (`03:12:00`), with its
+/// date (`11-30 03:12:00`) when the run crosses midnight UTC, so that no two times read the same;
+/// `None` otherwise. The table and the chart label their times with it.
 pub(crate) fn replay_time(sim: &Simulation, seconds: i64) -> Option<String> {
     let start = Timestamp::parse_rfc3339(&sim.replay.as_ref()?.start)?;
     let text = start.add(Duration::from_secs(seconds)).to_rfc3339();
-    text.get(11..19).map(str::to_string)
+    let last = (start.add(Duration::from_secs(sim.settings.duration_seconds))).to_rfc3339();
+    let time = text.get(11..19)?;
+    if last.get(..10) == start.to_rfc3339().get(..10) {
+        Some(time.to_string())
+    } else {
+        Some(format!("{} {time}", text.get(5..10)?))
+    }
 }
 
 /// The summary's sentence on the simulation against the cluster's actual replicas.
