@@ -3,7 +3,7 @@
 //! report built from it (the pod groups, the recount, the hold band, the normalization, the
 //! controller memory the windows read); nothing here recomputes a number.
 
-use crate::calc::metrics::readable;
+use crate::calc::metrics::{Computed, MetricOutcome, readable};
 use crate::calc::reconcile::{Branch, Normalization, Sync};
 use crate::report::{Diagnostic, MetricReport, Report, Severity};
 use crate::scenario::Scenario;
@@ -69,8 +69,9 @@ pub fn diagnose(s: &Scenario, sync: &Sync<'_>, report: &Report) -> Vec<Diagnosti
             "",
         )),
         Branch::Metrics | Branch::MetricsFailed => {
-            for m in &report.metrics {
-                metric_causes(&mut out, m, current, sync);
+            // The report's metrics are the sync's outcomes, in the same order.
+            for (m, outcome) in report.metrics.iter().zip(&sync.outcomes) {
+                metric_causes(&mut out, m, outcome, current, sync);
             }
             if sync.combined.as_ref().is_some_and(|c| c.failed) {
                 out.extend(invalid_blocks_scale_down(report, current));
@@ -109,7 +110,13 @@ fn scaling_disabled(s: &Scenario) -> Diagnostic {
 }
 
 /// The causes one metric shows: its pods, its recount, its tolerance, its error.
-fn metric_causes(out: &mut Vec<Diagnostic>, m: &MetricReport, current: i32, sync: &Sync<'_>) {
+fn metric_causes(
+    out: &mut Vec<Diagnostic>,
+    m: &MetricReport,
+    outcome: &MetricOutcome<'_>,
+    current: i32,
+    sync: &Sync<'_>,
+) {
     let name = &readable(&m.description);
     if let Some(error) = &m.error {
         out.push(invalid_metric(m, error));
@@ -229,25 +236,20 @@ fn metric_causes(out: &mut Vec<Diagnostic>, m: &MetricReport, current: i32, sync
             "nothing to fix; to react to smaller changes set behavior.scaleUp/scaleDown.tolerance (1.33+) or the controller's --horizontal-pod-autoscaler-tolerance",
         ));
     }
-    rollout_surge(out, m, current, sync);
+    rollout_surge(out, m, outcome, current);
 }
 
 /// `RolloutSurge`: more ready pods than the target's replicas; the proposal multiplies by them.
-fn rollout_surge(out: &mut Vec<Diagnostic>, m: &MetricReport, current: i32, sync: &Sync<'_>) {
-    let ready = i64::try_from(m.ready_pods).unwrap_or(i64::MAX);
-    let ready = if m.pods.is_empty() {
+fn rollout_surge(
+    out: &mut Vec<Diagnostic>,
+    m: &MetricReport,
+    outcome: &MetricOutcome<'_>,
+    current: i32,
+) {
+    let ready = match &outcome.result {
         // Object/External Value targets read getReadyPodsCount.
-        sync.outcomes
-            .iter()
-            .find(|o| o.name == m.description)
-            .and_then(|o| o.result.as_ref().ok())
-            .and_then(|c| match c {
-                crate::calc::metrics::Computed::Value(v) => v.ready_pods,
-                crate::calc::metrics::Computed::PodBased(_) => None,
-            })
-            .unwrap_or(0)
-    } else {
-        ready
+        Ok(Computed::Value(v)) => v.ready_pods.unwrap_or(0),
+        _ => i64::try_from(m.ready_pods).unwrap_or(i64::MAX),
     };
     let uses_ready = m
         .branch
