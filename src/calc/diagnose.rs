@@ -5,6 +5,7 @@
 
 use crate::calc::metrics::{Computed, MetricOutcome, readable};
 use crate::calc::reconcile::{Branch, Normalization, Sync};
+use crate::calc::replicas::Rule;
 use crate::report::{Diagnostic, MetricReport, Report, Severity};
 use crate::scenario::Scenario;
 use crate::time::{Duration, Timestamp};
@@ -176,11 +177,12 @@ fn metric_causes(
         ));
     }
     let first_within = m.ratio.is_some_and(|r| sync.tolerances.is_within(r));
-    if let (Some(rc), Some(branch)) = (&m.recount, &m.branch)
-        && branch.starts_with("recount")
-        && !(first_within && branch.contains("within tolerance"))
+    let rule = rule_of(outcome);
+    if let (Some(rc), Some(rule)) = (&m.recount, rule)
+        && rule.recount()
+        && !(first_within && rule.within_tolerance())
     {
-        let what = if branch.contains("within tolerance") {
+        let what = if rule.within_tolerance() {
             "back into the tolerance band"
         } else {
             "the other way"
@@ -197,12 +199,9 @@ fn metric_causes(
         ));
     }
     // Inside the band: the first pass's ratio, or the recount's when it only confirmed it.
-    let within = match (&m.recount, m.branch.as_deref()) {
-        (None, Some(b)) => b
-            .starts_with("within tolerance")
-            .then_some(m.ratio)
-            .flatten(),
-        (Some(rc), Some(b)) if first_within && b.contains("within tolerance") => Some(rc.new_ratio),
+    let within = match (&m.recount, rule) {
+        (None, Some(rule)) => rule.within_tolerance().then_some(m.ratio).flatten(),
+        (Some(rc), Some(rule)) if first_within && rule.within_tolerance() => Some(rc.new_ratio),
         _ => None,
     };
     if let (Some(ratio), Some(p)) = (within, m.proposed_replicas)
@@ -239,6 +238,15 @@ fn metric_causes(
     rollout_surge(out, m, outcome, current);
 }
 
+/// The calculator's branch that made this metric's proposal, if it made one.
+fn rule_of(outcome: &MetricOutcome<'_>) -> Option<Rule> {
+    match &outcome.result {
+        Ok(Computed::PodBased(p)) => Some(p.branch),
+        Ok(Computed::Value(v)) => Some(v.branch),
+        Err(_) => None,
+    }
+}
+
 /// `RolloutSurge`: more ready pods than the target's replicas; the proposal multiplies by them.
 fn rollout_surge(
     out: &mut Vec<Diagnostic>,
@@ -251,11 +259,7 @@ fn rollout_surge(
         Ok(Computed::Value(v)) => v.ready_pods.unwrap_or(0),
         _ => i64::try_from(m.ready_pods).unwrap_or(i64::MAX),
     };
-    let uses_ready = m
-        .branch
-        .as_deref()
-        .is_some_and(|b| b.contains("ready pods"));
-    if uses_ready && ready > i64::from(current) {
+    if rule_of(outcome) == Some(Rule::ReadyPods) && ready > i64::from(current) {
         out.push(Diagnostic::new(
             "RolloutSurge",
             Severity::Info,

@@ -5,7 +5,7 @@ use crate::calc::band::{Axis, Band, Edge, Hold, NoBand};
 use crate::calc::metrics::{Computed, MetricOutcome, readable};
 use crate::calc::pods::Groups;
 use crate::calc::reconcile::{Branch, Sync};
-use crate::calc::replicas::Tolerances;
+use crate::calc::replicas::{Rule, Tolerances};
 use crate::quantity::{Format, build_quantity, format_milli, human_quantity};
 use crate::report::{
     BandEdge, BandValue, Decision, HoldBand, MetricReport, PodClass, Recount, Report,
@@ -160,7 +160,7 @@ fn metric_report(
                 new_utilization: t.new_utilization,
             });
             r.proposed_replicas = Some(p.replicas);
-            r.branch = Some(p.branch.to_string());
+            r.branch = Some(p.branch.text().to_string());
         }
         Ok(Computed::Value(v)) => {
             match spec.target().target_type {
@@ -169,7 +169,7 @@ fn metric_report(
             }
             r.ratio = Some(v.usage_ratio);
             r.proposed_replicas = Some(v.replicas);
-            r.branch = Some(v.branch.to_string());
+            r.branch = Some(v.branch.text().to_string());
         }
         Err(f) => {
             if let Some(g) = &f.groups {
@@ -901,17 +901,17 @@ fn pod_proposal_text(
     };
     #[allow(clippy::cast_precision_loss)]
     let product = ratio * count as f64;
-    let detail = if p.branch.starts_with("ceil") {
+    let detail = if matches!(p.branch, Rule::ReadyPods | Rule::RecountSamples) {
         format!(
             "ceil({ratio:.3} × {count} {what}) = ceil({product:.3}) = {}",
             p.replicas
         )
-    } else if p.branch.contains("within tolerance") {
+    } else if p.branch.within_tolerance() {
         format!(
             "ratio {ratio:.3} is inside {:.2}–{:.2}: keep {current}",
             b.lower, b.upper
         )
-    } else if p.branch.starts_with("recount count reverses") {
+    } else if p.branch == Rule::RecountCountReverses {
         format!(
             "ceil({ratio:.3} × {count} {what}) = ceil({product:.3}) = {} goes the other way: keep {current}",
             crate::calc::replicas::ceil_to_i32(product)
@@ -944,7 +944,7 @@ fn value_proposal_text(
         ("ratio", v.usage_ratio.into()),
         ("replicas", v.replicas.into()),
     ];
-    let detail = if v.branch.starts_with("within tolerance") {
+    let detail = if v.branch.within_tolerance() {
         format!(
             "ratio {:.3} is inside {:.2}–{:.2}: keep {}",
             v.usage_ratio, b.lower, b.upper, v.replicas
@@ -959,7 +959,7 @@ fn value_proposal_text(
         )
     } else if let Some(avg) = target
         .average_value_milli
-        .filter(|_| v.branch.contains("÷"))
+        .filter(|_| v.branch == Rule::TotalPerAverage)
     {
         format!(
             "ceil(total {} ÷ target average {}) = {}",
@@ -968,7 +968,12 @@ fn value_proposal_text(
             v.replicas
         )
     } else {
-        format!("ceil({:.3}) = {} ({})", v.usage_ratio, v.replicas, v.branch)
+        format!(
+            "ceil({:.3}) = {} ({})",
+            v.usage_ratio,
+            v.replicas,
+            v.branch.text()
+        )
     };
     (detail, values)
 }

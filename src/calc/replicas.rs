@@ -95,6 +95,68 @@ pub struct RecountTrace {
     pub overflow: Option<Overflow>,
 }
 
+/// The branch of the replica calculator (`replica_calculator.go`) that made a metric's
+/// proposal. Explanations and diagnostics ask this, never the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// The ratio is inside the tolerance band: the current count.
+    WithinTolerance,
+    /// `ceil(ratio × ready pods)`.
+    ReadyPods,
+    /// The recount's ratio is inside the tolerance band: the current count.
+    RecountWithinTolerance,
+    /// The recount's ratio is on the other side of 1 from the first pass's: the current count.
+    RecountReverses,
+    /// The recount's count would move the other way: the current count.
+    RecountCountReverses,
+    /// `ceil(recount ratio × samples)`.
+    RecountSamples,
+    /// From zero replicas: `ceil(ratio)`, no tolerance.
+    FromZero,
+    /// An Object or External AverageValue ratio inside the band: the scale's status replicas.
+    WithinToleranceStatus,
+    /// `ceil(total ÷ target average)`.
+    TotalPerAverage,
+}
+
+impl Rule {
+    /// As the report's `branch` says it.
+    pub fn text(self) -> &'static str {
+        match self {
+            Rule::WithinTolerance => "within tolerance: keep current replicas",
+            Rule::ReadyPods => "ceil(ratio × ready pods)",
+            Rule::RecountWithinTolerance => "recount within tolerance: keep current replicas",
+            Rule::RecountReverses => "recount reverses the direction: keep current replicas",
+            Rule::RecountCountReverses => {
+                "recount count reverses the direction: keep current replicas"
+            }
+            Rule::RecountSamples => "ceil(recount ratio × samples)",
+            Rule::FromZero => "from zero: ceil(ratio)",
+            Rule::WithinToleranceStatus => "within tolerance: keep status replicas",
+            Rule::TotalPerAverage => "ceil(total ÷ target average)",
+        }
+    }
+
+    /// The ratio that decided (the first pass's or the recount's) was inside the tolerance band.
+    pub fn within_tolerance(self) -> bool {
+        matches!(
+            self,
+            Rule::WithinTolerance | Rule::RecountWithinTolerance | Rule::WithinToleranceStatus
+        )
+    }
+
+    /// The recount of missing and unready pods decided.
+    pub fn recount(self) -> bool {
+        matches!(
+            self,
+            Rule::RecountWithinTolerance
+                | Rule::RecountReverses
+                | Rule::RecountCountReverses
+                | Rule::RecountSamples
+        )
+    }
+}
+
 /// The outcome of one pod-based metric calculation, with its trace.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PodBasedResult<'a> {
@@ -110,7 +172,7 @@ pub struct PodBasedResult<'a> {
     pub samples: usize,
     pub groups: Groups<'a>,
     pub recount: Option<RecountTrace>,
-    pub branch: &'static str,
+    pub branch: Rule,
     /// The sums behind it, to redo the arithmetic for another usage total.
     pub sums: Box<PodSums>,
     /// The sum of the first pass that overflowed int64 (the value kept is Go's wrapped one).
@@ -487,7 +549,7 @@ pub struct PodDecision {
     pub replicas: i32,
     pub usage_ratio: f64,
     pub recount: Option<RecountTrace>,
-    pub branch: &'static str,
+    pub branch: Rule,
 }
 
 // Port of GetResourceReplicas and calcPlainMetricReplicas (replica_calculator.go), from the usage
@@ -508,16 +570,12 @@ pub fn decide_pod_based(
     let scale_up_with_unready = sums.has_unready && usage_ratio_value > 1.0;
     if !scale_up_with_unready && !sums.has_missing {
         if tolerances.is_within(usage_ratio_value) {
-            return done(
-                current_replicas,
-                None,
-                "within tolerance: keep current replicas",
-            );
+            return done(current_replicas, None, Rule::WithinTolerance);
         }
         return done(
             ceil_to_i32(usage_ratio_value * to_f64(sums.ready_pods)),
             None,
-            "ceil(ratio × ready pods)",
+            Rule::ReadyPods,
         );
     }
 
@@ -542,31 +600,19 @@ pub fn decide_pod_based(
         overflow: sums.recount_overflow(usage_total, &inserted),
     };
     if tolerances.is_within(new_ratio) {
-        return done(
-            current_replicas,
-            Some(trace),
-            "recount within tolerance: keep current replicas",
-        );
+        return done(current_replicas, Some(trace), Rule::RecountWithinTolerance);
     }
     if (usage_ratio_value < 1.0 && new_ratio > 1.0) || (usage_ratio_value > 1.0 && new_ratio < 1.0)
     {
-        return done(
-            current_replicas,
-            Some(trace),
-            "recount reverses the direction: keep current replicas",
-        );
+        return done(current_replicas, Some(trace), Rule::RecountReverses);
     }
     let new_replicas = ceil_to_i32(new_ratio * to_f64(metrics_count));
     if (new_ratio < 1.0 && new_replicas > current_replicas)
         || (new_ratio > 1.0 && new_replicas < current_replicas)
     {
-        return done(
-            current_replicas,
-            Some(trace),
-            "recount count reverses the direction: keep current replicas",
-        );
+        return done(current_replicas, Some(trace), Rule::RecountCountReverses);
     }
-    done(new_replicas, Some(trace), "ceil(recount ratio × samples)")
+    done(new_replicas, Some(trace), Rule::RecountSamples)
 }
 
 /// The result of a metric that does not look at pods' samples.
@@ -580,7 +626,7 @@ pub struct ValueResult {
     pub usage_ratio: f64,
     /// `getReadyPodsCount`, when it was consulted.
     pub ready_pods: Option<i64>,
-    pub branch: &'static str,
+    pub branch: Rule,
 }
 
 // Port of getUsageRatioReplicaCount (replica_calculator.go).
@@ -589,14 +635,10 @@ pub fn usage_ratio_replica_count(
     current_replicas: i32,
     usage_ratio: f64,
     clamp_to_max_int32: bool,
-) -> Result<(i32, Option<i64>, &'static str), String> {
+) -> Result<(i32, Option<i64>, Rule), String> {
     if current_replicas != 0 {
         if ctx.tolerances.is_within(usage_ratio) {
-            return Ok((
-                current_replicas,
-                None,
-                "within tolerance: keep current replicas",
-            ));
+            return Ok((current_replicas, None, Rule::WithinTolerance));
         }
         let ready = ctx
             .ready_pods
@@ -608,10 +650,10 @@ pub fn usage_ratio_replica_count(
         } else {
             ceil_to_i32(replicas_float)
         };
-        Ok((replicas, Some(ready), "ceil(ratio × ready pods)"))
+        Ok((replicas, Some(ready), Rule::ReadyPods))
     } else {
         // Scale from zero: no tolerance, no pods.
-        Ok((ceil_to_i32(usage_ratio), None, "from zero: ceil(ratio)"))
+        Ok((ceil_to_i32(usage_ratio), None, Rule::FromZero))
     }
 }
 
@@ -646,10 +688,10 @@ pub fn object_per_pod_metric_replicas(
     let mut replicas = status_replicas;
     let usage_ratio =
         i64_to_f64(usage) / (i64_to_f64(target_average_usage) * f64::from(status_replicas));
-    let mut branch = "within tolerance: keep status replicas";
+    let mut branch = Rule::WithinToleranceStatus;
     if !tolerances.is_within(usage_ratio) {
         replicas = ceil_to_i32(i64_to_f64(usage) / i64_to_f64(target_average_usage));
-        branch = "ceil(total ÷ target average)";
+        branch = Rule::TotalPerAverage;
     }
     ValueResult {
         replicas,
@@ -736,7 +778,7 @@ pub fn external_per_pod_metric_replicas(
     let mut replicas = status_replicas;
     let usage_ratio =
         i64_to_f64(usage) / (i64_to_f64(target_usage_per_pod) * f64::from(status_replicas));
-    let mut branch = "within tolerance: keep status replicas";
+    let mut branch = Rule::WithinToleranceStatus;
     if !tolerances.is_within(usage_ratio) {
         let result = (i64_to_f64(usage) / i64_to_f64(target_usage_per_pod)).ceil();
         replicas = if guards.per_pod_overflow && result > f64::from(i32::MAX) {
@@ -744,7 +786,7 @@ pub fn external_per_pod_metric_replicas(
         } else {
             ceil_to_i32(result)
         };
-        branch = "ceil(total ÷ target average)";
+        branch = Rule::TotalPerAverage;
     }
     let reported = if i64_to_f64(usage) >= i64_to_f64(i64::MAX) {
         i64::MAX
