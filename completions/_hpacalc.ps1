@@ -168,6 +168,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--custom-metrics', '--custom-metrics', [CompletionResultType]::ParameterName, 'Custom metrics API answer (MetricValueList) for Pods and Object metrics (repeatable)')
             [CompletionResult]::new('--external-metrics', '--external-metrics', [CompletionResultType]::ParameterName, 'External metrics API answer (ExternalMetricValueList) for External metrics (repeatable)')
             [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'The nodes, `kubectl get nodes -o json`: checks that each HPA''s maxReplicas fits')
+            [CompletionResult]::new('--node-group-max', '--node-group-max', [CompletionResultType]::ParameterName, 'The node group''s maximum size: the nodes it may still add count toward maxReplicas, each like the first schedulable node given with only that node''s DaemonSet pods')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Events, `kubectl get events -A -o json`: the controller''s memory of each HPA')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')

@@ -257,7 +257,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__audit)
-            opts="-A -n -f -o -h --cluster --all-namespaces --namespace --kubeconfig --context --request-timeout --filename --metrics --custom-metrics --external-metrics --nodes --events --output --fail-on --now --sync-period --tolerance --kube-version --feature-gates --help"
+            opts="-A -n -f -o -h --cluster --all-namespaces --namespace --kubeconfig --context --request-timeout --filename --metrics --custom-metrics --external-metrics --nodes --node-group-max --events --output --fail-on --now --sync-period --tolerance --kube-version --feature-gates --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -308,6 +308,10 @@ _hpacalc() {
                     return 0
                     ;;
                 --nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node-group-max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

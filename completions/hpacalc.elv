@@ -160,6 +160,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --custom-metrics 'Custom metrics API answer (MetricValueList) for Pods and Object metrics (repeatable)'
             cand --external-metrics 'External metrics API answer (ExternalMetricValueList) for External metrics (repeatable)'
             cand --nodes 'The nodes, `kubectl get nodes -o json`: checks that each HPA''s maxReplicas fits'
+            cand --node-group-max 'The node group''s maximum size: the nodes it may still add count toward maxReplicas, each like the first schedulable node given with only that node''s DaemonSet pods'
             cand --events 'Events, `kubectl get events -A -o json`: the controller''s memory of each HPA'
             cand -o 'Output format'
             cand --output 'Output format'

@@ -147,6 +147,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l metrics -d 'Th
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l custom-metrics -d 'Custom metrics API answer (MetricValueList) for Pods and Object metrics (repeatable)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l external-metrics -d 'External metrics API answer (ExternalMetricValueList) for External metrics (repeatable)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l nodes -d 'The nodes, `kubectl get nodes -o json`: checks that each HPA\'s maxReplicas fits' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l node-group-max -d 'The node group\'s maximum size: the nodes it may still add count toward maxReplicas, each like the first schedulable node given with only that node\'s DaemonSet pods' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l events -d 'Events, `kubectl get events -A -o json`: the controller\'s memory of each HPA' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s o -l output -d 'Output format' -r -f -a "table\t'One row per HPA, then the findings'
 wide\t'The table plus each HPA\'s metric values'

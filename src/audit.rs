@@ -9,12 +9,14 @@ use anyhow::Result;
 
 use crate::calc;
 use crate::calc::audit::{
-    CapacityFacts, FleetFacts, HpaFacts, NodeRoom, PdbFacts, TargetState, VpaFacts,
+    CapacityFacts, FleetFacts, GroupFit, HpaFacts, NodeRoom, PdbFacts, TargetState, VpaFacts,
 };
 use crate::cli::{AuditArgs, AuditFormat, FailOn};
 use crate::input::cluster::index::{MetricsIndex, PodIndex, Selections};
 use crate::input::cluster::json::Json;
-use crate::input::cluster::objects::{HpaHead, Pdb, PodSpec, Workload, milli, requests_milli};
+use crate::input::cluster::objects::{
+    HpaHead, Node, Pdb, Pod, PodSpec, Workload, milli, requests_milli,
+};
 use crate::input::cluster::share::{Common, Share};
 use crate::input::cluster::{Dump, Whole};
 use crate::input::selector::Selector;
@@ -158,6 +160,7 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
         metrics_api_error: dump.metrics_api_error.clone(),
         metrics_given: live || args.metrics.is_some(),
         unlisted: std::mem::take(&mut dump.unlisted),
+        node_group_max: args.node_group_max,
     };
     let common = Common { flags, files };
     Ok((evaluate(&dump, &common, &fleet), places(&dump)))
@@ -256,7 +259,12 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
     }
     let pdbs = pdbs_by_hpa(dump, &index, &selected_by);
     let rooms = (!dump.nodes.is_empty()).then(|| node_rooms(dump));
-    let mut fits: HashMap<Vec<(String, i64)>, i64> = HashMap::new();
+    // The nodes the group may still add, and the room of each.
+    let growth = fleet.node_group_max.and_then(|max| {
+        let given = i64::try_from(dump.nodes.len()).unwrap_or(i64::MAX);
+        Some((max, max.saturating_sub(given).max(0), new_node_room(dump)?))
+    });
+    let mut fits: HashMap<Vec<(String, i64)>, (i64, Option<GroupFit>)> = HashMap::new();
 
     let mut reports = Vec::new();
     let mut unevaluated = Vec::new();
@@ -372,13 +380,23 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             status_written: status_written(head),
             capacity: rooms.as_ref().and_then(|rooms| {
                 let per_pod = per_pod_requests(m.target?);
-                let fit = *fits
+                let (fit, group) = fits
                     .entry(per_pod.clone())
-                    .or_insert_with(|| calc::audit::pods_that_fit(rooms, &per_pod));
+                    .or_insert_with(|| {
+                        let group = growth.as_ref().map(|(max, new_nodes, room)| GroupFit {
+                            max: *max,
+                            new_nodes: *new_nodes,
+                            fit: calc::audit::pods_that_fit(std::slice::from_ref(room), &per_pod)
+                                .saturating_mul(*new_nodes),
+                        });
+                        (calc::audit::pods_that_fit(rooms, &per_pod), group)
+                    })
+                    .clone();
                 Some(CapacityFacts {
                     per_pod,
                     fit,
                     current_pods: i64::try_from(m.pods.len()).unwrap_or(i64::MAX),
+                    group,
                 })
             }),
         };
@@ -590,10 +608,10 @@ fn per_pod_requests(w: &Workload) -> Vec<(String, i64)> {
         .unwrap_or_default()
 }
 
-/// Each schedulable node's room: allocatable less the requests of the pods bound to it.
-fn node_rooms(dump: &Dump) -> Vec<NodeRoom> {
+/// The requests and the number of the running pods bound to each node, of the pods `counted`.
+fn used_by_node(dump: &Dump, counted: impl Fn(&Pod) -> bool) -> HashMap<&str, (Requests, i64)> {
     let mut used: HashMap<&str, (Requests, i64)> = HashMap::new();
-    for p in &dump.pods {
+    for p in dump.pods.iter().filter(|p| counted(p)) {
         let terminal = matches!(p.status.phase.as_deref(), Some("Succeeded" | "Failed"));
         let Some(node) = p.spec.node_name.as_deref().filter(|_| !terminal) else {
             continue;
@@ -607,31 +625,51 @@ fn node_rooms(dump: &Dump) -> Vec<NodeRoom> {
         }
         entry.1 += 1;
     }
+    used
+}
+
+/// A node's room: allocatable less what `used` says its pods request.
+fn room(n: &Node, used: &HashMap<&str, (Requests, i64)>) -> NodeRoom {
+    let alloc = milli(n.status.allocatable.iter().map(|(k, v)| (k.as_str(), v)));
+    let (taken, pods) = used
+        .get(n.metadata.name.as_str())
+        .cloned()
+        .unwrap_or_default();
+    let free = (alloc.iter())
+        .filter(|(r, _)| r != "pods")
+        .map(|(r, a)| {
+            let t = taken.iter().find(|(u, _)| u == r).map_or(0, |(_, v)| *v);
+            (r.clone(), a.saturating_sub(t))
+        })
+        .collect();
+    let slots = alloc
+        .iter()
+        .find(|(r, _)| r == "pods")
+        .map_or(110, |(_, m)| m / 1000);
+    NodeRoom {
+        free,
+        free_pods: slots - pods,
+    }
+}
+
+/// Each schedulable node's room: allocatable less the requests of the pods bound to it.
+fn node_rooms(dump: &Dump) -> Vec<NodeRoom> {
+    let used = used_by_node(dump, |_| true);
     (dump.nodes.iter())
         .filter(|n| n.schedulable())
-        .map(|n| {
-            let alloc = milli(n.status.allocatable.iter().map(|(k, v)| (k.as_str(), v)));
-            let (taken, pods) = used
-                .get(n.metadata.name.as_str())
-                .cloned()
-                .unwrap_or_default();
-            let free = (alloc.iter())
-                .filter(|(r, _)| r != "pods")
-                .map(|(r, a)| {
-                    let t = taken.iter().find(|(u, _)| u == r).map_or(0, |(_, v)| *v);
-                    (r.clone(), a.saturating_sub(t))
-                })
-                .collect();
-            let slots = alloc
-                .iter()
-                .find(|(r, _)| r == "pods")
-                .map_or(110, |(_, m)| m / 1000);
-            NodeRoom {
-                free,
-                free_pods: slots - pods,
-            }
-        })
+        .map(|n| room(n, &used))
         .collect()
+}
+
+/// The room of a node the group adds: like the first schedulable node given (the template
+/// node, as for one HPA's `--nodes`), with only its DaemonSet pods, which every new node runs.
+fn new_node_room(dump: &Dump) -> Option<NodeRoom> {
+    let template = dump.nodes.iter().find(|n| n.schedulable())?;
+    let daemons = used_by_node(dump, |p| {
+        p.spec.node_name.as_deref() == Some(template.metadata.name.as_str())
+            && (p.metadata.owner_references.iter()).any(|o| o.kind == "DaemonSet")
+    });
+    Some(room(template, &daemons))
 }
 
 /// An HPA's target in the manifests, and its selector (text and parsed).
@@ -652,6 +690,7 @@ fn manifests(args: &AuditArgs) -> Result<(AuditReport, Places)> {
         // No metrics are read: their absence is no finding.
         metrics_given: true,
         unlisted: Vec::new(),
+        node_group_max: None,
     };
     Ok((static_checks(&dump, &fleet), places(&dump)))
 }

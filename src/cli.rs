@@ -425,6 +425,11 @@ pub struct AuditArgs {
     #[arg(long, value_name = "FILE")]
     pub nodes: Option<PathBuf>,
 
+    /// The node group's maximum size: the nodes it may still add count toward maxReplicas, each
+    /// like the first schedulable node given with only that node's DaemonSet pods
+    #[arg(long, value_name = "N", requires = "nodes", value_parser = clap::value_parser!(i64).range(0..))]
+    pub node_group_max: Option<i64>,
+
     /// Events, `kubectl get events -A -o json`: the controller's memory of each HPA
     #[arg(long, value_name = "FILE")]
     pub events: Option<PathBuf>,

@@ -76,6 +76,17 @@ pub struct CapacityFacts {
     /// How many more such pods the schedulable nodes hold.
     pub fit: i64,
     pub current_pods: i64,
+    /// `--node-group-max`: what the nodes the group may still add hold.
+    pub group: Option<GroupFit>,
+}
+
+/// The nodes a node group may still add (`--node-group-max` less the nodes given), and how many
+/// more pods of one kind they hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupFit {
+    pub max: i64,
+    pub new_nodes: i64,
+    pub fit: i64,
 }
 
 /// What one schedulable node has left: per resource, and pod slots.
@@ -112,6 +123,8 @@ pub struct FleetFacts {
     pub metrics_given: bool,
     /// Lists the API refused and the audit went on without.
     pub unlisted: Vec<Unlisted>,
+    /// `--node-group-max`: the node group's maximum size.
+    pub node_group_max: Option<i64>,
 }
 
 /// A list the API refused (403) that the audit can do without, and what it could not check.
@@ -483,18 +496,28 @@ fn staleness(h: &HpaFacts, fleet: &FleetFacts) -> Option<String> {
 
 fn unreachable(c: &CapacityFacts, max: i32) -> Option<String> {
     let more = i64::from(max) - c.current_pods;
-    if more <= c.fit {
+    let room = c.fit.saturating_add(c.group.as_ref().map_or(0, |g| g.fit));
+    if more <= room {
         return None;
     }
     let requests: Vec<String> = (c.per_pod.iter())
         .map(|(r, m)| format!("{r} {}", crate::quantity::human_quantity(r, *m)))
         .collect();
+    let room = match &c.group {
+        None => format!(
+            "the schedulable nodes given have room for {}: the rest stay Pending unless the node \
+             group grows (its maximum is not in the inputs; --node-group-max gives it)",
+            c.fit
+        ),
+        Some(g) => format!(
+            "the schedulable nodes given have room for {} and the {} node(s) the node group may \
+             still add (--node-group-max {}) for {}: the rest stay Pending",
+            c.fit, g.new_nodes, g.max, g.fit
+        ),
+    };
     Some(format!(
-        "maxReplicas {max} needs {more} more pod(s) requesting {}, and the schedulable nodes \
-         given have room for {}: the rest stay Pending unless the node group grows (its maximum \
-         is not in the inputs)",
-        requests.join(", "),
-        c.fit
+        "maxReplicas {max} needs {more} more pod(s) requesting {}; {room}",
+        requests.join(", ")
     ))
 }
 
@@ -583,6 +606,7 @@ mod tests {
             metrics_api_error: None,
             metrics_given: true,
             unlisted: Vec::new(),
+            node_group_max: None,
         }
     }
 
@@ -668,12 +692,28 @@ mod tests {
             pods_that_fit(&[node(1_900, 110), node(4_000, 2)], &per_pod),
             5
         );
-        let c = CapacityFacts {
+        let mut c = CapacityFacts {
             per_pod,
             fit: 5,
             current_pods: 4,
+            group: None,
         };
         assert!(unreachable(&c, 9).is_none());
         assert!(unreachable(&c, 10).is_some());
+        // Two more nodes the group may add, three pods each: 6 more fit.
+        c.group = Some(GroupFit {
+            max: 7,
+            new_nodes: 2,
+            fit: 6,
+        });
+        assert!(unreachable(&c, 15).is_none());
+        let text = unreachable(&c, 16).unwrap();
+        assert!(
+            text.ends_with(
+                "the schedulable nodes given have room for 5 and the 2 node(s) the node group \
+                 may still add (--node-group-max 7) for 6: the rest stay Pending"
+            ),
+            "{text}"
+        );
     }
 }

@@ -79,6 +79,42 @@ fn without_nodes_max_unreachable_is_not_checked() {
 }
 
 #[test]
+fn the_node_groups_maximum_counts_the_nodes_it_may_still_add() {
+    let with_max = |max: &str| {
+        audit_json(&[
+            "--cluster",
+            "fixtures/cluster/dump/cluster.json",
+            "--metrics",
+            "fixtures/cluster/dump/metrics.json",
+            "--nodes",
+            "fixtures/cluster/dump/nodes.json",
+            "--node-group-max",
+            max,
+        ])
+    };
+    let unreachable = |v: &Value| -> Option<String> {
+        (v["findings"].as_array().unwrap().iter())
+            .find(|f| f["code"] == "MaxUnreachable")
+            .map(|f| f["message"].as_str().unwrap().to_string())
+    };
+    // 20 nodes given with room for 348 more pods; each new node holds 32 (cpu 500m, memory
+    // 256Mi). team-0/huge needs 99,997 more: 348 + 32 × 3115 = 100,028 at a maximum of 3135.
+    let message = unreachable(&with_max("100")).expect("MaxUnreachable at 100 nodes");
+    assert!(
+        message.ends_with(
+            "the schedulable nodes given have room for 348 and the 80 node(s) the node group may \
+             still add (--node-group-max 100) for 2560: the rest stay Pending"
+        ),
+        "{message}"
+    );
+    assert!(unreachable(&with_max("3134")).is_some());
+    assert_eq!(unreachable(&with_max("3135")), None);
+    // A maximum below the nodes given adds none.
+    let message = unreachable(&with_max("5")).unwrap();
+    assert!(message.contains("and the 0 node(s)"), "{message}");
+}
+
+#[test]
 fn an_ambiguous_hpa_gets_the_controllers_answer_no_scaling() {
     let v = audit_json(&[
         "--cluster",
