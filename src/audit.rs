@@ -264,7 +264,8 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
         let given = i64::try_from(dump.nodes.len()).unwrap_or(i64::MAX);
         Some((max, max.saturating_sub(given).max(0), new_node_room(dump)?))
     });
-    let mut fits: HashMap<Vec<(String, i64)>, (i64, Option<GroupFit>)> = HashMap::new();
+    // How many pods of each set of requests the nodes given, and the group's new nodes, hold.
+    let mut fits: HashMap<Requests, (i64, Option<GroupFit>)> = HashMap::new();
 
     let mut reports = Vec::new();
     let mut unevaluated = Vec::new();
