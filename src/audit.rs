@@ -842,3 +842,42 @@ pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
     }
     calc::audit::assemble(Vec::new(), unevaluated, findings, false)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dump(objects: &[serde_json::Value]) -> Dump {
+        let mut dump = Dump::default();
+        let list = serde_json::json!({"kind": "List", "items": objects}).to_string();
+        dump.read_page("test", "", "", &list).unwrap();
+        dump
+    }
+
+    fn pod(name: &str, owner: &str, cpu: &str) -> serde_json::Value {
+        serde_json::json!({"kind": "Pod", "metadata": {"name": name, "namespace": "shop",
+            "ownerReferences": [{"kind": owner, "name": "x", "controller": true}]},
+            "spec": {"nodeName": "node-1",
+                     "containers": [{"name": "c", "resources": {"requests": {"cpu": cpu}}}]},
+            "status": {"phase": "Running"}})
+    }
+
+    #[test]
+    fn a_new_node_is_the_template_node_with_only_its_daemonset_pods() {
+        let node = serde_json::json!({"kind": "Node", "metadata": {"name": "node-1"},
+            "status": {"allocatable": {"cpu": "4", "pods": "110"},
+                       "conditions": [{"type": "Ready", "status": "True"}]}});
+        let d = dump(&[
+            node,
+            pod("agent", "DaemonSet", "1"),
+            pod("web", "ReplicaSet", "2"),
+        ]);
+        let rooms = node_rooms(&d);
+        assert_eq!(rooms[0].free, vec![("cpu".to_string(), 1000)]);
+        assert_eq!(rooms[0].free_pods, 108);
+        let new = new_node_room(&d).unwrap();
+        assert_eq!(new.free, vec![("cpu".to_string(), 3000)]);
+        assert_eq!(new.free_pods, 109);
+        assert_eq!(new_node_room(&dump(&[])), None);
+    }
+}
