@@ -257,6 +257,12 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             .or_default()
             .push(i);
     }
+    let scaled_objects: HashMap<(&str, &str), &Whole<HpaHead>> = (dump.scaled_objects.iter())
+        .map(|s| {
+            let m = &s.head.metadata;
+            ((m.namespace.as_str(), m.name.as_str()), s)
+        })
+        .collect();
     let pdbs = pdbs_by_hpa(dump, &index, &selected_by);
     let rooms = (!dump.nodes.is_empty()).then(|| node_rooms(dump));
     // The nodes the group may still add, and the room of each.
@@ -314,8 +320,14 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
         };
 
         let report = if m.state == TargetState::Found {
-            let share = Share {
+            // An HPA KEDA made is given as its ScaledObject: KEDA's step, then the HPA's.
+            let scaled_object = (meta.owner_references.iter())
+                .find(|o| o.kind == "ScaledObject")
+                .and_then(|o| scaled_objects.get(&(meta.namespace.as_str(), o.name.as_str())))
+                .copied();
+            let mut share = Share {
                 hpa: m.hpa,
+                manifest: scaled_object.unwrap_or(m.hpa),
                 target: m.target,
                 pods: (m.pods.iter())
                     .filter_map(|&p| dump.pods.get(p as usize))
@@ -334,7 +346,22 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
                 selector_error,
                 own: dump.hpa_files.get(&key),
             };
-            match crate::input::cluster::share::scenario(&share, common) {
+            let mut scenario = crate::input::cluster::share::scenario(&share, common);
+            if let (Err(e), Some(so)) = (&scenario, scaled_object) {
+                // Without what KEDA needs (a trigger's value), the HPA alone still has an
+                // answer (its metrics files or status); the report says which it is.
+                let why = format!(
+                    "the ScaledObject {} could not be evaluated ({e:#}): this is the answer of its \
+                     HPA alone, without KEDA's step (activation, cooldown, fallback)",
+                    so.head.metadata.name
+                );
+                share.manifest = m.hpa;
+                scenario = crate::input::cluster::share::scenario(&share, common).map(|mut s| {
+                    s.warnings.push(why);
+                    s
+                });
+            }
+            match scenario {
                 Ok(scenario) => Ok((calc::evaluate(&scenario), scenario)),
                 Err(e) => Err(format!("{e:#}")),
             }

@@ -115,6 +115,69 @@ fn the_node_groups_maximum_counts_the_nodes_it_may_still_add() {
 }
 
 #[test]
+fn an_hpa_keda_made_is_audited_as_its_scaled_object_keda_step_first() {
+    let now = ["--now", "2026-11-29T15:00:00Z"];
+    let hpa = |v: &Value, name: &str| -> Value {
+        (v["hpas"].as_array().unwrap().iter())
+            .find(|h| h["hpa"] == format!("shop/{name}").as_str())
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let mut args = vec![
+        "--cluster",
+        "fixtures/cluster/keda/cluster.json",
+        "--external-metrics",
+        "fixtures/cluster/keda/external-metrics.json",
+    ];
+    args.extend(now);
+    let v = audit_json(&args);
+    let orders = hpa(&v, "keda-hpa-orders-consumer");
+    // The same answer as the ScaledObject given alone with the trigger's value.
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/keda/kafka-lag.yaml",
+        "--metric-value",
+        "s0=420",
+        "--current-replicas",
+        "3",
+        "-o",
+        "json",
+        "--now",
+        "2026-11-29T15:00:00Z",
+    ]);
+    let alone: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(orders["desiredReplicas"], alone["desiredReplicas"]);
+    assert_eq!(orders["decision"], alone["decision"]);
+    let summary = orders["decision"]["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("KEDA: active, the HPA decides"),
+        "{summary}"
+    );
+
+    // Without the trigger's value, an HPA that still has an answer (its status holds the
+    // External metric's total) gives it, and says it is the HPA's alone.
+    let v = audit_json(&[
+        "--cluster",
+        "fixtures/cluster/keda/cluster.json",
+        now[0],
+        now[1],
+    ]);
+    let api = hpa(&v, "keda-hpa-api");
+    assert_eq!(api["desiredReplicas"], 6, "{api:#}");
+    let warnings = api["warnings"].to_string();
+    assert!(
+        warnings.contains("the ScaledObject api could not be evaluated (--metric-value: found no value for trigger s0")
+            && warnings.contains("this is the answer of its HPA alone, without KEDA's step"),
+        "{warnings}"
+    );
+    assert_eq!(hpa(&v, "keda-hpa-orders-consumer"), Value::Null);
+    assert!(found(&v).contains(&(
+        "EvaluationFailed".to_string(),
+        "shop/keda-hpa-orders-consumer".to_string()
+    )));
+}
+
+#[test]
 fn an_ambiguous_hpa_gets_the_controllers_answer_no_scaling() {
     let v = audit_json(&[
         "--cluster",

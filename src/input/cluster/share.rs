@@ -18,6 +18,8 @@ use crate::scenario::{Scenario, SelectorError};
 /// What one HPA's share holds.
 pub struct Share<'a> {
     pub hpa: &'a Whole<objects::HpaHead>,
+    /// What is given as `--hpa`: the HPA, or the KEDA ScaledObject that made it.
+    pub manifest: &'a Whole<objects::HpaHead>,
     pub target: Option<&'a Workload>,
     pub pods: Vec<&'a objects::Pod>,
     /// `None` when no `--metrics` was given.
@@ -70,7 +72,12 @@ pub fn scenario(share: &Share<'_>, common: &Common) -> Result<Scenario> {
         args.push(path.to_string_lossy().into_owned());
         files.push((path, text.into()));
     };
-    add("--hpa", "hpa.json", share.hpa.text.to_string());
+    let name = if std::ptr::eq(share.manifest, share.hpa) {
+        "hpa.json"
+    } else {
+        "scaledobject.json"
+    };
+    add("--hpa", name, share.manifest.text.to_string());
     // The pods and the target travel together: the pods reader takes the target from the list.
     let pods = share
         .pods
