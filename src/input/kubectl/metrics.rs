@@ -124,24 +124,22 @@ pub fn parse(
             ..CapturedMetrics::default()
         });
     }
-    let (items, from_top) = match format {
-        Format::Text => (top::parse(file, text)?, true),
-        _ => (parse_api(file, text, format)?, false),
-    };
+    let from_top = format == Format::Text;
     let mut out = CapturedMetrics {
         from_top,
         ..CapturedMetrics::default()
     };
     let mut other_namespaces: Vec<String> = Vec::new();
-    let mut seen: HashSet<String> = HashSet::with_capacity(items.len());
+    let mut seen: HashSet<String> = HashSet::new();
     let mut left_out = 0usize;
-    for item in items {
+    // Each item is kept or dropped as soon as it is read: only the kept samples accumulate.
+    let mut keep = |item: Item| -> Result<(), InputError> {
         if !scope.in_namespace(item.namespace.as_deref()) {
             let ns = item.namespace.unwrap_or_default();
             if !other_namespaces.contains(&ns) {
                 other_namespaces.push(ns);
             }
-            continue;
+            return Ok(());
         }
         if let Some(selector) = &scope.selector {
             let kept = match &item.labels {
@@ -150,7 +148,7 @@ pub fn parse(
             };
             if !kept {
                 left_out += 1;
-                continue;
+                return Ok(());
             }
         }
         if !seen.insert(item.sample.pod.clone()) {
@@ -164,7 +162,16 @@ pub fn parse(
             .field(item.path));
         }
         out.samples.push(item.sample);
+        Ok(())
+    };
+    if from_top {
+        top::parse(file, text)?
+            .into_iter()
+            .try_for_each(&mut keep)?;
+    } else {
+        each_api_item(file, text, format, &mut keep)?;
     }
+    drop(seen);
     if out.samples.is_empty() && !other_namespaces.is_empty() {
         return Err(InputError::new(
             file,
@@ -254,9 +261,14 @@ pub(super) struct Item {
     pub sample: Sample,
 }
 
-fn parse_api(file: &str, text: &str, format: Format) -> Result<Vec<Item>, InputError> {
+/// Hands each item of an API answer to `each` as it is converted (none is held beside the others).
+fn each_api_item(
+    file: &str,
+    text: &str,
+    format: Format,
+    each: &mut impl FnMut(Item) -> Result<(), InputError>,
+) -> Result<(), InputError> {
     let docs: Vec<Document<'_>> = decode(file, text, format)?;
-    let mut items = Vec::new();
     for (d, doc) in docs.into_iter().enumerate() {
         let prefix = if d == 0 {
             String::new()
@@ -278,12 +290,10 @@ fn parse_api(file: &str, text: &str, format: Format) -> Result<Vec<Item>, InputE
                         )
                         .field(format!("{prefix}items[{i}].kind")));
                     }
-                    items.push(to_item(file, format!("{prefix}items[{i}]"), raw)?);
+                    each(to_item(file, format!("{prefix}items[{i}]"), raw)?)?;
                 }
             }
-            ("PodMetrics", _) => {
-                items.push(to_item(file, prefix.trim_end().to_string(), doc.single)?)
-            }
+            ("PodMetrics", _) => each(to_item(file, prefix.trim_end().to_string(), doc.single)?)?,
             ("", None) if doc.single.metadata.is_none() && doc.single.containers.is_none() => {}
             (other, _) => {
                 let found = if other.is_empty() {
@@ -298,7 +308,7 @@ fn parse_api(file: &str, text: &str, format: Format) -> Result<Vec<Item>, InputE
             }
         }
     }
-    Ok(items)
+    Ok(())
 }
 
 fn to_item(file: &str, path: String, raw: RawItem<'_>) -> Result<Item, InputError> {
