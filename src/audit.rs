@@ -325,9 +325,9 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
                 .find(|o| o.kind == "ScaledObject")
                 .and_then(|o| scaled_objects.get(&(meta.namespace.as_str(), o.name.as_str())))
                 .copied();
-            let mut share = Share {
+            let share = Share {
                 hpa: m.hpa,
-                manifest: scaled_object.unwrap_or(m.hpa),
+                manifest: m.hpa,
                 target: m.target,
                 pods: (m.pods.iter())
                     .filter_map(|&p| dump.pods.get(p as usize))
@@ -346,22 +346,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
                 selector_error,
                 own: dump.hpa_files.get(&key),
             };
-            let mut scenario = crate::input::cluster::share::scenario(&share, common);
-            if let (Err(e), Some(so)) = (&scenario, scaled_object) {
-                // Without what KEDA needs (a trigger's value), the HPA alone still has an
-                // answer (its metrics files or status); the report says which it is.
-                let why = format!(
-                    "the ScaledObject {} could not be evaluated ({e:#}): this is the answer of its \
-                     HPA alone, without KEDA's step (activation, cooldown, fallback)",
-                    so.head.metadata.name
-                );
-                share.manifest = m.hpa;
-                scenario = crate::input::cluster::share::scenario(&share, common).map(|mut s| {
-                    s.warnings.push(why);
-                    s
-                });
-            }
-            match scenario {
+            match share_scenario(share, scaled_object, common) {
                 Ok(scenario) => Ok((calc::evaluate(&scenario), scenario)),
                 Err(e) => Err(format!("{e:#}")),
             }
@@ -458,6 +443,34 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
     }
     findings.extend(calc::audit::fleet_findings(fleet, &resource_hpas));
     calc::audit::assemble(reports, unevaluated, findings, true)
+}
+
+/// The scenario of one HPA's share: as the ScaledObject that made it, when KEDA did (KEDA's step,
+/// then the HPA's), else as the HPA. A ScaledObject without a trigger's value cannot be
+/// evaluated; the HPA alone still has an answer (its metrics files or its status), which then
+/// says that it leaves KEDA's step out.
+fn share_scenario<'a>(
+    mut share: Share<'a>,
+    scaled_object: Option<&'a Whole<HpaHead>>,
+    common: &Common,
+) -> Result<crate::scenario::Scenario> {
+    let Some(so) = scaled_object else {
+        return crate::input::cluster::share::scenario(&share, common);
+    };
+    let hpa = std::mem::replace(&mut share.manifest, so);
+    let e = match crate::input::cluster::share::scenario(&share, common) {
+        Ok(scenario) => return Ok(scenario),
+        Err(e) => e,
+    };
+    let why = format!(
+        "the ScaledObject {} could not be evaluated ({e:#}): this is the answer of its HPA alone, \
+         without KEDA's step (activation, cooldown, fallback)",
+        so.head.metadata.name
+    );
+    share.manifest = hpa;
+    let mut scenario = crate::input::cluster::share::scenario(&share, common)?;
+    scenario.warnings.push(why);
+    Ok(scenario)
 }
 
 fn clamp_i32(v: i64) -> i32 {
