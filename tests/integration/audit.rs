@@ -9,6 +9,16 @@ use crate::cli::{hpacalc, root, stderr, stdout};
 
 const DUMP: &str = "fixtures/cluster/dump";
 
+/// The committed dump with its metrics and nodes.
+const WITH_NODES: [&str; 6] = [
+    "--cluster",
+    "fixtures/cluster/dump/cluster.json",
+    "--metrics",
+    "fixtures/cluster/dump/metrics.json",
+    "--nodes",
+    "fixtures/cluster/dump/nodes.json",
+];
+
 fn audit_json(args: &[&str]) -> Value {
     let mut all = vec!["audit"];
     all.extend(args);
@@ -50,14 +60,7 @@ fn planted() -> BTreeSet<(String, String)> {
 
 #[test]
 fn every_planted_problem_is_found_where_planted_and_nothing_else() {
-    let v = audit_json(&[
-        "--cluster",
-        "fixtures/cluster/dump/cluster.json",
-        "--metrics",
-        "fixtures/cluster/dump/metrics.json",
-        "--nodes",
-        "fixtures/cluster/dump/nodes.json",
-    ]);
+    let v = audit_json(&WITH_NODES);
     assert_eq!(found(&v), planted());
     assert_eq!(v["findings"].as_array().unwrap().len(), planted().len());
     let s = &v["summary"];
@@ -81,16 +84,9 @@ fn without_nodes_max_unreachable_is_not_checked() {
 #[test]
 fn the_node_groups_maximum_counts_the_nodes_it_may_still_add() {
     let with_max = |max: &str| {
-        audit_json(&[
-            "--cluster",
-            "fixtures/cluster/dump/cluster.json",
-            "--metrics",
-            "fixtures/cluster/dump/metrics.json",
-            "--nodes",
-            "fixtures/cluster/dump/nodes.json",
-            "--node-group-max",
-            max,
-        ])
+        let mut args = WITH_NODES.to_vec();
+        args.extend(["--node-group-max", max]);
+        audit_json(&args)
     };
     let unreachable = |v: &Value| -> Option<String> {
         (v["findings"].as_array().unwrap().iter())
@@ -283,17 +279,10 @@ fn a_yaml_dump_of_single_objects_gets_the_single_hpa_decision() {
 
 #[test]
 fn the_table_matches_the_snapshot() {
-    let o = hpacalc(&[
-        "audit",
-        "--cluster",
-        "fixtures/cluster/dump/cluster.json",
-        "--metrics",
-        "fixtures/cluster/dump/metrics.json",
-        "--nodes",
-        "fixtures/cluster/dump/nodes.json",
-        "-o",
-        "wide",
-    ]);
+    let mut args = vec!["audit"];
+    args.extend(WITH_NODES);
+    args.extend(["-o", "wide"]);
+    let o = hpacalc(&args);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     snapbox::assert_data_eq!(stdout(&o), snapbox::file!["snapshots/audit-wide.txt"]);
 }
