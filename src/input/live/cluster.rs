@@ -48,7 +48,8 @@ const LISTS: [Listed; 9] = [
         "keda.sh/v1alpha1",
         "scaledobjects",
         "ScaledObject",
-        "the HPAs KEDA generated are audited as HPAs, which they are; nothing else goes unchecked",
+        "the HPAs KEDA made are evaluated as HPAs alone, without KEDA's step (activation, \
+         cooldown, fallback)",
     ),
 ];
 
