@@ -233,7 +233,14 @@ impl ApiServer {
              shop\nusers:\n- name: tester\n  user:\n    token: {token}\n",
             base64(ca_pem.as_bytes())
         );
-        std::fs::write(&path, text).unwrap();
+        // Written aside and renamed over: tests that share a server rewrite its kubeconfig while
+        // another test's hpacalc reads it, which must never see a half-written file.
+        let aside = self.dir.join(format!(
+            "{file}.{}.tmp",
+            NEXT.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::write(&aside, text).unwrap();
+        std::fs::rename(&aside, &path).unwrap();
         path
     }
 
