@@ -9,7 +9,8 @@ use anyhow::Result;
 
 use crate::calc;
 use crate::calc::audit::{
-    CapacityFacts, FleetFacts, GroupFit, HpaFacts, NodeRoom, PdbFacts, TargetState, VpaFacts,
+    CapacityFacts, FleetFacts, GroupFit, HpaFacts, LoneScaledObject, NodeRoom, PdbFacts,
+    TargetState, VpaFacts,
 };
 use crate::cli::{AuditArgs, AuditFormat, FailOn};
 use crate::input::cluster::index::{MetricsIndex, PodIndex, Selections};
@@ -442,7 +443,50 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
         }
     }
     findings.extend(calc::audit::fleet_findings(fleet, &resource_hpas));
+    findings.extend(calc::audit::scaled_object_findings(&lone_scaled_objects(
+        dump,
+    )));
     calc::audit::assemble(reports, unevaluated, findings, true)
+}
+
+/// The ScaledObjects that no HPA of the dump belongs to, and whether KEDA paused them.
+fn lone_scaled_objects(dump: &Dump) -> Vec<LoneScaledObject> {
+    let owned: BTreeSet<(&str, &str)> = (dump.hpas.iter())
+        .flat_map(|h| {
+            let ns = h.head.metadata.namespace.as_str();
+            (h.head.metadata.owner_references.iter())
+                .filter(|o| o.kind == "ScaledObject")
+                .map(move |o| (ns, o.name.as_str()))
+        })
+        .collect();
+    let mut lone: Vec<LoneScaledObject> = (dump.scaled_objects.iter())
+        .filter(|so| {
+            let m = &so.head.metadata;
+            !owned.contains(&(m.namespace.as_str(), m.name.as_str()))
+        })
+        .map(|so| {
+            #[derive(serde::Deserialize, Default)]
+            struct Annotated {
+                #[serde(default)]
+                metadata: AnnotatedMeta,
+            }
+            #[derive(serde::Deserialize, Default)]
+            struct AnnotatedMeta {
+                #[serde(default)]
+                annotations: std::collections::BTreeMap<String, String>,
+            }
+            let annotations = serde_json::from_str::<Annotated>(&so.text)
+                .unwrap_or_default()
+                .metadata
+                .annotations;
+            LoneScaledObject {
+                key: hpa_key(&so.head),
+                paused: crate::input::keda::paused_by_annotation(&annotations),
+            }
+        })
+        .collect();
+    lone.sort_by(|a, b| a.key.cmp(&b.key));
+    lone
 }
 
 /// The scenario of one HPA's share: as the ScaledObject that made it, when KEDA did (KEDA's step,

@@ -127,6 +127,55 @@ pub struct FleetFacts {
     pub node_group_max: Option<i64>,
 }
 
+/// A ScaledObject of the inputs that no HPA of the inputs belongs to (`ownerReferences`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoneScaledObject {
+    /// `namespace/name`.
+    pub key: String,
+    /// Paused by annotation: KEDA deleted its HPA on purpose.
+    pub paused: bool,
+}
+
+/// `ScaledObjectWithoutHpa`: what scales a ScaledObject's target when its HPA is not there.
+pub fn scaled_object_findings(lone: &[LoneScaledObject]) -> Vec<Finding> {
+    lone.iter()
+        .map(|so| {
+            let (message, fix) = if so.paused {
+                (
+                    format!(
+                        "ScaledObject {} is paused (autoscaling.keda.sh/paused or \
+                         paused-replicas): KEDA deleted its HPA and holds the target, so nothing \
+                         scales it and there is no HPA to evaluate",
+                        so.key
+                    ),
+                    "remove the pause annotation when the target should scale again".to_string(),
+                )
+            } else {
+                (
+                    format!(
+                        "ScaledObject {} owns no HPA in the inputs: KEDA creates one (keda-hpa-NAME, \
+                         or advanced.horizontalPodAutoscalerConfig.name) when it reconciles the \
+                         ScaledObject; without it nothing scales the target, and there is no HPA to \
+                         evaluate",
+                        so.key
+                    ),
+                    "include the HPAs in the dump (kubectl get hpa,...); if the HPA is really \
+                     missing, read the ScaledObject's status.conditions and the KEDA operator's log"
+                        .to_string(),
+                )
+            };
+            Finding {
+                code: "ScaledObjectWithoutHpa".into(),
+                severity: Severity::Info,
+                hpa: None,
+                objects: vec![format!("ScaledObject/{}", so.key)],
+                message,
+                fix,
+            }
+        })
+        .collect()
+}
+
 /// A list the API refused (403) that the audit can do without, and what it could not check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unlisted {

@@ -149,6 +149,14 @@ fn an_hpa_keda_made_is_audited_as_its_scaled_object_keda_step_first() {
         summary.starts_with("KEDA: active, the HPA decides"),
         "{summary}"
     );
+    // Two ScaledObjects own no HPA of the dump: one paused by annotation, one not reconciled.
+    let lone: Vec<(String, String)> = (v["findings"].as_array().unwrap().iter())
+        .filter(|f| f["code"] == "ScaledObjectWithoutHpa")
+        .map(|f| (f["objects"][0].to_string(), f["message"].to_string()))
+        .collect();
+    assert_eq!(lone.len(), 2, "{lone:?}");
+    assert!(lone[0].0.contains("ScaledObject/shop/reports") && lone[0].1.contains("is paused"));
+    assert!(lone[1].0.contains("ScaledObject/shop/search") && lone[1].1.contains("owns no HPA"));
 
     // Without the trigger's value, an HPA that still has an answer (its status holds the
     // External metric's total) gives it, and says it is the HPA's alone.

@@ -194,6 +194,12 @@ fn parse_bool(v: &str) -> Option<bool> {
 }
 
 // Port of getBoolAnnotation (scaledobject_types.go): present and not parseable means true.
+// Port of NeedToBePausedByAnnotation (KEDA): `paused-replicas`, or `paused` true. KEDA then
+// deletes the ScaledObject's HPA and holds the target.
+pub fn paused_by_annotation(annotations: &BTreeMap<String, String>) -> bool {
+    annotations.contains_key(PAUSED_REPLICAS) || bool_annotation(annotations, PAUSED)
+}
+
 fn bool_annotation(annotations: &BTreeMap<String, String>, key: &str) -> bool {
     annotations
         .get(key)
@@ -473,15 +479,13 @@ pub fn translate(
             )
         })?),
     };
-    // Port of NeedToBePausedByAnnotation.
-    let paused =
-        if annotations.contains_key(PAUSED_REPLICAS) || bool_annotation(&annotations, PAUSED) {
-            Some(Paused {
-                replicas: paused_replicas,
-            })
-        } else {
-            None
-        };
+    let paused = if paused_by_annotation(&annotations) {
+        Some(Paused {
+            replicas: paused_replicas,
+        })
+    } else {
+        None
+    };
     let pause_scale_in = bool_annotation(&annotations, PAUSED_SCALE_IN);
     let pause_scale_out = bool_annotation(&annotations, PAUSED_SCALE_OUT);
 
