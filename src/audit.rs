@@ -423,14 +423,11 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             Ok((r, _)) => reports.push(r),
             Err(error) => {
                 if m.state == TargetState::Found {
-                    findings.push(Finding {
-                        code: "EvaluationFailed".into(),
-                        severity: Severity::Error,
-                        hpa: Some(key.clone()),
-                        objects: Vec::new(),
-                        message: format!("the single-HPA evaluation failed: {error}"),
-                        fix: "run hpacalc on this HPA alone to see the inputs it needs".into(),
-                    });
+                    findings.push(calc::audit::evaluation_failed(
+                        &key,
+                        format!("the single-HPA evaluation failed: {error}"),
+                        "run hpacalc on this HPA alone to see the inputs it needs",
+                    ));
                 }
                 unevaluated.push(Unevaluated {
                     hpa: key,
@@ -903,16 +900,11 @@ pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
         let error = match spec {
             Ok(_) => "manifests only (-f): static checks, no decision".to_string(),
             Err(e) => {
-                findings.push(Finding {
-                    code: "EvaluationFailed".into(),
-                    severity: Severity::Error,
-                    hpa: Some(key.clone()),
-                    objects: Vec::new(),
-                    message: format!("the HPA manifest is invalid: {e}"),
-                    fix: "correct the manifest (kubectl apply --dry-run=server shows the API's \
-                          answer)"
-                        .into(),
-                });
+                findings.push(calc::audit::evaluation_failed(
+                    &key,
+                    format!("the HPA manifest is invalid: {e}"),
+                    "correct the manifest (kubectl apply --dry-run=server shows the API's answer)",
+                ));
                 e.to_string()
             }
         };

@@ -127,6 +127,18 @@ pub struct FleetFacts {
     pub node_group_max: Option<i64>,
 }
 
+/// `EvaluationFailed`: the HPA `key` (`namespace/name`) has no decision, and why.
+pub fn evaluation_failed(key: &str, message: String, fix: &str) -> Finding {
+    Finding {
+        code: "EvaluationFailed".into(),
+        severity: Severity::Error,
+        hpa: Some(key.to_string()),
+        objects: Vec::new(),
+        message,
+        fix: fix.to_string(),
+    }
+}
+
 /// A ScaledObject of the inputs that no HPA of the inputs belongs to (`ownerReferences`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoneScaledObject {

@@ -100,6 +100,18 @@ fn save_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The offline command `--save` wrote to `command.txt`, and its report when run in `dir`.
+fn run_saved(dir: &Path) -> (String, Value) {
+    let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
+    let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
+    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let offline = run_in(dir, &args, None);
+    assert!(offline.status.success(), "{line}: {}", stderr(&offline));
+    let report: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    crate::schema::assert_fits("report", &report);
+    (line.to_string(), report)
+}
+
 #[test]
 fn the_live_answer_is_the_offline_answer_on_the_saved_capture() {
     let dir = save_dir("incident-4711");
@@ -117,8 +129,7 @@ fn the_live_answer_is_the_offline_answer_on_the_saved_capture() {
     ] {
         assert!(dir.join(file).exists(), "{file} saved");
     }
-    let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
-    let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
+    let (line, offline) = run_saved(&dir);
     assert!(
         line.contains("--scale scale.json")
             && line.contains("--target target.json")
@@ -126,11 +137,6 @@ fn the_live_answer_is_the_offline_answer_on_the_saved_capture() {
             && line.contains("--now "),
         "{line}"
     );
-    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
-    let offline = run_in(&dir, &args, None);
-    assert!(offline.status.success(), "{}", stderr(&offline));
-    let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
-    crate::schema::assert_fits("report", &offline);
     assert_eq!(decision(&live), decision(&offline));
     let assumptions = live["assumptions"].as_array().unwrap();
     assert!(
@@ -239,13 +245,7 @@ fn a_metrics_api_answering_503_is_the_controllers_failed_metric_not_an_error() {
         v["metrics"][0]
     );
     // The failed answer is part of the capture: offline gives the same answer.
-    let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
-    let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
-    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
-    let offline = run_in(&dir, &args, None);
-    assert!(offline.status.success(), "{}", stderr(&offline));
-    let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
-    crate::schema::assert_fits("report", &offline);
+    let (_, offline) = run_saved(&dir);
     assert_eq!(decision(&v), decision(&offline));
     let d = v["diagnostics"]
         .as_array()
@@ -279,16 +279,11 @@ fn a_custom_metrics_api_unavailable_or_missing_fails_its_metrics_with_the_contro
         );
         assert!(codes(&v).contains(&"MetricsApiUnavailable".to_string()));
         // The API's answer is part of the capture: offline gives the same answer.
-        let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
-        let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
+        let (line, offline) = run_saved(&dir);
         assert!(
             line.contains("--custom-metrics custom-metrics-error.json"),
             "{line}"
         );
-        let args: Vec<&str> = line.split_whitespace().skip(1).collect();
-        let offline = run_in(&dir, &args, None);
-        assert!(offline.status.success(), "{}", stderr(&offline));
-        let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
         assert_eq!(decision(&v), decision(&offline));
         pods["error"].as_str().unwrap().to_string()
     };
@@ -318,17 +313,11 @@ fn nodes_from_the_cluster_feed_the_nodes_section_as_the_files_do() {
     ]);
     assert!(live["nodes"].is_object(), "{:#}", live["nodes"]);
     assert!(dir.join("nodes.json").exists() && dir.join("all-pods.json").exists());
-    let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
-    let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
+    let (line, offline) = run_saved(&dir);
     assert!(
         line.contains("--nodes nodes.json --all-pods all-pods.json"),
         "{line}"
     );
-    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
-    let offline = run_in(&dir, &args, None);
-    assert!(offline.status.success(), "{}", stderr(&offline));
-    let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
-    crate::schema::assert_fits("report", &offline);
     assert_eq!(live["nodes"], offline["nodes"]);
     assert_eq!(decision(&live), decision(&offline));
 }
@@ -345,16 +334,11 @@ fn kedas_external_metric_is_read_with_the_metric_selector() {
         "137 over the scale's 5 replicas: {:#}",
         live["metrics"][0]
     );
-    let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
-    let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
+    let (line, offline) = run_saved(&dir);
     assert!(
         line.contains("--external-metrics external-metrics.json"),
         "{line}"
     );
-    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
-    let offline = run_in(&dir, &args, None);
-    let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
-    crate::schema::assert_fits("report", &offline);
     assert_eq!(decision(&live), decision(&offline));
 }
 
@@ -560,12 +544,7 @@ fn events_are_read_from_core_v1_where_events_k8s_io_is_not_served() {
     let events = std::fs::read_to_string(dir.join("events.json")).unwrap();
     assert!(events.contains("\"involvedObject\""), "{events}");
     // Both versions give the same memory: the same answer as the events.k8s.io/v1 server's.
-    let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
-    let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
-    let args: Vec<&str> = line.split_whitespace().skip(1).collect();
-    let offline = run_in(&dir, &args, None);
-    assert!(offline.status.success(), "{}", stderr(&offline));
-    let offline: Value = serde_json::from_str(&stdout(&offline)).unwrap();
+    let (_, offline) = run_saved(&dir);
     assert_eq!(decision(&live), decision(&offline));
 }
 

@@ -193,6 +193,16 @@ fn scenario_keda_queue_scales_to_zero_only_after_the_cooldown_and_wakes_on_activ
 }
 
 /// The replica count at every sync where it changed, starting from the first sync's.
+/// `base` plus `extra` is refused as an input error (exit 1, nothing on stdout) saying `want`.
+fn assert_input_error(base: &[&str], extra: &[&str], want: &str) {
+    let mut args = base.to_vec();
+    args.extend(extra);
+    let o = hpacalc(&args);
+    assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains(want), "{extra:?}: {}", stderr(&o));
+}
+
 fn count_sequence(v: &Value) -> Vec<i64> {
     let mut seq = vec![rows(v)[0]["replicas"].as_i64().unwrap()];
     seq.extend(changes(v).iter().map(|&(_, _, to)| to));
@@ -748,12 +758,7 @@ fn flag_errors_say_what_was_found_and_expected() {
             "--duration: found 9000h, expected at most 8784h",
         ),
     ] {
-        let mut args = base.to_vec();
-        args.extend(extra);
-        let o = hpacalc(&args);
-        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
-        assert!(stderr(&o).contains(want), "{extra:?}: {}", stderr(&o));
+        assert_input_error(&base, extra, want);
     }
     let o = hpacalc(&["simulate", "--scenario", "nope"]);
     assert_eq!(o.status.code(), Some(1));
@@ -817,12 +822,7 @@ fn model_flag_errors_say_what_was_found_and_expected() {
             "--startup-cpu: found 0s, expected at least 1s",
         ),
     ] {
-        let mut args = base.to_vec();
-        args.extend(extra);
-        let o = hpacalc(&args);
-        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
-        assert!(stderr(&o).contains(want), "{extra:?}: {}", stderr(&o));
+        assert_input_error(&base, extra, want);
     }
 }
 

@@ -171,7 +171,6 @@ pub fn parse(
     } else {
         each_api_item(file, text, format, &mut keep)?;
     }
-    drop(seen);
     if out.samples.is_empty() && !other_namespaces.is_empty() {
         return Err(InputError::new(
             file,

@@ -2,6 +2,8 @@
 //! is read page by page (`limit`/`continue`) into the same `Dump` the `--cluster` files fill, by
 //! the same reader: the live audit is the offline audit of what was listed, by construction.
 
+use std::collections::HashMap;
+
 use super::LiveError;
 use super::client::{Api, Request, Settings};
 use super::fetch::{
@@ -9,6 +11,7 @@ use super::fetch::{
     status_text, unavailable,
 };
 use crate::calc::audit::Unlisted;
+use crate::input::cluster::objects::LabelSelector;
 use crate::input::cluster::{Dump, HpaFiles};
 use crate::scenario::MetricSpec;
 
@@ -164,6 +167,13 @@ pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError>
 /// for one HPA (`fetch::hpa_metric_files`): the Pods metrics with the selector of the target in
 /// the dump. An HPA whose manifest does not load is left to the audit's own finding.
 async fn read_metric_files(api: &Api, dump: &mut Dump) -> Result<(), LiveError> {
+    let selectors: HashMap<(&str, &str, &str), &LabelSelector> = (dump.workloads.iter())
+        .filter_map(|w| {
+            let m = &w.metadata;
+            let key = (m.namespace.as_str(), w.kind.as_str(), m.name.as_str());
+            Some((key, w.spec.selector.as_ref()?))
+        })
+        .collect();
     let mut wanted = Vec::new();
     for h in &dump.hpas {
         let Ok(loaded) = crate::input::manifest::load(&h.place, &h.text, None) else {
@@ -181,15 +191,10 @@ async fn read_metric_files(api: &Api, dump: &mut Dump) -> Result<(), LiveError> 
         }
         let meta = &h.head.metadata;
         let r = &h.head.spec.scale_target_ref;
-        let selector = (dump.workloads.iter())
-            .find(|w| {
-                w.metadata.namespace == meta.namespace
-                    && w.kind == *r.kind
-                    && w.metadata.name == *r.name
-            })
-            .and_then(|w| w.spec.selector.as_ref())
-            .map(|s| s.to_text())
-            .filter(|s| !s.is_empty());
+        let selector =
+            (selectors.get(&(meta.namespace.as_str(), r.kind.as_str(), r.name.as_str())))
+                .map(|s| s.to_text())
+                .filter(|s| !s.is_empty());
         wanted.push((
             meta.namespace.to_string(),
             meta.name.clone(),
