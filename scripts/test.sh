@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The README's test command: installs what the tests start and is missing, then runs the tests.
+#   scripts/test.sh [CARGO TEST ARGS...]
+# Some tests start real components on 127.0.0.1 or headless: Debian's `prometheus` and `promtool`
+# serve the replay tests' backfilled TSDB, `chromium` opens the --html page. Both come from apt
+# (one `apt-get update` first); everything else is the Rust toolchain's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "cargo is required (this project builds with the machine's Rust toolchain)" >&2
+  exit 1
+fi
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+{ [ -x /usr/bin/prometheus ] && [ -x /usr/bin/promtool ]; } || missing+=(prometheus)
+if [ "${#missing[@]}" -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing ${missing[*]} for the tests (apt-get)" >&2
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+exec cargo test --locked "$@"
