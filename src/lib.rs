@@ -5,20 +5,17 @@
 //! that into a table, JSON or YAML.
 
 pub mod audit;
-pub mod calc;
 pub mod cli;
 pub mod error;
 pub mod input;
 pub mod live;
 pub mod output;
-pub mod quantity;
 pub mod render;
-pub mod report;
-pub mod scenario;
 pub mod scenarios;
 pub mod schema;
-pub mod time;
-pub mod version;
+
+/// The engine (its own crate, free of I/O), under the paths the rest of hpacalc names it by.
+pub use hpacalc_engine::{calc, formula, quantity, quote, report, scenario, time, version};
 
 use std::io::{self, Write};
 

@@ -358,6 +358,18 @@ pub fn names() -> String {
     ALL.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
 }
 
+/// The validated setup of a built-in simulation scenario, as `hpacalc simulate --scenario NAME`.
+#[cfg(test)]
+pub fn builtin_setup(name: &str) -> crate::calc::simulate::Setup {
+    use clap::Parser;
+    let cli = crate::cli::Cli::try_parse_from(["hpacalc", "simulate", "--scenario", name])
+        .expect("flags");
+    let Some(crate::cli::Command::Simulate(args)) = cli.command else {
+        panic!("not a simulation");
+    };
+    crate::input::load::build(&args).expect("a valid scenario")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -385,7 +385,7 @@ mod tests {
     use crate::calc::simulate::run_observed;
 
     fn page(scenario: &str) -> (Simulation, SyncReports, Vec<(i32, i32)>) {
-        let setup = crate::calc::testing::builtin_setup(scenario);
+        let setup = crate::scenarios::builtin_setup(scenario);
         let mut reports = SyncReports::new(setup.sync_count());
         let mut decided = Vec::new();
         let mut observe = |row: &SyncRow, build: &dyn Fn() -> Report| {

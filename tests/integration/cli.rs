@@ -761,3 +761,51 @@ fn committed_man_pages_match_the_generated_ones() {
         );
     }
 }
+
+/// The engine is a crate of its own so that the compiler keeps it free of I/O: no crate it
+/// depends on, directly or through others (as Cargo.lock resolves them), reads flags, files of
+/// a format, terminals or the network.
+#[test]
+fn the_engine_depends_on_no_io_crate() {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).unwrap();
+    let mut deps: std::collections::HashMap<String, Vec<String>> = Default::default();
+    for block in lock.split("[[package]]").skip(1) {
+        let name = block
+            .lines()
+            .find_map(|l| l.strip_prefix("name = "))
+            .map(|n| n.trim_matches('"').to_string())
+            .unwrap();
+        let list: Vec<String> = block
+            .split_once("dependencies = [")
+            .map(|(_, rest)| rest.split_once(']').map_or("", |(l, _)| l))
+            .unwrap_or("")
+            .split(',')
+            .map(|d| d.trim().trim_matches('"'))
+            .filter(|d| !d.is_empty())
+            .map(|d| d.split(' ').next().unwrap().to_string())
+            .collect();
+        deps.entry(name).or_default().extend(list);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = vec!["hpacalc-engine".to_string()];
+    while let Some(name) = todo.pop() {
+        if seen.insert(name.clone()) {
+            todo.extend(deps.get(&name).cloned().unwrap_or_default());
+        }
+    }
+    for forbidden in [
+        "clap",
+        "tokio",
+        "kube",
+        "hyper",
+        "csv",
+        "comfy-table",
+        "http",
+    ] {
+        assert!(
+            !seen.contains(forbidden),
+            "the engine depends on {forbidden} (all it depends on: {seen:?})"
+        );
+    }
+    assert!(seen.contains("serde"), "{seen:?}");
+}

@@ -1142,8 +1142,8 @@ proptest! {
     fn formula_text_is_parsed_or_refused_and_evaluation_never_panics(
         text in "[ab0-9.() +*/%^?:!<>=&|,-]{0,40}|[a-z(), ]{0,30}"
     ) {
-        use hpacalc::calc::keda::formula::eval;
-        use hpacalc::input::keda::formula::parse;
+        use hpacalc::formula::eval;
+        use hpacalc::formula::parse;
         if let Ok(expr) = parse(&text, &["a", "b"]) {
             let vars = [("a".to_string(), Some(2.5)), ("b".to_string(), None)]
                 .into_iter()
@@ -1154,8 +1154,8 @@ proptest! {
 
     #[test]
     fn formula_sum_of_triggers_equals_the_float_sum(a in 0.0f64..1e9, b in 0.0f64..1e9) {
-        use hpacalc::calc::keda::formula::{Value, eval};
-        use hpacalc::input::keda::formula::parse;
+        use hpacalc::formula::{Value, eval};
+        use hpacalc::formula::parse;
         let expr = parse("a + b", &["a", "b"]).unwrap();
         let vars = [("a".to_string(), Some(a)), ("b".to_string(), Some(b))]
             .into_iter()

@@ -5,11 +5,11 @@
 //! Mirrors kedacore/keda: `controllers/keda/hpa.go` (`newHPAForScaledObject`,
 //! `getScaledObjectMetricSpecs`), `apis/keda/v1alpha1/scaledobject_types.go` and
 //! `scaledobject_webhook.go` (validation), `pkg/scalers/*` (each trigger's metric, in
-//! `scalers.rs`) and `pkg/scaling/modifiers` (the formula, parsed in `formula.rs`). The HPA is
+//! `scalers.rs`) and `pkg/scaling/modifiers` (the formula, parsed by the engine's `formula`). The HPA is
 //! built as the JSON object KEDA would send to the API server, then goes through the same
 //! defaulting and validation as a manifest (`input::manifest`); `--print-hpa` prints it.
 
-pub mod formula;
+use crate::formula;
 pub mod scalers;
 
 use std::collections::BTreeMap;
@@ -21,7 +21,8 @@ use crate::input::manifest::locate::FieldPath;
 use crate::input::manifest::validate::{FieldError, field_error};
 use crate::quantity::{Format, format_milli, parse_milli};
 use crate::scenario::keda::{
-    ExternalTarget, Fallback, FallbackBehavior, KedaInput, Modifiers, Paused, Trigger, TriggerValue,
+    COMPOSITE_METRIC, ExternalTarget, Fallback, FallbackBehavior, KedaInput, Modifiers, Paused,
+    Trigger, TriggerValue, milli_from_float, truncate_milli,
 };
 use crate::time::{Duration, Timestamp};
 use scalers::Threshold;
@@ -36,8 +37,6 @@ const PAUSED_REPLICAS: &str = "autoscaling.keda.sh/paused-replicas";
 const PAUSED_SCALE_IN: &str = "autoscaling.keda.sh/paused-scale-in";
 const PAUSED_SCALE_OUT: &str = "autoscaling.keda.sh/paused-scale-out";
 const FORCE_ACTIVATION: &str = "autoscaling.keda.sh/force-activation";
-/// `CompositeMetricName`.
-pub const COMPOSITE_METRIC: &str = "composite-metric";
 /// `maxK8sLabelValueLength` (scaledobject_webhook.go).
 const MAX_LABEL_VALUE: usize = 63;
 /// `defaultHPAMaxReplicas`.
@@ -209,15 +208,6 @@ fn bool_annotation(annotations: &BTreeMap<String, String>, key: &str) -> bool {
 /// A quantity as `resource.NewQuantity(n, DecimalSI).String()` prints it.
 fn integer_quantity(n: i64) -> String {
     format_milli(n.saturating_mul(1000), Format::DecimalSI)
-}
-
-// Port of quantityFromFloat64 (pkg/scalers/scaler.go): NaN, Inf and negatives are 0, otherwise
-// `%.3f`.
-pub fn milli_from_float(v: f64) -> i64 {
-    if !v.is_finite() || v < 0.0 {
-        return 0;
-    }
-    parse_milli(&format!("{v:.3}")).unwrap_or(i64::MAX)
 }
 
 const SPEC_KEYS: &[&str] = &[
@@ -990,12 +980,6 @@ fn hpa_metadata(
     Value::Object(metadata)
 }
 
-/// `int64(v*1000)`: Go's conversion truncates toward zero.
-#[allow(clippy::cast_possible_truncation)]
-pub fn truncate_milli(v: f64) -> i64 {
-    (v * 1000.0) as i64
-}
-
 /// The `app.kubernetes.io/name` label: at most 63 characters, without trailing non-alphanumerics.
 fn truncate_label(name: &str) -> String {
     if name.len() <= MAX_LABEL_VALUE {
@@ -1055,12 +1039,12 @@ fn modifiers(
         .iter()
         .map(|n| ((*n).to_string(), Some(-1.0)))
         .collect();
-    let refused = match crate::calc::keda::formula::eval(&formula, &dummy) {
+    let refused = match crate::formula::eval(&formula, &dummy) {
         Err(e) => Some(e),
-        Ok(crate::calc::keda::formula::Value::Bool(_)) => {
+        Ok(crate::formula::Value::Bool(_)) => {
             Some("it returns a bool, expected a number (float(bool))".to_string())
         }
-        Ok(crate::calc::keda::formula::Value::Nil) if !formula_text.contains("??") => {
+        Ok(crate::formula::Value::Nil) if !formula_text.contains("??") => {
             Some("it returns nil, expected a number (float(nil))".to_string())
         }
         Ok(_) => None,

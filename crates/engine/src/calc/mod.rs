@@ -16,7 +16,7 @@ pub mod reconcile;
 pub mod replicas;
 pub mod simulate;
 pub mod status;
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 #[cfg(test)]
 mod version_tests;

@@ -134,13 +134,86 @@ pub fn recommended(replicas: i32, secs_ago: i64) -> crate::scenario::ControllerM
     }
 }
 
-/// The validated setup of a built-in simulation scenario, as `hpacalc simulate --scenario NAME`.
-pub fn builtin_setup(name: &str) -> crate::calc::simulate::Setup {
-    use clap::Parser;
-    let cli = crate::cli::Cli::try_parse_from(["hpacalc", "simulate", "--scenario", name])
-        .expect("flags");
-    let Some(crate::cli::Command::Simulate(args)) = cli.command else {
-        panic!("not a simulation");
-    };
-    crate::input::load::build(&args).expect("a valid scenario")
+/// The simulation `hpacalc simulate --hpa web.yaml --load L --replicas N --pod-request cpu=500m`
+/// sets up: `web` (cpu Utilization 50 %, 2 to 10 replicas, no behavior) under a cpu load of
+/// `(seconds, total millicores)` steps, with every default of the command, run until the last
+/// step + 15 minutes.
+pub fn simulation(load: &[(i64, i64)], replicas: i32) -> crate::calc::simulate::Setup {
+    use crate::calc::simulate::{LoadColumn, LoadCurve, LoadStep, START, Setup, Timing};
+    let mut scenario = scenario(vec![cpu_utilization(50)], 0, 0);
+    scenario.hpa.namespace = "shop".into();
+    (scenario.hpa.min_replicas, scenario.hpa.max_replicas) = (2, 10);
+    scenario.current_replicas = replicas;
+    scenario.current_replicas_source = Source::Simulation;
+    scenario.status_replicas = replicas;
+    scenario.metrics = MetricValues::default();
+    scenario.now = START;
+    let steps: Vec<LoadStep> = (load.iter())
+        .map(|&(secs, cpu)| LoadStep {
+            at: Duration::from_secs(secs),
+            values: vec![cpu],
+        })
+        .collect();
+    let last = steps.last().map_or(Duration::ZERO, |s| s.at);
+    Setup {
+        scenario,
+        load: LoadCurve {
+            columns: vec![LoadColumn {
+                name: "cpu".into(),
+                resource: Some("cpu".into()),
+            }],
+            steps,
+            metric_columns: vec![0],
+        },
+        start_replicas: replicas,
+        pod_request: Resources(vec![("cpu".into(), 500)]),
+        container: "app".into(),
+        timing: Timing {
+            sync_period: Duration::from_secs(15),
+            pod_startup: Duration::from_secs(15),
+            pod_termination: Duration::ZERO,
+            node_startup: Duration::from_secs(180),
+            ca_scan_interval: Duration::from_secs(10),
+            scale_down_delay_after_add: Duration::from_secs(600),
+            metrics_window: Duration::from_secs(15),
+        },
+        nodes: None,
+        duration: Duration(last.millis() + 900_000),
+        label: None,
+        replay: None,
+        actual: None,
+        pod_limit: Resources::default(),
+        rollout: None,
+        startup_cpu: None,
+    }
+}
+
+/// `simulation` on a node group: `--node-allocatable cpu=2,pods=110 --daemonset-requests
+/// cpu=100m --existing-nodes N` (group minimum 0, no maximum, the Cluster Autoscaler's defaults).
+pub fn on_nodes(
+    mut setup: crate::calc::simulate::Setup,
+    existing: i64,
+) -> crate::calc::simulate::Setup {
+    use crate::scenario::{Capacity, Existing, NodeInput};
+    setup.nodes = Some(crate::calc::simulate::NodeGroup {
+        input: NodeInput {
+            template: Capacity {
+                resources: Resources(vec![("cpu".into(), 2000)]),
+                pods: 110,
+            },
+            daemonsets: Capacity {
+                resources: Resources(vec![("cpu".into(), 100)]),
+                pods: 1,
+            },
+            existing: Existing::Template(Some(existing)),
+            pod_request: setup.pod_request.clone(),
+            pod_request_source: "--pod-request".into(),
+            node_group_max: None,
+            max_nodes_total: None,
+            scale_down_utilization_threshold: 0.5,
+            scale_down_unneeded_time: Duration::from_secs(600),
+        },
+        min: 0,
+    });
+    setup
 }

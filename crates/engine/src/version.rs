@@ -20,7 +20,7 @@ pub fn parse_kube_version(text: &str) -> Result<u32, String> {
         Some(m) if (OLDEST..=NEWEST).contains(&m) => Ok(m),
         _ => Err(format!(
             "found {found}, expected a Kubernetes version from 1.{OLDEST} to 1.{NEWEST}",
-            found = crate::error::quoted(text)
+            found = crate::quote::quoted(text)
         )),
     }
 }
@@ -82,7 +82,7 @@ pub fn apply_feature_gates(gates: &mut FeatureGates, minor: u32, text: &str) -> 
         let (name, value) = item.split_once('=').ok_or_else(|| {
             format!(
                 "found {}, expected NAME=true or NAME=false",
-                crate::error::quoted(item)
+                crate::quote::quoted(item)
             )
         })?;
         let (name, value) = (name.trim(), value.trim());
@@ -92,7 +92,7 @@ pub fn apply_feature_gates(gates: &mut FeatureGates, minor: u32, text: &str) -> 
             _ => {
                 return Err(format!(
                     "found {found}, expected {name}=true or {name}=false",
-                    found = crate::error::quoted(item)
+                    found = crate::quote::quoted(item)
                 ));
             }
         };

@@ -3,7 +3,7 @@
 //! expr-lang's (`parser/operator/operator.go`); anything else is refused with a message naming
 //! the construct, so that hpacalc never evaluates a formula differently from KEDA.
 
-use crate::scenario::keda::{BinaryOp, Expr, UnaryOp};
+use super::{BinaryOp, Expr, UnaryOp};
 
 /// The built-in functions accepted, with their argument counts (`max`/`min` take 1 or more).
 pub const FUNCTIONS: &[&str] = &[

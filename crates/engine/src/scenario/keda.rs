@@ -2,7 +2,11 @@
 //! settings, each trigger with its activation threshold and the value its scaler returned, the
 //! fallback and the scaling-modifiers formula. Built by `input::keda`, read by `calc::keda`.
 
+use crate::quantity::parse_milli;
 use crate::time::{Duration, Timestamp};
+
+/// `CompositeMetricName`: the External metric KEDA serves for a scaling-modifiers formula.
+pub const COMPOSITE_METRIC: &str = "composite-metric";
 
 /// One ScaledObject, as KEDA's scale loop (`RequestScale`) and metrics server see it.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,7 +118,7 @@ pub struct Fallback {
 pub struct Modifiers {
     /// The formula as written.
     pub text: String,
-    pub formula: Expr,
+    pub formula: crate::formula::Expr,
     /// `target` as a float (> 0).
     pub target: f64,
     /// `target` parses as a positive integer (`HasValidFallback` needs it).
@@ -124,46 +128,17 @@ pub struct Modifiers {
     pub value_type: bool,
 }
 
-/// An expr-lang expression, as far as KEDA's formulas use the language.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Expr {
-    Number(f64),
-    Integer(i64),
-    Bool(bool),
-    Nil,
-    /// A trigger's name.
-    Var(String),
-    Unary(UnaryOp, Box<Expr>),
-    Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    /// `cond ? a : b`.
-    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
-    /// `name(args...)`, one of the built-ins the parser accepts.
-    Call(String, Vec<Expr>),
+// Port of quantityFromFloat64 (pkg/scalers/scaler.go): NaN, Inf and negatives are 0, otherwise
+// `%.3f`.
+pub fn milli_from_float(v: f64) -> i64 {
+    if !v.is_finite() || v < 0.0 {
+        return 0;
+    }
+    parse_milli(&format!("{v:.3}")).unwrap_or(i64::MAX)
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnaryOp {
-    Neg,
-    Plus,
-    Not,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Mod,
-    Pow,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Eq,
-    Ne,
-    And,
-    Or,
-    /// `??`: the right side when the left is nil.
-    Coalesce,
+/// `int64(v*1000)`: Go's conversion truncates toward zero.
+#[allow(clippy::cast_possible_truncation)]
+pub fn truncate_milli(v: f64) -> i64 {
+    (v * 1000.0) as i64
 }

@@ -62,7 +62,7 @@ impl fmt::Display for QuantityError {
         write!(
             f,
             "found {}, expected {}",
-            crate::error::quoted(&self.found),
+            crate::quote::quoted(&self.found),
             self.problem
         )
     }

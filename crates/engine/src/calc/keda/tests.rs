@@ -2,7 +2,7 @@
 //! the formula, paused.
 
 use super::*;
-use crate::input::keda::formula::parse;
+use crate::formula::parse;
 use crate::scenario::keda::{
     ExternalTarget, Fallback, FallbackBehavior, KedaInput, Modifiers, Paused, Trigger,
 };

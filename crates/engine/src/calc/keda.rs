@@ -6,12 +6,12 @@
 //! `getScalerState`), `pkg/fallback/fallback.go`, `pkg/scaling/modifiers/formula.go` and
 //! `pkg/scaling/executor/scale_scaledobjects.go` (`RequestScale`).
 
-pub mod formula;
+use crate::formula;
 
 use std::collections::BTreeMap;
 
-use crate::input::keda::{COMPOSITE_METRIC, milli_from_float, truncate_milli};
 use crate::report::{Diagnostic, Report, Severity, Step};
+use crate::scenario::keda::{COMPOSITE_METRIC, milli_from_float, truncate_milli};
 use crate::scenario::keda::{
     Fallback, FallbackBehavior, KedaInput, Modifiers, Trigger, TriggerValue,
 };

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::scenario::keda::{BinaryOp, Expr, UnaryOp};
+use super::{BinaryOp, Expr, UnaryOp};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Value {
@@ -208,7 +208,7 @@ fn call(name: &str, args: &[Value]) -> Result<Value, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::keda::formula::parse;
+    use crate::formula::parse;
 
     fn run(text: &str, vars: &[(&str, Option<f64>)]) -> Result<Value, String> {
         let names: Vec<&str> = vars.iter().map(|(n, _)| *n).collect();
