@@ -414,7 +414,7 @@ fn the_manifest_can_come_from_stdin() {
 
 #[test]
 fn the_readme_documents_every_json_key_it_promises() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let readme = std::fs::read_to_string(root().join("docs/output.md")).expect("docs/output.md");
     let v = json(&[
         "--hpa",
         "fixtures/hpa/web-cpu.yaml",
@@ -425,13 +425,13 @@ fn the_readme_documents_every_json_key_it_promises() {
     for key in obj.keys() {
         assert!(
             readme.contains(&format!("`{key}`")),
-            "README.md does not document `{key}`"
+            "docs/output.md does not document `{key}`"
         );
     }
     for key in v["metrics"][0].as_object().unwrap().keys() {
         assert!(
             readme.contains(&format!("`{key}`")),
-            "README.md does not document metrics[].`{key}`"
+            "docs/output.md does not document metrics[].`{key}`"
         );
     }
     for key in [
