@@ -157,6 +157,41 @@ fn readme_example_table_matches_the_snapshot() {
     );
 }
 
+/// The README is the first screen and a map of docs/ (fd's is 25 KB): it stays under 25 KiB, and
+/// every docs file it links to exists, as does every docs file it maps.
+#[test]
+fn the_readme_stays_short_and_its_docs_links_exist() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    assert!(
+        readme.len() <= 25_600,
+        "README.md is {} bytes, over 25,600: move the reference to docs/",
+        readme.len()
+    );
+    let links: Vec<&str> = readme
+        .split("](docs/")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next())
+        .map(|target| target.split('#').next().unwrap_or(target))
+        .filter(|path| path.ends_with(".md"))
+        .collect();
+    assert!(!links.is_empty(), "README.md links to no docs/*.md file");
+    for path in &links {
+        assert!(
+            root().join("docs").join(path).is_file(),
+            "README.md links to docs/{path}, which does not exist"
+        );
+    }
+    for entry in std::fs::read_dir(root().join("docs")).expect("docs/") {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            assert!(
+                links.contains(&name.as_str()),
+                "README.md's map of docs/ does not name docs/{name}"
+            );
+        }
+    }
+}
+
 #[test]
 fn wide_table_lists_each_pod_with_its_class() {
     let o = hpacalc(&[
@@ -414,7 +449,7 @@ fn the_manifest_can_come_from_stdin() {
 
 #[test]
 fn the_readme_documents_every_json_key_it_promises() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let readme = std::fs::read_to_string(root().join("docs/output.md")).expect("docs/output.md");
     let v = json(&[
         "--hpa",
         "fixtures/hpa/web-cpu.yaml",
@@ -425,13 +460,13 @@ fn the_readme_documents_every_json_key_it_promises() {
     for key in obj.keys() {
         assert!(
             readme.contains(&format!("`{key}`")),
-            "README.md does not document `{key}`"
+            "docs/output.md does not document `{key}`"
         );
     }
     for key in v["metrics"][0].as_object().unwrap().keys() {
         assert!(
             readme.contains(&format!("`{key}`")),
-            "README.md does not document metrics[].`{key}`"
+            "docs/output.md does not document metrics[].`{key}`"
         );
     }
     for key in [

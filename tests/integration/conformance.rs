@@ -156,7 +156,7 @@ fn run_suite() -> Summary {
 fn upstream_conformance() {
     let summary = run_suite();
     // Straight to the process's stdout, past the test harness's capture: `cargo test` shows the
-    // count on every run, as the README promises.
+    // count on every run, as docs/fidelity.md promises.
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,

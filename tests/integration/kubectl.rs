@@ -1,4 +1,4 @@
-//! kubectl output as input (issue 4): the commands of the README's "On call" section on
+//! kubectl output as input (issue 4): the commands of docs/on-call.md's offline section on
 //! `fixtures/kubectl/`, the same situation as CSV and as kubectl output giving the same decision,
 //! the status comparison and the approximation from the status alone, every error, and the
 //! `kubectl hpacalc` plugin name.
@@ -494,11 +494,11 @@ fn installed_as_kubectl_hpacalc_it_calls_itself_kubectl_hpacalc() {
 
 #[test]
 fn the_readme_on_call_commands_run_on_the_fixtures() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let readme = std::fs::read_to_string(root().join("docs/on-call.md")).expect("docs/on-call.md");
     let section = readme
-        .split("\n## On call")
+        .split("\n## Offline: from files (air-gapped)")
         .nth(1)
-        .expect("README.md has an \"On call\" section");
+        .expect("docs/on-call.md has an \"Offline\" section");
     let section = section.split("\n## ").next().unwrap_or(section);
     let commands: Vec<&str> = section
         .lines()

@@ -736,16 +736,16 @@ fn rbac_prints_the_read_only_cluster_role() {
     assert!(o.status.success());
     let role: Value = serde_yaml::from_str(&stdout(&o)).unwrap();
     assert_eq!(role["kind"], "ClusterRole");
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root().join("docs/live.md")).unwrap();
     assert!(
         readme.contains(stdout(&o).trim()),
-        "README gives the same ClusterRole"
+        "docs/live.md gives the same ClusterRole"
     );
 }
 
 /// 5,000 pods under the selector, served in pages: evaluated end to end in under 2 s (release
-/// build, measured in the README; the debug build of `cargo test` on a shared machine is allowed
-/// 60 s).
+/// build, measured in docs/performance.md; the debug build of `cargo test` on a shared machine is
+/// allowed 60 s).
 #[test]
 fn five_thousand_pods_are_read_in_pages_and_evaluated_quickly() {
     // HPACALC_BENCH_PODS=N measures another size (the assertions below are for 5,000).

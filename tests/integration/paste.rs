@@ -400,7 +400,7 @@ fn the_kubectl_get_events_table_decides_as_its_yaml() {
 
 #[test]
 fn the_readme_on_call_example_is_what_hpacalc_prints() {
-    let readme = std::fs::read_to_string(crate::cli::root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(crate::cli::root().join("docs/on-call.md")).unwrap();
     let v = json(&["--hpa", "fixtures/paste/describe.txt"]);
     let mut lines = vec![v["decision"]["summary"].as_str().unwrap().to_string()];
     for d in v["diagnostics"].as_array().unwrap() {
@@ -412,6 +412,6 @@ fn the_readme_on_call_example_is_what_hpacalc_prints() {
     let expected = lines.join("\n");
     assert!(
         readme.contains(&expected),
-        "README's On call example is out of date:\n{expected}"
+        "docs/on-call.md's example is out of date:\n{expected}"
     );
 }

@@ -515,12 +515,12 @@ fn a_file_answer_is_mapped_and_its_errors_are_located() {
 
 #[test]
 fn the_readme_walkthrough_is_the_real_output() {
-    let readme = std::fs::read_to_string(crate::cli::root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(crate::cli::root().join("docs/replay.md")).unwrap();
     let section = readme
-        .split("### Why did it scale at 03:12?")
+        .split("## Why did it scale at 03:12?")
         .nth(1)
         .and_then(|s| s.split("![The replayed").next())
-        .expect("README.md has the walkthrough");
+        .expect("docs/replay.md has the walkthrough");
     let chart = temp_dir("walkthrough").join("replay.svg");
     let chart = chart.display().to_string();
     let o = hpacalc(&[
@@ -547,7 +547,10 @@ fn the_readme_walkthrough_is_the_real_output() {
         .collect();
     assert!(shown.len() > 10, "{shown:?}");
     for line in shown {
-        assert!(out.contains(line), "README line not in the output: {line}");
+        assert!(
+            out.contains(line),
+            "docs/replay.md line not in the output: {line}"
+        );
     }
     assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
     let _ = std::fs::remove_dir_all(temp_dir("walkthrough"));

@@ -661,11 +661,12 @@ fn the_chart_is_an_svg_with_sync_ticks_and_the_window() {
 
 #[test]
 fn the_readme_documents_every_simulation_key() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let readme =
+        std::fs::read_to_string(root().join("docs/simulate.md")).expect("docs/simulate.md");
     let section = readme
-        .split("## Over time")
+        .split("# Over time")
         .nth(1)
-        .expect("README.md has an \"Over time\" section");
+        .expect("docs/simulate.md has an \"Over time\" section");
     let v = scenario("pods-pending");
     let mut keys: Vec<String> = Vec::new();
     for object in [
@@ -683,7 +684,7 @@ fn the_readme_documents_every_simulation_key() {
     for key in keys {
         assert!(
             section.contains(&format!("`{key}`")),
-            "README.md's \"Over time\" section does not document `{key}`"
+            "docs/simulate.md's \"Over time\" section does not document `{key}`"
         );
     }
 }
@@ -905,11 +906,12 @@ fn an_unwritable_chart_is_an_error_and_prints_nothing() {
 
 #[test]
 fn the_readme_simulate_example_is_the_real_output() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let readme =
+        std::fs::read_to_string(root().join("docs/simulate.md")).expect("docs/simulate.md");
     let command = "$ hpacalc simulate --scenario pods-pending\n";
     let start = readme
         .find(command)
-        .expect("README.md shows the pods-pending example")
+        .expect("docs/simulate.md shows the pods-pending example")
         + command.len();
     let block = &readme[start..];
     let block = &block[..block.find("```").expect("the example's end")];
@@ -921,7 +923,7 @@ fn the_readme_simulate_example_is_the_real_output() {
     for shown in block.lines().filter(|l| *l != "…") {
         assert!(
             lines.any(|l| l == shown),
-            "README.md's simulate example is out of date at {shown:?}; the output is:\n{out}"
+            "docs/simulate.md's simulate example is out of date at {shown:?}; the output is:\n{out}"
         );
     }
 }

@@ -75,7 +75,7 @@ impl FactSource {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
-    /// Stable code, documented in README (`WithinTolerance`, `StabilizationHold`, ...).
+    /// Stable code, documented in docs/diagnostics.md (`WithinTolerance`, `StabilizationHold`, ...).
     pub code: String,
     pub severity: Severity,
     pub message: String,

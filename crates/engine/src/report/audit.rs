@@ -63,7 +63,7 @@ pub struct Unevaluated {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
-    /// Stable code, documented in README ("Audit").
+    /// Stable code, documented in docs/audit.md.
     pub code: String,
     pub severity: Severity,
     /// `namespace/name` of the HPA concerned; null for a finding about the inputs as a whole.
