@@ -307,17 +307,7 @@ pub struct ControllerConfig {
     /// `scaleUpLimitFactor` and `scaleUpLimitMinimum` of the legacy path (2 and 4 in production).
     pub scale_up_limit_factor: f64,
     pub scale_up_limit_minimum: f64,
-    pub features: FeatureGates,
-}
-
-/// The kube-controller-manager feature gates that change the HPA's answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FeatureGates {
-    pub hpa_configurable_tolerance: bool,
-    pub hpa_scale_to_zero: bool,
-    pub pod_level_resources: bool,
-    /// `HPAContainerMetrics` (beta up to 1.29, then GA).
-    pub hpa_container_metrics: bool,
+    pub features: crate::version::FeatureGates,
 }
 
 impl Default for ControllerConfig {

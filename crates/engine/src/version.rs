@@ -1,8 +1,6 @@
 //! Which Kubernetes release's controller rules apply (`--kube-version`) and which feature gates
 //! are on (`--feature-gates`), with each release's gate defaults from `pkg/features/kube_features.go`.
 
-use crate::scenario::FeatureGates;
-
 /// Oldest and newest supported minor versions (1.27 … 1.37).
 pub const OLDEST: u32 = 27;
 pub const NEWEST: u32 = 37;
@@ -23,6 +21,16 @@ pub fn parse_kube_version(text: &str) -> Result<u32, String> {
             found = crate::quote::quoted(text)
         )),
     }
+}
+
+/// The kube-controller-manager feature gates that change the HPA's answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeatureGates {
+    pub hpa_configurable_tolerance: bool,
+    pub hpa_scale_to_zero: bool,
+    pub pod_level_resources: bool,
+    /// `HPAContainerMetrics` (beta up to 1.29, then GA).
+    pub hpa_container_metrics: bool,
 }
 
 /// Each gate's default in a release.
