@@ -10,8 +10,9 @@ use std::fmt::Write;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use clap::Parser;
-use hpacalc::cli::{Cli, Command};
+use hpacalc::input::Text;
+use hpacalc::input::simulation::{self, SimSettings};
+use hpacalc::render::{Exporter, Json, Terminal};
 
 const HPA: &str = "\
 apiVersion: autoscaling/v2
@@ -46,57 +47,51 @@ fn week_load() -> String {
     csv
 }
 
-/// The flags of the model run, on top of the base run's.
-const MODEL: &[&str] = &[
-    "--pod-limit",
-    "cpu=600m",
-    "--startup-cpu",
-    "2x:45s",
-    "--rollout",
-    "84h",
-    "--max-unavailable",
-    "0",
-    "--min-ready-seconds",
-    "30",
-];
-
-fn main() -> Result<()> {
-    run("base", &[])?;
-    run("limits, startup burst and a rollout", MODEL)
+/// The settings of the base run: `--duration 168h --pod-request cpu=500m,memory=512Mi
+/// --node-allocatable cpu=4,memory=16Gi,pods=110 --daemonset-requests cpu=200m,memory=256Mi
+/// --node-group-min 1 --node-group-max 20`.
+fn base() -> SimSettings {
+    let text = |t: &str| Some(t.to_string());
+    SimSettings {
+        duration: text("168h"),
+        pod_request: text("cpu=500m,memory=512Mi"),
+        node_allocatable: text("cpu=4,memory=16Gi,pods=110"),
+        daemonset_requests: vec!["cpu=200m,memory=256Mi".to_string()],
+        node_group_min: Some(1),
+        node_group_max: Some(20),
+        ..SimSettings::default()
+    }
 }
 
-fn run(label: &str, extra: &[&str]) -> Result<()> {
-    let base = [
-        "hpacalc",
-        "simulate",
-        "--hpa",
-        "week-hpa.yaml",
-        "--load",
-        "week-load.csv",
-        "--duration",
-        "168h",
-        "--pod-request",
-        "cpu=500m,memory=512Mi",
-        "--node-allocatable",
-        "cpu=4,memory=16Gi,pods=110",
-        "--daemonset-requests",
-        "cpu=200m,memory=256Mi",
-        "--node-group-min",
-        "1",
-        "--node-group-max",
-        "20",
-    ];
-    let cli = Cli::try_parse_from(base.iter().chain(extra))?;
-    let Some(Command::Simulate(args)) = cli.command else {
-        bail!("not a simulate command line");
+/// The model run, on top of the base run: `--pod-limit cpu=600m --startup-cpu 2x:45s --rollout
+/// 84h --max-unavailable 0 --min-ready-seconds 30`.
+fn model() -> SimSettings {
+    let text = |t: &str| Some(t.to_string());
+    SimSettings {
+        pod_limit: text("cpu=600m"),
+        startup_cpu: text("2x:45s"),
+        rollout: text("84h"),
+        max_unavailable: text("0"),
+        min_ready_seconds: Some(30),
+        ..SimSettings::default()
+    }
+}
+
+fn main() -> Result<()> {
+    run("base", base())?;
+    run("limits, startup burst and a rollout", model().over(base()))
+}
+
+fn run(label: &str, settings: SimSettings) -> Result<()> {
+    let inputs = simulation::Inputs {
+        hpa: Text::new("week-hpa.yaml", HPA),
+        load: Some(Text::new("week-load.csv", week_load())),
+        actual: None,
+        settings,
+        replay: Default::default(),
+        label: None,
     };
-    let load = week_load();
-    let setup = hpacalc::input::load::setup(
-        &args,
-        ("week-hpa.yaml", HPA),
-        ("week-load.csv", &load),
-        None,
-    )?;
+    let setup = simulation::build(&inputs)?;
     let mut best = f64::INFINITY;
     let mut sim = None;
     for _ in 0..5 {
@@ -109,7 +104,13 @@ fn run(label: &str, extra: &[&str]) -> Result<()> {
         bail!("no run");
     };
     let started = Instant::now();
-    let json = hpacalc::render::timeline::json(&sim);
+    let json = Json.export(
+        &sim,
+        Terminal {
+            color: false,
+            width: 120,
+        },
+    );
     let render = started.elapsed().as_secs_f64();
     let s = &sim.summary;
     println!("{label}:");

@@ -830,7 +830,8 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    try_parse_args(args).unwrap_or_else(|e| std::process::exit(crate::clap_exit_code(&e).into()))
+    try_parse_args(args)
+        .unwrap_or_else(|e| std::process::exit(crate::term::clap_exit_code(&e).into()))
 }
 
 /// The flags, or clap's outcome (help, version, usage error) for the caller to print.

@@ -181,3 +181,8 @@ mod tests {
         );
     }
 }
+
+/// A usage error found after clap parsed the flags: exit 2, like clap's own.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);

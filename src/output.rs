@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::UsageError;
 use crate::error::InputError;
+use crate::error::UsageError;
 
 /// One input of the run, with the flag that named it.
 pub struct Input<'a> {

@@ -1,8 +1,8 @@
 //! The node group from the `--node-*` flags: allocatable, DaemonSets, limits and the pod request.
 
 use crate::calc::nodes::{effective_requests, pods_per_node};
-use crate::cli::NodeFlags;
 use crate::error::InputError;
+use crate::input::inputs::{NodeSettings, Text};
 use crate::input::kubectl::cluster;
 use crate::input::samples::counts_as_replica;
 use crate::quantity::parse_milli;
@@ -130,11 +130,12 @@ fn pod_request_from_samples(pods: &[Pod]) -> (Resources, String) {
 /// Real nodes from `--nodes` (and `--all-pods`), sorted by name, with the template taken from
 /// the first Ready node and the DaemonSets that run on it.
 fn cluster_nodes(
-    flags: &NodeFlags,
+    flags: &NodeSettings,
+    files: NodeFiles<'_>,
     pods: &[Pod],
     namespace: &str,
 ) -> anyhow::Result<Option<(Vec<ExistingNode>, Capacity)>> {
-    let Some(nodes_path) = &flags.nodes_file else {
+    let Some(nodes) = files.nodes else {
         return Ok(None);
     };
     if flags.existing_nodes.is_some() {
@@ -144,29 +145,32 @@ fn cluster_nodes(
         )
         .into());
     }
-    let (nodes_file, nodes_text) = super::read_input(nodes_path)?;
-    let all_pods = match &flags.all_pods {
-        Some(path) => Some(super::read_input(path)?),
-        None => None,
-    };
     let workload: HashSet<&str> = pods.iter().map(|p| p.name.as_str()).collect();
     let parsed = cluster::parse(
-        &nodes_file,
-        &nodes_text,
-        all_pods.as_ref().map(|(f, t)| (f.as_str(), t.as_str())),
+        &nodes.name,
+        &nodes.text,
+        files.all_pods.map(|t| (t.name.as_str(), &*t.text)),
         namespace,
         &workload,
     )?;
     Ok(Some(parsed))
 }
 
+/// `--nodes` and `--all-pods`, when given.
+#[derive(Clone, Copy, Default)]
+pub struct NodeFiles<'a> {
+    pub nodes: Option<&'a Text>,
+    pub all_pods: Option<&'a Text>,
+}
+
 /// The node group, when `--node-allocatable` or `--nodes` was given.
-pub fn from_flags(
-    flags: &NodeFlags,
+pub fn from_settings(
+    flags: &NodeSettings,
+    files: NodeFiles<'_>,
     pods: &[Pod],
     namespace: &str,
 ) -> anyhow::Result<Option<NodeInput>> {
-    let cluster = cluster_nodes(flags, pods, namespace)?;
+    let cluster = cluster_nodes(flags, files, pods, namespace)?;
     let template = match (&flags.node_allocatable, &cluster) {
         (Some(text), _) => {
             let (resources, max_pods) = parse_resource_list("--node-allocatable", text)?;
@@ -284,24 +288,22 @@ mod tests {
 
     #[test]
     fn an_allocatable_needs_cpu() {
-        let flags = NodeFlags {
+        let flags = NodeSettings {
             node_allocatable: Some("memory=8Gi".into()),
-            scale_down_utilization_threshold: 0.5,
-            scale_down_unneeded_time: "10m".into(),
-            ..NodeFlags::default()
+            ..NodeSettings::default()
         };
-        let err = from_flags(&flags, &[], "default").unwrap_err();
+        let err = from_settings(&flags, NodeFiles::default(), &[], "default").unwrap_err();
         assert!(err.to_string().contains("without cpu"), "{err}");
     }
 
     #[test]
     fn node_flags_without_a_group_are_refused() {
-        let flags = NodeFlags {
+        let flags = NodeSettings {
             existing_nodes: Some(2),
-            ..NodeFlags::default()
+            ..NodeSettings::default()
         };
         assert!(
-            from_flags(&flags, &[], "default")
+            from_settings(&flags, NodeFiles::default(), &[], "default")
                 .unwrap_err()
                 .to_string()
                 .contains("--node-allocatable")
@@ -310,14 +312,14 @@ mod tests {
 
     #[test]
     fn each_daemonset_takes_a_pod_slot_unless_told() {
-        let flags = NodeFlags {
+        let flags = NodeSettings {
             node_allocatable: Some("cpu=4".into()),
             daemonset_requests: vec!["cpu=100m".into(), "cpu=50m,pods=2".into()],
-            scale_down_utilization_threshold: 0.5,
-            scale_down_unneeded_time: "10m".into(),
-            ..NodeFlags::default()
+            ..NodeSettings::default()
         };
-        let n = from_flags(&flags, &[], "default").unwrap().unwrap();
+        let n = from_settings(&flags, NodeFiles::default(), &[], "default")
+            .unwrap()
+            .unwrap();
         assert_eq!(n.daemonsets.pods, 3);
         assert_eq!(n.daemonsets.resources.get("cpu"), Some(150));
         assert_eq!(n.template.pods, 110);

@@ -4,9 +4,9 @@
 
 use anyhow::Result;
 
+use super::history;
+use super::inputs::Text;
 use super::paste::events::{self, HpaEvent};
-use super::{history, read_input};
-use crate::cli::Cli;
 use crate::report::{Diagnostic, FactSource};
 use crate::scenario::{ControllerMemory, HpaSpec};
 use crate::time::{Duration, Timestamp};
@@ -26,7 +26,8 @@ pub struct Past {
 /// Reads `--history` and `--events`; without `--events`, the describe text's events (`pasted`,
 /// from `hpa_file`) stand in for them.
 pub fn read(
-    cli: &Cli,
+    history: Option<&Text>,
+    events: Option<&Text>,
     hpa: &HpaSpec,
     pasted: Vec<HpaEvent>,
     hpa_file: Option<&str>,
@@ -34,31 +35,26 @@ pub fn read(
     now: Timestamp,
 ) -> Result<Past> {
     let mut past = Past::default();
-    if let Some(path) = &cli.history {
-        let (file, text) = read_input(path)?;
+    if let Some(Text { name: file, text }) = history {
         past.sources
-            .push(FactSource::new("history", "history CSV", Some(&file)));
-        past.memory = Some(history::parse(&file, &text, now)?);
+            .push(FactSource::new("history", "history CSV", Some(file)));
+        past.memory = Some(history::parse(file, text, now)?);
     }
-    let (label, list): (String, Vec<HpaEvent>) = match &cli.events {
-        Some(path) => {
-            let (file, text) = read_input(path)?;
+    let (label, list): (String, Vec<HpaEvent>) = match events {
+        Some(Text { name: file, text }) => {
             if !pasted.is_empty() {
                 past.notes.push(format!(
                     "The describe text's Events section is left out: --events {file} has the \
                      events with their exact times."
                 ));
             }
-            past.sources.push(FactSource::new(
-                "history",
-                "kubectl get events",
-                Some(&file),
-            ));
-            let list = events::parse(&file, &text)?
+            past.sources
+                .push(FactSource::new("history", "kubectl get events", Some(file)));
+            let list = events::parse(file, text)?
                 .into_iter()
                 .map(|e| e.at(now))
                 .collect();
-            (file, list)
+            (file.clone(), list)
         }
         None if !pasted.is_empty() => {
             past.sources.push(FactSource::new(

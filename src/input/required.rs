@@ -4,8 +4,8 @@
 //! would be made up (`--hpa` alone used to answer "0 → 0, scaling disabled"), so it is a usage
 //! error that names the missing input and the flag that supplies it.
 
-use crate::UsageError;
 use crate::error::InputError;
+use crate::error::UsageError;
 use crate::input::target::TargetScale;
 use crate::scenario::{MetricSpec, Source, TargetType};
 

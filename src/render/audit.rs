@@ -7,16 +7,6 @@ use super::table::{new_table, push_table};
 use crate::report::audit::AuditReport;
 use crate::report::{MetricReport, Severity};
 
-pub fn json(audit: &AuditReport) -> String {
-    let mut text = serde_json::to_string_pretty(audit).unwrap_or_default();
-    text.push('\n');
-    text
-}
-
-pub fn yaml(audit: &AuditReport) -> String {
-    serde_yaml::to_string(audit).unwrap_or_default()
-}
-
 /// One row of the HPA table.
 struct Row {
     key: String,

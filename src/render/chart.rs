@@ -822,7 +822,7 @@ mod tests {
     }
 
     fn builtin(name: &str) -> Simulation {
-        crate::calc::simulate::run(&crate::scenarios::builtin_setup(name))
+        crate::calc::simulate::run(&crate::input::builtin::builtin_setup(name))
     }
 
     #[test]

@@ -40,16 +40,6 @@ pub fn to_value(spec: &HpaSpec, status: Option<&ObservedStatus>) -> Value {
     Value::Object(object)
 }
 
-pub fn render_yaml(spec: &HpaSpec, status: Option<&ObservedStatus>) -> String {
-    serde_yaml::to_string(&to_value(spec, status)).unwrap_or_default()
-}
-
-pub fn render_json(spec: &HpaSpec, status: Option<&ObservedStatus>) -> String {
-    let mut text = serde_json::to_string_pretty(&to_value(spec, status)).unwrap_or_default();
-    text.push('\n');
-    text
-}
-
 fn reference(r: &ObjectReference) -> Value {
     let mut m = Map::new();
     if !r.api_version.is_empty() {

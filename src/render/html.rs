@@ -385,7 +385,7 @@ mod tests {
     use crate::calc::simulate::run_observed;
 
     fn page(scenario: &str) -> (Simulation, SyncReports, Vec<(i32, i32)>) {
-        let setup = crate::scenarios::builtin_setup(scenario);
+        let setup = crate::input::builtin::builtin_setup(scenario);
         let mut reports = SyncReports::new(setup.sync_count());
         let mut decided = Vec::new();
         let mut observe = |row: &SyncRow, build: &dyn Fn() -> Report| {
@@ -399,7 +399,7 @@ mod tests {
 
     #[test]
     fn each_syncs_report_is_the_single_sync_evaluation_of_what_that_sync_decided() {
-        for scenario in crate::scenarios::ALL {
+        for scenario in crate::input::builtin::ALL {
             let (sim, reports, decided) = page(scenario.name);
             let rows: Vec<(i32, i32)> = sim
                 .timeline

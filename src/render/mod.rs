@@ -1,9 +1,100 @@
-//! Renderers: pure functions of a `Report` (one sync) or a `Simulation` (over time).
+//! Renderers: pure functions of a `Report` (one sync), a `Simulation` (over time) or an
+//! `AuditReport` (a fleet) to the text printed. Every output format is one `Exporter`
+//! (hyperfine's `src/export/mod.rs`), chosen once by `-o` in the command layer.
 
 pub mod audit;
 pub mod chart;
 pub mod hpa;
 pub mod html;
-pub mod json;
 pub mod table;
 pub mod timeline;
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::calc::simulate::Simulation;
+use crate::report::Report;
+use crate::report::audit::AuditReport;
+
+/// What the renderers need of the terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Terminal {
+    pub color: bool,
+    /// Total width in columns.
+    pub width: u16,
+}
+
+/// One output format of `T`: the value in, the text printed out.
+pub trait Exporter<T: ?Sized> {
+    fn export(&self, value: &T, terminal: Terminal) -> String;
+}
+
+/// The step-by-step table (one sync), the timeline (a simulation) or the HPA table (a fleet);
+/// `wide` adds each pod's class, or each HPA's metrics.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Table {
+    pub wide: bool,
+}
+
+/// The value as one pretty-printed JSON object.
+#[derive(Debug, Clone, Copy)]
+pub struct Json;
+
+/// The same object as YAML.
+#[derive(Debug, Clone, Copy)]
+pub struct Yaml;
+
+/// One row per sync, for spreadsheets.
+#[derive(Debug, Clone, Copy)]
+pub struct Csv;
+
+/// SARIF 2.1.0: each finding at the place its HPA was read (`namespace/name` → `file:line`).
+#[derive(Debug, Clone, Copy)]
+pub struct Sarif<'a> {
+    pub places: &'a HashMap<String, String>,
+}
+
+impl<T: Serialize + ?Sized> Exporter<T> for Json {
+    fn export(&self, value: &T, _: Terminal) -> String {
+        let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+impl<T: Serialize + ?Sized> Exporter<T> for Yaml {
+    fn export(&self, value: &T, _: Terminal) -> String {
+        serde_yaml::to_string(value).unwrap_or_default()
+    }
+}
+
+impl Exporter<Report> for Table {
+    fn export(&self, report: &Report, terminal: Terminal) -> String {
+        table::render(report, self.wide, terminal)
+    }
+}
+
+impl Exporter<Simulation> for Table {
+    fn export(&self, sim: &Simulation, terminal: Terminal) -> String {
+        timeline::table(sim, terminal)
+    }
+}
+
+impl Exporter<Simulation> for Csv {
+    fn export(&self, sim: &Simulation, _: Terminal) -> String {
+        timeline::csv(sim)
+    }
+}
+
+impl Exporter<AuditReport> for Table {
+    fn export(&self, audit: &AuditReport, terminal: Terminal) -> String {
+        audit::table(audit, self.wide, terminal.width)
+    }
+}
+
+impl Exporter<AuditReport> for Sarif<'_> {
+    fn export(&self, audit: &AuditReport, _: Terminal) -> String {
+        audit::sarif(audit, self.places)
+    }
+}

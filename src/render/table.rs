@@ -6,15 +6,15 @@ use std::fmt::Write;
 use anstyle::{AnsiColor, Style};
 use comfy_table::{ContentArrangement, Table, presets};
 
+use crate::render::Terminal;
 use crate::report::{NodesReport, Report, Severity, Step};
 
-/// Layout settings that come from the terminal.
+/// The terminal, and whether the table is `-o wide`.
 #[derive(Debug, Clone, Copy)]
-pub struct Layout {
-    pub wide: bool,
-    pub color: bool,
-    /// Total width in columns.
-    pub width: u16,
+struct Layout {
+    wide: bool,
+    color: bool,
+    width: u16,
 }
 
 pub(crate) fn paint(text: &str, style: Style, color: bool) -> String {
@@ -45,7 +45,12 @@ pub(crate) fn push_table(out: &mut String, table: &Table) {
     }
 }
 
-pub fn render(report: &Report, layout: Layout) -> String {
+pub fn render(report: &Report, wide: bool, terminal: Terminal) -> String {
+    let layout = Layout {
+        wide,
+        color: terminal.color,
+        width: terminal.width,
+    };
     let bold = Style::new().bold();
     let mut out = String::new();
     let _ = writeln!(

@@ -13,12 +13,7 @@ use crate::render::table::{new_table, paint, push_table};
 use crate::time::{Duration, Timestamp};
 
 /// Layout settings that come from the terminal.
-#[derive(Debug, Clone, Copy)]
-pub struct Layout {
-    pub color: bool,
-    /// Total width in columns.
-    pub width: u16,
-}
+pub type Layout = crate::render::Terminal;
 
 /// Words of `text` in lines of at most `width` characters, each starting with `indent`.
 fn wrap(text: &str, width: usize, indent: &str) -> String {
@@ -399,13 +394,6 @@ fn actual_line(sim: &Simulation, a: &ActualComparison) -> String {
         );
     }
     line
-}
-
-/// The result as one JSON object.
-pub fn json(sim: &Simulation) -> String {
-    let mut text = serde_json::to_string_pretty(sim).unwrap_or_default();
-    text.push('\n');
-    text
 }
 
 fn cell<T: ToString>(value: Option<T>) -> String {

@@ -8,7 +8,7 @@
 //! vacuously: it checks that the generators produce the inputs each one can fail on.
 
 use hpacalc::calc::evaluate;
-use hpacalc::render::json::{render, render_yaml};
+use hpacalc::render::{Exporter, Json, Terminal, Yaml};
 use hpacalc::report::Report;
 use hpacalc::scenario::{
     Behavior, ConditionStatus, Container, ContainerKind, ContainerMetrics, ControllerConfig,
@@ -1162,4 +1162,17 @@ proptest! {
             .collect();
         prop_assert_eq!(eval(&expr, &vars), Ok(Value::Float(a + b)));
     }
+}
+
+const TERMINAL: Terminal = Terminal {
+    color: false,
+    width: 100,
+};
+
+fn render(report: &hpacalc::report::Report) -> String {
+    Json.export(report, TERMINAL)
+}
+
+fn render_yaml(report: &hpacalc::report::Report) -> String {
+    Yaml.export(report, TERMINAL)
 }

@@ -4,6 +4,7 @@
 //! pods are then indexed by namespace and labels (`index`), and each HPA's share of the dump is
 //! handed to the single-HPA readers (`share`).
 
+pub mod fleet;
 pub mod index;
 pub mod json;
 pub mod manifests;

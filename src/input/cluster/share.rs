@@ -1,25 +1,21 @@
 //! One HPA's share of a dump (its manifest, its target, the pods its target's selector matches,
-//! their metrics, its events) written as the files of the single-HPA command and read by that
-//! command's own reader (`input::build_scenario`): the audit's scenario of an HPA is the one
-//! `hpacalc -f hpa.json --pods pods.json ...` builds, by construction.
+//! their metrics, its events) as the `Inputs` of the single-HPA command: the audit's scenario of
+//! an HPA is the one `hpacalc -f hpa.json --pods pods.json ...` builds, by construction, and the
+//! objects the dump holds are read once, never written out to be read again.
 
-use std::path::PathBuf;
-use std::rc::Rc;
-
-use anyhow::Result;
-use clap::Parser;
-
-use super::objects::{PodMetrics, Workload};
-use super::{Whole, objects};
-use crate::cli::Cli;
-use crate::input::read;
-use crate::scenario::{Scenario, SelectorError};
+use super::objects::{self, PodMetrics, Workload};
+use super::{Whole, objects::HpaHead};
+use crate::error::InputError;
+use crate::input::inputs::{Given, Inputs, Settings, Text};
+use crate::input::kubectl::{Scope, metrics, pods};
+use crate::input::target::{TargetScale, replica_count};
+use crate::scenario::{ObjectReference, Scenario, SelectorError};
 
 /// What one HPA's share holds.
 pub struct Share<'a> {
-    pub hpa: &'a Whole<objects::HpaHead>,
+    pub hpa: &'a Whole<HpaHead>,
     /// What is given as `--hpa`: the HPA, or the KEDA ScaledObject that made it.
-    pub manifest: &'a Whole<objects::HpaHead>,
+    pub manifest: &'a Whole<HpaHead>,
     pub target: Option<&'a Workload>,
     pub pods: Vec<&'a objects::Pod>,
     /// `None` when no `--metrics` was given.
@@ -28,110 +24,130 @@ pub struct Share<'a> {
     pub events: Vec<&'a Whole<objects::EventHead>>,
     /// The controller's own selector check failed for this HPA.
     pub selector_error: Option<SelectorError>,
-    /// Its own files besides the dump (live custom and external metrics).
+    /// Its own answers besides the dump (live custom and external metrics).
     pub own: Option<&'a super::HpaFiles>,
 }
 
-/// Files and flags every HPA's command shares.
+/// What every HPA's command shares.
 pub struct Common {
-    /// Controller flags and `--now`, as command-line arguments.
-    pub flags: Vec<String>,
-    /// `--custom-metrics` and `--external-metrics` files: read once, given to every HPA.
-    pub files: Vec<(String, PathBuf, Rc<str>)>,
+    /// The controller flags and the evaluation time.
+    pub settings: Settings,
+    /// `--custom-metrics` and `--external-metrics`: read once, given to every HPA.
+    pub custom_metrics: Vec<Text>,
+    pub external_metrics: Vec<Text>,
 }
 
-fn list(items: impl Iterator<Item = String>) -> String {
-    let items: Vec<String> = items.collect();
-    format!(
-        "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{}]}}",
-        items.join(",")
-    )
-}
-
-/// A list item with its `kind`, written straight to text (no JSON tree per pod).
-#[derive(serde::Serialize)]
-struct Kinded<'a, T> {
-    kind: &'static str,
-    #[serde(flatten)]
-    item: &'a T,
-}
-
-fn json<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-/// The scenario the single-HPA command builds from this share.
-pub fn scenario(share: &Share<'_>, common: &Common) -> Result<Scenario> {
-    let meta = &share.hpa.head.metadata;
-    let dir = PathBuf::from(format!("<dump>/{}/{}", meta.namespace, meta.name));
-    let mut files: Vec<(PathBuf, Rc<str>)> = Vec::new();
-    let mut args: Vec<String> = vec!["hpacalc".into()];
-    let mut add = |flag: &str, name: &str, text: String| {
-        let path = dir.join(name);
-        args.push(flag.to_string());
-        args.push(path.to_string_lossy().into_owned());
-        files.push((path, text.into()));
-    };
-    let name = if std::ptr::eq(share.manifest, share.hpa) {
-        "hpa.json"
-    } else {
-        "scaledobject.json"
-    };
-    add("--hpa", name, share.manifest.text.to_string());
-    // The pods and the target travel together: the pods reader takes the target from the list.
-    let pods = share
-        .pods
-        .iter()
-        .map(|&item| json(&Kinded { kind: "Pod", item }));
-    add("--pods", "pods.json", list(pods));
-    if let Some(target) = share.target {
-        add("--target", "target.json", json(target));
-    }
-    match (share.metrics_api_error, &share.metrics) {
-        (Some(message), _) => add(
-            "--metrics",
-            "metrics.json",
-            json(&serde_json::json!({
-                "kind": "Status", "apiVersion": "v1", "status": "Failure", "message": message
-            })),
-        ),
-        (None, Some(metrics)) => add(
-            "--metrics",
-            "metrics.json",
-            format!(
-                "{{\"kind\":\"PodMetricsList\",\"apiVersion\":\"metrics.k8s.io/v1beta1\",\"items\":[{}]}}",
-                metrics.iter().map(json).collect::<Vec<_>>().join(",")
-            ),
-        ),
-        (None, None) => {}
-    }
-    if !share.events.is_empty() {
-        add(
-            "--events",
-            "events.json",
-            list(share.events.iter().map(|e| e.text.to_string())),
+impl Share<'_> {
+    /// The share as the inputs of the single-HPA command.
+    pub fn inputs(&self, common: &Common) -> Result<Inputs, InputError> {
+        let meta = &self.hpa.head.metadata;
+        let dir = format!("<dump>/{}/{}", meta.namespace, meta.name);
+        let file = |name: &str| format!("{dir}/{name}");
+        let manifest = if std::ptr::eq(self.manifest, self.hpa) {
+            "hpa.json"
+        } else {
+            "scaledobject.json"
+        };
+        // The pods were matched by the audit's index: no selector narrows them again.
+        let namespace = if meta.namespace.is_empty() {
+            "default"
+        } else {
+            meta.namespace.as_str()
+        };
+        let scope = Scope {
+            namespace: namespace.to_string(),
+            selector: None,
+            selector_is_targets: false,
+        };
+        let target_ref = &self.hpa.head.spec.scale_target_ref;
+        let target_ref = ObjectReference {
+            api_version: String::new(),
+            kind: target_ref.kind.to_string(),
+            name: target_ref.name.to_string(),
+        };
+        let pods_file = file("pods.json");
+        let captured = pods::from_objects(&pods_file, &self.pods, &scope, &target_ref)?;
+        let metrics = self.metrics_input(&file("metrics.json"), &scope, &captured)?;
+        let mut inputs = Inputs::of_hpa(
+            Text::new(file(manifest), &*self.manifest.text),
+            common.settings.clone(),
         );
+        inputs.pods = Some(Given::Read {
+            name: pods_file,
+            value: captured,
+        });
+        inputs.metrics = metrics;
+        if let Some(target) = self.target {
+            let name = file("target.json");
+            let value = target_scale(&name, target)?;
+            inputs.target = Some(Given::Read { name, value });
+        }
+        if !self.events.is_empty() {
+            let items: Vec<&str> = self.events.iter().map(|e| &*e.text).collect();
+            let list = format!(
+                "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{}]}}",
+                items.join(",")
+            );
+            inputs.events = Some(Text::new(file("events.json"), list));
+        }
+        for (flag, name, text) in self.own.iter().flat_map(|o| &o.files) {
+            let text = Text::new(file(name), text.as_str());
+            match *flag {
+                "--custom-metrics" => inputs.custom_metrics.push(text),
+                _ => inputs.external_metrics.push(text),
+            }
+        }
+        inputs
+            .custom_metrics
+            .extend(common.custom_metrics.iter().cloned());
+        inputs
+            .external_metrics
+            .extend(common.external_metrics.iter().cloned());
+        Ok(inputs)
     }
-    for (flag, name, text) in share.own.iter().flat_map(|o| &o.files) {
-        add(flag, name, text.clone());
+
+    /// The resource metrics: the API's error answer, the matched items, or none given.
+    fn metrics_input(
+        &self,
+        name: &str,
+        scope: &Scope,
+        pods: &pods::CapturedPods,
+    ) -> Result<Option<Given<metrics::CapturedMetrics>>, InputError> {
+        let value = match (self.metrics_api_error, &self.metrics) {
+            (Some(message), _) => metrics::CapturedMetrics {
+                api_error: Some(message.to_string()),
+                ..metrics::CapturedMetrics::default()
+            },
+            (None, Some(items)) => metrics::from_objects(name, items, scope, &pods.excluded)?,
+            (None, None) => return Ok(None),
+        };
+        Ok(Some(Given::Read {
+            name: name.to_string(),
+            value,
+        }))
     }
-    for (flag, path, text) in &common.files {
-        args.push(flag.clone());
-        args.push(path.to_string_lossy().into_owned());
-        files.push((path.clone(), Rc::clone(text)));
-    }
-    args.extend(common.flags.iter().cloned());
-    let cli = Cli::try_parse_from(&args)
-        .map_err(|e| anyhow::anyhow!("internal: the single-HPA command does not parse: {e}"))?;
-    let mut scenario = read::with_provided(files, || crate::input::build_scenario(&cli))?;
-    scenario
-        .metrics
-        .selector_error
-        .clone_from(&share.selector_error);
-    if let Some(own) = share.own {
+
+    /// The scenario the single-HPA command builds from this share.
+    pub fn scenario(&self, common: &Common) -> anyhow::Result<Scenario> {
+        let mut scenario = crate::input::build(self.inputs(common)?)?;
         scenario
-            .input_diagnostics
-            .extend(own.diagnostics.iter().cloned());
+            .metrics
+            .selector_error
+            .clone_from(&self.selector_error);
+        if let Some(own) = self.own {
+            scenario
+                .input_diagnostics
+                .extend(own.diagnostics.iter().cloned());
+        }
+        Ok(scenario)
     }
-    Ok(scenario)
+}
+
+/// The target's replicas, as `--target` reads them.
+fn target_scale(file: &str, target: &Workload) -> Result<TargetScale, InputError> {
+    Ok(TargetScale {
+        file: file.to_string(),
+        spec_replicas: replica_count(file, "spec.replicas", target.spec.replicas)?,
+        status_replicas: replica_count(file, "status.replicas", target.status.replicas)?,
+    })
 }

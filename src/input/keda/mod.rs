@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use crate::error::InputError;
+use crate::input::inputs::Settings;
 use crate::input::manifest::locate::FieldPath;
 use crate::input::manifest::validate::{FieldError, field_error};
 use crate::quantity::{Format, format_milli, parse_milli};
@@ -1095,28 +1096,28 @@ fn modifiers(
     })
 }
 
-/// The KEDA part of the scenario from the command line: `--metric-value` (or `files`, the
-/// external metrics API's answers), `--metric-failures`, `--last-active`.
-pub fn from_cli(
+/// The KEDA part of the scenario from the settings: `--metric-value` (or `files`, the external
+/// metrics API's answers), `--metric-failures`, `--last-active`.
+pub fn from_settings(
     translated: &Translated,
-    cli: &crate::cli::Cli,
+    settings: &Settings,
     files: &BTreeMap<String, Vec<i64>>,
     now: Timestamp,
     have_pods: bool,
 ) -> anyhow::Result<(KedaInput, Vec<String>)> {
-    let age = match &cli.last_active {
+    let age = match &settings.last_active {
         Some(text) => Some(crate::input::flag_duration("--last-active", text)?),
         None => None,
     };
     let (input, mut notes) = resolve(
         &translated.keda,
-        &cli.metric_values,
+        &settings.metric_values,
         files,
-        cli.metric_failures,
+        settings.metric_failures,
         age,
         now,
     )?;
-    if cli.current_replicas.is_none() && !have_pods {
+    if settings.current_replicas.is_none() && !have_pods {
         notes.push(
             "KEDA: no --current-replicas and no pods: the target is taken to be at 0 replicas."
                 .to_string(),
@@ -1125,14 +1126,14 @@ pub fn from_cli(
     Ok((input, notes))
 }
 
-/// The KEDA flags with an HPA manifest: a usage error.
-pub fn refuse_flags(cli: &crate::cli::Cli, hpa_file: &str) -> anyhow::Result<()> {
+/// The KEDA settings with an HPA manifest: a usage error.
+pub fn refuse_settings(settings: &Settings, hpa_file: &str) -> anyhow::Result<()> {
     for (flag, given) in [
-        ("--last-active", cli.last_active.is_some()),
-        ("--metric-failures", cli.metric_failures.is_some()),
+        ("--last-active", settings.last_active.is_some()),
+        ("--metric-failures", settings.metric_failures.is_some()),
     ] {
         if given {
-            anyhow::bail!(crate::UsageError(format!(
+            anyhow::bail!(crate::error::UsageError(format!(
                 "{flag} applies to a KEDA ScaledObject, and {hpa_file} holds an HPA"
             )));
         }

@@ -3,17 +3,16 @@
 //! differently: the files' namespaces and selectors, pods without samples, samples without pods.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
 
 use anyhow::Result;
 
 use super::{Format, Scope, custom, detect, metrics, name_list, pods};
-use crate::cli::Cli;
 use crate::error::InputError;
+use crate::input::inputs::{Given, Text};
 use crate::input::manifest::{HpaStatus, LoadedHpa};
 use crate::input::selector::Selector;
 use crate::input::values::FromFiles;
-use crate::input::{read_input, recognize, samples};
+use crate::input::{recognize, samples};
 use crate::scenario::{
     HpaSpec, MetricSpec, ObservedMetric, ObservedStatus, Pod, PodMetricValue, PodMetrics,
 };
@@ -116,20 +115,22 @@ impl Newest {
     }
 }
 
-fn read(path: &Path) -> Result<(String, String)> {
-    read_input(path)
+/// The pods and metrics inputs of one sync.
+pub struct Captures<'a> {
+    pub pods: Option<Given<pods::CapturedPods>>,
+    pub metrics: Option<Given<metrics::CapturedMetrics>>,
+    pub custom: &'a [Text],
+    pub external: &'a [Text],
 }
 
-/// Reads `--pods`, `--metrics`, `--custom-metrics` and `--external-metrics`; `now` is `--now`
-/// when given, else the newest time in the kubectl inputs, else the clock. `preread` is the
-/// `--pods` file already read by `pods::Pages`.
+/// Reads the pods, the resource metrics and the custom and external metrics answers; `now` is
+/// `--now` when given, else the newest time in the kubectl inputs, else the clock.
 pub fn observe(
-    cli: &Cli,
+    given: Captures<'_>,
     loaded: &LoadedHpa,
     scope: &Scope,
     now: Option<Timestamp>,
     window: Duration,
-    preread: Option<pods::CapturedPods>,
 ) -> Result<Observed> {
     let specs = &loaded.spec.metrics;
     let mut out = Observed {
@@ -152,38 +153,42 @@ pub fn observe(
     let source = crate::report::FactSource::new;
 
     // The pods: kubectl output now, CSV once `now` is known (its ages count back from it).
-    let mut csv: Option<(String, String)> = None;
+    let mut csv: Option<(String, std::sync::Arc<str>)> = None;
     let mut captured_pods: Option<(String, pods::CapturedPods)> = None;
-    if let (Some(path), Some(captured)) = (&cli.pods, preread) {
-        let file = path.display().to_string();
-        out.sources
-            .push(source("pods", "kubectl get pods", Some(&file)));
-        newest.offer(captured.newest, &file);
-        captured_pods = Some((file, captured));
-    } else if let Some(path) = &cli.pods {
-        let (file, text) = read(path)?;
-        // `what` returns at once for JSON: a large capture is not scanned.
-        if let Some(found) = recognize::what(&text) {
-            return Err(recognize::refusal(&file, recognize::Given::Pods, found).into());
+    let have_pods = given.pods.is_some();
+    let usage_given = given.metrics.is_some();
+    match given.pods {
+        Some(Given::Read { name, value }) => {
+            out.sources
+                .push(source("pods", "kubectl get pods", Some(&name)));
+            newest.offer(value.newest, &name);
+            captured_pods = Some((name, value));
         }
-        match detect(&text) {
-            Format::Text => {
-                out.sources.push(source("pods", "samples CSV", Some(&file)));
-                if cli.metrics.is_none() {
-                    out.sources
-                        .push(source("resourceMetrics", "samples CSV", Some(&file)));
+        Some(Given::Text(Text { name: file, text })) => {
+            // `what` returns at once for JSON: a large capture is not scanned.
+            if let Some(found) = recognize::what(&text) {
+                return Err(recognize::refusal(&file, recognize::Given::Pods, found).into());
+            }
+            match detect(&text) {
+                Format::Text => {
+                    out.sources.push(source("pods", "samples CSV", Some(&file)));
+                    if !usage_given {
+                        out.sources
+                            .push(source("resourceMetrics", "samples CSV", Some(&file)));
+                    }
+                    csv = Some((file, text));
                 }
-                csv = Some((file, text));
-            }
-            format => {
-                out.sources
-                    .push(source("pods", "kubectl get pods", Some(&file)));
-                let captured = pods::parse(&file, &text, format, scope, &loaded.spec.target)
-                    .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
-                newest.offer(captured.newest, &file);
-                captured_pods = Some((file, captured));
+                format => {
+                    out.sources
+                        .push(source("pods", "kubectl get pods", Some(&file)));
+                    let captured = pods::parse(&file, &text, format, scope, &loaded.spec.target)
+                        .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
+                    newest.offer(captured.newest, &file);
+                    captured_pods = Some((file, captured));
+                }
             }
         }
+        None => {}
     }
     let no_excluded = HashSet::new();
     let excluded = captured_pods
@@ -191,56 +196,62 @@ pub fn observe(
         .map_or(&no_excluded, |(_, c)| &c.excluded);
 
     let mut resource = None;
-    if let Some(path) = &cli.metrics {
-        let (file, text) = read(path)?;
-        let format = detect(&text);
-        let form = if format == Format::Text {
-            "kubectl top pods"
-        } else {
-            "PodMetricsList"
-        };
-        out.sources
-            .push(source("resourceMetrics", form, Some(&file)));
-        let captured = metrics::parse(&file, &text, format, scope, excluded)?;
-        newest.offer(captured.newest(), &file);
-        resource = Some((file, captured));
+    match given.metrics {
+        Some(Given::Text(Text { name: file, text })) => {
+            let format = detect(&text);
+            let form = if format == Format::Text {
+                "kubectl top pods"
+            } else {
+                "PodMetricsList"
+            };
+            out.sources
+                .push(source("resourceMetrics", form, Some(&file)));
+            let captured = metrics::parse(&file, &text, format, scope, excluded)?;
+            newest.offer(captured.newest(), &file);
+            resource = Some((file, captured));
+        }
+        Some(Given::Read { name, value }) => {
+            out.sources
+                .push(source("resourceMetrics", "PodMetricsList", Some(&name)));
+            newest.offer(value.newest(), &name);
+            resource = Some((name, value));
+        }
+        None => {}
     }
 
     let mut custom_values = Vec::new();
-    for path in &cli.custom_metrics {
-        let (file, text) = read(path)?;
-        let format = api_format(&file, &text)?;
-        if let Some(e) = metrics::api_status(&file, &text, format)? {
+    for Text { name: file, text } in given.custom {
+        let format = api_format(file, text)?;
+        if let Some(e) = metrics::api_status(file, text, format)? {
             out.sources
-                .push(source("customMetrics", "Status", Some(&file)));
-            api_error_note(&mut out.notes, &file, "custom", &e);
+                .push(source("customMetrics", "Status", Some(file)));
+            api_error_note(&mut out.notes, file, "custom", &e);
             out.custom_api_error.get_or_insert(e);
             continue;
         }
         out.sources
-            .push(source("customMetrics", "MetricValueList", Some(&file)));
-        let values = custom::parse_custom(&file, &text, format)?;
-        newest.offer(custom::newest(&values, &[]), &file);
+            .push(source("customMetrics", "MetricValueList", Some(file)));
+        let values = custom::parse_custom(file, text, format)?;
+        newest.offer(custom::newest(&values, &[]), file);
         custom_values.extend(values);
     }
     let mut external_values = Vec::new();
-    for path in &cli.external_metrics {
-        let (file, text) = read(path)?;
-        let format = api_format(&file, &text)?;
-        if let Some(e) = metrics::api_status(&file, &text, format)? {
+    for Text { name: file, text } in given.external {
+        let format = api_format(file, text)?;
+        if let Some(e) = metrics::api_status(file, text, format)? {
             out.sources
-                .push(source("externalMetrics", "Status", Some(&file)));
-            api_error_note(&mut out.notes, &file, "external", &e);
+                .push(source("externalMetrics", "Status", Some(file)));
+            api_error_note(&mut out.notes, file, "external", &e);
             out.external_api_error.get_or_insert(e);
             continue;
         }
         out.sources.push(source(
             "externalMetrics",
             "ExternalMetricValueList",
-            Some(&file),
+            Some(file),
         ));
-        let values = custom::parse_external(&file, &text, format)?;
-        newest.offer(custom::newest(&[], &values), &file);
+        let values = custom::parse_external(file, text, format)?;
+        newest.offer(custom::newest(&[], &values), file);
         external_values.extend(values);
     }
 
@@ -274,8 +285,8 @@ pub fn observe(
     out.files = FromFiles {
         object: from_files.object,
         external: from_files.external,
-        custom_answered: !cli.custom_metrics.is_empty(),
-        external_answered: !cli.external_metrics.is_empty(),
+        custom_answered: !given.custom.is_empty(),
+        external_answered: !given.external.is_empty(),
     };
     let pods_metric_files = from_files.pods;
 
@@ -299,7 +310,7 @@ pub fn observe(
                     now: out.now,
                     window,
                     usage_given: resource.is_some(),
-                    custom_answered: !cli.custom_metrics.is_empty(),
+                    custom_answered: !given.custom.is_empty(),
                     other_names: &answered,
                 },
             )
@@ -308,7 +319,7 @@ pub fn observe(
             for spec in &csv_specs {
                 if let MetricSpec::Pods { metric, .. } = spec
                     && !parsed.pod_metrics.contains_key(&metric.name)
-                    && !cli.custom_metrics.is_empty()
+                    && !given.custom.is_empty()
                 {
                     out.notes.push(format!(
                         "Pods metric {}: no item in --custom-metrics and no value in {file}: the \
@@ -382,10 +393,10 @@ pub fn observe(
             &file,
             &out.pods,
             out.resource_metrics.iter().map(|m| m.pod.as_str()),
-            cli.pods.is_some(),
+            have_pods,
         );
     }
-    if cli.pods.is_some() {
+    if have_pods {
         for (name, values) in &out.pod_metrics {
             note_strays(
                 &mut out.notes,

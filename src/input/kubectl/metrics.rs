@@ -125,6 +125,96 @@ pub fn parse(
         });
     }
     let from_top = format == Format::Text;
+    keep_items(file, scope, excluded, from_top, |keep| {
+        if from_top {
+            top::parse(file, text)?.into_iter().try_for_each(keep)
+        } else {
+            each_api_item(file, text, format, keep)
+        }
+    })
+}
+
+/// The PodMetrics of a cluster dump that the audit matched to one HPA's pods, through the same
+/// filters as a file of them: what `parse` gives for a `PodMetricsList` of these items.
+pub fn from_objects(
+    file: &str,
+    objects: &[&crate::input::cluster::objects::PodMetrics],
+    scope: &Scope,
+    excluded: &HashSet<String>,
+) -> Result<CapturedMetrics, InputError> {
+    keep_items(file, scope, excluded, false, |keep| {
+        for (i, object) in objects.iter().enumerate() {
+            let path = format!("items[{i}]");
+            let raw = raw_item(object)
+                .map_err(|(field, m)| InputError::new(file, m).field(format!("{path}.{field}")))?;
+            keep(to_item(file, path, raw)?)?;
+        }
+        Ok(())
+    })
+}
+
+/// A dump's PodMetrics as the reader of a file would have read it.
+fn raw_item(
+    object: &crate::input::cluster::objects::PodMetrics,
+) -> Result<RawItem<'_>, (String, String)> {
+    let meta = &object.metadata;
+    let window = match object.window.as_deref() {
+        None => None,
+        Some(w) => Some(Window(Duration::parse(w).map_err(|e| {
+            (
+                "window".to_string(),
+                format!(
+                    "found {}, expected a duration: {e}",
+                    crate::error::quoted(w)
+                ),
+            )
+        })?)),
+    };
+    let containers = (object.containers.iter())
+        .enumerate()
+        .map(|(j, c)| {
+            let usage = match &c.usage {
+                None => None,
+                Some(json) => Some(
+                    super::pods::resource_map(json)
+                        .map_err(|(name, m)| (format!("containers[{j}].usage.{name}"), m))?,
+                ),
+            };
+            Ok(RawContainer {
+                name: c.name.as_deref().map(Cow::Borrowed),
+                usage,
+            })
+        })
+        .collect::<Result<Vec<_>, (String, String)>>()?;
+    Ok(RawItem {
+        kind: None,
+        metadata: Some(Meta {
+            name: Some(Cow::Borrowed(&meta.name)),
+            namespace: (!meta.namespace.is_empty()).then(|| Cow::Borrowed(meta.namespace.as_str())),
+            labels: (!meta.labels.is_empty()).then(|| {
+                Labels(
+                    (meta.labels.0.iter())
+                        .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
+                        .collect(),
+                )
+            }),
+        }),
+        timestamp: super::pods::time(object.timestamp.as_deref())
+            .map_err(|m| ("timestamp".to_string(), m))?,
+        window,
+        containers: Some(containers),
+    })
+}
+
+/// Keeps the items `each` hands over that the scope selects, each once, and says what was left
+/// out.
+fn keep_items(
+    file: &str,
+    scope: &Scope,
+    excluded: &HashSet<String>,
+    from_top: bool,
+    each: impl FnOnce(&mut dyn FnMut(Item) -> Result<(), InputError>) -> Result<(), InputError>,
+) -> Result<CapturedMetrics, InputError> {
     let mut out = CapturedMetrics {
         from_top,
         ..CapturedMetrics::default()
@@ -164,13 +254,7 @@ pub fn parse(
         out.samples.push(item.sample);
         Ok(())
     };
-    if from_top {
-        top::parse(file, text)?
-            .into_iter()
-            .try_for_each(&mut keep)?;
-    } else {
-        each_api_item(file, text, format, &mut keep)?;
-    }
+    each(&mut keep)?;
     if out.samples.is_empty() && !other_namespaces.is_empty() {
         return Err(InputError::new(
             file,
@@ -265,7 +349,7 @@ fn each_api_item(
     file: &str,
     text: &str,
     format: Format,
-    each: &mut impl FnMut(Item) -> Result<(), InputError>,
+    each: &mut dyn FnMut(Item) -> Result<(), InputError>,
 ) -> Result<(), InputError> {
     let docs: Vec<Document<'_>> = decode(file, text, format)?;
     for (d, doc) in docs.into_iter().enumerate() {

@@ -17,6 +17,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 
 use super::{Format, Labels, ResourceMap, Scope, Time, decode_each, name_list};
 use crate::error::InputError;
+use crate::input::cluster::json::Json;
+use crate::input::cluster::objects;
 use crate::input::target::{TargetScale, replica_count};
 use crate::report::{Diagnostic, Severity};
 use crate::scenario::{
@@ -203,6 +205,200 @@ pub fn parse(
         return Err(err);
     }
     finish(file, scope, target, kept)
+}
+
+/// The pods of a cluster dump that the audit matched to one HPA, through the same rules as a
+/// file of them: what `parse` gives for a `List` of these pods, without writing one.
+pub fn from_objects(
+    file: &str,
+    objects: &[&objects::Pod],
+    scope: &Scope,
+    target: &ObjectReference,
+) -> Result<CapturedPods, InputError> {
+    let rules = Rules {
+        file,
+        scope,
+        target,
+    };
+    let mut kept = Batch::default();
+    let mut batch = Batch::default();
+    for (i, object) in objects.iter().enumerate() {
+        let place = Place {
+            doc: 0,
+            item: Some(i),
+        };
+        // A value the parser would refuse is reported before any pod's problem, as for a file.
+        let item = raw_pod(object).map_err(|(field, message)| {
+            InputError::new(file, message).field(format!("{place}.{field}"))
+        })?;
+        rules.accept(&kept, &mut batch, place, item);
+    }
+    kept.absorb(batch);
+    if let Some(err) = kept.error {
+        return Err(err);
+    }
+    finish(file, scope, target, kept)
+}
+
+/// A dump's pod as the reader of a file would have read it: (the field, the message) of a value
+/// it would refuse.
+fn raw_pod(pod: &objects::Pod) -> Result<RawPod<'_>, (String, String)> {
+    fn str(s: &str) -> Option<Str<'_>> {
+        Some(Str(Cow::Borrowed(s)))
+    }
+    let meta = &pod.metadata;
+    let labels = (!meta.labels.is_empty()).then(|| {
+        Labels(
+            (meta.labels.0.iter())
+                .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
+                .collect(),
+        )
+    });
+    let owners = (!meta.owner_references.is_empty()).then(|| {
+        (meta.owner_references.iter())
+            .map(|o| Owner {
+                kind: Some(Str(Cow::Borrowed(o.kind.as_str()))),
+                name: Some(Str(Cow::Borrowed(o.name.as_str()))),
+                controller: o.controller,
+            })
+            .collect()
+    });
+    let spec = &pod.spec;
+    let status = &pod.status;
+    let conditions = (status.conditions.iter())
+        .enumerate()
+        .map(|(j, c)| {
+            Ok(RawCondition {
+                condition_type: c.condition_type.as_deref().and_then(str),
+                status: c.status.as_deref().and_then(str),
+                last_transition_time: time(c.last_transition_time.as_deref())
+                    .map_err(|m| (format!("status.conditions[{j}].lastTransitionTime"), m))?,
+            })
+        })
+        .collect::<Result<Vec<_>, (String, String)>>()?;
+    Ok(RawPod {
+        kind: str("Pod"),
+        metadata: Some(Meta {
+            name: str(&meta.name),
+            namespace: (!meta.namespace.is_empty())
+                .then(|| Str(Cow::Borrowed(meta.namespace.as_str()))),
+            labels,
+            deletion_timestamp: meta.deletion_timestamp.as_ref().map(|_| IgnoredAny),
+            owner_references: owners,
+        }),
+        spec: Some(PodSpec {
+            containers: raw_containers(&spec.containers, "containers")?,
+            init_containers: raw_containers(&spec.init_containers, "initContainers")?,
+            resources: requirements(spec.resources.as_ref())
+                .map_err(|(f, m)| (format!("spec.resources.{f}"), m))?,
+            replicas: None,
+        }),
+        status: Some(PodStatus {
+            phase: status.phase.as_deref().and_then(str),
+            start_time: time(status.start_time.as_deref())
+                .map_err(|m| ("status.startTime".to_string(), m))?,
+            conditions: (!conditions.is_empty()).then_some(conditions),
+            replicas: None,
+        }),
+    })
+}
+
+/// A dump's containers (`None` when there are none, as an absent list reads).
+fn raw_containers<'a>(
+    list: &'a [objects::Container],
+    key: &str,
+) -> Result<Option<Vec<RawContainer<'a>>>, (String, String)> {
+    if list.is_empty() {
+        return Ok(None);
+    }
+    (list.iter().enumerate())
+        .map(|(j, c)| {
+            Ok(RawContainer {
+                name: Some(Str(Cow::Borrowed(c.name.as_str()))),
+                restart_policy: (c.restart_policy.as_deref()).map(|p| Str(Cow::Borrowed(p))),
+                resources: requirements(c.resources.as_ref())
+                    .map_err(|(f, m)| (format!("spec.{key}[{j}].resources.{f}"), m))?,
+            })
+        })
+        .collect::<Result<Vec<_>, (String, String)>>()
+        .map(Some)
+}
+
+/// `resources` with its requests read as quantities, as `ResourceMap` reads them.
+fn requirements(
+    resources: Option<&objects::Requirements>,
+) -> Result<Option<Requirements>, (String, String)> {
+    let Some(resources) = resources else {
+        return Ok(None);
+    };
+    let requests = match &resources.requests {
+        None => None,
+        Some(json) => {
+            Some(resource_map(json).map_err(|(name, m)| (format!("requests.{name}"), m))?)
+        }
+    };
+    Ok(Some(Requirements { requests }))
+}
+
+/// A dump's `ResourceList` as milli-units: (the resource, the message) of a quantity refused.
+pub(crate) fn resource_map(json: &Json) -> Result<ResourceMap, (String, String)> {
+    let pairs = match json {
+        Json::Null => return Ok(ResourceMap::default()),
+        Json::Object(pairs) => pairs,
+        other => {
+            return Err((
+                String::new(),
+                format!(
+                    "found {}, expected a mapping of resource names to quantities",
+                    crate::error::quoted(&other.text())
+                ),
+            ));
+        }
+    };
+    let mut list = Vec::with_capacity(pairs.len());
+    for (name, value) in pairs.iter() {
+        let text = match value {
+            Json::String(s) => s.to_string(),
+            Json::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(i), _, _) => i.to_string(),
+                (None, Some(u), _) => u.to_string(),
+                (None, None, Some(f)) => f.to_string(),
+                _ => n.to_string(),
+            },
+            other => {
+                return Err((
+                    name.to_string(),
+                    format!(
+                        "found {}, expected a quantity such as 250m or 512Mi",
+                        crate::error::quoted(&other.text())
+                    ),
+                ));
+            }
+        };
+        let milli =
+            crate::quantity::parse_milli(&text).map_err(|e| (name.to_string(), e.to_string()))?;
+        if milli < 0 {
+            return Err((
+                name.to_string(),
+                format!("found a negative {name} of {milli} milli-units, expected 0 or more"),
+            ));
+        }
+        list.push((name.to_string(), milli));
+    }
+    Ok(ResourceMap(Resources(list)))
+}
+
+/// A dump's time as `metav1.Time` reads it.
+pub(crate) fn time(text: Option<&str>) -> Result<Option<Time>, String> {
+    text.map(|t| {
+        Timestamp::parse_rfc3339(t).map(Time).ok_or_else(|| {
+            format!(
+                "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
+                crate::error::quoted(t)
+            )
+        })
+    })
+    .transpose()
 }
 
 /// A pod list read page by page (`limit`/`continue`), each page turned into `Pod`s as it arrives

@@ -244,10 +244,6 @@ async fn read_list(
                 answer: r.message,
                 unchecked: unchecked.to_string(),
             };
-            crate::warn(&format!(
-                "cannot list {} (403): {}; the audit goes on",
-                req.resource, u.unchecked
-            ));
             dump.unlisted.push(u);
             Ok(())
         }

@@ -55,11 +55,11 @@ pub struct Capture {
     pub metrics: Option<String>,
     /// The custom and external metrics APIs' answers.
     pub metric_files: MetricFiles,
-    /// The HPA's events were written to `EVENTS_FILE`, from this API group version.
+    /// The HPA's events (one `List`), and the API group version they were read from.
+    pub events: String,
     pub events_from: &'static str,
-    /// `--nodes-from-cluster`: the nodes and every pod of the cluster were written to
-    /// `NODES_FILE` and `ALL_PODS_FILE`.
-    pub nodes: bool,
+    /// `--nodes-from-cluster`: every node and every pod of the cluster (one `List` each).
+    pub nodes: Option<(String, String)>,
     /// Metrics APIs that are not installed or not available: the controller's metrics that read
     /// them fail.
     pub diagnostics: Vec<Diagnostic>,
@@ -68,15 +68,14 @@ pub struct Capture {
     pub captured_at: Timestamp,
 }
 
-/// Reads one HPA and everything its next sync reads.
-/// The pod lists are written to `dir` as they arrive; the other answers are returned.
+/// Reads one HPA and everything its next sync reads. The pods are read page by page as they
+/// arrive (and, with `save`, written there as one `List`); the other answers are returned.
 pub async fn capture(
     api: &Api,
     namespace: &str,
     name: &str,
     with_nodes: bool,
-    dir: &Path,
-    save: bool,
+    save: Option<&Path>,
 ) -> Result<Capture, LiveError> {
     let hpa_req = Request {
         path: format!(
@@ -100,19 +99,18 @@ pub async fn capture(
 
     // The scale does not depend on the metrics that read no pods: ask for both at once.
     let hpa_name = format!("{namespace}/{name}");
-    let events_file = dir.join(EVENTS_FILE);
     let (scale, objects, external, events) = tokio::join!(
         read_scale(api, namespace, &spec.target, &hpa_name),
         object_metrics(api, namespace, &spec.metrics),
         external_metrics(api, namespace, &spec.metrics),
-        list_events(api, namespace, name, &events_file),
+        list_events(api, namespace, name),
     );
     let TargetRead {
         scale_path,
         scale,
         object,
     } = scale?;
-    let events_from = events?;
+    let (events, events_from) = events?;
     let scale_parsed = scale::parse("scale", &scale, Format::Json).map_err(|e| {
         LiveError(format!(
             "the scale of {}/{} is not a Scale: {e}",
@@ -134,7 +132,6 @@ pub async fn capture(
         .metrics
         .iter()
         .any(|m| matches!(m, MetricSpec::Resource { .. }));
-    let pods_file = dir.join(PODS_FILE);
     let scope = Scope {
         namespace: namespace.to_string(),
         selector: Some(Selector::parse(&selector).map_err(|e| {
@@ -145,11 +142,11 @@ pub async fn capture(
         })?),
         selector_is_targets: true,
     };
+    let pods_file = save.map(|dir| dir.join(PODS_FILE));
     let pods_read = PodsRead {
         scope: &scope,
         target: &spec.target,
-        file: &pods_file,
-        save,
+        save: pods_file.as_deref(),
     };
     let (pods, usage, pods_metrics, nodes) = tokio::join!(
         list_pods(api, namespace, &selector, &pods_read),
@@ -163,15 +160,15 @@ pub async fn capture(
         pods_custom_metrics(api, namespace, &selector, &spec.metrics),
         async {
             if with_nodes {
-                cluster_nodes(api, dir).await
+                cluster_nodes(api).await.map(Some)
             } else {
-                Ok(())
+                Ok(None)
             }
         },
     );
     let (pods, pod_pages) = pods?;
     let pod_count = pods.pods.len();
-    nodes?;
+    let nodes = nodes?;
     let pods_metrics = pods_metrics?;
 
     let mut diagnostics = Vec::new();
@@ -215,8 +212,9 @@ pub async fn capture(
         pod_pages,
         metrics,
         metric_files: files,
+        events,
         events_from,
-        nodes: with_nodes,
+        nodes,
         diagnostics,
         notes,
         captured_at: Timestamp(jiff::Timestamp::now().as_millisecond()),
@@ -673,21 +671,27 @@ fn list_text(kind: &str, api_version: &str, items: &[Box<RawValue>]) -> String {
     out
 }
 
-/// A paged list (`limit`/`continue`) written as one `List` to `file` as the pages arrive, so
-/// that no more than a page is held: (items, pages).
-async fn list_paged(api: &Api, req: &Request, file: &Path) -> Result<(usize, usize), LiveError> {
-    list_pages(api, req, Some(file), |_| Ok(())).await
+/// A paged list (`limit`/`continue`) as one `List` text of every page's items.
+async fn list_all(api: &Api, req: &Request) -> Result<String, LiveError> {
+    let mut text = Vec::new();
+    list_pages(api, req, Some(&mut text), |_| Ok(())).await?;
+    String::from_utf8(text).map_err(|e| {
+        LiveError(format!(
+            "the API server {} answered GET {} with text that is not UTF-8: {e}",
+            api.server, req.path
+        ))
+    })
 }
 
-/// A paged list, each page handed to `read` as it arrives and, with a `file`, written there as
+/// A paged list, each page handed to `read` as it arrives and, with `out`, written there as
 /// one `List` of every page's items: (items, pages).
 pub(super) async fn list_pages(
     api: &Api,
     req: &Request,
-    file: Option<&Path>,
+    out: Option<&mut dyn std::io::Write>,
     read: impl FnMut(&str) -> Result<(), LiveError>,
 ) -> Result<(usize, usize), LiveError> {
-    match list_pages_or_refused(api, req, file, read).await? {
+    match list_pages_or_refused(api, req, out, read).await? {
         Ok(counts) => Ok(counts),
         Err((page_req, r)) => Err(refused(api, &page_req, &r)),
     }
@@ -698,27 +702,15 @@ pub(super) async fn list_pages(
 pub(super) async fn list_pages_or_refused(
     api: &Api,
     req: &Request,
-    file: Option<&Path>,
+    mut out: Option<&mut dyn std::io::Write>,
     mut read: impl FnMut(&str) -> Result<(), LiveError>,
 ) -> Result<Result<(usize, usize), (Request, Refused)>, LiveError> {
-    use std::io::Write;
-    let cannot = |e: std::io::Error| {
-        LiveError(format!(
-            "cannot write {}: {e}",
-            file.map(Path::display)
-                .map(|d| d.to_string())
-                .unwrap_or_default()
-        ))
-    };
-    let mut out = match file {
-        Some(file) => {
-            let mut out = std::io::BufWriter::new(std::fs::File::create(file).map_err(cannot)?);
-            out.write_all(b"{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[")
-                .map_err(cannot)?;
-            Some(out)
-        }
-        None => None,
-    };
+    let cannot =
+        |e: std::io::Error| LiveError(format!("cannot write the list of {}: {e}", req.path));
+    if let Some(out) = &mut out {
+        out.write_all(b"{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[")
+            .map_err(cannot)?;
+    }
     let mut count = 0;
     let mut pages = 0;
     let mut next: Option<String> = None;
@@ -766,8 +758,7 @@ pub(super) async fn list_pages_or_refused(
 struct PodsRead<'a> {
     scope: &'a Scope,
     target: &'a ObjectReference,
-    file: &'a Path,
-    save: bool,
+    save: Option<&'a Path>,
 }
 
 /// The pods of the selector, page after page, read into the offline reader's pods as they arrive
@@ -789,9 +780,16 @@ async fn list_pods(
         resource: "pods".into(),
         namespace: Some(namespace.into()),
     };
-    let file = how.file.display().to_string();
-    let mut pages = Pages::new(&file, how.scope, how.target);
-    let (_, count) = list_pages(api, &req, how.save.then_some(how.file), |text| {
+    let mut saved = match how.save {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| LiveError(format!("cannot write {}: {e}", path.display())))?,
+        )),
+        None => None,
+    };
+    let out = saved.as_mut().map(|w| w as &mut dyn std::io::Write);
+    let mut pages = Pages::new(PODS_FILE, how.scope, how.target);
+    let (_, count) = list_pages(api, &req, out, |text| {
         pages.page(text).map_err(|e| {
             LiveError(format!(
                 "the API server {} answered GET {} with a pod list hpacalc cannot read: {e}",
@@ -812,8 +810,7 @@ async fn list_events(
     api: &Api,
     namespace: &str,
     name: &str,
-    file: &Path,
-) -> Result<&'static str, LiveError> {
+) -> Result<(String, &'static str), LiveError> {
     let (version, prefix, field) = match discover(api, "events.k8s.io/v1", "Event").await? {
         Some(_) => ("events.k8s.io/v1", "/apis/events.k8s.io/v1", "regarding"),
         None => ("v1", "/api/v1", "involvedObject"),
@@ -830,13 +827,12 @@ async fn list_events(
         resource: "events".into(),
         namespace: Some(namespace.into()),
     };
-    list_paged(api, &req, file).await?;
-    Ok(version)
+    Ok((list_all(api, &req).await?, version))
 }
 
 /// `--nodes-from-cluster`: every node and every pod of the cluster, as `kubectl get nodes -o
 /// json` and `kubectl get pods -A -o json` print them.
-async fn cluster_nodes(api: &Api, dir: &Path) -> Result<(), LiveError> {
+async fn cluster_nodes(api: &Api) -> Result<(String, String), LiveError> {
     let cluster = |path: &str, resource: &str| Request {
         path: path.to_string(),
         verb: "list",
@@ -848,14 +844,8 @@ async fn cluster_nodes(api: &Api, dir: &Path) -> Result<(), LiveError> {
         cluster("/api/v1/nodes", "nodes"),
         cluster("/api/v1/pods", "pods"),
     );
-    let (nodes_file, pods_file) = (dir.join(NODES_FILE), dir.join(ALL_PODS_FILE));
-    let (nodes, pods) = tokio::join!(
-        list_paged(api, &nodes_req, &nodes_file),
-        list_paged(api, &pods_req, &pods_file)
-    );
-    nodes?;
-    pods?;
-    Ok(())
+    let (nodes, pods) = tokio::join!(list_all(api, &nodes_req), list_all(api, &pods_req));
+    Ok((nodes?, pods?))
 }
 
 /// The resource metrics API for the selector's pods; `Err` when the API is absent or unavailable.

@@ -17,9 +17,8 @@ use std::time::Duration as StdDuration;
 use anyhow::Result;
 
 use crate::calc::simulate::{ActualCurve, LoadColumn, LoadCurve, LoadStep, Replay};
-use crate::cli::{ReplayArgs, SimulateArgs};
 use crate::error::{InputError, name_list, quoted};
-use crate::input::read_input;
+use crate::input::inputs::Text;
 use crate::scenario::MetricSpec;
 use crate::time::{Duration, Timestamp};
 pub use answer::{Matrix, Series, looks_like_answer};
@@ -517,8 +516,30 @@ fn parse_time(flag: &str, text: &str, now: Timestamp) -> Result<Timestamp, Input
     })
 }
 
+/// How a replay's load is read from Prometheus, as given: the series of a saved answer, or the
+/// server and the range queries to run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReplaySettings {
+    /// `METRIC=INDEX` or `METRIC={LABEL="VALUE",...}`.
+    pub load_map: Vec<String>,
+    pub prometheus: Option<String>,
+    /// `METRIC=PROMQL`.
+    pub queries: Vec<String>,
+    /// PromQL for the replicas the cluster really had.
+    pub actual: Option<String>,
+    pub start: Option<String>,
+    pub end: Option<String>,
+    pub step: Option<String>,
+    pub token: Option<String>,
+    pub username: Option<String>,
+    pub password: Option<String>,
+    pub certificate_authority: Option<std::path::PathBuf>,
+    pub insecure_skip_tls_verify: bool,
+    pub request_timeout: Option<String>,
+}
+
 /// The range of `--start`, `--end` and `--step`, checked against Prometheus's point limit.
-fn range(r: &ReplayArgs, now: Timestamp) -> Result<Range, InputError> {
+fn range(r: &ReplaySettings, now: Timestamp) -> Result<Range, InputError> {
     let Some(start) = &r.start else {
         return Err(InputError::new(
             "--start",
@@ -559,7 +580,7 @@ fn range(r: &ReplayArgs, now: Timestamp) -> Result<Range, InputError> {
 }
 
 /// The connection the flags describe.
-fn connection(url: &str, r: &ReplayArgs) -> Result<Connection, InputError> {
+fn connection(url: &str, r: &ReplaySettings) -> Result<Connection, InputError> {
     let timeout = Duration::parse(r.request_timeout.as_deref().unwrap_or("30s"))
         .map_err(|e| InputError::new("--request-timeout", e))?;
     let basic = match (&r.username, &r.password) {
@@ -591,7 +612,7 @@ type Named = (String, Matrix);
 /// answers in metric order, the actual replicas' answer, and the step.
 fn run_queries(
     url: &str,
-    r: &ReplayArgs,
+    r: &ReplaySettings,
     distinct: &[&MetricSpec],
 ) -> Result<(Vec<Named>, Option<Named>, i64), InputError> {
     let range = range(r, Timestamp(jiff::Timestamp::now().as_millisecond()))?;
@@ -636,8 +657,12 @@ fn run_queries(
 
 /// The `--load` answer (or the `--prometheus` queries) and the actual replicas, as the
 /// simulation's inputs. `load` is `(name for messages, text)`.
-pub fn replay(args: &SimulateArgs, load: (&str, &str), metrics: &[MetricSpec]) -> Result<Loaded> {
-    let r = &args.replay;
+pub fn replay(
+    r: &ReplaySettings,
+    load: (&str, &str),
+    actual_file: Option<&Text>,
+    metrics: &[MetricSpec],
+) -> Result<Loaded> {
     let (distinct, metric_columns) = distinct_metrics(metrics);
     let maps = r
         .load_map
@@ -671,10 +696,9 @@ pub fn replay(args: &SimulateArgs, load: (&str, &str), metrics: &[MetricSpec]) -
             (vec![(load.0.to_string(), answer)], None, None)
         }
     };
-    if let Some(path) = &r.actual_file {
-        let (name, text) = read_input(path)?;
-        let matrix = answer::parse(&name, &text)?;
-        actual = Some((name, matrix));
+    if let Some(Text { name, text }) = actual_file {
+        let matrix = answer::parse(name, text)?;
+        actual = Some((name.clone(), matrix));
     }
     let mut chosen = Vec::with_capacity(distinct.len());
     for (k, (m, pick)) in distinct.iter().zip(&picks).enumerate() {
@@ -711,7 +735,7 @@ pub fn replay(args: &SimulateArgs, load: (&str, &str), metrics: &[MetricSpec]) -
 }
 
 /// The flags of `--prometheus`, refused without it (exit 2, like clap's usage errors).
-pub fn refuse_without_server(r: &ReplayArgs) -> Result<()> {
+pub fn refuse_without_server(r: &ReplaySettings) -> Result<()> {
     if r.prometheus.is_some() {
         return Ok(());
     }
@@ -726,7 +750,7 @@ pub fn refuse_without_server(r: &ReplayArgs) -> Result<()> {
         (r.request_timeout.is_some(), "--request-timeout"),
     ];
     match stray.iter().find(|(set, _)| *set) {
-        Some((_, flag)) => Err(crate::UsageError(format!(
+        Some((_, flag)) => Err(crate::error::UsageError(format!(
             "{flag} needs --prometheus URL: it is a flag of the range queries hpacalc runs"
         ))
         .into()),
@@ -735,10 +759,10 @@ pub fn refuse_without_server(r: &ReplayArgs) -> Result<()> {
 }
 
 /// The replay flags that need a Prometheus load, refused with a load CSV or a scenario.
-pub fn refuse_with_csv(r: &ReplayArgs) -> Result<(), InputError> {
+pub fn refuse_with_csv(r: &ReplaySettings, actual_file: bool) -> Result<(), InputError> {
     for (set, flag) in [
         (!r.load_map.is_empty(), "--load-map"),
-        (r.actual_file.is_some(), "--actual-file"),
+        (actual_file, "--actual-file"),
     ] {
         if set {
             return Err(InputError::new(

@@ -9,14 +9,11 @@ fn external(name: &str) -> MetricSpec {
     testing::external(name, Some(100_000), None)
 }
 
-fn args(flags: &[&str]) -> SimulateArgs {
-    let argv = ["hpacalc", "simulate", "--hpa", "h.yaml", "--load", "l.json"];
-    match crate::cli::try_parse_args(argv.iter().chain(flags)) {
-        Ok(crate::cli::Cli {
-            command: Some(crate::cli::Command::Simulate(a)),
-            ..
-        }) => *a,
-        other => panic!("{other:?}"),
+/// The replay settings of a saved answer with these `--load-map`s.
+fn maps(load_map: &[&str]) -> ReplaySettings {
+    ReplaySettings {
+        load_map: load_map.iter().map(|m| m.to_string()).collect(),
+        ..ReplaySettings::default()
     }
 }
 
@@ -58,7 +55,7 @@ fn the_only_series_is_the_load_on_the_query_step_with_gaps_held() {
             (75, "NaN"),
         ],
     )]);
-    let r = replay(&args(&[]), ("l.json", &text), &[cpu()]).unwrap();
+    let r = replay(&maps(&[]), ("l.json", &text), None, &[cpu()]).unwrap();
     // The leading NaN takes the first value; 45 is missing and 75 is NaN: the previous holds.
     assert_eq!(steps(&r.curve), [(0, vec![1500]), (60, vec![2250])]);
     assert_eq!(r.replay.start, "2023-11-14T22:13:20Z");
@@ -83,13 +80,9 @@ fn load_map_picks_series_by_index_or_labels_for_each_metric() {
     ]);
     let metrics = [cpu(), external("queue")];
     let r = replay(
-        &args(&[
-            "--load-map",
-            "queue={pod=\"b\", q!=\"y\"}",
-            "--load-map",
-            "CPU=0",
-        ]),
+        &maps(&["queue={pod=\"b\", q!=\"y\"}", "CPU=0"]),
         ("l.json", &text),
+        None,
         &metrics,
     )
     .unwrap();
@@ -98,7 +91,7 @@ fn load_map_picks_series_by_index_or_labels_for_each_metric() {
         [(0, vec![1000, 5000]), (10, vec![2000, 6000])]
     );
     assert_eq!(r.curve.metric_columns, [0, 1]);
-    let err = replay(&args(&["--load-map", "cpu=0"]), ("l.json", &text), &metrics)
+    let err = replay(&maps(&["cpu=0"]), ("l.json", &text), None, &metrics)
         .unwrap_err()
         .to_string();
     assert!(
@@ -144,7 +137,8 @@ fn mapping_errors_say_which_series_exist() {
         ),
     ];
     for (flags, want) in cases {
-        let err = replay(&args(flags), ("l.json", &text), &[cpu()])
+        let given: Vec<&str> = flags.iter().skip(1).step_by(2).copied().collect();
+        let err = replay(&maps(&given), ("l.json", &text), None, &[cpu()])
             .unwrap_err()
             .to_string();
         assert!(err.contains(want), "{flags:?}: {err}");
@@ -169,7 +163,7 @@ fn bad_values_are_located() {
         ),
     ];
     for (text, want) in cases {
-        let err = replay(&args(&[]), ("l.json", &text), &[cpu()])
+        let err = replay(&maps(&[]), ("l.json", &text), None, &[cpu()])
             .unwrap_err()
             .to_string();
         assert!(err.contains(want), "{err}");
@@ -178,7 +172,7 @@ fn bad_values_are_located() {
         "[1700000000,\"1\"]",
         "[1700000000,\"1\"],[1700000000.5,\"2\"]",
     );
-    let err = replay(&args(&[]), ("l.json", &text), &[cpu()])
+    let err = replay(&maps(&[]), ("l.json", &text), None, &[cpu()])
         .unwrap_err()
         .to_string();
     assert!(
@@ -191,16 +185,8 @@ fn bad_values_are_located() {
 fn the_actual_replicas_follow_the_load_clock() {
     let load = answer(&[("{}", &[(0, "1"), (15, "1"), (30, "1")])]);
     let actual = answer(&[("{}", &[(-15, "2"), (15, "NaN"), (30, "3")])]);
-    let dir = std::env::temp_dir().join(format!("hpacalc-actual-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("actual.json");
-    std::fs::write(&path, &actual).unwrap();
-    let r = replay(
-        &args(&["--actual-file", path.to_str().unwrap()]),
-        ("l.json", &load),
-        &[cpu()],
-    )
-    .unwrap();
+    let file = Text::new("actual.json", actual);
+    let r = replay(&maps(&[]), ("l.json", &load), Some(&file), &[cpu()]).unwrap();
     let curve = r.actual.unwrap();
     assert_eq!(curve.points, [(-15_000, 2), (30_000, 3)]);
     assert!(
@@ -211,26 +197,21 @@ fn the_actual_replicas_follow_the_load_clock() {
         r.warnings
     );
     let two = answer(&[("{}", &[(0, "1")]), ("{}", &[(0, "2")])]);
-    std::fs::write(&path, &two).unwrap();
-    let err = replay(
-        &args(&["--actual-file", path.to_str().unwrap()]),
-        ("l.json", &load),
-        &[cpu()],
-    )
-    .unwrap_err()
-    .to_string();
+    let file = Text::new("actual.json", two);
+    let err = replay(&maps(&[]), ("l.json", &load), Some(&file), &[cpu()])
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("found 2 series, expected one: the replicas"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn the_query_range_flags_are_checked_before_any_request() {
     let now = Timestamp(1_700_000_000_000);
     let r = |flags: &[&str]| {
-        let mut a = ReplayArgs::default();
+        let mut a = ReplaySettings::default();
         for pair in flags.chunks(2) {
             let value = Some(pair[1].to_string());
             match pair[0] {
@@ -294,7 +275,7 @@ fn label_matchers_read_quotes_escapes_and_inequality() {
 
 #[test]
 fn load_map_and_actual_file_need_a_prometheus_load() {
-    let err = refuse_with_csv(&args(&["--load-map", "cpu=0"]).replay)
+    let err = refuse_with_csv(&maps(&["cpu=0"]), false)
         .unwrap_err()
         .to_string();
     assert!(err.starts_with("--load-map: found a load CSV"), "{err}");

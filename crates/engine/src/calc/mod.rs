@@ -7,6 +7,7 @@ pub mod conditions;
 pub mod diagnose;
 pub mod explain;
 pub mod keda;
+pub mod memory;
 pub mod metrics;
 pub mod metrics_client;
 pub mod nodes;

@@ -1,11 +1,17 @@
 //! The built-in scenarios of `hpacalc simulate --scenario NAME`: the situations everyone meets,
-//! each an HPA manifest, a load curve and the flags of its story, plus a sentence that says what
-//! to notice. They are data only: the manifest goes through the same loader as a file, the load
-//! through the same CSV parser, and the flags through clap, so a scenario is exactly what
-//! `hpacalc simulate --hpa ... --load ...` with those flags would do.
+//! each an HPA manifest, a load curve and the settings of its story, plus a sentence that says
+//! what to notice. They are data only: the manifest goes through the same loader as a file, the
+//! load through the same CSV parser, and the settings through the same validation, so a
+//! scenario is exactly what `hpacalc simulate --hpa ... --load ...` with those flags would do.
+
+use crate::input::simulation::SimSettings;
+
+fn text(value: &str) -> Option<String> {
+    Some(value.to_string())
+}
 
 /// One built-in scenario.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct BuiltIn {
     pub name: &'static str,
     /// What to notice.
@@ -14,8 +20,8 @@ pub struct BuiltIn {
     pub hpa: &'static str,
     /// The load CSV.
     pub load: &'static str,
-    /// `hpacalc simulate` flags, in groups; flags given on the command line win.
-    pub args: &'static [&'static [&'static str]],
+    /// The run's settings; those given on the command line win.
+    pub settings: fn() -> SimSettings,
 }
 
 /// `web`: CPU utilization 50 %, 2 to 10 replicas, no behavior (legacy path).
@@ -66,30 +72,24 @@ spec:
 
 /// Node group G1 of the reference: 3920m / 14000Mi / 110 pods, three DaemonSets (250m / 392Mi),
 /// 6 app pods of 600m / 1152Mi per node; 2 nodes, 2 to 10.
-const G1: &[&str] = &[
-    "--replicas",
-    "6",
-    "--pod-request",
-    "cpu=600m,memory=1152Mi",
-    "--node-allocatable",
-    "cpu=3920m,memory=14000Mi,pods=110",
-    "--daemonset-requests",
-    "cpu=100m,memory=128Mi",
-    "--daemonset-requests",
-    "cpu=50m,memory=64Mi",
-    "--daemonset-requests",
-    "cpu=100m,memory=200Mi",
-    "--existing-nodes",
-    "2",
-    "--node-group-min",
-    "2",
-    "--node-group-max",
-    "10",
-    "--node-startup",
-    "3m",
-    "--pod-startup",
-    "15s",
-];
+fn g1() -> SimSettings {
+    SimSettings {
+        replicas: Some(6),
+        pod_request: text("cpu=600m,memory=1152Mi"),
+        node_allocatable: text("cpu=3920m,memory=14000Mi,pods=110"),
+        existing_nodes: Some(2),
+        node_group_min: Some(2),
+        node_group_max: Some(10),
+        node_startup: text("3m"),
+        pod_startup: text("15s"),
+        daemonset_requests: vec![
+            "cpu=100m,memory=128Mi".into(),
+            "cpu=50m,memory=64Mi".into(),
+            "cpu=100m,memory=200Mi".into(),
+        ],
+        ..SimSettings::default()
+    }
+}
 
 /// A KEDA ScaledObject on a Redis list: one worker per 10 jobs, from zero, cooldown 2 minutes.
 const KEDA_REDIS_QUEUE: &str = "\
@@ -176,14 +176,12 @@ pub const ALL: [BuiltIn; 10] = [
                  = 5 pods, and with 5 pods utilization is 48 %, inside the band, so it settles.",
         hpa: WEB_CPU_50,
         load: "time,cpu\n0s,1000m\n2m,1100m\n5m,1200m\n",
-        args: &[&[
-            "--replicas",
-            "4",
-            "--pod-request",
-            "cpu=500m",
-            "--duration",
-            "10m",
-        ]],
+        settings: || SimSettings {
+            replicas: Some(4),
+            pod_request: text("cpu=500m"),
+            duration: text("10m"),
+            ..SimSettings::default()
+        },
     },
     BuiltIn {
         name: "traffic-doubles",
@@ -192,14 +190,12 @@ pub const ALL: [BuiltIn; 10] = [
                  take half of the load: utilization is back at 50 % and the count holds at 8.",
         hpa: WEB_CPU_50,
         load: "time,cpu\n0s,1000m\n1m,2000m\n",
-        args: &[&[
-            "--replicas",
-            "4",
-            "--pod-request",
-            "cpu=500m",
-            "--duration",
-            "5m",
-        ]],
+        settings: || SimSettings {
+            replicas: Some(4),
+            pod_request: text("cpu=500m"),
+            duration: text("5m"),
+            ..SimSettings::default()
+        },
     },
     BuiltIn {
         name: "pods-pending",
@@ -211,7 +207,10 @@ pub const ALL: [BuiltIn; 10] = [
                  the tolerance), so it does not ask for more.",
         hpa: API_CPU_60,
         load: "time,cpu\n0s,2160m\n1s,6000m\n",
-        args: &[G1, &["--duration", "6m"]],
+        settings: || SimSettings {
+            duration: text("6m"),
+            ..g1()
+        },
     },
     BuiltIn {
         name: "short-dip",
@@ -220,14 +219,12 @@ pub const ALL: [BuiltIn; 10] = [
                  so nothing is removed; at 4:00 the load is back and the 8 pods are just right.",
         hpa: WEB_CPU_50,
         load: "time,cpu\n0s,2000m\n3m,1000m\n4m,2000m\n",
-        args: &[&[
-            "--replicas",
-            "8",
-            "--pod-request",
-            "cpu=500m",
-            "--duration",
-            "10m",
-        ]],
+        settings: || SimSettings {
+            replicas: Some(8),
+            pod_request: text("cpu=500m"),
+            duration: text("10m"),
+            ..SimSettings::default()
+        },
     },
     BuiltIn {
         name: "real-drop",
@@ -237,14 +234,12 @@ pub const ALL: [BuiltIn; 10] = [
                  edge), so the count falls to 4 at 7:00.",
         hpa: WEB_CPU_50,
         load: "time,cpu\n0s,2000m\n2m,1000m\n",
-        args: &[&[
-            "--replicas",
-            "8",
-            "--pod-request",
-            "cpu=500m",
-            "--duration",
-            "10m",
-        ]],
+        settings: || SimSettings {
+            replicas: Some(8),
+            pod_request: text("cpu=500m"),
+            duration: text("10m"),
+            ..SimSettings::default()
+        },
     },
     BuiltIn {
         name: "node-scale-down",
@@ -255,7 +250,10 @@ pub const ALL: [BuiltIn; 10] = [
                  keeps the other one for the group's minimum size of 2.",
         hpa: API_CPU_60,
         load: "time,cpu\n0s,2160m\n1s,6000m\n601s,1800m\n",
-        args: &[G1, &["--duration", "26m"]],
+        settings: || SimSettings {
+            duration: text("26m"),
+            ..g1()
+        },
     },
     BuiltIn {
         name: "keda-queue",
@@ -267,7 +265,10 @@ pub const ALL: [BuiltIn; 10] = [
                  scales 4 → 0. One job at 8:00 wakes it again through activation (0 → 1).",
         hpa: KEDA_REDIS_QUEUE,
         load: "time,s0-redis-jobs\n0s,0\n1m,40\n3m,0\n8m,1\n9m,0\n",
-        args: &[&["--duration", "12m"]],
+        settings: || SimSettings {
+            duration: text("12m"),
+            ..SimSettings::default()
+        },
     },
     BuiltIn {
         name: "cpu-limit-doubling",
@@ -280,16 +281,13 @@ pub const ALL: [BuiltIn; 10] = [
                  1 to 24 at 1:00.",
         hpa: API_CPU_LIMITED,
         load: "time,cpu\n0s,500m\n1m,24\n",
-        args: &[&[
-            "--replicas",
-            "1",
-            "--pod-request",
-            "cpu=1",
-            "--pod-limit",
-            "cpu=1",
-            "--duration",
-            "4m",
-        ]],
+        settings: || SimSettings {
+            replicas: Some(1),
+            pod_request: text("cpu=1"),
+            pod_limit: text("cpu=1"),
+            duration: text("4m"),
+            ..SimSettings::default()
+        },
     },
     BuiltIn {
         name: "rollout-surge",
@@ -302,22 +300,16 @@ pub const ALL: [BuiltIn; 10] = [
                  pods, and 9 stay: at 48 % they are inside the tolerance too.",
         hpa: WEB_CPU_50_TO_20,
         load: "time,cpu\n0s,2200m\n",
-        args: &[&[
-            "--replicas",
-            "8",
-            "--pod-request",
-            "cpu=500m",
-            "--rollout",
-            "1m",
-            "--max-surge",
-            "50%",
-            "--max-unavailable",
-            "0",
-            "--min-ready-seconds",
-            "30",
-            "--duration",
-            "4m",
-        ]],
+        settings: || SimSettings {
+            replicas: Some(8),
+            pod_request: text("cpu=500m"),
+            rollout: text("1m"),
+            max_surge: text("50%"),
+            max_unavailable: text("0"),
+            min_ready_seconds: Some(30),
+            duration: text("4m"),
+            ..SimSettings::default()
+        },
     },
     BuiltIn {
         name: "startup-burst",
@@ -331,20 +323,15 @@ pub const ALL: [BuiltIn; 10] = [
                  Ready, so the burst is not seen and the count stays at 12.",
         hpa: WEB_CPU_50_TO_20,
         load: "time,cpu\n0s,2\n1m,3\n",
-        args: &[&[
-            "--replicas",
-            "8",
-            "--pod-request",
-            "cpu=500m",
-            "--pod-startup",
-            "45s",
-            "--startup-cpu",
-            "2x:45s",
-            "--cpu-initialization-period",
-            "0s",
-            "--duration",
-            "8m",
-        ]],
+        settings: || SimSettings {
+            replicas: Some(8),
+            pod_request: text("cpu=500m"),
+            pod_startup: text("45s"),
+            startup_cpu: text("2x:45s"),
+            cpu_initialization_period: text("0s"),
+            duration: text("8m"),
+            ..SimSettings::default()
+        },
     },
 ];
 
@@ -361,13 +348,10 @@ pub fn names() -> String {
 /// The validated setup of a built-in simulation scenario, as `hpacalc simulate --scenario NAME`.
 #[cfg(test)]
 pub fn builtin_setup(name: &str) -> crate::calc::simulate::Setup {
-    use clap::Parser;
-    let cli = crate::cli::Cli::try_parse_from(["hpacalc", "simulate", "--scenario", name])
-        .expect("flags");
-    let Some(crate::cli::Command::Simulate(args)) = cli.command else {
-        panic!("not a simulation");
-    };
-    crate::input::load::build(&args).expect("a valid scenario")
+    use crate::input::simulation;
+    let inputs =
+        simulation::Inputs::builtin(name, SimSettings::default(), Default::default()).unwrap();
+    simulation::build(&inputs).expect("a valid scenario")
 }
 
 #[cfg(test)]

@@ -1,9 +1,8 @@
-//! `hpacalc audit`: reads the dump once, matches every HPA to its target and pods through the
-//! pod index, runs the single-HPA calculation on each HPA's share of the dump, and adds the
-//! cross-HPA findings (`calc::audit`).
+//! A fleet of HPAs from a cluster dump: every HPA matched to its target and pods through the pod
+//! index, the single-HPA calculation run on each HPA's share of the dump, and the facts the
+//! cross-HPA findings read (`calc::audit`).
 
 use std::collections::{BTreeSet, HashMap};
-use std::rc::Rc;
 
 use anyhow::Result;
 
@@ -12,7 +11,6 @@ use crate::calc::audit::{
     CapacityFacts, FleetFacts, GroupFit, HpaFacts, LoneScaledObject, NodeRoom, PdbFacts,
     TargetState, VpaFacts,
 };
-use crate::cli::{AuditArgs, AuditFormat, FailOn};
 use crate::input::cluster::index::{MetricsIndex, PodIndex, Selections};
 use crate::input::cluster::json::Json;
 use crate::input::cluster::objects::{
@@ -21,18 +19,9 @@ use crate::input::cluster::objects::{
 use crate::input::cluster::share::{Common, Share};
 use crate::input::cluster::{Dump, Whole};
 use crate::input::selector::Selector;
-use crate::report::Severity;
 use crate::report::audit::{AuditReport, Finding, Unevaluated};
 use crate::scenario::{MetricSpec, SelectorError, TargetType};
 use crate::time::Timestamp;
-
-/// `--fail-on` matched: exit 3 after the output.
-#[derive(Debug, thiserror::Error)]
-#[error("{count} finding(s) of severity {severity} or above (--fail-on {severity})")]
-pub struct FindingsFailed {
-    pub count: usize,
-    pub severity: &'static str,
-}
 
 /// Kinds the API serves without a scale subresource: an HPA cannot target them.
 const NO_SCALE_KINDS: [&str; 10] = [
@@ -51,122 +40,6 @@ const NO_SCALE_KINDS: [&str; 10] = [
 /// The manager kube-controller-manager writes under, and the subresource the HPA writes.
 const CONTROLLER_MANAGER: &str = "kube-controller-manager";
 
-pub fn run(args: &AuditArgs) -> Result<()> {
-    let (audit, places) = if args.manifests.is_empty() {
-        cluster(args)?
-    } else {
-        manifests(args)?
-    };
-    let text = match args.output {
-        AuditFormat::Json => crate::render::audit::json(&audit),
-        AuditFormat::Yaml => crate::render::audit::yaml(&audit),
-        AuditFormat::Sarif => crate::render::audit::sarif(&audit, &places),
-        AuditFormat::Table | AuditFormat::Wide => crate::render::audit::table(
-            &audit,
-            args.output == AuditFormat::Wide,
-            crate::terminal_width(),
-        ),
-    };
-    crate::write_stdout(text.as_bytes())?;
-    if let Some(fail_on) = args.fail_on {
-        let (least, name) = match fail_on {
-            FailOn::Warning => (Severity::Warning, "warning"),
-            FailOn::Error => (Severity::Error, "error"),
-        };
-        let count = audit
-            .findings
-            .iter()
-            .filter(|f| f.severity >= least)
-            .count();
-        if count > 0 {
-            return Err(FindingsFailed {
-                count,
-                severity: name,
-            }
-            .into());
-        }
-    }
-    Ok(())
-}
-
-/// Where each HPA was read (`file:line`, or `file items[3]`), by `namespace/name`.
-type Places = HashMap<String, String>;
-
-fn places(dump: &Dump) -> Places {
-    (dump.hpas.iter())
-        .map(|h| (hpa_key(&h.head), h.place.clone()))
-        .collect()
-}
-
-/// `--cluster`: the decision of every HPA and the findings.
-fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
-    let live = args.all_namespaces || args.namespace.is_some();
-    let mut dump = if live {
-        let settings = crate::input::live::client::Settings {
-            kubeconfig: args.kubeconfig.as_deref(),
-            context: args.context.as_deref(),
-            timeout: crate::input::live::request_timeout(&args.request_timeout)?,
-        };
-        crate::input::live::cluster::read(&settings, args.namespace.as_deref())?
-    } else {
-        Dump::default()
-    };
-    for path in args.cluster.iter().chain(&args.events) {
-        dump.read(path)?;
-    }
-    if let Some(path) = &args.metrics {
-        dump.read_metrics(path)?;
-    }
-    if let Some(path) = &args.nodes {
-        dump.read(path)?;
-        if dump.nodes.is_empty() {
-            return Err(crate::error::InputError::new(
-                path.to_string_lossy(),
-                "found no nodes, expected kubectl get nodes -o json output",
-            )
-            .into());
-        }
-    }
-    let mut files = Vec::new();
-    for (flag, paths) in [
-        ("--custom-metrics", &args.custom_metrics),
-        ("--external-metrics", &args.external_metrics),
-    ] {
-        for path in paths {
-            let (_, text) = crate::input::read_input(path)?;
-            files.push((flag.to_string(), path.clone(), Rc::from(text)));
-        }
-    }
-    let now = match &args.now {
-        Some(t) => Some(t.clone()),
-        None => dump.newest.map(Timestamp::to_rfc3339),
-    };
-    let mut flags = vec![
-        "--sync-period".to_string(),
-        args.sync_period.clone(),
-        "--tolerance".into(),
-        args.tolerance.to_string(),
-        "--kube-version".into(),
-        args.kube_version.clone(),
-    ];
-    if let Some(now) = now {
-        flags.extend(["--now".to_string(), now]);
-    }
-    if let Some(g) = &args.feature_gates {
-        flags.extend(["--feature-gates".to_string(), g.clone()]);
-    }
-    let fleet = FleetFacts {
-        newest: dump.newest,
-        sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
-        metrics_api_error: dump.metrics_api_error.clone(),
-        metrics_given: live || args.metrics.is_some(),
-        unlisted: std::mem::take(&mut dump.unlisted),
-        node_group_max: args.node_group_max,
-    };
-    let common = Common { flags, files };
-    Ok((evaluate(&dump, &common, &fleet), places(&dump)))
-}
-
 /// One HPA matched to its target and pods.
 struct Matched<'a> {
     hpa: &'a Whole<HpaHead>,
@@ -176,7 +49,7 @@ struct Matched<'a> {
     pods: Vec<u32>,
 }
 
-fn hpa_key(h: &HpaHead) -> String {
+pub fn hpa_key(h: &HpaHead) -> String {
     format!("{}/{}", h.metadata.namespace, h.metadata.name)
 }
 
@@ -496,10 +369,10 @@ fn share_scenario<'a>(
     common: &Common,
 ) -> Result<crate::scenario::Scenario> {
     let Some(so) = scaled_object else {
-        return crate::input::cluster::share::scenario(&share, common);
+        return share.scenario(common);
     };
     let hpa = std::mem::replace(&mut share.manifest, so);
-    let e = match crate::input::cluster::share::scenario(&share, common) {
+    let e = match share.scenario(common) {
         Ok(scenario) => return Ok(scenario),
         Err(e) => e,
     };
@@ -509,7 +382,7 @@ fn share_scenario<'a>(
         so.head.metadata.name
     );
     share.manifest = hpa;
-    let mut scenario = crate::input::cluster::share::scenario(&share, common)?;
+    let mut scenario = share.scenario(common)?;
     scenario.warnings.push(why);
     Ok(scenario)
 }
@@ -756,26 +629,6 @@ fn new_node_room(dump: &Dump) -> Option<NodeRoom> {
 
 /// An HPA's target in the manifests, and its selector (text and parsed).
 type Target<'a> = (Option<&'a Workload>, Option<(String, Selector)>);
-
-/// `-f DIR`: the static checks of every HPA in the manifests, no decision.
-fn manifests(args: &AuditArgs) -> Result<(AuditReport, Places)> {
-    let mut dump = Dump::default();
-    for path in &args.manifests {
-        for file in crate::input::cluster::manifests::files(path)? {
-            dump.read_manifest(&file)?;
-        }
-    }
-    let fleet = FleetFacts {
-        newest: None,
-        sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
-        metrics_api_error: None,
-        // No metrics are read: their absence is no finding.
-        metrics_given: true,
-        unlisted: Vec::new(),
-        node_group_max: None,
-    };
-    Ok((static_checks(&dump, &fleet), places(&dump)))
-}
 
 /// The findings manifests alone show: targets, selectors against the pod templates, PDBs, VPAs,
 /// requests and `spec.replicas` set beside an HPA.

@@ -1,0 +1,173 @@
+//! `hpacalc audit`: every HPA of a cluster dump (or of the live cluster with `-A`), evaluated,
+//! with the findings that need more than one object to see; or, with `-f`, the static checks of
+//! manifests.
+
+use std::collections::HashMap;
+
+use anyhow::Result;
+
+use crate::calc::audit::FleetFacts;
+use crate::cli::{AuditArgs, AuditFormat, FailOn};
+use crate::error::InputError;
+use crate::input::cluster::Dump;
+use crate::input::cluster::fleet::{evaluate, hpa_key, static_checks};
+use crate::input::cluster::share::Common;
+use crate::input::inputs::{ControllerFlags, controller_config};
+use crate::input::{Settings, Text};
+use crate::render::{Exporter, Json, Sarif, Table, Yaml};
+use crate::report::Severity;
+use crate::report::audit::AuditReport;
+use crate::term::{terminal, warn, write_stdout};
+use crate::time::Timestamp;
+
+/// `--fail-on` matched: exit 3 after the output.
+#[derive(Debug, thiserror::Error)]
+#[error("{count} finding(s) of severity {severity} or above (--fail-on {severity})")]
+pub struct FindingsFailed {
+    pub count: usize,
+    pub severity: &'static str,
+}
+
+pub fn run(args: &AuditArgs) -> Result<()> {
+    let (audit, places) = if args.manifests.is_empty() {
+        cluster(args)?
+    } else {
+        manifests(args)?
+    };
+    let exporter: Box<dyn Exporter<AuditReport>> = match args.output {
+        AuditFormat::Table => Box::new(Table { wide: false }),
+        AuditFormat::Wide => Box::new(Table { wide: true }),
+        AuditFormat::Json => Box::new(Json),
+        AuditFormat::Yaml => Box::new(Yaml),
+        AuditFormat::Sarif => Box::new(Sarif { places: &places }),
+    };
+    write_stdout(exporter.export(&audit, terminal()).as_bytes())?;
+    if let Some(fail_on) = args.fail_on {
+        let (least, name) = match fail_on {
+            FailOn::Warning => (Severity::Warning, "warning"),
+            FailOn::Error => (Severity::Error, "error"),
+        };
+        let count = audit
+            .findings
+            .iter()
+            .filter(|f| f.severity >= least)
+            .count();
+        if count > 0 {
+            return Err(FindingsFailed {
+                count,
+                severity: name,
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Where each HPA was read (`file:line`, or `file items[3]`), by `namespace/name`.
+type Places = HashMap<String, String>;
+
+fn places(dump: &Dump) -> Places {
+    (dump.hpas.iter())
+        .map(|h| (hpa_key(&h.head), h.place.clone()))
+        .collect()
+}
+
+/// `--cluster`: the decision of every HPA and the findings.
+fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
+    let live = args.all_namespaces || args.namespace.is_some();
+    let mut dump = if live {
+        let settings = crate::input::live::client::Settings {
+            kubeconfig: args.kubeconfig.as_deref(),
+            context: args.context.as_deref(),
+            timeout: crate::input::live::request_timeout(&args.request_timeout)?,
+        };
+        crate::input::live::cluster::read(&settings, args.namespace.as_deref())?
+    } else {
+        Dump::default()
+    };
+    for path in args.cluster.iter().chain(&args.events) {
+        dump.read(path)?;
+    }
+    if let Some(path) = &args.metrics {
+        dump.read_metrics(path)?;
+    }
+    if let Some(path) = &args.nodes {
+        dump.read(path)?;
+        if dump.nodes.is_empty() {
+            return Err(crate::error::InputError::new(
+                path.to_string_lossy(),
+                "found no nodes, expected kubectl get nodes -o json output",
+            )
+            .into());
+        }
+    }
+    for u in &dump.unlisted {
+        warn(&format!(
+            "cannot list {} (403): {}; the audit goes on",
+            u.resource, u.unchecked
+        ));
+    }
+    let read_all = |paths: &[std::path::PathBuf]| -> Result<Vec<Text>> {
+        (paths.iter())
+            .map(|p| {
+                Ok(Text::new(
+                    p.to_string_lossy(),
+                    crate::input::read_input(p)?.1,
+                ))
+            })
+            .collect()
+    };
+    let mut settings = Settings::new(controller_config(&ControllerFlags {
+        kube_version: Some(&args.kube_version),
+        feature_gates: args.feature_gates.as_deref(),
+        tolerance: Some(args.tolerance),
+        sync_period: Some(&args.sync_period),
+        ..ControllerFlags::default()
+    })?);
+    settings.now = match &args.now {
+        Some(text) => Some(Timestamp::parse_rfc3339(text).ok_or_else(|| {
+            InputError::new(
+                "--now",
+                format!(
+                    "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
+                    crate::error::quoted(text)
+                ),
+            )
+        })?),
+        None => dump.newest,
+    };
+    let common = Common {
+        settings,
+        custom_metrics: read_all(&args.custom_metrics)?,
+        external_metrics: read_all(&args.external_metrics)?,
+    };
+    let fleet = FleetFacts {
+        newest: dump.newest,
+        sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
+        metrics_api_error: dump.metrics_api_error.clone(),
+        metrics_given: live || args.metrics.is_some(),
+        unlisted: std::mem::take(&mut dump.unlisted),
+        node_group_max: args.node_group_max,
+    };
+    Ok((evaluate(&dump, &common, &fleet), places(&dump)))
+}
+
+/// `-f DIR`: the static checks of every HPA in the manifests, no decision.
+fn manifests(args: &AuditArgs) -> Result<(AuditReport, Places)> {
+    let mut dump = Dump::default();
+    for path in &args.manifests {
+        for file in crate::input::cluster::manifests::files(path)? {
+            dump.read_manifest(&file)?;
+        }
+    }
+    let fleet = FleetFacts {
+        newest: None,
+        sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
+        metrics_api_error: None,
+        // No metrics are read: their absence is no finding.
+        metrics_given: true,
+        unlisted: Vec::new(),
+        node_group_max: None,
+    };
+    Ok((static_checks(&dump, &fleet), places(&dump)))
+}

@@ -1,0 +1,120 @@
+//! The command line as the input layer's `Inputs`: the settings its flags give, validated, and
+//! the text of every file it names. The only place the top-level flags meet the input layer.
+
+use anyhow::{Result, bail};
+
+use crate::cli::{Cli, NodeFlags};
+use crate::error::{InputError, UsageError};
+use crate::input::inputs::{ControllerFlags, NodeSettings, controller_config, flag_duration};
+use crate::input::{Given, Inputs, Settings, Text};
+use crate::time::Timestamp;
+
+impl NodeSettings {
+    /// The node flags, as given.
+    pub fn from_flags(flags: &NodeFlags) -> NodeSettings {
+        NodeSettings {
+            node_allocatable: flags.node_allocatable.clone(),
+            existing_nodes: flags.existing_nodes,
+            daemonset_requests: flags.daemonset_requests.clone(),
+            node_group_max: flags.node_group_max,
+            max_nodes_total: flags.max_nodes_total,
+            pod_request: flags.pod_request.clone(),
+            scale_down_utilization_threshold: flags.scale_down_utilization_threshold,
+            scale_down_unneeded_time: flags.scale_down_unneeded_time.clone(),
+        }
+    }
+}
+
+impl Settings {
+    /// The settings the flags give, validated (usage errors first, then each flag's value).
+    pub fn from_cli(cli: &Cli) -> Result<Settings> {
+        let now = match &cli.now {
+            Some(text) => Some(Timestamp::parse_rfc3339(text).ok_or_else(|| {
+                InputError::new(
+                    "--now",
+                    format!(
+                        "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
+                        crate::error::quoted(text)
+                    ),
+                )
+            })?),
+            None => None,
+        };
+        let controller = controller_config(&ControllerFlags {
+            kube_version: Some(&cli.kube_version),
+            feature_gates: cli.feature_gates.as_deref(),
+            tolerance: Some(cli.tolerance),
+            cpu_initialization_period: Some(&cli.cpu_initialization_period),
+            initial_readiness_delay: Some(&cli.initial_readiness_delay),
+            downscale_stabilization: Some(&cli.downscale_stabilization),
+            sync_period: Some(&cli.sync_period),
+        })?;
+        Ok(Settings {
+            controller,
+            metrics_window: flag_duration("--metrics-window", &cli.metrics_window)?,
+            now,
+            namespace: cli.namespace.clone(),
+            selector: cli.selector.clone(),
+            name: cli.name.clone(),
+            current_replicas: cli.current_replicas,
+            status_replicas: cli.status_replicas,
+            metric_values: cli.metric_values.clone(),
+            metric_failures: cli.metric_failures,
+            last_active: cli.last_active.clone(),
+            nodes: NodeSettings::from_flags(&cli.nodes),
+        })
+    }
+}
+
+impl Inputs {
+    /// What the command line gives: its settings, and the text of every file it names.
+    pub fn from_cli(cli: &Cli) -> Result<Inputs> {
+        let files = [
+            cli.hpa.as_deref(),
+            cli.pods.as_deref(),
+            cli.history.as_deref(),
+            cli.events.as_deref(),
+            cli.metrics.as_deref(),
+            cli.target.as_deref(),
+            cli.scale.as_deref(),
+        ];
+        let stdin_users = (files.into_iter())
+            .chain(cli.custom_metrics.iter().map(|p| Some(p.as_path())))
+            .chain(cli.external_metrics.iter().map(|p| Some(p.as_path())))
+            .filter(|p| p.is_some_and(|p| p == std::path::Path::new("-")))
+            .count();
+        if stdin_users > 1 {
+            bail!(UsageError(
+                "only one input can be read from stdin (`-`)".to_string()
+            ));
+        }
+        if cli.metrics.is_some() && cli.pods.is_none() {
+            bail!(UsageError(
+                "--metrics needs --pods: the controller reads each pod's readiness and requests"
+                    .to_string()
+            ));
+        }
+        let settings = Settings::from_cli(cli)?;
+        let Some(hpa) = &cli.hpa else {
+            bail!(UsageError("--hpa is required".to_string()));
+        };
+        let read = |path: &Option<std::path::PathBuf>| path.as_deref().map(Text::read).transpose();
+        let all = |paths: &[std::path::PathBuf]| -> Result<Vec<Text>> {
+            paths.iter().map(|p| Text::read(p)).collect()
+        };
+        Ok(Inputs {
+            hpa: Text::read(hpa)?,
+            scale: read(&cli.scale)?,
+            pods: read(&cli.pods)?.map(Given::Text),
+            metrics: read(&cli.metrics)?.map(Given::Text),
+            custom_metrics: all(&cli.custom_metrics)?,
+            external_metrics: all(&cli.external_metrics)?,
+            history: read(&cli.history)?,
+            events: read(&cli.events)?,
+            target: read(&cli.target)?.map(Given::Text),
+            nodes: read(&cli.nodes.nodes_file)?,
+            all_pods: read(&cli.nodes.all_pods)?,
+            settings,
+        })
+    }
+}

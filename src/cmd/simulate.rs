@@ -1,0 +1,147 @@
+//! `hpacalc simulate`: the controller over time; the chart and the HTML page are written before
+//! anything is printed.
+
+use anyhow::Result;
+
+use crate::calc;
+use crate::cli::{ReplayArgs, SimulateArgs, TimelineFormat};
+use crate::error::UsageError;
+use crate::input::Text;
+use crate::input::builtin as scenarios;
+use crate::input::prometheus::ReplaySettings;
+use crate::input::simulation;
+use crate::input::simulation::SimSettings;
+use crate::output;
+use crate::render::{self, Csv, Exporter, Json, Table};
+use crate::report::Report;
+use crate::term::{terminal, warn_all, write_stdout};
+
+pub fn run(args: &SimulateArgs) -> Result<()> {
+    if args.scenario.as_deref() == Some("list") {
+        let list: Vec<(&str, &str)> = scenarios::ALL.iter().map(|s| (s.name, s.notice)).collect();
+        let text = render::timeline::scenario_list(&list, terminal().width);
+        return write_stdout(text.as_bytes());
+    }
+    let inputs = [
+        ("--hpa", &args.hpa),
+        ("--load", &args.load),
+        ("--actual-file", &args.replay.actual_file),
+    ];
+    let inputs: Vec<output::Input<'_>> = inputs
+        .iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|path| output::Input { flag, path }))
+        .collect();
+    for (flag, path) in [("--chart", &args.chart), ("--html", &args.html)] {
+        if let Some(path) = path {
+            output::check_target(flag, path, &inputs)?;
+        }
+    }
+    let setup = simulation::build(&inputs_of(args)?)?;
+    warn_all(&setup.scenario.warnings);
+    let sim = match &args.html {
+        None => calc::simulate::run(&setup),
+        Some(path) => {
+            let mut reports = render::html::SyncReports::new(setup.sync_count());
+            let mut observe = |row: &calc::simulate::SyncRow, build: &dyn Fn() -> Report| {
+                reports.observe(row, build);
+            };
+            let sim = calc::simulate::run_observed(&setup, Some(&mut observe));
+            let page = render::html::render(&sim, &reports);
+            output::write_file("--html", path, page.as_bytes(), &inputs)?;
+            sim
+        }
+    };
+    if let Some(path) = &args.chart {
+        let chart = render::chart::render(&sim);
+        output::write_file("--chart", path, chart.as_bytes(), &inputs)?;
+    }
+    let exporter: Box<dyn Exporter<calc::simulate::Simulation>> = match args.output {
+        TimelineFormat::Table => Box::new(Table::default()),
+        TimelineFormat::Json => Box::new(Json),
+        TimelineFormat::Csv => Box::new(Csv),
+    };
+    write_stdout(exporter.export(&sim, terminal()).as_bytes())
+}
+
+/// The simulation's inputs: a built-in scenario with the flags over its settings, or the files
+/// the flags name.
+fn inputs_of(args: &SimulateArgs) -> Result<simulation::Inputs> {
+    let settings = settings_of(args);
+    let replay = replay_of(&args.replay);
+    if let Some(name) = &args.scenario {
+        return Ok(simulation::Inputs::builtin(name, settings, replay)?);
+    }
+    let Some(hpa) = &args.hpa else {
+        anyhow::bail!(UsageError(
+            "simulate needs --hpa and --load (or --prometheus), or --scenario".to_string()
+        ));
+    };
+    simulation::one_stdin(&[
+        Some(hpa),
+        args.load.as_deref(),
+        args.replay.actual_file.as_deref(),
+    ])?;
+    let read = |path: Option<&std::path::Path>| path.map(Text::read).transpose();
+    Ok(simulation::Inputs {
+        hpa: Text::read(hpa)?,
+        load: read(args.load.as_deref())?,
+        actual: read(args.replay.actual_file.as_deref())?,
+        settings,
+        replay,
+        label: None,
+    })
+}
+
+fn settings_of(a: &SimulateArgs) -> SimSettings {
+    SimSettings {
+        name: a.name.clone(),
+        replicas: a.replicas,
+        duration: a.duration.clone(),
+        pod_request: a.pod_request.clone(),
+        pod_startup: a.pod_startup.clone(),
+        pod_termination: a.pod_termination.clone(),
+        node_startup: a.node_startup.clone(),
+        ca_scan_interval: a.ca_scan_interval.clone(),
+        scale_down_delay_after_add: a.scale_down_delay_after_add.clone(),
+        sync_period: a.sync_period.clone(),
+        tolerance: a.tolerance,
+        cpu_initialization_period: a.cpu_initialization_period.clone(),
+        initial_readiness_delay: a.initial_readiness_delay.clone(),
+        downscale_stabilization: a.downscale_stabilization.clone(),
+        kube_version: a.kube_version.clone(),
+        feature_gates: a.feature_gates.clone(),
+        metrics_window: a.metrics_window.clone(),
+        node_allocatable: a.node_allocatable.clone(),
+        existing_nodes: a.existing_nodes,
+        daemonset_requests: a.daemonset_requests.clone(),
+        node_group_min: a.node_group_min,
+        node_group_max: a.node_group_max,
+        max_nodes_total: a.max_nodes_total,
+        scale_down_utilization_threshold: a.scale_down_utilization_threshold,
+        scale_down_unneeded_time: a.scale_down_unneeded_time.clone(),
+        pod_limit: a.pod_limit.clone(),
+        rollout: a.rollout.clone(),
+        max_surge: a.max_surge.clone(),
+        max_unavailable: a.max_unavailable.clone(),
+        min_ready_seconds: a.min_ready_seconds,
+        startup_cpu: a.startup_cpu.clone(),
+    }
+}
+
+pub fn replay_of(r: &ReplayArgs) -> ReplaySettings {
+    ReplaySettings {
+        load_map: r.load_map.clone(),
+        prometheus: r.prometheus.clone(),
+        queries: r.queries.clone(),
+        actual: r.actual.clone(),
+        start: r.start.clone(),
+        end: r.end.clone(),
+        step: r.step.clone(),
+        token: r.token.clone(),
+        username: r.username.clone(),
+        password: r.password.clone(),
+        certificate_authority: r.certificate_authority.clone(),
+        insecure_skip_tls_verify: r.insecure_skip_tls_verify,
+        request_timeout: r.request_timeout.clone(),
+    }
+}

@@ -1,0 +1,382 @@
+//! `Inputs` → `Scenario`: every input parsed by the reader of its format and validated into the
+//! one value the calculation trusts. The phases read as the controller's sync does: the HPA, the
+//! scope its target gives, the pods and metrics, the past, the counts, KEDA's step, the values.
+
+use anyhow::{Result, bail};
+
+use super::inputs::{Given, Inputs, Settings, Text};
+use super::kubectl::{self, capture};
+use super::manifest::LoadedHpa;
+use super::{keda, nodes, past, paste, recognize, required, samples, sources, target, values};
+use crate::report::{Diagnostic, Severity};
+use crate::scenario::{Scenario, Source};
+
+/// Reads `--hpa`, in whichever form it comes: a manifest or ScaledObject, or pasted text.
+pub fn load_hpa(hpa: &Text, settings: &Settings) -> Result<LoadedHpa> {
+    let (file, text) = (&hpa.name, &*hpa.text);
+    let name = settings.name.as_deref();
+    Ok(match paste::detect(text) {
+        Some(form) => {
+            let mut all = match form {
+                paste::Form::Describe => paste::describe::parse(file, text)?,
+                paste::Form::Table => paste::table::parse(file, text)?,
+            };
+            paste::in_namespace(&mut all, settings.namespace.as_deref());
+            paste::choose(file, all, name)?.into_loaded(file, form)?
+        }
+        None => {
+            // Other text that is not a manifest (`kubectl top`): say what it is.
+            if let Some(found) = recognize::what(text) {
+                bail!(recognize::refusal(file, recognize::Given::Hpa, found));
+            }
+            super::manifest::load(file, text, name)
+                .map_err(|e| recognize::or_helm(e, file, recognize::Given::Hpa, text))?
+        }
+    })
+}
+
+/// What `--print-hpa` prints.
+pub enum PrintedHpa {
+    /// The HPA KEDA creates from a ScaledObject, as KEDA writes it.
+    Keda(serde_json::Value),
+    /// The HPA alone, scoped to `-n` as the calculation would see it, with the status it carries.
+    Hpa(
+        Box<(
+            crate::scenario::HpaSpec,
+            Option<crate::scenario::ObservedStatus>,
+        )>,
+    ),
+}
+
+/// `--print-hpa`: the HPA hpacalc uses, and the warnings found on the way.
+pub fn hpa_only(hpa: &Text, settings: &Settings) -> Result<(PrintedHpa, Vec<String>)> {
+    let mut loaded = load_hpa(hpa, settings)?;
+    if let Some(translated) = loaded.keda {
+        return Ok((PrintedHpa::Keda(translated.hpa), loaded.warnings));
+    }
+    capture::scope(
+        settings.namespace.as_deref(),
+        settings.selector.as_deref(),
+        &mut loaded.spec,
+    )?;
+    let status = capture::observed_status(&loaded.status);
+    Ok((
+        PrintedHpa::Hpa(Box::new((loaded.spec, status))),
+        loaded.warnings,
+    ))
+}
+
+/// Parses every input and validates it into the one value the calculation trusts. The inputs
+/// are taken whole: pods read already (live, audit) move into the scenario, never copied.
+pub fn build(inputs: Inputs) -> Result<Scenario> {
+    let Inputs {
+        hpa,
+        pods,
+        metrics,
+        custom_metrics,
+        external_metrics,
+        scale,
+        target,
+        history,
+        events,
+        nodes,
+        all_pods,
+        settings,
+    } = inputs;
+    let have_pods = pods.is_some();
+    let mut loaded = load_hpa(&hpa, &settings)?;
+    drop(hpa);
+    let mut notes = std::mem::take(&mut loaded.notes);
+    let mut warnings = std::mem::take(&mut loaded.warnings);
+
+    let scale = match &scale {
+        Some(t) => Some((
+            kubectl::scale::parse(&t.name, &t.text, kubectl::detect(&t.text))?,
+            t.name.clone(),
+        )),
+        None => None,
+    };
+    let selector = (settings.selector.as_deref())
+        .or_else(|| scale.as_ref().and_then(|(s, _)| s.selector.as_deref()));
+    let mut scope = capture::scope(settings.namespace.as_deref(), selector, &mut loaded.spec)?;
+    scope.selector_is_targets = settings.selector.is_none() && scale.is_some();
+
+    let captures = capture::Captures {
+        pods,
+        metrics,
+        custom: &custom_metrics,
+        external: &external_metrics,
+    };
+    let window = settings.metrics_window;
+    let mut observed = capture::observe(captures, &loaded, &scope, settings.now, window)?;
+    warnings.append(&mut observed.warnings);
+    let now = observed.now;
+    let mut samples = samples::Samples {
+        pods: std::mem::take(&mut observed.pods),
+        resource_metrics: std::mem::take(&mut observed.resource_metrics),
+        pod_metrics: std::mem::take(&mut observed.pod_metrics),
+        warnings: Vec::new(),
+    };
+    notes.append(&mut observed.notes);
+
+    let past = past::read(
+        history.as_ref(),
+        events.as_ref(),
+        &loaded.spec,
+        std::mem::take(&mut loaded.events),
+        loaded.source.file.as_deref(),
+        settings.controller.downscale_stabilization_window,
+        now,
+    )?;
+    notes.extend(past.notes);
+    warnings.extend(past.warnings);
+    let mut input_diagnostics = std::mem::take(&mut loaded.diagnostics);
+    input_diagnostics.extend(past.diagnostics);
+    input_diagnostics.append(&mut observed.diagnostics);
+    input_diagnostics.extend(keda_managed(&loaded.labels));
+
+    // Flag values are checked before what is missing: a bad value is the more precise error.
+    // A ScaledObject's trigger values (`failed`, NaN) are KEDA's to read (`keda::from_settings`).
+    if loaded.keda.is_none() {
+        values::parse_flags(&settings.metric_values)?;
+    }
+    let target_scale = match target {
+        Some(Given::Text(t)) => Some(target::parse(
+            &t.name,
+            &t.text,
+            &loaded.spec.target,
+            &loaded.spec.namespace,
+        )?),
+        Some(Given::Read { value, .. }) => Some(value),
+        // The scale subresource (`--scale`, what live mode reads) stands for the target.
+        None => observed.target.take().or_else(|| {
+            scale.as_ref().map(|(s, file)| target::TargetScale {
+                file: file.clone(),
+                spec_replicas: Some(s.spec_replicas),
+                status_replicas: Some(s.status_replicas),
+            })
+        }),
+    };
+    let counts = Counts::of(
+        &settings,
+        &loaded,
+        target_scale.as_ref(),
+        have_pods.then_some(&samples.pods),
+    )?;
+    notes.extend(counts.notes);
+    warnings.extend(counts.warnings);
+
+    // From the status alone: synthetic pods reproduce status.currentMetrics.
+    let observed_status = capture::observed_status(&loaded.status);
+    let approximation = !have_pods
+        && counts.source != Source::Samples
+        && (loaded.form.is_some()
+            || (!loaded.status.current_metrics.is_empty()
+                && kubectl::status_only::reads_pods(&loaded.spec.metrics)));
+    required::pods_for_metrics(
+        &loaded.spec.metrics,
+        counts.current,
+        have_pods,
+        approximation,
+    )?;
+    if approximation && let Some(status) = &observed_status {
+        approximate(
+            &mut samples,
+            &mut notes,
+            &mut warnings,
+            &loaded,
+            status,
+            now,
+            window,
+            counts.current,
+        );
+    }
+
+    // A ScaledObject: KEDA's metrics server answers the External metrics (`calc::keda`).
+    let (keda, external_specs, value_flags) = match &loaded.keda {
+        Some(translated) => {
+            let (input, keda_notes) = keda::from_settings(
+                translated,
+                &settings,
+                &observed.files.external,
+                now,
+                !samples.pods.is_empty(),
+            )?;
+            notes.extend(keda_notes);
+            let others: Vec<_> = (loaded.spec.metrics.iter())
+                .filter(|m| !m.is_object_or_external())
+                .cloned()
+                .collect();
+            (Some(input), others, &[][..])
+        }
+        None => {
+            let hpa_file = loaded.source.file.clone().unwrap_or_default();
+            keda::refuse_settings(&settings, &hpa_file)?;
+            let all = loaded.spec.metrics.clone();
+            (None, all, settings.metric_values.as_slice())
+        }
+    };
+
+    let sources = sources::collect(
+        &loaded.source,
+        observed_status.is_some(),
+        &observed.sources,
+        &counts.source,
+        approximation,
+        past.sources,
+    );
+
+    let mut metrics = values::resolve(
+        &external_specs,
+        value_flags,
+        &loaded.status,
+        samples.resource_metrics,
+        samples.pod_metrics,
+        &observed.files,
+        approximation.then_some(counts.current),
+    )?;
+    notes.extend(metrics.notes);
+    metrics.values.resource_api_error = observed.resource_api_error.take();
+    metrics.values.custom_api_error = observed.custom_api_error.take();
+    metrics.values.external_api_error = observed.external_api_error.take();
+
+    let files = nodes::NodeFiles {
+        nodes: nodes.as_ref(),
+        all_pods: all_pods.as_ref(),
+    };
+    let node_group = nodes::from_settings(
+        &settings.nodes,
+        files,
+        &samples.pods,
+        &loaded.spec.namespace,
+    )?;
+    if let Some(group) = &node_group {
+        nodes::check_size(group, counts.current)?;
+    }
+
+    Ok(Scenario {
+        scaled_to_zero: loaded.status.scaled_to_zero,
+        status_conditions: loaded.status.conditions.clone(),
+        hpa: loaded.spec,
+        current_replicas: counts.current,
+        current_replicas_source: counts.source,
+        status_replicas: counts.status,
+        pods: samples.pods,
+        metrics: metrics.values,
+        config: settings.controller,
+        memory: past.memory,
+        now,
+        input_notes: notes,
+        warnings,
+        input_diagnostics,
+        sources,
+        nodes: node_group,
+        approximation,
+        observed_status,
+        keda,
+    })
+}
+
+/// The current replica count and the target's status.replicas, where each came from.
+struct Counts {
+    current: i32,
+    source: Source,
+    status: i32,
+    notes: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl Counts {
+    fn of(
+        settings: &Settings,
+        loaded: &LoadedHpa,
+        target: Option<&target::TargetScale>,
+        pods: Option<&Vec<crate::scenario::Pod>>,
+    ) -> Result<Counts> {
+        let current = required::current_replicas(&required::CurrentInputs {
+            flag: settings.current_replicas,
+            target,
+            status: loaded.status.current_replicas,
+            counted: pods.map(|pods| {
+                let counted = pods
+                    .iter()
+                    .filter(|p| samples::counts_as_replica(p))
+                    .count();
+                i32::try_from(counted).unwrap_or(i32::MAX)
+            }),
+        })?;
+        let (status, status_note) = required::status_replicas(
+            settings.status_replicas,
+            target,
+            current.replicas,
+            &loaded.spec.metrics,
+        )?;
+        let mut warnings = Vec::new();
+        if settings.status_replicas.is_some() && status_note.is_none() {
+            warnings.push(
+                "--status-replicas is read only by AverageValue Object and External metrics, and \
+                 the HPA has none"
+                    .to_string(),
+            );
+        }
+        Ok(Counts {
+            current: current.replicas,
+            source: current.source,
+            status,
+            notes: current.note.into_iter().chain(status_note).collect(),
+            warnings,
+        })
+    }
+}
+
+/// The pods and usage that reproduce `status.currentMetrics`, when the status is all there is.
+#[allow(clippy::too_many_arguments)]
+fn approximate(
+    samples: &mut samples::Samples,
+    notes: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+    loaded: &LoadedHpa,
+    status: &crate::scenario::ObservedStatus,
+    now: crate::time::Timestamp,
+    window: crate::time::Duration,
+    current: i32,
+) {
+    let synthetic =
+        kubectl::status_only::synthesize(&loaded.spec.metrics, status, current, now, window);
+    if !samples.pod_metrics.is_empty() {
+        warnings.push(
+            "Pods metric values of --custom-metrics need --pods: the status's averages are used"
+                .to_string(),
+        );
+    }
+    samples.pods = synthetic.pods;
+    samples.resource_metrics = synthetic.resource_metrics;
+    samples.pod_metrics = synthetic.pod_metrics;
+    notes.splice(0..0, synthetic.notes);
+}
+
+/// `KedaManaged`: KEDA labels the HPAs it generates (`scaledobject.keda.sh/name`,
+/// `app.kubernetes.io/managed-by: keda-operator`; kedacore/keda `controllers/keda/hpa.go`).
+fn keda_managed(labels: &std::collections::BTreeMap<String, String>) -> Option<Diagnostic> {
+    let scaled_object = labels.get("scaledobject.keda.sh/name");
+    let by_operator = labels
+        .get("app.kubernetes.io/managed-by")
+        .is_some_and(|m| m == "keda-operator");
+    if scaled_object.is_none() && !by_operator {
+        return None;
+    }
+    let owner = scaled_object.map_or_else(
+        || "a KEDA ScaledObject".to_string(),
+        |name| format!("the KEDA ScaledObject {name}"),
+    );
+    Some(Diagnostic::new(
+        "KedaManaged",
+        Severity::Info,
+        format!(
+            "this HPA is generated by {owner}: its External metrics are served by KEDA's metrics \
+             server, and scaling between 0 and 1 replica (activation, cooldown) is KEDA's \
+             decision, not the HPA controller's"
+        ),
+        "change the ScaledObject, not the HPA: KEDA rewrites the HPA from it",
+    ))
+}

@@ -1,0 +1,281 @@
+//! The one entrance of the input layer: what a front end hands over to be validated into a
+//! `Scenario` (`input::build`). Every front end fills the same value: the command line reads
+//! the files its flags name (`Inputs::from_cli`, in the command layer), live mode hands over what the API server
+//! answered, the audit one HPA's share of a dump. Nothing below this sees clap.
+
+use std::sync::Arc;
+
+use anyhow::Result;
+
+use crate::error::InputError;
+use crate::input::kubectl::{metrics::CapturedMetrics, pods::CapturedPods};
+use crate::input::read_input;
+use crate::input::target::TargetScale;
+use crate::scenario::ControllerConfig;
+use crate::time::{Duration, Timestamp};
+use crate::version;
+
+/// One input text and the name it is shown by: a file's path, `<stdin>`, or where it came from
+/// (`pods.json` of a live capture, `<dump>/shop/web/hpa.json` of an audit).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Text {
+    pub name: String,
+    /// Shared: the audit gives the same custom metrics answer to every HPA.
+    pub text: Arc<str>,
+}
+
+impl Text {
+    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Text {
+        Text {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+
+    /// Reads a file (`-` is stdin), bounded as every input is.
+    pub fn read(path: &std::path::Path) -> Result<Text> {
+        let (name, text) = read_input(path)?;
+        Ok(Text::new(name, text))
+    }
+}
+
+/// An input as text, or already read by the reader of its format: live mode reads the pod pages
+/// as they arrive, the audit reads the dump's objects once.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Given<T> {
+    Text(Text),
+    Read { name: String, value: T },
+}
+
+impl<T> Given<T> {
+    /// The name the input is shown by.
+    pub fn name(&self) -> &str {
+        match self {
+            Given::Text(t) => &t.name,
+            Given::Read { name, .. } => name,
+        }
+    }
+}
+
+/// Everything one sync's scenario is built from.
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    /// A manifest, a ScaledObject, `kubectl describe hpa` text or a `kubectl get hpa` table.
+    pub hpa: Text,
+    pub pods: Option<Given<CapturedPods>>,
+    pub metrics: Option<Given<CapturedMetrics>>,
+    pub custom_metrics: Vec<Text>,
+    pub external_metrics: Vec<Text>,
+    /// The target's scale subresource.
+    pub scale: Option<Text>,
+    pub target: Option<Given<TargetScale>>,
+    pub history: Option<Text>,
+    pub events: Option<Text>,
+    /// `kubectl get nodes -o json` and the cluster's pods, for the Nodes section.
+    pub nodes: Option<Text>,
+    pub all_pods: Option<Text>,
+    pub settings: Settings,
+}
+
+/// What is not a file: the controller's flags, validated, and what the user says of the inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub controller: ControllerConfig,
+    /// The window of each usage sample that does not carry one.
+    pub metrics_window: Duration,
+    /// The evaluation time; `None`: from the inputs, else the clock.
+    pub now: Option<Timestamp>,
+    /// `-n`: the HPA's namespace.
+    pub namespace: Option<String>,
+    /// `-l`: the target's selector, kubectl syntax.
+    pub selector: Option<String>,
+    /// The HPA to pick when the input holds several.
+    pub name: Option<String>,
+    pub current_replicas: Option<i32>,
+    pub status_replicas: Option<i32>,
+    /// `NAME=QUANTITY` (or a KEDA trigger's `NAME=failed`), as given.
+    pub metric_values: Vec<String>,
+    /// KEDA: the failures already recorded for each failing trigger.
+    pub metric_failures: Option<i32>,
+    /// KEDA: how long ago a trigger was last active, as given (`4m`).
+    pub last_active: Option<String>,
+    pub nodes: NodeSettings,
+}
+
+/// The node group's settings, as given: validated with the pods they depend on
+/// (`input::nodes::from_settings`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeSettings {
+    pub node_allocatable: Option<String>,
+    pub existing_nodes: Option<i64>,
+    pub daemonset_requests: Vec<String>,
+    pub node_group_max: Option<i64>,
+    pub max_nodes_total: Option<i64>,
+    pub pod_request: Option<String>,
+    pub scale_down_utilization_threshold: f64,
+    pub scale_down_unneeded_time: String,
+}
+
+impl Default for NodeSettings {
+    fn default() -> Self {
+        NodeSettings {
+            node_allocatable: None,
+            existing_nodes: None,
+            daemonset_requests: Vec::new(),
+            node_group_max: None,
+            max_nodes_total: None,
+            pod_request: None,
+            scale_down_utilization_threshold: 0.5,
+            scale_down_unneeded_time: "10m".to_string(),
+        }
+    }
+}
+
+impl Settings {
+    /// The settings of a sync with every default: no flag given.
+    pub fn new(controller: ControllerConfig) -> Settings {
+        Settings {
+            controller,
+            metrics_window: Duration::from_secs(15),
+            now: None,
+            namespace: None,
+            selector: None,
+            name: None,
+            current_replicas: None,
+            status_replicas: None,
+            metric_values: Vec::new(),
+            metric_failures: None,
+            last_active: None,
+            nodes: NodeSettings::default(),
+        }
+    }
+}
+
+/// The controller's flags as given, each `None` when left at kube-controller-manager's default.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ControllerFlags<'a> {
+    pub kube_version: Option<&'a str>,
+    pub feature_gates: Option<&'a str>,
+    pub tolerance: Option<f64>,
+    pub cpu_initialization_period: Option<&'a str>,
+    pub initial_readiness_delay: Option<&'a str>,
+    pub downscale_stabilization: Option<&'a str>,
+    pub sync_period: Option<&'a str>,
+}
+
+/// A duration flag, named in the error.
+pub fn flag_duration(flag: &str, text: &str) -> Result<Duration, InputError> {
+    Duration::parse(text).map_err(|e| InputError::new(flag, e))
+}
+
+/// The controller's flags validated into its configuration: the one place they are checked, for
+/// one sync, a simulation and an audit alike.
+pub fn controller_config(flags: &ControllerFlags<'_>) -> Result<ControllerConfig, InputError> {
+    let kube_minor = version::parse_kube_version(flags.kube_version.unwrap_or("1.37"))
+        .map_err(|e| InputError::new("--kube-version", e))?;
+    let mut features = version::default_gates(kube_minor);
+    if let Some(text) = flags.feature_gates {
+        version::apply_feature_gates(&mut features, kube_minor, text)
+            .map_err(|e| InputError::new("--feature-gates", e))?;
+    }
+    let duration = |flag: &str, value: Option<&str>, default: &str| {
+        flag_duration(flag, value.unwrap_or(default))
+    };
+    let config = ControllerConfig {
+        kube_minor,
+        features,
+        tolerance: flags.tolerance.unwrap_or(0.1),
+        cpu_initialization_period: duration(
+            "--cpu-initialization-period",
+            flags.cpu_initialization_period,
+            "5m",
+        )?,
+        delay_of_initial_readiness_status: duration(
+            "--initial-readiness-delay",
+            flags.initial_readiness_delay,
+            "30s",
+        )?,
+        downscale_stabilization_window: duration(
+            "--downscale-stabilization",
+            flags.downscale_stabilization,
+            "5m",
+        )?,
+        sync_period: duration("--sync-period", flags.sync_period, "15s")?,
+        ..ControllerConfig::default()
+    };
+    if !(config.tolerance.is_finite() && config.tolerance >= 0.0) {
+        return Err(InputError::new(
+            "--tolerance",
+            format!("found {}, expected a ratio of 0 or more", config.tolerance),
+        ));
+    }
+    Ok(config)
+}
+
+impl Inputs {
+    /// An HPA and settings, nothing else given.
+    pub fn of_hpa(hpa: Text, settings: Settings) -> Inputs {
+        Inputs {
+            hpa,
+            pods: None,
+            metrics: None,
+            custom_metrics: Vec::new(),
+            external_metrics: Vec::new(),
+            scale: None,
+            target: None,
+            history: None,
+            events: None,
+            nodes: None,
+            all_pods: None,
+            settings,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_controller_flags_default_to_kube_controller_managers() {
+        let config = controller_config(&ControllerFlags::default()).unwrap();
+        assert_eq!(config, ControllerConfig::default());
+    }
+
+    #[test]
+    fn each_controller_flag_is_named_in_its_error() {
+        let cases: [(ControllerFlags<'_>, &str); 4] = [
+            (
+                ControllerFlags {
+                    kube_version: Some("1.99"),
+                    ..ControllerFlags::default()
+                },
+                "--kube-version",
+            ),
+            (
+                ControllerFlags {
+                    tolerance: Some(-0.1),
+                    ..ControllerFlags::default()
+                },
+                "--tolerance",
+            ),
+            (
+                ControllerFlags {
+                    sync_period: Some("soon"),
+                    ..ControllerFlags::default()
+                },
+                "--sync-period",
+            ),
+            (
+                ControllerFlags {
+                    feature_gates: Some("NoSuchGate=true"),
+                    ..ControllerFlags::default()
+                },
+                "--feature-gates",
+            ),
+        ];
+        for (flags, flag) in cases {
+            assert_eq!(controller_config(&flags).unwrap_err().file, flag);
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! The load CSV of `hpacalc simulate --load` (the only module that knows its format): the total
+//! demand of each metric over time, as the simulation's `LoadCurve`.
+//!
+//! Load CSV: a header, then one row per change of the load.
+//!
+//! | column | meaning |
+//! |---|---|
+//! | `time` | offset from the start: `0s`, `90s`, `5m`, `1h30m` (whole seconds; the first row at 0) |
+//! | a metric's name | the TOTAL demand across all pods: `cpu` (`2400m` or `2.4`), `memory`, a Pods metric's total, an Object or External metric's value |
+//!
+//! Column names are trimmed and case-insensitive; a UTF-8 BOM and CRLF line ends are accepted.
+//! Every metric of the HPA needs its column (a Resource or ContainerResource metric by its
+//! resource name); an empty cell keeps the previous row's value. The load is a step function:
+//! a row's values hold until the next row.
+//!
+//! `--load` may instead hold a Prometheus range-query answer (or `--prometheus` run the queries):
+//! `input::prometheus` turns it into the same `LoadCurve`.
+
+use crate::calc::simulate::{LoadColumn, LoadCurve, LoadStep};
+use crate::error::InputError;
+use crate::input::samples::{Cell, csv_error, csv_reader, record_line};
+use crate::quantity::parse_milli;
+use crate::scenario::MetricSpec;
+use crate::time::Duration;
+
+/// Parses a load CSV read from `file` (the name is for messages only) against the HPA's metrics.
+pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve, InputError> {
+    let mut reader = csv_reader(text);
+    let header = reader.headers().map_err(|e| csv_error(file, &e))?.clone();
+    let line = record_line(&header);
+    let header_error = |column: usize, name: &str, message: String| {
+        InputError::new(file, message)
+            .at(line, Some(column + 1))
+            .field(name)
+    };
+    let expected_names = {
+        let mut names: Vec<&str> = Vec::new();
+        for m in metrics {
+            if !names
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(m.metric_name()))
+            {
+                names.push(m.metric_name());
+            }
+        }
+        names
+    };
+    let mut time_column = None;
+    let mut columns: Vec<(usize, LoadColumn)> = Vec::new();
+    for (i, name) in header.iter().enumerate() {
+        if let Some(first) = header
+            .iter()
+            .position(|other| other.eq_ignore_ascii_case(name))
+            .filter(|&first| first != i)
+        {
+            return Err(header_error(
+                i,
+                name,
+                format!(
+                    "found the column \"{name}\" again (first as column {}), expected each column \
+                     once",
+                    first + 1
+                ),
+            ));
+        }
+        if name.eq_ignore_ascii_case("time") {
+            time_column = Some(i);
+            continue;
+        }
+        let Some(spec) = metrics
+            .iter()
+            .find(|m| m.metric_name().eq_ignore_ascii_case(name))
+        else {
+            return Err(header_error(
+                i,
+                name,
+                format!(
+                    "found the column {}, expected time or a metric of the HPA: {}",
+                    crate::error::quoted(name),
+                    crate::error::name_list(&expected_names, crate::error::LIST_NAMES)
+                ),
+            ));
+        };
+        columns.push((i, crate::input::prometheus::column(spec)));
+    }
+    let Some(time_column) = time_column else {
+        return Err(InputError::new(
+            file,
+            format!(
+                "found the columns {}, expected a time column",
+                header.iter().collect::<Vec<_>>().join(",")
+            ),
+        )
+        .at(line, None));
+    };
+    if let Some(missing) = expected_names
+        .iter()
+        .find(|n| !columns.iter().any(|(_, c)| c.name.eq_ignore_ascii_case(n)))
+    {
+        return Err(InputError::new(
+            file,
+            format!(
+                "found no column for the HPA's metric {missing}, expected a column named \
+                 {missing} with its total load"
+            ),
+        )
+        .at(line, None));
+    }
+    let metric_columns = metrics
+        .iter()
+        .map(|m| {
+            columns
+                .iter()
+                .position(|(_, c)| c.name.eq_ignore_ascii_case(m.metric_name()))
+                .unwrap_or(0)
+        })
+        .collect();
+    // Negative totals make sense only for metrics that can be negative.
+    let allows_negative: Vec<bool> = columns.iter().map(|(_, c)| c.resource.is_none()).collect();
+
+    let mut steps: Vec<LoadStep> = Vec::new();
+    let mut record = csv::StringRecord::new();
+    while reader
+        .read_record(&mut record)
+        .map_err(|e| csv_error(file, &e))?
+    {
+        let line = record_line(&record);
+        let cell = |column: usize| Cell {
+            file,
+            line,
+            column: column + 1,
+            field: header.get(column).unwrap_or(""),
+            text: record.get(column).unwrap_or(""),
+        };
+        let time = cell(time_column);
+        let expected_time = "a time from the start such as 0s, 90s or 5m";
+        if time.text.starts_with('-') {
+            return Err(time.error(expected_time));
+        }
+        let at = Duration::parse(time.text).map_err(|_| time.error(expected_time))?;
+        if at.millis() % 1000 != 0 {
+            return Err(time.error("whole seconds"));
+        }
+        match steps.last() {
+            None if at.millis() != 0 => {
+                return Err(time.error("the first row at 0s (the load at the start)"));
+            }
+            Some(last) if at <= last.at => {
+                return Err(time.error(format!(
+                    "a time after the previous row's {} (rows in increasing time)",
+                    last.at
+                )));
+            }
+            _ => {}
+        }
+        let mut values = Vec::with_capacity(columns.len());
+        for (k, (column, _)) in columns.iter().enumerate() {
+            let c = cell(*column);
+            if c.text.is_empty() {
+                match steps.last().and_then(|s| s.values.get(k)) {
+                    Some(&previous) => values.push(previous),
+                    None => return Err(c.error("the total load at the start")),
+                }
+                continue;
+            }
+            let value = parse_milli(c.text).map_err(|e| c.message(e.to_string()))?;
+            if value < 0 && !allows_negative.get(k).copied().unwrap_or(false) {
+                return Err(c.error("a total of 0 or more"));
+            }
+            values.push(value);
+        }
+        steps.push(LoadStep { at, values });
+    }
+    if steps.is_empty() {
+        return Err(InputError::new(
+            file,
+            "found no rows, expected at least one row: the load at 0s",
+        ));
+    }
+    Ok(LoadCurve {
+        columns: columns.into_iter().map(|(_, c)| c).collect(),
+        steps,
+        metric_columns,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calc::testing;
+
+    fn cpu() -> MetricSpec {
+        testing::cpu_utilization(50)
+    }
+
+    fn external(name: &str) -> MetricSpec {
+        testing::external(name, Some(100_000), None)
+    }
+
+    #[test]
+    fn rows_are_steps_in_milli_units_and_empty_cells_keep_the_previous_value() {
+        let text = "\u{feff}Time,CPU,queue\r\n0s,2.4,100\r\n90s,,250\r\n5m,1200m,\r\n";
+        let curve = parse("l.csv", text, &[cpu(), external("queue")]).unwrap();
+        let steps: Vec<(i64, Vec<i64>)> = curve
+            .steps
+            .iter()
+            .map(|s| (s.at.millis() / 1000, s.values.clone()))
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                (0, vec![2400, 100_000]),
+                (90, vec![2400, 250_000]),
+                (300, vec![1200, 250_000]),
+            ]
+        );
+        assert_eq!(curve.metric_columns, [0, 1]);
+        assert_eq!(curve.columns[0].resource.as_deref(), Some("cpu"));
+        assert_eq!(curve.columns[1].resource, None);
+    }
+
+    #[test]
+    fn load_errors_name_the_line_column_and_what_was_expected() {
+        let cases = [
+            (
+                "cpu\n2\n",
+                "l.csv:1: found the columns cpu, expected a time column",
+            ),
+            (
+                "time,cpu,rps\n0s,1,1\n",
+                "l.csv:1:3: rps: found the column \"rps\", expected time or a metric of the HPA: cpu",
+            ),
+            (
+                "time\n0s\n",
+                "l.csv:1: found no column for the HPA's metric cpu",
+            ),
+            (
+                "time,cpu,CPU\n0s,1,1\n",
+                "l.csv:1:3: CPU: found the column \"CPU\" again",
+            ),
+            ("time,cpu\n", "l.csv: found no rows"),
+            (
+                "time,cpu\n30s,1\n",
+                "l.csv:2:1: time: found \"30s\", expected the first row at 0s",
+            ),
+            (
+                "time,cpu\n0s,1\n2m,1\n1m,2\n",
+                "l.csv:4:1: time: found \"1m\", expected a time after the previous row's 2m",
+            ),
+            ("time,cpu\n0s,1\n1.5s,1\n", "expected whole seconds"),
+            (
+                "time,cpu\n-5s,1\n",
+                "l.csv:2:1: time: found \"-5s\", expected a time from the start",
+            ),
+            (
+                "time,cpu\n0s,\n",
+                "l.csv:2:2: cpu: found an empty cell, expected the total load at the start",
+            ),
+            (
+                "time,cpu\n0s,-1\n",
+                "l.csv:2:2: cpu: found \"-1\", expected a total of 0 or more",
+            ),
+            ("time,cpu\n0s,lots\n", "l.csv:2:2: cpu:"),
+            ("time,cpu\n0s,1,2\n", "l.csv:2: found 3 fields, expected 2"),
+        ];
+        for (text, want) in cases {
+            let err = parse("l.csv", text, &[cpu()]).unwrap_err().to_string();
+            assert!(
+                err.starts_with(want) || err.contains(want),
+                "{text:?}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn negative_values_are_allowed_for_external_metrics() {
+        let curve = parse("l.csv", "time,queue\n0s,-5\n", &[external("queue")]).unwrap();
+        assert_eq!(curve.steps[0].values, [-5000]);
+    }
+}

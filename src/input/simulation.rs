@@ -1,0 +1,711 @@
+//! The `simulate` command's inputs: the HPA and the load (a load CSV, a Prometheus answer, or
+//! the queries to run), the settings of the run, and everything validated into one
+//! `calc::simulate::Setup`. A built-in scenario is the same inputs, with its own settings under
+//! the user's.
+
+use anyhow::{Result, bail};
+
+use crate::calc::simulate::rollout::{IntOrPercent, Rollout};
+use crate::calc::simulate::{
+    LoadCurve, NodeGroup, START, ScenarioLabel, Setup, StartupBurst, Timing,
+};
+use crate::error::{InputError, UsageError};
+use crate::input::builtin::{self, BuiltIn};
+use crate::input::inputs::{ControllerFlags, NodeSettings, Text, controller_config};
+use crate::input::nodes::{NodeFiles, from_settings, parse_resource_list};
+use crate::input::prometheus::{self, ReplaySettings};
+use crate::input::{load_csv, manifest};
+use crate::quantity::build_quantity;
+use crate::scenario::{MetricSpec, MetricValues, Resources, Scenario, Source, TargetType};
+use crate::time::Duration;
+
+/// The longest simulation accepted: a year of syncs is already millions of rows.
+const MAX_DURATION: Duration = Duration::from_secs(366 * 86_400);
+/// Without --duration the run goes this long past the last load row.
+const TAIL: Duration = Duration::from_secs(15 * 60);
+
+/// What one simulation is built from.
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    /// The HPA manifest (or ScaledObject).
+    pub hpa: Text,
+    /// A load CSV or a Prometheus answer; `None` when `replay.prometheus` runs the queries.
+    pub load: Option<Text>,
+    /// `--actual-file`: the replicas the cluster really had.
+    pub actual: Option<Text>,
+    pub settings: SimSettings,
+    pub replay: ReplaySettings,
+    /// The built-in scenario it is, if one.
+    pub label: Option<ScenarioLabel>,
+}
+
+/// The settings of a run, as given; each left `None` takes its default (`--help` names them).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SimSettings {
+    /// The HPA to pick when the manifest holds several.
+    pub name: Option<String>,
+    pub replicas: Option<i32>,
+    pub duration: Option<String>,
+    pub pod_request: Option<String>,
+    pub pod_startup: Option<String>,
+    pub pod_termination: Option<String>,
+    pub node_startup: Option<String>,
+    pub ca_scan_interval: Option<String>,
+    pub scale_down_delay_after_add: Option<String>,
+    pub sync_period: Option<String>,
+    pub tolerance: Option<f64>,
+    pub cpu_initialization_period: Option<String>,
+    pub initial_readiness_delay: Option<String>,
+    pub downscale_stabilization: Option<String>,
+    pub kube_version: Option<String>,
+    pub feature_gates: Option<String>,
+    pub metrics_window: Option<String>,
+    pub node_allocatable: Option<String>,
+    pub existing_nodes: Option<i64>,
+    pub daemonset_requests: Vec<String>,
+    pub node_group_min: Option<i64>,
+    pub node_group_max: Option<i64>,
+    pub max_nodes_total: Option<i64>,
+    pub scale_down_utilization_threshold: Option<f64>,
+    pub scale_down_unneeded_time: Option<String>,
+    pub pod_limit: Option<String>,
+    pub rollout: Option<String>,
+    pub max_surge: Option<String>,
+    pub max_unavailable: Option<String>,
+    pub min_ready_seconds: Option<i64>,
+    pub startup_cpu: Option<String>,
+}
+
+impl SimSettings {
+    /// These settings over `base`'s: each one given here wins.
+    pub fn over(self, base: SimSettings) -> SimSettings {
+        fn pick<T>(user: Option<T>, base: Option<T>) -> Option<T> {
+            user.or(base)
+        }
+        SimSettings {
+            name: pick(self.name, base.name),
+            replicas: pick(self.replicas, base.replicas),
+            duration: pick(self.duration, base.duration),
+            pod_request: pick(self.pod_request, base.pod_request),
+            pod_startup: pick(self.pod_startup, base.pod_startup),
+            pod_termination: pick(self.pod_termination, base.pod_termination),
+            node_startup: pick(self.node_startup, base.node_startup),
+            ca_scan_interval: pick(self.ca_scan_interval, base.ca_scan_interval),
+            scale_down_delay_after_add: pick(
+                self.scale_down_delay_after_add,
+                base.scale_down_delay_after_add,
+            ),
+            sync_period: pick(self.sync_period, base.sync_period),
+            tolerance: pick(self.tolerance, base.tolerance),
+            cpu_initialization_period: pick(
+                self.cpu_initialization_period,
+                base.cpu_initialization_period,
+            ),
+            initial_readiness_delay: pick(
+                self.initial_readiness_delay,
+                base.initial_readiness_delay,
+            ),
+            downscale_stabilization: pick(
+                self.downscale_stabilization,
+                base.downscale_stabilization,
+            ),
+            kube_version: pick(self.kube_version, base.kube_version),
+            feature_gates: pick(self.feature_gates, base.feature_gates),
+            metrics_window: pick(self.metrics_window, base.metrics_window),
+            node_allocatable: pick(self.node_allocatable, base.node_allocatable),
+            existing_nodes: pick(self.existing_nodes, base.existing_nodes),
+            daemonset_requests: if self.daemonset_requests.is_empty() {
+                base.daemonset_requests
+            } else {
+                self.daemonset_requests
+            },
+            node_group_min: pick(self.node_group_min, base.node_group_min),
+            node_group_max: pick(self.node_group_max, base.node_group_max),
+            max_nodes_total: pick(self.max_nodes_total, base.max_nodes_total),
+            scale_down_utilization_threshold: pick(
+                self.scale_down_utilization_threshold,
+                base.scale_down_utilization_threshold,
+            ),
+            scale_down_unneeded_time: pick(
+                self.scale_down_unneeded_time,
+                base.scale_down_unneeded_time,
+            ),
+            pod_limit: pick(self.pod_limit, base.pod_limit),
+            rollout: pick(self.rollout, base.rollout),
+            max_surge: pick(self.max_surge, base.max_surge),
+            max_unavailable: pick(self.max_unavailable, base.max_unavailable),
+            min_ready_seconds: pick(self.min_ready_seconds, base.min_ready_seconds),
+            startup_cpu: pick(self.startup_cpu, base.startup_cpu),
+        }
+    }
+}
+
+impl Inputs {
+    /// The built-in scenario `name` with the user's settings over its own.
+    pub fn builtin(
+        name: &str,
+        settings: SimSettings,
+        replay: ReplaySettings,
+    ) -> Result<Inputs, InputError> {
+        let found: &BuiltIn = builtin::find(name).ok_or_else(|| {
+            InputError::new(
+                "--scenario",
+                format!(
+                    "found {}, expected list or one of {}",
+                    crate::error::quoted(name),
+                    builtin::names()
+                ),
+            )
+        })?;
+        Ok(Inputs {
+            hpa: Text::new(format!("<scenario {}: hpa>", found.name), found.hpa),
+            load: Some(Text::new(
+                format!("<scenario {}: load>", found.name),
+                found.load,
+            )),
+            actual: None,
+            settings: settings.over((found.settings)()),
+            replay,
+            label: Some(ScenarioLabel {
+                name: found.name.to_string(),
+                notice: found.notice.to_string(),
+            }),
+        })
+    }
+}
+
+/// Refuses two inputs on stdin.
+pub fn one_stdin(paths: &[Option<&std::path::Path>]) -> Result<(), UsageError> {
+    let on_stdin = (paths.iter().flatten())
+        .filter(|p| **p == std::path::Path::new("-"))
+        .count();
+    if on_stdin > 1 {
+        return Err(UsageError(
+            "only one input can be read from stdin (`-`)".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// The most syncs one simulation runs: each is a row of the output (about 5 KB in memory).
+pub const MAX_SYNCS: i64 = 100_000;
+/// The most pods one simulation holds: its starting replicas and the HPA's maxReplicas.
+pub const MAX_PODS: i32 = 100_000;
+
+/// Work proportional to a number in the input is bounded: syncs and pods have a ceiling, and a
+/// load whose sums would overflow the controller's int64 arithmetic is refused.
+fn check_size(
+    sync_period: Duration,
+    duration: Duration,
+    start_replicas: i32,
+    max_replicas: i32,
+    pod_request: &Resources,
+    curve: &LoadCurve,
+) -> Result<(), InputError> {
+    let syncs = duration.millis() / sync_period.millis().max(1) + 1;
+    if syncs > MAX_SYNCS {
+        return Err(InputError::new(
+            "--duration",
+            format!(
+                "found {duration} at a --sync-period of {sync_period}, {syncs} syncs, expected at \
+                 most {MAX_SYNCS} syncs (the simulation limit): a shorter --duration or a longer \
+                 --sync-period"
+            ),
+        ));
+    }
+    for (flag, n) in [
+        ("--replicas", start_replicas),
+        ("spec.maxReplicas", max_replicas),
+    ] {
+        if n > MAX_PODS {
+            return Err(InputError::new(
+                flag,
+                format!(
+                    "found {n}, expected at most {MAX_PODS} pods (the simulation limit): \
+                     simulate a smaller workload with the same per-pod load"
+                ),
+            ));
+        }
+    }
+    // The controller sums requests over the pods and multiplies usage by 100 (utilization).
+    let pods = i64::from(start_replicas.max(max_replicas).max(1));
+    for (name, r) in &pod_request.0 {
+        if r.checked_mul(pods)
+            .and_then(|t| t.checked_mul(100))
+            .is_none()
+        {
+            return Err(InputError::new(
+                "--pod-request",
+                format!(
+                    "found {name}={}, whose sum over {pods} pods overflows the controller's \
+                     64-bit arithmetic, expected a smaller request",
+                    crate::quantity::build_quantity(name, *r)
+                ),
+            ));
+        }
+    }
+    for step in &curve.steps {
+        for (column, v) in curve.columns.iter().zip(&step.values) {
+            if v.checked_mul(100).is_none() {
+                return Err(InputError::new(
+                    "--load",
+                    format!(
+                        "found {} at {}, a load that overflows the controller's 64-bit \
+                         arithmetic, expected a smaller value",
+                        crate::quantity::format_milli(*v, crate::quantity::Format::DecimalSI),
+                        step.at
+                    ),
+                )
+                .field(column.name.clone()));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A duration flag, or its default.
+fn duration_flag(flag: &str, value: Option<&str>, default: &str) -> Result<Duration, InputError> {
+    let text = value.unwrap_or(default);
+    Duration::parse(text).map_err(|e| InputError::new(flag, e))
+}
+
+/// A duration flag that sets the simulation's clock: whole seconds, and more than 0 if `positive`.
+fn step_flag(
+    flag: &str,
+    value: Option<&str>,
+    default: &str,
+    positive: bool,
+) -> Result<Duration, InputError> {
+    let d = duration_flag(flag, value, default)?;
+    let text = value.unwrap_or(default);
+    if d.millis() % 1000 != 0 {
+        return Err(InputError::new(
+            flag,
+            format!("found {text}, expected whole seconds"),
+        ));
+    }
+    if positive && d.millis() == 0 {
+        return Err(InputError::new(
+            flag,
+            format!("found {text}, expected at least 1s"),
+        ));
+    }
+    Ok(d)
+}
+
+/// Everything validated into a `Setup`.
+pub fn build(inputs: &Inputs) -> Result<Setup> {
+    let args = &inputs.settings;
+    prometheus::refuse_without_server(&inputs.replay)?;
+    let hpa = (inputs.hpa.name.as_str(), &*inputs.hpa.text);
+    let load = match &inputs.load {
+        Some(t) => (t.name.as_str(), &*t.text),
+        // With --prometheus the load comes from the queries.
+        None => ("--prometheus", ""),
+    };
+    let label = inputs.label.clone();
+    let config = controller_config(&ControllerFlags {
+        kube_version: args.kube_version.as_deref(),
+        feature_gates: args.feature_gates.as_deref(),
+        tolerance: args.tolerance,
+        cpu_initialization_period: args.cpu_initialization_period.as_deref(),
+        initial_readiness_delay: args.initial_readiness_delay.as_deref(),
+        downscale_stabilization: args.downscale_stabilization.as_deref(),
+        sync_period: args.sync_period.as_deref(),
+    })?;
+    // The simulation's clock ticks in whole seconds.
+    let sync_period = step_flag("--sync-period", args.sync_period.as_deref(), "15s", true)?;
+    let timing = Timing {
+        sync_period,
+        pod_startup: step_flag("--pod-startup", args.pod_startup.as_deref(), "15s", false)?,
+        pod_termination: step_flag(
+            "--pod-termination",
+            args.pod_termination.as_deref(),
+            "0s",
+            false,
+        )?,
+        node_startup: step_flag("--node-startup", args.node_startup.as_deref(), "3m", false)?,
+        ca_scan_interval: step_flag(
+            "--ca-scan-interval",
+            args.ca_scan_interval.as_deref(),
+            "10s",
+            true,
+        )?,
+        scale_down_delay_after_add: duration_flag(
+            "--scale-down-delay-after-add",
+            args.scale_down_delay_after_add.as_deref(),
+            "10m",
+        )?,
+        metrics_window: duration_flag("--metrics-window", args.metrics_window.as_deref(), "15s")?,
+    };
+
+    let loaded = manifest::load(hpa.0, hpa.1, args.name.as_deref())?;
+    // A ScaledObject: KEDA's poll runs beside the HPA's syncs, each trigger reading the load
+    // column named like its metric. The formula and failures are one-sync features only.
+    let keda = match &loaded.keda {
+        None => None,
+        Some(t) if t.keda.input.modifiers.is_some() => bail!(InputError::new(
+            hpa.0,
+            "found scalingModifiers, expected a ScaledObject without them: simulate does not \
+             evaluate the formula over time (one sync: hpacalc --hpa FILE --metric-value ...)"
+        )),
+        Some(t) => Some(t.keda.input.clone()),
+    };
+    let mut warnings = loaded.warnings.clone();
+    let replay_flags = &inputs.replay;
+    let replay = if replay_flags.prometheus.is_some() || prometheus::looks_like_answer(load.1) {
+        let r = prometheus::replay(
+            replay_flags,
+            load,
+            inputs.actual.as_ref(),
+            &loaded.spec.metrics,
+        )?;
+        warnings.extend(r.warnings.iter().cloned());
+        Some(r)
+    } else {
+        prometheus::refuse_with_csv(replay_flags, inputs.actual.is_some())?;
+        None
+    };
+    let (curve, replay, actual, span) = match replay {
+        Some(r) => (r.curve, Some(r.replay), r.actual, Some(r.span)),
+        None => (
+            load_csv::parse(load.0, load.1, &loaded.spec.metrics)?,
+            None,
+            None,
+            None,
+        ),
+    };
+
+    let pod_request = match &args.pod_request {
+        Some(text) => parse_resource_list("--pod-request", text)?.0,
+        None => Resources::default(),
+    };
+    for spec in &loaded.spec.metrics {
+        if let MetricSpec::Resource {
+            resource, target, ..
+        } = spec
+            && target.target_type == TargetType::Utilization
+            && pod_request.get(resource).unwrap_or(0) <= 0
+        {
+            let found = args.pod_request.as_deref().map_or_else(
+                || "no --pod-request".to_string(),
+                |t| format!("\"{t}\" without {resource}"),
+            );
+            bail!(InputError::new(
+                "--pod-request",
+                format!(
+                    "found {found}, expected a {resource} request such as {resource}=500m: the \
+                     HPA's {resource} metric has a Utilization target, which divides usage by \
+                     each pod's request"
+                )
+            ));
+        }
+    }
+    let mut containers: Vec<&str> = Vec::new();
+    for spec in &loaded.spec.metrics {
+        if let MetricSpec::Resource {
+            container: Some(c), ..
+        } = spec
+            && !containers.contains(&c.as_str())
+        {
+            containers.push(c);
+        }
+    }
+    if containers.len() > 1 {
+        bail!(InputError::new(
+            hpa.0,
+            format!(
+                "found ContainerResource metrics for the containers {}, expected one container: \
+                 the simulation models pods with one container",
+                containers.join(", ")
+            )
+        ));
+    }
+    let container = containers.first().copied().unwrap_or("app").to_string();
+
+    // A replay starts where the cluster was (the actual replicas at time 0, never negative).
+    let start_replicas = match args.replicas.or(actual.as_ref().and_then(|a| a.at(0))) {
+        Some(n) if n < 0 => bail!(InputError::new(
+            "--replicas",
+            format!("found {n}, expected 0 or more")
+        )),
+        Some(n) => n,
+        None => match &keda {
+            Some(k) => k.min_replica_count.unwrap_or(0),
+            None => loaded
+                .status
+                .current_replicas
+                .unwrap_or(loaded.spec.min_replicas),
+        },
+    };
+
+    let nodes = node_group(args, &pod_request, &loaded.spec.namespace)?;
+
+    let last_row = curve.steps.last().map_or(Duration::ZERO, |s| s.at);
+    let duration = match &args.duration {
+        Some(text) => step_flag("--duration", Some(text), "0s", false)?,
+        // A replay ends with its data; a load CSV runs on to show the settling.
+        None => span.unwrap_or(Duration(last_row.millis().saturating_add(TAIL.millis()))),
+    };
+    if duration > MAX_DURATION {
+        bail!(InputError::new(
+            "--duration",
+            format!(
+                "found {duration}, expected at most {MAX_DURATION} (the output has a row per \
+                 sync)"
+            )
+        ));
+    }
+
+    check_size(
+        config.sync_period,
+        duration,
+        start_replicas,
+        loaded.spec.max_replicas,
+        &pod_request,
+        &curve,
+    )?;
+
+    let scenario = Scenario {
+        hpa: loaded.spec,
+        current_replicas: start_replicas,
+        current_replicas_source: Source::Simulation,
+        status_replicas: start_replicas,
+        scaled_to_zero: loaded.status.scaled_to_zero,
+        status_conditions: Vec::new(),
+        pods: Vec::new(),
+        metrics: MetricValues::default(),
+        config,
+        memory: None,
+        now: START,
+        input_notes: Vec::new(),
+        warnings,
+        input_diagnostics: Vec::new(),
+        nodes: None,
+        approximation: false,
+        observed_status: None,
+        keda,
+        sources: Vec::new(),
+    };
+    let model = model(args, &pod_request, duration)?;
+    Ok(Setup {
+        scenario,
+        load: curve,
+        start_replicas,
+        pod_request,
+        container,
+        timing,
+        nodes,
+        duration,
+        label,
+        replay,
+        actual,
+        pod_limit: model.pod_limit,
+        rollout: model.rollout,
+        startup_cpu: model.startup_cpu,
+    })
+}
+
+/// The model flags: limits, a rollout, a startup burst.
+struct Model {
+    pod_limit: Resources,
+    rollout: Option<Rollout>,
+    startup_cpu: Option<StartupBurst>,
+}
+
+fn model(args: &SimSettings, pod_request: &Resources, duration: Duration) -> Result<Model> {
+    let pod_limit = match &args.pod_limit {
+        Some(text) => parse_resource_list("--pod-limit", text)?.0,
+        None => Resources::default(),
+    };
+    for (name, limit) in &pod_limit.0 {
+        // The API server's rule: a request may not exceed its limit.
+        if let Some(request) = pod_request.get(name).filter(|r| r > limit) {
+            bail!(InputError::new(
+                "--pod-limit",
+                format!(
+                    "found {name}={}, below the request {name}={}, expected a limit of at least \
+                     the request",
+                    build_quantity(name, *limit),
+                    build_quantity(name, request)
+                )
+            ));
+        }
+    }
+    let rollout = match &args.rollout {
+        None => {
+            for (set, flag) in [
+                (args.max_surge.is_some(), "--max-surge"),
+                (args.max_unavailable.is_some(), "--max-unavailable"),
+                (args.min_ready_seconds.is_some(), "--min-ready-seconds"),
+            ] {
+                if set {
+                    bail!(InputError::new(
+                        flag,
+                        "found no rollout, expected --rollout AT with it"
+                    ));
+                }
+            }
+            None
+        }
+        Some(text) => {
+            let at = step_flag("--rollout", Some(text), "0s", false)?;
+            if at > duration {
+                bail!(InputError::new(
+                    "--rollout",
+                    format!("found {text}, expected a time within the --duration of {duration}")
+                ));
+            }
+            let max_surge = int_or_percent("--max-surge", args.max_surge.as_deref())?;
+            let max_unavailable =
+                int_or_percent("--max-unavailable", args.max_unavailable.as_deref())?;
+            if let IntOrPercent::Percent(p) = max_unavailable
+                && p > 100
+            {
+                bail!(InputError::new(
+                    "--max-unavailable",
+                    format!("found {p}%, expected at most 100%")
+                ));
+            }
+            // The API server's rule: both may not be 0.
+            if max_surge.scaled(100, true) == 0 && max_unavailable.scaled(100, true) == 0 {
+                bail!(InputError::new(
+                    "--max-unavailable",
+                    "found 0 with --max-surge 0, expected one of them above 0"
+                ));
+            }
+            let min_ready = match args.min_ready_seconds {
+                Some(n) if !(0..=86_400).contains(&n) => bail!(InputError::new(
+                    "--min-ready-seconds",
+                    format!("found {n}, expected 0 to 86400 seconds")
+                )),
+                n => n.unwrap_or(0) * 1000,
+            };
+            Some(Rollout {
+                at: at.millis(),
+                max_surge,
+                max_unavailable,
+                min_ready,
+            })
+        }
+    };
+    let startup_cpu = args.startup_cpu.as_deref().map(startup_burst).transpose()?;
+    Ok(Model {
+        pod_limit,
+        rollout,
+        startup_cpu,
+    })
+}
+
+/// `--max-surge` / `--max-unavailable`: `3` or `25%`; 25% when not given.
+fn int_or_percent(flag: &str, value: Option<&str>) -> Result<IntOrPercent, InputError> {
+    let text = value.unwrap_or("25%");
+    let parsed = match text.strip_suffix('%') {
+        Some(p) => p.parse::<i32>().ok().map(IntOrPercent::Percent),
+        None => text.parse::<i32>().ok().map(IntOrPercent::Int),
+    };
+    parsed
+        .filter(|v| !matches!(v, IntOrPercent::Int(n) | IntOrPercent::Percent(n) if *n < 0))
+        .ok_or_else(|| {
+            InputError::new(
+                flag,
+                format!("found {text:?}, expected a count of 0 or more or a percent such as 25%"),
+            )
+        })
+}
+
+/// `--startup-cpu 2x:45s`.
+fn startup_burst(text: &str) -> Result<StartupBurst, InputError> {
+    let expected = || {
+        InputError::new(
+            "--startup-cpu",
+            format!(
+                "found {text:?}, expected FACTORx:DURATION with a factor above 0 and at most \
+                 1000, such as 2x:45s"
+            ),
+        )
+    };
+    let (factor, duration) = text.split_once(':').ok_or_else(expected)?;
+    let factor: f64 = factor
+        .strip_suffix('x')
+        .and_then(|f| f.parse().ok())
+        .filter(|f: &f64| f.is_finite() && *f > 0.0 && *f <= 1000.0)
+        .ok_or_else(expected)?;
+    let duration = step_flag("--startup-cpu", Some(duration), "0s", true)?;
+    // At most 1000 with milli precision: the product fits.
+    #[allow(clippy::cast_possible_truncation)]
+    let factor_milli = (factor * 1000.0).round() as i64;
+    Ok(StartupBurst {
+        factor_milli,
+        duration,
+    })
+}
+
+/// The node group from the node flags, validated by the single-sync calculator's parser.
+fn node_group(
+    args: &SimSettings,
+    pod_request: &Resources,
+    namespace: &str,
+) -> Result<Option<NodeGroup>> {
+    if args.node_allocatable.is_none() {
+        let stray = [
+            (args.existing_nodes.is_some(), "--existing-nodes"),
+            (!args.daemonset_requests.is_empty(), "--daemonset-requests"),
+            (args.node_group_min.is_some(), "--node-group-min"),
+            (args.node_group_max.is_some(), "--node-group-max"),
+            (args.max_nodes_total.is_some(), "--max-nodes-total"),
+            (args.node_startup.is_some(), "--node-startup"),
+            (args.ca_scan_interval.is_some(), "--ca-scan-interval"),
+            (
+                args.scale_down_delay_after_add.is_some(),
+                "--scale-down-delay-after-add",
+            ),
+            (
+                args.scale_down_utilization_threshold.is_some(),
+                "--scale-down-utilization-threshold",
+            ),
+            (
+                args.scale_down_unneeded_time.is_some(),
+                "--scale-down-unneeded-time",
+            ),
+        ];
+        if let Some((_, flag)) = stray.iter().find(|(set, _)| *set) {
+            bail!(InputError::new(
+                *flag,
+                "found no node group, expected --node-allocatable with it"
+            ));
+        }
+        return Ok(None);
+    }
+    let flags = NodeSettings {
+        node_allocatable: args.node_allocatable.clone(),
+        existing_nodes: args.existing_nodes,
+        daemonset_requests: args.daemonset_requests.clone(),
+        node_group_max: args.node_group_max,
+        max_nodes_total: args.max_nodes_total,
+        pod_request: None,
+        scale_down_utilization_threshold: args.scale_down_utilization_threshold.unwrap_or(0.5),
+        scale_down_unneeded_time: (args.scale_down_unneeded_time.clone())
+            .unwrap_or_else(|| "10m".to_string()),
+    };
+    let Some(mut input) = from_settings(&flags, NodeFiles::default(), &[], namespace)? else {
+        return Ok(None);
+    };
+    input.pod_request = pod_request.clone();
+    input.pod_request_source = "--pod-request".to_string();
+    let min = match args.node_group_min {
+        Some(n) if n < 0 => bail!(InputError::new(
+            "--node-group-min",
+            format!("found {n}, expected 0 or more")
+        )),
+        Some(n) => n,
+        None => 0,
+    };
+    if let Some(max) = input.node_group_max.filter(|&max| max < min) {
+        bail!(InputError::new(
+            "--node-group-max",
+            format!("found {max}, expected at least --node-group-min ({min})")
+        ));
+    }
+    Ok(Some(NodeGroup { input, min }))
+}

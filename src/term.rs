@@ -1,0 +1,76 @@
+//! The terminal, at the bottom of the command layer: stdout (a broken pipe is success), stderr's
+//! warnings and errors (control bytes escaped), colour (NO_COLOR, CLICOLOR_FORCE) and width.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+
+use crate::render::Terminal;
+
+/// Writes the run's result; everything on stdout is the result.
+pub fn write_stdout(bytes: &[u8]) -> Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(|e| anyhow::Error::new(e).context("cannot write to stdout"))
+}
+
+/// Whether an error is stdout closed by the reader (`hpacalc ... | head`): that is success.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<io::Error>()
+        .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+/// Prints a clap outcome (help, version, usage error) without panicking on a closed or full
+/// stream, and returns its exit code: a broken pipe keeps clap's code, another write error is 1.
+pub fn clap_exit_code(err: &clap::Error) -> u8 {
+    let code = u8::try_from(err.exit_code()).unwrap_or(crate::exit_codes::USAGE);
+    match err.print() {
+        Ok(()) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => code,
+        // Help that could not be written is a failure; an error keeps its own code.
+        Err(_) if code == 0 => crate::exit_codes::BAD_INPUT,
+        Err(_) => code,
+    }
+}
+
+/// Prints `error: ...` on stderr; a stderr that cannot be written to is not a second error.
+pub fn print_error(err: &anyhow::Error) {
+    let style = anstyle::Style::new()
+        .bold()
+        .fg_color(Some(anstyle::AnsiColor::Red.into()));
+    let message = format!("{err:#}");
+    let message = crate::error::escape_terminal(&message);
+    let _ = writeln!(anstream::stderr(), "{style}error{style:#}: {message}");
+}
+
+/// Prints `warning: ...` on stderr.
+pub fn warn(message: &str) {
+    let style = anstyle::Style::new()
+        .bold()
+        .fg_color(Some(anstyle::AnsiColor::Yellow.into()));
+    // A full or closed stderr loses the warning, never the result on stdout.
+    let message = crate::error::escape_terminal(message);
+    let _ = writeln!(anstream::stderr(), "{style}warning{style:#}: {message}");
+}
+
+/// Prints each warning.
+pub fn warn_all(warnings: &[String]) {
+    for w in warnings {
+        warn(w);
+    }
+}
+
+/// What the renderers need of the terminal: colour on a terminal unless NO_COLOR is set
+/// (anstream also honours CLICOLOR_FORCE), and `COLUMNS` when set (tests set it for stable
+/// snapshots), else 120.
+pub fn terminal() -> Terminal {
+    Terminal {
+        color: anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never,
+        width: std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .filter(|&w: &u16| w >= 40)
+            .unwrap_or(120),
+    }
+}
