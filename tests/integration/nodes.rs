@@ -1,8 +1,6 @@
 //! The Cluster Autoscaler's view through the CLI: node flags, the Nodes section, its errors.
 
-use crate::cli::{hpacalc, json_output, stderr, stdout};
-
-const NOW: &str = "2026-11-29T15:00:00Z";
+use crate::support::{NOW, Test, hpacalc, json_output, stderr, stdout};
 
 fn nodes_json(extra: &[&str]) -> serde_json::Value {
     let mut args = vec![
@@ -136,17 +134,13 @@ fn bad_node_flags_are_input_errors() {
         ),
     ];
     for (extra, fragment) in cases {
-        let mut args = vec![
-            "--hpa",
-            "fixtures/hpa/web-cpu.yaml",
-            "--pods",
-            "fixtures/samples/web-cpu.csv",
-        ];
-        args.extend(*extra);
-        let o = hpacalc(&args);
-        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
-        assert!(stderr(&o).contains(fragment), "{extra:?}: {}", stderr(&o));
+        Test::new()
+            .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
+            .args(["--pods", "fixtures/samples/web-cpu.csv"])
+            .args(*extra)
+            .fails(1)
+            .stderr_contains(*fragment)
+            .run();
     }
 }
 
@@ -264,11 +258,11 @@ fn bad_cluster_captures_are_input_errors() {
         ),
     ];
     for (extra, code, fragment) in cases {
-        let mut args = base.to_vec();
-        args.extend(*extra);
-        let o = hpacalc(&args);
-        assert_eq!(o.status.code(), Some(*code), "{extra:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
-        assert!(stderr(&o).contains(fragment), "{extra:?}: {}", stderr(&o));
+        Test::new()
+            .args(base)
+            .args(*extra)
+            .fails(*code)
+            .stderr_contains(*fragment)
+            .run();
     }
 }
