@@ -1,92 +1,41 @@
-//! Malformed and hostile input: a corpus of bad files, each with the message fragment it must
-//! produce, and inputs built to hurt (huge, deeply nested, self-referential). Every one exits 1,
-//! prints nothing on stdout, and never panics.
+//! Malformed and hostile input: the corpus of bad files in `fixtures/malformed/`, each with the
+//! command that reads it and what its error must say (`CASES.tsv`), and inputs built to hurt
+//! (huge, deeply nested, self-referential). Every one exits 1, prints nothing on stdout, and never
+//! panics.
 
+use std::collections::BTreeSet;
 use std::time::Duration;
 
-use crate::support::{Test, codes, root, stderr, temp_dir};
-
-/// The flag a corpus file goes to, with a valid base for the other inputs.
-fn args_for(file: &str) -> Vec<String> {
-    let path = format!("tests/malformed/{file}");
-    let base = |flag: &str| -> Vec<String> {
-        match flag {
-            "--hpa" => vec!["--hpa".into(), path.clone()],
-            "--pods" => vec![
-                "--hpa".into(),
-                "fixtures/hpa/web-cpu.yaml".into(),
-                "--pods".into(),
-                path.clone(),
-            ],
-            _ => vec![
-                "--hpa".into(),
-                "fixtures/hpa/web-cpu.yaml".into(),
-                "--pods".into(),
-                "fixtures/samples/web-cpu.csv".into(),
-                flag.into(),
-                path.clone(),
-            ],
-        }
-    };
-    let prefix = file.split('-').next().unwrap_or("");
-    if prefix == "load" {
-        return [
-            "simulate",
-            "--hpa",
-            "fixtures/hpa/web-cpu.yaml",
-            "--pod-request",
-            "cpu=500m",
-            "--load",
-            &path,
-        ]
-        .map(String::from)
-        .to_vec();
-    }
-    let flag = match prefix {
-        "hpa" => "--hpa",
-        "samples" => "--pods",
-        "history" => "--history",
-        "events" => "--events",
-        "metrics" => "--metrics",
-        other => panic!("tests/malformed/{file}: unknown prefix {other:?}"),
-    };
-    let mut args = base(flag);
-    args.extend(["--now".into(), "2026-11-29T15:00:00Z".into()]);
-    args
-}
+use crate::support::{MALFORMED, Test, codes, malformed_cases, root, stderr, temp_dir};
 
 #[test]
 fn every_malformed_file_gets_its_message() {
-    let cases =
-        std::fs::read_to_string(root().join("tests/malformed/CASES.tsv")).expect("CASES.tsv");
-    let mut listed = Vec::new();
-    for line in cases
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let (file, fragment) = line.split_once('\t').expect("file<TAB>fragment");
-        Test::new()
-            .args(args_for(file))
-            .fails(1)
-            .stderr_starts_with(format!("error: tests/malformed/{file}"))
-            .stderr_contains(fragment)
-            .stderr_lines(1)
-            .run();
-        listed.push(file.to_string());
+    let cases = malformed_cases();
+    for case in &cases {
+        case.test().run();
     }
-    // Every file in the folder is listed, and the corpus stays at 50 or more.
-    let mut files: Vec<String> = std::fs::read_dir(root().join("tests/malformed"))
-        .expect("tests/malformed")
+    // Every file of the folder has a case and every case's file is there; no case is listed
+    // twice; and the corpus stays at 120 or more.
+    let files: BTreeSet<String> = std::fs::read_dir(root().join(MALFORMED))
+        .expect("fixtures/malformed")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .filter(|n| n != "CASES.tsv")
         .collect();
-    files.sort();
-    listed.sort();
+    let listed: BTreeSet<String> = cases.iter().map(|c| c.file.clone()).collect();
     assert_eq!(
         files, listed,
-        "tests/malformed/CASES.tsv must list every file once"
+        "fixtures/malformed/CASES.tsv must list every file"
     );
-    assert!(listed.len() >= 50, "only {} malformed inputs", listed.len());
+    let runs: BTreeSet<(&str, &str)> = cases
+        .iter()
+        .map(|c| (c.file.as_str(), c.args.as_str()))
+        .collect();
+    assert_eq!(
+        runs.len(),
+        cases.len(),
+        "a case of CASES.tsv is listed twice"
+    );
+    assert!(cases.len() >= 120, "only {} malformed inputs", cases.len());
 }
 
 #[test]

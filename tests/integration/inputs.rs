@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::support::{NOW, Test, json_output, root, temp_dir};
+use crate::support::{NOW, Test, check_malformed, json_output, root, temp_dir};
 
 const KEDA: &str = "fixtures/kubectl/keda-hpa.yaml";
 const WORKER: &str = "fixtures/hpa/queue-worker.yaml";
@@ -197,29 +197,14 @@ fn an_empty_custom_answer_fails_the_object_metric_and_blocks_a_scale_down() {
 
 #[test]
 fn a_misnamed_usage_column_names_the_column_it_needs() {
-    Test::new()
-        .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
-        .args([
-            "--pods",
-            "fixtures/samples/invalid/usage-column-misnamed.csv",
-        ])
-        .fails(1)
-        .stderr(
-            "error: fixtures/samples/invalid/usage-column-misnamed.csv:1:4: cpu_usage: found the \
-             column cpu_usage; the cpu metric reads its usage from a column named cpu\n",
-        )
-        .run();
+    // Its case in fixtures/malformed/CASES.tsv gives the whole message.
+    check_malformed(&["samples-usage-column-misnamed.csv"]);
 }
 
 #[test]
 fn a_missing_request_column_names_the_column_not_a_container() {
-    Test::new()
-        .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
-        .args(["--pods", "fixtures/samples/invalid/no-request-column.csv"])
-        .fails(1)
-        .stderr_contains("a column named cpu_request")
-        .stderr_lacks("container app")
-        .run();
+    // Its case in fixtures/malformed/CASES.tsv: `a column named cpu_request`, not `container app`.
+    check_malformed(&["samples-no-request-column.csv"]);
 }
 
 #[test]
@@ -242,53 +227,21 @@ fn a_column_nothing_reads_is_a_warning_in_the_output() {
 
 #[test]
 fn pasted_text_is_recognized_and_the_error_says_what_to_pass() {
-    let cases = [
-        (
-            vec![
-                "--hpa",
-                "fixtures/kubectl/hpa.yaml",
-                "--pods",
-                "fixtures/kubectl/top.txt",
-            ],
+    // Pasted text where another input belongs, in the corpus (fixtures/malformed/CASES.tsv).
+    check_malformed(&[
+        "samples-describe-hpa.txt",
+        "samples-get-hpa.txt",
+        "hpa-helm-template.yaml",
+    ]);
+    Test::new()
+        .args(["--hpa", "fixtures/kubectl/hpa.yaml"])
+        .args(["--pods", "fixtures/kubectl/top.txt"])
+        .fails(1)
+        .stderr_starts_with(
             "error: fixtures/kubectl/top.txt:1: found the output of kubectl top pods",
-            "pass this file as --metrics",
-        ),
-        (
-            vec![
-                "--hpa",
-                "fixtures/kubectl/hpa.yaml",
-                "--pods",
-                "fixtures/kubectl/invalid/describe-hpa.txt",
-            ],
-            "error: fixtures/kubectl/invalid/describe-hpa.txt:1: found the text of kubectl \
-             describe hpa or get hpa, expected the pods",
-            "pass this text as --hpa",
-        ),
-        (
-            vec![
-                "--hpa",
-                "fixtures/kubectl/hpa.yaml",
-                "--pods",
-                "fixtures/kubectl/invalid/get-hpa.txt",
-            ],
-            "error: fixtures/kubectl/invalid/get-hpa.txt:1: found the text of kubectl describe \
-             hpa or get hpa",
-            "kubectl get pods -o json as --pods",
-        ),
-        (
-            vec!["--hpa", "fixtures/hpa/invalid/helm-template.yaml"],
-            "error: fixtures/hpa/invalid/helm-template.yaml:1: found a Helm template",
-            "helm template RELEASE CHART",
-        ),
-    ];
-    for (args, start, pass) in cases {
-        Test::new()
-            .args(args)
-            .fails(1)
-            .stderr_starts_with(start)
-            .stderr_contains(pass)
-            .run();
-    }
+        )
+        .stderr_contains("pass this file as --metrics")
+        .run();
 }
 
 #[test]

@@ -7,7 +7,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{Test, decision, hpacalc, json_output, root, stderr, stdout, temp_dir};
+use crate::support::{
+    Test, check_malformed, decision, hpacalc, json_output, root, stderr, stdout, temp_dir,
+};
 
 const HPA: &str = "fixtures/kubectl/hpa.yaml";
 const PODS: &str = "fixtures/kubectl/pods.json";
@@ -334,39 +336,13 @@ fn the_status_comparison_says_when_values_differ() {
 
 #[test]
 fn bad_kubectl_input_names_the_file_place_and_problem() {
+    // The bad captures of the corpus (fixtures/malformed/CASES.tsv).
+    check_malformed(&[
+        "kubectl-truncated.json",
+        "samples-pods-other-namespace.json",
+        "metrics-top-bad-column.txt",
+    ]);
     let cases: &[(&[&str], &str)] = &[
-        (
-            &["--pods", "fixtures/kubectl/invalid/malformed.json"],
-            "error: fixtures/kubectl/invalid/malformed.json:31: found malformed JSON (EOF while \
-             parsing an object), expected the JSON kubectl prints",
-        ),
-        (
-            &[
-                "--pods",
-                PODS,
-                "--metrics",
-                "fixtures/kubectl/invalid/malformed.json",
-            ],
-            "error: fixtures/kubectl/invalid/malformed.json:31: found malformed JSON",
-        ),
-        (
-            &[
-                "--pods",
-                "fixtures/kubectl/invalid/pods-other-namespace.json",
-            ],
-            "error: fixtures/kubectl/invalid/pods-other-namespace.json: metadata.namespace: found \
-             only pods of namespace prod, expected pods of the HPA's namespace shop",
-        ),
-        (
-            &[
-                "--pods",
-                PODS,
-                "--metrics",
-                "fixtures/kubectl/invalid/top-bad-column.txt",
-            ],
-            "error: fixtures/kubectl/invalid/top-bad-column.txt:1:47: MEM(bytes): found the \
-             column \"MEM(bytes)\", expected the columns of kubectl top pods [--containers]",
-        ),
         (
             &["--pods", PODS, "--custom-metrics", METRICS],
             "error: fixtures/kubectl/metrics.json: kind: found kind PodMetricsList, expected a \

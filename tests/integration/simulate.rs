@@ -4,7 +4,9 @@
 
 use serde_json::Value;
 
-use crate::support::{NOW, Scratch, Test, hpacalc, root, row, rows, stderr, stdout};
+use crate::support::{
+    NOW, Scratch, Test, check_malformed, hpacalc, root, row, rows, stderr, stdout,
+};
 
 fn simulate_json(args: &[&str]) -> Value {
     simulate_json_stdin(args, "")
@@ -679,35 +681,12 @@ fn the_readme_documents_every_simulation_key() {
 
 #[test]
 fn load_file_errors_are_located_and_print_nothing() {
-    for (file, want) in [
-        (
-            "fixtures/load/invalid/unordered.csv",
-            "fixtures/load/invalid/unordered.csv:4:1: time: found \"2m\", expected a time after \
-             the previous row's 5m",
-        ),
-        (
-            "fixtures/load/invalid/bad-value.csv",
-            "fixtures/load/invalid/bad-value.csv:3:2: cpu:",
-        ),
-        (
-            "fixtures/load/invalid/unknown-column.csv",
-            "fixtures/load/invalid/unknown-column.csv:1:3: rps: found the column \"rps\", \
-             expected time or a metric of the HPA: cpu",
-        ),
-    ] {
-        Test::new()
-            .args([
-                "simulate",
-                "--hpa",
-                "fixtures/hpa/web-cpu.yaml",
-                "--load",
-                file,
-            ])
-            .args(["--pod-request", "cpu=500m"])
-            .fails(1)
-            .stderr_contains(want)
-            .run();
-    }
+    // The bad load CSVs of the corpus (fixtures/malformed/CASES.tsv).
+    check_malformed(&[
+        "load-unordered.csv",
+        "load-bad-value.csv",
+        "load-unknown-column.csv",
+    ]);
 }
 
 #[test]

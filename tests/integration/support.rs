@@ -2,8 +2,9 @@
 //! [`Test`] runs the binary from the project root with a fixed width, no colour and an empty
 //! stdin, and checks its exit code, stdout and stderr. What several modules share lives here
 //! once: the project root, scratch folders, the JSON outputs and their schema check, the parts of
-//! a report that two runs must agree on.
+//! a report that two runs must agree on, and the malformed-input corpus of `fixtures/malformed/`.
 
+use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -492,4 +493,85 @@ pub fn row(v: &Value, time: i64) -> &Value {
         .iter()
         .find(|r| r["time"] == time)
         .unwrap_or_else(|| panic!("no sync at {time}s"))
+}
+
+/// The malformed-input corpus: every file of `fixtures/malformed/` and what reading it must
+/// print, from `fixtures/malformed/CASES.tsv` (its header says the format).
+pub const MALFORMED: &str = "fixtures/malformed";
+
+/// One case of the corpus: a file, hpacalc's arguments and what stderr must say (`FILE` stands
+/// for the file's path in both).
+pub struct Malformed {
+    pub file: String,
+    pub args: String,
+    pub expected: Vec<String>,
+}
+
+impl Malformed {
+    /// The run and everything it must print: exit 1, nothing on stdout, one line on stderr that
+    /// starts with `error: ` and the file's path, and the case's expectations.
+    pub fn test(&self) -> Test {
+        let path = format!("{MALFORMED}/{}", self.file);
+        let mut test = Test::new()
+            .args(
+                self.args
+                    .split_whitespace()
+                    .map(|a| a.replace("FILE", &path)),
+            )
+            .fails(1)
+            .stderr_starts_with(format!("error: {path}"))
+            .stderr_lines(1);
+        for expected in &self.expected {
+            let expected = expected.replace("FILE", &path);
+            test = if let Some(line) = expected.strip_prefix("= ") {
+                test.stderr(format!("{line}\n"))
+            } else if let Some(absent) = expected.strip_prefix("! ") {
+                test.stderr_lacks(absent)
+            } else if expected.starts_with("error: ") {
+                test.stderr_starts_with(expected)
+            } else {
+                test.stderr_contains(expected)
+            };
+        }
+        test
+    }
+}
+
+/// Every case of `fixtures/malformed/CASES.tsv`, in its order.
+pub fn malformed_cases() -> Vec<Malformed> {
+    let table = std::fs::read_to_string(root().join(MALFORMED).join("CASES.tsv"))
+        .expect("fixtures/malformed/CASES.tsv");
+    table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let mut fields = line.split('\t');
+            let (Some(file), Some(args)) = (fields.next(), fields.next()) else {
+                panic!("CASES.tsv: {line:?}: expected file<TAB>arguments<TAB>expected...");
+            };
+            let expected: Vec<String> = fields.map(String::from).collect();
+            assert!(
+                !expected.is_empty(),
+                "CASES.tsv: {line:?}: nothing expected"
+            );
+            Malformed {
+                file: file.to_string(),
+                args: args.to_string(),
+                expected,
+            }
+        })
+        .collect()
+}
+
+/// Runs every case of these corpus files (each must have one).
+#[track_caller]
+pub fn check_malformed(files: &[&str]) {
+    let cases = malformed_cases();
+    let listed: BTreeSet<&str> = cases.iter().map(|c| c.file.as_str()).collect();
+    for file in files {
+        assert!(listed.contains(file), "no case of {file} in CASES.tsv");
+    }
+    for case in cases.iter().filter(|c| files.contains(&c.file.as_str())) {
+        case.test().run();
+    }
 }
