@@ -264,7 +264,7 @@ mod tests {
         let cases: &[Case<'_>] = &[
             (
                 "negative age",
-                include_str!("../../fixtures/history/invalid/negative-age.csv"),
+                include_str!("../../fixtures/malformed/history-negative-age.csv"),
                 3,
                 Some(1),
                 Some("age"),

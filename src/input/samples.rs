@@ -1110,7 +1110,7 @@ mod tests {
         let cases: &[Case<'_>] = &[
             (
                 "no pod column",
-                include_str!("../../fixtures/samples/invalid/no-pod-column.csv"),
+                include_str!("../../fixtures/malformed/samples-no-pod-column.csv"),
                 1,
                 None,
                 None,
@@ -1126,7 +1126,7 @@ mod tests {
             ),
             (
                 "duplicate pod",
-                include_str!("../../fixtures/samples/invalid/duplicate-pod.csv"),
+                include_str!("../../fixtures/malformed/samples-duplicate-pod.csv"),
                 4,
                 Some(1),
                 Some("pod"),
@@ -1134,7 +1134,7 @@ mod tests {
             ),
             (
                 "bad phase",
-                include_str!("../../fixtures/samples/invalid/bad-phase.csv"),
+                include_str!("../../fixtures/malformed/samples-bad-phase.csv"),
                 3,
                 Some(2),
                 Some("phase"),
@@ -1142,7 +1142,7 @@ mod tests {
             ),
             (
                 "bad quantity",
-                include_str!("../../fixtures/samples/invalid/bad-quantity.csv"),
+                include_str!("../../fixtures/malformed/samples-bad-quantity.csv"),
                 3,
                 Some(2),
                 Some("cpu"),
@@ -1150,7 +1150,7 @@ mod tests {
             ),
             (
                 "negative age",
-                include_str!("../../fixtures/samples/invalid/bad-age.csv"),
+                include_str!("../../fixtures/malformed/samples-bad-age.csv"),
                 3,
                 Some(2),
                 Some("started"),

@@ -23,7 +23,7 @@ use hyper::{Request, Response};
 use serde_json::{Value, json};
 use tokio_rustls::rustls;
 
-use crate::cli::root;
+use crate::support::{root, temp_dir};
 
 pub const TOKEN: &str = "test-token";
 
@@ -209,12 +209,10 @@ impl ApiServer {
                 }
             });
         });
-        let dir = std::env::temp_dir().join(format!(
-            "hpacalc-apiserver-{}-{}",
-            std::process::id(),
+        let dir = temp_dir(&format!(
+            "apiserver-{}",
             NEXT.fetch_add(1, Ordering::SeqCst)
         ));
-        std::fs::create_dir_all(&dir).unwrap();
         ApiServer {
             url: format!("https://127.0.0.1:{port}"),
             ca_pem,

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::cli::{hpacalc, root, stderr, stdout};
+use crate::support::{Test, hpacalc, json_output, root, stderr, stdout, temp_dir};
 
 const DUMP: &str = "fixtures/cluster/dump";
 
@@ -20,14 +20,12 @@ const WITH_NODES: [&str; 6] = [
 ];
 
 fn audit_json(args: &[&str]) -> Value {
-    let mut all = vec!["audit"];
-    all.extend(args);
-    all.extend(["-o", "json"]);
-    let o = hpacalc(&all);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
-    crate::schema::assert_fits("audit", &v);
-    v
+    Test::new()
+        .arg("audit")
+        .args(args)
+        .args(["-o", "json"])
+        .schema("audit")
+        .json()
 }
 
 /// `(code, hpa)` of every finding.
@@ -129,19 +127,16 @@ fn an_hpa_keda_made_is_audited_as_its_scaled_object_keda_step_first() {
     let v = audit_json(&args);
     let orders = hpa(&v, "keda-hpa-orders-consumer");
     // The same answer as the ScaledObject given alone with the trigger's value.
-    let o = hpacalc(&[
+    let alone = json_output(&[
         "--hpa",
         "fixtures/keda/kafka-lag.yaml",
         "--metric-value",
         "s0=420",
         "--current-replicas",
         "3",
-        "-o",
-        "json",
         "--now",
         "2026-11-29T15:00:00Z",
     ]);
-    let alone: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(orders["desiredReplicas"], alone["desiredReplicas"]);
     assert_eq!(orders["decision"], alone["decision"]);
     let summary = orders["decision"]["summary"].as_str().unwrap();
@@ -243,29 +238,21 @@ fn fail_on_exits_3_after_printing_the_result() {
         "--metrics",
         "fixtures/cluster/dump/metrics.json",
     ];
-    let o = hpacalc(&args);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let mut failing = args.to_vec();
-    failing.extend(["--fail-on", "error"]);
-    let o = hpacalc(&failing);
-    assert_eq!(o.status.code(), Some(3));
-    assert!(stdout(&o).contains("AmbiguousSelector"));
-    assert!(
-        stderr(&o).contains("7 finding(s) of severity error or above"),
-        "{}",
-        stderr(&o)
-    );
+    Test::new().args(args).status(0).run();
+    Test::new()
+        .args(args)
+        .args(["--fail-on", "error"])
+        .status(3)
+        .stdout_contains("AmbiguousSelector")
+        .stderr_contains("7 finding(s) of severity error or above")
+        .run();
     // A healthy dump passes --fail-on warning.
-    let o = hpacalc(&[
-        "audit",
-        "--cluster",
-        "fixtures/cluster/yaml/web.yaml",
-        "--metrics",
-        "fixtures/cluster/yaml/metrics.yaml",
-        "--fail-on",
-        "warning",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    Test::new()
+        .args(["audit", "--cluster", "fixtures/cluster/yaml/web.yaml"])
+        .args(["--metrics", "fixtures/cluster/yaml/metrics.yaml"])
+        .args(["--fail-on", "warning"])
+        .status(0)
+        .run();
 }
 
 #[test]
@@ -297,18 +284,19 @@ fn the_table_matches_the_snapshot() {
 
 #[test]
 fn a_malformed_dump_is_a_located_error() {
-    let dir = std::env::temp_dir().join(format!("hpacalc-audit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("audit");
     let bad = dir.join("bad.json");
     std::fs::write(
         &bad,
         r#"{"kind":"List","items":[{"kind":"Pod","metadata":{"name":"a"},"spec":{"containers":7}}]}"#,
     )
     .unwrap();
-    let o = hpacalc(&["audit", "--cluster", bad.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(o.stdout.is_empty());
-    assert!(stderr(&o).contains("bad.json items[0]"), "{}", stderr(&o));
+    Test::new()
+        .args(["audit", "--cluster", bad.to_str().unwrap()])
+        .status(1)
+        .stdout("")
+        .stderr_contains("bad.json items[0]")
+        .run();
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -331,9 +319,9 @@ fn manifests_only_get_the_static_checks_at_their_place() {
     assert!(v["hpas"].as_array().unwrap().is_empty());
     assert_eq!(v["summary"]["failing"], 0);
 
-    let o = hpacalc(&["audit", "-f", "fixtures/cluster/manifests", "-o", "sarif"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let sarif: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let sarif = Test::new()
+        .args(["audit", "-f", "fixtures/cluster/manifests", "-o", "sarif"])
+        .json();
     assert_eq!(sarif["version"], "2.1.0");
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     assert_eq!(results.len(), expected.len());

@@ -1,111 +1,46 @@
-//! Malformed and hostile input: a corpus of bad files, each with the message fragment it must
-//! produce, and inputs built to hurt (huge, deeply nested, self-referential). Every one exits 1,
-//! prints nothing on stdout, and never panics.
+//! Malformed and hostile input: the corpus of bad files in `fixtures/malformed/`, each with the
+//! command that reads it and what its error must say (`CASES.tsv`), and inputs built to hurt
+//! (huge, deeply nested, self-referential). Every one exits 1, prints nothing on stdout, and never
+//! panics.
 
-use std::time::Instant;
+use std::collections::BTreeSet;
+use std::time::Duration;
 
-use crate::cli::{hpacalc, hpacalc_stdin, root, stderr};
-
-/// The flag a corpus file goes to, with a valid base for the other inputs.
-fn args_for(file: &str) -> Vec<String> {
-    let path = format!("tests/malformed/{file}");
-    let base = |flag: &str| -> Vec<String> {
-        match flag {
-            "--hpa" => vec!["--hpa".into(), path.clone()],
-            "--pods" => vec![
-                "--hpa".into(),
-                "fixtures/hpa/web-cpu.yaml".into(),
-                "--pods".into(),
-                path.clone(),
-            ],
-            _ => vec![
-                "--hpa".into(),
-                "fixtures/hpa/web-cpu.yaml".into(),
-                "--pods".into(),
-                "fixtures/samples/web-cpu.csv".into(),
-                flag.into(),
-                path.clone(),
-            ],
-        }
-    };
-    let prefix = file.split('-').next().unwrap_or("");
-    if prefix == "load" {
-        return [
-            "simulate",
-            "--hpa",
-            "fixtures/hpa/web-cpu.yaml",
-            "--pod-request",
-            "cpu=500m",
-            "--load",
-            &path,
-        ]
-        .map(String::from)
-        .to_vec();
-    }
-    let flag = match prefix {
-        "hpa" => "--hpa",
-        "samples" => "--pods",
-        "history" => "--history",
-        "events" => "--events",
-        "metrics" => "--metrics",
-        other => panic!("tests/malformed/{file}: unknown prefix {other:?}"),
-    };
-    let mut args = base(flag);
-    args.extend(["--now".into(), "2026-11-29T15:00:00Z".into()]);
-    args
-}
-
-fn assert_input_error(args: &[&str], fragment: &str, file_prefix: &str) {
-    let o = hpacalc(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-    assert!(o.stdout.is_empty(), "{args:?} printed on stdout");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    assert!(
-        err.starts_with(&format!("error: {file_prefix}")),
-        "{args:?}: {err}"
-    );
-    assert!(
-        err.contains(fragment),
-        "{args:?}: expected {fragment:?} in {err}"
-    );
-    assert_eq!(err.lines().count(), 1, "{args:?}: one line expected: {err}");
-}
+use crate::support::{MALFORMED, Test, codes, malformed_cases, root, stderr, temp_dir};
 
 #[test]
 fn every_malformed_file_gets_its_message() {
-    let cases =
-        std::fs::read_to_string(root().join("tests/malformed/CASES.tsv")).expect("CASES.tsv");
-    let mut listed = Vec::new();
-    for line in cases
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let (file, fragment) = line.split_once('\t').expect("file<TAB>fragment");
-        let args = args_for(file);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        assert_input_error(&args, fragment, &format!("tests/malformed/{file}"));
-        listed.push(file.to_string());
+    let cases = malformed_cases();
+    for case in &cases {
+        case.test().run();
     }
-    // Every file in the folder is listed, and the corpus stays at 50 or more.
-    let mut files: Vec<String> = std::fs::read_dir(root().join("tests/malformed"))
-        .expect("tests/malformed")
+    // Every file of the folder has a case and every case's file is there; no case is listed
+    // twice; and the corpus stays at 120 or more.
+    let files: BTreeSet<String> = std::fs::read_dir(root().join(MALFORMED))
+        .expect("fixtures/malformed")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .filter(|n| n != "CASES.tsv")
         .collect();
-    files.sort();
-    listed.sort();
+    let listed: BTreeSet<String> = cases.iter().map(|c| c.file.clone()).collect();
     assert_eq!(
         files, listed,
-        "tests/malformed/CASES.tsv must list every file once"
+        "fixtures/malformed/CASES.tsv must list every file"
     );
-    assert!(listed.len() >= 50, "only {} malformed inputs", listed.len());
+    let runs: BTreeSet<(&str, &str)> = cases
+        .iter()
+        .map(|c| (c.file.as_str(), c.args.as_str()))
+        .collect();
+    assert_eq!(
+        runs.len(),
+        cases.len(),
+        "a case of CASES.tsv is listed twice"
+    );
+    assert!(cases.len() >= 120, "only {} malformed inputs", cases.len());
 }
 
 #[test]
 fn a_huge_file_of_garbage_fails_fast() {
-    let dir = std::env::temp_dir().join(format!("hpacalc-garbage-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("garbage");
     let path = dir.join("garbage.yaml");
     // 200 MB of bytes that are neither YAML, JSON nor UTF-8.
     let chunk: Vec<u8> = (0..1_048_576u32)
@@ -120,22 +55,19 @@ fn a_huge_file_of_garbage_fails_fast() {
     }
     let shown = path.to_string_lossy().into_owned();
     for flag in ["--hpa", "--pods"] {
-        let start = Instant::now();
         let args: Vec<&str> = if flag == "--hpa" {
             vec!["--hpa", &shown]
         } else {
             vec!["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", &shown]
         };
-        let o = hpacalc(&args);
-        assert_eq!(o.status.code(), Some(1), "{flag}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
-        assert!(stderr(&o).contains(&shown), "{}", stderr(&o));
-        // Generous: the point is "seconds, not minutes", on a loaded CI machine.
-        assert!(
-            start.elapsed().as_secs() < 30,
-            "{flag} took {:?}",
-            start.elapsed()
-        );
+        Test::new()
+            .args(args)
+            .status(1)
+            .stdout("")
+            .stderr_contains(&shown)
+            // Generous: the point is "seconds, not minutes", on a loaded CI machine.
+            .within(Duration::from_secs(30))
+            .run();
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -143,20 +75,18 @@ fn a_huge_file_of_garbage_fails_fast() {
 #[test]
 fn crlf_line_ends_and_a_bom_are_accepted() {
     let csv = "\u{feff}pod,cpu,cpu_request\r\na,400m,500m\r\nb,400m,500m\r\n";
-    let o = hpacalc_stdin(
-        &[
+    let v = Test::new()
+        .args([
             "--hpa",
             "fixtures/hpa/web-cpu.yaml",
             "--pods",
             "-",
             "-o",
             "json",
-        ],
-        csv,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    crate::schema::assert_fits("report", &v);
+        ])
+        .stdin(csv)
+        .schema("report")
+        .json();
     assert_eq!(v["metrics"][0]["currentUtilization"], 80);
 }
 
@@ -171,20 +101,13 @@ fn a_history_of_thousands_of_rows_is_read() {
             if i % 50 == 0 { "1" } else { "" }
         ));
     }
-    let o = hpacalc_stdin(
-        &[
-            "--hpa",
-            "fixtures/hpa/web-cpu.yaml",
-            "--pods",
-            "fixtures/samples/web-cpu.csv",
-            "--history",
-            "-",
-            "-o",
-            "json",
-        ],
-        &csv,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    Test::new()
+        .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
+        .args(["--pods", "fixtures/samples/web-cpu.csv"])
+        .args(["--history", "-", "-o", "json"])
+        .stdin(csv)
+        .status(0)
+        .run();
 }
 
 #[test]
@@ -222,64 +145,15 @@ fn absurd_numbers_in_flags_are_refused() {
             1,
         ),
     ] {
-        let o = hpacalc(&args);
-        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
-        assert!(!stderr(&o).contains("panicked"));
+        Test::new().args(args).status(code).stdout("").run();
     }
 }
 
 // Round two: every input and output stream bounded in time and memory.
 
-/// Runs hpacalc under an address-space limit (through `prlimit` when the machine has it) and
-/// returns its output and how long it took.
-fn bounded(
-    args: &[&str],
-    stdin: std::process::Stdio,
-    stdout: std::process::Stdio,
-    stderr: std::process::Stdio,
-    limit_mib: u64,
-) -> (std::process::Output, std::time::Duration) {
-    let bin = env!("CARGO_BIN_EXE_hpacalc");
-    let has_prlimit = std::path::Path::new("/usr/bin/prlimit").exists();
-    let mut cmd = if has_prlimit {
-        let mut c = std::process::Command::new("/usr/bin/prlimit");
-        c.arg(format!("--as={}", limit_mib * 1024 * 1024))
-            .arg("--")
-            .arg(bin);
-        c
-    } else {
-        std::process::Command::new(bin)
-    };
-    let start = Instant::now();
-    let o = cmd
-        .args(args)
-        .current_dir(root())
-        .env("COLUMNS", "120")
-        .env("NO_COLOR", "1")
-        .stdin(stdin)
-        .stdout(stdout)
-        .stderr(stderr)
-        .output()
-        .expect("hpacalc runs");
-    (o, start.elapsed())
-}
-
-fn piped() -> std::process::Stdio {
-    std::process::Stdio::piped()
-}
-
-fn from_file(path: &str) -> std::process::Stdio {
-    std::process::Stdio::from(std::fs::File::open(path).expect(path))
-}
-
-fn to_file(path: &str) -> std::process::Stdio {
-    std::process::Stdio::from(
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .expect(path),
-    )
+/// hpacalc under an address-space limit of `mib` MiB (through `prlimit` when the machine has it).
+fn bounded(args: &[&str], mib: u64) -> Test {
+    Test::new().args(args).memory_limit_mib(mib)
 }
 
 #[test]
@@ -313,16 +187,13 @@ fn devices_are_refused_at_once_for_every_input_flag() {
             args.extend(csv);
         }
         args.extend([flag, device]);
-        let (o, took) = bounded(&args, piped(), piped(), piped(), 1024);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-        assert!(
-            err.contains(&format!("{device}: found a character device")),
-            "{args:?}: {err}"
-        );
-        assert!(took.as_secs() < 5, "{args:?} took {took:?}");
+        bounded(&args, 1024)
+            .status(1)
+            .stderr_contains(format!("{device}: found a character device"))
+            .within(Duration::from_secs(5))
+            .run();
     }
-    let (o, _) = bounded(
+    bounded(
         &[
             "simulate",
             "--hpa",
@@ -330,42 +201,27 @@ fn devices_are_refused_at_once_for_every_input_flag() {
             "--load",
             "/dev/zero",
         ],
-        piped(),
-        piped(),
-        piped(),
         1024,
-    );
-    assert!(
-        stderr(&o).contains("found a character device"),
-        "{}",
-        stderr(&o)
-    );
+    )
+    .stderr_contains("found a character device")
+    .run();
 }
 
 #[test]
 fn an_endless_stdin_stops_at_the_size_limit() {
     // 512 MiB read, then refused: memory stays near the cap (the limit is 2 GiB of address space).
-    let (o, took) = bounded(
-        &["--hpa", "-"],
-        from_file("/dev/zero"),
-        piped(),
-        piped(),
-        2048,
-    );
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("<stdin>: found more than 536870912 bytes, expected at most 536870912 bytes (512 MiB, the input size limit)"),
-        "{err}"
-    );
-    assert!(took.as_secs() < 60, "took {took:?}");
+    bounded(&["--hpa", "-"], 2048)
+        .stdin_file("/dev/zero")
+        .status(1)
+        .stderr_contains("<stdin>: found more than 536870912 bytes, expected at most 536870912 bytes (512 MiB, the input size limit)")
+        .within(Duration::from_secs(60))
+        .run();
 }
 
 #[cfg(unix)]
 #[test]
 fn a_fifo_without_a_writer_ends_in_an_error() {
-    let dir = std::env::temp_dir().join(format!("hpacalc-fifo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("fifo");
     let fifo = dir.join("hpa.yaml");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -373,30 +229,26 @@ fn a_fifo_without_a_writer_ends_in_an_error() {
         .unwrap();
     assert!(made.success());
     let shown = fifo.to_string_lossy().into_owned();
-    let (o, took) = bounded(&["--hpa", &shown], piped(), piped(), piped(), 1024);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("found a named pipe with no writer after 10 s"),
-        "{err}"
-    );
-    assert!(took.as_secs() < 30, "took {took:?}");
+    bounded(&["--hpa", &shown], 1024)
+        .status(1)
+        .stderr_contains("found a named pipe with no writer after 10 s")
+        .within(Duration::from_secs(30))
+        .run();
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_pipe_given_as_a_file_is_read() {
     // What `--hpa <(cat file)` passes: /dev/fd/N of a pipe.
-    let o = std::process::Command::new("bash")
+    Test::new()
+        .program("bash")
         .arg("-c")
         .arg(format!(
             "{} --hpa <(cat fixtures/hpa/web-cpu.yaml) --pods fixtures/samples/web-cpu.csv -o json",
             env!("CARGO_BIN_EXE_hpacalc")
         ))
-        .current_dir(root())
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        .status(0)
+        .run();
 }
 
 #[test]
@@ -428,34 +280,27 @@ fn full_and_closed_streams_never_panic() {
         ),
     ];
     for (args, stream, code) in cases {
-        let (out, err) = if stream == "stdout" {
-            (to_file("/dev/full"), piped())
+        let test = bounded(&args, 1024).status(code);
+        let test = if stream == "stdout" {
+            test.stdout_file("/dev/full")
         } else {
-            (piped(), to_file("/dev/full"))
+            test.stderr_file("/dev/full")
         };
-        let (o, _) = bounded(&args, piped(), out, err, 1024);
-        assert_eq!(
-            o.status.code(),
-            Some(code),
-            "{args:?} >{stream} /dev/full: {}",
-            stderr(&o)
-        );
-        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
-        if stream == "stdout" && code == 1 && args != ["--help"] && args != ["--version"] {
-            assert!(
-                stderr(&o).contains("cannot write to stdout"),
-                "{args:?}: {}",
-                stderr(&o)
-            );
-        }
+        let test = if stream == "stdout" && code == 1 && args != ["--help"] && args != ["--version"]
+        {
+            test.stderr_contains("cannot write to stdout")
+        } else {
+            test
+        };
+        test.run();
     }
     // A closed pipe: quiet, exit 0, as before.
     for args in [run.to_vec(), vec!["--help"], vec!["completions", "zsh"]] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hpacalc"))
+        let mut child = Test::new()
             .args(&args)
-            .current_dir(root())
-            .stdout(piped())
-            .stderr(piped())
+            .command()
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
         drop(child.stdout.take());
@@ -467,8 +312,7 @@ fn full_and_closed_streams_never_panic() {
 
 #[test]
 fn an_output_file_never_overwrites_an_input() {
-    let dir = std::env::temp_dir().join(format!("hpacalc-clobber-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("clobber");
     let hpa = dir.join("hpa.yaml");
     let load = dir.join("load.csv");
     std::fs::copy(root().join("fixtures/hpa/web-cpu.yaml"), &hpa).unwrap();
@@ -482,42 +326,24 @@ fn an_output_file_never_overwrites_an_input() {
     let s = |p: &std::path::Path| p.to_string_lossy().into_owned();
     let dotted = format!("{}/./hpa.yaml", dir.display());
     for chart in [s(&hpa), s(&load), s(&hard), s(&link), dotted] {
-        let o = hpacalc(&[
-            "simulate",
-            "--hpa",
-            &s(&hpa),
-            "--load",
-            &s(&load),
-            "--pod-request",
-            "cpu=500m",
-            "--chart",
-            &chart,
-        ]);
-        assert_eq!(o.status.code(), Some(2), "--chart {chart}: {}", stderr(&o));
-        assert!(
-            stderr(&o).contains("expected an output file that is not an input of this run"),
-            "{}",
-            stderr(&o)
-        );
-        assert!(o.stdout.is_empty());
+        Test::new()
+            .args(["simulate", "--hpa", &s(&hpa), "--load", &s(&load)])
+            .args(["--pod-request", "cpu=500m", "--chart", &chart])
+            .status(2)
+            .stdout("")
+            .stderr_contains("expected an output file that is not an input of this run")
+            .run();
     }
     assert_eq!(
         before,
         (std::fs::read(&hpa).unwrap(), std::fs::read(&load).unwrap())
     );
     // `-` is not a file name.
-    let o = hpacalc(&[
-        "simulate",
-        "--hpa",
-        &s(&hpa),
-        "--load",
-        &s(&load),
-        "--pod-request",
-        "cpu=500m",
-        "--chart",
-        "-",
-    ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    Test::new()
+        .args(["simulate", "--hpa", &s(&hpa), "--load", &s(&load)])
+        .args(["--pod-request", "cpu=500m", "--chart", "-"])
+        .status(2)
+        .run();
     assert!(!root().join("-").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -529,38 +355,25 @@ fn rfc3339_times_the_api_server_accepts_are_read() {
         "9999-12-31T23:59:59.999999999+00:00",
         "2026-11-29T15:04:05.123456789123Z",
     ] {
-        let o = hpacalc(&[
-            "--hpa",
-            "fixtures/hpa/web-cpu.yaml",
-            "--pods",
-            "fixtures/samples/web-cpu.csv",
-            "--now",
-            now,
-        ]);
-        assert_eq!(o.status.code(), Some(0), "--now {now}: {}", stderr(&o));
+        Test::new()
+            .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
+            .args(["--pods", "fixtures/samples/web-cpu.csv", "--now", now])
+            .status(0)
+            .run();
     }
 }
 
 #[test]
 fn a_file_of_the_wrong_kind_for_its_flag_is_refused() {
-    let o = hpacalc(&[
-        "--hpa",
-        "fixtures/kubectl/hpa.yaml",
-        "--pods",
-        "fixtures/kubectl/pods.json",
-        "--metrics",
-        "fixtures/kubectl/metrics.json",
-        "--nodes",
-        "fixtures/cluster/nodes.json",
-        "--all-pods",
-        "fixtures/kubectl/metrics.json",
-    ]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("kind: found kind PodMetricsList, expected a PodList"),
-        "{}",
-        stderr(&o)
-    );
+    Test::new()
+        .args(["--hpa", "fixtures/kubectl/hpa.yaml"])
+        .args(["--pods", "fixtures/kubectl/pods.json"])
+        .args(["--metrics", "fixtures/kubectl/metrics.json"])
+        .args(["--nodes", "fixtures/cluster/nodes.json"])
+        .args(["--all-pods", "fixtures/kubectl/metrics.json"])
+        .status(1)
+        .stderr_contains("kind: found kind PodMetricsList, expected a PodList")
+        .run();
 }
 
 #[test]
@@ -604,13 +417,14 @@ fn work_is_bounded_by_the_input_not_by_a_number_in_it() {
             "31622401 syncs, expected at most 100000 syncs (the simulation limit)",
         ),
     ] {
-        let (o, took) = bounded(&args, piped(), piped(), piped(), 1024);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains(fragment), "{args:?}: {}", stderr(&o));
-        assert!(took.as_secs() < 5, "{args:?} took {took:?}");
+        bounded(&args, 1024)
+            .status(1)
+            .stderr_contains(fragment)
+            .within(Duration::from_secs(5))
+            .run();
     }
     // Computed, in linear time: a million pods on 10,000 nodes scaled down to the HPA's max.
-    let (o, took) = bounded(
+    bounded(
         &with(
             &base,
             &[
@@ -622,19 +436,16 @@ fn work_is_bounded_by_the_input_not_by_a_number_in_it() {
                 "json",
             ],
         ),
-        piped(),
-        piped(),
-        piped(),
         1024,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(took.as_secs() < 20, "took {took:?}");
+    )
+    .status(0)
+    .within(Duration::from_secs(20))
+    .run();
 }
 
 #[test]
 fn nothing_is_quadratic_in_the_input() {
-    let dir = std::env::temp_dir().join(format!("hpacalc-wide-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("wide");
     let write = |name: &str, text: String| {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
@@ -681,14 +492,15 @@ fn nothing_is_quadratic_in_the_input() {
         (vec!["--hpa", hpa, "--pods", &long_name], 0),
         (vec!["--hpa", hpa, "--pods", &long_name, "-o", "wide"], 0),
     ] {
-        let (o, took) = bounded(&args, piped(), piped(), piped(), 1024);
-        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
-        // Seconds in a debug build on a loaded machine; the quadratic versions took minutes.
-        assert!(took.as_secs() < 20, "{args:?} took {took:?}");
+        let test = bounded(&args, 1024)
+            .status(code)
+            // Seconds in a debug build on a loaded machine; the quadratic versions took minutes.
+            .within(Duration::from_secs(20));
         if args.contains(&wide.as_str()) {
             // 100,000 ignored columns are one warning with a cut list, not 100,000 lines.
-            assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o).len());
-            assert!(stderr(&o).contains("and 99980 more"), "{}", stderr(&o));
+            test.stderr_lines(1).stderr_contains("and 99980 more").run();
+        } else {
+            test.run();
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -698,45 +510,41 @@ fn nothing_is_quadratic_in_the_input() {
 fn control_characters_from_inputs_are_shown_escaped_never_sent() {
     // A pod name with ESC and BEL, and a cell with ESC: the table and the error show `\e`.
     let csv = "pod,cpu,cpu_request\nweb-\u{1b}[31mred\u{7},400m,500m\nb,400m,500m\n";
-    let o = hpacalc_stdin(
-        &[
+    Test::new()
+        .args([
             "--hpa",
             "fixtures/hpa/web-cpu.yaml",
             "--pods",
             "-",
             "-o",
             "wide",
-        ],
-        csv,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = crate::cli::stdout(&o);
-    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out}");
-    assert!(out.contains("web-\\e[31mred\\u0007"), "{out}");
+        ])
+        .stdin(csv)
+        .status(0)
+        .stdout_lacks("\u{1b}")
+        .stdout_lacks("\u{7}")
+        .stdout_contains("web-\\e[31mred\\u0007")
+        .run();
 
-    let o = hpacalc_stdin(
-        &["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"],
-        "pod,cpu,cpu_request\na,4\u{1b}[31m00m,500m\n",
-    );
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(!err.contains('\u{1b}'), "{err}");
-    assert!(err.contains("found \"4\\e[31m00m\""), "{err}");
+    Test::new()
+        .args(["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"])
+        .stdin("pod,cpu,cpu_request\na,4\u{1b}[31m00m,500m\n")
+        .status(1)
+        .stderr_lacks("\u{1b}")
+        .stderr_contains("found \"4\\e[31m00m\"")
+        .run();
 }
 
 #[test]
 fn echoed_values_are_cut_to_80_characters_with_their_length() {
     let long = "9".repeat(500) + "x";
-    let o = hpacalc_stdin(
-        &["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"],
-        &format!("pod,cpu,cpu_request\na,{long},500m\n"),
-    );
+    let o = Test::new()
+        .args(["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"])
+        .stdin(format!("pod,cpu,cpu_request\na,{long},500m\n"))
+        .status(1)
+        .stderr_contains(format!("found \"{}...\" (501 characters)", "9".repeat(80)))
+        .run();
     let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains(&format!("found \"{}...\" (501 characters)", "9".repeat(80))),
-        "{err}"
-    );
     assert!(err.len() < 300, "{err}");
 }
 
@@ -747,60 +555,48 @@ fn kubectl_capture_errors_name_the_field_path_not_a_type() {
     )
     .unwrap();
     pods["items"][1]["status"]["startTime"] = "yesterday".into();
-    let o = hpacalc_stdin(
-        &["--hpa", "fixtures/kubectl/hpa.yaml", "--pods", "-"],
-        &pods.to_string(),
-    );
-    assert!(
-        stderr(&o).contains("items[1].status.startTime: found \"yesterday\""),
-        "{}",
-        stderr(&o)
-    );
-    let o = hpacalc_stdin(
-        &["--hpa", "fixtures/kubectl/hpa.yaml", "--pods", "-"],
-        r#"{"kind":"PodList","items":["x"]}"#,
-    );
-    let err = stderr(&o);
-    assert!(
-        err.contains("items[0]: found string \"x\", expected an object"),
-        "{err}"
-    );
-    assert!(!err.contains("struct"), "{err}");
+    let pods_from_stdin = ["--hpa", "fixtures/kubectl/hpa.yaml", "--pods", "-"];
+    Test::new()
+        .args(pods_from_stdin)
+        .stdin(pods.to_string())
+        .stderr_contains("items[1].status.startTime: found \"yesterday\"")
+        .run();
+    Test::new()
+        .args(pods_from_stdin)
+        .stdin(r#"{"kind":"PodList","items":["x"]}"#)
+        .stderr_contains("items[0]: found string \"x\", expected an object")
+        .stderr_lacks("struct")
+        .run();
 }
 
 #[test]
 fn an_int64_overflow_of_the_controller_is_diagnosed() {
     // 1,000 pods at 100Gi of memory each: usage × 100 passes 2^63 milli-bytes.
     let hpa = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, namespace: shop}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 2000\n  metrics:\n  - type: Resource\n    resource: {name: memory, target: {type: Utilization, averageUtilization: 60}}\n";
-    let dir = std::env::temp_dir().join(format!("hpacalc-overflow-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("overflow");
     let hpa_path = dir.join("hpa.yaml");
     std::fs::write(&hpa_path, hpa).unwrap();
     let mut csv = String::from("pod,memory,memory_request\n");
     for i in 0..1000 {
         csv.push_str(&format!("p{i},100Gi,100Gi\n"));
     }
-    let o = hpacalc_stdin(
-        &[
+    let v = Test::new()
+        .args([
             "--hpa",
             &hpa_path.to_string_lossy(),
             "--pods",
             "-",
             "-o",
             "json",
-        ],
-        &csv,
+        ])
+        .stdin(csv)
+        .schema("report")
+        .json();
+    let codes = codes(&v);
+    assert!(
+        codes.contains(&"ArithmeticOverflow".to_string()),
+        "{codes:?}"
     );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    crate::schema::assert_fits("report", &v);
-    let codes: Vec<&str> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["code"].as_str())
-        .collect();
-    assert!(codes.contains(&"ArithmeticOverflow"), "{codes:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -808,25 +604,20 @@ fn an_int64_overflow_of_the_controller_is_diagnosed() {
 fn a_list_of_names_in_an_error_is_cut_to_20_with_a_count() {
     // No `pod` column among 30: the error lists 20 of them and says how many more.
     let header: Vec<String> = (0..30).map(|i| format!("c{i}")).collect();
-    let o = hpacalc_stdin(
-        &["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"],
-        &format!("{}\n", header.join(",")),
-    );
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("c19 and 10 more, expected a `pod` column"),
-        "{err}"
-    );
-    assert!(!err.contains("c20"), "{err}");
+    Test::new()
+        .args(["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"])
+        .stdin(format!("{}\n", header.join(",")))
+        .status(1)
+        .stderr_contains("c19 and 10 more, expected a `pod` column")
+        .stderr_lacks("c20")
+        .run();
 }
 
 #[test]
 fn an_alias_bomb_is_refused_in_every_yaml_input_within_time_and_memory() {
     // 9,000 aliases of one 9,000-element anchor: 81 million nodes from 54 KB (2.5 GB before the
     // alias budget). Each YAML input, headed so that it is read as YAML.
-    let dir = std::env::temp_dir().join(format!("hpacalc-aliases-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("aliases");
     let bomb = |head: &str| {
         format!(
             "{head}x-anchor: &a [{}]\nx-aliases: [{}]\n",
@@ -892,13 +683,13 @@ fn an_alias_bomb_is_refused_in_every_yaml_input_within_time_and_memory() {
     ];
     for (args, file) in &cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let (o, took) = bounded(&args, piped(), piped(), piped(), 1024);
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-        assert!(o.stdout.is_empty(), "{args:?}");
-        assert!(err.contains(*file), "{args:?}: {err}");
-        assert!(err.contains("(the alias budget)"), "{args:?}: {err}");
-        assert!(took.as_secs() < 10, "{args:?} took {took:?}");
+        bounded(&args, 1024)
+            .status(1)
+            .stdout("")
+            .stderr_contains(*file)
+            .stderr_contains("(the alias budget)")
+            .within(Duration::from_secs(10))
+            .run();
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -908,8 +699,7 @@ fn quantities_are_read_exactly_as_parse_quantity_reads_them_everywhere() {
     // ParseQuantity (apimachinery quantity.go) reads a bare suffix, exponent or point as zero
     // (parseQuantityString returns num "0"; TestParseQuantityString has "." and "-."), and refuses
     // a suffix it does not know, a space or a second point.
-    let dir = std::env::temp_dir().join(format!("hpacalc-quantities-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("quantities");
     for (text, accepted) in [
         ("m", true),
         ("e3", true),
@@ -958,17 +748,14 @@ fn quantities_are_read_exactly_as_parse_quantity_reads_them_everywhere() {
                 format!("{load}:2"),
             ),
         ] {
-            let (o, _) = bounded(&args, piped(), piped(), piped(), 1024);
-            let err = stderr(&o);
             if accepted {
-                assert_eq!(o.status.code(), Some(0), "{text} {args:?}: {err}");
+                bounded(&args, 1024).status(0).run();
             } else {
-                assert_eq!(o.status.code(), Some(1), "{text} {args:?}: {err}");
-                assert!(err.contains(&place), "{text} {args:?}: {err}");
-                assert!(
-                    err.contains("expected a Kubernetes quantity"),
-                    "{text} {args:?}: {err}"
-                );
+                bounded(&args, 1024)
+                    .status(1)
+                    .stderr_contains(place)
+                    .stderr_contains("expected a Kubernetes quantity")
+                    .run();
             }
         }
     }

@@ -2,34 +2,18 @@
 //! page opened in headless Chromium (Debian's `chromium`, which `.ci/run` installs): the chart and
 //! a chosen sync's steps render, with no console errors.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cli::{hpacalc, root, stderr};
-
-/// A fresh folder under the system's temp folder, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("hpacalc-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::support::{Scratch, Test, root};
 
 fn write_with(flag: &str, scenario: &str, file: &Path) {
-    let path = file.to_string_lossy().into_owned();
-    let o = hpacalc(&["simulate", "--scenario", scenario, flag, &path]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    Test::new()
+        .args(["simulate", "--scenario", scenario, flag])
+        .arg(file)
+        .status(0)
+        .run();
 }
 
 #[test]
@@ -194,28 +178,24 @@ fn a_script_error_in_a_page_shows_in_chromiums_log() {
 
 #[test]
 fn an_html_file_that_is_an_input_or_cannot_be_written_is_an_error_and_prints_nothing() {
-    let o = hpacalc(&[
-        "simulate",
-        "--hpa",
-        "fixtures/hpa/web-cpu.yaml",
-        "--load",
-        "fixtures/load/web-day.csv",
-        "--pod-request",
-        "cpu=500m",
-        "--html",
-        "fixtures/load/web-day.csv",
-    ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(o.stdout.is_empty());
-    assert!(stderr(&o).contains("--html fixtures/load/web-day.csv: found the file of --load"));
-    let o = hpacalc(&[
-        "simulate",
-        "--scenario",
-        "real-drop",
-        "--html",
-        "/nonexistent-dir/page.html",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(o.stdout.is_empty());
-    assert!(stderr(&o).contains("/nonexistent-dir/page.html: cannot write --html"));
+    Test::new()
+        .args(["simulate", "--hpa", "fixtures/hpa/web-cpu.yaml"])
+        .args([
+            "--load",
+            "fixtures/load/web-day.csv",
+            "--pod-request",
+            "cpu=500m",
+        ])
+        .args(["--html", "fixtures/load/web-day.csv"])
+        .status(2)
+        .stdout("")
+        .stderr_contains("--html fixtures/load/web-day.csv: found the file of --load")
+        .run();
+    Test::new()
+        .args(["simulate", "--scenario", "real-drop"])
+        .args(["--html", "/nonexistent-dir/page.html"])
+        .status(1)
+        .stdout("")
+        .stderr_contains("/nonexistent-dir/page.html: cannot write --html")
+        .run();
 }

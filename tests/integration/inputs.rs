@@ -3,30 +3,13 @@
 //! an empty metrics answer is a failed metric, and the scale's status.replicas comes from the
 //! target when given.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::Value;
 
-use crate::cli::{hpacalc, json_output, root, stderr};
+use crate::support::{NOW, Test, check_malformed, json_output, root, temp_dir};
 
 const KEDA: &str = "fixtures/kubectl/keda-hpa.yaml";
 const WORKER: &str = "fixtures/hpa/queue-worker.yaml";
 const ROLLOUT: &str = "fixtures/kubectl/deploy-worker-rollout.json";
-const NOW: &str = "2026-11-29T15:00:00Z";
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-/// Runs and expects a failure with `code`, nothing on stdout; returns stderr.
-fn fails(args: &[&str], code: i32) -> String {
-    let o = hpacalc(args);
-    assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
-    assert!(o.stdout.is_empty(), "{args:?}: stdout must stay empty");
-    stderr(&o)
-}
 
 fn assumptions(v: &Value) -> String {
     v["assumptions"].to_string()
@@ -34,27 +17,29 @@ fn assumptions(v: &Value) -> String {
 
 #[test]
 fn an_hpa_alone_without_a_status_is_a_usage_error_naming_the_flag() {
-    let err = fails(&["--hpa", "fixtures/hpa/web-cpu.yaml"], 2);
-    assert!(err.starts_with("error: no current replica count:"), "{err}");
-    assert!(err.contains("--current-replicas N"), "{err}");
+    Test::new()
+        .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
+        .fails(2)
+        .stderr_starts_with("error: no current replica count:")
+        .stderr_contains("--current-replicas N")
+        .run();
 }
 
 #[test]
 fn a_metric_that_reads_pods_without_pods_or_status_is_a_usage_error() {
-    let err = fails(
-        &[
+    Test::new()
+        .args([
             "--hpa",
             "fixtures/hpa/web-cpu.yaml",
             "--current-replicas",
             "3",
-        ],
-        2,
-    );
-    assert!(
-        err.starts_with("error: no pods: the Resource metric cpu averages its usage over the pods"),
-        "{err}"
-    );
-    assert!(err.contains("pass --pods"), "{err}");
+        ])
+        .fails(2)
+        .stderr_starts_with(
+            "error: no pods: the Resource metric cpu averages its usage over the pods",
+        )
+        .stderr_contains("pass --pods")
+        .run();
 }
 
 #[test]
@@ -129,7 +114,7 @@ fn the_target_inside_the_pods_list_is_read_too() {
         "spec": {"replicas": 7}, "status": {"replicas": 8}
     });
     list["items"].as_array_mut().unwrap().insert(0, deploy);
-    let path = scratch("target-in-pods").join("deploy-and-pods.json");
+    let path = temp_dir("target-in-pods").join("deploy-and-pods.json");
     std::fs::write(&path, serde_json::to_string(&list).unwrap()).unwrap();
     let v = json_output(&[
         "--hpa",
@@ -212,35 +197,14 @@ fn an_empty_custom_answer_fails_the_object_metric_and_blocks_a_scale_down() {
 
 #[test]
 fn a_misnamed_usage_column_names_the_column_it_needs() {
-    let err = fails(
-        &[
-            "--hpa",
-            "fixtures/hpa/web-cpu.yaml",
-            "--pods",
-            "fixtures/samples/invalid/usage-column-misnamed.csv",
-        ],
-        1,
-    );
-    assert_eq!(
-        err.trim_end(),
-        "error: fixtures/samples/invalid/usage-column-misnamed.csv:1:4: cpu_usage: found the \
-         column cpu_usage; the cpu metric reads its usage from a column named cpu"
-    );
+    // Its case in fixtures/malformed/CASES.tsv gives the whole message.
+    check_malformed(&["samples-usage-column-misnamed.csv"]);
 }
 
 #[test]
 fn a_missing_request_column_names_the_column_not_a_container() {
-    let err = fails(
-        &[
-            "--hpa",
-            "fixtures/hpa/web-cpu.yaml",
-            "--pods",
-            "fixtures/samples/invalid/no-request-column.csv",
-        ],
-        1,
-    );
-    assert!(err.contains("a column named cpu_request"), "{err}");
-    assert!(!err.contains("container app"), "{err}");
+    // Its case in fixtures/malformed/CASES.tsv: `a column named cpu_request`, not `container app`.
+    check_malformed(&["samples-no-request-column.csv"]);
 }
 
 #[test]
@@ -263,50 +227,21 @@ fn a_column_nothing_reads_is_a_warning_in_the_output() {
 
 #[test]
 fn pasted_text_is_recognized_and_the_error_says_what_to_pass() {
-    let cases = [
-        (
-            vec![
-                "--hpa",
-                "fixtures/kubectl/hpa.yaml",
-                "--pods",
-                "fixtures/kubectl/top.txt",
-            ],
+    // Pasted text where another input belongs, in the corpus (fixtures/malformed/CASES.tsv).
+    check_malformed(&[
+        "samples-describe-hpa.txt",
+        "samples-get-hpa.txt",
+        "hpa-helm-template.yaml",
+    ]);
+    Test::new()
+        .args(["--hpa", "fixtures/kubectl/hpa.yaml"])
+        .args(["--pods", "fixtures/kubectl/top.txt"])
+        .fails(1)
+        .stderr_starts_with(
             "error: fixtures/kubectl/top.txt:1: found the output of kubectl top pods",
-            "pass this file as --metrics",
-        ),
-        (
-            vec![
-                "--hpa",
-                "fixtures/kubectl/hpa.yaml",
-                "--pods",
-                "fixtures/kubectl/invalid/describe-hpa.txt",
-            ],
-            "error: fixtures/kubectl/invalid/describe-hpa.txt:1: found the text of kubectl \
-             describe hpa or get hpa, expected the pods",
-            "pass this text as --hpa",
-        ),
-        (
-            vec![
-                "--hpa",
-                "fixtures/kubectl/hpa.yaml",
-                "--pods",
-                "fixtures/kubectl/invalid/get-hpa.txt",
-            ],
-            "error: fixtures/kubectl/invalid/get-hpa.txt:1: found the text of kubectl describe \
-             hpa or get hpa",
-            "kubectl get pods -o json as --pods",
-        ),
-        (
-            vec!["--hpa", "fixtures/hpa/invalid/helm-template.yaml"],
-            "error: fixtures/hpa/invalid/helm-template.yaml:1: found a Helm template",
-            "helm template RELEASE CHART",
-        ),
-    ];
-    for (args, start, pass) in cases {
-        let err = fails(&args, 1);
-        assert!(err.starts_with(start), "{args:?}: {err}");
-        assert!(err.contains(pass), "{args:?}: {err}");
-    }
+        )
+        .stderr_contains("pass this file as --metrics")
+        .run();
 }
 
 #[test]

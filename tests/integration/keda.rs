@@ -1,7 +1,7 @@
 //! KEDA ScaledObjects (`fixtures/keda/`): the HPA each one becomes, and the decisions of both
 //! layers before and after activation.
 
-use crate::cli::{hpacalc, json_output, stderr, stdout};
+use crate::support::{Test, codes, hpacalc, json_output, root, stderr, stdout};
 
 const NOW: &str = "2026-11-30T10:00:00Z";
 
@@ -13,12 +13,9 @@ fn run(file: &str, args: &[&str]) -> serde_json::Value {
 }
 
 /// The diagnostics of KEDA's layer (the HPA's own ones, such as RateLimited, are tested elsewhere).
-fn codes(v: &serde_json::Value) -> Vec<String> {
-    v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap().to_string())
+fn keda_codes(v: &serde_json::Value) -> Vec<String> {
+    codes(v)
+        .into_iter()
         .filter(|c| c.starts_with("Keda"))
         .collect()
 }
@@ -53,7 +50,7 @@ fn print_hpa_matches_the_snapshots() {
         let path = format!("fixtures/keda/{name}.yaml");
         let o = hpacalc(&["--hpa", &path, "--print-hpa"]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
-        let snapshot = crate::cli::root()
+        let snapshot = root()
             .join("tests/integration/snapshots/keda")
             .join(format!("{name}.hpa.yaml"));
         snapbox::assert_data_eq!(stdout(&o), snapbox::Data::read_from(&snapshot, None));
@@ -62,14 +59,7 @@ fn print_hpa_matches_the_snapshots() {
 
 #[test]
 fn print_hpa_json_is_the_same_object() {
-    let o = hpacalc(&[
-        "--hpa",
-        "fixtures/keda/prometheus.yaml",
-        "--print-hpa",
-        "-o",
-        "json",
-    ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json_output(&["--hpa", "fixtures/keda/prometheus.yaml", "--print-hpa"]);
     assert_eq!(v["metadata"]["name"], "keda-hpa-api");
     assert_eq!(
         v["spec"]["metrics"][0]["external"]["metric"]["name"],
@@ -103,7 +93,7 @@ fn prometheus_below_activation_stays_at_zero() {
         &["--metric-value", "rps=5", "--current-replicas", "0"],
     );
     assert_eq!(v["desiredReplicas"], 0);
-    assert_eq!(codes(&v), ["KedaActivation"]);
+    assert_eq!(keda_codes(&v), ["KedaActivation"]);
     // The HPA's own steps follow KEDA's.
     let phases: Vec<&str> = v["steps"]
         .as_array()
@@ -153,7 +143,7 @@ fn kafka_lag_before_and_after_activation() {
     assert_eq!(v["currentReplicas"], 0);
     assert_eq!(v["desiredReplicas"], 4);
     assert_eq!(v["decision"]["metricProposal"], 9);
-    assert_eq!(codes(&v), ["KedaActivation"]);
+    assert_eq!(keda_codes(&v), ["KedaActivation"]);
 }
 
 #[test]
@@ -171,7 +161,7 @@ fn kafka_cooldown_then_scale_to_zero() {
     );
     // Cooling down (120 s): the HPA alone goes to its minimum, 1.
     assert_eq!(v["desiredReplicas"], 1);
-    assert_eq!(codes(&v), ["KedaCooldown"]);
+    assert_eq!(keda_codes(&v), ["KedaCooldown"]);
     // Exactly the cooldown ago is not yet "before now".
     let v = run(
         "kafka-lag.yaml",
@@ -184,7 +174,7 @@ fn kafka_cooldown_then_scale_to_zero() {
             "2m",
         ],
     );
-    assert_eq!(codes(&v), ["KedaCooldown"]);
+    assert_eq!(keda_codes(&v), ["KedaCooldown"]);
     let v = run(
         "kafka-lag.yaml",
         &[
@@ -197,7 +187,7 @@ fn kafka_cooldown_then_scale_to_zero() {
         ],
     );
     assert_eq!(v["desiredReplicas"], 0);
-    assert_eq!(codes(&v), ["KedaIdle"]);
+    assert_eq!(keda_codes(&v), ["KedaIdle"]);
 }
 
 #[test]
@@ -238,7 +228,7 @@ fn cpu_plus_queue_takes_the_larger_proposal() {
     );
     // The queue is inactive, min is 2: KEDA does nothing and cpu (90 % of 70 %) gives 6.
     assert_eq!(v["desiredReplicas"], 6);
-    assert!(codes(&v).is_empty());
+    assert!(keda_codes(&v).is_empty());
 }
 
 #[test]
@@ -287,7 +277,7 @@ fn fallback_after_more_than_failure_threshold() {
         &["--metric-value", "outbox=failed", "--current-replicas", "4"],
     );
     assert_eq!(v["desiredReplicas"], 6);
-    assert_eq!(codes(&v), ["KedaFallback"]);
+    assert_eq!(keda_codes(&v), ["KedaFallback"]);
     let v = run(
         "fallback.yaml",
         &["--metric-value", "outbox=failed", "--current-replicas", "9"],
@@ -323,14 +313,14 @@ fn idle_replicas_before_and_after_activation() {
         &["--metric-value", "jobs=0", "--current-replicas", "2"],
     );
     assert_eq!(v["desiredReplicas"], 0);
-    assert_eq!(codes(&v), ["KedaIdle"]);
+    assert_eq!(keda_codes(&v), ["KedaIdle"]);
     let v = run(
         "idle.yaml",
         &["--metric-value", "jobs=35", "--current-replicas", "0"],
     );
     // KEDA sets minReplicaCount 2, then the HPA: ceil(35/10) = 4.
     assert_eq!(v["desiredReplicas"], 4);
-    assert_eq!(codes(&v), ["KedaActivation"]);
+    assert_eq!(keda_codes(&v), ["KedaActivation"]);
 }
 
 #[test]
@@ -355,27 +345,18 @@ fn nan_inf_and_negative_values_are_served_as_zero() {
 
 #[test]
 fn paused_replicas_hold_the_target() {
-    let text = std::fs::read_to_string(crate::cli::root().join("fixtures/keda/idle.yaml"))
+    let text = std::fs::read_to_string(root().join("fixtures/keda/idle.yaml"))
         .unwrap()
         .replace(
             "  name: thumbnails\n",
             "  name: thumbnails\n  annotations:\n    autoscaling.keda.sh/paused-replicas: \"3\"\n",
         );
-    let o = crate::cli::hpacalc_stdin(
-        &[
-            "--hpa",
-            "-",
-            "--metric-value",
-            "jobs=100",
-            "--current-replicas",
-            "7",
-            "-o",
-            "json",
-        ],
-        &text,
-    );
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    crate::schema::assert_fits("report", &v);
+    let v = Test::new()
+        .args(["--hpa", "-", "--metric-value", "jobs=100"])
+        .args(["--current-replicas", "7", "-o", "json"])
+        .stdin(text)
+        .schema("report")
+        .json();
     assert_eq!(v["desiredReplicas"], 3);
     assert_eq!(v["decision"]["change"], "scaleDown");
 }
@@ -385,42 +366,43 @@ fn webhook_errors_are_located_in_the_scaled_object() {
     let text = "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: w\nspec:\n  \
                 scaleTargetRef:\n    name: w\n  minReplicaCount: 2\n  idleReplicaCount: 2\n  \
                 triggers:\n    - type: redis\n      metadata:\n        listName: q\n";
-    let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--metric-value", "s0=1"], text);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(o.stdout.is_empty());
-    let e = stderr(&o);
-    assert!(e.contains(":9:"), "{e}");
-    assert!(e.contains("idleReplicaCount"), "{e}");
+    Test::new()
+        .args(["--hpa", "-", "--metric-value", "s0=1"])
+        .stdin(text)
+        .status(1)
+        .stdout("")
+        .stderr_contains(":9:")
+        .stderr_contains("idleReplicaCount")
+        .run();
 }
 
 #[test]
 fn unsupported_formula_construct_is_named() {
-    let text = std::fs::read_to_string(crate::cli::root().join("fixtures/keda/modifiers.yaml"))
+    let text = std::fs::read_to_string(root().join("fixtures/keda/modifiers.yaml"))
         .unwrap()
         .replace("(rps + queue) / 2", "count([rps, queue], {# > 1})");
-    let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--print-hpa"], &text);
-    assert_eq!(o.status.code(), Some(1));
-    let e = stderr(&o);
-    assert!(e.contains("function `count`"), "{e}");
-    assert!(e.contains("scalingModifiers.formula"), "{e}");
+    Test::new()
+        .args(["--hpa", "-", "--print-hpa"])
+        .stdin(text)
+        .status(1)
+        .stderr_contains("function `count`")
+        .stderr_contains("scalingModifiers.formula")
+        .run();
 }
 
 #[test]
 fn a_missing_trigger_value_names_the_flag_to_pass() {
-    let o = hpacalc(&[
-        "--hpa",
-        "fixtures/keda/modifiers.yaml",
-        "--metric-value",
-        "rps=1",
-        "--current-replicas",
-        "2",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("--metric-value queue=VALUE"),
-        "{}",
-        stderr(&o)
-    );
+    Test::new()
+        .args([
+            "--hpa",
+            "fixtures/keda/modifiers.yaml",
+            "--metric-value",
+            "rps=1",
+        ])
+        .args(["--current-replicas", "2"])
+        .status(1)
+        .stderr_contains("--metric-value queue=VALUE")
+        .run();
 }
 
 #[test]

@@ -3,12 +3,13 @@
 //! the status comparison and the approximation from the status alone, every error, and the
 //! `kubectl hpacalc` plugin name.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use serde_json::Value;
 
-use crate::cli::{hpacalc, json_output, root, stderr, stdout};
+use crate::support::{
+    Test, check_malformed, decision, hpacalc, json_output, root, stderr, stdout, temp_dir,
+};
 
 const HPA: &str = "fixtures/kubectl/hpa.yaml";
 const PODS: &str = "fixtures/kubectl/pods.json";
@@ -16,27 +17,6 @@ const METRICS: &str = "fixtures/kubectl/metrics.json";
 const CUSTOM: &str = "fixtures/kubectl/custom-metrics.json";
 /// The newest time in the kubectl fixtures (a PodMetrics timestamp).
 const CAPTURED: &str = "2026-11-29T14:59:58Z";
-
-/// Everything of a report that is the controller's decision (not the trace or the sources).
-fn decision(v: &Value) -> Value {
-    let keys = [
-        "now",
-        "currentReplicas",
-        "desiredReplicas",
-        "minReplicas",
-        "maxReplicas",
-        "metrics",
-        "decision",
-        "conditions",
-        "statusComparison",
-        "approximation",
-    ];
-    Value::Object(
-        keys.iter()
-            .map(|k| ((*k).to_string(), v[*k].clone()))
-            .collect(),
-    )
-}
 
 fn kubectl_form(extra: &[&str]) -> Value {
     let mut args = vec![
@@ -62,13 +42,6 @@ fn csv_form() -> Value {
         "--now",
         CAPTURED,
     ])
-}
-
-/// A scratch directory for converted fixtures.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
 }
 
 fn as_yaml(fixture: &str, dir: &Path) -> String {
@@ -108,7 +81,7 @@ fn csv_and_kubectl_forms_of_one_situation_give_identical_decisions() {
 
 #[test]
 fn yaml_captures_and_kubectl_top_give_the_same_decision() {
-    let dir = scratch("kubectl-yaml");
+    let dir = temp_dir("kubectl-yaml");
     let pods = as_yaml(PODS, &dir);
     let metrics = as_yaml(METRICS, &dir);
     let custom = as_yaml(CUSTOM, &dir);
@@ -124,29 +97,14 @@ fn yaml_captures_and_kubectl_top_give_the_same_decision() {
         &custom,
     ]);
     assert_eq!(decision(&from_json), decision(&from_yaml));
-    let o = hpacalc(&[
-        "--hpa",
-        HPA,
-        "--pods",
-        PODS,
-        "--metrics",
-        "fixtures/kubectl/top.txt",
-        "--custom-metrics",
-        CUSTOM,
-        "--now",
-        CAPTURED,
-        "-o",
-        "json",
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let from_top: Value = serde_json::from_slice(&o.stdout).unwrap();
-    crate::schema::assert_fits("report", &from_top);
+    let from_top = Test::new()
+        .args(["--hpa", HPA, "--pods", PODS])
+        .args(["--metrics", "fixtures/kubectl/top.txt"])
+        .args(["--custom-metrics", CUSTOM, "--now", CAPTURED, "-o", "json"])
+        .stderr_contains("kubectl top prints memory in whole Mi (truncated)")
+        .schema("report")
+        .json();
     assert_eq!(decision(&from_json), decision(&from_top));
-    assert!(
-        stderr(&o).contains("kubectl top prints memory in whole Mi (truncated)"),
-        "{}",
-        stderr(&o)
-    );
 }
 
 #[test]
@@ -175,10 +133,7 @@ fn a_pod_list_with_other_workloads_needs_the_selector() {
         "--custom-metrics",
         CUSTOM,
     ];
-    let o = hpacalc(&[&all[..], &["-o", "json"]].concat());
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    crate::schema::assert_fits("report", &v);
+    let v = json_output(&all);
     let overlap = v["diagnostics"]
         .as_array()
         .unwrap()
@@ -336,7 +291,7 @@ fn the_status_comparison_says_when_values_differ() {
         0
     );
     // A later capture: both ready pods now use more cpu.
-    let dir = scratch("kubectl-later");
+    let dir = temp_dir("kubectl-later");
     let later = std::fs::read_to_string(root().join(METRICS))
         .unwrap()
         .replace("519873402n", "619873402n");
@@ -381,39 +336,13 @@ fn the_status_comparison_says_when_values_differ() {
 
 #[test]
 fn bad_kubectl_input_names_the_file_place_and_problem() {
+    // The bad captures of the corpus (fixtures/malformed/CASES.tsv).
+    check_malformed(&[
+        "kubectl-truncated.json",
+        "samples-pods-other-namespace.json",
+        "metrics-top-bad-column.txt",
+    ]);
     let cases: &[(&[&str], &str)] = &[
-        (
-            &["--pods", "fixtures/kubectl/invalid/malformed.json"],
-            "error: fixtures/kubectl/invalid/malformed.json:31: found malformed JSON (EOF while \
-             parsing an object), expected the JSON kubectl prints",
-        ),
-        (
-            &[
-                "--pods",
-                PODS,
-                "--metrics",
-                "fixtures/kubectl/invalid/malformed.json",
-            ],
-            "error: fixtures/kubectl/invalid/malformed.json:31: found malformed JSON",
-        ),
-        (
-            &[
-                "--pods",
-                "fixtures/kubectl/invalid/pods-other-namespace.json",
-            ],
-            "error: fixtures/kubectl/invalid/pods-other-namespace.json: metadata.namespace: found \
-             only pods of namespace prod, expected pods of the HPA's namespace shop",
-        ),
-        (
-            &[
-                "--pods",
-                PODS,
-                "--metrics",
-                "fixtures/kubectl/invalid/top-bad-column.txt",
-            ],
-            "error: fixtures/kubectl/invalid/top-bad-column.txt:1:47: MEM(bytes): found the \
-             column \"MEM(bytes)\", expected the columns of kubectl top pods [--containers]",
-        ),
         (
             &["--pods", PODS, "--custom-metrics", METRICS],
             "error: fixtures/kubectl/metrics.json: kind: found kind PodMetricsList, expected a \
@@ -443,53 +372,43 @@ fn bad_kubectl_input_names_the_file_place_and_problem() {
         ),
     ];
     for (extra, message) in cases {
-        let args = [&["--hpa", HPA][..], extra].concat();
-        let o = hpacalc(&args);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
-        assert!(stdout(&o).is_empty(), "{args:?}");
-        assert!(
-            stderr(&o).starts_with(message),
-            "{args:?}\n  got: {}\n want: {message}",
-            stderr(&o)
-        );
+        Test::new()
+            .args(["--hpa", HPA])
+            .args(*extra)
+            .fails(1)
+            .stderr_starts_with(*message)
+            .run();
     }
-    let o = hpacalc(&["--hpa", HPA, "--metrics", METRICS]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--metrics needs --pods"));
+    Test::new()
+        .args(["--hpa", HPA, "--metrics", METRICS])
+        .status(2)
+        .stderr_contains("--metrics needs --pods")
+        .run();
 }
 
 #[test]
 fn installed_as_kubectl_hpacalc_it_calls_itself_kubectl_hpacalc() {
-    let dir = scratch("plugin");
+    let dir = temp_dir("plugin");
     let plugin = dir.join(format!("kubectl-hpacalc{}", std::env::consts::EXE_SUFFIX));
     let _ = std::fs::remove_file(&plugin);
     std::fs::copy(env!("CARGO_BIN_EXE_hpacalc"), &plugin).expect("copy the binary");
-    let run = |args: &[&str]| {
-        Command::new(&plugin)
-            .args(args)
-            .current_dir(root())
-            .env("NO_COLOR", "1")
-            .output()
-            .expect("the plugin runs")
-    };
-    let help = run(&["--help"]);
-    assert_eq!(help.status.code(), Some(0));
-    assert!(
-        stdout(&help).contains("Usage: kubectl hpacalc [OPTIONS]"),
-        "{}",
-        stdout(&help)
-    );
-    let bad = run(&["--hpa", HPA, "--no-such-flag"]);
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(
-        stderr(&bad).contains("Usage: kubectl hpacalc"),
-        "{}",
-        stderr(&bad)
-    );
-    let ok = run(&["--hpa", HPA, "--pods", PODS, "-o", "json"]);
-    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    let run = |args: &[&str]| Test::new().program(&plugin).args(args);
+    run(&["--help"])
+        .status(0)
+        .stdout_contains("Usage: kubectl hpacalc [OPTIONS]")
+        .run();
+    run(&["--hpa", HPA, "--no-such-flag"])
+        .status(2)
+        .stderr_contains("Usage: kubectl hpacalc")
+        .run();
+    run(&["--hpa", HPA, "--pods", PODS, "-o", "json"])
+        .status(0)
+        .run();
     // The plain binary keeps its own name.
-    assert!(stdout(&hpacalc(&["--help"])).contains("Usage: hpacalc [OPTIONS]"));
+    Test::new()
+        .arg("--help")
+        .stdout_contains("Usage: hpacalc [OPTIONS]")
+        .run();
 }
 
 #[test]

@@ -5,93 +5,57 @@
 //! objects. Only 127.0.0.1 is ever reached.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use crate::apiserver::{ApiServer, Fixture, foreign_ca_pem, synthetic_metrics, synthetic_pod};
-use crate::cli::{hpacalc, root, stderr, stdout};
+use crate::support::{Test, codes, decision, hpacalc, json_of, root, stderr, stdout, temp_dir};
 
 fn server() -> &'static ApiServer {
     static SERVER: OnceLock<ApiServer> = OnceLock::new();
     SERVER.get_or_init(|| ApiServer::start(Fixture::kubectl()))
 }
 
-/// Runs hpacalc with only the given kubeconfig in reach (no KUBECONFIG, no ~/.kube, not in a pod).
-fn run_in(dir: &Path, args: &[&str], kubeconfig: Option<&Path>) -> Output {
-    // HPACALC_BIN runs another build (the release binary, for the benchmark).
-    let bin = std::env::var_os("HPACALC_BIN").map_or_else(
-        || PathBuf::from(env!("CARGO_BIN_EXE_hpacalc")),
-        PathBuf::from,
-    );
-    let mut cmd = Command::new(bin);
-    cmd.args(args)
+/// hpacalc in `dir` with only the given kubeconfig in reach (no KUBECONFIG, no ~/.kube, not in
+/// a pod).
+fn run_in(dir: &Path, args: &[&str], kubeconfig: Option<&Path>) -> Test {
+    let mut test = Test::new()
+        .args(args)
         .current_dir(dir)
-        .env("COLUMNS", "120")
-        .env("NO_COLOR", "1")
         .env("HOME", &server().dir)
         .env_remove("KUBECONFIG")
         .env_remove("KUBERNETES_SERVICE_HOST")
-        .env_remove("CLICOLOR_FORCE")
-        .stdin(Stdio::null());
-    if let Some(k) = kubeconfig {
-        cmd.arg("--kubeconfig").arg(k);
+        .stdin_null();
+    // HPACALC_BIN runs another build (the release binary, for the benchmark).
+    if let Some(bin) = std::env::var_os("HPACALC_BIN") {
+        test = test.program(bin);
     }
-    cmd.output().expect("hpacalc runs")
+    if let Some(k) = kubeconfig {
+        test = test.arg("--kubeconfig").arg(k);
+    }
+    test
 }
 
-fn live(args: &[&str]) -> Output {
+fn live(args: &[&str]) -> Test {
     run_in(&root(), args, Some(&server().good_kubeconfig()))
 }
 
 fn live_json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.extend(["-o", "json"]);
-    let o = live(&all);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    let v = serde_json::from_str(&stdout(&o)).expect("one JSON object");
-    crate::schema::assert_fits("report", &v);
-    v
+    live(args).args(["-o", "json"]).schema("report").json()
 }
 
-/// The controller's decision in a report (not the assumptions, which name the sources).
-fn decision(v: &Value) -> Value {
-    let keys = [
-        "now",
-        "hpa",
-        "target",
-        "currentReplicas",
-        "desiredReplicas",
-        "metrics",
-        "decision",
-        "conditions",
-        "steps",
-        "statusComparison",
-    ];
-    Value::Object(
-        keys.iter()
-            .map(|k| ((*k).to_string(), v[*k].clone()))
-            .collect(),
-    )
+/// Exit 1, nothing on stdout and one line on stderr, which it returns.
+fn fail_line(test: Test) -> String {
+    stderr(&test.status(1).stdout("").stderr_lines(1).run())
 }
 
-fn fail_line(o: &Output) -> String {
-    assert_eq!(o.status.code(), Some(1), "exit 1: {}", stderr(o));
-    assert!(o.stdout.is_empty(), "nothing on stdout: {}", stdout(o));
-    let err = stderr(o);
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    err
-}
-
-fn codes(v: &Value) -> Vec<String> {
-    v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap().to_string())
-        .collect()
+/// The controller's decision and the steps to it: live mode and the offline run of its capture
+/// read the same forms, so even the steps agree.
+fn answer(v: &Value) -> Value {
+    serde_json::json!({"decision": decision(v), "steps": v["steps"]})
 }
 
 fn save_dir(name: &str) -> PathBuf {
@@ -105,10 +69,7 @@ fn run_saved(dir: &Path) -> (String, Value) {
     let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
     let line = command.lines().find(|l| l.starts_with("hpacalc ")).unwrap();
     let args: Vec<&str> = line.split_whitespace().skip(1).collect();
-    let offline = run_in(dir, &args, None);
-    assert!(offline.status.success(), "{line}: {}", stderr(&offline));
-    let report: Value = serde_json::from_str(&stdout(&offline)).unwrap();
-    crate::schema::assert_fits("report", &report);
+    let report = run_in(dir, &args, None).schema("report").json();
     (line.to_string(), report)
 }
 
@@ -137,7 +98,7 @@ fn the_live_answer_is_the_offline_answer_on_the_saved_capture() {
             && line.contains("--now "),
         "{line}"
     );
-    assert_eq!(decision(&live), decision(&offline));
+    assert_eq!(answer(&live), answer(&offline));
     let assumptions = live["assumptions"].as_array().unwrap();
     assert!(
         assumptions[0]
@@ -152,27 +113,27 @@ fn the_live_answer_is_the_offline_answer_on_the_saved_capture() {
 fn the_live_answer_is_the_offline_answer_on_the_fixtures_it_serves() {
     let live = live_json(&["web"]);
     let now = live["now"].as_str().unwrap();
-    let o = hpacalc(&[
-        "--hpa",
-        "fixtures/kubectl/hpa.yaml",
-        "--pods",
-        "fixtures/kubectl/pods.json",
-        "--metrics",
-        "fixtures/kubectl/metrics.json",
-        "--custom-metrics",
-        "fixtures/kubectl/custom-metrics.json",
-        "-l",
-        "app=web",
-        "--current-replicas",
-        "5",
-        "--now",
-        now,
-        "-o",
-        "json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let offline: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    crate::schema::assert_fits("report", &offline);
+    let offline = Test::new()
+        .args([
+            "--hpa",
+            "fixtures/kubectl/hpa.yaml",
+            "--pods",
+            "fixtures/kubectl/pods.json",
+            "--metrics",
+            "fixtures/kubectl/metrics.json",
+            "--custom-metrics",
+            "fixtures/kubectl/custom-metrics.json",
+            "-l",
+            "app=web",
+            "--current-replicas",
+            "5",
+            "--now",
+            now,
+            "-o",
+            "json",
+        ])
+        .schema("report")
+        .json();
     for key in ["desiredReplicas", "metrics", "decision", "conditions"] {
         assert_eq!(live[key], offline[key], "{key}");
     }
@@ -246,7 +207,7 @@ fn a_metrics_api_answering_503_is_the_controllers_failed_metric_not_an_error() {
     );
     // The failed answer is part of the capture: offline gives the same answer.
     let (_, offline) = run_saved(&dir);
-    assert_eq!(decision(&v), decision(&offline));
+    assert_eq!(answer(&v), answer(&offline));
     let d = v["diagnostics"]
         .as_array()
         .unwrap()
@@ -284,7 +245,7 @@ fn a_custom_metrics_api_unavailable_or_missing_fails_its_metrics_with_the_contro
             line.contains("--custom-metrics custom-metrics-error.json"),
             "{line}"
         );
-        assert_eq!(decision(&v), decision(&offline));
+        assert_eq!(answer(&v), answer(&offline));
         pods["error"].as_str().unwrap().to_string()
     };
     // As the controller's event says it (fixtures/paste/events.yaml, from a real cluster).
@@ -319,7 +280,7 @@ fn nodes_from_the_cluster_feed_the_nodes_section_as_the_files_do() {
         "{line}"
     );
     assert_eq!(live["nodes"], offline["nodes"]);
-    assert_eq!(decision(&live), decision(&offline));
+    assert_eq!(answer(&live), answer(&offline));
 }
 
 #[test]
@@ -339,12 +300,12 @@ fn kedas_external_metric_is_read_with_the_metric_selector() {
         line.contains("--external-metrics external-metrics.json"),
         "{line}"
     );
-    assert_eq!(decision(&live), decision(&offline));
+    assert_eq!(answer(&live), answer(&offline));
 }
 
 #[test]
 fn a_target_without_a_scale_subresource_is_named() {
-    let err = fail_line(&live(&["daemon", "-n", "shop"]));
+    let err = fail_line(live(&["daemon", "-n", "shop"]));
     assert!(
         err.contains("DaemonSet/agent (apps/v1), has no scale subresource"),
         "{err}"
@@ -353,7 +314,7 @@ fn a_target_without_a_scale_subresource_is_named() {
 
 #[test]
 fn a_forbidden_read_names_the_verb_resource_namespace_and_rule() {
-    let err = fail_line(&live(&["web", "-n", "locked"]));
+    let err = fail_line(live(&["web", "-n", "locked"]));
     for part in [
         "forbidden (403): cannot get horizontalpodautoscalers.autoscaling in namespace locked",
         "apiGroups: [\"autoscaling\"], resources: [\"horizontalpodautoscalers\"], verbs: [\"get\"]",
@@ -364,7 +325,7 @@ fn a_forbidden_read_names_the_verb_resource_namespace_and_rule() {
 
 #[test]
 fn an_hpa_that_is_not_there_lists_the_namespaces_hpas() {
-    let err = fail_line(&live(&["wbe", "-n", "shop"]));
+    let err = fail_line(live(&["wbe", "-n", "shop"]));
     assert!(
         err.contains("HorizontalPodAutoscaler \"wbe\" not found in namespace shop")
             && err.contains("its HPAs: web, orphan"),
@@ -374,7 +335,7 @@ fn an_hpa_that_is_not_there_lists_the_namespaces_hpas() {
 
 #[test]
 fn a_target_that_is_not_there_is_named() {
-    let err = fail_line(&live(&["orphan", "-n", "shop"]));
+    let err = fail_line(live(&["orphan", "-n", "shop"]));
     assert!(
         err.contains("Deployment/gone (apps/v1), not found in namespace shop"),
         "{err}"
@@ -384,7 +345,7 @@ fn a_target_that_is_not_there_is_named() {
 #[test]
 fn a_slow_server_times_out_within_the_request_timeout_and_is_named() {
     let started = Instant::now();
-    let err = fail_line(&live(&["web", "-n", "slow", "--request-timeout", "1s"]));
+    let err = fail_line(live(&["web", "-n", "slow", "--request-timeout", "1s"]));
     assert!(started.elapsed() < Duration::from_secs(3));
     assert!(
         err.contains(&format!("the API server {} did not answer", server().url))
@@ -397,7 +358,7 @@ fn a_slow_server_times_out_within_the_request_timeout_and_is_named() {
 fn bad_credentials_tls_and_unreachable_servers_are_one_line_each() {
     let s = server();
     let bad_token = s.kubeconfig("bad-token", "wrong", &s.ca_pem.clone(), &s.url.clone());
-    let err = fail_line(&run_in(&root(), &["web"], Some(&bad_token)));
+    let err = fail_line(run_in(&root(), &["web"], Some(&bad_token)));
     assert!(
         err.contains("401 Unauthorized") && err.contains("context test"),
         "{err}"
@@ -409,7 +370,7 @@ fn bad_credentials_tls_and_unreachable_servers_are_one_line_each() {
         &foreign_ca_pem(),
         &s.url.clone(),
     );
-    let err = fail_line(&run_in(&root(), &["web"], Some(&foreign)));
+    let err = fail_line(run_in(&root(), &["web"], Some(&foreign)));
     assert!(
         err.contains(&format!("TLS with the API server {} failed", s.url)),
         "{err}"
@@ -421,7 +382,7 @@ fn bad_credentials_tls_and_unreachable_servers_are_one_line_each() {
     };
     let closed = format!("https://127.0.0.1:{port}");
     let gone = s.kubeconfig("closed", "test-token", &s.ca_pem.clone(), &closed);
-    let err = fail_line(&run_in(&root(), &["web"], Some(&gone)));
+    let err = fail_line(run_in(&root(), &["web"], Some(&gone)));
     assert!(
         err.contains(&format!("cannot reach the API server {closed}")),
         "{err}"
@@ -430,12 +391,12 @@ fn bad_credentials_tls_and_unreachable_servers_are_one_line_each() {
 
 #[test]
 fn no_kubeconfig_and_an_unknown_context_are_one_line_each() {
-    let err = fail_line(&run_in(&root(), &["web"], None));
+    let err = fail_line(run_in(&root(), &["web"], None));
     assert!(
         err.contains("no kubeconfig: pass --kubeconfig, set KUBECONFIG"),
         "{err}"
     );
-    let err = fail_line(&live(&["web", "--context", "prod"]));
+    let err = fail_line(live(&["web", "--context", "prod"]));
     assert!(
         err.contains("context \"prod\" not found in the kubeconfig (its contexts: test)"),
         "{err}"
@@ -444,17 +405,13 @@ fn no_kubeconfig_and_an_unknown_context_are_one_line_each() {
 
 #[test]
 fn kubeconfig_comes_from_the_kubeconfig_variable_too() {
-    let o = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
+    let v = Test::new()
         .args(["web", "-o", "json"])
-        .current_dir(root())
         .env("HOME", &server().dir)
         .env("KUBECONFIG", server().good_kubeconfig())
         .env_remove("KUBERNETES_SERVICE_HOST")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    crate::schema::assert_fits("report", &v);
+        .schema("report")
+        .json();
     assert_eq!(v["hpa"], "shop/web", "the context's namespace");
 }
 
@@ -469,8 +426,9 @@ fn watch_prints_one_json_object_per_evaluation() {
         "1s",
         "-o",
         "json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    ])
+    .status(0)
+    .run();
     let text = stdout(&o);
     let lines: Vec<Value> = text
         .lines()
@@ -531,13 +489,12 @@ fn events_are_read_from_core_v1_where_events_k8s_io_is_not_served() {
     fixture.events_v1 = false;
     let s = ApiServer::start(fixture);
     let dir = s.path("core-events");
-    let o = run_in(
+    let live = run_in(
         &root(),
         &["web", "-o", "json", "--save", dir.to_str().unwrap()],
         Some(&s.good_kubeconfig()),
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let live: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    )
+    .json();
     assert!(s.requests().iter().any(|r| r.starts_with(
         "/api/v1/namespaces/shop/events?fieldSelector=involvedObject.kind%3DHorizontalPodAutoscaler%2CinvolvedObject.name%3Dweb"
     )));
@@ -545,7 +502,7 @@ fn events_are_read_from_core_v1_where_events_k8s_io_is_not_served() {
     assert!(events.contains("\"involvedObject\""), "{events}");
     // Both versions give the same memory: the same answer as the events.k8s.io/v1 server's.
     let (_, offline) = run_saved(&dir);
-    assert_eq!(decision(&live), decision(&offline));
+    assert_eq!(answer(&live), answer(&offline));
 }
 
 #[test]
@@ -601,8 +558,9 @@ fn watch_in_yaml_prints_one_document_per_evaluation() {
         "1s",
         "-o",
         "yaml",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    ])
+    .status(0)
+    .run();
     let docs: Vec<Value> = serde_yaml::Deserializer::from_str(&stdout(&o))
         .map(|d| serde::Deserialize::deserialize(d).unwrap())
         .collect();
@@ -619,8 +577,9 @@ fn watch_tables_print_a_line_per_evaluation_and_the_report_when_it_changes() {
         "2",
         "--sync-period",
         "1s",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    ])
+    .status(0)
+    .run();
     let text = stdout(&o);
     eprintln!("{text}");
     let evaluations: Vec<&str> = text
@@ -648,8 +607,9 @@ fn a_failing_call_is_reported_on_its_line_and_the_watch_goes_on() {
         "2",
         "--sync-period",
         "1s",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    ])
+    .status(0)
+    .run();
     let text = stdout(&o);
     let errors = text
         .lines()
@@ -671,8 +631,9 @@ fn a_failing_call_in_json_is_an_error_line_that_fits_the_schema() {
         "1",
         "-o",
         "json",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    ])
+    .status(0)
+    .run();
     let text = stdout(&o);
     let line: Value = serde_json::from_str(text.trim_end()).expect("one object");
     crate::schema::assert_fits("watchLine", &line);
@@ -687,19 +648,13 @@ fn a_failing_call_in_json_is_an_error_line_that_fits_the_schema() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_ends_a_watch_with_exit_code_0() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
-        .args([
-            "web",
-            "--watch",
-            "--sync-period",
-            "30s",
-            "-o",
-            "json",
-            "--kubeconfig",
-        ])
+    let mut child = Test::new()
+        .args(["web", "--watch", "--sync-period", "30s", "-o", "json"])
+        .arg("--kubeconfig")
         .arg(server().good_kubeconfig())
         .env("HOME", &server().dir)
         .env_remove("KUBECONFIG")
+        .command()
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -709,7 +664,7 @@ fn ctrl_c_ends_a_watch_with_exit_code_0() {
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
     std::io::BufRead::read_line(&mut out, &mut first).unwrap();
     assert!(first.starts_with('{'), "{first}");
-    let killed = Command::new("kill")
+    let killed = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
@@ -720,13 +675,15 @@ fn ctrl_c_ends_a_watch_with_exit_code_0() {
 
 #[test]
 fn flags_that_give_what_live_mode_reads_are_usage_errors() {
-    let o = live(&["web", "--pods", "fixtures/kubectl/pods.json"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--pods gives what live mode reads from the cluster"));
+    live(&["web", "--pods", "fixtures/kubectl/pods.json"])
+        .status(2)
+        .stderr_contains("--pods gives what live mode reads from the cluster")
+        .run();
     for flag in ["--events", "--target"] {
-        let o = live(&["web", flag, "fixtures/paste/events.yaml"]);
-        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-        assert!(stderr(&o).contains(&format!("{flag} gives what live mode reads")));
+        live(&["web", flag, "fixtures/paste/events.yaml"])
+            .status(2)
+            .stderr_contains(format!("{flag} gives what live mode reads"))
+            .run();
     }
 }
 
@@ -765,16 +722,14 @@ fn five_thousand_pods_are_read_in_pages_and_evaluated_quickly() {
     if !save.is_empty() {
         args.extend(["--save", save.as_str()]);
     }
-    let o = run_in(&root(), &args, Some(&kubeconfig));
+    let o = run_in(&root(), &args, Some(&kubeconfig)).status(0).run();
     let elapsed = started.elapsed();
-    assert!(o.status.success(), "{}", stderr(&o));
     if n != 5000 {
         let served: usize = (0..n).map(|i| synthetic_pod(i).to_string().len()).sum();
         eprintln!("live benchmark: {n} pods, pod list {served} bytes, {elapsed:?} end to end");
         return;
     }
-    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    crate::schema::assert_fits("report", &v);
+    let v = json_of(&o, "report");
     assert!(
         v["assumptions"][1]
             .as_str()
@@ -803,17 +758,10 @@ fn cluster_server() -> &'static ApiServer {
     SERVER.get_or_init(|| ApiServer::start(Fixture::cluster()))
 }
 
-fn audit_live(args: &[&str]) -> Output {
+fn audit_live(args: &[&str]) -> Test {
     let mut all = vec!["audit"];
     all.extend(args);
     run_in(&root(), &all, Some(&cluster_server().good_kubeconfig()))
-}
-
-fn audit_json(o: &Output) -> Value {
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
-    let v: Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
-    crate::schema::assert_fits("audit", &v);
-    v
 }
 
 const DUMP_FILES: [&str; 4] = [
@@ -825,10 +773,10 @@ const DUMP_FILES: [&str; 4] = [
 
 #[test]
 fn audit_all_namespaces_live_equals_the_offline_audit_of_the_same_objects() {
-    let live = audit_json(&audit_live(&["-A", "-o", "json"]));
+    let live = audit_live(&["-A", "-o", "json"]).schema("audit").json();
     let mut offline = DUMP_FILES.to_vec();
     offline.extend(["-o", "json"]);
-    let offline = audit_json(&audit_live(&offline));
+    let offline = audit_live(&offline).schema("audit").json();
     assert_eq!(live, offline);
     assert_eq!(live["summary"]["hpas"], 20);
     let codes: Vec<&str> = (live["findings"].as_array().unwrap().iter())
@@ -857,7 +805,7 @@ fn audit_live_with_metrics_unavailable_equals_the_offline_error_status() {
     let now = ["--now", "2026-11-29T15:00:00Z", "-o", "json"];
     let mut args = vec!["-n", "team-2"];
     args.extend(now);
-    let live = audit_json(&audit_live(&args));
+    let live = audit_live(&args).schema("audit").json();
     let mut offline = vec![
         "--cluster",
         "fixtures/cluster/dump/cluster.json",
@@ -865,7 +813,7 @@ fn audit_live_with_metrics_unavailable_equals_the_offline_error_status() {
         "fixtures/cluster/dump/metrics-down.json",
     ];
     offline.extend(now);
-    let offline = audit_json(&audit_live(&offline));
+    let offline = audit_live(&offline).schema("audit").json();
     let of_team_2 = |v: &Value, key: &str, field: &str| -> Vec<Value> {
         (v[key].as_array().unwrap().iter())
             .filter(|h| h[field].as_str().is_some_and(|n| n.starts_with("team-2/")))
@@ -890,11 +838,11 @@ fn audit_of_one_namespace_lists_only_it_and_equals_the_offline_hpas_of_it() {
     let now = ["--now", "2026-11-29T15:00:00Z"];
     let mut args = vec!["-n", "team-1", "-o", "json"];
     args.extend(now);
-    let live = audit_json(&audit_live(&args));
+    let live = audit_live(&args).schema("audit").json();
     let mut offline = DUMP_FILES.to_vec();
     offline.extend(["-o", "json"]);
     offline.extend(now);
-    let offline = audit_json(&audit_live(&offline));
+    let offline = audit_live(&offline).schema("audit").json();
     let team_1: Vec<&Value> = (offline["hpas"].as_array().unwrap().iter())
         .filter(|h| h["hpa"].as_str().unwrap().starts_with("team-1/"))
         .collect();
@@ -915,15 +863,16 @@ fn audit_live_goes_on_without_a_forbidden_vpa_or_event_list_and_says_what_it_did
     fixture.dump.as_mut().unwrap().forbidden = vec!["verticalpodautoscalers", "events"];
     let s = ApiServer::start(fixture);
     let args = ["audit", "-A", "-o", "json", "--now", "2026-11-29T15:00:00Z"];
-    let o = run_in(&root(), &args, Some(&s.good_kubeconfig()));
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run_in(&root(), &args, Some(&s.good_kubeconfig()))
+        .status(0)
+        .run();
     let err = stderr(&o);
     assert!(
         err.contains("cannot list verticalpodautoscalers (403): HpaVpaConflict is not checked"),
         "{err}"
     );
     assert!(err.contains("cannot list events (403)"), "{err}");
-    let v = audit_json(&o);
+    let v = json_of(&o, "audit");
     let findings = v["findings"].as_array().unwrap();
     let forbidden: Vec<&Value> = (findings.iter())
         .filter(|f| f["code"] == "ListForbidden")
@@ -950,7 +899,7 @@ fn audit_live_goes_on_without_a_forbidden_vpa_or_event_list_and_says_what_it_did
     assert!(!findings.iter().any(|f| f["code"] == "HpaVpaConflict"));
     let mut offline = DUMP_FILES.to_vec();
     offline.extend(["-o", "json", "--now", "2026-11-29T15:00:00Z"]);
-    let offline = audit_json(&audit_live(&offline));
+    let offline = audit_live(&offline).schema("audit").json();
     let others = |v: &Value| -> Vec<Value> {
         (v["findings"].as_array().unwrap().iter())
             .filter(|f| !["HpaVpaConflict", "ListForbidden"].contains(&f["code"].as_str().unwrap()))
@@ -982,7 +931,9 @@ fn audit_live_reads_each_hpas_external_metrics_as_the_offline_files_give_them() 
     let now = ["--now", "2026-11-29T15:00:00Z"];
     let mut args = vec!["audit", "-n", "team-1", "-o", "json"];
     args.extend(now);
-    let live = audit_json(&run_in(&root(), &args, Some(&s.good_kubeconfig())));
+    let live = run_in(&root(), &args, Some(&s.good_kubeconfig()))
+        .schema("audit")
+        .json();
     assert!(
         s.requests().iter().any(|r| r
             == "/apis/external.metrics.k8s.io/v1beta1/namespaces/team-1/queue_depth?labelSelector=queue%3Dorders"),
@@ -990,8 +941,7 @@ fn audit_live_reads_each_hpas_external_metrics_as_the_offline_files_give_them() 
         s.requests()
     );
     // Offline: the same objects, and the same answer given as --external-metrics.
-    let dir = std::env::temp_dir().join(format!("hpacalc-audit-external-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("audit-external");
     let cluster = dir.join("cluster.json");
     let external = dir.join("external.json");
     std::fs::write(
@@ -1012,7 +962,7 @@ fn audit_live_reads_each_hpas_external_metrics_as_the_offline_files_give_them() 
         "json",
     ];
     offline_args.extend(now);
-    let offline = audit_json(&run_in(&root(), &offline_args, None));
+    let offline = run_in(&root(), &offline_args, None).schema("audit").json();
     let report = |v: &Value| -> Value {
         let h = (v["hpas"].as_array().unwrap().iter())
             .find(|h| h["hpa"] == key.as_str())
@@ -1034,7 +984,7 @@ fn audit_live_reads_each_hpas_external_metrics_as_the_offline_files_give_them() 
 
 #[test]
 fn audit_live_errors_are_one_line_naming_the_verb_and_resource() {
-    let err = fail_line(&audit_live(&["-n", "locked"]));
+    let err = fail_line(audit_live(&["-n", "locked"]));
     assert!(
         err.contains(
             "forbidden (403): cannot list horizontalpodautoscalers.autoscaling in namespace locked"
@@ -1047,9 +997,9 @@ fn audit_live_errors_are_one_line_naming_the_verb_and_resource() {
         &cluster_server().ca_pem.clone(),
         &cluster_server().url.clone(),
     );
-    let err = fail_line(&run_in(&root(), &["audit", "-A"], Some(&bad)));
+    let err = fail_line(run_in(&root(), &["audit", "-A"], Some(&bad)));
     assert!(err.contains("401 Unauthorized"), "{err}");
-    let err = fail_line(&run_in(
+    let err = fail_line(run_in(
         &root(),
         &["audit", "-A"],
         Some(&cluster_server().kubeconfig(
@@ -1075,6 +1025,6 @@ fn audit_live_and_files_are_one_or_the_other() {
         &["audit", "-A", "-n", "shop"],
     ];
     for args in usage {
-        assert_eq!(hpacalc(args).status.code(), Some(2), "{args:?}");
+        Test::new().args(args).status(2).run();
     }
 }

@@ -1,5 +1,6 @@
 //! One integration test binary (faster links on 2 cores): the binary on `fixtures/`, the upstream
-//! conformance suite, properties of the core, and malformed input.
+//! conformance suite, properties of the core, and malformed input. `support.rs` is the one
+//! harness every module runs the binary through.
 
 // Test code: a panic is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
@@ -20,3 +21,4 @@ mod prometheus;
 mod properties;
 mod schema;
 mod simulate;
+mod support;

@@ -1,8 +1,6 @@
 //! The Cluster Autoscaler's view through the CLI: node flags, the Nodes section, its errors.
 
-use crate::cli::{hpacalc, json_output, stderr, stdout};
-
-const NOW: &str = "2026-11-29T15:00:00Z";
+use crate::support::{NOW, Test, check_malformed, hpacalc, json_output, stderr, stdout};
 
 fn nodes_json(extra: &[&str]) -> serde_json::Value {
     let mut args = vec![
@@ -136,17 +134,13 @@ fn bad_node_flags_are_input_errors() {
         ),
     ];
     for (extra, fragment) in cases {
-        let mut args = vec![
-            "--hpa",
-            "fixtures/hpa/web-cpu.yaml",
-            "--pods",
-            "fixtures/samples/web-cpu.csv",
-        ];
-        args.extend(*extra);
-        let o = hpacalc(&args);
-        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
-        assert!(stderr(&o).contains(fragment), "{extra:?}: {}", stderr(&o));
+        Test::new()
+            .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
+            .args(["--pods", "fixtures/samples/web-cpu.csv"])
+            .args(*extra)
+            .fails(1)
+            .stderr_contains(*fragment)
+            .run();
     }
 }
 
@@ -231,12 +225,9 @@ fn bad_cluster_captures_are_input_errors() {
         "--pods",
         "fixtures/kubectl/pods.json",
     ];
+    // The bad node lists of the corpus (fixtures/malformed/CASES.tsv).
+    check_malformed(&["nodes-no-allocatable.json", "kubectl-truncated.json"]);
     let cases: &[(&[&str], i32, &str)] = &[
-        (
-            &["--nodes", "fixtures/cluster/invalid/no-allocatable.json"],
-            1,
-            "status.allocatable",
-        ),
         (
             &["--nodes", "fixtures/kubectl/pods.json"],
             1,
@@ -253,22 +244,17 @@ fn bad_cluster_captures_are_input_errors() {
             "--existing-nodes",
         ),
         (
-            &["--nodes", "fixtures/kubectl/invalid/malformed.json"],
-            1,
-            "malformed.json:",
-        ),
-        (
             &["--all-pods", "fixtures/cluster/pods-all.json"],
             2,
             "--nodes",
         ),
     ];
     for (extra, code, fragment) in cases {
-        let mut args = base.to_vec();
-        args.extend(*extra);
-        let o = hpacalc(&args);
-        assert_eq!(o.status.code(), Some(*code), "{extra:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
-        assert!(stderr(&o).contains(fragment), "{extra:?}: {}", stderr(&o));
+        Test::new()
+            .args(base)
+            .args(*extra)
+            .fails(*code)
+            .stderr_contains(*fragment)
+            .run();
     }
 }

@@ -1,26 +1,7 @@
 //! What people paste: v2beta1 manifests, `kubectl describe hpa`, the `kubectl get hpa` table and
 //! HPA events, each ending in the same decision as the equivalent manifest and history.
 
-use crate::cli::{hpacalc, json_output, stderr, stdout};
-
-const NOW: &str = "2026-11-29T15:00:00Z";
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let mut all = args.to_vec();
-    all.extend(["--now", NOW]);
-    json_output(&all)
-}
-
-/// The decision and metrics of a report, without what names the input form.
-fn decision(v: &serde_json::Value) -> serde_json::Value {
-    serde_json::json!({
-        "currentReplicas": v["currentReplicas"],
-        "desiredReplicas": v["desiredReplicas"],
-        "decision": v["decision"],
-        "conditions": v["conditions"],
-        "metrics": v["metrics"],
-    })
-}
+use crate::support::{NOW, Test, decision, hpacalc, json, json_output, root, stderr, stdout};
 
 const EVERYTHING_VALUES: [&str; 8] = [
     "--metric-value",
@@ -77,9 +58,11 @@ fn print_hpa_prints_the_normalized_v2_hpa_as_yaml_or_json() {
 fn the_printed_hpa_reads_back_to_the_same_decision() {
     let o = hpacalc(&["--hpa", "fixtures/kubectl/hpa.yaml", "--print-hpa"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let o2 = crate::cli::hpacalc_stdin(&["--hpa", "-", "--now", NOW, "-o", "json"], &stdout(&o));
-    assert_eq!(o2.status.code(), Some(0), "{}", stderr(&o2));
-    let again: serde_json::Value = serde_json::from_slice(&o2.stdout).unwrap();
+    let again = Test::new()
+        .args(["--hpa", "-", "--now", NOW, "-o", "json"])
+        .stdin(stdout(&o))
+        .schema("report")
+        .json();
     let original = json(&["--hpa", "fixtures/kubectl/hpa.yaml"]);
     assert_eq!(decision(&again), decision(&original));
 }
@@ -224,11 +207,7 @@ fn the_describe_texts_events_feed_the_history_and_the_diagnostics() {
 
 #[test]
 fn print_hpa_of_describe_text_is_the_yamls_spec() {
-    let out = |path: &str| {
-        let o = hpacalc(&["--hpa", path, "--print-hpa", "-o", "json"]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
-    };
+    let out = |path: &str| json_output(&["--hpa", path, "--print-hpa"]);
     let mut from_describe = out("fixtures/paste/describe.txt");
     let mut from_yaml = out("fixtures/paste/hpa.yaml");
     assert_eq!(from_describe["spec"], from_yaml["spec"]);
@@ -241,8 +220,7 @@ fn print_hpa_of_describe_text_is_the_yamls_spec() {
 
 #[test]
 fn several_hpas_in_one_describe_text_are_picked_with_name() {
-    let one =
-        std::fs::read_to_string(crate::cli::root().join("fixtures/paste/describe.txt")).unwrap();
+    let one = std::fs::read_to_string(root().join("fixtures/paste/describe.txt")).unwrap();
     let other = one
         .replace(
             "Name:                                                  web",
@@ -253,20 +231,17 @@ fn several_hpas_in_one_describe_text_are_picked_with_name() {
             "Max replicas:                                          20",
         );
     let both = format!("{one}\n\n{other}");
-    let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--now", NOW], &both);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("found 2 HPAs (shop/api, shop/web), expected one: pick it with --name"),
-        "{}",
-        stderr(&o)
-    );
-    let o = crate::cli::hpacalc_stdin(
-        &["--hpa", "-", "--name", "api", "--now", NOW, "-o", "json"],
-        &both,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    crate::schema::assert_fits("report", &v);
+    Test::new()
+        .args(["--hpa", "-", "--now", NOW])
+        .stdin(both.as_str())
+        .status(1)
+        .stderr_contains("found 2 HPAs (shop/api, shop/web), expected one: pick it with --name")
+        .run();
+    let v = Test::new()
+        .args(["--hpa", "-", "--name", "api", "--now", NOW, "-o", "json"])
+        .stdin(both)
+        .schema("report")
+        .json();
     assert_eq!(v["hpa"], "shop/api");
     assert_eq!(v["maxReplicas"], 20);
 }
@@ -353,10 +328,11 @@ fn sources_say_which_form_each_fact_came_from() {
 #[test]
 fn pasted_external_average_values_are_approximated_from_the_status() {
     let text = "Name:  q\nNamespace:  jobs\nReference:  Deployment/worker\nMetrics:  ( current / target )\n  \"queue_messages_ready\" (target average value):  90 / 30\nMin replicas:  1\nMax replicas:  10\nDeployment pods:  3 current / 3 desired\n";
-    let o = crate::cli::hpacalc_stdin(&["--hpa", "-", "--now", NOW, "-o", "json"], text);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    crate::schema::assert_fits("report", &v);
+    let v = Test::new()
+        .args(["--hpa", "-", "--now", NOW, "-o", "json"])
+        .stdin(text)
+        .schema("report")
+        .json();
     assert_eq!(v["approximation"], true);
     // 90 average over 3 pods is 270 in total: 270 / 30 = 9 replicas, limited to max(2 × 3, 4).
     assert_eq!(v["decision"]["metricProposal"], 9);

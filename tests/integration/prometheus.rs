@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::cli::{hpacalc, stderr};
+use crate::support::{Test, hpacalc, json_of, row, stderr, stdout, temp_dir};
 
 /// 2023-11-14T22:13:20Z: time 0 of the generated data.
 const T0: i64 = 1_700_000_000;
@@ -73,13 +73,6 @@ fn openmetrics() -> String {
     }
     out.push_str("# EOF\n");
     out
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hpacalc-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn free_port() -> u16 {
@@ -186,13 +179,10 @@ fn base() -> Vec<String> {
     .to_vec()
 }
 
+/// The simulation and the warnings on stderr of a run that must succeed.
 fn run_json(args: &[String]) -> (Value, String) {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = hpacalc(&args);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    crate::schema::assert_fits("simulation", &v);
-    (v, stderr(&o))
+    let o = Test::new().args(args).status(0).run();
+    (json_of(&o, "simulation"), stderr(&o))
 }
 
 fn encode(text: &str) -> String {
@@ -205,15 +195,6 @@ fn encode(text: &str) -> String {
             }
         })
         .collect()
-}
-
-fn row(v: &Value, time: i64) -> &Value {
-    v["timeline"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["time"] == time)
-        .unwrap()
 }
 
 #[test]
@@ -433,11 +414,7 @@ fn bad_answers_and_unreachable_servers_are_errors_that_print_nothing() {
         ),
     ];
     for (args, want) in cases {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = hpacalc(&args);
-        assert_eq!(o.status.code(), Some(1), "{want}: {}", stderr(&o));
-        assert!(o.stdout.is_empty(), "{want}");
-        assert!(stderr(&o).contains(want), "{want}\n{}", stderr(&o));
+        Test::new().args(args).fails(1).stderr_contains(want).run();
     }
 }
 
@@ -447,16 +424,12 @@ fn the_token_and_basic_auth_reach_the_server() {
     let mut token = query_args(port, "up");
     token.extend(["--token".into(), "s3cret".into()]);
     run_json(&token);
-    let args: Vec<String> = query_args(port, "up");
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
-        .args(&args)
-        .current_dir(crate::cli::root())
+    Test::new()
+        .args(query_args(port, "up"))
         .env("PROMETHEUS_USERNAME", "ann")
         .env("PROMETHEUS_PASSWORD", "pw")
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        .status(0)
+        .run();
     let seen = seen.lock().unwrap().clone();
     // base64("ann:pw")
     assert_eq!(seen, ["Bearer s3cret", "Basic YW5uOnB3"]);
@@ -484,32 +457,25 @@ fn a_file_answer_is_mapped_and_its_errors_are_located() {
         warnings.contains("1 of 2 samples are NaN or missing"),
         "{warnings}"
     );
-    let mut unmapped = base();
-    unmapped.extend(["--load".into(), file.clone()]);
-    let args: Vec<&str> = unmapped.iter().map(String::as_str).collect();
-    let o = hpacalc(&args);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains(&format!(
+    Test::new()
+        .args(base())
+        .args(["--load", &file])
+        .status(1)
+        .stderr_contains(format!(
             "error: {file}: found 2 series, expected one per metric: map one to cpu with \
              --load-map cpu=INDEX"
-        )),
-        "{}",
-        stderr(&o)
-    );
+        ))
+        .run();
     let bad = dir.join("bad.json");
     std::fs::write(&bad, "{\"status\":\"success\",\n\"data\":{\"resultType\":\"matrix\",\"result\":[{\"values\":[[1,2]]}]}}").unwrap();
-    let mut args = base();
-    args.extend(["--load".into(), bad.display().to_string()]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = hpacalc(&args);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains(&format!("{}:2:", bad.display()))
-            && stderr(&o).contains("data.result[0].values[0][1]"),
-        "{}",
-        stderr(&o)
-    );
+    Test::new()
+        .args(base())
+        .arg("--load")
+        .arg(&bad)
+        .status(1)
+        .stderr_contains(format!("{}:2:", bad.display()))
+        .stderr_contains("data.result[0].values[0][1]")
+        .run();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -537,7 +503,7 @@ fn the_readme_walkthrough_is_the_real_output() {
         &chart,
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = crate::cli::stdout(&o);
+    let out = stdout(&o);
     let shown: Vec<&str> = section
         .split("```text\n")
         .skip(2)
@@ -579,11 +545,7 @@ fn tls_is_verified_unless_skipped_and_a_ca_file_is_trusted() {
             .map(String::from),
         );
         args.extend(extra.iter().map(|s| s.to_string()));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = hpacalc(&args);
-        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
-        stderr(&o)
+        stderr(&Test::new().args(args).status(1).stdout("").run())
     };
     let refused = https(&[]);
     assert!(
@@ -605,12 +567,7 @@ fn tls_is_verified_unless_skipped_and_a_ca_file_is_trusted() {
 
 #[test]
 fn replay_flag_errors_say_what_was_expected() {
-    let run = |extra: &[&str]| {
-        let mut args = base();
-        args.extend(extra.iter().map(|s| s.to_string()));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        hpacalc(&args)
-    };
+    let run = |extra: &[&str]| Test::new().args(base()).args(extra);
     for (extra, code, want) in [
         (
             &[
@@ -659,10 +616,7 @@ fn replay_flag_errors_say_what_was_expected() {
             "cannot be used with",
         ),
     ] {
-        let o = run(extra);
-        assert_eq!(o.status.code(), Some(code), "{extra:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
-        assert!(stderr(&o).contains(want), "{extra:?}: {}", stderr(&o));
+        run(extra).fails(code).stderr_contains(want).run();
     }
 }
 

@@ -6,16 +6,12 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use crate::cli::{hpacalc, stderr};
+use crate::support::{Test, json_output};
 
 /// What `hpacalc schema` prints, parsed once per test binary.
 fn schemas() -> &'static Value {
     static SCHEMAS: OnceLock<Value> = OnceLock::new();
-    SCHEMAS.get_or_init(|| {
-        let o = hpacalc(&["schema"]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        serde_json::from_slice(&o.stdout).expect("hpacalc schema prints one JSON object")
-    })
+    SCHEMAS.get_or_init(|| Test::new().arg("schema").json())
 }
 
 /// Panics with every place where `value` does not fit the schema of `output`
@@ -163,7 +159,7 @@ fn schema_names_every_output_and_its_schema_version() {
 
 #[test]
 fn a_renamed_or_extra_key_does_not_fit() {
-    let mut v = crate::cli::json_output(&[
+    let mut v = json_output(&[
         "--hpa",
         "fixtures/hpa/web-cpu.yaml",
         "--pods",
@@ -186,7 +182,7 @@ fn a_renamed_or_extra_key_does_not_fit() {
 
 #[test]
 fn a_wrong_type_deep_inside_does_not_fit() {
-    let mut v = crate::cli::json_output(&[
+    let mut v = json_output(&[
         "--hpa",
         "fixtures/hpa/web-cpu.yaml",
         "--pods",

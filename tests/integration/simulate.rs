@@ -4,35 +4,25 @@
 
 use serde_json::Value;
 
-use crate::cli::{hpacalc, hpacalc_stdin, root, stderr, stdout};
+use crate::support::{
+    NOW, Scratch, Test, check_malformed, hpacalc, root, row, rows, stderr, stdout,
+};
 
 fn simulate_json(args: &[&str]) -> Value {
     simulate_json_stdin(args, "")
 }
 
 fn simulate_json_stdin(args: &[&str], stdin: &str) -> Value {
-    let mut all = vec!["simulate", "-o", "json"];
-    all.extend(args);
-    let o = hpacalc_stdin(&all, stdin);
-    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
-    let v = serde_json::from_slice(&o.stdout).expect("JSON");
-    crate::schema::assert_fits("simulation", &v);
-    v
+    Test::new()
+        .args(["simulate", "-o", "json"])
+        .args(args)
+        .stdin(stdin)
+        .schema("simulation")
+        .json()
 }
 
 fn scenario(name: &str) -> Value {
     simulate_json(&["--scenario", name])
-}
-
-fn rows(v: &Value) -> &Vec<Value> {
-    v["timeline"].as_array().expect("timeline")
-}
-
-fn row(v: &Value, time: i64) -> &Value {
-    rows(v)
-        .iter()
-        .find(|r| r["time"] == time)
-        .unwrap_or_else(|| panic!("no sync at {time}s"))
 }
 
 /// `(time, from, to)` for every sync that changed the replica count.
@@ -192,17 +182,17 @@ fn scenario_keda_queue_scales_to_zero_only_after_the_cooldown_and_wakes_on_activ
     assert_eq!(v["summary"]["finalReplicas"], 0);
 }
 
-/// The replica count at every sync where it changed, starting from the first sync's.
 /// `base` plus `extra` is refused as an input error (exit 1, nothing on stdout) saying `want`.
 fn assert_input_error(base: &[&str], extra: &[&str], want: &str) {
-    let mut args = base.to_vec();
-    args.extend(extra);
-    let o = hpacalc(&args);
-    assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
-    assert!(o.stdout.is_empty());
-    assert!(stderr(&o).contains(want), "{extra:?}: {}", stderr(&o));
+    Test::new()
+        .args(base)
+        .args(extra)
+        .fails(1)
+        .stderr_contains(want)
+        .run();
 }
 
+/// The replica count at every sync where it changed, starting from the first sync's.
 fn count_sequence(v: &Value) -> Vec<i64> {
     let mut seq = vec![rows(v)[0]["replicas"].as_i64().unwrap()];
     seq.extend(changes(v).iter().map(|&(_, _, to)| to));
@@ -316,15 +306,12 @@ fn the_model_scenarios_tables_match_their_snapshots() {
 
 #[test]
 fn simulate_refuses_scaling_modifiers_with_a_reason() {
-    let o = hpacalc(&[
-        "simulate",
-        "--hpa",
-        "fixtures/keda/modifiers.yaml",
-        "--load",
-        "fixtures/load/web-day.csv",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("scalingModifiers"), "{}", stderr(&o));
+    Test::new()
+        .args(["simulate", "--hpa", "fixtures/keda/modifiers.yaml"])
+        .args(["--load", "fixtures/load/web-day.csv"])
+        .status(1)
+        .stderr_contains("scalingModifiers")
+        .run();
 }
 
 #[test]
@@ -367,12 +354,12 @@ fn command_line_flags_change_a_scenario() {
 /// The first sync of a simulation and the calculator on the same inputs: same proposal, same
 /// desired count.
 fn assert_one_sync_equals_the_calculator(single: &[&str], single_stdin: &str, sim: &[&str]) {
-    let mut args = single.to_vec();
-    args.extend(["--now", "2026-11-29T15:00:00Z", "-o", "json"]);
-    let o = hpacalc_stdin(&args, single_stdin);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let one: Value = serde_json::from_slice(&o.stdout).unwrap();
-    crate::schema::assert_fits("report", &one);
+    let one = Test::new()
+        .args(single)
+        .args(["--now", NOW, "-o", "json"])
+        .stdin(single_stdin)
+        .schema("report")
+        .json();
     let mut sim_args = sim.to_vec();
     sim_args.extend(["--duration", "0s"]);
     let v = simulate_json(&sim_args);
@@ -638,12 +625,14 @@ fn the_table_shows_the_story_events_and_summary() {
 
 #[test]
 fn the_chart_is_an_svg_with_sync_ticks_and_the_window() {
-    let path = std::env::temp_dir().join(format!("hpacalc-chart-{}.svg", std::process::id()));
-    let path_text = path.to_string_lossy().to_string();
-    let o = hpacalc(&["simulate", "--scenario", "real-drop", "--chart", &path_text]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let dir = Scratch::new("chart");
+    let path = dir.0.join("chart.svg");
+    Test::new()
+        .args(["simulate", "--scenario", "real-drop", "--chart"])
+        .arg(&path)
+        .status(0)
+        .run();
     let svg = std::fs::read_to_string(&path).unwrap();
-    let _ = std::fs::remove_file(&path);
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(svg.trim_end().ends_with("</svg>"));
     // 41 syncs: one tick each under the plot.
@@ -693,35 +682,12 @@ fn the_readme_documents_every_simulation_key() {
 
 #[test]
 fn load_file_errors_are_located_and_print_nothing() {
-    for (file, want) in [
-        (
-            "fixtures/load/invalid/unordered.csv",
-            "fixtures/load/invalid/unordered.csv:4:1: time: found \"2m\", expected a time after \
-             the previous row's 5m",
-        ),
-        (
-            "fixtures/load/invalid/bad-value.csv",
-            "fixtures/load/invalid/bad-value.csv:3:2: cpu:",
-        ),
-        (
-            "fixtures/load/invalid/unknown-column.csv",
-            "fixtures/load/invalid/unknown-column.csv:1:3: rps: found the column \"rps\", \
-             expected time or a metric of the HPA: cpu",
-        ),
-    ] {
-        let o = hpacalc(&[
-            "simulate",
-            "--hpa",
-            "fixtures/hpa/web-cpu.yaml",
-            "--load",
-            file,
-            "--pod-request",
-            "cpu=500m",
-        ]);
-        assert_eq!(o.status.code(), Some(1), "{file}");
-        assert!(o.stdout.is_empty(), "{file}");
-        assert!(stderr(&o).contains(want), "{file}: {}", stderr(&o));
-    }
+    // The bad load CSVs of the corpus (fixtures/malformed/CASES.tsv).
+    check_malformed(&[
+        "load-unordered.csv",
+        "load-bad-value.csv",
+        "load-unknown-column.csv",
+    ]);
 }
 
 #[test]
@@ -761,9 +727,11 @@ fn flag_errors_say_what_was_found_and_expected() {
     ] {
         assert_input_error(&base, extra, want);
     }
-    let o = hpacalc(&["simulate", "--scenario", "nope"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("--scenario: found \"nope\", expected list or one of tolerance"));
+    Test::new()
+        .args(["simulate", "--scenario", "nope"])
+        .status(1)
+        .stderr_contains("--scenario: found \"nope\", expected list or one of tolerance")
+        .run();
 }
 
 #[test]
@@ -884,24 +852,19 @@ fn usage_errors_exit_2() {
         ][..],
         &["simulate", "--scenario", "tolerance", "-o", "yaml"][..],
     ] {
-        let o = hpacalc(args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
+        Test::new().args(args).status(2).stdout("").run();
     }
 }
 
 #[test]
 fn an_unwritable_chart_is_an_error_and_prints_nothing() {
-    let o = hpacalc(&[
-        "simulate",
-        "--scenario",
-        "tolerance",
-        "--chart",
-        "/nonexistent-dir/chart.svg",
-    ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(o.stdout.is_empty());
-    assert!(stderr(&o).contains("/nonexistent-dir/chart.svg: cannot write --chart"));
+    Test::new()
+        .args(["simulate", "--scenario", "tolerance"])
+        .args(["--chart", "/nonexistent-dir/chart.svg"])
+        .status(1)
+        .stdout("")
+        .stderr_contains("/nonexistent-dir/chart.svg: cannot write --chart")
+        .run();
 }
 
 #[test]

@@ -578,7 +578,12 @@ fn other_api_versions_are_refused() {
 
 #[test]
 fn objects_of_another_kind_are_refused() {
-    let err = load("wrong-kind.yaml", fixture!("invalid/wrong-kind.yaml"), None).unwrap_err();
+    let err = load(
+        "wrong-kind.yaml",
+        include_str!("../../../fixtures/malformed/hpa-wrong-kind.yaml"),
+        None,
+    )
+    .unwrap_err();
     assert_eq!(
         err.to_string(),
         "wrong-kind.yaml:2:1: kind: found Deployment, expected HorizontalPodAutoscaler"
@@ -591,7 +596,12 @@ fn objects_of_another_kind_are_refused() {
 
 #[test]
 fn yaml_syntax_errors_carry_line_and_column() {
-    let err = load("not-yaml.yaml", fixture!("invalid/not-yaml.yaml"), None).unwrap_err();
+    let err = load(
+        "not-yaml.yaml",
+        include_str!("../../../fixtures/malformed/hpa-not-yaml.yaml"),
+        None,
+    )
+    .unwrap_err();
     assert_eq!(err.line, Some(7), "{err}");
     assert!(err.column.is_some(), "{err}");
     assert!(
@@ -716,7 +726,7 @@ fn yaml_alias_bombs_fail_fast() {
 fn max_replicas_is_required() {
     let err = load(
         "missing-max.yaml",
-        fixture!("invalid/missing-max.yaml"),
+        include_str!("../../../fixtures/malformed/hpa-missing-max.yaml"),
         None,
     )
     .unwrap_err();
@@ -770,7 +780,7 @@ fn max_replicas_must_be_positive() {
 fn max_replicas_may_not_be_below_min_replicas() {
     let err = load(
         "max-below-min.yaml",
-        fixture!("invalid/max-below-min.yaml"),
+        include_str!("../../../fixtures/malformed/hpa-max-below-min.yaml"),
         None,
     )
     .unwrap_err();
@@ -813,7 +823,7 @@ fn scale_target_ref_needs_kind_and_name() {
 fn metric_type_must_be_known() {
     let err = load(
         "unknown.yaml",
-        fixture!("invalid/unknown-metric-type.yaml"),
+        include_str!("../../../fixtures/malformed/hpa-unknown-metric-type.yaml"),
         None,
     )
     .unwrap_err();
@@ -943,7 +953,7 @@ fn target_values_must_be_positive_quantities() {
 fn unparsable_quantities_name_their_field() {
     let err = load(
         "bad-quantity.yaml",
-        fixture!("invalid/bad-quantity.yaml"),
+        include_str!("../../../fixtures/malformed/hpa-bad-quantity.yaml"),
         None,
     )
     .unwrap_err();
@@ -1113,7 +1123,7 @@ fn policy_value_must_be_positive() {
 fn policy_period_is_1_to_1800_seconds() {
     let err = load(
         "bad-policy-period.yaml",
-        fixture!("invalid/bad-policy-period.yaml"),
+        include_str!("../../../fixtures/malformed/hpa-bad-policy-period.yaml"),
         None,
     )
     .unwrap_err();
