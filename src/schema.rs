@@ -59,7 +59,7 @@ pub fn schema_of(output: &str) -> Option<Schema> {
         "report" => Some(schema_for::<Report>()),
         "simulation" => Some(schema_for::<Simulation>()),
         "watchLine" => Some(schema_for::<WatchLine>()),
-        "audit" => Some(schema_for::<crate::report::audit::AuditReport>()),
+        "audit" => Some(schema_for::<crate::report::fleet::AuditReport>()),
         _ => None,
     }
 }

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 
 use anyhow::Result;
 
-use crate::calc::audit::FleetFacts;
 use crate::cli::{AuditArgs, AuditFormat, FailOn};
 use crate::error::InputError;
 use crate::input::cluster::Dump;
@@ -16,7 +15,8 @@ use crate::input::inputs::{ControllerFlags, controller_config};
 use crate::input::{Settings, Text};
 use crate::render::{Exporter, Json, Sarif, Table, Yaml};
 use crate::report::Severity;
-use crate::report::audit::AuditReport;
+use crate::report::fleet::AuditReport;
+use crate::scenario::fleet::FleetFacts;
 use crate::term::{terminal, warn, write_stdout};
 use crate::time::Timestamp;
 

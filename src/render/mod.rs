@@ -2,8 +2,8 @@
 //! `AuditReport` (a fleet) to the text printed. Every output format is one `Exporter`
 //! (hyperfine's `src/export/mod.rs`), chosen once by `-o` in the command layer.
 
-pub mod audit;
 pub mod chart;
+pub mod fleet;
 pub mod hpa;
 pub mod html;
 pub mod table;
@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::calc::simulate::Simulation;
 use crate::report::Report;
-use crate::report::audit::AuditReport;
+use crate::report::fleet::AuditReport;
 
 /// What the renderers need of the terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,12 +89,12 @@ impl Exporter<Simulation> for Csv {
 
 impl Exporter<AuditReport> for Table {
     fn export(&self, audit: &AuditReport, terminal: Terminal) -> String {
-        audit::table(audit, self.wide, terminal.width)
+        fleet::table(audit, self.wide, terminal.width)
     }
 }
 
 impl Exporter<AuditReport> for Sarif<'_> {
     fn export(&self, audit: &AuditReport, _: Terminal) -> String {
-        audit::sarif(audit, self.places)
+        fleet::sarif(audit, self.places)
     }
 }

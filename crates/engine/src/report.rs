@@ -3,7 +3,7 @@
 //! Every renderer is a function of a `Report`; none of them computes. JSON keys are camelCase, as
 //! in the Kubernetes API; `SCHEMA_VERSION` changes whenever a key changes meaning or disappears.
 
-pub mod audit;
+pub mod fleet;
 
 use schemars::JsonSchema;
 use serde::Serialize;

@@ -4,6 +4,7 @@
 //! already an integer in milli-units (`Quantity.MilliValue()`), every time an instant in
 //! milliseconds since the Unix epoch, every default applied.
 
+pub mod fleet;
 pub mod keda;
 
 use std::collections::BTreeMap;

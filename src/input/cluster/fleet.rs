@@ -1,16 +1,12 @@
 //! A fleet of HPAs from a cluster dump: every HPA matched to its target and pods through the pod
 //! index, the single-HPA calculation run on each HPA's share of the dump, and the facts the
-//! cross-HPA findings read (`calc::audit`).
+//! cross-HPA findings read (`calc::fleet`).
 
 use std::collections::{BTreeSet, HashMap};
 
 use anyhow::Result;
 
 use crate::calc;
-use crate::calc::audit::{
-    CapacityFacts, FleetFacts, GroupFit, HpaFacts, LoneScaledObject, NodeRoom, PdbFacts,
-    TargetState, VpaFacts,
-};
 use crate::input::cluster::index::{MetricsIndex, PodIndex, Selections};
 use crate::input::cluster::json::Json;
 use crate::input::cluster::objects::{
@@ -19,7 +15,11 @@ use crate::input::cluster::objects::{
 use crate::input::cluster::share::{Common, Share};
 use crate::input::cluster::{Dump, Whole};
 use crate::input::selector::Selector;
-use crate::report::audit::{AuditReport, Finding, Unevaluated};
+use crate::report::fleet::{AuditReport, Finding, Unevaluated};
+use crate::scenario::fleet::{
+    CapacityFacts, FleetFacts, GroupFit, HpaFacts, LoneScaledObject, NodeRoom, PdbFacts,
+    TargetState, VpaFacts,
+};
 use crate::scenario::{MetricSpec, SelectorError, TargetType};
 use crate::time::Timestamp;
 
@@ -273,10 +273,10 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
                         let group = growth.as_ref().map(|(max, new_nodes, room)| GroupFit {
                             max: *max,
                             new_nodes: *new_nodes,
-                            fit: calc::audit::pods_that_fit(std::slice::from_ref(room), &per_pod)
+                            fit: calc::fleet::pods_that_fit(std::slice::from_ref(room), &per_pod)
                                 .saturating_mul(*new_nodes),
                         });
-                        (calc::audit::pods_that_fit(rooms, &per_pod), group)
+                        (calc::fleet::pods_that_fit(rooms, &per_pod), group)
                     })
                     .clone();
                 Some(CapacityFacts {
@@ -287,7 +287,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
                 })
             }),
         };
-        findings.extend(calc::audit::hpa_findings(
+        findings.extend(calc::fleet::hpa_findings(
             &facts,
             report.as_ref().ok().map(|(r, _)| r),
             fleet,
@@ -296,7 +296,7 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             Ok((r, _)) => reports.push(r),
             Err(error) => {
                 if m.state == TargetState::Found {
-                    findings.push(calc::audit::evaluation_failed(
+                    findings.push(calc::fleet::evaluation_failed(
                         &key,
                         format!("the single-HPA evaluation failed: {error}"),
                         "run hpacalc on this HPA alone to see the inputs it needs",
@@ -312,11 +312,11 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             }
         }
     }
-    findings.extend(calc::audit::fleet_findings(fleet, &resource_hpas));
-    findings.extend(calc::audit::scaled_object_findings(&lone_scaled_objects(
+    findings.extend(calc::fleet::fleet_findings(fleet, &resource_hpas));
+    findings.extend(calc::fleet::scaled_object_findings(&lone_scaled_objects(
         dump,
     )));
-    calc::audit::assemble(reports, unevaluated, findings, true)
+    calc::fleet::assemble(reports, unevaluated, findings, true)
 }
 
 /// The ScaledObjects that no HPA of the dump belongs to, and whether KEDA paused them.
@@ -748,12 +748,12 @@ pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
             status_written: None,
             capacity: None,
         };
-        findings.extend(calc::audit::hpa_findings(&facts, None, fleet));
+        findings.extend(calc::fleet::hpa_findings(&facts, None, fleet));
         let key = hpa_key(head);
         let error = match spec {
             Ok(_) => "manifests only (-f): static checks, no decision".to_string(),
             Err(e) => {
-                findings.push(calc::audit::evaluation_failed(
+                findings.push(calc::fleet::evaluation_failed(
                     &key,
                     format!("the HPA manifest is invalid: {e}"),
                     "correct the manifest (kubectl apply --dry-run=server shows the API's answer)",
@@ -769,7 +769,7 @@ pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
             error,
         });
     }
-    calc::audit::assemble(Vec::new(), unevaluated, findings, false)
+    calc::fleet::assemble(Vec::new(), unevaluated, findings, false)
 }
 
 #[cfg(test)]

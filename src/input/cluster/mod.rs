@@ -54,7 +54,7 @@ pub struct Dump {
     /// `namespace/name`.
     pub hpa_files: std::collections::HashMap<String, HpaFiles>,
     /// Lists the API refused (live) that the audit went on without.
-    pub unlisted: Vec<crate::calc::audit::Unlisted>,
+    pub unlisted: Vec<crate::scenario::fleet::Unlisted>,
     /// Items of kinds the audit does not use, by kind.
     pub skipped: BTreeMap<String, usize>,
     /// The newest time any object carries (managedFields, pod start and readiness, samples).

@@ -10,10 +10,10 @@ use super::fetch::{
     client_error_message, discover, enc, hpa_metric_files, list_pages_or_refused, refused,
     status_text, unavailable,
 };
-use crate::calc::audit::Unlisted;
 use crate::input::cluster::objects::LabelSelector;
 use crate::input::cluster::{Dump, HpaFiles};
 use crate::scenario::MetricSpec;
+use crate::scenario::fleet::Unlisted;
 
 /// One list the audit reads: where the API serves it, and the kind of its items.
 struct Listed {

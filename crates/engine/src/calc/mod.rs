@@ -1,11 +1,11 @@
 //! The controller's calculation, pure: a `Scenario` in, a `Report` out. One file per controller
 //! concern, each naming the Go functions it ports.
 
-pub mod audit;
 pub mod band;
 pub mod conditions;
 pub mod diagnose;
 pub mod explain;
+pub mod fleet;
 pub mod keda;
 pub mod memory;
 pub mod metrics;
@@ -17,8 +17,8 @@ pub mod reconcile;
 pub mod replicas;
 pub mod simulate;
 pub mod status;
-#[cfg(any(test, feature = "testing"))]
 pub mod testing;
+#[cfg(any(test, feature = "testing"))]
 #[cfg(test)]
 mod version_tests;
 

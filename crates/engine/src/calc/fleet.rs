@@ -1,100 +1,14 @@
 //! The checks of `hpacalc audit` that need more than one object: pure functions of the facts the
-//! input side gathered for each HPA (its target, the other HPAs selecting its pods, its PDBs and
+//! input side gathered (`scenario::fleet`) for each HPA (its target, the other HPAs selecting its pods, its PDBs and
 //! VPAs, who owns its target's `spec.replicas`) and of its single-HPA report.
 
-use crate::report::audit::{AuditReport, AuditSummary, Finding, SeverityCounts, Unevaluated};
+use crate::report::fleet::{AuditReport, AuditSummary, Finding, SeverityCounts, Unevaluated};
 use crate::report::{Report, Severity};
+use crate::scenario::fleet::{
+    CapacityFacts, FleetFacts, HpaFacts, LoneScaledObject, NodeRoom, PdbFacts, TargetState,
+    Unlisted,
+};
 use crate::time::{Duration, Timestamp};
-
-/// The scale target as the dump shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TargetState {
-    Found,
-    /// No object of that kind and name in the HPA's namespace.
-    Missing,
-    /// A kind the API serves without a scale subresource.
-    NoScale,
-}
-
-/// A PodDisruptionBudget covering the HPA's pods.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PdbFacts {
-    pub name: String,
-    /// `minAvailable` as an integer or a percentage (`"100%"`).
-    pub min_available: Option<String>,
-    pub max_unavailable: Option<String>,
-}
-
-/// A VerticalPodAutoscaler on the HPA's target: its update mode and the resources it controls
-/// (containers whose mode is not Off).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VpaFacts {
-    pub name: String,
-    pub update_mode: String,
-    pub controlled: Vec<String>,
-}
-
-/// What the input side knows about one HPA.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HpaFacts {
-    pub namespace: String,
-    pub name: String,
-    pub target_kind: String,
-    pub target_name: String,
-    pub target: TargetState,
-    pub min_replicas: i32,
-    pub max_replicas: i32,
-    /// The resources its Resource and ContainerResource metrics read, with Utilization targets.
-    pub utilization_resources: Vec<String>,
-    pub resources: Vec<String>,
-    /// `(container, resource)` of the target's pod template without that request.
-    pub missing_requests: Vec<(String, String)>,
-    /// The other HPAs whose selectors match pods this HPA's selector matches (the controller's
-    /// own check), `namespace/name`.
-    pub selecting: Vec<String>,
-    /// The other HPAs with the same scale target.
-    pub same_target: Vec<String>,
-    /// The target's selector text, as the scale's `status.selector`.
-    pub selector: String,
-    /// Who sets the target's `spec.replicas` besides the HPA controller: a manager of
-    /// `managedFields` (`argocd-controller (managedFields)`), or the manifest itself.
-    pub replicas_owners: Vec<String>,
-    pub pdbs: Vec<PdbFacts>,
-    pub vpas: Vec<VpaFacts>,
-    pub generation: Option<i64>,
-    pub observed_generation: Option<i64>,
-    /// The last write of the HPA's status (managedFields, subresource status).
-    pub status_written: Option<Timestamp>,
-    /// The pods' requests of one replica, and the room the nodes have (with `--nodes`).
-    pub capacity: Option<CapacityFacts>,
-}
-
-/// One replica's requests against the nodes' free room (milli-units).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CapacityFacts {
-    pub per_pod: Vec<(String, i64)>,
-    /// How many more such pods the schedulable nodes hold.
-    pub fit: i64,
-    pub current_pods: i64,
-    /// `--node-group-max`: what the nodes the group may still add hold.
-    pub group: Option<GroupFit>,
-}
-
-/// The nodes a node group may still add (`--node-group-max` less the nodes given), and how many
-/// more pods of one kind they hold.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GroupFit {
-    pub max: i64,
-    pub new_nodes: i64,
-    pub fit: i64,
-}
-
-/// What one schedulable node has left: per resource, and pod slots.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NodeRoom {
-    pub free: Vec<(String, i64)>,
-    pub free_pods: i64,
-}
 
 /// How many pods of `per_pod` requests the nodes hold, node by node (a pod fits on one node).
 pub fn pods_that_fit(nodes: &[NodeRoom], per_pod: &[(String, i64)]) -> i64 {
@@ -113,20 +27,6 @@ pub fn pods_that_fit(nodes: &[NodeRoom], per_pod: &[(String, i64)]) -> i64 {
         .sum()
 }
 
-/// The dump as a whole.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FleetFacts {
-    pub newest: Option<Timestamp>,
-    pub sync_period: Duration,
-    /// `--metrics` answered an error (a Status): its message.
-    pub metrics_api_error: Option<String>,
-    pub metrics_given: bool,
-    /// Lists the API refused and the audit went on without.
-    pub unlisted: Vec<Unlisted>,
-    /// `--node-group-max`: the node group's maximum size.
-    pub node_group_max: Option<i64>,
-}
-
 /// `EvaluationFailed`: the HPA `key` (`namespace/name`) has no decision, and why.
 pub fn evaluation_failed(key: &str, message: String, fix: &str) -> Finding {
     Finding {
@@ -137,15 +37,6 @@ pub fn evaluation_failed(key: &str, message: String, fix: &str) -> Finding {
         message,
         fix: fix.to_string(),
     }
-}
-
-/// A ScaledObject of the inputs that no HPA of the inputs belongs to (`ownerReferences`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoneScaledObject {
-    /// `namespace/name`.
-    pub key: String,
-    /// Paused by annotation: KEDA deleted its HPA on purpose.
-    pub paused: bool,
 }
 
 /// `ScaledObjectWithoutHpa`: what scales a ScaledObject's target when its HPA is not there.
@@ -186,20 +77,6 @@ pub fn scaled_object_findings(lone: &[LoneScaledObject]) -> Vec<Finding> {
             }
         })
         .collect()
-}
-
-/// A list the API refused (403) that the audit can do without, and what it could not check.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unlisted {
-    /// The API group (empty for the core group) and the resource, as an RBAC rule names them.
-    pub group: String,
-    pub resource: String,
-    /// The namespace listed, or none for every namespace.
-    pub namespace: Option<String>,
-    /// The API server's message.
-    pub answer: String,
-    /// What goes unchecked without the list.
-    pub unchecked: String,
 }
 
 /// Keys of an HPA in messages.
@@ -610,7 +487,7 @@ pub fn assemble(
         .count()
         + if decided { unevaluated.len() } else { 0 };
     AuditReport {
-        schema_version: crate::report::audit::AUDIT_SCHEMA_VERSION,
+        schema_version: crate::report::fleet::AUDIT_SCHEMA_VERSION,
         summary: AuditSummary {
             hpas: reports.len() + unevaluated.len(),
             scaling_up: (reports.iter())

@@ -1,5 +1,5 @@
 //! The result of `hpacalc audit`: every HPA's single-HPA report and the findings that need more
-//! than one object. The contract between `calc::audit` and `render::audit`.
+//! than one object. The contract between `calc::fleet` and `render::fleet`.
 
 use schemars::JsonSchema;
 use serde::Serialize;

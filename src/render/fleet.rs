@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::table::{new_table, push_table};
-use crate::report::audit::AuditReport;
+use crate::report::fleet::AuditReport;
 use crate::report::{MetricReport, Severity};
 
 /// One row of the HPA table.
