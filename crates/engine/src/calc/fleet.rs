@@ -8,7 +8,7 @@ use crate::scenario::fleet::{
     CapacityFacts, FleetFacts, HpaFacts, LoneScaledObject, NodeRoom, PdbFacts, TargetState,
     Unlisted,
 };
-use crate::time::{Duration, Timestamp};
+use crate::time::Duration;
 
 /// How many pods of `per_pod` requests the nodes hold, node by node (a pod fits on one node).
 pub fn pods_that_fit(nodes: &[NodeRoom], per_pod: &[(String, i64)]) -> i64 {
@@ -511,6 +511,8 @@ pub fn assemble(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::fleet::{GroupFit, VpaFacts};
+    use crate::time::Timestamp;
 
     fn facts() -> HpaFacts {
         HpaFacts {
