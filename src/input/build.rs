@@ -66,9 +66,24 @@ pub fn hpa_only(hpa: &Text, settings: &Settings) -> Result<(PrintedHpa, Vec<Stri
     ))
 }
 
-/// Parses every input and validates it into the one value the calculation trusts. The inputs
-/// are taken whole: pods read already (live, audit) move into the scenario, never copied.
-pub fn build(inputs: Inputs) -> Result<Scenario> {
+/// Every input read by the reader of its format: the HPA, the scope its target gives, the pods
+/// and metrics, the past.
+struct Read {
+    settings: Settings,
+    loaded: LoadedHpa,
+    scale: Option<(kubectl::scale::Scale, String)>,
+    target: Option<Given<target::TargetScale>>,
+    have_pods: bool,
+    observed: capture::Observed,
+    samples: samples::Samples,
+    past: past::Past,
+    nodes: (Option<Text>, Option<Text>),
+    said: Said,
+}
+
+/// Reads every input; the inputs are taken whole: pods read already (live, audit) move on,
+/// never copied.
+fn read(inputs: Inputs) -> Result<Read> {
     let Inputs {
         hpa,
         pods,
@@ -86,16 +101,12 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
     let have_pods = pods.is_some();
     let mut loaded = load_hpa(&hpa, &settings)?;
     drop(hpa);
-    let mut notes = std::mem::take(&mut loaded.notes);
-    let mut warnings = std::mem::take(&mut loaded.warnings);
-
-    let scale = match &scale {
-        Some(t) => Some((
-            kubectl::scale::parse(&t.name, &t.text, kubectl::detect(&t.text))?,
-            t.name.clone(),
-        )),
-        None => None,
+    let mut said = Said {
+        notes: std::mem::take(&mut loaded.notes),
+        warnings: std::mem::take(&mut loaded.warnings),
+        diagnostics: Vec::new(),
     };
+    let scale = scale.as_ref().map(read_scale).transpose()?;
     let selector = (settings.selector.as_deref())
         .or_else(|| scale.as_ref().and_then(|(s, _)| s.selector.as_deref()));
     let mut scope = capture::scope(settings.namespace.as_deref(), selector, &mut loaded.spec)?;
@@ -109,17 +120,17 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
     };
     let window = settings.metrics_window;
     let mut observed = capture::observe(captures, &loaded, &scope, settings.now, window)?;
-    warnings.append(&mut observed.warnings);
+    said.warnings.append(&mut observed.warnings);
+    said.notes.append(&mut observed.notes);
     let now = observed.now;
-    let mut samples = samples::Samples {
+    let samples = samples::Samples {
         pods: std::mem::take(&mut observed.pods),
         resource_metrics: std::mem::take(&mut observed.resource_metrics),
         pod_metrics: std::mem::take(&mut observed.pod_metrics),
         warnings: Vec::new(),
     };
-    notes.append(&mut observed.notes);
 
-    let past = past::read(
+    let mut past = past::read(
         history.as_ref(),
         events.as_ref(),
         &loaded.spec,
@@ -128,43 +139,56 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         settings.controller.downscale_stabilization_window,
         now,
     )?;
-    notes.extend(past.notes);
-    warnings.extend(past.warnings);
-    let mut input_diagnostics = std::mem::take(&mut loaded.diagnostics);
-    input_diagnostics.extend(past.diagnostics);
-    input_diagnostics.append(&mut observed.diagnostics);
-    input_diagnostics.extend(keda_managed(&loaded.labels));
+    said.notes.append(&mut past.notes);
+    said.warnings.append(&mut past.warnings);
+    said.diagnostics = std::mem::take(&mut loaded.diagnostics);
+    said.diagnostics.append(&mut past.diagnostics);
+    said.diagnostics.append(&mut observed.diagnostics);
+    said.diagnostics.extend(keda_managed(&loaded.labels));
+    Ok(Read {
+        settings,
+        loaded,
+        scale,
+        target,
+        have_pods,
+        observed,
+        samples,
+        past,
+        nodes: (nodes, all_pods),
+        said,
+    })
+}
 
+/// Parses every input and validates it into the one value the calculation trusts.
+pub fn build(inputs: Inputs) -> Result<Scenario> {
+    let Read {
+        settings,
+        loaded,
+        scale,
+        target,
+        have_pods,
+        mut observed,
+        mut samples,
+        past,
+        nodes: (nodes, all_pods),
+        mut said,
+    } = read(inputs)?;
+    let now = observed.now;
+    let window = settings.metrics_window;
     // Flag values are checked before what is missing: a bad value is the more precise error.
     // A ScaledObject's trigger values (`failed`, NaN) are KEDA's to read (`keda::from_settings`).
     if loaded.keda.is_none() {
         values::parse_flags(&settings.metric_values)?;
     }
-    let target_scale = match target {
-        Some(Given::Text(t)) => Some(target::parse(
-            &t.name,
-            &t.text,
-            &loaded.spec.target,
-            &loaded.spec.namespace,
-        )?),
-        Some(Given::Read { value, .. }) => Some(value),
-        // The scale subresource (`--scale`, what live mode reads) stands for the target.
-        None => observed.target.take().or_else(|| {
-            scale.as_ref().map(|(s, file)| target::TargetScale {
-                file: file.clone(),
-                spec_replicas: Some(s.spec_replicas),
-                status_replicas: Some(s.status_replicas),
-            })
-        }),
-    };
+    let target_scale = target_of(target, &loaded, observed.target.take(), scale.as_ref())?;
     let counts = Counts::of(
         &settings,
         &loaded,
         target_scale.as_ref(),
         have_pods.then_some(&samples.pods),
     )?;
-    notes.extend(counts.notes);
-    warnings.extend(counts.warnings);
+    said.notes.extend(counts.notes);
+    said.warnings.extend(counts.warnings);
 
     // From the status alone: synthetic pods reproduce status.currentMetrics.
     let observed_status = capture::observed_status(&loaded.status);
@@ -180,43 +204,23 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         approximation,
     )?;
     if approximation && let Some(status) = &observed_status {
-        approximate(
-            &mut samples,
-            &mut notes,
-            &mut warnings,
-            &loaded,
+        let sync = Approximated {
             status,
             now,
             window,
-            counts.current,
-        );
+            current: counts.current,
+        };
+        sync.fill(&mut samples, &mut said, &loaded);
     }
 
-    // A ScaledObject: KEDA's metrics server answers the External metrics (`calc::keda`).
-    let (keda, external_specs, value_flags) = match &loaded.keda {
-        Some(translated) => {
-            let (input, keda_notes) = keda::from_settings(
-                translated,
-                &settings,
-                &observed.files.external,
-                now,
-                !samples.pods.is_empty(),
-            )?;
-            notes.extend(keda_notes);
-            let others: Vec<_> = (loaded.spec.metrics.iter())
-                .filter(|m| !m.is_object_or_external())
-                .cloned()
-                .collect();
-            (Some(input), others, &[][..])
-        }
-        None => {
-            let hpa_file = loaded.source.file.clone().unwrap_or_default();
-            keda::refuse_settings(&settings, &hpa_file)?;
-            let all = loaded.spec.metrics.clone();
-            (None, all, settings.metric_values.as_slice())
-        }
-    };
-
+    let keda = keda_step(
+        &loaded,
+        &settings,
+        &observed.files,
+        now,
+        &samples,
+        &mut said,
+    )?;
     let sources = sources::collect(
         &loaded.source,
         observed_status.is_some(),
@@ -225,20 +229,16 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         approximation,
         past.sources,
     );
-
-    let mut metrics = values::resolve(
-        &external_specs,
-        value_flags,
-        &loaded.status,
+    let metrics = metric_values(
+        &loaded,
+        &settings,
+        keda.is_some(),
         samples.resource_metrics,
         samples.pod_metrics,
-        &observed.files,
+        &mut observed,
         approximation.then_some(counts.current),
+        &mut said,
     )?;
-    notes.extend(metrics.notes);
-    metrics.values.resource_api_error = observed.resource_api_error.take();
-    metrics.values.custom_api_error = observed.custom_api_error.take();
-    metrics.values.external_api_error = observed.external_api_error.take();
 
     let files = nodes::NodeFiles {
         nodes: nodes.as_ref(),
@@ -262,19 +262,124 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         current_replicas_source: counts.source,
         status_replicas: counts.status,
         pods: samples.pods,
-        metrics: metrics.values,
+        metrics,
         config: settings.controller,
         memory: past.memory,
         now,
-        input_notes: notes,
-        warnings,
-        input_diagnostics,
+        input_notes: said.notes,
+        warnings: said.warnings,
+        input_diagnostics: said.diagnostics,
         sources,
         nodes: node_group,
         approximation,
         observed_status,
         keda,
     })
+}
+
+/// What the inputs said on the way: the assumptions, the warnings for stderr, the named causes.
+struct Said {
+    notes: Vec<String>,
+    warnings: Vec<String>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// `--scale`: the scale subresource, and the name it was read from.
+fn read_scale(t: &Text) -> Result<(kubectl::scale::Scale, String)> {
+    let parsed = kubectl::scale::parse(&t.name, &t.text, kubectl::detect(&t.text))?;
+    Ok((parsed, t.name.clone()))
+}
+
+/// The target's replicas: `--target`, else the target inside the pod list, else the scale
+/// subresource (what live mode reads), which stands for the target.
+fn target_of(
+    given: Option<Given<target::TargetScale>>,
+    loaded: &LoadedHpa,
+    in_pods: Option<target::TargetScale>,
+    scale: Option<&(kubectl::scale::Scale, String)>,
+) -> Result<Option<target::TargetScale>> {
+    Ok(match given {
+        Some(Given::Text(t)) => Some(target::parse(
+            &t.name,
+            &t.text,
+            &loaded.spec.target,
+            &loaded.spec.namespace,
+        )?),
+        Some(Given::Read { value, .. }) => Some(value),
+        None => in_pods.or_else(|| {
+            scale.map(|(s, file)| target::TargetScale {
+                file: file.clone(),
+                spec_replicas: Some(s.spec_replicas),
+                status_replicas: Some(s.status_replicas),
+            })
+        }),
+    })
+}
+
+/// The values of the metrics the controller reads, and the metrics APIs' errors. A
+/// ScaledObject's External metrics are left out: KEDA's metrics server answers them
+/// (`calc::keda`).
+#[allow(clippy::too_many_arguments)]
+fn metric_values(
+    loaded: &LoadedHpa,
+    settings: &Settings,
+    keda: bool,
+    resource: Vec<crate::scenario::PodMetrics>,
+    pod_metrics: std::collections::BTreeMap<String, Vec<crate::scenario::PodMetricValue>>,
+    observed: &mut capture::Observed,
+    approximate: Option<i32>,
+    said: &mut Said,
+) -> Result<crate::scenario::MetricValues> {
+    let all = &loaded.spec.metrics;
+    let (specs, flags) = if keda {
+        let others: Vec<_> = (all.iter().filter(|m| !m.is_object_or_external()))
+            .cloned()
+            .collect();
+        (others, &[][..])
+    } else {
+        (all.clone(), settings.metric_values.as_slice())
+    };
+    let resolved = values::resolve(
+        &specs,
+        flags,
+        &loaded.status,
+        resource,
+        pod_metrics,
+        &observed.files,
+        approximate,
+    )?;
+    said.notes.extend(resolved.notes);
+    let mut metrics = resolved.values;
+    metrics.resource_api_error = observed.resource_api_error.take();
+    metrics.custom_api_error = observed.custom_api_error.take();
+    metrics.external_api_error = observed.external_api_error.take();
+    Ok(metrics)
+}
+
+/// KEDA's step of a ScaledObject (its trigger values, failures and last activity); the KEDA
+/// flags are refused with an HPA.
+fn keda_step(
+    loaded: &LoadedHpa,
+    settings: &Settings,
+    files: &values::FromFiles,
+    now: crate::time::Timestamp,
+    samples: &samples::Samples,
+    said: &mut Said,
+) -> Result<Option<crate::scenario::keda::KedaInput>> {
+    let Some(translated) = &loaded.keda else {
+        let hpa_file = loaded.source.file.clone().unwrap_or_default();
+        keda::refuse_settings(settings, &hpa_file)?;
+        return Ok(None);
+    };
+    let (input, notes) = keda::from_settings(
+        translated,
+        settings,
+        &files.external,
+        now,
+        !samples.pods.is_empty(),
+    )?;
+    said.notes.extend(notes);
+    Ok(Some(input))
 }
 
 /// The current replica count and the target's status.replicas, where each came from.
@@ -329,30 +434,36 @@ impl Counts {
     }
 }
 
-/// The pods and usage that reproduce `status.currentMetrics`, when the status is all there is.
-#[allow(clippy::too_many_arguments)]
-fn approximate(
-    samples: &mut samples::Samples,
-    notes: &mut Vec<String>,
-    warnings: &mut Vec<String>,
-    loaded: &LoadedHpa,
-    status: &crate::scenario::ObservedStatus,
+/// The status a sync is approximated from, when the status is all there is.
+struct Approximated<'a> {
+    status: &'a crate::scenario::ObservedStatus,
     now: crate::time::Timestamp,
     window: crate::time::Duration,
     current: i32,
-) {
-    let synthetic =
-        kubectl::status_only::synthesize(&loaded.spec.metrics, status, current, now, window);
-    if !samples.pod_metrics.is_empty() {
-        warnings.push(
-            "Pods metric values of --custom-metrics need --pods: the status's averages are used"
-                .to_string(),
+}
+
+impl Approximated<'_> {
+    /// The pods and usage that reproduce `status.currentMetrics`.
+    fn fill(&self, samples: &mut samples::Samples, said: &mut Said, loaded: &LoadedHpa) {
+        let synthetic = kubectl::status_only::synthesize(
+            &loaded.spec.metrics,
+            self.status,
+            self.current,
+            self.now,
+            self.window,
         );
+        if !samples.pod_metrics.is_empty() {
+            said.warnings.push(
+                "Pods metric values of --custom-metrics need --pods: the status's averages are \
+                 used"
+                    .to_string(),
+            );
+        }
+        samples.pods = synthetic.pods;
+        samples.resource_metrics = synthetic.resource_metrics;
+        samples.pod_metrics = synthetic.pod_metrics;
+        said.notes.splice(0..0, synthetic.notes);
     }
-    samples.pods = synthetic.pods;
-    samples.resource_metrics = synthetic.resource_metrics;
-    samples.pod_metrics = synthetic.pod_metrics;
-    notes.splice(0..0, synthetic.notes);
 }
 
 /// `KedaManaged`: KEDA labels the HPAs it generates (`scaledobject.keda.sh/name`,

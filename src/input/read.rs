@@ -21,30 +21,6 @@ pub const FIFO_OPEN_TIMEOUT: Duration = Duration::from_secs(10);
 /// so memory holds what is kept, not the file.
 pub const MAX_STREAM_BYTES: u64 = 16 * 1024 * 1024 * 1024;
 
-thread_local! {
-    /// Texts that stand for files, by path: the audit hands each HPA's share of a cluster dump to
-    /// the single-HPA reader this way (a capture is a capture, as in live mode).
-    static PROVIDED: std::cell::RefCell<std::collections::HashMap<std::path::PathBuf, std::rc::Rc<str>>> =
-        std::cell::RefCell::default();
-}
-
-/// Runs `f` with `files` readable by [`read_input`] under their paths (and nothing else changed).
-pub fn with_provided<T>(
-    files: Vec<(std::path::PathBuf, std::rc::Rc<str>)>,
-    f: impl FnOnce() -> T,
-) -> T {
-    let keys: Vec<std::path::PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
-    PROVIDED.with(|m| m.borrow_mut().extend(files));
-    let out = f();
-    PROVIDED.with(|m| {
-        let mut m = m.borrow_mut();
-        for k in &keys {
-            m.remove(k);
-        }
-    });
-    out
-}
-
 /// Opens one input (`-` is stdin) to be streamed: the name to show, and a reader that fails
 /// past [`MAX_STREAM_BYTES`]. The same files are refused as by [`read_input`].
 pub fn open_stream(path: &Path) -> Result<(String, Box<dyn Read>), InputError> {
@@ -100,9 +76,6 @@ impl Read for Capped {
 
 /// Reads one input (`-` is stdin) into text: the name to show in errors, and the text.
 pub fn read_input(path: &Path) -> anyhow::Result<(String, String)> {
-    if let Some(text) = PROVIDED.with(|m| m.borrow().get(path).cloned()) {
-        return Ok((path.to_string_lossy().into_owned(), text.to_string()));
-    }
     let shown = display_name(&path.to_string_lossy());
     let bytes = if path == Path::new("-") {
         read_capped(io::stdin().lock(), &shown)?

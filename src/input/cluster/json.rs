@@ -5,12 +5,11 @@
 //! sorted, the last of duplicate keys kept.
 
 use std::any::{Any, TypeId};
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::Hash;
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
@@ -21,21 +20,19 @@ use serde_json::Number;
 #[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Sym(Arc<str>);
 
-thread_local! {
-    static INTERNED: RefCell<HashSet<Arc<str>>> = RefCell::new(HashSet::new());
-}
+/// The strings interned so far, shared by every reader of the process.
+static INTERNED: LazyLock<Mutex<HashSet<Arc<str>>>> = LazyLock::new(Mutex::default);
 
 impl Sym {
     pub fn new(text: &str) -> Sym {
-        INTERNED.with(|table| {
-            let mut table = table.borrow_mut();
-            if let Some(known) = table.get(text) {
-                return Sym(Arc::clone(known));
-            }
-            let fresh: Arc<str> = Arc::from(text);
-            table.insert(Arc::clone(&fresh));
-            Sym(fresh)
-        })
+        // A table another thread left mid-insert still holds only whole entries.
+        let mut table = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(known) = table.get(text) {
+            return Sym(Arc::clone(known));
+        }
+        let fresh: Arc<str> = Arc::from(text);
+        table.insert(Arc::clone(&fresh));
+        Sym(fresh)
     }
 
     pub fn as_str(&self) -> &str {
@@ -120,29 +117,25 @@ impl<'de> Deserialize<'de> for Sym {
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Shared<T: 'static>(Arc<[T]>);
 
-thread_local! {
-    /// One table of shared lists per item type.
-    static LISTS: RefCell<HashMap<TypeId, Box<dyn Any>>> = RefCell::new(HashMap::new());
-}
+/// One table of shared lists per item type.
+static LISTS: LazyLock<Mutex<HashMap<TypeId, Box<dyn Any + Send>>>> = LazyLock::new(Mutex::default);
 
-impl<T: Hash + Eq + 'static> Shared<T> {
+impl<T: Hash + Eq + Send + Sync + 'static> Shared<T> {
     pub fn new(items: Vec<T>) -> Shared<T> {
-        LISTS.with(|tables| {
-            let mut tables = tables.borrow_mut();
-            let table = tables
-                .entry(TypeId::of::<T>())
-                .or_insert_with(|| Box::new(HashSet::<Arc<[T]>>::new()));
-            let Some(table) = table.downcast_mut::<HashSet<Arc<[T]>>>() else {
-                // Unreachable: each table is made for its own type just above.
-                return Shared(Arc::from(items));
-            };
-            if let Some(known) = table.get(items.as_slice()) {
-                return Shared(Arc::clone(known));
-            }
-            let fresh: Arc<[T]> = Arc::from(items);
-            table.insert(Arc::clone(&fresh));
-            Shared(fresh)
-        })
+        let mut tables = LISTS.lock().unwrap_or_else(PoisonError::into_inner);
+        let table = tables
+            .entry(TypeId::of::<T>())
+            .or_insert_with(|| Box::new(HashSet::<Arc<[T]>>::new()));
+        let Some(table) = table.downcast_mut::<HashSet<Arc<[T]>>>() else {
+            // Unreachable: each table is made for its own type just above.
+            return Shared(Arc::from(items));
+        };
+        if let Some(known) = table.get(items.as_slice()) {
+            return Shared(Arc::clone(known));
+        }
+        let fresh: Arc<[T]> = Arc::from(items);
+        table.insert(Arc::clone(&fresh));
+        Shared(fresh)
     }
 }
 
@@ -152,13 +145,13 @@ impl<T> Shared<T> {
     }
 }
 
-impl<T: Hash + Eq + 'static> Default for Shared<T> {
+impl<T: Hash + Eq + Send + Sync + 'static> Default for Shared<T> {
     fn default() -> Shared<T> {
         Shared::new(Vec::new())
     }
 }
 
-impl<T: Hash + Eq + 'static> FromIterator<T> for Shared<T> {
+impl<T: Hash + Eq + Send + Sync + 'static> FromIterator<T> for Shared<T> {
     fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Shared<T> {
         Shared::new(items.into_iter().collect())
     }
@@ -191,7 +184,7 @@ impl<T: Serialize> Serialize for Shared<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de> + Hash + Eq + 'static> Deserialize<'de> for Shared<T> {
+impl<'de, T: Deserialize<'de> + Hash + Eq + Send + Sync + 'static> Deserialize<'de> for Shared<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Shared<T>, D::Error> {
         Ok(Shared::new(Vec::deserialize(d)?))
     }

@@ -123,6 +123,13 @@ pub struct Captures<'a> {
     pub external: &'a [Text],
 }
 
+/// The pods input, once read: CSV waits for `now` (its ages count back from it).
+enum PodsRead {
+    Csv(String, std::sync::Arc<str>),
+    Captured(String, pods::CapturedPods),
+    None,
+}
+
 /// Reads the pods, the resource metrics and the custom and external metrics answers; `now` is
 /// `--now` when given, else the newest time in the kubectl inputs, else the clock.
 pub fn observe(
@@ -150,127 +157,37 @@ pub fn observe(
         sources: Vec::new(),
     };
     let mut newest = Newest::default();
-    let source = crate::report::FactSource::new;
-
-    // The pods: kubectl output now, CSV once `now` is known (its ages count back from it).
-    let mut csv: Option<(String, std::sync::Arc<str>)> = None;
-    let mut captured_pods: Option<(String, pods::CapturedPods)> = None;
     let have_pods = given.pods.is_some();
     let usage_given = given.metrics.is_some();
-    match given.pods {
-        Some(Given::Read { name, value }) => {
-            out.sources
-                .push(source("pods", "kubectl get pods", Some(&name)));
-            newest.offer(value.newest, &name);
-            captured_pods = Some((name, value));
-        }
-        Some(Given::Text(Text { name: file, text })) => {
-            // `what` returns at once for JSON: a large capture is not scanned.
-            if let Some(found) = recognize::what(&text) {
-                return Err(recognize::refusal(&file, recognize::Given::Pods, found).into());
-            }
-            match detect(&text) {
-                Format::Text => {
-                    out.sources.push(source("pods", "samples CSV", Some(&file)));
-                    if !usage_given {
-                        out.sources
-                            .push(source("resourceMetrics", "samples CSV", Some(&file)));
-                    }
-                    csv = Some((file, text));
-                }
-                format => {
-                    out.sources
-                        .push(source("pods", "kubectl get pods", Some(&file)));
-                    let captured = pods::parse(&file, &text, format, scope, &loaded.spec.target)
-                        .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
-                    newest.offer(captured.newest, &file);
-                    captured_pods = Some((file, captured));
-                }
-            }
-        }
-        None => {}
-    }
+    let pods = read_pods(
+        given.pods,
+        usage_given,
+        scope,
+        loaded,
+        &mut out,
+        &mut newest,
+    )?;
     let no_excluded = HashSet::new();
-    let excluded = captured_pods
-        .as_ref()
-        .map_or(&no_excluded, |(_, c)| &c.excluded);
-
-    let mut resource = None;
-    match given.metrics {
-        Some(Given::Text(Text { name: file, text })) => {
-            let format = detect(&text);
-            let form = if format == Format::Text {
-                "kubectl top pods"
-            } else {
-                "PodMetricsList"
-            };
-            out.sources
-                .push(source("resourceMetrics", form, Some(&file)));
-            let captured = metrics::parse(&file, &text, format, scope, excluded)?;
-            newest.offer(captured.newest(), &file);
-            resource = Some((file, captured));
-        }
-        Some(Given::Read { name, value }) => {
-            out.sources
-                .push(source("resourceMetrics", "PodMetricsList", Some(&name)));
-            newest.offer(value.newest(), &name);
-            resource = Some((name, value));
-        }
-        None => {}
-    }
-
-    let mut custom_values = Vec::new();
-    for Text { name: file, text } in given.custom {
-        let format = api_format(file, text)?;
-        if let Some(e) = metrics::api_status(file, text, format)? {
-            out.sources
-                .push(source("customMetrics", "Status", Some(file)));
-            api_error_note(&mut out.notes, file, "custom", &e);
-            out.custom_api_error.get_or_insert(e);
-            continue;
-        }
-        out.sources
-            .push(source("customMetrics", "MetricValueList", Some(file)));
-        let values = custom::parse_custom(file, text, format)?;
-        newest.offer(custom::newest(&values, &[]), file);
-        custom_values.extend(values);
-    }
-    let mut external_values = Vec::new();
-    for Text { name: file, text } in given.external {
-        let format = api_format(file, text)?;
-        if let Some(e) = metrics::api_status(file, text, format)? {
-            out.sources
-                .push(source("externalMetrics", "Status", Some(file)));
-            api_error_note(&mut out.notes, file, "external", &e);
-            out.external_api_error.get_or_insert(e);
-            continue;
-        }
-        out.sources.push(source(
-            "externalMetrics",
-            "ExternalMetricValueList",
-            Some(file),
-        ));
-        let values = custom::parse_external(file, text, format)?;
-        newest.offer(custom::newest(&[], &values), file);
-        external_values.extend(values);
-    }
-
-    out.sources.push(match (now, &newest.0) {
-        (Some(_), _) => source("now", "flag", Some("--now")),
-        (None, Some((_, file))) => source("now", "newest time in the inputs", Some(file)),
-        (None, None) => source("now", "clock", None),
-    });
-    out.now = match (now, &newest.0) {
-        (Some(t), _) => t,
-        (None, Some((t, file))) => {
-            out.notes.push(format!(
-                "No --now: evaluated at {}, the newest time in the inputs (in {file}).",
-                t.to_rfc3339()
-            ));
-            *t
-        }
-        (None, None) => Timestamp(jiff::Timestamp::now().as_millisecond()),
+    let excluded = match &pods {
+        PodsRead::Captured(_, c) => &c.excluded,
+        _ => &no_excluded,
     };
+    let resource = read_resource(given.metrics, scope, excluded, &mut out, &mut newest)?;
+    let custom_values = read_answers(
+        given.custom,
+        Api::Custom,
+        &mut out,
+        &mut newest,
+        |f, t, m| custom::parse_custom(f, t, m).map(|v| (custom::newest(&v, &[]), v)),
+    )?;
+    let external_values = read_answers(
+        given.external,
+        Api::External,
+        &mut out,
+        &mut newest,
+        |f, t, m| custom::parse_external(f, t, m).map(|v| (custom::newest(&[], &v), v)),
+    )?;
+    out.now = evaluation_time(now, &newest, &mut out);
 
     let from_files = custom::match_metrics(
         specs,
@@ -289,112 +206,32 @@ pub fn observe(
         external_answered: !given.external.is_empty(),
     };
     let pods_metric_files = from_files.pods;
-
-    match (csv, captured_pods) {
-        (Some((file, text)), _) => {
-            // Pods metrics answered by --custom-metrics need no CSV column.
-            let csv_specs: Vec<MetricSpec> = specs
-                .iter()
-                .filter(|s| {
-                    !matches!(s, MetricSpec::Pods { metric, .. }
-                        if pods_metric_files.contains_key(&metric.name))
-                })
-                .cloned()
-                .collect();
-            let answered: Vec<String> = pods_metric_files.keys().cloned().collect();
-            let parsed = samples::parse(
+    match pods {
+        PodsRead::Csv(file, text) => {
+            let csv = CsvPods {
+                file: &file,
+                text: &text,
+                answered: &pods_metric_files,
+                usage_given: resource.is_some(),
+                custom_given: !given.custom.is_empty(),
+            };
+            csv.read(specs, scope, window, &mut out)?;
+        }
+        PodsRead::Captured(file, captured) => {
+            captured_pods(
                 &file,
-                &text,
-                &csv_specs,
-                &samples::SampleSettings {
-                    now: out.now,
-                    window,
-                    usage_given: resource.is_some(),
-                    custom_answered: !given.custom.is_empty(),
-                    other_names: &answered,
-                },
-            )
-            .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
-            out.warnings.extend(parsed.warnings);
-            for spec in &csv_specs {
-                if let MetricSpec::Pods { metric, .. } = spec
-                    && !parsed.pod_metrics.contains_key(&metric.name)
-                    && !given.custom.is_empty()
-                {
-                    out.notes.push(format!(
-                        "Pods metric {}: no item in --custom-metrics and no value in {file}: the \
-                         custom metrics API answers nothing, a failed metric.",
-                        metric.name
-                    ));
-                }
-            }
-            if let Some(selector) = &scope.selector {
-                out.warnings.push(format!(
-                    "{file}: CSV samples carry no labels: the selector {selector} is not applied \
-                     to them"
-                ));
-            }
-            out.pods = parsed.pods;
-            out.pod_metrics = parsed.pod_metrics;
-            if resource.is_some() && !parsed.resource_metrics.is_empty() {
-                out.warnings.push(format!(
-                    "{file}: the usage columns are ignored: --metrics gives the usage"
-                ));
-            }
-            if resource.is_none() {
-                out.resource_metrics = parsed.resource_metrics;
-            }
+                captured,
+                specs,
+                &pods_metric_files,
+                resource.is_none(),
+                &mut out,
+            );
         }
-        (None, Some((file, captured))) => {
-            out.pods = captured.pods;
-            out.target = captured.target;
-            out.notes.extend(captured.notes);
-            out.warnings.extend(captured.warnings);
-            out.diagnostics.extend(captured.diagnostics);
-            if resource.is_none()
-                && specs
-                    .iter()
-                    .any(|s| matches!(s, MetricSpec::Resource { .. }))
-            {
-                out.notes.push(format!(
-                    "{file} holds no usage and no --metrics was given: the resource metrics API \
-                     answers nothing (pass --metrics with a PodMetricsList or kubectl top output)."
-                ));
-            }
-            for spec in specs {
-                if let MetricSpec::Pods { metric, .. } = spec
-                    && !pods_metric_files.contains_key(&metric.name)
-                {
-                    out.notes.push(format!(
-                        "Pods metric {}: no value in --custom-metrics: the custom metrics API \
-                         answers nothing.",
-                        metric.name
-                    ));
-                }
-            }
-        }
-        (None, None) => {}
+        PodsRead::None => {}
     }
     out.pod_metrics.extend(pods_metric_files);
-
     if let Some((file, captured)) = resource {
-        if let Some(e) = &captured.api_error {
-            out.notes.push(format!(
-                "{file} is the resource metrics API's error answer: \"{e}\"; the controller's \
-                 resource metrics fail with it."
-            ));
-        }
-        out.resource_api_error.clone_from(&captured.api_error);
-        out.notes.extend(captured.notes.iter().cloned());
-        out.warnings.extend(captured.warnings.iter().cloned());
-        out.resource_metrics = captured.into_pod_metrics(out.now, window);
-        note_strays(
-            &mut out.notes,
-            &file,
-            &out.pods,
-            out.resource_metrics.iter().map(|m| m.pod.as_str()),
-            have_pods,
-        );
+        resource_metrics(&file, captured, window, have_pods, &mut out);
     }
     if have_pods {
         for (name, values) in &out.pod_metrics {
@@ -408,6 +245,279 @@ pub fn observe(
         }
     }
     Ok(out)
+}
+
+fn source(fact: &str, form: &str, file: Option<&str>) -> crate::report::FactSource {
+    crate::report::FactSource::new(fact, form, file)
+}
+
+/// `--pods`: kubectl output is read now, CSV once `now` is known.
+fn read_pods(
+    given: Option<Given<pods::CapturedPods>>,
+    usage_given: bool,
+    scope: &Scope,
+    loaded: &LoadedHpa,
+    out: &mut Observed,
+    newest: &mut Newest,
+) -> Result<PodsRead> {
+    Ok(match given {
+        Some(Given::Read { name, value }) => {
+            out.sources
+                .push(source("pods", "kubectl get pods", Some(&name)));
+            newest.offer(value.newest, &name);
+            PodsRead::Captured(name, value)
+        }
+        Some(Given::Text(Text { name: file, text })) => {
+            // `what` returns at once for JSON: a large capture is not scanned.
+            if let Some(found) = recognize::what(&text) {
+                return Err(recognize::refusal(&file, recognize::Given::Pods, found).into());
+            }
+            match detect(&text) {
+                Format::Text => {
+                    out.sources.push(source("pods", "samples CSV", Some(&file)));
+                    if !usage_given {
+                        out.sources
+                            .push(source("resourceMetrics", "samples CSV", Some(&file)));
+                    }
+                    PodsRead::Csv(file, text)
+                }
+                format => {
+                    out.sources
+                        .push(source("pods", "kubectl get pods", Some(&file)));
+                    let captured = pods::parse(&file, &text, format, scope, &loaded.spec.target)
+                        .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
+                    newest.offer(captured.newest, &file);
+                    PodsRead::Captured(file, captured)
+                }
+            }
+        }
+        None => PodsRead::None,
+    })
+}
+
+/// `--metrics`: a PodMetricsList or `kubectl top` text.
+fn read_resource(
+    given: Option<Given<metrics::CapturedMetrics>>,
+    scope: &Scope,
+    excluded: &HashSet<String>,
+    out: &mut Observed,
+    newest: &mut Newest,
+) -> Result<Option<(String, metrics::CapturedMetrics)>> {
+    Ok(match given {
+        Some(Given::Text(Text { name: file, text })) => {
+            let format = detect(&text);
+            let form = if format == Format::Text {
+                "kubectl top pods"
+            } else {
+                "PodMetricsList"
+            };
+            out.sources
+                .push(source("resourceMetrics", form, Some(&file)));
+            let captured = metrics::parse(&file, &text, format, scope, excluded)?;
+            newest.offer(captured.newest(), &file);
+            Some((file, captured))
+        }
+        Some(Given::Read { name, value }) => {
+            out.sources
+                .push(source("resourceMetrics", "PodMetricsList", Some(&name)));
+            newest.offer(value.newest(), &name);
+            Some((name, value))
+        }
+        None => None,
+    })
+}
+
+/// The custom or the external metrics API.
+#[derive(Clone, Copy)]
+enum Api {
+    Custom,
+    External,
+}
+
+/// Each answer of one metrics API: its values, or its error answer (a `Status`).
+fn read_answers<V>(
+    answers: &[Text],
+    api: Api,
+    out: &mut Observed,
+    newest: &mut Newest,
+    parse: impl Fn(&str, &str, Format) -> Result<(Option<Timestamp>, Vec<V>), InputError>,
+) -> Result<Vec<V>> {
+    let (fact, list, word) = match api {
+        Api::Custom => ("customMetrics", "MetricValueList", "custom"),
+        Api::External => ("externalMetrics", "ExternalMetricValueList", "external"),
+    };
+    let mut all = Vec::new();
+    for Text { name: file, text } in answers {
+        let format = api_format(file, text)?;
+        if let Some(e) = metrics::api_status(file, text, format)? {
+            out.sources.push(source(fact, "Status", Some(file)));
+            api_error_note(&mut out.notes, file, word, &e);
+            let slot = match api {
+                Api::Custom => &mut out.custom_api_error,
+                Api::External => &mut out.external_api_error,
+            };
+            slot.get_or_insert(e);
+            continue;
+        }
+        out.sources.push(source(fact, list, Some(file)));
+        let (time, values) = parse(file, text, format)?;
+        newest.offer(time, file);
+        all.extend(values);
+    }
+    Ok(all)
+}
+
+/// `--now`, else the newest time in the inputs (said in the assumptions), else the clock.
+fn evaluation_time(now: Option<Timestamp>, newest: &Newest, out: &mut Observed) -> Timestamp {
+    out.sources.push(match (now, &newest.0) {
+        (Some(_), _) => source("now", "flag", Some("--now")),
+        (None, Some((_, file))) => source("now", "newest time in the inputs", Some(file)),
+        (None, None) => source("now", "clock", None),
+    });
+    match (now, &newest.0) {
+        (Some(t), _) => t,
+        (None, Some((t, file))) => {
+            out.notes.push(format!(
+                "No --now: evaluated at {}, the newest time in the inputs (in {file}).",
+                t.to_rfc3339()
+            ));
+            *t
+        }
+        (None, None) => Timestamp(jiff::Timestamp::now().as_millisecond()),
+    }
+}
+
+/// CSV samples as the pods, once `now` is known.
+struct CsvPods<'a> {
+    file: &'a str,
+    text: &'a str,
+    /// The Pods metrics `--custom-metrics` answered: they need no CSV column.
+    answered: &'a BTreeMap<String, Vec<PodMetricValue>>,
+    usage_given: bool,
+    custom_given: bool,
+}
+
+impl CsvPods<'_> {
+    fn read(
+        &self,
+        specs: &[MetricSpec],
+        scope: &Scope,
+        window: Duration,
+        out: &mut Observed,
+    ) -> Result<()> {
+        let file = self.file;
+        let csv_specs: Vec<MetricSpec> = (specs.iter())
+            .filter(|s| {
+                !matches!(s, MetricSpec::Pods { metric, .. }
+                    if self.answered.contains_key(&metric.name))
+            })
+            .cloned()
+            .collect();
+        let answered: Vec<String> = self.answered.keys().cloned().collect();
+        let settings = samples::SampleSettings {
+            now: out.now,
+            window,
+            usage_given: self.usage_given,
+            custom_answered: self.custom_given,
+            other_names: &answered,
+        };
+        let parsed = samples::parse(file, self.text, &csv_specs, &settings)
+            .map_err(|e| recognize::or_helm(e, file, recognize::Given::Pods, self.text))?;
+        out.warnings.extend(parsed.warnings);
+        for spec in &csv_specs {
+            if let MetricSpec::Pods { metric, .. } = spec
+                && !parsed.pod_metrics.contains_key(&metric.name)
+                && self.custom_given
+            {
+                out.notes.push(format!(
+                    "Pods metric {}: no item in --custom-metrics and no value in {file}: the \
+                     custom metrics API answers nothing, a failed metric.",
+                    metric.name
+                ));
+            }
+        }
+        if let Some(selector) = &scope.selector {
+            out.warnings.push(format!(
+                "{file}: CSV samples carry no labels: the selector {selector} is not applied to \
+                 them"
+            ));
+        }
+        out.pods = parsed.pods;
+        out.pod_metrics = parsed.pod_metrics;
+        if self.usage_given && !parsed.resource_metrics.is_empty() {
+            out.warnings.push(format!(
+                "{file}: the usage columns are ignored: --metrics gives the usage"
+            ));
+        }
+        if !self.usage_given {
+            out.resource_metrics = parsed.resource_metrics;
+        }
+        Ok(())
+    }
+}
+
+/// kubectl's pods as the pods, and what they cannot say.
+fn captured_pods(
+    file: &str,
+    captured: pods::CapturedPods,
+    specs: &[MetricSpec],
+    answered: &BTreeMap<String, Vec<PodMetricValue>>,
+    no_usage: bool,
+    out: &mut Observed,
+) {
+    out.pods = captured.pods;
+    out.target = captured.target;
+    out.notes.extend(captured.notes);
+    out.warnings.extend(captured.warnings);
+    out.diagnostics.extend(captured.diagnostics);
+    if no_usage
+        && specs
+            .iter()
+            .any(|s| matches!(s, MetricSpec::Resource { .. }))
+    {
+        out.notes.push(format!(
+            "{file} holds no usage and no --metrics was given: the resource metrics API answers \
+             nothing (pass --metrics with a PodMetricsList or kubectl top output)."
+        ));
+    }
+    for spec in specs {
+        if let MetricSpec::Pods { metric, .. } = spec
+            && !answered.contains_key(&metric.name)
+        {
+            out.notes.push(format!(
+                "Pods metric {}: no value in --custom-metrics: the custom metrics API answers \
+                 nothing.",
+                metric.name
+            ));
+        }
+    }
+}
+
+/// The resource metrics API's items, or its error answer.
+fn resource_metrics(
+    file: &str,
+    captured: metrics::CapturedMetrics,
+    window: Duration,
+    have_pods: bool,
+    out: &mut Observed,
+) {
+    if let Some(e) = &captured.api_error {
+        out.notes.push(format!(
+            "{file} is the resource metrics API's error answer: \"{e}\"; the controller's \
+             resource metrics fail with it."
+        ));
+    }
+    out.resource_api_error.clone_from(&captured.api_error);
+    out.notes.extend(captured.notes.iter().cloned());
+    out.warnings.extend(captured.warnings.iter().cloned());
+    out.resource_metrics = captured.into_pod_metrics(out.now, window);
+    note_strays(
+        &mut out.notes,
+        file,
+        &out.pods,
+        out.resource_metrics.iter().map(|m| m.pod.as_str()),
+        have_pods,
+    );
 }
 
 /// Metrics APIs answer JSON, or YAML when converted; anything else is refused.
