@@ -6,10 +6,11 @@ use std::collections::HashMap;
 
 use anyhow::Result;
 
+use crate::calc;
 use crate::cli::{AuditArgs, AuditFormat, FailOn};
 use crate::error::InputError;
 use crate::input::cluster::Dump;
-use crate::input::cluster::fleet::{evaluate, hpa_key, static_checks};
+use crate::input::cluster::fleet::{Fleet, hpa_key, lone_scaled_objects, static_checks};
 use crate::input::cluster::share::Common;
 use crate::input::inputs::{ControllerFlags, controller_config};
 use crate::input::{Settings, Text};
@@ -149,7 +150,9 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
         unlisted: std::mem::take(&mut dump.unlisted),
         node_group_max: args.node_group_max,
     };
-    Ok((evaluate(&dump, &common, &fleet), places(&dump)))
+    let view = Fleet::new(&dump, &fleet);
+    let audit = calc::fleet::audit(view.cases(&common), &fleet, &lone_scaled_objects(&dump));
+    Ok((audit, places(&dump)))
 }
 
 /// `-f DIR`: the static checks of every HPA in the manifests, no decision.

@@ -298,133 +298,16 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
     let args = &inputs.settings;
     prometheus::refuse_without_server(&inputs.replay)?;
     let hpa = (inputs.hpa.name.as_str(), &*inputs.hpa.text);
-    let load = match &inputs.load {
-        Some(t) => (t.name.as_str(), &*t.text),
-        // With --prometheus the load comes from the queries.
-        None => ("--prometheus", ""),
-    };
-    let label = inputs.label.clone();
-    let config = controller_config(&ControllerFlags {
-        kube_version: args.kube_version.as_deref(),
-        feature_gates: args.feature_gates.as_deref(),
-        tolerance: args.tolerance,
-        cpu_initialization_period: args.cpu_initialization_period.as_deref(),
-        initial_readiness_delay: args.initial_readiness_delay.as_deref(),
-        downscale_stabilization: args.downscale_stabilization.as_deref(),
-        sync_period: args.sync_period.as_deref(),
-    })?;
-    // The simulation's clock ticks in whole seconds.
-    let sync_period = step_flag("--sync-period", args.sync_period.as_deref(), "15s", true)?;
-    let timing = Timing {
-        sync_period,
-        pod_startup: step_flag("--pod-startup", args.pod_startup.as_deref(), "15s", false)?,
-        pod_termination: step_flag(
-            "--pod-termination",
-            args.pod_termination.as_deref(),
-            "0s",
-            false,
-        )?,
-        node_startup: step_flag("--node-startup", args.node_startup.as_deref(), "3m", false)?,
-        ca_scan_interval: step_flag(
-            "--ca-scan-interval",
-            args.ca_scan_interval.as_deref(),
-            "10s",
-            true,
-        )?,
-        scale_down_delay_after_add: duration_flag(
-            "--scale-down-delay-after-add",
-            args.scale_down_delay_after_add.as_deref(),
-            "10m",
-        )?,
-        metrics_window: duration_flag("--metrics-window", args.metrics_window.as_deref(), "15s")?,
-    };
-
+    let (config, timing) = controller_and_timing(args)?;
     let loaded = manifest::load(hpa.0, hpa.1, args.name.as_deref())?;
-    // A ScaledObject: KEDA's poll runs beside the HPA's syncs, each trigger reading the load
-    // column named like its metric. The formula and failures are one-sync features only.
-    let keda = match &loaded.keda {
-        None => None,
-        Some(t) if t.keda.input.modifiers.is_some() => bail!(InputError::new(
-            hpa.0,
-            "found scalingModifiers, expected a ScaledObject without them: simulate does not \
-             evaluate the formula over time (one sync: hpacalc --hpa FILE --metric-value ...)"
-        )),
-        Some(t) => Some(t.keda.input.clone()),
-    };
+    let keda = scaled_object(&loaded, hpa.0)?;
     let mut warnings = loaded.warnings.clone();
-    let replay_flags = &inputs.replay;
-    let replay = if replay_flags.prometheus.is_some() || prometheus::looks_like_answer(load.1) {
-        let r = prometheus::replay(
-            replay_flags,
-            load,
-            inputs.actual.as_ref(),
-            &loaded.spec.metrics,
-        )?;
-        warnings.extend(r.warnings.iter().cloned());
-        Some(r)
-    } else {
-        prometheus::refuse_with_csv(replay_flags, inputs.actual.is_some())?;
-        None
-    };
-    let (curve, replay, actual, span) = match replay {
-        Some(r) => (r.curve, Some(r.replay), r.actual, Some(r.span)),
-        None => (
-            load_csv::parse(load.0, load.1, &loaded.spec.metrics)?,
-            None,
-            None,
-            None,
-        ),
-    };
-
-    let pod_request = match &args.pod_request {
-        Some(text) => parse_resource_list("--pod-request", text)?.0,
-        None => Resources::default(),
-    };
-    for spec in &loaded.spec.metrics {
-        if let MetricSpec::Resource {
-            resource, target, ..
-        } = spec
-            && target.target_type == TargetType::Utilization
-            && pod_request.get(resource).unwrap_or(0) <= 0
-        {
-            let found = args.pod_request.as_deref().map_or_else(
-                || "no --pod-request".to_string(),
-                |t| format!("\"{t}\" without {resource}"),
-            );
-            bail!(InputError::new(
-                "--pod-request",
-                format!(
-                    "found {found}, expected a {resource} request such as {resource}=500m: the \
-                     HPA's {resource} metric has a Utilization target, which divides usage by \
-                     each pod's request"
-                )
-            ));
-        }
-    }
-    let mut containers: Vec<&str> = Vec::new();
-    for spec in &loaded.spec.metrics {
-        if let MetricSpec::Resource {
-            container: Some(c), ..
-        } = spec
-            && !containers.contains(&c.as_str())
-        {
-            containers.push(c);
-        }
-    }
-    if containers.len() > 1 {
-        bail!(InputError::new(
-            hpa.0,
-            format!(
-                "found ContainerResource metrics for the containers {}, expected one container: \
-                 the simulation models pods with one container",
-                containers.join(", ")
-            )
-        ));
-    }
-    let container = containers.first().copied().unwrap_or("app").to_string();
+    let load = load_of(inputs, &loaded.spec.metrics, &mut warnings)?;
+    let pod_request = pod_request(args, &loaded.spec.metrics)?;
+    let container = container(hpa.0, &loaded.spec.metrics)?;
 
     // A replay starts where the cluster was (the actual replicas at time 0, never negative).
-    let start_replicas = match args.replicas.or(actual.as_ref().and_then(|a| a.at(0))) {
+    let start_replicas = match args.replicas.or(load.actual.as_ref().and_then(|a| a.at(0))) {
         Some(n) if n < 0 => bail!(InputError::new(
             "--replicas",
             format!("found {n}, expected 0 or more")
@@ -438,32 +321,15 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
                 .unwrap_or(loaded.spec.min_replicas),
         },
     };
-
     let nodes = node_group(args, &pod_request, &loaded.spec.namespace)?;
-
-    let last_row = curve.steps.last().map_or(Duration::ZERO, |s| s.at);
-    let duration = match &args.duration {
-        Some(text) => step_flag("--duration", Some(text), "0s", false)?,
-        // A replay ends with its data; a load CSV runs on to show the settling.
-        None => span.unwrap_or(Duration(last_row.millis().saturating_add(TAIL.millis()))),
-    };
-    if duration > MAX_DURATION {
-        bail!(InputError::new(
-            "--duration",
-            format!(
-                "found {duration}, expected at most {MAX_DURATION} (the output has a row per \
-                 sync)"
-            )
-        ));
-    }
-
+    let duration = duration(args, &load)?;
     check_size(
         config.sync_period,
         duration,
         start_replicas,
         loaded.spec.max_replicas,
         &pod_request,
-        &curve,
+        &load.curve,
     )?;
 
     let scenario = Scenario {
@@ -490,20 +356,179 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
     let model = model(args, &pod_request, duration)?;
     Ok(Setup {
         scenario,
-        load: curve,
+        load: load.curve,
         start_replicas,
         pod_request,
         container,
         timing,
         nodes,
         duration,
-        label,
-        replay,
-        actual,
+        label: inputs.label.clone(),
+        replay: load.replay,
+        actual: load.actual,
         pod_limit: model.pod_limit,
         rollout: model.rollout,
         startup_cpu: model.startup_cpu,
     })
+}
+
+/// The controller's flags, and the clock of the run (whole seconds).
+fn controller_and_timing(
+    args: &SimSettings,
+) -> Result<(crate::scenario::ControllerConfig, Timing)> {
+    let config = controller_config(&ControllerFlags {
+        kube_version: args.kube_version.as_deref(),
+        feature_gates: args.feature_gates.as_deref(),
+        tolerance: args.tolerance,
+        cpu_initialization_period: args.cpu_initialization_period.as_deref(),
+        initial_readiness_delay: args.initial_readiness_delay.as_deref(),
+        downscale_stabilization: args.downscale_stabilization.as_deref(),
+        sync_period: args.sync_period.as_deref(),
+    })?;
+    let step = |flag: &str, value: &Option<String>, default: &str, positive: bool| {
+        step_flag(flag, value.as_deref(), default, positive)
+    };
+    let timing = Timing {
+        sync_period: step("--sync-period", &args.sync_period, "15s", true)?,
+        pod_startup: step("--pod-startup", &args.pod_startup, "15s", false)?,
+        pod_termination: step("--pod-termination", &args.pod_termination, "0s", false)?,
+        node_startup: step("--node-startup", &args.node_startup, "3m", false)?,
+        ca_scan_interval: step("--ca-scan-interval", &args.ca_scan_interval, "10s", true)?,
+        scale_down_delay_after_add: duration_flag(
+            "--scale-down-delay-after-add",
+            args.scale_down_delay_after_add.as_deref(),
+            "10m",
+        )?,
+        metrics_window: duration_flag("--metrics-window", args.metrics_window.as_deref(), "15s")?,
+    };
+    Ok((config, timing))
+}
+
+/// A ScaledObject: KEDA's poll runs beside the HPA's syncs, each trigger reading the load column
+/// named like its metric. The formula and failures are one-sync features only.
+fn scaled_object(
+    loaded: &manifest::LoadedHpa,
+    file: &str,
+) -> Result<Option<crate::scenario::keda::KedaInput>> {
+    Ok(match &loaded.keda {
+        None => None,
+        Some(t) if t.keda.input.modifiers.is_some() => bail!(InputError::new(
+            file,
+            "found scalingModifiers, expected a ScaledObject without them: simulate does not \
+             evaluate the formula over time (one sync: hpacalc --hpa FILE --metric-value ...)"
+        )),
+        Some(t) => Some(t.keda.input.clone()),
+    })
+}
+
+/// The load, and with a Prometheus answer where it came from and what really happened.
+struct Load {
+    curve: LoadCurve,
+    replay: Option<crate::calc::simulate::Replay>,
+    actual: Option<crate::calc::simulate::ActualCurve>,
+    /// A replay's span: it ends with its data.
+    span: Option<Duration>,
+}
+
+/// The load CSV, or a Prometheus answer (saved, or the queries `--prometheus` runs).
+fn load_of(inputs: &Inputs, metrics: &[MetricSpec], warnings: &mut Vec<String>) -> Result<Load> {
+    let load = match &inputs.load {
+        Some(t) => (t.name.as_str(), &*t.text),
+        // With --prometheus the load comes from the queries.
+        None => ("--prometheus", ""),
+    };
+    let flags = &inputs.replay;
+    if flags.prometheus.is_none() && !prometheus::looks_like_answer(load.1) {
+        prometheus::refuse_with_csv(flags, inputs.actual.is_some())?;
+        return Ok(Load {
+            curve: load_csv::parse(load.0, load.1, metrics)?,
+            replay: None,
+            actual: None,
+            span: None,
+        });
+    }
+    let r = prometheus::replay(flags, load, inputs.actual.as_ref(), metrics)?;
+    warnings.extend(r.warnings);
+    Ok(Load {
+        curve: r.curve,
+        replay: Some(r.replay),
+        actual: r.actual,
+        span: Some(r.span),
+    })
+}
+
+/// `--pod-request`, which a Utilization target needs for its resource.
+fn pod_request(args: &SimSettings, metrics: &[MetricSpec]) -> Result<Resources> {
+    let pod_request = match &args.pod_request {
+        Some(text) => parse_resource_list("--pod-request", text)?.0,
+        None => Resources::default(),
+    };
+    for spec in metrics {
+        if let MetricSpec::Resource {
+            resource, target, ..
+        } = spec
+            && target.target_type == TargetType::Utilization
+            && pod_request.get(resource).unwrap_or(0) <= 0
+        {
+            let found = args.pod_request.as_deref().map_or_else(
+                || "no --pod-request".to_string(),
+                |t| format!("\"{t}\" without {resource}"),
+            );
+            bail!(InputError::new(
+                "--pod-request",
+                format!(
+                    "found {found}, expected a {resource} request such as {resource}=500m: the \
+                     HPA's {resource} metric has a Utilization target, which divides usage by \
+                     each pod's request"
+                )
+            ));
+        }
+    }
+    Ok(pod_request)
+}
+
+/// The pods' one container: a ContainerResource metric's, else `app`.
+fn container(file: &str, metrics: &[MetricSpec]) -> Result<String> {
+    let mut containers: Vec<&str> = Vec::new();
+    for spec in metrics {
+        if let MetricSpec::Resource {
+            container: Some(c), ..
+        } = spec
+            && !containers.contains(&c.as_str())
+        {
+            containers.push(c);
+        }
+    }
+    if containers.len() > 1 {
+        bail!(InputError::new(
+            file,
+            format!(
+                "found ContainerResource metrics for the containers {}, expected one container: \
+                 the simulation models pods with one container",
+                containers.join(", ")
+            )
+        ));
+    }
+    Ok(containers.first().copied().unwrap_or("app").to_string())
+}
+
+/// `--duration`, else a replay's span, else the last load row and the settling after it.
+fn duration(args: &SimSettings, load: &Load) -> Result<Duration> {
+    let last_row = load.curve.steps.last().map_or(Duration::ZERO, |s| s.at);
+    let duration = match &args.duration {
+        Some(text) => step_flag("--duration", Some(text), "0s", false)?,
+        None => (load.span).unwrap_or(Duration(last_row.millis().saturating_add(TAIL.millis()))),
+    };
+    if duration > MAX_DURATION {
+        bail!(InputError::new(
+            "--duration",
+            format!(
+                "found {duration}, expected at most {MAX_DURATION} (the output has a row per \
+                 sync)"
+            )
+        ));
+    }
+    Ok(duration)
 }
 
 /// The model flags: limits, a rollout, a startup burst.

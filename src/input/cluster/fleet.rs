@@ -10,14 +10,14 @@ use crate::calc;
 use crate::input::cluster::index::{MetricsIndex, PodIndex, Selections};
 use crate::input::cluster::json::Json;
 use crate::input::cluster::objects::{
-    HpaHead, Node, Pdb, Pod, PodSpec, Workload, milli, requests_milli,
+    EventHead, HpaHead, Node, Pdb, Pod, PodSpec, Workload, milli, requests_milli,
 };
 use crate::input::cluster::share::{Common, Share};
 use crate::input::cluster::{Dump, Whole};
 use crate::input::selector::Selector;
-use crate::report::fleet::{AuditReport, Finding, Unevaluated};
+use crate::report::fleet::{AuditReport, Unevaluated};
 use crate::scenario::fleet::{
-    CapacityFacts, FleetFacts, GroupFit, HpaFacts, LoneScaledObject, NodeRoom, PdbFacts,
+    CapacityFacts, FleetFacts, GroupFit, HpaCase, HpaFacts, LoneScaledObject, NodeRoom, PdbFacts,
     TargetState, VpaFacts,
 };
 use crate::scenario::{MetricSpec, SelectorError, TargetType};
@@ -53,16 +53,234 @@ pub fn hpa_key(h: &HpaHead) -> String {
     format!("{}/{}", h.metadata.namespace, h.metadata.name)
 }
 
-/// Every HPA of the dump, evaluated, with the findings.
-pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport {
-    let index = PodIndex::build(&dump.pods);
+/// Every HPA of the dump matched to its target and pods, and what the checks look up: the HPAs
+/// selecting each pod, the events, the HPAs by target, the ScaledObjects, the PDBs, the nodes.
+pub struct Fleet<'a> {
+    dump: &'a Dump,
+    matched: Vec<Matched<'a>>,
+    selected_by: Selections,
+    metrics: Option<MetricsIndex<'a>>,
+    events: HashMap<(&'a str, &'a str), Vec<&'a Whole<EventHead>>>,
+    by_target: HashMap<(&'a str, &'a str, &'a str), Vec<usize>>,
+    scaled_objects: HashMap<(&'a str, &'a str), &'a Whole<HpaHead>>,
+    pdbs: HashMap<usize, Vec<PdbFacts>>,
+    rooms: Option<Vec<NodeRoom>>,
+    /// The group's maximum, the nodes it may still add, and the room of each.
+    growth: Option<(i64, i64, NodeRoom)>,
+}
+
+impl<'a> Fleet<'a> {
+    pub fn new(dump: &'a Dump, fleet: &FleetFacts) -> Fleet<'a> {
+        let index = PodIndex::build(&dump.pods);
+        let (matched, selected_by) = match_hpas(dump, &index);
+        let mut events: HashMap<(&str, &str), Vec<_>> = HashMap::new();
+        for e in &dump.events {
+            if let Some(o) = (e.head.involved_object.as_ref()).or(e.head.regarding.as_ref()) {
+                let ns = if o.namespace.is_empty() {
+                    e.head.metadata.namespace.as_str()
+                } else {
+                    o.namespace.as_str()
+                };
+                events.entry((ns, o.name.as_str())).or_default().push(e);
+            }
+        }
+        let mut by_target: HashMap<(&str, &str, &str), Vec<usize>> = HashMap::new();
+        for (i, m) in matched.iter().enumerate() {
+            let r = &m.hpa.head.spec.scale_target_ref;
+            let ns = m.hpa.head.metadata.namespace.as_str();
+            (by_target
+                .entry((ns, r.kind.as_str(), r.name.as_str()))
+                .or_default())
+            .push(i);
+        }
+        let scaled_objects = (dump.scaled_objects.iter())
+            .map(|s| {
+                let m = &s.head.metadata;
+                ((m.namespace.as_str(), m.name.as_str()), s)
+            })
+            .collect();
+        let pdbs = pdbs_by_hpa(dump, &index, &selected_by);
+        let growth = fleet.node_group_max.and_then(|max| {
+            let given = i64::try_from(dump.nodes.len()).unwrap_or(i64::MAX);
+            Some((max, max.saturating_sub(given).max(0), new_node_room(dump)?))
+        });
+        Fleet {
+            dump,
+            matched,
+            selected_by,
+            metrics: (fleet.metrics_given && dump.metrics_api_error.is_none())
+                .then(|| MetricsIndex::build(&dump.metrics)),
+            events,
+            by_target,
+            scaled_objects,
+            pdbs,
+            rooms: (!dump.nodes.is_empty()).then(|| node_rooms(dump)),
+            growth,
+        }
+    }
+
+    /// Each HPA as a case for the checks, its scenario built as it is asked for.
+    pub fn cases<'f>(&'f self, common: &'f Common) -> impl Iterator<Item = HpaCase> + 'f {
+        // How many pods of each set of requests the nodes given, and the group's new nodes, hold.
+        let mut fits: HashMap<Requests, (i64, Option<GroupFit>)> = HashMap::new();
+        (self.matched.iter().enumerate()).map(move |(i, m)| self.case(i, m, common, &mut fits))
+    }
+
+    fn case(
+        &self,
+        i: usize,
+        m: &Matched<'a>,
+        common: &Common,
+        fits: &mut HashMap<Requests, (i64, Option<GroupFit>)>,
+    ) -> HpaCase {
+        let head = &m.hpa.head;
+        let meta = &head.metadata;
+        let key = hpa_key(head);
+        let (selecting, same_target) = self.others(i, m);
+        let selector_text = m.selector.as_ref().map(|(t, _)| t.clone());
+        let selector_error = selector_error(m, &key, &selecting);
+        let r = &head.spec.scale_target_ref;
+        let scenario = if m.state == TargetState::Found {
+            self.scenario(m, &key, selector_error, common)
+        } else {
+            Err(format!(
+                "{} {} is not in the inputs: the controller cannot read its scale",
+                r.kind, r.name
+            ))
+        };
+        let (resources, utilization_resources, missing_requests) = match &scenario {
+            Ok(scenario) => requests_facts(&scenario.hpa.metrics, m.target),
+            Err(_) => (Vec::new(), Vec::new(), Vec::new()),
+        };
+        let (min_replicas, max_replicas) = match &scenario {
+            Ok(s) => (s.hpa.min_replicas, s.hpa.max_replicas),
+            Err(_) => (
+                clamp_i32(head.spec.min_replicas.unwrap_or(1)),
+                clamp_i32(head.spec.max_replicas.unwrap_or(0)),
+            ),
+        };
+        let facts = HpaFacts {
+            namespace: meta.namespace.to_string(),
+            name: meta.name.clone(),
+            target_kind: r.kind.to_string(),
+            target_name: r.name.to_string(),
+            target: m.state.clone(),
+            min_replicas,
+            max_replicas,
+            utilization_resources,
+            resources,
+            missing_requests,
+            selecting,
+            same_target,
+            selector: selector_text.unwrap_or_default(),
+            replicas_owners: m.target.map(replicas_managers).unwrap_or_default(),
+            pdbs: self.pdbs.get(&i).cloned().unwrap_or_default(),
+            vpas: vpas_of(self.dump, &meta.namespace, &r.kind, &r.name),
+            generation: meta.generation,
+            observed_generation: head.status.observed_generation,
+            status_written: status_written(head),
+            capacity: self.capacity(m, fits),
+        };
+        HpaCase { facts, scenario }
+    }
+
+    /// The other HPAs selecting this HPA's pods (the controller's own check), and those with the
+    /// same scale target.
+    fn others(&self, i: usize, m: &Matched<'_>) -> (Vec<String>, Vec<String>) {
+        let selecting: BTreeSet<u32> = (m.pods.iter())
+            .flat_map(|&p| self.selected_by.hpas_of(p))
+            .filter(|&h| h as usize != i)
+            .collect();
+        let selecting = (selecting.iter())
+            .filter_map(|&h| self.matched.get(h as usize))
+            .map(|o| hpa_key(&o.hpa.head))
+            .collect();
+        let ns = m.hpa.head.metadata.namespace.as_str();
+        let r = &m.hpa.head.spec.scale_target_ref;
+        let same_target = (self.by_target.get(&(ns, r.kind.as_str(), r.name.as_str())))
+            .into_iter()
+            .flatten()
+            .filter(|&&o| o != i)
+            .filter_map(|&o| self.matched.get(o))
+            .map(|o| hpa_key(&o.hpa.head))
+            .collect();
+        (selecting, same_target)
+    }
+
+    /// The single-HPA scenario of the HPA's share of the dump; an HPA KEDA made is given as its
+    /// ScaledObject (KEDA's step, then the HPA's).
+    fn scenario(
+        &self,
+        m: &Matched<'a>,
+        key: &str,
+        selector_error: Option<SelectorError>,
+        common: &Common,
+    ) -> Result<crate::scenario::Scenario, String> {
+        let meta = &m.hpa.head.metadata;
+        let scaled_object = (meta.owner_references.iter())
+            .find(|o| o.kind == "ScaledObject")
+            .and_then(|o| (self.scaled_objects).get(&(meta.namespace.as_str(), o.name.as_str())))
+            .copied();
+        let pods = || (m.pods.iter()).filter_map(|&p| self.dump.pods.get(p as usize));
+        let share = Share {
+            hpa: m.hpa,
+            manifest: m.hpa,
+            target: m.target,
+            pods: pods().collect(),
+            metrics: self.metrics.as_ref().map(|by_pod| {
+                pods()
+                    .filter_map(|p| by_pod.get(&p.metadata.namespace, &p.metadata.name))
+                    .collect()
+            }),
+            metrics_api_error: self.dump.metrics_api_error.as_deref(),
+            events: (self.events)
+                .get(&(meta.namespace.as_str(), meta.name.as_str()))
+                .cloned()
+                .unwrap_or_default(),
+            selector_error,
+            own: self.dump.hpa_files.get(key),
+        };
+        share_scenario(share, scaled_object, common).map_err(|e| format!("{e:#}"))
+    }
+
+    /// The pods' requests of one replica and the room the nodes have (with `--nodes`).
+    fn capacity(
+        &self,
+        m: &Matched<'_>,
+        fits: &mut HashMap<Requests, (i64, Option<GroupFit>)>,
+    ) -> Option<CapacityFacts> {
+        let rooms = self.rooms.as_ref()?;
+        let per_pod = per_pod_requests(m.target?);
+        let (fit, group) = fits
+            .entry(per_pod.clone())
+            .or_insert_with(|| {
+                let group = self.growth.as_ref().map(|(max, new_nodes, room)| GroupFit {
+                    max: *max,
+                    new_nodes: *new_nodes,
+                    fit: calc::fleet::pods_that_fit(std::slice::from_ref(room), &per_pod)
+                        .saturating_mul(*new_nodes),
+                });
+                (calc::fleet::pods_that_fit(rooms, &per_pod), group)
+            })
+            .clone();
+        Some(CapacityFacts {
+            per_pod,
+            fit,
+            current_pods: i64::try_from(m.pods.len()).unwrap_or(i64::MAX),
+            group,
+        })
+    }
+}
+
+/// Every HPA matched to its target and the pods its target's selector matches, sorted by
+/// `namespace/name`, and which HPAs select each pod.
+fn match_hpas<'a>(dump: &'a Dump, index: &PodIndex) -> (Vec<Matched<'a>>, Selections) {
     let workloads: HashMap<(&str, &str, &str), &Workload> = (dump.workloads.iter())
         .map(|w| {
             let m = &w.metadata;
             ((m.namespace.as_str(), w.kind.as_str(), m.name.as_str()), w)
         })
         .collect();
-
     let mut hpas: Vec<&Whole<HpaHead>> = dump.hpas.iter().collect();
     hpas.sort_by_key(|h| hpa_key(&h.head));
     let mut selections: Vec<(u32, u32)> = Vec::new();
@@ -99,228 +317,36 @@ pub fn evaluate(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport
             pods,
         });
     }
+    (matched, Selections::new(selections))
+}
 
-    let selected_by = Selections::new(selections);
-    let metrics = (fleet.metrics_given && dump.metrics_api_error.is_none())
-        .then(|| MetricsIndex::build(&dump.metrics));
-    let mut events: HashMap<(&str, &str), Vec<_>> = HashMap::new();
-    for e in &dump.events {
-        if let Some(o) = e
-            .head
-            .involved_object
-            .as_ref()
-            .or(e.head.regarding.as_ref())
-        {
-            let ns = if o.namespace.is_empty() {
-                e.head.metadata.namespace.as_str()
-            } else {
-                o.namespace.as_str()
-            };
-            events.entry((ns, o.name.as_str())).or_default().push(e);
+// Port of validateAndParseSelector (horizontal.go): a scale without a selector, or pods another
+// HPA's selector matches too, stop the controller's sync.
+fn selector_error(m: &Matched<'_>, key: &str, selecting: &[String]) -> Option<SelectorError> {
+    let text = m.selector.as_ref().map(|(t, _)| t);
+    match (&m.state, text) {
+        (TargetState::Found, None) => Some(SelectorError {
+            reason: "InvalidSelector".into(),
+            message: "the HPA target's scale is missing a selector".into(),
+        }),
+        (TargetState::Found, Some(text)) if !selecting.is_empty() => {
+            let mut all = selecting.to_vec();
+            all.push(key.to_string());
+            all.sort();
+            Some(SelectorError {
+                reason: "AmbiguousSelector".into(),
+                message: format!(
+                    "pods by selector {text} are controlled by multiple HPAs: [{}]",
+                    all.join(" ")
+                ),
+            })
         }
+        _ => None,
     }
-    let mut by_target: HashMap<(&str, &str, &str), Vec<usize>> = HashMap::new();
-    for (i, m) in matched.iter().enumerate() {
-        let r = &m.hpa.head.spec.scale_target_ref;
-        by_target
-            .entry((
-                m.hpa.head.metadata.namespace.as_str(),
-                r.kind.as_str(),
-                r.name.as_str(),
-            ))
-            .or_default()
-            .push(i);
-    }
-    let scaled_objects: HashMap<(&str, &str), &Whole<HpaHead>> = (dump.scaled_objects.iter())
-        .map(|s| {
-            let m = &s.head.metadata;
-            ((m.namespace.as_str(), m.name.as_str()), s)
-        })
-        .collect();
-    let pdbs = pdbs_by_hpa(dump, &index, &selected_by);
-    let rooms = (!dump.nodes.is_empty()).then(|| node_rooms(dump));
-    // The nodes the group may still add, and the room of each.
-    let growth = fleet.node_group_max.and_then(|max| {
-        let given = i64::try_from(dump.nodes.len()).unwrap_or(i64::MAX);
-        Some((max, max.saturating_sub(given).max(0), new_node_room(dump)?))
-    });
-    // How many pods of each set of requests the nodes given, and the group's new nodes, hold.
-    let mut fits: HashMap<Requests, (i64, Option<GroupFit>)> = HashMap::new();
-
-    let mut reports = Vec::new();
-    let mut unevaluated = Vec::new();
-    let mut findings: Vec<Finding> = Vec::new();
-    let mut resource_hpas: Vec<String> = Vec::new();
-    for (i, m) in matched.iter().enumerate() {
-        let head = &m.hpa.head;
-        let meta = &head.metadata;
-        let key = hpa_key(head);
-        let selecting: BTreeSet<u32> = (m.pods.iter())
-            .flat_map(|&p| selected_by.hpas_of(p))
-            .filter(|&h| h as usize != i)
-            .collect();
-        let selecting: Vec<String> = (selecting.iter())
-            .filter_map(|&h| matched.get(h as usize))
-            .map(|o| hpa_key(&o.hpa.head))
-            .collect();
-        let r = &head.spec.scale_target_ref;
-        let same_target: Vec<String> = by_target
-            .get(&(meta.namespace.as_str(), r.kind.as_str(), r.name.as_str()))
-            .into_iter()
-            .flatten()
-            .filter(|&&o| o != i)
-            .filter_map(|&o| matched.get(o))
-            .map(|o| hpa_key(&o.hpa.head))
-            .collect();
-        let selector_text = m.selector.as_ref().map(|(t, _)| t.clone());
-        let selector_error = match (&m.state, &selector_text) {
-            (TargetState::Found, None) => Some(SelectorError {
-                reason: "InvalidSelector".into(),
-                message: "the HPA target's scale is missing a selector".into(),
-            }),
-            (TargetState::Found, Some(text)) if !selecting.is_empty() => {
-                let mut all = selecting.clone();
-                all.push(key.clone());
-                all.sort();
-                Some(SelectorError {
-                    reason: "AmbiguousSelector".into(),
-                    message: format!(
-                        "pods by selector {text} are controlled by multiple HPAs: [{}]",
-                        all.join(" ")
-                    ),
-                })
-            }
-            _ => None,
-        };
-
-        let report = if m.state == TargetState::Found {
-            // An HPA KEDA made is given as its ScaledObject: KEDA's step, then the HPA's.
-            let scaled_object = (meta.owner_references.iter())
-                .find(|o| o.kind == "ScaledObject")
-                .and_then(|o| scaled_objects.get(&(meta.namespace.as_str(), o.name.as_str())))
-                .copied();
-            let share = Share {
-                hpa: m.hpa,
-                manifest: m.hpa,
-                target: m.target,
-                pods: (m.pods.iter())
-                    .filter_map(|&p| dump.pods.get(p as usize))
-                    .collect(),
-                metrics: metrics.as_ref().map(|by_pod| {
-                    (m.pods.iter())
-                        .filter_map(|&p| dump.pods.get(p as usize))
-                        .filter_map(|p| by_pod.get(&p.metadata.namespace, &p.metadata.name))
-                        .collect()
-                }),
-                metrics_api_error: dump.metrics_api_error.as_deref(),
-                events: events
-                    .get(&(meta.namespace.as_str(), meta.name.as_str()))
-                    .cloned()
-                    .unwrap_or_default(),
-                selector_error,
-                own: dump.hpa_files.get(&key),
-            };
-            match share_scenario(share, scaled_object, common) {
-                Ok(scenario) => Ok((calc::evaluate(&scenario), scenario)),
-                Err(e) => Err(format!("{e:#}")),
-            }
-        } else {
-            Err(format!(
-                "{} {} is not in the inputs: the controller cannot read its scale",
-                r.kind, r.name
-            ))
-        };
-
-        let (resources, utilization_resources, missing_requests) = match &report {
-            Ok((_, scenario)) => requests_facts(&scenario.hpa.metrics, m.target),
-            Err(_) => (Vec::new(), Vec::new(), Vec::new()),
-        };
-        let (min_replicas, max_replicas) = match &report {
-            Ok((_, s)) => (s.hpa.min_replicas, s.hpa.max_replicas),
-            Err(_) => (
-                clamp_i32(head.spec.min_replicas.unwrap_or(1)),
-                clamp_i32(head.spec.max_replicas.unwrap_or(0)),
-            ),
-        };
-        if !resources.is_empty() {
-            resource_hpas.push(key.clone());
-        }
-        let facts = HpaFacts {
-            namespace: meta.namespace.to_string(),
-            name: meta.name.clone(),
-            target_kind: r.kind.to_string(),
-            target_name: r.name.to_string(),
-            target: m.state.clone(),
-            min_replicas,
-            max_replicas,
-            utilization_resources,
-            resources,
-            missing_requests,
-            selecting,
-            same_target,
-            selector: selector_text.unwrap_or_default(),
-            replicas_owners: m.target.map(replicas_managers).unwrap_or_default(),
-            pdbs: pdbs.get(&i).cloned().unwrap_or_default(),
-            vpas: vpas_of(dump, &meta.namespace, &r.kind, &r.name),
-            generation: meta.generation,
-            observed_generation: head.status.observed_generation,
-            status_written: status_written(head),
-            capacity: rooms.as_ref().and_then(|rooms| {
-                let per_pod = per_pod_requests(m.target?);
-                let (fit, group) = fits
-                    .entry(per_pod.clone())
-                    .or_insert_with(|| {
-                        let group = growth.as_ref().map(|(max, new_nodes, room)| GroupFit {
-                            max: *max,
-                            new_nodes: *new_nodes,
-                            fit: calc::fleet::pods_that_fit(std::slice::from_ref(room), &per_pod)
-                                .saturating_mul(*new_nodes),
-                        });
-                        (calc::fleet::pods_that_fit(rooms, &per_pod), group)
-                    })
-                    .clone();
-                Some(CapacityFacts {
-                    per_pod,
-                    fit,
-                    current_pods: i64::try_from(m.pods.len()).unwrap_or(i64::MAX),
-                    group,
-                })
-            }),
-        };
-        findings.extend(calc::fleet::hpa_findings(
-            &facts,
-            report.as_ref().ok().map(|(r, _)| r),
-            fleet,
-        ));
-        match report {
-            Ok((r, _)) => reports.push(r),
-            Err(error) => {
-                if m.state == TargetState::Found {
-                    findings.push(calc::fleet::evaluation_failed(
-                        &key,
-                        format!("the single-HPA evaluation failed: {error}"),
-                        "run hpacalc on this HPA alone to see the inputs it needs",
-                    ));
-                }
-                unevaluated.push(Unevaluated {
-                    hpa: key,
-                    target: format!("{}/{}", r.kind, r.name),
-                    min_replicas,
-                    max_replicas,
-                    error,
-                });
-            }
-        }
-    }
-    findings.extend(calc::fleet::fleet_findings(fleet, &resource_hpas));
-    findings.extend(calc::fleet::scaled_object_findings(&lone_scaled_objects(
-        dump,
-    )));
-    calc::fleet::assemble(reports, unevaluated, findings, true)
 }
 
 /// The ScaledObjects that no HPA of the dump belongs to, and whether KEDA paused them.
-fn lone_scaled_objects(dump: &Dump) -> Vec<LoneScaledObject> {
+pub fn lone_scaled_objects(dump: &Dump) -> Vec<LoneScaledObject> {
     let owned: BTreeSet<(&str, &str)> = (dump.hpas.iter())
         .flat_map(|h| {
             let ns = h.head.metadata.namespace.as_str();
@@ -635,121 +661,38 @@ type Target<'a> = (Option<&'a Workload>, Option<(String, Selector)>);
 pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
     let mut hpas: Vec<&Whole<HpaHead>> = dump.hpas.iter().collect();
     hpas.sort_by_key(|h| hpa_key(&h.head));
-    let find = |ns: &str, kind: &str, name: &str| {
-        (dump.workloads.iter())
-            .find(|w| w.metadata.namespace == ns && w.kind == kind && w.metadata.name == name)
-    };
-    let selector_of = |w: &Workload| {
-        let s = w.spec.selector.as_ref()?;
-        let text = s.to_text();
-        let parsed = Selector::parse(&text).ok()?;
-        (!text.is_empty()).then_some((text, parsed))
-    };
-    let template_labels = |w: &Workload| {
-        w.spec
-            .template
-            .as_ref()
-            .map(|t| t.metadata.labels.0.clone())
-            .unwrap_or_default()
-    };
     // Each HPA's target and selector.
     let targets: Vec<Target<'_>> = (hpas.iter())
         .map(|h| {
             let r = &h.head.spec.scale_target_ref;
-            let w = find(&h.head.metadata.namespace, &r.kind, &r.name);
+            let w = (dump.workloads.iter()).find(|w| {
+                w.metadata.namespace == h.head.metadata.namespace
+                    && *w.kind == *r.kind
+                    && *w.metadata.name == *r.name
+            });
             (w, w.and_then(selector_of))
         })
         .collect();
     let mut findings = Vec::new();
     let mut unevaluated = Vec::new();
     for (i, h) in hpas.iter().enumerate() {
-        let head = &h.head;
-        let meta = &head.metadata;
-        let r = &head.spec.scale_target_ref;
         let (target, selector) = (
             targets.get(i).map(|t| t.0).unwrap_or_default(),
             targets.get(i).and_then(|t| t.1.as_ref()),
         );
-        let state = match target {
-            Some(_) => TargetState::Found,
-            None if NO_SCALE_KINDS.contains(&r.kind.as_str()) => TargetState::NoScale,
-            None => TargetState::Missing,
-        };
-        // The workloads whose pods this HPA's selector takes, then the other HPAs taking them.
-        let mut selecting: BTreeSet<String> = BTreeSet::new();
-        if let Some((_, parsed)) = selector {
-            for w in (dump.workloads.iter()).filter(|w| w.metadata.namespace == meta.namespace) {
-                if !parsed.matches_pairs(&template_labels(w)) {
-                    continue;
-                }
-                for (j, other) in hpas.iter().enumerate() {
-                    let takes = targets
-                        .get(j)
-                        .and_then(|t| t.1.as_ref())
-                        .is_some_and(|(_, p)| p.matches_pairs(&template_labels(w)));
-                    if j != i && other.head.metadata.namespace == meta.namespace && takes {
-                        selecting.insert(hpa_key(&other.head));
-                    }
-                }
-            }
-        }
-        let same_target: Vec<String> = (hpas.iter().enumerate())
-            .filter(|&(j, o)| {
-                let s = &o.head.spec.scale_target_ref;
-                j != i
-                    && o.head.metadata.namespace == meta.namespace
-                    && s.kind == r.kind
-                    && s.name == r.name
-            })
-            .map(|(_, o)| hpa_key(&o.head))
-            .collect();
         let spec = crate::input::manifest::load(&h.place, &h.text, None).map(|l| l.spec);
-        let (resources, utilization_resources, missing_requests) = match &spec {
-            Ok(s) => requests_facts(&s.metrics, target),
-            Err(_) => Default::default(),
+        let facts = static_facts(dump, h, target, selector, spec.as_ref().ok());
+        let others = Others {
+            hpas: &hpas,
+            targets: &targets,
         };
-        let (min_replicas, max_replicas) = match &spec {
-            Ok(s) => (s.min_replicas, s.max_replicas),
-            Err(_) => (
-                clamp_i32(head.spec.min_replicas.unwrap_or(1)),
-                clamp_i32(head.spec.max_replicas.unwrap_or(0)),
-            ),
-        };
-        let labels = target.map(template_labels).unwrap_or_default();
-        let pdbs = (dump.pdbs.iter())
-            .filter(|p| target.is_some() && p.metadata.namespace == meta.namespace)
-            .filter(|p| {
-                let s = p.spec.selector.clone().unwrap_or_default();
-                Selector::parse(&s.to_text()).is_ok_and(|s| s.matches_pairs(&labels))
-            })
-            .map(pdb_facts)
-            .collect();
         let facts = HpaFacts {
-            namespace: meta.namespace.to_string(),
-            name: meta.name.clone(),
-            target_kind: r.kind.to_string(),
-            target_name: r.name.to_string(),
-            target: state,
-            min_replicas,
-            max_replicas,
-            utilization_resources,
-            resources,
-            missing_requests,
-            selecting: selecting.into_iter().collect(),
-            same_target,
-            selector: selector.map(|(t, _)| t.clone()).unwrap_or_default(),
-            replicas_owners: (target.and_then(|w| w.spec.replicas))
-                .map(|n| vec![format!("its manifest (spec.replicas: {n})")])
-                .unwrap_or_default(),
-            pdbs,
-            vpas: vpas_of(dump, &meta.namespace, &r.kind, &r.name),
-            generation: None,
-            observed_generation: None,
-            status_written: None,
-            capacity: None,
+            selecting: others.selecting(dump, i, selector),
+            same_target: others.same_target(i),
+            ..facts
         };
         findings.extend(calc::fleet::hpa_findings(&facts, None, fleet));
-        let key = hpa_key(head);
+        let key = hpa_key(&h.head);
         let error = match spec {
             Ok(_) => "manifests only (-f): static checks, no decision".to_string(),
             Err(e) => {
@@ -763,13 +706,152 @@ pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
         };
         unevaluated.push(Unevaluated {
             hpa: key,
-            target: format!("{}/{}", r.kind, r.name),
-            min_replicas,
-            max_replicas,
+            target: format!("{}/{}", facts.target_kind, facts.target_name),
+            min_replicas: facts.min_replicas,
+            max_replicas: facts.max_replicas,
             error,
         });
     }
     calc::fleet::assemble(Vec::new(), unevaluated, findings, false)
+}
+
+/// A workload's selector, when it has one that parses.
+fn selector_of(w: &Workload) -> Option<(String, Selector)> {
+    let s = w.spec.selector.as_ref()?;
+    let text = s.to_text();
+    let parsed = Selector::parse(&text).ok()?;
+    (!text.is_empty()).then_some((text, parsed))
+}
+
+/// The labels of a workload's pod template.
+fn template_labels(
+    w: &Workload,
+) -> Vec<(
+    crate::input::cluster::json::Sym,
+    crate::input::cluster::json::Sym,
+)> {
+    (w.spec.template.as_ref())
+        .map(|t| t.metadata.labels.0.to_vec())
+        .unwrap_or_default()
+}
+
+/// What the manifests alone say of one HPA (the other HPAs aside).
+fn static_facts(
+    dump: &Dump,
+    h: &Whole<HpaHead>,
+    target: Option<&Workload>,
+    selector: Option<&(String, Selector)>,
+    spec: Option<&crate::scenario::HpaSpec>,
+) -> HpaFacts {
+    let head = &h.head;
+    let meta = &head.metadata;
+    let r = &head.spec.scale_target_ref;
+    let state = match target {
+        Some(_) => TargetState::Found,
+        None if NO_SCALE_KINDS.contains(&r.kind.as_str()) => TargetState::NoScale,
+        None => TargetState::Missing,
+    };
+    let (resources, utilization_resources, missing_requests) = match spec {
+        Some(s) => requests_facts(&s.metrics, target),
+        None => Default::default(),
+    };
+    let (min_replicas, max_replicas) = match spec {
+        Some(s) => (s.min_replicas, s.max_replicas),
+        None => (
+            clamp_i32(head.spec.min_replicas.unwrap_or(1)),
+            clamp_i32(head.spec.max_replicas.unwrap_or(0)),
+        ),
+    };
+    let labels = target.map(template_labels).unwrap_or_default();
+    let pdbs = (dump.pdbs.iter())
+        .filter(|p| target.is_some() && p.metadata.namespace == meta.namespace)
+        .filter(|p| {
+            let s = p.spec.selector.clone().unwrap_or_default();
+            Selector::parse(&s.to_text()).is_ok_and(|s| s.matches_pairs(&labels))
+        })
+        .map(pdb_facts)
+        .collect();
+    HpaFacts {
+        namespace: meta.namespace.to_string(),
+        name: meta.name.clone(),
+        target_kind: r.kind.to_string(),
+        target_name: r.name.to_string(),
+        target: state,
+        min_replicas,
+        max_replicas,
+        utilization_resources,
+        resources,
+        missing_requests,
+        selecting: Vec::new(),
+        same_target: Vec::new(),
+        selector: selector.map(|(t, _)| t.clone()).unwrap_or_default(),
+        replicas_owners: (target.and_then(|w| w.spec.replicas))
+            .map(|n| vec![format!("its manifest (spec.replicas: {n})")])
+            .unwrap_or_default(),
+        pdbs,
+        vpas: vpas_of(dump, &meta.namespace, &r.kind, &r.name),
+        generation: None,
+        observed_generation: None,
+        status_written: None,
+        capacity: None,
+    }
+}
+
+/// The manifests' HPAs and their targets, to find the others of one HPA.
+struct Others<'s, 'a> {
+    hpas: &'s [&'a Whole<HpaHead>],
+    targets: &'s [Target<'a>],
+}
+
+impl Others<'_, '_> {
+    /// The workloads whose pods HPA `i`'s selector takes, then the other HPAs taking them.
+    fn selecting(
+        &self,
+        dump: &Dump,
+        i: usize,
+        selector: Option<&(String, Selector)>,
+    ) -> Vec<String> {
+        let mut selecting: BTreeSet<String> = BTreeSet::new();
+        let Some((_, parsed)) = selector else {
+            return Vec::new();
+        };
+        let Some(namespace) = self.hpas.get(i).map(|h| &h.head.metadata.namespace) else {
+            return Vec::new();
+        };
+        for w in (dump.workloads.iter()).filter(|w| w.metadata.namespace == *namespace) {
+            let labels = template_labels(w);
+            if !parsed.matches_pairs(&labels) {
+                continue;
+            }
+            for (j, other) in self.hpas.iter().enumerate() {
+                let takes = (self.targets.get(j))
+                    .and_then(|t| t.1.as_ref())
+                    .is_some_and(|(_, p)| p.matches_pairs(&labels));
+                if j != i && other.head.metadata.namespace == *namespace && takes {
+                    selecting.insert(hpa_key(&other.head));
+                }
+            }
+        }
+        selecting.into_iter().collect()
+    }
+
+    /// The other HPAs with the same scale target.
+    fn same_target(&self, i: usize) -> Vec<String> {
+        let Some(h) = self.hpas.get(i) else {
+            return Vec::new();
+        };
+        let r = &h.head.spec.scale_target_ref;
+        (self.hpas.iter().enumerate())
+            .filter(|&(j, o)| {
+                let s = &o.head.spec.scale_target_ref;
+                j != i
+                    && o.head.metadata.namespace == h.head.metadata.namespace
+                    && s.kind == r.kind
+                    && s.name == r.name
+            })
+            .map(|(_, o)| hpa_key(&o.head))
+            .collect()
+    }
 }
 
 #[cfg(test)]

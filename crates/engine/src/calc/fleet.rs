@@ -5,8 +5,8 @@
 use crate::report::fleet::{AuditReport, AuditSummary, Finding, SeverityCounts, Unevaluated};
 use crate::report::{Report, Severity};
 use crate::scenario::fleet::{
-    CapacityFacts, FleetFacts, HpaFacts, LoneScaledObject, NodeRoom, PdbFacts, TargetState,
-    Unlisted,
+    CapacityFacts, FleetFacts, HpaCase, HpaFacts, LoneScaledObject, NodeRoom, PdbFacts,
+    TargetState, Unlisted,
 };
 use crate::time::Duration;
 
@@ -506,6 +506,53 @@ pub fn assemble(
         unevaluated,
         findings,
     }
+}
+
+/// A fleet's audit: each HPA's decision (its single-HPA report), the checks that need more than
+/// one object, and the summary. The cases are evaluated one at a time, as they come.
+pub fn audit(
+    cases: impl IntoIterator<Item = HpaCase>,
+    fleet: &FleetFacts,
+    lone: &[LoneScaledObject],
+) -> AuditReport {
+    let mut reports = Vec::new();
+    let mut unevaluated = Vec::new();
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut resource_hpas: Vec<String> = Vec::new();
+    for case in cases {
+        let h = &case.facts;
+        let key = key(h);
+        if !h.resources.is_empty() {
+            resource_hpas.push(key.clone());
+        }
+        match case.scenario {
+            Ok(scenario) => {
+                let report = crate::calc::evaluate(&scenario);
+                findings.extend(hpa_findings(h, Some(&report), fleet));
+                reports.push(report);
+            }
+            Err(error) => {
+                findings.extend(hpa_findings(h, None, fleet));
+                if h.target == TargetState::Found {
+                    findings.push(evaluation_failed(
+                        &key,
+                        format!("the single-HPA evaluation failed: {error}"),
+                        "run hpacalc on this HPA alone to see the inputs it needs",
+                    ));
+                }
+                unevaluated.push(Unevaluated {
+                    hpa: key,
+                    target: format!("{}/{}", h.target_kind, h.target_name),
+                    min_replicas: h.min_replicas,
+                    max_replicas: h.max_replicas,
+                    error,
+                });
+            }
+        }
+    }
+    findings.extend(fleet_findings(fleet, &resource_hpas));
+    findings.extend(scaled_object_findings(lone));
+    assemble(reports, unevaluated, findings, true)
 }
 
 #[cfg(test)]

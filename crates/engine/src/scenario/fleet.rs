@@ -130,3 +130,11 @@ pub struct Unlisted {
     /// What goes unchecked without the list.
     pub unchecked: String,
 }
+
+/// One HPA of a fleet, ready for the checks: what the input side knows of it, and the scenario
+/// of its single-HPA evaluation, or why there is none.
+#[derive(Debug, Clone)]
+pub struct HpaCase {
+    pub facts: HpaFacts,
+    pub scenario: Result<crate::scenario::Scenario, String>,
+}
