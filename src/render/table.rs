@@ -66,11 +66,46 @@ pub fn render(report: &Report, wide: bool, terminal: Terminal) -> String {
         report.now
     );
     out.push('\n');
+    push_table(&mut out, &steps_table(report, layout.width));
+    if layout.wide && report.metrics.iter().any(|m| !m.pods.is_empty()) {
+        out.push('\n');
+        push_table(&mut out, &pods_table(report, layout.width));
+    }
+    if !report.diagnostics.is_empty() {
+        out.push('\n');
+        push_table(&mut out, &why_table(report, layout));
+    }
+    out.push('\n');
+    push_decision(&mut out, report, layout);
+    if let Some(nodes) = &report.nodes {
+        out.push('\n');
+        push_table(&mut out, &nodes_table(nodes, layout.width));
+    }
+    if !report.assumptions.is_empty() {
+        out.push('\n');
+        out.push_str(&paint("Assumptions", bold, layout.color));
+        out.push('\n');
+        for a in &report.assumptions {
+            for (i, line) in wrap(
+                &crate::error::escape_control(a),
+                usize::from(layout.width).saturating_sub(2),
+            )
+            .iter()
+            .enumerate()
+            {
+                let _ = writeln!(out, "{} {line}", if i == 0 { "-" } else { " " });
+            }
+        }
+    }
+    out
+}
 
-    let mut steps = new_table(&["PHASE", "STEP", "DETAIL"], layout.width);
+/// One row per step, each phase named once.
+fn steps_table(report: &Report, width: u16) -> Table {
+    let mut steps = new_table(&["PHASE", "STEP", "DETAIL"], width);
     // On a narrow terminal a long step title (a metric's name) would squeeze the details: the
     // title column gets at most a fifth of the width, or its longest word, up to a third.
-    let title_bound = (layout.width < 100).then(|| {
+    let title_bound = (width < 100).then(|| {
         let longest_word = report
             .steps
             .iter()
@@ -78,7 +113,7 @@ pub fn render(report: &Report, wide: bool, terminal: Terminal) -> String {
             .map(|w| u16::try_from(w.chars().count()).unwrap_or(u16::MAX))
             .max()
             .unwrap_or(0);
-        longest_word.max(layout.width / 5).min(layout.width / 3)
+        longest_word.max(width / 5).min(width / 3)
     });
     let mut last_phase = "";
     for s in listed_steps(report) {
@@ -97,7 +132,6 @@ pub fn render(report: &Report, wide: bool, terminal: Terminal) -> String {
         };
         steps.add_row(vec![phase, title.as_str(), s.detail.as_str()]);
     }
-    // On a narrow terminal a long step title (a metric's name) would squeeze the details.
     if let Some(bound) = title_bound
         && let Some(column) = steps.column_mut(1)
     {
@@ -106,37 +140,32 @@ pub fn render(report: &Report, wide: bool, terminal: Terminal) -> String {
             comfy_table::Width::Fixed(bound + 2),
         ));
     }
-    push_table(&mut out, &steps);
+    steps
+}
 
-    if layout.wide {
-        let mut pods = new_table(&["METRIC", "POD", "CLASS", "REASON"], layout.width);
-        for m in &report.metrics {
-            for p in &m.pods {
-                pods.add_row(vec![
-                    m.name.as_str(),
-                    p.name.as_str(),
-                    p.class.as_str(),
-                    p.reason.as_str(),
-                ]);
-            }
-        }
-        if report.metrics.iter().any(|m| !m.pods.is_empty()) {
-            out.push('\n');
-            push_table(&mut out, &pods);
+/// `-o wide`: each pod's class and the reason, per metric.
+fn pods_table(report: &Report, width: u16) -> Table {
+    let mut pods = new_table(&["METRIC", "POD", "CLASS", "REASON"], width);
+    for m in &report.metrics {
+        for p in &m.pods {
+            pods.add_row(vec![
+                m.name.as_str(),
+                p.name.as_str(),
+                p.class.as_str(),
+                p.reason.as_str(),
+            ]);
         }
     }
+    pods
+}
 
-    if !report.diagnostics.is_empty() {
-        out.push('\n');
-        push_table(&mut out, &why_table(report, layout));
-    }
-
-    out.push('\n');
+/// The decision line under the table, wrapped under its arrow.
+fn push_decision(out: &mut String, report: &Report, layout: Layout) {
     let (arrow, summary) = decision_line(report);
     let style = match report.decision.change.as_str() {
         "scaleUp" => Style::new().bold().fg_color(Some(AnsiColor::Green.into())),
         "scaleDown" => Style::new().bold().fg_color(Some(AnsiColor::Yellow.into())),
-        _ => bold,
+        _ => Style::new().bold(),
     };
     let indent = arrow.chars().count() + 2;
     let summary = crate::error::escape_control(summary);
@@ -148,29 +177,6 @@ pub fn render(report: &Report, wide: bool, terminal: Terminal) -> String {
             let _ = writeln!(out, "{:indent$}{line}", "");
         }
     }
-
-    if let Some(nodes) = &report.nodes {
-        out.push('\n');
-        push_table(&mut out, &nodes_table(nodes, layout.width));
-    }
-
-    if !report.assumptions.is_empty() {
-        out.push('\n');
-        out.push_str(&paint("Assumptions", bold, layout.color));
-        out.push('\n');
-        for a in &report.assumptions {
-            for (i, line) in wrap(
-                &crate::error::escape_control(a),
-                usize::from(layout.width).saturating_sub(2),
-            )
-            .iter()
-            .enumerate()
-            {
-                let _ = writeln!(out, "{} {line}", if i == 0 { "-" } else { " " });
-            }
-        }
-    }
-    out
 }
 
 /// The steps of the table, in the controller's order: all but the decision step, which is the

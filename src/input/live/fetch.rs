@@ -77,25 +77,7 @@ pub async fn capture(
     with_nodes: bool,
     save: Option<&Path>,
 ) -> Result<Capture, LiveError> {
-    let hpa_req = Request {
-        path: format!(
-            "/apis/autoscaling/v2/namespaces/{}/horizontalpodautoscalers/{}",
-            enc(namespace),
-            enc(name)
-        ),
-        verb: "get",
-        group: "autoscaling".into(),
-        resource: "horizontalpodautoscalers".into(),
-        namespace: Some(namespace.into()),
-    };
-    let hpa = match api.get(&hpa_req).await? {
-        Ok(text) => text,
-        Err(r) if r.code == 404 => return Err(hpa_not_found(api, namespace, name).await),
-        Err(r) => return Err(refused(api, &hpa_req, &r)),
-    };
-    let loaded = manifest::load(&format!("HPA {namespace}/{name} (live)"), &hpa, None)
-        .map_err(|e| LiveError(e.to_string()))?;
-    let spec = loaded.spec;
+    let (hpa, spec) = read_hpa(api, namespace, name).await?;
 
     // The scale does not depend on the metrics that read no pods: ask for both at once.
     let hpa_name = format!("{namespace}/{name}");
@@ -111,20 +93,7 @@ pub async fn capture(
         object,
     } = scale?;
     let (events, events_from) = events?;
-    let scale_parsed = scale::parse("scale", &scale, Format::Json).map_err(|e| {
-        LiveError(format!(
-            "the scale of {}/{} is not a Scale: {e}",
-            spec.target.kind, spec.target.name
-        ))
-    })?;
-    let Some(selector) = scale_parsed.selector.clone() else {
-        // Port of validateAndParseSelector (horizontal.go): an empty selector stops the sync.
-        return Err(LiveError(format!(
-            "the scale of {}/{} has no status.selector: the controller stops with InvalidSelector \
-             (\"selector is required\"); the target's controller must set the scale's selector",
-            spec.target.kind, spec.target.name
-        )));
-    };
+    let (scale_parsed, selector, scope) = scope_of(&scale, &spec.target, namespace)?;
     let objects = objects?;
     let external = external?;
 
@@ -132,16 +101,6 @@ pub async fn capture(
         .metrics
         .iter()
         .any(|m| matches!(m, MetricSpec::Resource { .. }));
-    let scope = Scope {
-        namespace: namespace.to_string(),
-        selector: Some(Selector::parse(&selector).map_err(|e| {
-            LiveError(format!(
-                "the scale of {}/{} has the selector {selector:?}, which does not parse: {e}",
-                spec.target.kind, spec.target.name
-            ))
-        })?),
-        selector_is_targets: true,
-    };
     let pods_file = save.map(|dir| dir.join(PODS_FILE));
     let pods_read = PodsRead {
         scope: &scope,
@@ -219,6 +178,67 @@ pub async fn capture(
         notes,
         captured_at: Timestamp(jiff::Timestamp::now().as_millisecond()),
     })
+}
+
+/// The HPA, as `autoscaling/v2` serves it, and its spec.
+async fn read_hpa(
+    api: &Api,
+    namespace: &str,
+    name: &str,
+) -> Result<(String, crate::scenario::HpaSpec), LiveError> {
+    let hpa_req = Request {
+        path: format!(
+            "/apis/autoscaling/v2/namespaces/{}/horizontalpodautoscalers/{}",
+            enc(namespace),
+            enc(name)
+        ),
+        verb: "get",
+        group: "autoscaling".into(),
+        resource: "horizontalpodautoscalers".into(),
+        namespace: Some(namespace.into()),
+    };
+    let hpa = match api.get(&hpa_req).await? {
+        Ok(text) => text,
+        Err(r) if r.code == 404 => return Err(hpa_not_found(api, namespace, name).await),
+        Err(r) => return Err(refused(api, &hpa_req, &r)),
+    };
+    let loaded = manifest::load(&format!("HPA {namespace}/{name} (live)"), &hpa, None)
+        .map_err(|e| LiveError(e.to_string()))?;
+    Ok((hpa, loaded.spec))
+}
+
+/// The scale subresource, its selector, and the pods reader's scope.
+fn scope_of(
+    scale: &str,
+    target: &ObjectReference,
+    namespace: &str,
+) -> Result<(Scale, String, Scope), LiveError> {
+    let scale_parsed = scale::parse("scale", scale, Format::Json).map_err(|e| {
+        LiveError(format!(
+            "the scale of {}/{} is not a Scale: {e}",
+            target.kind, target.name
+        ))
+    })?;
+    let Some(selector) = scale_parsed.selector.clone() else {
+        // Port of validateAndParseSelector (horizontal.go): an empty selector stops the sync.
+        return Err(LiveError(format!(
+            "the scale of {}/{} has no status.selector: the controller stops with InvalidSelector \
+             (\"selector is required\"); the target's controller must set the scale's selector",
+            target.kind, target.name
+        )));
+    };
+    let parsed = Selector::parse(&selector).map_err(|e| {
+        LiveError(format!(
+            "the scale of {}/{} has the selector {selector:?}, which does not parse: {e}",
+            target.kind, target.name
+        ))
+    })?;
+    let scope = Scope {
+        namespace: namespace.to_string(),
+        selector: Some(parsed),
+        selector_is_targets: true,
+    };
+    Ok((scale_parsed, selector, scope))
 }
 
 // Port of NewGenericServerResponse (apimachinery/pkg/api/errors/errors.go): the error client-go
