@@ -1,14 +1,16 @@
-//! Output files (`--chart`, and any later `--html` or `--save`): never an input of the same run,
-//! never a file named `-`, and never left half-written (a temporary file beside it, renamed).
+//! Every file a run writes (`--chart`, `--html`, the capture of `--save`), through one writer:
+//! each file is written to a private temporary file beside its target and renamed over the
+//! target only when the run has succeeded, so a run that fails changes nothing. It never writes
+//! through a symlink, never opens a FIFO or a device, never writes over an input of the run, and
+//! never deletes a file it did not create.
 
-use std::fs::{self, File};
+use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::error::InputError;
-use crate::error::UsageError;
+use crate::error::{InputError, UsageError};
 
 /// One input of the run, with the flag that named it.
 pub struct Input<'a> {
@@ -16,35 +18,192 @@ pub struct Input<'a> {
     pub path: &'a Path,
 }
 
-/// Writes `bytes` to the file `flag` names, after checking it is none of `inputs`.
-pub fn write_file(flag: &str, path: &Path, bytes: &[u8], inputs: &[Input<'_>]) -> Result<()> {
-    check_target(flag, path, inputs)?;
-    let shown = path.display().to_string();
-    let cannot = |e: std::io::Error| InputError::new(&shown, format!("cannot write {flag}: {e}"));
-    // A device or a pipe (`/dev/null`, `/dev/stdout`, `>(...)`) is written in place: it cannot
-    // be replaced by a rename, and nothing half-written stays in it.
-    if let Ok(meta) = fs::metadata(path)
-        && !meta.is_file()
+/// The files one run writes, held aside until `commit`; dropped uncommitted, they are removed.
+pub struct Outputs<'a> {
+    inputs: &'a [Input<'a>],
+    staged: Vec<Staged>,
+    /// A `--save` folder this run created: removed again if the run fails and it is empty.
+    created_dir: Option<PathBuf>,
+    committed: bool,
+}
+
+/// A file written aside, and the target it becomes.
+struct Staged {
+    flag: String,
+    temp: PathBuf,
+    target: PathBuf,
+}
+
+impl<'a> Outputs<'a> {
+    pub fn new(inputs: &'a [Input<'a>]) -> Outputs<'a> {
+        Outputs {
+            inputs,
+            staged: Vec::new(),
+            created_dir: None,
+            committed: false,
+        }
+    }
+
+    /// Refuses a target before anything is computed: `-`, an input of the run, or something
+    /// that is not a regular file (a folder, a FIFO, a device).
+    pub fn check(&self, flag: &str, path: &Path) -> Result<()> {
+        check_target(flag, path, self.inputs)?;
+        match fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() || meta.is_file() => Ok(()),
+            Ok(meta) => Err(InputError::new(
+                path.display().to_string(),
+                format!(
+                    "found {}, expected a regular file to write {flag} to (or none): a {} is \
+                     never opened",
+                    kind(&meta),
+                    kind(&meta)
+                ),
+            )
+            .into()),
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// Writes `bytes` aside, to become `path` at `commit`.
+    pub fn stage(&mut self, flag: &str, path: &Path, bytes: &[u8]) -> Result<()> {
+        let mut file = self.create(flag, path)?;
+        file.write_all(bytes).map_err(|e| cannot(flag, path, &e))?;
+        Ok(())
+    }
+
+    /// A file to write aside (the pages of a list as they arrive), to become `path` at `commit`.
+    pub fn create(&mut self, flag: &str, path: &Path) -> Result<File> {
+        self.check(flag, path)?;
+        let temp = temp_path(path);
+        // `create_new` refuses any existing path, a symlink included: a file planted at the
+        // temporary name is never written through.
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        let file = options.open(&temp).map_err(|e| cannot(flag, path, &e))?;
+        self.staged.push(Staged {
+            flag: flag.to_string(),
+            temp,
+            target: path.to_path_buf(),
+        });
+        Ok(file)
+    }
+
+    /// `--save DIR`: a folder that does not exist yet (created now, private), an empty one, or
+    /// an earlier capture of hpacalc (its `command.txt` says so). Anything else is refused: its
+    /// files are not this run's to replace.
+    pub fn capture_dir(&mut self, dir: &Path, marker: &str) -> Result<()> {
+        let shown = dir.display().to_string();
+        match fs::metadata(dir) {
+            Err(_) => {
+                let mut builder = fs::DirBuilder::new();
+                builder.recursive(true);
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::DirBuilderExt;
+                    builder.mode(0o700);
+                }
+                builder.create(dir).map_err(|e| {
+                    InputError::new(&shown, format!("cannot create the capture folder: {e}"))
+                })?;
+                self.created_dir = Some(dir.to_path_buf());
+                return Ok(());
+            }
+            Ok(meta) if !meta.is_dir() => {
+                return Err(InputError::new(
+                    &shown,
+                    format!("found {}, expected a folder for the capture", kind(&meta)),
+                )
+                .into());
+            }
+            Ok(_) => {}
+        }
+        let entries: Vec<String> = fs::read_dir(dir)
+            .map_err(|e| InputError::new(&shown, format!("cannot read the folder: {e}")))?
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .collect();
+        if entries.is_empty() || is_capture(&dir.join("command.txt"), marker) {
+            return Ok(());
+        }
+        let mut names = entries;
+        names.sort();
+        Err(UsageError(format!(
+            "--save {shown}: found a folder with other files ({}), expected an empty folder or \
+             an earlier capture of hpacalc (with its command.txt): its files are not this run's \
+             to replace",
+            crate::error::name_list(&names, 3)
+        ))
+        .into())
+    }
+
+    /// Renames every file written aside over its target, in the order written.
+    pub fn commit(mut self) -> Result<()> {
+        self.committed = true;
+        for s in std::mem::take(&mut self.staged) {
+            let done = File::open(&s.temp)
+                .and_then(|f| f.sync_all())
+                .and_then(|()| fs::rename(&s.temp, &s.target));
+            if let Err(e) = done {
+                let _ = fs::remove_file(&s.temp);
+                return Err(cannot(&s.flag, &s.target, &e).into());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Outputs<'_> {
+    fn drop(&mut self) {
+        for s in &self.staged {
+            let _ = fs::remove_file(&s.temp);
+        }
+        if !self.committed
+            && let Some(dir) = &self.created_dir
+        {
+            // Only when empty: `remove_dir` never removes a folder with files.
+            let _ = fs::remove_dir(dir);
+        }
+    }
+}
+
+/// Whether `path` is the `command.txt` of an earlier capture: a regular file (not a link) that
+/// starts with `marker`.
+fn is_capture(path: &Path, marker: &str) -> bool {
+    let regular = fs::symlink_metadata(path).is_ok_and(|m| m.is_file());
+    regular
+        && fs::read(path)
+            .ok()
+            .is_some_and(|text| text.starts_with(marker.as_bytes()))
+}
+
+fn cannot(flag: &str, path: &Path, e: &std::io::Error) -> InputError {
+    InputError::new(
+        path.display().to_string(),
+        format!("cannot write {flag}: {e}"),
+    )
+}
+
+/// What a path is, for messages.
+fn kind(meta: &fs::Metadata) -> &'static str {
+    #[cfg(unix)]
     {
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(cannot)?;
-        f.write_all(bytes).map_err(cannot)?;
-        return f.flush().map_err(|e| cannot(e).into());
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
     }
-    let temp = temp_path(path);
-    let written = File::create_new(&temp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    let renamed = written.and_then(|()| fs::rename(&temp, path));
-    if let Err(e) = renamed {
-        // The temporary file may not exist (create failed); nothing else to clean.
-        let _ = fs::remove_file(&temp);
-        return Err(cannot(e).into());
-    }
-    Ok(())
+    if meta.is_dir() { "a folder" } else { "a file" }
 }
 
 /// Refuses `-` and any output that is the same file as an input: same canonical path, or same
@@ -115,8 +274,15 @@ mod tests {
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("hpacalc-out-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    fn write_file(flag: &str, path: &Path, bytes: &[u8], inputs: &[Input<'_>]) -> Result<()> {
+        let mut out = Outputs::new(inputs);
+        out.stage(flag, path, bytes)?;
+        out.commit()
     }
 
     #[test]
@@ -164,6 +330,85 @@ mod tests {
         let missing = dir.join("no/such/chart.svg");
         let err = write_file("--chart", &missing, b"x", &[]).unwrap_err();
         assert!(err.to_string().contains("cannot write --chart"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn nothing_changes_until_the_run_commits() {
+        let dir = scratch("uncommitted");
+        let out = dir.join("pods.json");
+        fs::write(&out, "earlier capture").unwrap();
+        {
+            let mut outputs = Outputs::new(&[]);
+            outputs.stage("--save", &out, b"half a list").unwrap();
+            // The run fails here: the outputs are dropped without a commit.
+        }
+        assert_eq!(fs::read_to_string(&out).unwrap(), "earlier capture");
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary file stays"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_is_replaced_never_written_through() {
+        let dir = scratch("symlink");
+        let victim = dir.join("victim.txt");
+        fs::write(&victim, "the user's notes").unwrap();
+        let link = dir.join("hpa.yaml");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        write_file("--save", &link, b"kind: HorizontalPodAutoscaler", &[]).unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "the user's notes");
+        assert!(fs::symlink_metadata(&link).unwrap().is_file());
+        // A link planted at the temporary name makes the write fail, never follows it.
+        let planted = temp_path(&dir.join("scale.json"));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        assert!(write_file("--save", &dir.join("scale.json"), b"{}", &[]).is_err());
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "the user's notes");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_device_is_never_opened() {
+        let dir = scratch("fifo");
+        let fifo = dir.join("hpa.yaml");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let err = write_file("--save", &fifo, b"x", &[]).unwrap_err();
+            assert!(err.to_string().contains("found a named pipe"), "{err}");
+        }
+        let err = write_file("--chart", Path::new("/dev/null"), b"x", &[]).unwrap_err();
+        assert!(err.to_string().contains("found a device"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_capture_folder_is_new_empty_or_an_earlier_capture() {
+        let marker = "# The offline command";
+        let dir = scratch("capture");
+        let fresh = dir.join("new");
+        let mut out = Outputs::new(&[]);
+        out.capture_dir(&fresh, marker).unwrap();
+        drop(out);
+        assert!(
+            !fresh.exists(),
+            "a folder the failed run created is removed"
+        );
+        fs::create_dir(&fresh).unwrap();
+        Outputs::new(&[]).capture_dir(&fresh, marker).unwrap();
+        fs::write(fresh.join("notes.txt"), "mine").unwrap();
+        let err = Outputs::new(&[]).capture_dir(&fresh, marker).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("found a folder with other files (notes.txt)"),
+            "{err}"
+        );
+        fs::write(fresh.join("command.txt"), format!("{marker} ...\n")).unwrap();
+        Outputs::new(&[]).capture_dir(&fresh, marker).unwrap();
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -31,9 +31,10 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         .iter()
         .filter_map(|(flag, p)| p.as_deref().map(|path| output::Input { flag, path }))
         .collect();
+    let mut outputs = output::Outputs::new(&inputs);
     for (flag, path) in [("--chart", &args.chart), ("--html", &args.html)] {
         if let Some(path) = path {
-            output::check_target(flag, path, &inputs)?;
+            outputs.check(flag, path)?;
         }
     }
     let setup = simulation::build(&inputs_of(args)?)?;
@@ -47,14 +48,15 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
             };
             let sim = calc::simulate::run_observed(&setup, Some(&mut observe));
             let page = render::html::render(&sim, &reports);
-            output::write_file("--html", path, page.as_bytes(), &inputs)?;
+            outputs.stage("--html", path, page.as_bytes())?;
             sim
         }
     };
     if let Some(path) = &args.chart {
         let chart = render::chart::render(&sim);
-        output::write_file("--chart", path, chart.as_bytes(), &inputs)?;
+        outputs.stage("--chart", path, chart.as_bytes())?;
     }
+    outputs.commit()?;
     let exporter: Box<dyn Exporter<calc::simulate::Simulation>> = match args.output {
         TimelineFormat::Table => Box::new(Table::default()),
         TimelineFormat::Json => Box::new(Json),

@@ -80,7 +80,7 @@ pub fn read_input(path: &Path) -> anyhow::Result<(String, String)> {
     let bytes = if path == Path::new("-") {
         read_capped(io::stdin().lock(), &shown)?
     } else {
-        read_named(path, &shown)?
+        read_named(path, &shown, MAX_INPUT_BYTES)?
     };
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
@@ -92,7 +92,14 @@ pub fn read_input(path: &Path) -> anyhow::Result<(String, String)> {
     Ok((shown, text))
 }
 
-fn read_named(path: &Path, shown: &str) -> Result<Vec<u8>, InputError> {
+/// Reads a file of at most `cap` bytes (a credential, a certificate), as `read_input` reads an
+/// input: devices refused, a FIFO given a few seconds to find a writer, the cap checked while
+/// reading. The bytes are never quoted in an error.
+pub fn read_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
+    read_named(path, &display_name(&path.to_string_lossy()), cap)
+}
+
+fn read_named(path: &Path, shown: &str, cap: u64) -> Result<Vec<u8>, InputError> {
     let cannot = |e: io::Error| InputError::new(shown, format!("cannot read: {e}"));
     // `metadata` follows symlinks (`/dev/stdin`, `/dev/fd/63`) and never blocks, even on a FIFO.
     let meta = std::fs::metadata(path).map_err(cannot)?;
@@ -116,13 +123,13 @@ fn read_named(path: &Path, shown: &str) -> Result<Vec<u8>, InputError> {
             ));
         }
     };
-    if kind == Kind::File && meta.len() > MAX_INPUT_BYTES {
-        return Err(too_large(shown, Some(meta.len())));
+    if kind == Kind::File && meta.len() > cap {
+        return Err(too_large_to(shown, Some(meta.len()), cap));
     }
     // A regular file's size is known: one allocation of it (a file that grows meanwhile still
     // stops at the cap).
     let size = if kind == Kind::File { meta.len() } else { 0 };
-    read_capped_to(file, shown, MAX_INPUT_BYTES, size)
+    read_capped_to(file, shown, cap, size)
 }
 
 /// Reads at most [`MAX_INPUT_BYTES`]; one byte more is an error, found before memory grows.
@@ -149,10 +156,6 @@ fn read_capped_to(
         return Err(too_large_to(shown, None, cap));
     }
     Ok(bytes)
-}
-
-fn too_large(shown: &str, size: Option<u64>) -> InputError {
-    too_large_to(shown, size, MAX_INPUT_BYTES)
 }
 
 fn too_large_to(shown: &str, size: Option<u64>, cap: u64) -> InputError {

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration as StdDuration;
 
 use http_body_util::BodyExt;
-use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::config::KubeConfigOptions;
 
 use super::LiveError;
 
@@ -35,6 +35,22 @@ pub struct Request {
     /// Resource, with its subresource (`deployments/scale`).
     pub resource: String,
     pub namespace: Option<String>,
+}
+
+/// The largest answer to a GET of one object (an HPA, a scale, a metric): the API server keeps
+/// no object above 1.5 MB, and no metrics API answer for one HPA comes near this.
+pub const MAX_OBJECT_BYTES: usize = 64 * 1024 * 1024;
+
+impl Request {
+    /// The largest answer read: a page of a list may be large (the PodMetrics of a cluster are
+    /// one answer), one object never is.
+    pub fn max_bytes(&self) -> usize {
+        if self.verb == "list" {
+            usize::try_from(crate::input::read::MAX_INPUT_BYTES).unwrap_or(usize::MAX)
+        } else {
+            MAX_OBJECT_BYTES
+        }
+    }
 }
 
 /// An answer that is not a success.
@@ -99,16 +115,31 @@ impl Api {
                 .await
                 .map_err(|e| self.transport_error(&e, req))?;
             let code = response.status().as_u16();
-            let bytes = response
-                .into_body()
+            // The cap is checked while the body arrives: an endless answer never fills memory.
+            let cap = req.max_bytes();
+            let bytes = http_body_util::Limited::new(response.into_body(), cap)
                 .collect()
                 .await
-                .map_err(|e| self.transport_error(&e, req))?
+                .map_err(|e| {
+                    if e.is::<http_body_util::LengthLimitError>() {
+                        LiveError(format!(
+                            "the API server {} answered {} {} with more than {cap} bytes, \
+                             expected at most {} MiB: select fewer objects (-n)",
+                            self.server,
+                            req.verb.to_uppercase(),
+                            crate::error::quoted_bare(&req.path),
+                            cap / (1024 * 1024)
+                        ))
+                    } else {
+                        self.transport_error(e.as_ref(), req)
+                    }
+                })?
                 .to_bytes();
             let text = String::from_utf8(Vec::from(bytes)).map_err(|_| {
                 LiveError(format!(
                     "{} answered GET {} with text that is not UTF-8",
-                    self.server, req.path
+                    self.server,
+                    crate::error::quoted_bare(&req.path)
                 ))
             })?;
             if (200..300).contains(&code) {
@@ -128,7 +159,7 @@ impl Api {
                 Err(LiveError(format!(
                     "the API server {} did not answer GET {} within {} (--request-timeout)",
                     self.server,
-                    req.path,
+                    crate::error::quoted_bare(&req.path),
                     show_duration(t)
                 )))
             }),
@@ -147,7 +178,9 @@ impl Api {
         } else if lower.contains("timed out") || lower.contains("timeout") {
             LiveError(format!(
                 "the API server {} did not answer GET {} in time (context {}): {text}",
-                self.server, req.path, self.context
+                self.server,
+                crate::error::quoted_bare(&req.path),
+                self.context
             ))
         } else {
             LiveError(format!(
@@ -159,35 +192,7 @@ impl Api {
 }
 
 async fn load_config(settings: &Settings<'_>) -> Result<(kube::Config, String), LiveError> {
-    let kubeconfig = match settings.kubeconfig {
-        Some(path) => Some(Kubeconfig::read_from(path).map_err(|e| {
-            LiveError(format!(
-                "cannot read the kubeconfig {}: {}",
-                path.display(),
-                chain(&e)
-            ))
-        })?),
-        None => match Kubeconfig::from_env() {
-            Ok(Some(k)) => Some(k),
-            Ok(None) => match home_kubeconfig() {
-                Some(path) if path.exists() => Some(Kubeconfig::read_from(&path).map_err(|e| {
-                    LiveError(format!(
-                        "cannot read the kubeconfig {}: {}",
-                        path.display(),
-                        chain(&e)
-                    ))
-                })?),
-                _ => None,
-            },
-            Err(e) => {
-                return Err(LiveError(format!(
-                    "cannot read the kubeconfig of KUBECONFIG: {}",
-                    chain(&e)
-                )));
-            }
-        },
-    };
-    let Some(kubeconfig) = kubeconfig else {
+    let Some((mut kubeconfig, _)) = super::kubeconfig::load(settings.kubeconfig)? else {
         if std::env::var_os("KUBERNETES_SERVICE_HOST").is_some() {
             let config = kube::Config::incluster().map_err(|e| {
                 LiveError(format!(
@@ -203,11 +208,7 @@ async fn load_config(settings: &Settings<'_>) -> Result<(kube::Config, String), 
                 .to_string(),
         ));
     };
-    let names: Vec<&str> = kubeconfig
-        .contexts
-        .iter()
-        .map(|c| c.name.as_str())
-        .collect();
+    let names = super::kubeconfig::context_names(&kubeconfig);
     let context = match (settings.context, kubeconfig.current_context.as_deref()) {
         (Some(c), _) => c.to_string(),
         (None, Some(c)) if !c.is_empty() => c.to_string(),
@@ -220,10 +221,12 @@ async fn load_config(settings: &Settings<'_>) -> Result<(kube::Config, String), 
     };
     if !names.contains(&context.as_str()) {
         return Err(LiveError(format!(
-            "context \"{context}\" not found in the kubeconfig ({})",
+            "context {} not found in the kubeconfig ({})",
+            crate::error::quoted(&context),
             context_list(&names)
         )));
     }
+    super::kubeconfig::inline_context(&mut kubeconfig, &context, settings.timeout)?;
     let options = KubeConfigOptions {
         context: Some(context.clone()),
         ..KubeConfigOptions::default()
@@ -232,7 +235,8 @@ async fn load_config(settings: &Settings<'_>) -> Result<(kube::Config, String), 
         .await
         .map_err(|e| {
             LiveError(format!(
-                "cannot use context \"{context}\" of the kubeconfig: {}",
+                "cannot use context {} of the kubeconfig: {}",
+                crate::error::quoted(&context),
                 chain(&e)
             ))
         })?;
@@ -243,13 +247,11 @@ fn context_list(names: &[&str]) -> String {
     if names.is_empty() {
         "it has no contexts".to_string()
     } else {
-        format!("its contexts: {}", names.join(", "))
+        format!(
+            "its contexts: {}",
+            crate::error::name_list(names, crate::error::LIST_NAMES)
+        )
     }
-}
-
-fn home_kubeconfig() -> Option<std::path::PathBuf> {
-    let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE"))?;
-    Some(Path::new(&home).join(".kube").join("config"))
 }
 
 /// An error and its sources, `: `-separated, without repeats.

@@ -6,8 +6,6 @@
 //! except the pod pages, which the offline pod reader (`pods::Pages`) reads as they arrive so that
 //! the list is never held whole.
 
-use std::path::Path;
-
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -24,6 +22,8 @@ use crate::time::Timestamp;
 
 /// Pods per page of the pod list (`limit`), as the controller's informer pages its lists.
 pub const PAGE_SIZE: usize = 500;
+/// The most pages one list is read in: 2,000 pages of 500 are a million objects.
+pub const MAX_PAGES: usize = 2_000;
 
 /// The files the paged lists are written to, in the capture directory.
 pub const PODS_FILE: &str = "pods.json";
@@ -69,13 +69,13 @@ pub struct Capture {
 }
 
 /// Reads one HPA and everything its next sync reads. The pods are read page by page as they
-/// arrive (and, with `save`, written there as one `List`); the other answers are returned.
+/// arrive (and, with `save_pods`, written there as one `List`); the other answers are returned.
 pub async fn capture(
     api: &Api,
     namespace: &str,
     name: &str,
     with_nodes: bool,
-    save: Option<&Path>,
+    save_pods: Option<std::fs::File>,
 ) -> Result<Capture, LiveError> {
     let (hpa, spec) = read_hpa(api, namespace, name).await?;
 
@@ -101,14 +101,13 @@ pub async fn capture(
         .metrics
         .iter()
         .any(|m| matches!(m, MetricSpec::Resource { .. }));
-    let pods_file = save.map(|dir| dir.join(PODS_FILE));
     let pods_read = PodsRead {
         scope: &scope,
         target: &spec.target,
-        save: pods_file.as_deref(),
+        save: save_pods,
     };
     let (pods, usage, pods_metrics, nodes) = tokio::join!(
-        list_pods(api, namespace, &selector, &pods_read),
+        list_pods(api, namespace, &selector, pods_read),
         async {
             if wants_usage {
                 pod_metrics(api, namespace, &selector).await.map(Some)
@@ -262,8 +261,19 @@ pub(super) fn client_error_message(r: &Refused, verb: &str, group_resource: &str
     format!("{message} ({verb} {group_resource})")
 }
 
+/// The most of a server's error message kept in a capture (and so in the report): real ones are
+/// a line; a longer one is cut, with its length.
+pub const MAX_SERVER_MESSAGE: usize = 1024;
+
 /// A `Status` as the offline readers take an API's error answer.
 pub(super) fn status_text(message: &str, code: u16) -> String {
+    let count = message.chars().count();
+    let message = if count > MAX_SERVER_MESSAGE {
+        let cut: String = message.chars().take(MAX_SERVER_MESSAGE).collect();
+        format!("{cut}... ({count} characters)")
+    } else {
+        message.to_string()
+    };
     serde_json::json!({
         "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
         "message": message, "code": code,
@@ -496,24 +506,26 @@ pub fn refused(api: &Api, req: &Request, r: &Refused) -> LiveError {
         .map_or("cluster-wide".to_string(), |ns| {
             format!("in namespace {ns}")
         });
+    // What the server says is its own text: quoted, cut, never sent to the terminal raw.
+    let message = crate::error::quoted_bare(&r.message);
     match r.code {
         401 => LiveError(format!(
-            "the API server {} refused the credentials of context {} (401 Unauthorized: {}): log \
-             in again or renew the token",
-            api.server, api.context, r.message
+            "the API server {} refused the credentials of context {} (401 Unauthorized: \
+             {message}): log in again or renew the token",
+            api.server, api.context
         )),
         403 => LiveError(format!(
-            "forbidden (403): cannot {} {resource} {scope} on {} (context {}): {}; a Role or \
-             ClusterRole bound to you with the rule {{apiGroups: [\"{}\"], resources: [\"{}\"], \
-             verbs: [\"{}\"]}} allows it (`hpacalc rbac` prints every rule live mode needs)",
-            req.verb, api.server, api.context, r.message, req.group, req.resource, req.verb
+            "forbidden (403): cannot {} {resource} {scope} on {} (context {}): {message}; a Role \
+             or ClusterRole bound to you with the rule {{apiGroups: [\"{}\"], resources: \
+             [\"{}\"], verbs: [\"{}\"]}} allows it (`hpacalc rbac` prints every rule live mode \
+             needs)",
+            req.verb, api.server, api.context, req.group, req.resource, req.verb
         )),
         code => LiveError(format!(
-            "the API server {} answered {} {} with {code}: {}",
+            "the API server {} answered {} {} with {code}: {message}",
             api.server,
             req.verb.to_uppercase(),
-            req.path,
-            r.message
+            crate::error::quoted_bare(&req.path),
         )),
     }
 }
@@ -693,14 +705,36 @@ fn list_text(kind: &str, api_version: &str, items: &[Box<RawValue>]) -> String {
 
 /// A paged list (`limit`/`continue`) as one `List` text of every page's items.
 async fn list_all(api: &Api, req: &Request) -> Result<String, LiveError> {
-    let mut text = Vec::new();
+    let mut text = CappedText(Vec::new());
     list_pages(api, req, Some(&mut text), |_| Ok(())).await?;
-    String::from_utf8(text).map_err(|e| {
+    String::from_utf8(text.0).map_err(|e| {
         LiveError(format!(
             "the API server {} answered GET {} with text that is not UTF-8: {e}",
-            api.server, req.path
+            api.server,
+            crate::error::quoted_bare(&req.path)
         ))
     })
+}
+
+/// A list's text in memory, at most the input size limit however many pages it takes.
+struct CappedText(Vec<u8>);
+
+impl std::io::Write for CappedText {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let cap = usize::try_from(crate::input::read::MAX_INPUT_BYTES).unwrap_or(usize::MAX);
+        if self.0.len().saturating_add(bytes.len()) > cap {
+            return Err(std::io::Error::other(format!(
+                "the list holds more than {cap} bytes ({} MiB, the input size limit)",
+                cap / (1024 * 1024)
+            )));
+        }
+        self.0.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A paged list, each page handed to `read` as it arrives and, with `out`, written there as
@@ -734,7 +768,15 @@ pub(super) async fn list_pages_or_refused(
     let mut count = 0;
     let mut pages = 0;
     let mut next: Option<String> = None;
+    let mut tokens: std::collections::HashSet<String> = std::collections::HashSet::new();
     let separator = if req.path.contains('?') { '&' } else { '?' };
+    let endless = |why: String| {
+        LiveError(format!(
+            "the API server {} answered the list {} {why}: the list would never end",
+            api.server,
+            crate::error::quoted_bare(&req.path)
+        ))
+    };
     loop {
         let mut page_req = req.clone();
         page_req.path = format!("{}{separator}limit={PAGE_SIZE}", req.path);
@@ -763,8 +805,17 @@ pub(super) async fn list_pages_or_refused(
         }
         next = page.metadata.and_then(|m| m.next).filter(|t| !t.is_empty());
         read(&text)?;
-        if next.is_none() {
+        let Some(token) = &next else {
             break;
+        };
+        if !tokens.insert(token.clone()) {
+            return Err(endless(format!(
+                "with the continue token of an earlier page again (page {})",
+                pages + 1
+            )));
+        }
+        if pages >= MAX_PAGES {
+            return Err(endless(format!("with more than {MAX_PAGES} pages")));
         }
     }
     if let Some(out) = &mut out {
@@ -778,7 +829,7 @@ pub(super) async fn list_pages_or_refused(
 struct PodsRead<'a> {
     scope: &'a Scope,
     target: &'a ObjectReference,
-    save: Option<&'a Path>,
+    save: Option<std::fs::File>,
 }
 
 /// The pods of the selector, page after page, read into the offline reader's pods as they arrive
@@ -787,7 +838,7 @@ async fn list_pods(
     api: &Api,
     namespace: &str,
     selector: &str,
-    how: &PodsRead<'_>,
+    how: PodsRead<'_>,
 ) -> Result<(CapturedPods, usize), LiveError> {
     let req = Request {
         path: format!(
@@ -800,13 +851,7 @@ async fn list_pods(
         resource: "pods".into(),
         namespace: Some(namespace.into()),
     };
-    let mut saved = match how.save {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .map_err(|e| LiveError(format!("cannot write {}: {e}", path.display())))?,
-        )),
-        None => None,
-    };
+    let mut saved = how.save.map(std::io::BufWriter::new);
     let out = saved.as_mut().map(|w| w as &mut dyn std::io::Write);
     let mut pages = Pages::new(PODS_FILE, how.scope, how.target);
     let (_, count) = list_pages(api, &req, out, |text| {

@@ -8,6 +8,7 @@
 pub mod client;
 pub mod cluster;
 pub mod fetch;
+pub mod kubeconfig;
 pub mod rbac;
 
 use std::path::{Path, PathBuf};
@@ -18,9 +19,14 @@ use anyhow::Result;
 use crate::error::InputError;
 use crate::input::kubectl::pods::CapturedPods;
 use crate::input::{self, Given, Inputs, Settings, Text};
+use crate::output::Outputs;
 use crate::scenario::Scenario;
 use crate::time::Duration;
 use client::{Api, Settings as Connection};
+
+/// How `command.txt` starts: a folder holding it is an earlier capture, which `--save` may
+/// replace.
+const COMMAND_MARKER: &str = "# The offline command that gives the live answer of";
 
 /// A failure of live mode (configuration, connection, permission, a missing object): one line,
 /// exit 1.
@@ -115,19 +121,28 @@ impl Session {
     }
 
     /// Reads the cluster once and returns the scenario of the offline command on the capture.
+    /// With `--save`, the capture replaces an earlier one only when the run succeeds.
     pub fn scenario(&self) -> Result<Scenario> {
         let save = self.options.save.as_deref();
+        let mut outputs = Outputs::new(&[]);
+        let save_pods = match save {
+            Some(dir) => {
+                outputs.capture_dir(dir, COMMAND_MARKER)?;
+                Some(outputs.create("--save", &dir.join(fetch::PODS_FILE))?)
+            }
+            None => None,
+        };
         let capture = self.runtime.block_on(fetch::capture(
             &self.api,
             &self.namespace,
             &self.name,
             self.options.with_nodes,
-            save,
+            save_pods,
         ))?;
         let files = Files::of(&capture)?;
         let args = files.command(&capture, &self.options.passthrough);
         if let Some(dir) = save {
-            files.save(dir, &capture, &args)?;
+            files.save(&mut outputs, dir, &capture, &args)?;
         }
         let mut notes = vec![format!(
             "Live: read from context {} at {} ({} pod(s) under the selector {}); evaluated at \
@@ -155,6 +170,7 @@ impl Session {
         settings.now = Some(captured_at);
         let inputs = files.into_inputs(pods, self.options.history.clone(), settings);
         let mut scenario = input::build(inputs)?;
+        outputs.commit()?;
         notes.extend(capture_notes);
         scenario.input_notes.splice(0..0, notes);
         scenario.input_diagnostics.extend(diagnostics);
@@ -213,42 +229,30 @@ impl Files {
         args
     }
 
-    /// Writes the capture's files and `command.txt` into `dir` (the pods are there already).
-    fn save(&self, dir: &Path, capture: &fetch::Capture, args: &[String]) -> Result<()> {
-        let put = |name: &str, text: &str| -> Result<()> {
-            let path = dir.join(name);
-            std::fs::write(&path, text).map_err(|e| {
-                InputError::new(path.display().to_string(), format!("cannot write: {e}")).into()
-            })
-        };
-        for text in [&self.hpa, &self.scale, &self.target] {
-            put(&text.name, &text.text)?;
+    /// Writes the capture's files and `command.txt` into `dir` (the pods are there already),
+    /// aside until the run commits.
+    fn save(
+        &self,
+        outputs: &mut Outputs<'_>,
+        dir: &Path,
+        capture: &fetch::Capture,
+        args: &[String],
+    ) -> Result<()> {
+        let texts = [&self.hpa, &self.scale, &self.target]
+            .into_iter()
+            .chain(&self.metrics)
+            .chain(self.metric_files.iter().map(|(_, t)| t))
+            .chain([&self.events])
+            .chain(self.nodes.iter().flat_map(|(n, p)| [n, p]));
+        for text in texts {
+            outputs.stage("--save", &dir.join(&text.name), text.text.as_bytes())?;
         }
-        let metrics = ("", "metrics.json", capture.metrics.as_ref());
-        for (_, file, text) in std::iter::once(metrics).chain(capture.metric_files.all()) {
-            match text {
-                Some(text) => put(file, text)?,
-                // A file of an earlier capture in the same directory must not stay behind.
-                None if dir.join(file).exists() => {
-                    let _ = std::fs::remove_file(dir.join(file));
-                }
-                None => {}
-            }
-        }
-        put(&self.events.name, &self.events.text)?;
-        if let Some((nodes, all_pods)) = &self.nodes {
-            put(&nodes.name, &nodes.text)?;
-            put(&all_pods.name, &all_pods.text)?;
-        }
-        put(
-            "command.txt",
-            &format!(
-                "# The offline command that gives the live answer of {} (run in this \
-                 directory):\n{}\n",
-                capture.target,
-                offline_command(args)
-            ),
-        )
+        let command = format!(
+            "{COMMAND_MARKER} {} (run in this directory):\n{}\n",
+            capture.target,
+            offline_command(args)
+        );
+        outputs.stage("--save", &dir.join("command.txt"), command.as_bytes())
     }
 
     /// The offline command's inputs, with the pods read page by page as they arrived.

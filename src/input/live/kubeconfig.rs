@@ -1,0 +1,370 @@
+//! The kubeconfig as kubectl finds it, read as every input is read: `--kubeconfig`, else each
+//! file of `KUBECONFIG` that exists (merged, the first to set a value wins), else
+//! `~/.kube/config`. Each file goes through the bounded reader (no device, no FIFO without a
+//! writer, a size cap while reading); the files the chosen context names (certificate
+//! authority, client certificate and key, token file) are read the same way and inlined, and an
+//! exec credential plugin is run here with a time limit and a bounded output, so the client
+//! reads nothing else. An error names the file and the place, never what the file holds: a
+//! kubeconfig holds secrets.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Duration as StdDuration;
+
+use base64::Engine;
+use kube::config::{AuthInfo, Kubeconfig};
+use secrecy::SecretString;
+
+use super::LiveError;
+use crate::input::read;
+
+/// The largest kubeconfig read: real ones are kilobytes, large merged ones a few megabytes.
+pub const MAX_KUBECONFIG_BYTES: u64 = 16 * 1024 * 1024;
+/// The largest file a kubeconfig names (a certificate, a key, a token) and the most an exec
+/// plugin may print.
+pub const MAX_CREDENTIAL_BYTES: u64 = 1024 * 1024;
+/// How long an exec plugin may take without `--request-timeout`.
+pub const EXEC_TIMEOUT: StdDuration = StdDuration::from_secs(30);
+
+/// The kubeconfig in reach, with the chosen context's files inlined; `None` when there is none.
+pub fn load(explicit: Option<&Path>) -> Result<Option<(Kubeconfig, Vec<PathBuf>)>, LiveError> {
+    let paths = match explicit {
+        Some(path) => vec![path.to_path_buf()],
+        None => match std::env::var_os("KUBECONFIG") {
+            // kubectl skips the files of KUBECONFIG that do not exist.
+            Some(list) => std::env::split_paths(&list)
+                .filter(|p| !p.as_os_str().is_empty() && p.exists())
+                .collect(),
+            None => home_kubeconfig()
+                .filter(|p| p.exists())
+                .into_iter()
+                .collect(),
+        },
+    };
+    if paths.is_empty() {
+        return Ok(None);
+    }
+    let mut merged = Kubeconfig::default();
+    for path in &paths {
+        merged = merged.merge(read_file(path)?).map_err(|_| {
+            LiveError(format!(
+                "{}: found a kubeconfig whose kind or apiVersion differs from the files before it",
+                path.display()
+            ))
+        })?;
+    }
+    Ok(Some((merged, paths)))
+}
+
+fn home_kubeconfig() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE"))?;
+    Some(Path::new(&home).join(".kube").join("config"))
+}
+
+/// One kubeconfig file: its documents merged, its relative paths made absolute.
+fn read_file(path: &Path) -> Result<Kubeconfig, LiveError> {
+    let shown = path.display().to_string();
+    let bytes = read::read_bytes(path, MAX_KUBECONFIG_BYTES)
+        .map_err(|e| LiveError(format!("cannot read the kubeconfig {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        LiveError(format!(
+            "cannot read the kubeconfig {shown}: found bytes that are not UTF-8 at byte {}, \
+             expected YAML",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut config = Kubeconfig::default();
+    for doc in serde_yaml::Deserializer::from_str(body) {
+        let parsed: Kubeconfig = serde_path_to_error::deserialize(doc).map_err(|e| {
+            // The parser's own words may quote the file: only the place is said.
+            let place = match e.inner().location() {
+                Some(l) => format!(":{}:{}", l.line(), l.column()),
+                None => String::new(),
+            };
+            let path = e.path().to_string();
+            let field = if path == "." || path.is_empty() {
+                String::new()
+            } else {
+                format!(": {path}")
+            };
+            LiveError(format!(
+                "cannot read the kubeconfig {shown}{place}{field}: found YAML that is not a \
+                 kubeconfig there, expected what `kubectl config view` shows (the file's \
+                 content is not repeated here: it may hold secrets)"
+            ))
+        })?;
+        config = config.merge(parsed).map_err(|_| {
+            LiveError(format!(
+                "cannot read the kubeconfig {shown}: found documents of different kinds"
+            ))
+        })?;
+    }
+    if let Some(dir) = path.parent() {
+        absolute_paths(&mut config, dir);
+    }
+    Ok(config)
+}
+
+/// Relative file references are relative to the kubeconfig's folder, as for kubectl
+/// (client-go's `ResolveLocalPaths`; an exec command only when it holds a separator).
+fn absolute_paths(config: &mut Kubeconfig, dir: &Path) {
+    let absolute = |p: &mut Option<String>| {
+        if let Some(path) = p.as_deref()
+            && Path::new(path).is_relative()
+        {
+            *p = Some(dir.join(path).to_string_lossy().into_owned());
+        }
+    };
+    for c in config
+        .clusters
+        .iter_mut()
+        .filter_map(|c| c.cluster.as_mut())
+    {
+        absolute(&mut c.certificate_authority);
+    }
+    for a in config
+        .auth_infos
+        .iter_mut()
+        .filter_map(|a| a.auth_info.as_mut())
+    {
+        absolute(&mut a.client_certificate);
+        absolute(&mut a.client_key);
+        absolute(&mut a.token_file);
+        if let Some(exec) = &mut a.exec
+            && exec
+                .command
+                .as_deref()
+                .is_some_and(|c| c.contains(std::path::MAIN_SEPARATOR))
+        {
+            absolute(&mut exec.command);
+        }
+    }
+}
+
+/// Reads the files the context's cluster and user name, and runs its exec plugin, so that the
+/// client reads nothing itself. `timeout` bounds the plugin (`--request-timeout`).
+pub fn inline_context(
+    config: &mut Kubeconfig,
+    context: &str,
+    timeout: Option<StdDuration>,
+) -> Result<(), LiveError> {
+    let Some(ctx) = (config.contexts.iter())
+        .find(|c| c.name == context)
+        .and_then(|c| c.context.clone())
+    else {
+        return Ok(());
+    };
+    if let Some(cluster) = (config.clusters.iter_mut())
+        .find(|c| c.name == ctx.cluster)
+        .and_then(|c| c.cluster.as_mut())
+        && let Some(path) = cluster.certificate_authority.take()
+    {
+        cluster.certificate_authority_data = Some(encoded(&path, "certificate-authority")?);
+    }
+    let Some(user) = ctx.user.as_deref() else {
+        return Ok(());
+    };
+    let Some(auth) = (config.auth_infos.iter_mut())
+        .find(|a| a.name == user)
+        .and_then(|a| a.auth_info.as_mut())
+    else {
+        return Ok(());
+    };
+    if let Some(path) = auth.client_certificate.take() {
+        auth.client_certificate_data = Some(encoded(&path, "client-certificate")?);
+    }
+    if let Some(path) = auth.client_key.take() {
+        auth.client_key_data = Some(SecretString::from(encoded(&path, "client-key")?));
+    }
+    if let Some(path) = auth.token_file.take()
+        && auth.token.is_none()
+    {
+        let bytes = credential(&path, "tokenFile")?;
+        let token = String::from_utf8(bytes).map_err(|_| {
+            LiveError(format!(
+                "cannot read the tokenFile {path}: found bytes that are not UTF-8"
+            ))
+        })?;
+        // client-go trims the file's whitespace (`strings.TrimSpace`).
+        auth.token = Some(SecretString::from(token.trim().to_string()));
+    }
+    if auth.exec.is_some() && auth.token.is_none() && auth.client_certificate_data.is_none() {
+        run_exec(auth, timeout.unwrap_or(EXEC_TIMEOUT))?;
+    }
+    Ok(())
+}
+
+/// A file a kubeconfig names, read bounded: its bytes, never quoted.
+fn credential(path: &str, field: &str) -> Result<Vec<u8>, LiveError> {
+    read::read_bytes(Path::new(path), MAX_CREDENTIAL_BYTES)
+        .map_err(|e| LiveError(format!("cannot read the kubeconfig's {field} {e}")))
+}
+
+/// A file as the `*-data` field that stands for it (base64).
+fn encoded(path: &str, field: &str) -> Result<String, LiveError> {
+    Ok(base64::engine::general_purpose::STANDARD.encode(credential(path, field)?))
+}
+
+/// `ExecCredential.status`: the token or client certificate the plugin prints.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ExecStatus {
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    client_certificate_data: Option<String>,
+    #[serde(default)]
+    client_key_data: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct ExecCredential {
+    #[serde(default)]
+    status: Option<ExecStatus>,
+}
+
+// Port of client-go's exec authenticator (plugin/pkg/client/auth/exec/exec.go, `refreshCredsLocked`):
+// the plugin runs with KUBERNETES_EXEC_INFO, non-interactive, and prints an ExecCredential.
+fn run_exec(auth: &mut AuthInfo, timeout: StdDuration) -> Result<(), LiveError> {
+    let Some(exec) = auth.exec.take() else {
+        return Ok(());
+    };
+    let Some(command) = exec.command.clone() else {
+        return Err(LiveError(
+            "the kubeconfig's exec plugin names no command".to_string(),
+        ));
+    };
+    let api_version = exec
+        .api_version
+        .clone()
+        .unwrap_or_else(|| "client.authentication.k8s.io/v1".to_string());
+    let info = serde_json::json!({
+        "apiVersion": api_version,
+        "kind": "ExecCredential",
+        "spec": {"interactive": false},
+    });
+    let mut cmd = std::process::Command::new(&command);
+    cmd.args(exec.args.iter().flatten())
+        .env("KUBERNETES_EXEC_INFO", info.to_string())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit());
+    for pair in exec.env.iter().flatten() {
+        if let (Some(name), Some(value)) = (pair.get("name"), pair.get("value")) {
+            cmd.env(name, value);
+        }
+    }
+    let out = run_bounded(cmd, timeout).map_err(|why| {
+        let hint = exec
+            .install_hint
+            .as_deref()
+            .map(|h| format!(" ({})", crate::error::quoted_bare(h)))
+            .unwrap_or_default();
+        LiveError(format!(
+            "the kubeconfig's exec plugin {} {why}{hint}",
+            crate::error::quoted(&command)
+        ))
+    })?;
+    let credential: ExecCredential = serde_json::from_slice(&out).map_err(|e| {
+        LiveError(format!(
+            "the kubeconfig's exec plugin {} printed no ExecCredential (line {}, column {}: \
+             not JSON of that kind)",
+            crate::error::quoted(&command),
+            e.line(),
+            e.column()
+        ))
+    })?;
+    let status = credential.status.ok_or_else(|| {
+        LiveError(format!(
+            "the kubeconfig's exec plugin {} printed an ExecCredential without status",
+            crate::error::quoted(&command)
+        ))
+    })?;
+    match (
+        status.token,
+        status.client_certificate_data,
+        status.client_key_data,
+    ) {
+        (Some(token), _, _) => auth.token = Some(SecretString::from(token)),
+        (None, Some(cert), Some(key)) => {
+            let b64 = base64::engine::general_purpose::STANDARD;
+            auth.client_certificate_data = Some(b64.encode(cert));
+            auth.client_key_data = Some(SecretString::from(b64.encode(key)));
+        }
+        _ => {
+            return Err(LiveError(format!(
+                "the kubeconfig's exec plugin {} printed an ExecCredential with neither a token \
+                 nor a client certificate and key",
+                crate::error::quoted(&command)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Runs a command for at most `timeout`, keeping at most `MAX_CREDENTIAL_BYTES` of its output;
+/// a plugin that takes longer, prints more or fails is stopped and said so.
+fn run_bounded(mut cmd: std::process::Command, timeout: StdDuration) -> Result<Vec<u8>, String> {
+    let mut child = cmd.spawn().map_err(|e| format!("cannot be started: {e}"))?;
+    let Some(mut stdout) = child.stdout.take() else {
+        return Err("gave no output stream".to_string());
+    };
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let read = (&mut stdout)
+            .take(MAX_CREDENTIAL_BYTES + 1)
+            .read_to_end(&mut out);
+        read.map(|_| out)
+    });
+    let deadline = std::time::Instant::now() + timeout;
+    let late = || {
+        format!(
+            "gave no credential within {} (--request-timeout)",
+            super::client::show_duration(timeout)
+        )
+    };
+    // The output ends (or reaches the cap), then the plugin exits: both before the deadline.
+    while !reader.is_finished() {
+        if std::time::Instant::now() >= deadline {
+            stop(&mut child);
+            return Err(late());
+        }
+        std::thread::sleep(StdDuration::from_millis(20));
+    }
+    let out = reader
+        .join()
+        .map_err(|_| "output could not be read".to_string())?
+        .map_err(|e| format!("output could not be read: {e}"))?;
+    if out.len() as u64 > MAX_CREDENTIAL_BYTES {
+        stop(&mut child);
+        return Err(format!(
+            "printed more than {MAX_CREDENTIAL_BYTES} bytes, expected one ExecCredential"
+        ));
+    }
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if std::time::Instant::now() >= deadline => {
+                stop(&mut child);
+                return Err(late());
+            }
+            Ok(None) => std::thread::sleep(StdDuration::from_millis(20)),
+            Err(e) => return Err(format!("could not be waited for: {e}")),
+        }
+    };
+    if !status.success() {
+        return Err(format!("failed ({status})"));
+    }
+    Ok(out)
+}
+
+fn stop(child: &mut std::process::Child) {
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The names of a kubeconfig's contexts, for messages.
+pub fn context_names(config: &Kubeconfig) -> Vec<&str> {
+    config.contexts.iter().map(|c| c.name.as_str()).collect()
+}
