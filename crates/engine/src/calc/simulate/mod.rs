@@ -26,13 +26,14 @@ use crate::calc::normalize;
 use crate::calc::reconcile::{Branch, Sync, VersionRules, reconcile, tolerances_for_hpa};
 use crate::quantity::build_quantity;
 use crate::report::Report;
+use crate::scenario::simulation::{Rollout, Setup};
 use crate::scenario::{
     ConditionStatus, Container, ContainerKind, ContainerMetrics, ControllerMemory, Existing,
     MetricSpec, NodeInput, Pod, PodMetricValue, PodMetrics, PodPhase, ReadyCondition,
     Recommendation, Resources, Scenario, TargetType,
 };
 use crate::time::{Duration, Timestamp};
-pub use actual::{ActualCurve, compare};
+use actual::compare;
 use cluster::{RankedPod, deletion_key, least_allocated_score};
 pub use result::*;
 
@@ -51,92 +52,6 @@ const MAX_DRAIN_PARALLELISM: usize = 1;
 const CUSTOM_METRIC_WINDOW: Duration = Duration::from_secs(60);
 /// The scheduler retries pods the Cluster Autoscaler evicted at the next tick.
 const NEXT_TICK_MS: i64 = 1_000;
-
-/// Timing parameters. All durations are whole seconds (the input checks it).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Timing {
-    pub sync_period: Duration,
-    /// From binding to Ready.
-    pub pod_startup: Duration,
-    /// From the deletion to the pod's disappearance; it holds its node room meanwhile.
-    pub pod_termination: Duration,
-    /// From the Cluster Autoscaler's request to the node being Ready.
-    pub node_startup: Duration,
-    pub ca_scan_interval: Duration,
-    pub scale_down_delay_after_add: Duration,
-    /// The window of each resource metric sample (metrics-server's resolution).
-    pub metrics_window: Duration,
-}
-
-/// The node group and the Cluster Autoscaler's settings for it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NodeGroup {
-    pub input: NodeInput,
-    /// The node group's minimum size: scale-down never goes below it.
-    pub min: i64,
-}
-
-/// One step of the load curve: from `at` on, each column's total (milli-units).
-#[derive(Debug, Clone, PartialEq)]
-pub struct LoadStep {
-    pub at: Duration,
-    pub values: Vec<i64>,
-}
-
-/// The load: a step function, one column per metric.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LoadCurve {
-    pub columns: Vec<LoadColumn>,
-    /// Sorted by `at`; the first at 0.
-    pub steps: Vec<LoadStep>,
-    /// For each metric of the HPA, in order, the column holding its load.
-    pub metric_columns: Vec<usize>,
-}
-
-/// Everything a run needs, validated.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Setup {
-    /// The HPA and the controller settings; its pods and metric values are replaced.
-    pub scenario: Scenario,
-    pub load: LoadCurve,
-    /// Ready pods at the start.
-    pub start_replicas: i32,
-    /// Each pod's request (one container).
-    pub pod_request: Resources,
-    /// The container's name (a ContainerResource metric's container, else `app`).
-    pub container: String,
-    pub timing: Timing,
-    pub nodes: Option<NodeGroup>,
-    /// Syncs run at 0, one sync period, ... up to and including this.
-    pub duration: Duration,
-    pub label: Option<ScenarioLabel>,
-    /// Where a replayed load came from; `None` for a load CSV or a scenario.
-    pub replay: Option<Replay>,
-    /// The replicas the cluster really had (`--actual`).
-    pub actual: Option<ActualCurve>,
-    /// `--pod-limit`: each pod's limits; a pod uses no more (empty: no limits).
-    pub pod_limit: Resources,
-    /// `--rollout`: a rolling update of the target's pods.
-    pub rollout: Option<rollout::Rollout>,
-    /// `--startup-cpu`: the CPU burst of a new pod.
-    pub startup_cpu: Option<StartupBurst>,
-}
-
-/// `--startup-cpu 2x:45s`: for `duration` after it starts, a pod uses `factor_milli / 1000`
-/// times its share of the load in CPU (warm-up work that serves nothing).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StartupBurst {
-    pub factor_milli: i64,
-    pub duration: Duration,
-}
-
-impl Setup {
-    /// How many syncs a run has: at 0, every sync period, up to and including the duration.
-    pub fn sync_count(&self) -> usize {
-        let period = self.timing.sync_period.millis().max(1000);
-        usize::try_from(self.duration.millis().max(0) / period + 1).unwrap_or(usize::MAX)
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PodState {
@@ -992,7 +907,7 @@ impl<'s> Engine<'s> {
     }
 
     /// The rollout starts: a new pod template, so a new ReplicaSet, at 0.
-    fn start_rollout(&mut self, t: i64, r: &rollout::Rollout) {
+    fn start_rollout(&mut self, t: i64, r: &Rollout) {
         self.revision += 1;
         self.sets = Some(rollout::Sets::start(r, self.replicas));
         let (surge, unavailable) =

@@ -4,51 +4,7 @@
 //! `pkg/controller/deployment/rolling.go`, `sync.go` (`scale`) and
 //! `pkg/controller/deployment/util/deployment_util.go`; the pods themselves are the engine's.
 
-/// `maxSurge` or `maxUnavailable`: a count, or a percent of the Deployment's replicas.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IntOrPercent {
-    Int(i32),
-    Percent(i32),
-}
-
-impl IntOrPercent {
-    // Port of GetScaledValueFromIntOrPercent (apimachinery/pkg/util/intstr/intstr.go): a percent
-    // of `total`, rounded up or down (math.Ceil / math.Floor of value * total / 100).
-    pub fn scaled(self, total: i32, round_up: bool) -> i32 {
-        match self {
-            IntOrPercent::Int(n) => n,
-            IntOrPercent::Percent(p) => {
-                let product = i64::from(p) * i64::from(total);
-                let value = if round_up {
-                    product.div_euclid(100) + i64::from(product.rem_euclid(100) > 0)
-                } else {
-                    product.div_euclid(100)
-                };
-                i32::try_from(value).unwrap_or(i32::MAX)
-            }
-        }
-    }
-}
-
-impl std::fmt::Display for IntOrPercent {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            IntOrPercent::Int(n) => write!(f, "{n}"),
-            IntOrPercent::Percent(p) => write!(f, "{p}%"),
-        }
-    }
-}
-
-/// `--rollout AT` with `--max-surge` and `--max-unavailable`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rollout {
-    /// Milliseconds from the start.
-    pub at: i64,
-    pub max_surge: IntOrPercent,
-    pub max_unavailable: IntOrPercent,
-    /// The Deployment's `minReadySeconds`, in ms: a pod is available this long after Ready.
-    pub min_ready: i64,
-}
+use crate::scenario::simulation::{IntOrPercent, Rollout};
 
 // Port of ResolveFenceposts (pkg/controller/deployment/util/deployment_util.go): surge rounds
 // up, unavailable rounds down, and when both resolve to 0, unavailable is 1.
@@ -65,21 +21,19 @@ pub fn resolve_fenceposts(
     (surge, unavailable)
 }
 
-impl Rollout {
-    // Port of MaxSurge (deployment_util.go).
-    fn max_surge(&self, replicas: i32) -> i32 {
-        resolve_fenceposts(self.max_surge, self.max_unavailable, replicas).0
-    }
+// Port of MaxSurge (deployment_util.go).
+fn max_surge(rollout: &Rollout, replicas: i32) -> i32 {
+    resolve_fenceposts(rollout.max_surge, rollout.max_unavailable, replicas).0
+}
 
-    // Port of MaxUnavailable (deployment_util.go): 0 at 0 replicas, never more than the replicas.
-    fn max_unavailable(&self, replicas: i32) -> i32 {
-        if replicas == 0 {
-            return 0;
-        }
-        resolve_fenceposts(self.max_surge, self.max_unavailable, replicas)
-            .1
-            .min(replicas)
+// Port of MaxUnavailable (deployment_util.go): 0 at 0 replicas, never more than the replicas.
+fn max_unavailable(rollout: &Rollout, replicas: i32) -> i32 {
+    if replicas == 0 {
+        return 0;
     }
+    resolve_fenceposts(rollout.max_surge, rollout.max_unavailable, replicas)
+        .1
+        .min(replicas)
 }
 
 /// The two ReplicaSets of a rollout in progress: their `spec.replicas`, and the annotations the
@@ -109,13 +63,13 @@ impl Sets {
             old: replicas,
             new: 0,
             desired_annotation: replicas,
-            max_annotation: replicas + rollout.max_surge(replicas),
+            max_annotation: replicas + max_surge(rollout, replicas),
         }
     }
 
     fn annotate(&mut self, rollout: &Rollout, replicas: i32) {
         self.desired_annotation = replicas;
-        self.max_annotation = replicas + rollout.max_surge(replicas);
+        self.max_annotation = replicas + max_surge(rollout, replicas);
     }
 
     /// One pass of `syncDeployment`: a scaling event (`scale`) when the replicas changed, else
@@ -147,7 +101,7 @@ impl Sets {
             self.new = replicas;
             return true;
         }
-        let max_total = replicas + rollout.max_surge(replicas);
+        let max_total = replicas + max_surge(rollout, replicas);
         let current = self.old + self.new;
         if current >= max_total {
             return false;
@@ -166,7 +120,7 @@ impl Sets {
             return false;
         }
         let all_pods = self.old + self.new;
-        let min_available = replicas - rollout.max_unavailable(replicas);
+        let min_available = replicas - max_unavailable(rollout, replicas);
         let new_unavailable = self.new - available.new;
         let max_scaled_down = all_pods - min_available - new_unavailable;
         if max_scaled_down <= 0 {
@@ -205,7 +159,7 @@ impl Sets {
             self.old = 0;
             return;
         }
-        let surge = rollout.max_surge(replicas);
+        let surge = max_surge(rollout, replicas);
         let allowed = if replicas > 0 { replicas + surge } else { 0 };
         let to_add = allowed - (self.old + self.new);
         if to_add == 0 {
