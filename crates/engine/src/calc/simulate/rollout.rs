@@ -2,9 +2,13 @@
 //! ReplicaSet should have, given the Deployment's replicas (what the HPA sets), `maxSurge`,
 //! `maxUnavailable` and how many pods of each are available. Mirrors
 //! `pkg/controller/deployment/rolling.go`, `sync.go` (`scale`) and
-//! `pkg/controller/deployment/util/deployment_util.go`; the pods themselves are the engine's.
+//! `pkg/controller/deployment/util/deployment_util.go`. The `impl Engine` below drives it on the
+//! engine's pods: the rollout's start, the two ReplicaSets after each change, and which pods are
+//! available.
 
 use crate::scenario::simulation::{IntOrPercent, Rollout};
+
+use super::engine::{Engine, PodState};
 
 // Port of ResolveFenceposts (pkg/controller/deployment/util/deployment_util.go): surge rounds
 // up, unavailable rounds down, and when both resolve to 0, unavailable is 1.
@@ -218,6 +222,89 @@ fn proportion(
         fraction.min(allowed)
     } else {
         fraction.max(allowed)
+    }
+}
+
+impl Engine<'_> {
+    /// The rollout starts: a new pod template, so a new ReplicaSet, at 0.
+    pub(super) fn start_rollout(&mut self, t: i64, r: &Rollout) {
+        self.revision += 1;
+        self.sets = Some(Sets::start(r, self.replicas));
+        let (surge, unavailable) =
+            resolve_fenceposts(r.max_surge, r.max_unavailable, self.replicas);
+        self.event(
+            t,
+            "deployment",
+            format!(
+                "rollout of a new pod template: maxSurge {} ({surge} pod(s)), maxUnavailable {} \
+                 ({unavailable}) of {} replicas",
+                r.max_surge, r.max_unavailable, self.replicas
+            ),
+        );
+        self.replicaset(t);
+    }
+
+    /// A rollout in progress, from the ReplicaSets' sizes `start`: the Deployment controller
+    /// resizes them and both ReplicaSets act, until the instant settles; the rollout is complete
+    /// once no pod of the old template is left.
+    pub(super) fn rolling_update(&mut self, t: i64, rollout: &Rollout, start: Sets) {
+        let old_revision = self.revision - 1;
+        let mut sets = start;
+        // The controller requeues itself after each change; a few passes settle an instant.
+        for _ in 0..8 {
+            let available = self.available(t, old_revision, rollout.min_ready);
+            let changed = sets.sync(rollout, self.replicas, available);
+            self.replica_set(t, old_revision, sets.old);
+            self.replica_set(t, self.revision, sets.new);
+            if !changed {
+                break;
+            }
+        }
+        let mut scaled = Vec::new();
+        for (which, before, after) in [("new", start.new, sets.new), ("old", start.old, sets.old)] {
+            if before != after {
+                scaled.push(format!("the {which} ReplicaSet {before} → {after}"));
+            }
+        }
+        if !scaled.is_empty() {
+            self.event(t, "deployment", format!("scales {}", scaled.join(", ")));
+        }
+        let old_left = self
+            .pods
+            .iter()
+            .any(|p| p.active() && p.revision == old_revision);
+        if sets.old == 0 && !old_left {
+            self.sets = None;
+            self.event(
+                t,
+                "deployment",
+                format!("rollout complete: {} pod(s) of the new template", sets.new),
+            );
+        } else {
+            self.sets = Some(sets);
+        }
+    }
+
+    /// Available active pods of the old and the new template, and all active pods. Port of
+    /// IsPodAvailable (pkg/api/v1/pod/util.go): Ready for minReadySeconds. The controller
+    /// re-checks when that time is up (and finds it available an instant later).
+    fn available(&self, t: i64, old_revision: u32, min_ready: i64) -> Available {
+        let (mut old, mut new, mut all) = (0, 0, 0);
+        for p in self.pods.iter().filter(|p| p.active()) {
+            all += 1;
+            if matches!(p.state, PodState::Ready { since } if since + min_ready <= t) {
+                if p.revision == old_revision {
+                    old += 1;
+                } else {
+                    new += 1;
+                }
+            }
+        }
+        Available {
+            old,
+            new,
+            status_replicas: all,
+        }
     }
 }
 
