@@ -6,6 +6,7 @@
 
 use crate::calc::nodes::{self, Slot};
 use crate::scenario::Resources;
+use crate::scenario::simulation::NodeGroup;
 
 use super::engine::{Engine, NodeState, PodState, SimNode, clock, count, secs};
 
@@ -15,28 +16,29 @@ const NEW_POD_WAIT_MS: i64 = 2_000;
 
 /// `--max-scale-down-parallelism` and `--max-drain-parallelism` defaults.
 const MAX_SCALE_DOWN_PARALLELISM: usize = 10;
-
 const MAX_DRAIN_PARALLELISM: usize = 1;
 
 /// The scheduler retries pods the Cluster Autoscaler evicted at the next tick.
 const NEXT_TICK_MS: i64 = 1_000;
 
 impl Engine<'_> {
+    // Mirrors StaticAutoscaler.RunOnce (core/static_autoscaler.go): a scale-up for the
+    // unschedulable pods, then the scale-down, which a scale-up in the same loop holds off.
     pub(super) fn cluster_autoscaler(&mut self, t: i64) {
         let Some(group) = self.setup.nodes.as_ref() else {
             return;
         };
-        let request = &self.setup.pod_request;
         let pending: Vec<i64> = self
             .pods
             .iter()
             .filter(|p| p.state == PodState::Pending)
             .map(|p| p.created)
             .collect();
-        let mut cooldown = false;
-        if !pending.is_empty() && pending.iter().all(|&c| t - c < NEW_POD_WAIT_MS) {
+        let cooldown = if pending.is_empty() {
+            self.ca_note = None;
+            false
+        } else if pending.iter().all(|&c| t - c < NEW_POD_WAIT_MS) {
             // Every unschedulable pod is brand new: wait one loop, and no scale-down in it.
-            cooldown = true;
             self.event(
                 t,
                 "clusterAutoscaler",
@@ -45,89 +47,94 @@ impl Engine<'_> {
                     pending.len()
                 ),
             );
-        } else if !pending.is_empty() {
-            // filter-out-schedulable: free room on Ready nodes, then on the nodes still booting.
-            let room: i64 = self
-                .nodes
-                .iter()
-                .filter(|n| n.state == NodeState::Ready)
-                .chain(self.nodes.iter().filter(|n| n.state != NodeState::Ready))
-                .filter(|n| n.slot.schedulable)
-                .map(|n| room_for(&n.slot, request))
-                .sum();
-            let remaining = count(pending.len()).saturating_sub(room).max(0);
+            true
+        } else {
+            let remaining = count(pending.len()).saturating_sub(self.free_room()).max(0);
             if remaining > 0 {
-                let size = count(self.nodes.len());
-                // The Cluster Autoscaler's --max-nodes-per-scaleup first, as in a single sync.
-                let mut limit = nodes::MAX_NODES_PER_SCALE_UP;
-                let mut limited_by = Some(format!("--max-nodes-per-scaleup ({limit})"));
-                for (max, name) in [
-                    (group.input.node_group_max, "the node group's maximum size"),
-                    (group.input.max_nodes_total, "--max-nodes-total"),
-                ] {
-                    if let Some(max) = max {
-                        let room = max.saturating_sub(size).max(0);
-                        if room < limit {
-                            limit = room;
-                            limited_by = Some(format!("{name} ({max})"));
-                        }
-                    }
-                }
-                let estimate =
-                    nodes::estimate(&[(request.clone(), remaining)], &group.input, limit);
-                let added = estimate.nodes.len();
-                let placed = estimate.placed.first().copied().unwrap_or(0);
-                if added > 0 {
-                    let ready_at = t + self.setup.timing.node_startup.millis();
-                    let mut names = Vec::new();
-                    for _ in 0..added {
-                        self.next_node += 1;
-                        let name = format!("node-{}", self.next_node);
-                        names.push(name.clone());
-                        self.nodes.push(SimNode {
-                            id: self.next_node,
-                            slot: nodes::template_slot(name, &group.input),
-                            state: NodeState::Booting { ready_at },
-                            unneeded_since: None,
-                        });
-                    }
-                    self.last_scale_up = Some(t);
-                    cooldown = true;
-                    self.event(
-                        t,
-                        "clusterAutoscaler",
-                        format!(
-                            "requests {added} node(s) ({}, Ready at {}) for {remaining} \
-                             unschedulable pod(s)",
-                            names.join(", "),
-                            clock(secs(ready_at))
-                        ),
-                    );
-                }
-                let left = remaining - placed;
-                let note = (left > 0).then(|| {
-                    let why =
-                        if room_for(&nodes::template_slot(String::new(), &group.input), request)
-                            == 0
-                        {
-                            "the pod is larger than a node of the group".to_string()
-                        } else {
-                            limited_by.unwrap_or_else(|| "no room".to_string())
-                        };
-                    format!("{left} pod(s) fit on no node it may add: {why}")
-                });
-                if note.is_some() && note != self.ca_note {
-                    let text = note.clone().unwrap_or_default();
-                    self.event(t, "clusterAutoscaler", text);
-                }
-                self.ca_note = note;
+                self.scale_up(t, group, remaining)
             } else {
                 self.ca_note = None;
+                false
             }
-        } else {
-            self.ca_note = None;
-        }
+        };
         self.scale_down(t, cooldown);
+    }
+
+    // Mirrors the filter-out-schedulable pod list processor
+    // (core/podlistprocessor/filter_out_schedulable.go): the pods that fit in the free room of
+    // the Ready nodes, then of the nodes still booting, need no new node.
+    fn free_room(&self) -> i64 {
+        let request = &self.setup.pod_request;
+        self.nodes
+            .iter()
+            .filter(|n| n.state == NodeState::Ready)
+            .chain(self.nodes.iter().filter(|n| n.state != NodeState::Ready))
+            .filter(|n| n.slot.schedulable)
+            .map(|n| room_for(&n.slot, request))
+            .sum()
+    }
+
+    // Mirrors ScaleUpOrchestrator.ScaleUp (core/scaleup/orchestrator/orchestrator.go): the
+    // binpacking estimate for the `remaining` pods within the limits on new nodes. True when it
+    // requested nodes.
+    fn scale_up(&mut self, t: i64, group: &NodeGroup, remaining: i64) -> bool {
+        let request = &self.setup.pod_request;
+        let (limit, limited_by) = new_node_limit(group, count(self.nodes.len()));
+        let estimate = nodes::estimate(&[(request.clone(), remaining)], &group.input, limit);
+        let added = estimate.nodes.len();
+        let placed = estimate.placed.first().copied().unwrap_or(0);
+        if added > 0 {
+            self.add_nodes(t, group, added, remaining);
+        }
+        self.note_unplaced(t, group, remaining - placed, limited_by);
+        added > 0
+    }
+
+    /// Requests `added` nodes of the group's template for `remaining` pods: they boot for the
+    /// node startup time.
+    fn add_nodes(&mut self, t: i64, group: &NodeGroup, added: usize, remaining: i64) {
+        let ready_at = t + self.setup.timing.node_startup.millis();
+        let mut names = Vec::new();
+        for _ in 0..added {
+            self.next_node += 1;
+            let name = format!("node-{}", self.next_node);
+            names.push(name.clone());
+            self.nodes.push(SimNode {
+                id: self.next_node,
+                slot: nodes::template_slot(name, &group.input),
+                state: NodeState::Booting { ready_at },
+                unneeded_since: None,
+            });
+        }
+        self.last_scale_up = Some(t);
+        self.event(
+            t,
+            "clusterAutoscaler",
+            format!(
+                "requests {added} node(s) ({}, Ready at {}) for {remaining} unschedulable pod(s)",
+                names.join(", "),
+                clock(secs(ready_at))
+            ),
+        );
+    }
+
+    /// Why `left` pods fit on no node the scale-up may add, said once per change of it.
+    fn note_unplaced(&mut self, t: i64, group: &NodeGroup, left: i64, limited_by: String) {
+        let request = &self.setup.pod_request;
+        let note = (left > 0).then(|| {
+            let why = if room_for(&nodes::template_slot(String::new(), &group.input), request) == 0
+            {
+                "the pod is larger than a node of the group".to_string()
+            } else {
+                limited_by
+            };
+            format!("{left} pod(s) fit on no node it may add: {why}")
+        });
+        if note.is_some() && note != self.ca_note {
+            let text = note.clone().unwrap_or_default();
+            self.event(t, "clusterAutoscaler", text);
+        }
+        self.ca_note = note;
     }
 
     /// Scale-down tracking every loop, then deletion unless in cooldown (reference §4.3).
@@ -135,12 +142,22 @@ impl Engine<'_> {
         let Some(group) = self.setup.nodes.as_ref() else {
             return;
         };
-        let request = &self.setup.pod_request;
-        let threshold = group.input.scale_down_utilization_threshold;
-        let size = count(self.nodes.len());
-        // Pods that must move off each node (terminating pods need no new home).
-        let movable: Vec<i64> = self
-            .nodes
+        let movable = self.movable_pods();
+        let removable = self.unneeded_nodes(group, &movable);
+        self.update_unneeded(t, group, &removable);
+        // isScaleDownInCooldown (static_autoscaler.go): a scale-up in this loop or less than
+        // --scale-down-delay-after-add ago.
+        let delay = self.setup.timing.scale_down_delay_after_add.millis();
+        if cooldown || self.last_scale_up.is_some_and(|last| last + delay > t) {
+            return;
+        }
+        let (deleted, blocked_by_min) = self.nodes_to_delete(t, group, &movable);
+        self.delete_nodes(t, group, &deleted, blocked_by_min);
+    }
+
+    /// Pods that must move off each node (terminating pods need no new home).
+    fn movable_pods(&self) -> Vec<i64> {
+        self.nodes
             .iter()
             .map(|n| {
                 count(
@@ -150,7 +167,15 @@ impl Engine<'_> {
                         .count(),
                 )
             })
-            .collect();
+            .collect()
+    }
+
+    // Mirrors Planner.categorizeNodes (core/scaledown/planner/planner.go): a Ready node at or
+    // under the utilization threshold is unneeded when its `movable` pods fit on the other nodes.
+    fn unneeded_nodes(&self, group: &NodeGroup, movable: &[i64]) -> Vec<bool> {
+        let request = &self.setup.pod_request;
+        let threshold = group.input.scale_down_utilization_threshold;
+        let size = count(self.nodes.len());
         let mut room: Vec<i64> = self
             .nodes
             .iter()
@@ -166,7 +191,7 @@ impl Engine<'_> {
         let mut order: Vec<(usize, &SimNode, i64)> = self
             .nodes
             .iter()
-            .zip(&movable)
+            .zip(movable)
             .enumerate()
             .filter(|(_, (n, _))| n.state == NodeState::Ready)
             .map(|(i, (n, &pods))| (i, n, pods))
@@ -204,9 +229,17 @@ impl Engine<'_> {
                 }
             }
         }
+        removable
+    }
+
+    // Mirrors unneeded.Nodes.Update (core/scaledown/unneeded/nodes.go): a node keeps the time it
+    // was first found unneeded, and loses it when it is needed again.
+    fn update_unneeded(&mut self, t: i64, group: &NodeGroup, removable: &[bool]) {
+        let threshold = group.input.scale_down_utilization_threshold;
+        let size = count(self.nodes.len());
         let mut newly = Vec::new();
         let mut again = Vec::new();
-        for (n, &r) in self.nodes.iter_mut().zip(&removable) {
+        for (n, &r) in self.nodes.iter_mut().zip(removable) {
             match (r, n.unneeded_since) {
                 (true, None) => {
                     n.unneeded_since = Some(t);
@@ -243,18 +276,19 @@ impl Engine<'_> {
                 format!("needed again: {}", again.join(", ")),
             );
         }
+    }
 
-        let delay = self.setup.timing.scale_down_delay_after_add.millis();
-        let in_cooldown = cooldown || self.last_scale_up.is_some_and(|last| last + delay > t);
-        if in_cooldown {
-            return;
-        }
+    // Mirrors Planner.NodesToDelete (core/scaledown/planner/planner.go): the nodes unneeded for
+    // longer than --scale-down-unneeded-time, empty ones first, within the parallelism limits
+    // and the node group's minimum size (true when the minimum held one back).
+    fn nodes_to_delete(&self, t: i64, group: &NodeGroup, movable: &[i64]) -> (Vec<u32>, bool) {
+        let size = count(self.nodes.len());
         let unneeded_time = group.input.scale_down_unneeded_time.millis();
         // (pods to move?, node id) of the nodes unneeded long enough, in node order.
         let mut eligible: Vec<(bool, u32)> = self
             .nodes
             .iter()
-            .zip(&movable)
+            .zip(movable)
             .filter(|(n, _)| {
                 n.unneeded_since
                     .is_some_and(|since| since + unneeded_time < t)
@@ -282,7 +316,13 @@ impl Engine<'_> {
             }
             deleted.push(id);
         }
-        for id in &deleted {
+        (deleted, blocked_by_min)
+    }
+
+    // Mirrors Actuator.StartDeletion (core/scaledown/actuator/actuator.go): the nodes go and
+    // their pods are evicted.
+    fn delete_nodes(&mut self, t: i64, group: &NodeGroup, deleted: &[u32], blocked_by_min: bool) {
+        for id in deleted {
             let name = self.node_name(*id);
             let evicted = self
                 .pods
@@ -319,6 +359,27 @@ impl Engine<'_> {
             self.extra_tick = Some(t + NEXT_TICK_MS);
         }
     }
+}
+
+// The Cluster Autoscaler's --max-nodes-per-scaleup first, as in a single sync, then the node
+// group's maximum size and --max-nodes-total: how many nodes a scale-up may add to a cluster of
+// `size`, and the limit that says so.
+fn new_node_limit(group: &NodeGroup, size: i64) -> (i64, String) {
+    let mut limit = nodes::MAX_NODES_PER_SCALE_UP;
+    let mut limited_by = format!("--max-nodes-per-scaleup ({limit})");
+    for (max, name) in [
+        (group.input.node_group_max, "the node group's maximum size"),
+        (group.input.max_nodes_total, "--max-nodes-total"),
+    ] {
+        if let Some(max) = max {
+            let room = max.saturating_sub(size).max(0);
+            if room < limit {
+                limit = room;
+                limited_by = format!("{name} ({max})");
+            }
+        }
+    }
+    (limit, limited_by)
 }
 
 /// How many more pods of `request` fit on the node: the fit rule in closed form for identical
