@@ -347,7 +347,7 @@ pub fn names() -> String {
 
 /// The validated setup of a built-in simulation scenario, as `hpacalc simulate --scenario NAME`.
 #[cfg(test)]
-pub fn builtin_setup(name: &str) -> crate::calc::simulate::Setup {
+pub fn builtin_setup(name: &str) -> crate::scenario::simulation::Setup {
     use crate::input::simulation;
     let inputs =
         simulation::Inputs::builtin(name, SimSettings::default(), Default::default()).unwrap();

@@ -16,11 +16,11 @@
 //! `--load` may instead hold a Prometheus range-query answer (or `--prometheus` run the queries):
 //! `input::prometheus` turns it into the same `LoadCurve`.
 
-use crate::calc::simulate::{LoadColumn, LoadCurve, LoadStep};
 use crate::error::InputError;
 use crate::input::samples::{Cell, csv_error, csv_reader, record_line};
 use crate::quantity::parse_milli;
 use crate::scenario::MetricSpec;
+use crate::scenario::simulation::{LoadColumn, LoadCurve, LoadStep};
 use crate::time::Duration;
 
 /// Parses a load CSV read from `file` (the name is for messages only) against the HPA's metrics.

@@ -5,10 +5,7 @@
 
 use anyhow::{Result, bail};
 
-use crate::calc::simulate::rollout::{IntOrPercent, Rollout};
-use crate::calc::simulate::{
-    LoadCurve, NodeGroup, START, ScenarioLabel, Setup, StartupBurst, Timing,
-};
+use crate::calc::simulate::START;
 use crate::error::{InputError, UsageError};
 use crate::input::builtin::{self, BuiltIn};
 use crate::input::inputs::{ControllerFlags, NodeSettings, Text, controller_config};
@@ -16,6 +13,9 @@ use crate::input::nodes::{NodeFiles, from_settings, parse_resource_list};
 use crate::input::prometheus::{self, ReplaySettings};
 use crate::input::{load_csv, manifest};
 use crate::quantity::build_quantity;
+use crate::scenario::simulation::{
+    IntOrPercent, LoadCurve, NodeGroup, Rollout, ScenarioLabel, Setup, StartupBurst, Timing,
+};
 use crate::scenario::{MetricSpec, MetricValues, Resources, Scenario, Source, TargetType};
 use crate::time::Duration;
 

@@ -829,7 +829,7 @@ mod tests {
     fn a_replay_is_labelled_with_the_utc_time_of_day_as_the_table_is() {
         let mut sim = builtin("real-drop");
         assert!(render(&sim).contains(">2:00</text>"));
-        sim.replay = Some(crate::calc::simulate::Replay {
+        sim.replay = Some(crate::scenario::simulation::Replay {
             start: "2026-11-30T03:00:00Z".to_string(),
             step_seconds: 15,
             load_gaps: 0,
@@ -844,7 +844,7 @@ mod tests {
     #[test]
     fn a_replay_across_midnight_utc_is_labelled_with_the_date_as_the_table_is() {
         let mut sim = builtin("real-drop");
-        sim.replay = Some(crate::calc::simulate::Replay {
+        sim.replay = Some(crate::scenario::simulation::Replay {
             start: "2026-11-30T23:55:00Z".to_string(),
             step_seconds: 15,
             load_gaps: 0,

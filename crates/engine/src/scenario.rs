@@ -6,6 +6,7 @@
 
 pub mod fleet;
 pub mod keda;
+pub mod simulation;
 
 use std::collections::BTreeMap;
 

@@ -16,10 +16,10 @@ use std::time::Duration as StdDuration;
 
 use anyhow::Result;
 
-use crate::calc::simulate::{ActualCurve, LoadColumn, LoadCurve, LoadStep, Replay};
 use crate::error::{InputError, name_list, quoted};
 use crate::input::inputs::Text;
 use crate::scenario::MetricSpec;
+use crate::scenario::simulation::{ActualCurve, LoadColumn, LoadCurve, LoadStep, Replay};
 use crate::time::{Duration, Timestamp};
 pub use answer::{Matrix, Series, looks_like_answer};
 use client::{Client, Connection, Range};

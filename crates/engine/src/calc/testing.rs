@@ -138,8 +138,9 @@ pub fn recommended(replicas: i32, secs_ago: i64) -> crate::scenario::ControllerM
 /// sets up: `web` (cpu Utilization 50 %, 2 to 10 replicas, no behavior) under a cpu load of
 /// `(seconds, total millicores)` steps, with every default of the command, run until the last
 /// step + 15 minutes.
-pub fn simulation(load: &[(i64, i64)], replicas: i32) -> crate::calc::simulate::Setup {
-    use crate::calc::simulate::{LoadColumn, LoadCurve, LoadStep, START, Setup, Timing};
+pub fn simulation(load: &[(i64, i64)], replicas: i32) -> crate::scenario::simulation::Setup {
+    use crate::calc::simulate::START;
+    use crate::scenario::simulation::{LoadColumn, LoadCurve, LoadStep, Setup, Timing};
     let mut scenario = scenario(vec![cpu_utilization(50)], 0, 0);
     scenario.hpa.namespace = "shop".into();
     (scenario.hpa.min_replicas, scenario.hpa.max_replicas) = (2, 10);
@@ -191,11 +192,11 @@ pub fn simulation(load: &[(i64, i64)], replicas: i32) -> crate::calc::simulate::
 /// `simulation` on a node group: `--node-allocatable cpu=2,pods=110 --daemonset-requests
 /// cpu=100m --existing-nodes N` (group minimum 0, no maximum, the Cluster Autoscaler's defaults).
 pub fn on_nodes(
-    mut setup: crate::calc::simulate::Setup,
+    mut setup: crate::scenario::simulation::Setup,
     existing: i64,
-) -> crate::calc::simulate::Setup {
+) -> crate::scenario::simulation::Setup {
     use crate::scenario::{Capacity, Existing, NodeInput};
-    setup.nodes = Some(crate::calc::simulate::NodeGroup {
+    setup.nodes = Some(crate::scenario::simulation::NodeGroup {
         input: NodeInput {
             template: Capacity {
                 resources: Resources(vec![("cpu".into(), 2000)]),

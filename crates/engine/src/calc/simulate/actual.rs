@@ -5,35 +5,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::result::Simulation;
-
-/// The replicas the cluster had, as a step function of time.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ActualCurve {
-    /// `(milliseconds from the start, replicas)`, sorted by time; times before 0 are allowed.
-    pub points: Vec<(i64, i32)>,
-}
-
-impl ActualCurve {
-    /// The last value at or before `t` (milliseconds); `None` before the first.
-    pub fn at(&self, t: i64) -> Option<i32> {
-        let i = self.points.partition_point(|&(at, _)| at <= t);
-        i.checked_sub(1)
-            .and_then(|i| self.points.get(i))
-            .map(|&(_, v)| v)
-    }
-}
-
-/// Where a replay's load came from: time 0 as a date, and the resolution of the data.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Replay {
-    /// The instant of time 0 (the first sample), RFC 3339.
-    pub start: String,
-    /// The query's step: the load changes at most this often.
-    pub step_seconds: i64,
-    /// Samples that were NaN or missing (the previous value held), over all load series.
-    pub load_gaps: usize,
-}
+use crate::scenario::simulation::ActualCurve;
 
 /// How the simulation's replica counts compare with the cluster's.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -99,22 +71,4 @@ pub fn compare(sim: &mut Simulation, curve: &ActualCurve) {
         c.mean_absolute_difference = (mean * 100.0).round() / 100.0;
     }
     sim.summary.actual = Some(c);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_actual_value_at_a_time_is_the_last_one_at_or_before_it() {
-        let curve = ActualCurve {
-            points: vec![(-5000, 1), (0, 2), (30_000, 4)],
-        };
-        assert_eq!(curve.at(-6000), None);
-        assert_eq!(curve.at(-5000), Some(1));
-        assert_eq!(curve.at(29_999), Some(2));
-        assert_eq!(curve.at(30_000), Some(4));
-        assert_eq!(curve.at(1_000_000), Some(4));
-        assert_eq!(ActualCurve::default().at(0), None);
-    }
 }

@@ -3,7 +3,7 @@
 //! zero, cooldown, idle replicas) and sets the target when it decides to; the HPA's sync at the
 //! same instant runs after it. Mirrors `startScaleLoop` (pkg/scaling/scale_handler.go).
 
-use super::{Engine, PodState, START, milli_to_f64};
+use super::engine::{Engine, PodState, START, milli_to_f64};
 use crate::calc::keda::decide;
 use crate::scenario::keda::{KedaInput, TriggerValue};
 use crate::time::Duration;

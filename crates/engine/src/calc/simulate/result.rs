@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-pub use super::actual::{ActualComparison, Replay};
+pub use super::actual::ActualComparison;
 use crate::report::ToleranceBand;
+use crate::scenario::simulation::{LoadColumn, Replay, ScenarioLabel};
 
 /// Changes when a key changes meaning or disappears (new keys may be added).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -38,14 +39,6 @@ pub struct Simulation {
     /// What happened between the syncs (node requests, pods Ready, removals), in time order.
     pub events: Vec<Event>,
     pub summary: Summary,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ScenarioLabel {
-    pub name: String,
-    /// What to notice.
-    pub notice: String,
 }
 
 /// The timing and limits the run used, in seconds.
@@ -126,14 +119,6 @@ pub struct MetricInfo {
     /// The controller's tolerance as ratios of current to target: between `lower` and `upper`
     /// the first metric keeps the replica count.
     pub tolerance: ToleranceBand,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct LoadColumn {
-    pub name: String,
-    /// The resource name for a Resource metric's column (formats `2400m`, `1Gi`), else null.
-    pub resource: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, JsonSchema)]

@@ -2,53 +2,13 @@
 //! ReplicaSet should have, given the Deployment's replicas (what the HPA sets), `maxSurge`,
 //! `maxUnavailable` and how many pods of each are available. Mirrors
 //! `pkg/controller/deployment/rolling.go`, `sync.go` (`scale`) and
-//! `pkg/controller/deployment/util/deployment_util.go`; the pods themselves are the engine's.
+//! `pkg/controller/deployment/util/deployment_util.go`. The `impl Engine` below drives it on the
+//! engine's pods: the rollout's start, the two ReplicaSets after each change, and which pods are
+//! available.
 
-/// `maxSurge` or `maxUnavailable`: a count, or a percent of the Deployment's replicas.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IntOrPercent {
-    Int(i32),
-    Percent(i32),
-}
+use crate::scenario::simulation::{IntOrPercent, Rollout};
 
-impl IntOrPercent {
-    // Port of GetScaledValueFromIntOrPercent (apimachinery/pkg/util/intstr/intstr.go): a percent
-    // of `total`, rounded up or down (math.Ceil / math.Floor of value * total / 100).
-    pub fn scaled(self, total: i32, round_up: bool) -> i32 {
-        match self {
-            IntOrPercent::Int(n) => n,
-            IntOrPercent::Percent(p) => {
-                let product = i64::from(p) * i64::from(total);
-                let value = if round_up {
-                    product.div_euclid(100) + i64::from(product.rem_euclid(100) > 0)
-                } else {
-                    product.div_euclid(100)
-                };
-                i32::try_from(value).unwrap_or(i32::MAX)
-            }
-        }
-    }
-}
-
-impl std::fmt::Display for IntOrPercent {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            IntOrPercent::Int(n) => write!(f, "{n}"),
-            IntOrPercent::Percent(p) => write!(f, "{p}%"),
-        }
-    }
-}
-
-/// `--rollout AT` with `--max-surge` and `--max-unavailable`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rollout {
-    /// Milliseconds from the start.
-    pub at: i64,
-    pub max_surge: IntOrPercent,
-    pub max_unavailable: IntOrPercent,
-    /// The Deployment's `minReadySeconds`, in ms: a pod is available this long after Ready.
-    pub min_ready: i64,
-}
+use super::engine::{Engine, PodState};
 
 // Port of ResolveFenceposts (pkg/controller/deployment/util/deployment_util.go): surge rounds
 // up, unavailable rounds down, and when both resolve to 0, unavailable is 1.
@@ -65,21 +25,19 @@ pub fn resolve_fenceposts(
     (surge, unavailable)
 }
 
-impl Rollout {
-    // Port of MaxSurge (deployment_util.go).
-    fn max_surge(&self, replicas: i32) -> i32 {
-        resolve_fenceposts(self.max_surge, self.max_unavailable, replicas).0
-    }
+// Port of MaxSurge (deployment_util.go).
+fn max_surge(rollout: &Rollout, replicas: i32) -> i32 {
+    resolve_fenceposts(rollout.max_surge, rollout.max_unavailable, replicas).0
+}
 
-    // Port of MaxUnavailable (deployment_util.go): 0 at 0 replicas, never more than the replicas.
-    fn max_unavailable(&self, replicas: i32) -> i32 {
-        if replicas == 0 {
-            return 0;
-        }
-        resolve_fenceposts(self.max_surge, self.max_unavailable, replicas)
-            .1
-            .min(replicas)
+// Port of MaxUnavailable (deployment_util.go): 0 at 0 replicas, never more than the replicas.
+fn max_unavailable(rollout: &Rollout, replicas: i32) -> i32 {
+    if replicas == 0 {
+        return 0;
     }
+    resolve_fenceposts(rollout.max_surge, rollout.max_unavailable, replicas)
+        .1
+        .min(replicas)
 }
 
 /// The two ReplicaSets of a rollout in progress: their `spec.replicas`, and the annotations the
@@ -109,13 +67,13 @@ impl Sets {
             old: replicas,
             new: 0,
             desired_annotation: replicas,
-            max_annotation: replicas + rollout.max_surge(replicas),
+            max_annotation: replicas + max_surge(rollout, replicas),
         }
     }
 
     fn annotate(&mut self, rollout: &Rollout, replicas: i32) {
         self.desired_annotation = replicas;
-        self.max_annotation = replicas + rollout.max_surge(replicas);
+        self.max_annotation = replicas + max_surge(rollout, replicas);
     }
 
     /// One pass of `syncDeployment`: a scaling event (`scale`) when the replicas changed, else
@@ -147,7 +105,7 @@ impl Sets {
             self.new = replicas;
             return true;
         }
-        let max_total = replicas + rollout.max_surge(replicas);
+        let max_total = replicas + max_surge(rollout, replicas);
         let current = self.old + self.new;
         if current >= max_total {
             return false;
@@ -166,7 +124,7 @@ impl Sets {
             return false;
         }
         let all_pods = self.old + self.new;
-        let min_available = replicas - rollout.max_unavailable(replicas);
+        let min_available = replicas - max_unavailable(rollout, replicas);
         let new_unavailable = self.new - available.new;
         let max_scaled_down = all_pods - min_available - new_unavailable;
         if max_scaled_down <= 0 {
@@ -205,7 +163,7 @@ impl Sets {
             self.old = 0;
             return;
         }
-        let surge = rollout.max_surge(replicas);
+        let surge = max_surge(rollout, replicas);
         let allowed = if replicas > 0 { replicas + surge } else { 0 };
         let to_add = allowed - (self.old + self.new);
         if to_add == 0 {
@@ -264,6 +222,89 @@ fn proportion(
         fraction.min(allowed)
     } else {
         fraction.max(allowed)
+    }
+}
+
+impl Engine<'_> {
+    /// The rollout starts: a new pod template, so a new ReplicaSet, at 0.
+    pub(super) fn start_rollout(&mut self, t: i64, r: &Rollout) {
+        self.revision += 1;
+        self.sets = Some(Sets::start(r, self.replicas));
+        let (surge, unavailable) =
+            resolve_fenceposts(r.max_surge, r.max_unavailable, self.replicas);
+        self.event(
+            t,
+            "deployment",
+            format!(
+                "rollout of a new pod template: maxSurge {} ({surge} pod(s)), maxUnavailable {} \
+                 ({unavailable}) of {} replicas",
+                r.max_surge, r.max_unavailable, self.replicas
+            ),
+        );
+        self.replicaset(t);
+    }
+
+    /// A rollout in progress, from the ReplicaSets' sizes `start`: the Deployment controller
+    /// resizes them and both ReplicaSets act, until the instant settles; the rollout is complete
+    /// once no pod of the old template is left.
+    pub(super) fn rolling_update(&mut self, t: i64, rollout: &Rollout, start: Sets) {
+        let old_revision = self.revision - 1;
+        let mut sets = start;
+        // The controller requeues itself after each change; a few passes settle an instant.
+        for _ in 0..8 {
+            let available = self.available(t, old_revision, rollout.min_ready);
+            let changed = sets.sync(rollout, self.replicas, available);
+            self.replica_set(t, old_revision, sets.old);
+            self.replica_set(t, self.revision, sets.new);
+            if !changed {
+                break;
+            }
+        }
+        let mut scaled = Vec::new();
+        for (which, before, after) in [("new", start.new, sets.new), ("old", start.old, sets.old)] {
+            if before != after {
+                scaled.push(format!("the {which} ReplicaSet {before} → {after}"));
+            }
+        }
+        if !scaled.is_empty() {
+            self.event(t, "deployment", format!("scales {}", scaled.join(", ")));
+        }
+        let old_left = self
+            .pods
+            .iter()
+            .any(|p| p.active() && p.revision == old_revision);
+        if sets.old == 0 && !old_left {
+            self.sets = None;
+            self.event(
+                t,
+                "deployment",
+                format!("rollout complete: {} pod(s) of the new template", sets.new),
+            );
+        } else {
+            self.sets = Some(sets);
+        }
+    }
+
+    /// Available active pods of the old and the new template, and all active pods. Port of
+    /// IsPodAvailable (pkg/api/v1/pod/util.go): Ready for minReadySeconds. The controller
+    /// re-checks when that time is up (and finds it available an instant later).
+    fn available(&self, t: i64, old_revision: u32, min_ready: i64) -> Available {
+        let (mut old, mut new, mut all) = (0, 0, 0);
+        for p in self.pods.iter().filter(|p| p.active()) {
+            all += 1;
+            if matches!(p.state, PodState::Ready { since } if since + min_ready <= t) {
+                if p.revision == old_revision {
+                    old += 1;
+                } else {
+                    new += 1;
+                }
+            }
+        }
+        Available {
+            old,
+            new,
+            status_replicas: all,
+        }
     }
 }
 

@@ -1,7 +1,10 @@
 //! The simulation's rules, each on a small setup built as `hpacalc simulate` would build it.
 
+use super::engine::Engine;
+use super::metrics::{resource_usage, served, share};
 use super::*;
 use crate::calc::testing;
+use crate::time::Duration;
 
 fn row(sim: &Simulation, time: i64) -> &SyncRow {
     sim.timeline.iter().find(|r| r.time == time).unwrap()

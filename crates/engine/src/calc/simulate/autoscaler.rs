@@ -1,0 +1,389 @@
+//! The Cluster Autoscaler's loop (§8.2 step 6), every `--scan-interval`: a scale-up for the
+//! unschedulable pods with the binpacking estimator of `calc::nodes`, then the scale-down: nodes
+//! at or under the utilization threshold whose pods fit elsewhere become unneeded, and go once
+//! they have been unneeded for long enough, outside the cooldown (reference §4.3). Mirrors
+//! `StaticAutoscaler.RunOnce` (`cluster-autoscaler/core/static_autoscaler.go`).
+
+use crate::calc::nodes::{self, Slot};
+use crate::scenario::Resources;
+use crate::scenario::simulation::NodeGroup;
+
+use super::engine::{Engine, NodeState, PodState, SimNode, clock, count, secs};
+
+/// The Cluster Autoscaler skips a scale-up while every unschedulable pod is younger than this
+/// (`unschedulablePodWithGpuTimeBuffer`'s non-GPU counterpart in `static_autoscaler.go`).
+const NEW_POD_WAIT_MS: i64 = 2_000;
+
+/// `--max-scale-down-parallelism` and `--max-drain-parallelism` defaults.
+const MAX_SCALE_DOWN_PARALLELISM: usize = 10;
+const MAX_DRAIN_PARALLELISM: usize = 1;
+
+/// The scheduler retries pods the Cluster Autoscaler evicted at the next tick.
+const NEXT_TICK_MS: i64 = 1_000;
+
+impl Engine<'_> {
+    // Mirrors StaticAutoscaler.RunOnce (core/static_autoscaler.go): a scale-up for the
+    // unschedulable pods, then the scale-down, which a scale-up in the same loop holds off.
+    pub(super) fn cluster_autoscaler(&mut self, t: i64) {
+        let Some(group) = self.setup.nodes.as_ref() else {
+            return;
+        };
+        let pending: Vec<i64> = self
+            .pods
+            .iter()
+            .filter(|p| p.state == PodState::Pending)
+            .map(|p| p.created)
+            .collect();
+        let cooldown = if pending.is_empty() {
+            self.ca_note = None;
+            false
+        } else if pending.iter().all(|&c| t - c < NEW_POD_WAIT_MS) {
+            // Every unschedulable pod is brand new: wait one loop, and no scale-down in it.
+            self.event(
+                t,
+                "clusterAutoscaler",
+                format!(
+                    "waits one loop: all {} unschedulable pod(s) are under 2s old",
+                    pending.len()
+                ),
+            );
+            true
+        } else {
+            let remaining = count(pending.len()).saturating_sub(self.free_room()).max(0);
+            if remaining > 0 {
+                self.scale_up(t, group, remaining)
+            } else {
+                self.ca_note = None;
+                false
+            }
+        };
+        self.scale_down(t, cooldown);
+    }
+
+    // Mirrors the filter-out-schedulable pod list processor
+    // (core/podlistprocessor/filter_out_schedulable.go): the pods that fit in the free room of
+    // the Ready nodes, then of the nodes still booting, need no new node.
+    fn free_room(&self) -> i64 {
+        let request = &self.setup.pod_request;
+        self.nodes
+            .iter()
+            .filter(|n| n.state == NodeState::Ready)
+            .chain(self.nodes.iter().filter(|n| n.state != NodeState::Ready))
+            .filter(|n| n.slot.schedulable)
+            .map(|n| room_for(&n.slot, request))
+            .sum()
+    }
+
+    // Mirrors ScaleUpOrchestrator.ScaleUp (core/scaleup/orchestrator/orchestrator.go): the
+    // binpacking estimate for the `remaining` pods within the limits on new nodes. True when it
+    // requested nodes.
+    fn scale_up(&mut self, t: i64, group: &NodeGroup, remaining: i64) -> bool {
+        let request = &self.setup.pod_request;
+        let (limit, limited_by) = new_node_limit(group, count(self.nodes.len()));
+        let estimate = nodes::estimate(&[(request.clone(), remaining)], &group.input, limit);
+        let added = estimate.nodes.len();
+        let placed = estimate.placed.first().copied().unwrap_or(0);
+        if added > 0 {
+            self.add_nodes(t, group, added, remaining);
+        }
+        self.note_unplaced(t, group, remaining - placed, limited_by);
+        added > 0
+    }
+
+    /// Requests `added` nodes of the group's template for `remaining` pods: they boot for the
+    /// node startup time.
+    fn add_nodes(&mut self, t: i64, group: &NodeGroup, added: usize, remaining: i64) {
+        let ready_at = t + self.setup.timing.node_startup.millis();
+        let mut names = Vec::new();
+        for _ in 0..added {
+            self.next_node += 1;
+            let name = format!("node-{}", self.next_node);
+            names.push(name.clone());
+            self.nodes.push(SimNode {
+                id: self.next_node,
+                slot: nodes::template_slot(name, &group.input),
+                state: NodeState::Booting { ready_at },
+                unneeded_since: None,
+            });
+        }
+        self.last_scale_up = Some(t);
+        self.event(
+            t,
+            "clusterAutoscaler",
+            format!(
+                "requests {added} node(s) ({}, Ready at {}) for {remaining} unschedulable pod(s)",
+                names.join(", "),
+                clock(secs(ready_at))
+            ),
+        );
+    }
+
+    /// Why `left` pods fit on no node the scale-up may add, said once per change of it.
+    fn note_unplaced(&mut self, t: i64, group: &NodeGroup, left: i64, limited_by: String) {
+        let request = &self.setup.pod_request;
+        let note = (left > 0).then(|| {
+            let why = if room_for(&nodes::template_slot(String::new(), &group.input), request) == 0
+            {
+                "the pod is larger than a node of the group".to_string()
+            } else {
+                limited_by
+            };
+            format!("{left} pod(s) fit on no node it may add: {why}")
+        });
+        if note.is_some() && note != self.ca_note {
+            let text = note.clone().unwrap_or_default();
+            self.event(t, "clusterAutoscaler", text);
+        }
+        self.ca_note = note;
+    }
+
+    /// Scale-down tracking every loop, then deletion unless in cooldown (reference §4.3).
+    fn scale_down(&mut self, t: i64, cooldown: bool) {
+        let Some(group) = self.setup.nodes.as_ref() else {
+            return;
+        };
+        let movable = self.movable_pods();
+        let removable = self.unneeded_nodes(group, &movable);
+        self.update_unneeded(t, group, &removable);
+        // isScaleDownInCooldown (static_autoscaler.go): a scale-up in this loop or less than
+        // --scale-down-delay-after-add ago.
+        let delay = self.setup.timing.scale_down_delay_after_add.millis();
+        if cooldown || self.last_scale_up.is_some_and(|last| last + delay > t) {
+            return;
+        }
+        let (deleted, blocked_by_min) = self.nodes_to_delete(t, group, &movable);
+        self.delete_nodes(t, group, &deleted, blocked_by_min);
+    }
+
+    /// Pods that must move off each node (terminating pods need no new home).
+    fn movable_pods(&self) -> Vec<i64> {
+        self.nodes
+            .iter()
+            .map(|n| {
+                count(
+                    self.pods
+                        .iter()
+                        .filter(|p| p.active() && p.node == Some(n.id))
+                        .count(),
+                )
+            })
+            .collect()
+    }
+
+    // Mirrors Planner.categorizeNodes (core/scaledown/planner/planner.go): a Ready node at or
+    // under the utilization threshold is unneeded when its `movable` pods fit on the other nodes.
+    fn unneeded_nodes(&self, group: &NodeGroup, movable: &[i64]) -> Vec<bool> {
+        let request = &self.setup.pod_request;
+        let threshold = group.input.scale_down_utilization_threshold;
+        let size = count(self.nodes.len());
+        let mut room: Vec<i64> = self
+            .nodes
+            .iter()
+            .map(|n| {
+                if n.state == NodeState::Ready && n.slot.schedulable {
+                    room_for(&n.slot, request)
+                } else {
+                    0
+                }
+            })
+            .collect();
+        // The Ready nodes as (index, node, pods to move).
+        let mut order: Vec<(usize, &SimNode, i64)> = self
+            .nodes
+            .iter()
+            .zip(movable)
+            .enumerate()
+            .filter(|(_, (n, _))| n.state == NodeState::Ready)
+            .map(|(i, (n, &pods))| (i, n, pods))
+            .collect();
+        // Empty nodes first, then the ones unneeded in the previous loop, then the rest.
+        order.sort_by_key(|&(i, n, _)| (n.slot.workload_pods > 0, n.unneeded_since.is_none(), i));
+        let mut removable = vec![false; self.nodes.len()];
+        if size > group.min {
+            for &(i, n, pods) in &order {
+                if n.slot.utilization() > threshold {
+                    continue;
+                }
+                // The node's pods must fit on the other nodes; a fit is committed, so later
+                // candidates cannot count on the same room.
+                let mut trial = room.clone();
+                let mut left = pods;
+                for ((j, r), &gone) in trial.iter_mut().enumerate().zip(&removable) {
+                    if j == i {
+                        // The candidate itself takes none, and has no room once removed.
+                        *r = 0;
+                        continue;
+                    }
+                    if gone || left == 0 {
+                        continue;
+                    }
+                    let take = (*r).min(left);
+                    *r -= take;
+                    left -= take;
+                }
+                if left == 0 {
+                    room = trial;
+                    if let Some(flag) = removable.get_mut(i) {
+                        *flag = true;
+                    }
+                }
+            }
+        }
+        removable
+    }
+
+    // Mirrors unneeded.Nodes.Update (core/scaledown/unneeded/nodes.go): a node keeps the time it
+    // was first found unneeded, and loses it when it is needed again.
+    fn update_unneeded(&mut self, t: i64, group: &NodeGroup, removable: &[bool]) {
+        let threshold = group.input.scale_down_utilization_threshold;
+        let size = count(self.nodes.len());
+        let mut newly = Vec::new();
+        let mut again = Vec::new();
+        for (n, &r) in self.nodes.iter_mut().zip(removable) {
+            match (r, n.unneeded_since) {
+                (true, None) => {
+                    n.unneeded_since = Some(t);
+                    newly.push(format!(
+                        "{} (utilization {:.0}%)",
+                        n.slot.name,
+                        n.slot.utilization() * 100.0
+                    ));
+                }
+                (false, Some(_)) => {
+                    n.unneeded_since = None;
+                    again.push(n.slot.name.clone());
+                }
+                _ => {}
+            }
+        }
+        if !newly.is_empty() {
+            let threshold_pct = threshold * 100.0;
+            self.event(
+                t,
+                "clusterAutoscaler",
+                format!(
+                    "unneeded from now: {}; at or under the {threshold_pct:.0}% threshold and \
+                     the pods fit elsewhere",
+                    newly.join(", ")
+                ),
+            );
+        }
+        // A group at its minimum size has no candidates: that was said when it was reached.
+        if !again.is_empty() && size > group.min {
+            self.event(
+                t,
+                "clusterAutoscaler",
+                format!("needed again: {}", again.join(", ")),
+            );
+        }
+    }
+
+    // Mirrors Planner.NodesToDelete (core/scaledown/planner/planner.go): the nodes unneeded for
+    // longer than --scale-down-unneeded-time, empty ones first, within the parallelism limits
+    // and the node group's minimum size (true when the minimum held one back).
+    fn nodes_to_delete(&self, t: i64, group: &NodeGroup, movable: &[i64]) -> (Vec<u32>, bool) {
+        let size = count(self.nodes.len());
+        let unneeded_time = group.input.scale_down_unneeded_time.millis();
+        // (pods to move?, node id) of the nodes unneeded long enough, in node order.
+        let mut eligible: Vec<(bool, u32)> = self
+            .nodes
+            .iter()
+            .zip(movable)
+            .filter(|(n, _)| {
+                n.unneeded_since
+                    .is_some_and(|since| since + unneeded_time < t)
+            })
+            .map(|(n, &pods)| (pods > 0, n.id))
+            .collect();
+        // Empty nodes first; the sort is stable, so node order within each kind.
+        eligible.sort_by_key(|&(drain, _)| drain);
+        let mut deleted: Vec<u32> = Vec::new();
+        let mut drains = 0;
+        let mut blocked_by_min = false;
+        for (drain, id) in eligible {
+            if size - count(deleted.len()) <= group.min {
+                blocked_by_min = true;
+                break;
+            }
+            if deleted.len() >= MAX_SCALE_DOWN_PARALLELISM {
+                break;
+            }
+            if drain {
+                if drains >= MAX_DRAIN_PARALLELISM {
+                    continue;
+                }
+                drains += 1;
+            }
+            deleted.push(id);
+        }
+        (deleted, blocked_by_min)
+    }
+
+    // Mirrors Actuator.StartDeletion (core/scaledown/actuator/actuator.go): the nodes go and
+    // their pods are evicted.
+    fn delete_nodes(&mut self, t: i64, group: &NodeGroup, deleted: &[u32], blocked_by_min: bool) {
+        for id in deleted {
+            let name = self.node_name(*id);
+            let evicted = self
+                .pods
+                .iter()
+                .filter(|p| p.node == Some(*id) && p.active())
+                .count();
+            let what = if evicted == 0 {
+                "empty".to_string()
+            } else {
+                format!("{evicted} pod(s) evicted and recreated")
+            };
+            self.event(t, "clusterAutoscaler", format!("removes {name} ({what})"));
+        }
+        if blocked_by_min && !self.min_size_note {
+            self.event(
+                t,
+                "clusterAutoscaler",
+                format!(
+                    "keeps the other unneeded node(s): the node group is at its minimum size {}",
+                    group.min
+                ),
+            );
+        }
+        self.min_size_note = blocked_by_min;
+        if deleted.is_empty() {
+            return;
+        }
+        // Evicted pods are deleted at once; the ReplicaSet recreates them as Pending pods.
+        self.remove_pods(|p| p.node.is_some_and(|n| deleted.contains(&n)));
+        self.nodes.retain(|n| !deleted.contains(&n.id));
+        let before = self.pods.len();
+        self.replicaset(t);
+        if self.pods.len() > before {
+            self.extra_tick = Some(t + NEXT_TICK_MS);
+        }
+    }
+}
+
+// The Cluster Autoscaler's --max-nodes-per-scaleup first, as in a single sync, then the node
+// group's maximum size and --max-nodes-total: how many nodes a scale-up may add to a cluster of
+// `size`, and the limit that says so.
+fn new_node_limit(group: &NodeGroup, size: i64) -> (i64, String) {
+    let mut limit = nodes::MAX_NODES_PER_SCALE_UP;
+    let mut limited_by = format!("--max-nodes-per-scaleup ({limit})");
+    for (max, name) in [
+        (group.input.node_group_max, "the node group's maximum size"),
+        (group.input.max_nodes_total, "--max-nodes-total"),
+    ] {
+        if let Some(max) = max {
+            let room = max.saturating_sub(size).max(0);
+            if room < limit {
+                limit = room;
+                limited_by = format!("{name} ({max})");
+            }
+        }
+    }
+    (limit, limited_by)
+}
+
+/// How many more pods of `request` fit on the node: the fit rule in closed form for identical
+/// pods (`pods_per_node` with the node's own requests in place of the DaemonSets').
+fn room_for(slot: &Slot, request: &Resources) -> i64 {
+    nodes::pods_per_node(&slot.allocatable, &slot.requested, request).0
+}
