@@ -1,6 +1,6 @@
 //! The `simulate` command's inputs: the HPA and the load (a load CSV, a Prometheus answer, or
 //! the queries to run), the settings of the run, and everything validated into one
-//! `calc::simulate::Setup`. A built-in scenario is the same inputs, with its own settings under
+//! `scenario::simulation::Setup`. A built-in scenario is the same inputs, with its own settings under
 //! the user's.
 
 use anyhow::{Result, bail};
@@ -424,8 +424,8 @@ fn scaled_object(
 /// The load, and with a Prometheus answer where it came from and what really happened.
 struct Load {
     curve: LoadCurve,
-    replay: Option<crate::calc::simulate::Replay>,
-    actual: Option<crate::calc::simulate::ActualCurve>,
+    replay: Option<crate::scenario::simulation::Replay>,
+    actual: Option<crate::scenario::simulation::ActualCurve>,
     /// A replay's span: it ends with its data.
     span: Option<Duration>,
 }
