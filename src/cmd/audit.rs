@@ -102,6 +102,14 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
             .into());
         }
     }
+    dump.dedupe();
+    if dump.duplicates > 0 {
+        warn(&format!(
+            "{} object(s) were given more than once (the same kind, namespace and name): the \
+             first of each is used",
+            dump.duplicates
+        ));
+    }
     for u in &dump.unlisted {
         warn(&format!(
             "cannot list {} (403): {}; the audit goes on",
@@ -163,6 +171,7 @@ fn manifests(args: &AuditArgs) -> Result<(AuditReport, Places)> {
             dump.read_manifest(&file)?;
         }
     }
+    dump.dedupe();
     let fleet = FleetFacts {
         newest: None,
         sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,

@@ -10,6 +10,7 @@ use crate::calc;
 use crate::calc::memory::remember;
 use crate::cli::{Cli, OutputFormat};
 use crate::cmd::evaluate::report_exporter;
+use crate::error::escape_control;
 use crate::input::live::Session;
 use crate::report::Report;
 use crate::scenario::ControllerMemory;
@@ -72,7 +73,8 @@ fn watch(cli: &Cli, session: &Session) -> Result<()> {
                     out.push_str(&serde_json::to_string(&value)?);
                     out.push('\n');
                 } else {
-                    out.push_str(&format!("{now}  error: {err:#}\n"));
+                    let error = format!("{err:#}");
+                    out.push_str(&format!("{now}  error: {}\n", escape_control(&error)));
                 }
             }
         }
@@ -93,12 +95,17 @@ fn watch(cli: &Cli, session: &Session) -> Result<()> {
 
 /// One line of a watch: time, current → desired, the decision, the first diagnostic.
 fn line(report: &Report) -> String {
+    // The summary and the diagnostic carry the inputs' words (an API server's message): a
+    // control byte is shown, never sent to the terminal.
     let mut text = format!(
         "{}  {} → {}  {}",
-        report.now, report.current_replicas, report.desired_replicas, report.decision.summary
+        report.now,
+        report.current_replicas,
+        report.desired_replicas,
+        escape_control(&report.decision.summary)
     );
     if let Some(d) = report.diagnostics.first() {
-        text.push_str(&format!("  [{}: {}]", d.code, d.message));
+        text.push_str(&format!("  [{}: {}]", d.code, escape_control(&d.message)));
     }
     text.push('\n');
     text

@@ -144,13 +144,27 @@ impl Selector {
         })
     }
 
-    /// Whether a label list (`(key, value)` pairs) satisfies the selector.
+    /// Whether a label list (`(key, value)` pairs) satisfies the selector. Each requirement
+    /// looks its key up by binary search (sorting the labels first when they are not), so a
+    /// selector of many requirements on an object of many labels costs n log n, not n².
     pub fn matches_pairs<K: AsRef<str>, V: AsRef<str>>(&self, labels: &[(K, V)]) -> bool {
+        if labels.len() <= 16 || self.requirements.len() <= 1 {
+            return self.matches(|key| {
+                (labels.iter())
+                    .find(|(k, _)| k.as_ref() == key)
+                    .map(|(_, v)| v.as_ref())
+            });
+        }
+        let mut sorted: Vec<(&str, &str)> = (labels.iter())
+            .map(|(k, v)| (k.as_ref(), v.as_ref()))
+            .collect();
+        // The first of a repeated key wins, as the linear search finds it.
+        sorted.sort_by(|a, b| a.0.cmp(b.0));
+        sorted.dedup_by(|later, first| later.0 == first.0);
         self.matches(|key| {
-            labels
-                .iter()
-                .find(|(k, _)| k.as_ref() == key)
-                .map(|(_, v)| v.as_ref())
+            (sorted.binary_search_by(|(k, _)| (*k).cmp(key)).ok())
+                .and_then(|i| sorted.get(i))
+                .map(|(_, v)| *v)
         })
     }
 }

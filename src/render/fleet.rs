@@ -175,7 +175,7 @@ pub fn sarif(audit: &AuditReport, places: &std::collections::HashMap<String, Str
                 .map(|place| {
                     let (file, line) = location(place);
                     let mut physical = serde_json::Map::new();
-                    physical.insert("artifactLocation".into(), json!({"uri": file}));
+                    physical.insert("artifactLocation".into(), json!({"uri": uri(file)}));
                     if let Some(line) = line {
                         physical.insert("region".into(), json!({"startLine": line}));
                     }
@@ -206,4 +206,34 @@ pub fn sarif(audit: &AuditReport, places: &std::collections::HashMap<String, Str
     let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// A path as a URI reference (SARIF 2.1.0 §3.10, RFC 3986): every byte but the unreserved
+/// ones and `/` percent-encoded, so `charts/web#1.yaml` is `charts/web%231.yaml`.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_is_a_percent_encoded_uri_reference() {
+        assert_eq!(uri("charts/web#1.yaml"), "charts/web%231.yaml");
+        assert_eq!(
+            uri("rendered charts/a b.yaml"),
+            "rendered%20charts/a%20b.yaml"
+        );
+        assert_eq!(uri("dir/ok-file_1.~yaml"), "dir/ok-file_1.~yaml");
+        assert_eq!(uri("ü?"), "%C3%BC%3F");
+    }
 }

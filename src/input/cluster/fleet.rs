@@ -673,6 +673,7 @@ pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
             (w, w.and_then(selector_of))
         })
         .collect();
+    let others = Others::new(dump, &hpas, &targets);
     let mut findings = Vec::new();
     let mut unevaluated = Vec::new();
     for (i, h) in hpas.iter().enumerate() {
@@ -682,12 +683,8 @@ pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
         );
         let spec = crate::input::manifest::load(&h.place, &h.text, None).map(|l| l.spec);
         let facts = static_facts(dump, h, target, selector, spec.as_ref().ok());
-        let others = Others {
-            hpas: &hpas,
-            targets: &targets,
-        };
         let facts = HpaFacts {
-            selecting: others.selecting(dump, i, selector),
+            selecting: others.selecting(i),
             same_target: others.same_target(i),
             ..facts
         };
@@ -800,39 +797,60 @@ fn static_facts(
 /// The manifests' HPAs and their targets, to find the others of one HPA.
 struct Others<'s, 'a> {
     hpas: &'s [&'a Whole<HpaHead>],
-    targets: &'s [Target<'a>],
+    /// Each distinct set of HPAs whose selectors take one workload's pods (by its template's
+    /// labels), and the sets each HPA is in: 5,000 Deployments under one selector are one set.
+    groups: Vec<Vec<usize>>,
+    groups_of: Vec<Vec<usize>>,
 }
 
-impl Others<'_, '_> {
-    /// The workloads whose pods HPA `i`'s selector takes, then the other HPAs taking them.
-    fn selecting(
-        &self,
-        dump: &Dump,
-        i: usize,
-        selector: Option<&(String, Selector)>,
-    ) -> Vec<String> {
-        let mut selecting: BTreeSet<String> = BTreeSet::new();
-        let Some((_, parsed)) = selector else {
-            return Vec::new();
-        };
-        let Some(namespace) = self.hpas.get(i).map(|h| &h.head.metadata.namespace) else {
-            return Vec::new();
-        };
-        for w in (dump.workloads.iter()).filter(|w| w.metadata.namespace == *namespace) {
+impl<'s, 'a> Others<'s, 'a> {
+    fn new(dump: &Dump, hpas: &'s [&'a Whole<HpaHead>], targets: &'s [Target<'a>]) -> Self {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut known: HashMap<Vec<usize>, usize> = HashMap::new();
+        let mut groups_of: Vec<Vec<usize>> = vec![Vec::new(); hpas.len()];
+        for w in &dump.workloads {
             let labels = template_labels(w);
-            if !parsed.matches_pairs(&labels) {
+            let taking: Vec<usize> = (0..hpas.len())
+                .filter(|&j| {
+                    let same_ns = hpas
+                        .get(j)
+                        .is_some_and(|h| h.head.metadata.namespace == w.metadata.namespace);
+                    same_ns
+                        && (targets.get(j))
+                            .and_then(|t| t.1.as_ref())
+                            .is_some_and(|(_, p)| p.matches_pairs(&labels))
+                })
+                .collect();
+            if taking.len() < 2 || known.contains_key(&taking) {
                 continue;
             }
-            for (j, other) in self.hpas.iter().enumerate() {
-                let takes = (self.targets.get(j))
-                    .and_then(|t| t.1.as_ref())
-                    .is_some_and(|(_, p)| p.matches_pairs(&labels));
-                if j != i && other.head.metadata.namespace == *namespace && takes {
-                    selecting.insert(hpa_key(&other.head));
+            let id = groups.len();
+            for &j in &taking {
+                if let Some(of) = groups_of.get_mut(j) {
+                    of.push(id);
+                }
+            }
+            known.insert(taking.clone(), id);
+            groups.push(taking);
+        }
+        Others {
+            hpas,
+            groups,
+            groups_of,
+        }
+    }
+
+    /// The other HPAs taking pods of a workload HPA `i` takes.
+    fn selecting(&self, i: usize) -> Vec<String> {
+        let mut others: BTreeSet<String> = BTreeSet::new();
+        for &g in self.groups_of.get(i).into_iter().flatten() {
+            for &j in self.groups.get(g).into_iter().flatten() {
+                if let (true, Some(other)) = (j != i, self.hpas.get(j)) {
+                    others.insert(hpa_key(&other.head));
                 }
             }
         }
-        selecting.into_iter().collect()
+        others.into_iter().collect()
     }
 
     /// The other HPAs with the same scale target.

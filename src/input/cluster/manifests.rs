@@ -10,8 +10,12 @@ use super::Dump;
 use crate::error::{InputError, json_error, yaml_error};
 use crate::input::{guard, read_input};
 
+/// The most manifest files one walk reads.
+pub const MAX_FILES: usize = 100_000;
+
 /// The manifest files under `path` (itself when it is a file): `.yaml`, `.yml` and `.json`, in
-/// name order, subfolders included.
+/// name order, subfolders included. A symlinked folder is not followed (a `loop -> .` would
+/// read everything again, two of them 2^40 paths), as `find` does by default.
 pub fn files(path: &Path) -> Result<Vec<PathBuf>, InputError> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
@@ -23,14 +27,29 @@ pub fn files(path: &Path) -> Result<Vec<PathBuf>, InputError> {
             .map_err(|e| InputError::new(dir.display().to_string(), format!("cannot read: {e}")))?;
         for entry in entries.flatten() {
             let p = entry.path();
-            if p.is_dir() {
+            // `file_type` does not follow a symlink: a linked folder is a link, skipped.
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
                 dirs.push(p);
+            } else if kind.is_symlink() && p.is_dir() {
+                continue;
             } else if p
                 .extension()
                 .and_then(|e| e.to_str())
                 .is_some_and(|e| matches!(e, "yaml" | "yml" | "json"))
             {
                 out.push(p);
+                if out.len() > MAX_FILES {
+                    return Err(InputError::new(
+                        path.display().to_string(),
+                        format!(
+                            "found more than {MAX_FILES} manifest files, expected a folder of one \
+                             application's manifests"
+                        ),
+                    ));
+                }
             }
         }
     }

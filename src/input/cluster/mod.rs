@@ -59,6 +59,8 @@ pub struct Dump {
     pub skipped: BTreeMap<String, usize>,
     /// The newest time any object carries (managedFields, pod start and readiness, samples).
     pub newest: Option<Timestamp>,
+    /// Objects given more than once (the same dump twice): the later copies were dropped.
+    pub duplicates: usize,
     /// The kind of items without one in the file being read (`PodMetrics` in a PodMetricsList).
     default_kind: &'static str,
     /// The apiVersion of the API list page being read: its items carry neither kind nor
@@ -73,6 +75,61 @@ pub struct HpaFiles {
     /// (flag, file name, text).
     pub files: Vec<(&'static str, &'static str, String)>,
     pub diagnostics: Vec<crate::report::Diagnostic>,
+}
+
+impl Dump {
+    /// Drops the later copies of any object given twice (same kind, namespace and name), as
+    /// the API holds each object once: a dump given twice is the dump once.
+    pub fn dedupe(&mut self) {
+        let meta = |m: &Meta| (m.namespace.to_string(), m.name.clone());
+        let mut dropped = 0;
+        dropped += keep_first(&mut self.hpas, |h| meta(&h.head.metadata));
+        dropped += keep_first(&mut self.scaled_objects, |h| meta(&h.head.metadata));
+        dropped += keep_first(&mut self.workloads, |w| {
+            (
+                format!("{}/{}", w.kind, w.metadata.namespace),
+                w.metadata.name.clone(),
+            )
+        });
+        dropped += keep_first(&mut self.pods, |p| {
+            (
+                p.metadata.namespace.to_string(),
+                p.metadata.name.to_string(),
+            )
+        });
+        dropped += keep_first(&mut self.metrics, |p| {
+            (
+                p.metadata.namespace.to_string(),
+                p.metadata.name.to_string(),
+            )
+        });
+        dropped += keep_first(&mut self.pdbs, |p| meta(&p.metadata));
+        dropped += keep_first(&mut self.vpas, |v| meta(&v.metadata));
+        dropped += keep_first(&mut self.nodes, |n| meta(&n.metadata));
+        dropped += keep_first(&mut self.events, |e| meta(&e.head.metadata));
+        self.duplicates += dropped;
+    }
+}
+
+/// Keeps the first item of each key, in order; returns how many were dropped. Sorting the
+/// positions by key keeps it O(n log n) for the 150,000 pods of a large dump.
+fn keep_first<T>(items: &mut Vec<T>, key: impl Fn(&T) -> (String, String)) -> usize {
+    let keys: Vec<(String, String)> = items.iter().map(&key).collect();
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by(|&a, &b| keys.get(a).cmp(&keys.get(b)).then(a.cmp(&b)));
+    let mut keep = vec![true; keys.len()];
+    for pair in order.windows(2) {
+        if let [a, b] = *pair
+            && keys.get(a) == keys.get(b)
+            && let Some(k) = keep.get_mut(b)
+        {
+            *k = false;
+        }
+    }
+    let before = items.len();
+    let mut flags = keep.into_iter();
+    items.retain(|_| flags.next().unwrap_or(true));
+    before - items.len()
 }
 
 /// Kinds whose objects may be scale targets: kept as workloads.

@@ -460,11 +460,17 @@ async fn hpa_not_found(api: &Api, namespace: &str, name: &str) -> LiveError {
             None => "its HPAs could not be read".to_string(),
         },
         Ok(Err(r)) if r.code == 403 => "listing its HPAs is forbidden".to_string(),
-        Ok(Err(r)) => format!("listing its HPAs failed: {} {}", r.code, r.message),
+        Ok(Err(r)) => format!(
+            "listing its HPAs failed: {} {}",
+            r.code,
+            crate::error::quoted_bare(&r.message)
+        ),
         Err(e) => format!("listing its HPAs failed: {e}"),
     };
     LiveError(format!(
-        "HorizontalPodAutoscaler \"{name}\" not found in namespace {namespace} of {} ({others})",
+        "HorizontalPodAutoscaler {} not found in namespace {} of {} ({others})",
+        crate::error::quoted(name),
+        crate::error::quoted_bare(namespace),
         api.server
     ))
 }
