@@ -792,14 +792,7 @@ pub fn splice(report: &mut Report, o: &KedaOutcome, original_current: i32) {
         report.desired_replicas = o.scale_to.unwrap_or(original_current);
     }
     let desired = report.desired_replicas;
-    report.decision.change = if desired > original_current {
-        "scaleUp"
-    } else if desired < original_current {
-        "scaleDown"
-    } else {
-        "none"
-    }
-    .to_string();
+    report.decision.change = crate::calc::explain::change(original_current, desired).to_string();
     report.decision.summary = if o.paused {
         format!("{}; {original_current} → {desired}", o.summary)
     } else if o.scale_to.is_some() {
