@@ -530,27 +530,31 @@ fn request_scale(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut 
     }
 }
 
+/// A `scale loop` step and the clause it gives the decision's summary.
+fn scale_loop(o: &mut KedaOutcome, detail: impl Into<String>, summary: impl Into<String>) {
+    step(&mut o.steps, "scale loop", detail);
+    o.summary = summary.into();
+}
+
 /// `RequestScale` when active: from zero or idle KEDA sets the count; else the HPA decides.
 fn scale_active(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut KedaOutcome) {
     if (k.idle_replica_count.is_some() && current < min) || current == 0 {
         scale_from_zero_or_idle(k, current, min, o);
     } else if o.error {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             "active, but some triggers failed (PartialTriggerError): the HPA decides",
+            "KEDA leaves the count to the HPA",
         );
-        o.summary = "KEDA leaves the count to the HPA".to_string();
     } else {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             format!(
                 "active at {current} replica(s): lastActiveTime is now {}; the HPA decides",
                 now.to_rfc3339()
             ),
+            "KEDA: active, the HPA decides",
         );
-        o.summary = "KEDA: active, the HPA decides".to_string();
         o.last_active_now = true;
     }
 }
@@ -559,24 +563,23 @@ fn scale_active(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut K
 // paused-scale-out.
 fn scale_from_zero_or_idle(k: &KedaInput, current: i32, min: i32, o: &mut KedaOutcome) {
     if k.pause_scale_out {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             "active from zero or idle, but paused-scale-out keeps the count",
+            "KEDA would activate but scale-out is paused",
         );
-        o.summary = "KEDA would activate but scale-out is paused".to_string();
         return;
     }
     let to_min = if min > 0 { min } else { 1 };
     o.scale_to = Some(to_min);
     o.last_active_now = true;
-    step(
-        &mut o.steps,
-        "scale loop",
+    scale_loop(
+        o,
         format!(
             "active at {current} replica(s): KEDA scales {current} → {to_min} \
              (max(minReplicaCount, 1)); the HPA takes over from {to_min}"
         ),
+        format!("KEDA activates {current} → {to_min}"),
     );
     o.diagnostics.push(Diagnostic::new(
         "KedaActivation",
@@ -587,7 +590,6 @@ fn scale_from_zero_or_idle(k: &KedaInput, current: i32, min: i32, o: &mut KedaOu
         ),
         "",
     ));
-    o.summary = format!("KEDA activates {current} → {to_min}");
 }
 
 /// `RequestScale` when not active: a failing trigger, the way to zero or idle, up to
@@ -595,34 +597,35 @@ fn scale_from_zero_or_idle(k: &KedaInput, current: i32, min: i32, o: &mut KedaOu
 fn scale_inactive(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut KedaOutcome) {
     let idle_above = k.idle_replica_count.is_some_and(|idle| current > idle);
     if o.error && k.fallback.is_some_and(|f| f.replicas != 0) {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             "not active with a failing trigger and a fallback: KEDA leaves the count to the HPA",
+            "KEDA leaves the count to the HPA (fallback configured)",
         );
-        o.summary = "KEDA leaves the count to the HPA (fallback configured)".to_string();
     } else if o.error && k.fallback.is_none() {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             "not active with a failing trigger and no fallback (TriggerError): KEDA does nothing",
+            "KEDA does nothing (a trigger fails)",
         );
-        o.summary = "KEDA does nothing (a trigger fails)".to_string();
     } else if idle_above || (current > 0 && min == 0) {
         scale_to_zero_or_idle(k, current, now, o);
     } else if k.idle_replica_count.is_none() && current < min {
         o.scale_to = Some(min);
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             format!("not active and {current} < minReplicaCount: KEDA scales to {min}"),
+            format!("KEDA scales {current} → {min} (minReplicaCount)"),
         );
-        o.summary = format!("KEDA scales {current} → {min} (minReplicaCount)");
     } else {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             format!("not active at {current} replica(s): nothing for KEDA to do"),
+            if current == 0 {
+                "KEDA keeps the workload at 0"
+            } else {
+                "KEDA: not active, the HPA decides"
+            },
         );
         if current == 0 {
             o.diagnostics.push(Diagnostic::new(
@@ -633,11 +636,6 @@ fn scale_inactive(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut
                 "Lower the trigger's activation threshold if it should wake at this value.",
             ));
         }
-        o.summary = if current == 0 {
-            "KEDA keeps the workload at 0".to_string()
-        } else {
-            "KEDA: not active, the HPA decides".to_string()
-        };
     }
 }
 
@@ -645,12 +643,11 @@ fn scale_inactive(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut
 // minReplicaCount, unless paused-scale-in.
 fn scale_to_zero_or_idle(k: &KedaInput, current: i32, now: Timestamp, o: &mut KedaOutcome) {
     if k.pause_scale_in {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             "not active, but paused-scale-in keeps the count",
+            "KEDA would deactivate but scale-in is paused",
         );
-        o.summary = "KEDA would deactivate but scale-in is paused".to_string();
         return;
     }
     let (to, what) = match (k.idle_replica_count, k.min_replica_count) {
@@ -681,12 +678,12 @@ fn scale_to_zero_or_idle(k: &KedaInput, current: i32, now: Timestamp, o: &mut Ke
     };
     if passed {
         o.scale_to = Some(to);
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             format!(
                 "not active, {since}: the cooldown has passed; KEDA scales {current} → {to} ({what})"
             ),
+            format!("KEDA deactivates {current} → {to} ({what})"),
         );
         o.diagnostics.push(Diagnostic::new(
             "KedaIdle",
@@ -701,15 +698,14 @@ fn scale_to_zero_or_idle(k: &KedaInput, current: i32, now: Timestamp, o: &mut Ke
                 String::new()
             },
         ));
-        o.summary = format!("KEDA deactivates {current} → {to} ({what})");
     } else {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             format!(
                 "not active, {since}: still cooling down (ScalerCooldown); KEDA waits, the HPA \
                  decides meanwhile"
             ),
+            "KEDA is cooling down, the HPA decides",
         );
         let left = match k.last_active {
             Some(t) => t.add(k.cooldown).since(now),
@@ -727,7 +723,6 @@ fn scale_to_zero_or_idle(k: &KedaInput, current: i32, now: Timestamp, o: &mut Ke
             ),
             "Lower spec.cooldownPeriod to scale in sooner.",
         ));
-        o.summary = "KEDA is cooling down, the HPA decides".to_string();
     }
 }
 
