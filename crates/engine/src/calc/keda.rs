@@ -161,8 +161,9 @@ pub fn decide(k: &KedaInput, current: i32, ready: i32, now: Timestamp) -> KedaOu
     o
 }
 
-// The loop of getScaledObjectState (scale_handler.go) over the triggers: each one's state, and
-// without scaling modifiers the value the metrics server serves for it.
+/// Each trigger at this poll: its value and activity, or its failure and the fallback; and without
+/// scaling modifiers the value the metrics server serves for it.
+// Port of getScalerState and GetMetricsWithFallback, per trigger (scale_handler.go, fallback.go).
 fn poll_triggers<'k>(
     k: &'k KedaInput,
     current: i32,
@@ -177,8 +178,18 @@ fn poll_triggers<'k>(
     });
     let mut states = Vec::new();
     for t in &k.triggers {
-        let Some(state) = poll_trigger(k, t, valid_fallback, current, ready, o) else {
-            continue;
+        let state = match t.value {
+            _ if t.metric_name.is_none() => {
+                trigger_step(
+                    &mut o.steps,
+                    t,
+                    "no KEDA value; the HPA reads the pods (always active)",
+                );
+                continue;
+            }
+            TriggerValue::Resource => continue,
+            TriggerValue::Value(v) => served_value(t, v, &mut o.steps),
+            TriggerValue::Failed => failed_trigger(k, t, valid_fallback, current, ready, o),
         };
         if k.modifiers.is_none()
             && let (Some(metric), Some(v)) = (&t.metric_name, state.served)
@@ -263,31 +274,6 @@ fn trigger_step(steps: &mut Vec<Step>, t: &Trigger, detail: &str) {
         format!("trigger s{} {}", t.index, t.scaler),
         format!("{subject}{named}: {detail}"),
     );
-}
-
-/// One trigger at this poll: its value and activity, or its failure and the fallback.
-// Port of getScalerState and GetMetricsWithFallback (scale_handler.go, fallback.go).
-fn poll_trigger(
-    k: &KedaInput,
-    t: &Trigger,
-    valid_fallback: Option<Fallback>,
-    current: i32,
-    ready: i32,
-    o: &mut KedaOutcome,
-) -> Option<TriggerState> {
-    if t.metric_name.is_none() {
-        trigger_step(
-            &mut o.steps,
-            t,
-            "no KEDA value; the HPA reads the pods (always active)",
-        );
-        return None;
-    }
-    match t.value {
-        TriggerValue::Resource => None,
-        TriggerValue::Value(v) => Some(served_value(t, v, &mut o.steps)),
-        TriggerValue::Failed => Some(failed_trigger(k, t, valid_fallback, current, ready, o)),
-    }
 }
 
 /// A trigger that answered: its value, served to the HPA, and active iff above its activation.
