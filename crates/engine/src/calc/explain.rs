@@ -5,7 +5,7 @@ use crate::calc::band::{Axis, Band, Edge, Hold, NoBand};
 use crate::calc::metrics::{Computed, MetricOutcome, readable};
 use crate::calc::pods::Groups;
 use crate::calc::reconcile::{Branch, Sync};
-use crate::calc::replicas::{Rule, Tolerances};
+use crate::calc::replicas::{PodBasedResult, RecountTrace, Rule, Tolerances};
 use crate::quantity::{Format, build_quantity, format_milli, human_quantity};
 use crate::report::{
     BandEdge, BandValue, Decision, HoldBand, MetricReport, PodClass, Recount, Report,
@@ -50,10 +50,7 @@ pub(crate) fn band(t: &Tolerances) -> ToleranceBand {
 
 fn target_report(spec: &MetricSpec) -> TargetReport {
     let t = spec.target();
-    let resource = match spec {
-        MetricSpec::Resource { resource, .. } => resource.as_str(),
-        _ => "",
-    };
+    let resource = resource_name(spec);
     TargetReport {
         target_type: match t.target_type {
             TargetType::Utilization => "Utilization",
@@ -301,6 +298,7 @@ fn ratio_verdict(t: &Tolerances, ratio: f64) -> String {
     }
 }
 
+/// The `metric` steps of one metric: its target, then what it computed or why it failed.
 fn metric_steps(
     steps: &mut Vec<Step>,
     spec: &MetricSpec,
@@ -316,127 +314,8 @@ fn metric_steps(
         title,
         format!("target {} ({})", target_text(spec), readable(&outcome.name)),
     );
-    let resource = match spec {
-        MetricSpec::Resource { resource, .. } => resource.as_str(),
-        _ => "",
-    };
     match &outcome.result {
-        Ok(Computed::PodBased(p)) => {
-            step(steps, "metric", "pods", groups_text(&p.groups));
-            let usage = match (p.utilization, p.request_total) {
-                (Some(u), Some(req)) => format!(
-                    "usage {} over requests {} = {u}% (truncated); average {}",
-                    human_quantity(resource, p.usage_total),
-                    human_quantity(resource, req),
-                    human_quantity(resource, p.raw_average)
-                ),
-                _ => format!(
-                    "total {} over {} samples = {} average (truncated)",
-                    human_quantity(resource, p.usage_total),
-                    p.samples,
-                    human_quantity(resource, p.raw_average)
-                ),
-            };
-            step(steps, "metric", "current", usage);
-            if p.recount.is_none() {
-                step(
-                    steps,
-                    "metric",
-                    "tolerance",
-                    ratio_verdict(t, p.usage_ratio),
-                );
-            } else {
-                step(
-                    steps,
-                    "metric",
-                    "ratio",
-                    format!(
-                        "ratio {:.3}: missing or unready pods force a recount",
-                        p.usage_ratio
-                    ),
-                );
-            }
-            if let Some(rc) = &p.recount {
-                let mut parts = Vec::new();
-                match rc.missing_value {
-                    Some(0) => parts.push(format!(
-                        "{} missing pod(s) counted at 0",
-                        p.groups.missing.len()
-                    )),
-                    Some(v) => parts.push(format!(
-                        "{} missing pod(s) counted at {}",
-                        p.groups.missing.len(),
-                        match p.utilization {
-                            Some(_) => "max(100%, target) of their request".to_string(),
-                            None => human_quantity(resource, v),
-                        }
-                    )),
-                    None if !p.groups.missing.is_empty() => {
-                        parts.push("missing pods not added (ratio exactly 1)".to_string());
-                    }
-                    None => {}
-                }
-                if rc.unready_at_zero {
-                    parts.push(format!(
-                        "{} unready pod(s) counted at 0",
-                        p.groups.unready.len()
-                    ));
-                } else if !p.groups.unready.is_empty() {
-                    parts.push(format!(
-                        "{} unready pod(s) left out (not a scale-up)",
-                        p.groups.unready.len()
-                    ));
-                }
-                let inserted = if p.usage_ratio < 1.0 {
-                    p.sums.down
-                } else if p.usage_ratio > 1.0 {
-                    p.sums.up
-                } else {
-                    crate::calc::replicas::Inserted::default()
-                };
-                let q = |v: i64| human_quantity(resource, v);
-                let total = p.usage_total.wrapping_add(inserted.value_total);
-                let arithmetic = match (rc.new_utilization, p.request_total) {
-                    (Some(u), Some(req)) => format!(
-                        "({} + {}) over ({} + {}) = {u}%, ratio {u} ÷ {} = {:.3}",
-                        q(p.usage_total),
-                        q(inserted.value_total),
-                        q(req),
-                        q(inserted.request_total),
-                        m.target.average_utilization.unwrap_or_default(),
-                        rc.new_ratio
-                    ),
-                    _ => format!(
-                        "({} + {}) ÷ {} samples = {}, ratio {:.3}",
-                        q(p.usage_total),
-                        q(inserted.value_total),
-                        rc.metrics_count,
-                        q(total / i64::try_from(rc.metrics_count.max(1)).unwrap_or(1)),
-                        rc.new_ratio
-                    ),
-                };
-                step_with(
-                    steps,
-                    "metric",
-                    "recount",
-                    format!("{}; {arithmetic}", parts.join(", ")),
-                    vec![
-                        ("usageTotalMilli", p.usage_total.into()),
-                        ("addedUsageMilli", inserted.value_total.into()),
-                        ("requestTotalMilli", p.request_total.into()),
-                        (
-                            "addedRequestMilli",
-                            p.request_total.map(|_| inserted.request_total).into(),
-                        ),
-                        ("metricsCount", rc.metrics_count.into()),
-                        ("newUtilization", rc.new_utilization.into()),
-                        ("newRatio", rc.new_ratio.into()),
-                    ],
-                );
-            }
-            let (detail, values) = pod_proposal_text(p, t, current_replicas);
-            step_with(steps, "metric", "proposal", detail, values);
-        }
+        Ok(Computed::PodBased(p)) => pod_metric_steps(steps, spec, m, p, t, current_replicas),
         Ok(Computed::Value(v)) => {
             let current = m
                 .current_value
@@ -467,6 +346,159 @@ fn metric_steps(
     }
 }
 
+/// The name of a Resource metric's resource (`cpu`), empty for the other types.
+fn resource_name(spec: &MetricSpec) -> &str {
+    match spec {
+        MetricSpec::Resource { resource, .. } => resource.as_str(),
+        _ => "",
+    }
+}
+
+/// The steps of a pod-based metric: its pods, its usage, the ratio against the tolerance, the
+/// recount if there was one, and the proposal.
+fn pod_metric_steps(
+    steps: &mut Vec<Step>,
+    spec: &MetricSpec,
+    m: &MetricReport,
+    p: &PodBasedResult<'_>,
+    t: &Tolerances,
+    current_replicas: i32,
+) {
+    let resource = resource_name(spec);
+    step(steps, "metric", "pods", groups_text(&p.groups));
+    let usage = match (p.utilization, p.request_total) {
+        (Some(u), Some(req)) => format!(
+            "usage {} over requests {} = {u}% (truncated); average {}",
+            human_quantity(resource, p.usage_total),
+            human_quantity(resource, req),
+            human_quantity(resource, p.raw_average)
+        ),
+        _ => format!(
+            "total {} over {} samples = {} average (truncated)",
+            human_quantity(resource, p.usage_total),
+            p.samples,
+            human_quantity(resource, p.raw_average)
+        ),
+    };
+    step(steps, "metric", "current", usage);
+    match &p.recount {
+        None => step(
+            steps,
+            "metric",
+            "tolerance",
+            ratio_verdict(t, p.usage_ratio),
+        ),
+        Some(rc) => {
+            step(
+                steps,
+                "metric",
+                "ratio",
+                format!(
+                    "ratio {:.3}: missing or unready pods force a recount",
+                    p.usage_ratio
+                ),
+            );
+            recount_step(steps, resource, m, p, rc);
+        }
+    }
+    let (detail, values) = pod_proposal_text(p, t, current_replicas);
+    step_with(steps, "metric", "proposal", detail, values);
+}
+
+/// The `recount` step: how the missing and unready pods were counted, and the recount's sums.
+fn recount_step(
+    steps: &mut Vec<Step>,
+    resource: &str,
+    m: &MetricReport,
+    p: &PodBasedResult<'_>,
+    rc: &RecountTrace,
+) {
+    let inserted = if p.usage_ratio < 1.0 {
+        p.sums.down
+    } else if p.usage_ratio > 1.0 {
+        p.sums.up
+    } else {
+        crate::calc::replicas::Inserted::default()
+    };
+    let q = |v: i64| human_quantity(resource, v);
+    let total = p.usage_total.wrapping_add(inserted.value_total);
+    let arithmetic = match (rc.new_utilization, p.request_total) {
+        (Some(u), Some(req)) => format!(
+            "({} + {}) over ({} + {}) = {u}%, ratio {u} ÷ {} = {:.3}",
+            q(p.usage_total),
+            q(inserted.value_total),
+            q(req),
+            q(inserted.request_total),
+            m.target.average_utilization.unwrap_or_default(),
+            rc.new_ratio
+        ),
+        _ => format!(
+            "({} + {}) ÷ {} samples = {}, ratio {:.3}",
+            q(p.usage_total),
+            q(inserted.value_total),
+            rc.metrics_count,
+            q(total / i64::try_from(rc.metrics_count.max(1)).unwrap_or(1)),
+            rc.new_ratio
+        ),
+    };
+    step_with(
+        steps,
+        "metric",
+        "recount",
+        format!(
+            "{}; {arithmetic}",
+            recount_parts(resource, p, rc).join(", ")
+        ),
+        vec![
+            ("usageTotalMilli", p.usage_total.into()),
+            ("addedUsageMilli", inserted.value_total.into()),
+            ("requestTotalMilli", p.request_total.into()),
+            (
+                "addedRequestMilli",
+                p.request_total.map(|_| inserted.request_total).into(),
+            ),
+            ("metricsCount", rc.metrics_count.into()),
+            ("newUtilization", rc.new_utilization.into()),
+            ("newRatio", rc.new_ratio.into()),
+        ],
+    );
+}
+
+/// How the recount counted the missing pods and the unready ones, in words.
+fn recount_parts(resource: &str, p: &PodBasedResult<'_>, rc: &RecountTrace) -> Vec<String> {
+    let mut parts = Vec::new();
+    match rc.missing_value {
+        Some(0) => parts.push(format!(
+            "{} missing pod(s) counted at 0",
+            p.groups.missing.len()
+        )),
+        Some(v) => parts.push(format!(
+            "{} missing pod(s) counted at {}",
+            p.groups.missing.len(),
+            match p.utilization {
+                Some(_) => "max(100%, target) of their request".to_string(),
+                None => human_quantity(resource, v),
+            }
+        )),
+        None if !p.groups.missing.is_empty() => {
+            parts.push("missing pods not added (ratio exactly 1)".to_string());
+        }
+        None => {}
+    }
+    if rc.unready_at_zero {
+        parts.push(format!(
+            "{} unready pod(s) counted at 0",
+            p.groups.unready.len()
+        ));
+    } else if !p.groups.unready.is_empty() {
+        parts.push(format!(
+            "{} unready pod(s) left out (not a scale-up)",
+            p.groups.unready.len()
+        ));
+    }
+    parts
+}
+
 fn source_text(source: &Source) -> &'static str {
     match source {
         Source::Flag => "flag",
@@ -478,6 +510,9 @@ fn source_text(source: &Source) -> &'static str {
     }
 }
 
+/// The report of one sync, its trace in the order `reconcileAutoscaler` reads: the inputs, each
+/// metric, the branch the sync took, the combination, the normalization, the conditions and the
+/// decision.
 pub fn build(
     s: &Scenario,
     sync: &Sync<'_>,
@@ -485,234 +520,18 @@ pub fn build(
     assume_steady: bool,
 ) -> Report {
     let hpa = &s.hpa;
-    let t = &sync.tolerances;
-    let mut steps = Vec::new();
-    let mut assumptions: Vec<String> = s.input_notes.clone();
-    let behavior_text = if hpa.behavior.is_some() {
-        "behavior set (behavior normalization)"
-    } else {
-        "no behavior (legacy normalization)"
-    };
-    step(
-        &mut steps,
-        "inputs",
-        "HPA",
-        format!(
-            "{}/{} → {}/{}; min {}, max {}; {} metric(s); {behavior_text}",
-            hpa.namespace,
-            hpa.name,
-            hpa.target.kind,
-            hpa.target.name,
-            sync.min_replicas,
-            hpa.max_replicas,
-            hpa.metrics.len()
-        ),
-    );
-    let current_source = match s.current_replicas_source {
-        Source::Flag => "from --current-replicas",
-        Source::Status => "from status.currentReplicas",
-        Source::Samples => "counted from the samples: pods not deleting, Failed or Succeeded",
-        Source::Target => "from the target's spec.replicas",
-        Source::Default => "default",
-        Source::Simulation => "the simulated target's spec.replicas at this sync",
-    };
-    step(
-        &mut steps,
-        "inputs",
-        "current replicas",
-        format!("{}, {current_source}", s.current_replicas),
-    );
-    step(
-        &mut steps,
-        "inputs",
-        "pods",
-        format!("{} pod(s) listed under the target's selector", s.pods.len()),
-    );
-    step(
-        &mut steps,
-        "inputs",
-        "controller",
-        format!(
-            "Kubernetes 1.{} rules; tolerance {}; cpu initialization {}; readiness delay {}; downscale window {}",
-            s.config.kube_minor,
-            if (t.scale_down - t.scale_up).abs() < f64::EPSILON {
-                format!("{}", t.scale_up)
-            } else {
-                format!("down {} / up {}", t.scale_down, t.scale_up)
-            },
-            s.config.cpu_initialization_period,
-            s.config.delay_of_initial_readiness_status,
-            s.config.downscale_stabilization_window
-        ),
-    );
-
-    let g = s.config.features;
-    let on = |b: bool| if b { "on" } else { "off" };
-    step(
-        &mut steps,
-        "inputs",
-        "feature gates",
-        format!(
-            "HPAConfigurableTolerance={}, HPAScaleToZero={}, PodLevelResources={}, HPAContainerMetrics={}",
-            on(g.hpa_configurable_tolerance),
-            on(g.hpa_scale_to_zero),
-            on(g.pod_level_resources),
-            on(g.hpa_container_metrics)
-        ),
-    );
-    let per_hpa_tolerance = hpa
-        .behavior
-        .as_ref()
-        .is_some_and(|b| b.scale_up.tolerance.is_some() || b.scale_down.tolerance.is_some());
-    if per_hpa_tolerance && !(s.config.kube_minor >= 33 && g.hpa_configurable_tolerance) {
-        assumptions.push(format!(
-            "behavior.*.tolerance is ignored: HPAConfigurableTolerance is off in 1.{} (the API server would drop or reject the field)",
-            s.config.kube_minor
-        ));
-    }
-
-    let metrics: Vec<MetricReport> = hpa
-        .metrics
-        .iter()
-        .zip(&sync.outcomes)
-        .enumerate()
-        .map(|(i, (spec, outcome))| {
-            metric_report(spec, outcome, t, bands.get(i).and_then(Option::as_ref))
-        })
-        .collect();
-    for (i, ((spec, outcome), m)) in hpa
-        .metrics
-        .iter()
-        .zip(&sync.outcomes)
-        .zip(&metrics)
-        .enumerate()
-    {
-        metric_steps(&mut steps, spec, m, outcome, t, s.current_replicas);
-        if let Some(text) = band_step(m, bands.get(i).and_then(Option::as_ref), s, &sync.outcomes) {
-            step(&mut steps, "metric", "hold band", text);
-        }
-    }
-
     let current = s.current_replicas;
     let desired = sync.desired_replicas;
-    let mut summary = String::new();
-    match sync.branch {
-        Branch::ScalingDisabled => {
-            step(
-                &mut steps,
-                "decision",
-                "scaling disabled",
-                "the target has 0 replicas: the controller does not compute metrics",
-            );
-            summary =
-                "no change: scaling is disabled since the replica count of the target is zero"
-                    .into();
-        }
-        Branch::AboveMax | Branch::BelowMin => {
-            let reason = sync.rescale_reason.clone().unwrap_or_default();
-            step(
-                &mut steps,
-                "decision",
-                "out of range",
-                format!("{reason}: jump to {desired}, metrics not consulted"),
-            );
-            summary = format!("{current} → {desired}: {reason}");
-        }
-        Branch::MetricsFailed => {
-            if let Some(e) = &s.metrics.selector_error {
-                step(
-                    &mut steps,
-                    "selector",
-                    &e.reason,
-                    format!(
-                        "{}: the controller reads no metric and keeps {current} replicas",
-                        e.message
-                    ),
-                );
-                summary = format!("no change: {}", e.message);
-            }
-            if let Some(c) = &sync.combined {
-                let why = if c.invalid_count >= sync.outcomes.len() {
-                    "every metric is invalid".to_string()
-                } else {
-                    format!(
-                        "{} invalid metric(s) and the valid ones would scale down to {}",
-                        c.invalid_count,
-                        sync.outcomes
-                            .iter()
-                            .filter_map(|o| o.result.as_ref().ok().map(Computed::replicas))
-                            .max()
-                            .unwrap_or(0)
-                    )
-                };
-                step(
-                    &mut steps,
-                    "combine",
-                    "invalid metrics",
-                    format!("{why}: the controller keeps {current} replicas"),
-                );
-                summary = format!("no change: {why}; {}", c.error.clone().unwrap_or_default());
-            }
-        }
-        Branch::Metrics => {}
-    }
-    if let (Some(c), Some(proposal)) = (&sync.combined, sync.metric_proposal) {
-        let name = c
-            .winner
-            .and_then(|i| sync.outcomes.get(i))
-            .map(|o| readable(&o.name))
-            .unwrap_or_default();
-        let mut detail = format!("largest valid proposal: {proposal} ({name})");
-        if c.invalid_count > 0 {
-            detail.push_str(&format!(
-                "; {} invalid metric(s) ignored because the valid proposal does not scale down",
-                c.invalid_count
-            ));
-        }
-        step(&mut steps, "combine", "proposal", detail);
-    }
-    if let Some(reason) = &sync.rescale_reason
-        && sync.branch == Branch::Metrics
-    {
-        step(&mut steps, "combine", "rescale reason", readable(reason));
-    }
+    let mut steps = Vec::new();
+    let mut assumptions: Vec<String> = s.input_notes.clone();
+    input_steps(&mut steps, s, sync);
+    assumptions.extend(ignored_tolerance(s));
+    let metrics = metric_phase(&mut steps, s, sync, bands);
+    let branch_summary = branch_steps(&mut steps, s, sync);
+    combine_steps(&mut steps, sync);
     if let Some(n) = &sync.normalization {
-        let proposal = sync.metric_proposal.unwrap_or(current);
-        let (stabilize_text, stabilize_values) = stabilization_text(s, sync, n);
-        step_with(
-            &mut steps,
-            "stabilize",
-            "stabilization",
-            stabilize_text,
-            stabilize_values,
-        );
-        let (limit_text, limit_values) = limit_text(s, sync, n);
-        step_with(
-            &mut steps,
-            "limit",
-            "rate limit and clamp",
-            limit_text,
-            limit_values,
-        );
-        if assume_steady {
-            let window = n.down_window_seconds;
-            let mut text = format!(
-                "No --history: assumed steady load: every sync in the last {window}s recommended {proposal} and no scale event happened."
-            );
-            if desired < current {
-                text.push_str(&format!(
-                    " A higher recommendation in the last {window}s would hold the replicas at up to {current}."
-                ));
-            }
-            if desired > current && hpa.behavior.is_some() {
-                text.push_str(" A recent scale-up would lower the rate limit.");
-            }
-            assumptions.push(text);
-        } else if sync.seeded_initial_recommendation {
-            assumptions.push(format!(
-                "The history has no recommendations: like a controller that has just started, the current count {current} was recorded as the first recommendation."
-            ));
-        }
+        normalize_steps(&mut steps, s, sync, n);
+        assumptions.extend(history_assumption(s, sync, n, assume_steady));
     }
     for c in sync.conditions.clone().into_vec() {
         step(
@@ -722,17 +541,7 @@ pub fn build(
             format!("{} {}: {}", c.status, c.reason, c.message),
         );
     }
-
-    let change = if desired > current {
-        "scaleUp"
-    } else if desired < current {
-        "scaleDown"
-    } else {
-        "none"
-    };
-    if summary.is_empty() {
-        summary = decision_summary(s, sync, &metrics);
-    }
+    let summary = branch_summary.unwrap_or_else(|| decision_summary(s, sync, &metrics));
     step(
         &mut steps,
         "decision",
@@ -763,7 +572,7 @@ pub fn build(
             rescale_reason: sync.rescale_reason.clone(),
             stabilized_replicas: sync.normalization.as_ref().map(|n| n.stabilized),
             limited_replicas: sync.normalization.as_ref().map(|n| n.limited.replicas),
-            change: change.to_string(),
+            change: change(current, desired).to_string(),
             summary,
         },
         conditions: sync.conditions.clone().into_vec(),
@@ -775,6 +584,289 @@ pub fn build(
         diagnostics: Vec::new(),
         warnings: s.warnings.clone(),
         sources: s.sources.clone(),
+    }
+}
+
+/// The decision's `change`: `scaleUp`, `scaleDown` or `none`.
+pub(crate) fn change(current: i32, desired: i32) -> &'static str {
+    if desired > current {
+        "scaleUp"
+    } else if desired < current {
+        "scaleDown"
+    } else {
+        "none"
+    }
+}
+
+/// The `inputs` steps: the HPA, where the current count came from, the pods, the controller's
+/// settings and the feature gates.
+fn input_steps(steps: &mut Vec<Step>, s: &Scenario, sync: &Sync<'_>) {
+    let hpa = &s.hpa;
+    let t = &sync.tolerances;
+    let behavior_text = if hpa.behavior.is_some() {
+        "behavior set (behavior normalization)"
+    } else {
+        "no behavior (legacy normalization)"
+    };
+    step(
+        steps,
+        "inputs",
+        "HPA",
+        format!(
+            "{}/{} → {}/{}; min {}, max {}; {} metric(s); {behavior_text}",
+            hpa.namespace,
+            hpa.name,
+            hpa.target.kind,
+            hpa.target.name,
+            sync.min_replicas,
+            hpa.max_replicas,
+            hpa.metrics.len()
+        ),
+    );
+    let current_source = match s.current_replicas_source {
+        Source::Flag => "from --current-replicas",
+        Source::Status => "from status.currentReplicas",
+        Source::Samples => "counted from the samples: pods not deleting, Failed or Succeeded",
+        Source::Target => "from the target's spec.replicas",
+        Source::Default => "default",
+        Source::Simulation => "the simulated target's spec.replicas at this sync",
+    };
+    step(
+        steps,
+        "inputs",
+        "current replicas",
+        format!("{}, {current_source}", s.current_replicas),
+    );
+    step(
+        steps,
+        "inputs",
+        "pods",
+        format!("{} pod(s) listed under the target's selector", s.pods.len()),
+    );
+    step(
+        steps,
+        "inputs",
+        "controller",
+        format!(
+            "Kubernetes 1.{} rules; tolerance {}; cpu initialization {}; readiness delay {}; downscale window {}",
+            s.config.kube_minor,
+            if (t.scale_down - t.scale_up).abs() < f64::EPSILON {
+                format!("{}", t.scale_up)
+            } else {
+                format!("down {} / up {}", t.scale_down, t.scale_up)
+            },
+            s.config.cpu_initialization_period,
+            s.config.delay_of_initial_readiness_status,
+            s.config.downscale_stabilization_window
+        ),
+    );
+    let g = s.config.features;
+    let on = |b: bool| if b { "on" } else { "off" };
+    step(
+        steps,
+        "inputs",
+        "feature gates",
+        format!(
+            "HPAConfigurableTolerance={}, HPAScaleToZero={}, PodLevelResources={}, HPAContainerMetrics={}",
+            on(g.hpa_configurable_tolerance),
+            on(g.hpa_scale_to_zero),
+            on(g.pod_level_resources),
+            on(g.hpa_container_metrics)
+        ),
+    );
+}
+
+/// The assumption that `behavior.*.tolerance` is set but ignored (HPAConfigurableTolerance off).
+fn ignored_tolerance(s: &Scenario) -> Option<String> {
+    let per_hpa_tolerance = s
+        .hpa
+        .behavior
+        .as_ref()
+        .is_some_and(|b| b.scale_up.tolerance.is_some() || b.scale_down.tolerance.is_some());
+    (per_hpa_tolerance
+        && !(s.config.kube_minor >= 33 && s.config.features.hpa_configurable_tolerance))
+        .then(|| {
+            format!(
+                "behavior.*.tolerance is ignored: HPAConfigurableTolerance is off in 1.{} (the API server would drop or reject the field)",
+                s.config.kube_minor
+            )
+        })
+}
+
+/// The `metric` steps, one metric at a time: its report, its steps and its hold band.
+fn metric_phase(
+    steps: &mut Vec<Step>,
+    s: &Scenario,
+    sync: &Sync<'_>,
+    bands: &[Option<Result<Band, NoBand>>],
+) -> Vec<MetricReport> {
+    let t = &sync.tolerances;
+    let mut metrics = Vec::new();
+    for (i, (spec, outcome)) in s.hpa.metrics.iter().zip(&sync.outcomes).enumerate() {
+        let band = bands.get(i).and_then(Option::as_ref);
+        let m = metric_report(spec, outcome, t, band);
+        metric_steps(steps, spec, &m, outcome, t, s.current_replicas);
+        if let Some(text) = band_step(&m, band, s, &sync.outcomes) {
+            step(steps, "metric", "hold band", text);
+        }
+        metrics.push(m);
+    }
+    metrics
+}
+
+/// The steps of a sync that did not reach the combination of valid metrics (scaling disabled,
+/// out of range, a selector error, invalid metrics), and the summary they give the decision.
+fn branch_steps(steps: &mut Vec<Step>, s: &Scenario, sync: &Sync<'_>) -> Option<String> {
+    let current = s.current_replicas;
+    let desired = sync.desired_replicas;
+    match sync.branch {
+        Branch::ScalingDisabled => {
+            step(
+                steps,
+                "decision",
+                "scaling disabled",
+                "the target has 0 replicas: the controller does not compute metrics",
+            );
+            Some(
+                "no change: scaling is disabled since the replica count of the target is zero"
+                    .into(),
+            )
+        }
+        Branch::AboveMax | Branch::BelowMin => {
+            let reason = sync.rescale_reason.clone().unwrap_or_default();
+            step(
+                steps,
+                "decision",
+                "out of range",
+                format!("{reason}: jump to {desired}, metrics not consulted"),
+            );
+            Some(format!("{current} → {desired}: {reason}"))
+        }
+        Branch::MetricsFailed => {
+            let mut summary = None;
+            if let Some(e) = &s.metrics.selector_error {
+                step(
+                    steps,
+                    "selector",
+                    &e.reason,
+                    format!(
+                        "{}: the controller reads no metric and keeps {current} replicas",
+                        e.message
+                    ),
+                );
+                summary = Some(format!("no change: {}", e.message));
+            }
+            if let Some(c) = &sync.combined {
+                let why = if c.invalid_count >= sync.outcomes.len() {
+                    "every metric is invalid".to_string()
+                } else {
+                    format!(
+                        "{} invalid metric(s) and the valid ones would scale down to {}",
+                        c.invalid_count,
+                        sync.outcomes
+                            .iter()
+                            .filter_map(|o| o.result.as_ref().ok().map(Computed::replicas))
+                            .max()
+                            .unwrap_or(0)
+                    )
+                };
+                step(
+                    steps,
+                    "combine",
+                    "invalid metrics",
+                    format!("{why}: the controller keeps {current} replicas"),
+                );
+                summary = Some(format!(
+                    "no change: {why}; {}",
+                    c.error.clone().unwrap_or_default()
+                ));
+            }
+            summary
+        }
+        Branch::Metrics => None,
+    }
+}
+
+/// The `combine` steps: the largest valid proposal and the rescale reason.
+fn combine_steps(steps: &mut Vec<Step>, sync: &Sync<'_>) {
+    if let (Some(c), Some(proposal)) = (&sync.combined, sync.metric_proposal) {
+        let name = c
+            .winner
+            .and_then(|i| sync.outcomes.get(i))
+            .map(|o| readable(&o.name))
+            .unwrap_or_default();
+        let mut detail = format!("largest valid proposal: {proposal} ({name})");
+        if c.invalid_count > 0 {
+            detail.push_str(&format!(
+                "; {} invalid metric(s) ignored because the valid proposal does not scale down",
+                c.invalid_count
+            ));
+        }
+        step(steps, "combine", "proposal", detail);
+    }
+    if let Some(reason) = &sync.rescale_reason
+        && sync.branch == Branch::Metrics
+    {
+        step(steps, "combine", "rescale reason", readable(reason));
+    }
+}
+
+/// The `stabilize` and `limit` steps of the normalization.
+fn normalize_steps(
+    steps: &mut Vec<Step>,
+    s: &Scenario,
+    sync: &Sync<'_>,
+    n: &crate::calc::reconcile::Normalization,
+) {
+    let (stabilize_text, stabilize_values) = stabilization_text(s, sync, n);
+    step_with(
+        steps,
+        "stabilize",
+        "stabilization",
+        stabilize_text,
+        stabilize_values,
+    );
+    let (limit_text, limit_values) = limit_text(s, sync, n);
+    step_with(
+        steps,
+        "limit",
+        "rate limit and clamp",
+        limit_text,
+        limit_values,
+    );
+}
+
+/// What the normalization assumed of the history: without `--history`, a steady load; with a
+/// history without recommendations, the first recommendation seeded.
+fn history_assumption(
+    s: &Scenario,
+    sync: &Sync<'_>,
+    n: &crate::calc::reconcile::Normalization,
+    assume_steady: bool,
+) -> Option<String> {
+    let current = s.current_replicas;
+    let desired = sync.desired_replicas;
+    if assume_steady {
+        let proposal = sync.metric_proposal.unwrap_or(current);
+        let window = n.down_window_seconds;
+        let mut text = format!(
+            "No --history: assumed steady load: every sync in the last {window}s recommended {proposal} and no scale event happened."
+        );
+        if desired < current {
+            text.push_str(&format!(
+                " A higher recommendation in the last {window}s would hold the replicas at up to {current}."
+            ));
+        }
+        if desired > current && s.hpa.behavior.is_some() {
+            text.push_str(" A recent scale-up would lower the rate limit.");
+        }
+        Some(text)
+    } else if sync.seeded_initial_recommendation {
+        Some(format!(
+            "The history has no recommendations: like a controller that has just started, the current count {current} was recorded as the first recommendation."
+        ))
+    } else {
+        None
     }
 }
 
@@ -890,7 +982,7 @@ fn hold_phrase(m: &MetricReport, b: &HoldBand, current: i32) -> String {
 
 /// `ceil(0.817 × 3) = ceil(2.451) = 3`: the proposal of a pod-based metric, written out.
 fn pod_proposal_text(
-    p: &crate::calc::replicas::PodBasedResult<'_>,
+    p: &PodBasedResult<'_>,
     t: &Tolerances,
     current: i32,
 ) -> (String, Vec<(&'static str, serde_json::Value)>) {

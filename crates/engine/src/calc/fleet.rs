@@ -106,16 +106,29 @@ fn target_object(h: &HpaFacts) -> String {
     format!("{}/{}/{}", h.target_kind, h.namespace, h.target_name)
 }
 
-/// Every finding of one HPA.
+/// Every finding of one HPA: its target, its pods' selector, its replica range, the other objects
+/// acting on its workload, its metrics' inputs, and whether the controller syncs it and the nodes
+/// hold maxReplicas.
 pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -> Vec<Finding> {
     let mut out = Vec::new();
+    out.extend(target_finding(h));
+    out.extend(selector_finding(h));
+    out.extend(range_findings(h, report));
+    out.extend(neighbour_findings(h));
+    out.extend(metric_input_findings(h, fleet));
+    out.extend(sync_findings(h, fleet));
+    out
+}
+
+/// `TargetMissing`, `TargetKindMismatch`: the controller cannot read the target's scale.
+fn target_finding(h: &HpaFacts) -> Option<Finding> {
     let target = target_object(h);
     match h.target {
-        TargetState::Missing => out.push(finding(
+        TargetState::Missing => Some(finding(
             "TargetMissing",
             Severity::Error,
             h,
-            vec![target.clone()],
+            vec![target],
             format!(
                 "scaleTargetRef names {} {}, which is not in namespace {} of the inputs: the \
                  controller cannot read its scale (AbleToScale False, FailedGetScale) and does \
@@ -125,11 +138,11 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
             "fix scaleTargetRef (kind, name, apiVersion), or include the target in the dump"
                 .to_string(),
         )),
-        TargetState::NoScale => out.push(finding(
+        TargetState::NoScale => Some(finding(
             "TargetKindMismatch",
             Severity::Error,
             h,
-            vec![target.clone()],
+            vec![target],
             format!(
                 "scaleTargetRef names a {}, a kind without a scale subresource: the controller \
                  cannot read or set its replicas (FailedGetScale)",
@@ -139,21 +152,29 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
              a scale subresource"
                 .to_string(),
         )),
-        TargetState::Found => {}
+        TargetState::Found => None,
     }
-    // Port of validateAndParseSelector / hpasControllingPodsUnderSelector (horizontal.go).
+}
+
+/// `HorizontalPodAutoscaler/KEY` for each HPA key.
+fn hpa_objects(keys: &[String]) -> Vec<String> {
+    keys.iter()
+        .map(|k| format!("HorizontalPodAutoscaler/{k}"))
+        .collect()
+}
+
+/// `AmbiguousSelector`: other HPAs select the same pods, or scale the same target.
+// Port of validateAndParseSelector / hpasControllingPodsUnderSelector (horizontal.go).
+fn selector_finding(h: &HpaFacts) -> Option<Finding> {
     if !h.selecting.is_empty() {
         let mut all = h.selecting.clone();
         all.push(key(h));
         all.sort();
-        out.push(finding(
+        Some(finding(
             "AmbiguousSelector",
             Severity::Error,
             h,
-            h.selecting
-                .iter()
-                .map(|k| format!("HorizontalPodAutoscaler/{k}"))
-                .collect(),
+            hpa_objects(&h.selecting),
             format!(
                 "pods by selector {} are controlled by multiple HPAs: [{}]; the controller \
                  computes nothing for this HPA (ScalingActive False, AmbiguousSelector)",
@@ -162,16 +183,13 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
             ),
             "keep one HPA per workload, and give each workload labels and a selector of its own"
                 .to_string(),
-        ));
+        ))
     } else if !h.same_target.is_empty() {
-        out.push(finding(
+        Some(finding(
             "AmbiguousSelector",
             Severity::Error,
             h,
-            h.same_target
-                .iter()
-                .map(|k| format!("HorizontalPodAutoscaler/{k}"))
-                .collect(),
+            hpa_objects(&h.same_target),
             format!(
                 "{} other HPA(s) scale the same {} {}: once it has pods, the controller stops \
                  every one of them with AmbiguousSelector",
@@ -180,8 +198,15 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
                 h.target_name
             ),
             "keep one HPA per workload; put all its metrics in that one HPA".to_string(),
-        ));
+        ))
+    } else {
+        None
     }
+}
+
+/// `MinEqualsMax`, `MaxBelowCurrentLoad`: the replica range against itself and the load now.
+fn range_findings(h: &HpaFacts, report: Option<&Report>) -> Vec<Finding> {
+    let mut out = Vec::new();
     if h.min_replicas == h.max_replicas {
         out.push(finding(
             "MinEqualsMax",
@@ -217,6 +242,13 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
             format!("raise maxReplicas to at least {proposal}, or lower the load per pod"),
         ));
     }
+    out
+}
+
+/// `PdbBlocksDrain`, `HpaVpaConflict`, `ReplicasFieldManaged`: the other objects acting on the
+/// HPA's workload.
+fn neighbour_findings(h: &HpaFacts) -> Vec<Finding> {
+    let mut out = Vec::new();
     for pdb in &h.pdbs {
         if let Some(why) = pdb_blocks(pdb, h.min_replicas) {
             out.push(finding(
@@ -267,7 +299,7 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
             "ReplicasFieldManaged",
             Severity::Warning,
             h,
-            vec![target.clone()],
+            vec![target_object(h)],
             format!(
                 "{} {}'s spec.replicas is set by {}, not by the HPA controller: every apply \
                  of it resets the count the HPA set",
@@ -280,6 +312,12 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
                 .into(),
         ));
     }
+    out
+}
+
+/// `NoRequests`, `MetricsApiUnavailable`: what the HPA's Resource metrics need and lack.
+fn metric_input_findings(h: &HpaFacts, fleet: &FleetFacts) -> Vec<Finding> {
+    let mut out = Vec::new();
     if !h.missing_requests.is_empty() {
         let list: Vec<String> = (h.missing_requests.iter())
             .map(|(c, r)| format!("{r} of container {c}"))
@@ -288,7 +326,7 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
             "NoRequests",
             Severity::Error,
             h,
-            vec![target.clone()],
+            vec![target_object(h)],
             format!(
                 "the pods have no request for {}: a Utilization target divides by the request, \
                  so the controller fails the metric (missing request)",
@@ -312,6 +350,13 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
             "check metrics-server (kubectl get apiservice v1beta1.metrics.k8s.io)".into(),
         ));
     }
+    out
+}
+
+/// `StatusStale`, `MaxUnreachable`: whether the controller syncs the HPA, and whether the nodes
+/// hold maxReplicas.
+fn sync_findings(h: &HpaFacts, fleet: &FleetFacts) -> Vec<Finding> {
+    let mut out = Vec::new();
     if let Some(stale) = staleness(h, fleet) {
         out.push(finding(
             "StatusStale",
@@ -350,9 +395,7 @@ pub fn fleet_findings(fleet: &FleetFacts, resource_hpas: &[String]) -> Vec<Findi
         code: "MetricsApiUnavailable".into(),
         severity: Severity::Info,
         hpa: None,
-        objects: (resource_hpas.iter())
-            .map(|h| format!("HorizontalPodAutoscaler/{h}"))
-            .collect(),
+        objects: hpa_objects(resource_hpas),
         message: format!(
             "no --metrics was given: for the {} HPA(s) with Resource metrics the resource metrics \
              API answers nothing, so those metrics fail",

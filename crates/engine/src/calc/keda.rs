@@ -71,6 +71,29 @@ struct TriggerState {
     formula_value: Option<f64>,
 }
 
+impl TriggerState {
+    /// A failed trigger: the HPA gets no value, and the formula does not see it.
+    const ERROR: TriggerState = TriggerState {
+        active: false,
+        error: true,
+        fallback: false,
+        served: None,
+        formula_value: None,
+    };
+
+    /// A served value (milli), which the formula sees in units.
+    #[allow(clippy::cast_precision_loss)]
+    fn serving(milli: i64, active: bool, fallback: bool) -> TriggerState {
+        TriggerState {
+            active,
+            error: false,
+            fallback,
+            served: Some(milli),
+            formula_value: Some(milli as f64 / 1000.0),
+        }
+    }
+}
+
 // Port of doFallback (pkg/fallback/fallback.go): the value that makes the HPA land on the
 // fallback replicas, `target × replicas` (÷ ready pods for a Value target).
 #[allow(clippy::cast_precision_loss)]
@@ -102,12 +125,20 @@ fn fallback_value(
 
 /// KEDA's poll: each trigger, the formula, the activity, then `RequestScale`.
 pub fn decide(k: &KedaInput, current: i32, ready: i32, now: Timestamp) -> KedaOutcome {
-    let mut steps = Vec::new();
-    let mut diagnostics = Vec::new();
-    let mut external = BTreeMap::new();
-    let min = k.min_replica_count.unwrap_or(0);
+    let mut o = KedaOutcome {
+        steps: Vec::new(),
+        diagnostics: Vec::new(),
+        external: BTreeMap::new(),
+        scale_to: None,
+        paused: false,
+        summary: String::new(),
+        active: false,
+        error: false,
+        fallback_active: false,
+        last_active_now: false,
+    };
     step(
-        &mut steps,
+        &mut o.steps,
         format!("ScaledObject {}", k.name),
         format!(
             "minReplicaCount {}, maxReplicaCount {}, idleReplicaCount {}; cooldown {}s, polling \
@@ -122,302 +153,264 @@ pub fn decide(k: &KedaInput, current: i32, ready: i32, now: Timestamp) -> KedaOu
             k.triggers.len()
         ),
     );
+    let states = poll_triggers(k, current, ready, &mut o);
+    o.error = states.iter().any(|(_, s)| s.error);
+    o.fallback_active = states.iter().any(|(_, s)| s.fallback);
+    o.active = scaled_object_active(k, &states, &mut o);
+    request_scale(k, current, k.min_replica_count.unwrap_or(0), now, &mut o);
+    o
+}
 
+/// Each trigger at this poll: its value and activity, or its failure and the fallback; and without
+/// scaling modifiers the value the metrics server serves for it.
+// Port of getScalerState and GetMetricsWithFallback, per trigger (scale_handler.go, fallback.go).
+fn poll_triggers<'k>(
+    k: &'k KedaInput,
+    current: i32,
+    ready: i32,
+    o: &mut KedaOutcome,
+) -> Vec<(&'k Trigger, TriggerState)> {
     // Port of HasValidFallback (fallback.go).
     let valid_fallback = k.fallback.filter(|f| {
         f.failure_threshold >= 0
             && f.replicas >= 0
             && k.modifiers.as_ref().is_none_or(|m| m.target_is_integer)
     });
-    let using_modifiers = k.modifiers.is_some();
-
-    // Port of getScalerState + GetMetricsWithFallback, per trigger.
     let mut states = Vec::new();
-    let mut fallback_metrics: Vec<i64> = Vec::new();
     for t in &k.triggers {
-        let label = format!("trigger s{} {}", t.index, t.scaler);
-        let named = if t.name.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", t.name)
+        let state = match t.value {
+            _ if t.metric_name.is_none() => {
+                trigger_step(
+                    &mut o.steps,
+                    t,
+                    "no KEDA value; the HPA reads the pods (always active)",
+                );
+                continue;
+            }
+            TriggerValue::Resource => continue,
+            TriggerValue::Value(v) => served_value(t, v, &mut o.steps),
+            TriggerValue::Failed => failed_trigger(k, t, valid_fallback, current, ready, o),
         };
-        let Some(metric) = &t.metric_name else {
-            step(
-                &mut steps,
-                label,
-                format!(
-                    "{}{named}: no KEDA value; the HPA reads the pods (always active)",
-                    t.scaler
-                ),
-            );
-            continue;
-        };
-        let Some(state) = poll_trigger(
-            k,
-            t,
-            valid_fallback,
-            current,
-            ready,
-            &mut steps,
-            &mut diagnostics,
-            &mut fallback_metrics,
-        ) else {
-            continue;
-        };
-        if !using_modifiers && let Some(v) = state.served {
-            external.insert(metric.clone(), vec![v]);
+        if k.modifiers.is_none()
+            && let (Some(metric), Some(v)) = (&t.metric_name, state.served)
+        {
+            o.external.insert(metric.clone(), vec![v]);
         }
         states.push((t, state));
     }
+    states
+}
 
-    let error = states.iter().any(|(_, s)| s.error);
-    let fallback_active = states.iter().any(|(_, s)| s.fallback);
+// Port of the activity of getScaledObjectState (scale_handler.go): any trigger active; with
+// scaling modifiers, the composite value above activationTarget instead (HandleScalingModifiers,
+// formula.go); with only cpu/memory triggers, always, unless an error.
+fn scaled_object_active(
+    k: &KedaInput,
+    states: &[(&Trigger, TriggerState)],
+    o: &mut KedaOutcome,
+) -> bool {
     let mut active = states.iter().any(|(_, s)| s.active);
-
-    // Port of HandleScalingModifiers / calculateScalingModifiersFormula (formula.go) and the
-    // re-evaluation of the activity in getScaledObjectState.
     if let Some(m) = &k.modifiers {
-        let fallback = if fallback_active {
-            fallback_metrics.first().copied()
-        } else {
-            None
-        };
-        let composite = composite_value(k, m, &states, fallback, &mut steps);
-        active = false;
-        if let Some(c) = composite {
-            external.insert(COMPOSITE_METRIC.to_string(), vec![c]);
-            if !error {
-                #[allow(clippy::cast_precision_loss)]
-                let value = c as f64 / 1000.0;
-                active = value > m.activation_target;
-                step(
-                    &mut steps,
-                    "formula activation",
-                    format!(
-                        "{} {} activationTarget {}: {}",
-                        milli_text(c),
-                        if active { ">" } else { "≤" },
-                        num(m.activation_target),
-                        if active { "active" } else { "inactive" }
-                    ),
-                );
-            }
-        }
+        active = formula_active(k, m, states, o);
     }
     // Only cpu/memory triggers: always active unless an error.
     if k.triggers
         .iter()
         .all(|t| matches!(t.value, TriggerValue::Resource))
-        && !error
+        && !o.error
     {
         active = true;
     }
-
-    let mut outcome = KedaOutcome {
-        steps,
-        diagnostics,
-        external,
-        scale_to: None,
-        paused: false,
-        summary: String::new(),
-        active,
-        error,
-        fallback_active,
-        last_active_now: false,
-    };
-    request_scale(k, current, min, now, &mut outcome);
-    outcome
+    active
 }
 
-/// One trigger at this poll: its value and activity, or its failure and the fallback.
-// Port of getScalerState and GetMetricsWithFallback (scale_handler.go, fallback.go).
-#[allow(clippy::too_many_arguments)]
-fn poll_trigger(
+/// The composite metric KEDA serves with scaling modifiers, and whether it is above
+/// activationTarget (never with a failed trigger).
+fn formula_active(
     k: &KedaInput,
-    t: &Trigger,
-    valid_fallback: Option<Fallback>,
-    current: i32,
-    ready: i32,
-    steps: &mut Vec<Step>,
-    diagnostics: &mut Vec<Diagnostic>,
-    fallback_metrics: &mut Vec<i64>,
-) -> Option<TriggerState> {
-    let label = format!("trigger s{} {}", t.index, t.scaler);
+    m: &Modifiers,
+    states: &[(&Trigger, TriggerState)],
+    o: &mut KedaOutcome,
+) -> bool {
+    let fallback = states
+        .iter()
+        .find(|(_, s)| s.fallback)
+        .and_then(|(_, s)| s.served);
+    let Some(c) = composite_value(k, m, states, fallback, &mut o.steps) else {
+        return false;
+    };
+    o.external.insert(COMPOSITE_METRIC.to_string(), vec![c]);
+    if o.error {
+        return false;
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let value = c as f64 / 1000.0;
+    let active = value > m.activation_target;
+    step(
+        &mut o.steps,
+        "formula activation",
+        format!(
+            "{} {} activationTarget {}: {}",
+            milli_text(c),
+            if active { ">" } else { "≤" },
+            num(m.activation_target),
+            if active { "active" } else { "inactive" }
+        ),
+    );
+    active
+}
+
+/// The step of one trigger, `trigger sN SCALER`, its detail after the metric name (the scaler's
+/// for cpu and memory) and the trigger's name.
+fn trigger_step(steps: &mut Vec<Step>, t: &Trigger, detail: &str) {
+    let subject = t.metric_name.as_deref().unwrap_or(&t.scaler);
     let named = if t.name.is_empty() {
         String::new()
     } else {
         format!(" ({})", t.name)
     };
-    let metric = t.metric_name.as_deref().unwrap_or_default();
-    Some(match t.value {
-        TriggerValue::Resource => return None,
-        TriggerValue::Value(v) => {
-            let served = milli_from_float(v);
-            let active = v > t.activation;
-            let cleaned = if served == 0 && !(v.is_finite() && v >= 0.0) {
-                format!(" ({} served as 0)", num(v))
-            } else {
-                String::new()
-            };
-            step(
-                steps,
-                label,
-                format!(
-                    "{metric}{named}: value {}{cleaned} {} activation {} ({}): {}",
-                    num(v),
-                    if active { ">" } else { "≤" },
-                    num(t.activation),
-                    t.activation_source,
-                    if active { "active" } else { "inactive" }
+    step(
+        steps,
+        format!("trigger s{} {}", t.index, t.scaler),
+        format!("{subject}{named}: {detail}"),
+    );
+}
+
+/// A trigger that answered: its value, served to the HPA, and active iff above its activation.
+fn served_value(t: &Trigger, v: f64, steps: &mut Vec<Step>) -> TriggerState {
+    let served = milli_from_float(v);
+    let active = v > t.activation;
+    let cleaned = if served == 0 && !(v.is_finite() && v >= 0.0) {
+        format!(" ({} served as 0)", num(v))
+    } else {
+        String::new()
+    };
+    trigger_step(
+        steps,
+        t,
+        &format!(
+            "value {}{cleaned} {} activation {} ({}): {}",
+            num(v),
+            if active { ">" } else { "≤" },
+            num(t.activation),
+            t.activation_source,
+            if active { "active" } else { "inactive" }
+        ),
+    );
+    TriggerState::serving(served, active, false)
+}
+
+// Port of GetMetricsWithFallback (fallback.go): a failed trigger is an error until it has failed
+// more than failureThreshold times in a row; then the fallback serves a value (doFallback), or nil
+// to the formula for a `scalingModifiers` fallback.
+fn failed_trigger(
+    k: &KedaInput,
+    t: &Trigger,
+    valid_fallback: Option<Fallback>,
+    current: i32,
+    ready: i32,
+    o: &mut KedaOutcome,
+) -> TriggerState {
+    let failures = t.failures.saturating_add(1);
+    let f = match valid_fallback {
+        Some(f) if failures > f.failure_threshold => f,
+        Some(f) => {
+            trigger_step(
+                &mut o.steps,
+                t,
+                &format!(
+                    "failed ({failures} consecutive failure(s), fallback after more than {}): \
+                     error, the HPA gets no value",
+                    f.failure_threshold
                 ),
             );
-            TriggerState {
-                active,
-                error: false,
-                fallback: false,
-                served: Some(served),
-                #[allow(clippy::cast_precision_loss)]
-                formula_value: Some(served as f64 / 1000.0),
-            }
+            return TriggerState::ERROR;
         }
-        TriggerValue::Failed => {
-            let failures = t.failures.saturating_add(1);
-            match valid_fallback {
-                Some(f) if failures > f.failure_threshold => {
-                    if f.behavior == FallbackBehavior::ScalingModifiers {
-                        step(
-                            steps,
-                            label,
-                            format!(
-                                "{metric}{named}: failed ({failures} consecutive failures > \
-                                 failureThreshold {}): nil in the formula",
-                                f.failure_threshold
-                            ),
-                        );
-                        TriggerState {
-                            active: false,
-                            error: false,
-                            fallback: false,
-                            served: Some(-1000),
-                            formula_value: None,
-                        }
-                    } else {
-                        let (value_target, normalisation) = match &k.modifiers {
-                            Some(m) => (m.value_type, m.target),
-                            #[allow(clippy::cast_precision_loss)]
-                            None => t.target.map_or((false, 0.0), |tg| {
-                                (tg.value_type, tg.milli as f64 / 1000.0)
-                            }),
-                        };
-                        match fallback_value(
-                            f.behavior,
-                            f.replicas,
-                            current,
-                            ready,
-                            value_target,
-                            normalisation,
-                        ) {
-                            Some((milli, replicas)) => {
-                                step(
-                                    steps,
-                                    label,
-                                    format!(
-                                        "{metric}{named}: failed ({failures} consecutive \
-                                         failures > failureThreshold {}): fallback {} → \
-                                         serves target {} × {} = {}",
-                                        f.failure_threshold,
-                                        f.behavior.as_str(),
-                                        num(normalisation),
-                                        num(replicas),
-                                        milli_text(milli)
-                                    ),
-                                );
-                                diagnostics.push(Diagnostic::new(
-                                    "KedaFallback",
-                                    Severity::Warning,
-                                    format!(
-                                        "Trigger s{} ({}) failed {failures} times in a row, \
-                                         more than fallback.failureThreshold {}: KEDA serves \
-                                         the value that makes the HPA aim for {} replica(s) \
-                                         ({}).",
-                                        t.index,
-                                        t.scaler,
-                                        f.failure_threshold,
-                                        num(replicas),
-                                        f.behavior.as_str()
-                                    ),
-                                    "Fix the scaler's source or credentials (kubectl describe \
-                                     scaledobject shows the error); the count follows the \
-                                     fallback until it answers again.",
-                                ));
-                                fallback_metrics.push(milli);
-                                TriggerState {
-                                    active: true,
-                                    error: false,
-                                    fallback: true,
-                                    served: Some(milli),
-                                    #[allow(clippy::cast_precision_loss)]
-                                    formula_value: Some(milli as f64 / 1000.0),
-                                }
-                            }
-                            None => {
-                                step(
-                                    steps,
-                                    label,
-                                    format!(
-                                        "{metric}{named}: failed; the fallback cannot be \
-                                         computed (no ready pods for a Value target): error"
-                                    ),
-                                );
-                                TriggerState {
-                                    active: false,
-                                    error: true,
-                                    fallback: false,
-                                    served: None,
-                                    formula_value: None,
-                                }
-                            }
-                        }
-                    }
-                }
-                Some(f) => {
-                    step(
-                        steps,
-                        label,
-                        format!(
-                            "{metric}{named}: failed ({failures} consecutive failure(s), \
-                             fallback after more than {}): error, the HPA gets no value",
-                            f.failure_threshold
-                        ),
-                    );
-                    TriggerState {
-                        active: false,
-                        error: true,
-                        fallback: false,
-                        served: None,
-                        formula_value: None,
-                    }
-                }
-                None => {
-                    step(
-                        steps,
-                        label,
-                        format!(
-                            "{metric}{named}: failed, no fallback: error, the HPA gets no \
-                             value"
-                        ),
-                    );
-                    TriggerState {
-                        active: false,
-                        error: true,
-                        fallback: false,
-                        served: None,
-                        formula_value: None,
-                    }
-                }
-            }
+        None => {
+            trigger_step(
+                &mut o.steps,
+                t,
+                "failed, no fallback: error, the HPA gets no value",
+            );
+            return TriggerState::ERROR;
         }
-    })
+    };
+    if f.behavior == FallbackBehavior::ScalingModifiers {
+        trigger_step(
+            &mut o.steps,
+            t,
+            &format!(
+                "failed ({failures} consecutive failures > failureThreshold {}): nil in the \
+                 formula",
+                f.failure_threshold
+            ),
+        );
+        return TriggerState {
+            active: false,
+            error: false,
+            fallback: false,
+            served: Some(-1000),
+            formula_value: None,
+        };
+    }
+    let (value_target, normalisation) = match &k.modifiers {
+        Some(m) => (m.value_type, m.target),
+        #[allow(clippy::cast_precision_loss)]
+        None => t
+            .target
+            .map_or((false, 0.0), |tg| (tg.value_type, tg.milli as f64 / 1000.0)),
+    };
+    let Some((milli, replicas)) = fallback_value(
+        f.behavior,
+        f.replicas,
+        current,
+        ready,
+        value_target,
+        normalisation,
+    ) else {
+        trigger_step(
+            &mut o.steps,
+            t,
+            "failed; the fallback cannot be computed (no ready pods for a Value target): error",
+        );
+        return TriggerState::ERROR;
+    };
+    trigger_step(
+        &mut o.steps,
+        t,
+        &format!(
+            "failed ({failures} consecutive failures > failureThreshold {}): fallback {} → \
+             serves target {} × {} = {}",
+            f.failure_threshold,
+            f.behavior.as_str(),
+            num(normalisation),
+            num(replicas),
+            milli_text(milli)
+        ),
+    );
+    o.diagnostics
+        .push(fallback_diagnostic(t, f, failures, replicas));
+    TriggerState::serving(milli, true, true)
+}
+
+/// `KedaFallback`: a trigger failed more than failureThreshold times, and the fallback serves.
+fn fallback_diagnostic(t: &Trigger, f: Fallback, failures: i32, replicas: f64) -> Diagnostic {
+    Diagnostic::new(
+        "KedaFallback",
+        Severity::Warning,
+        format!(
+            "Trigger s{} ({}) failed {failures} times in a row, more than \
+             fallback.failureThreshold {}: KEDA serves the value that makes the HPA aim for {} \
+             replica(s) ({}).",
+            t.index,
+            t.scaler,
+            f.failure_threshold,
+            num(replicas),
+            f.behavior.as_str()
+        ),
+        "Fix the scaler's source or credentials (kubectl describe scaledobject shows the \
+         error); the count follows the fallback until it answers again.",
+    )
 }
 
 // Port of HandleScalingModifiers and calculateScalingModifiersFormula (formula.go): the
@@ -485,7 +478,7 @@ fn v_number(v: formula::Value) -> f64 {
     }
 }
 
-// Port of RequestScale, scaleFromZeroOrIdle and scaleToZeroOrIdle (scale_scaledobjects.go).
+// Port of RequestScale (scale_scaledobjects.go): paused, active (or forced), not active.
 fn request_scale(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut KedaOutcome) {
     if let Some(p) = k.paused {
         o.paused = true;
@@ -516,89 +509,109 @@ fn request_scale(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut 
         "not active: no trigger is above its activation threshold".to_string()
     };
     step(&mut o.steps, "activity", activity);
-    let to_min = if min > 0 { min } else { 1 };
     if o.active || k.force_activation {
-        if (k.idle_replica_count.is_some() && current < min) || current == 0 {
-            if k.pause_scale_out {
-                step(
-                    &mut o.steps,
-                    "scale loop",
-                    "active from zero or idle, but paused-scale-out keeps the count",
-                );
-                o.summary = "KEDA would activate but scale-out is paused".to_string();
-                return;
-            }
-            o.scale_to = Some(to_min);
-            o.last_active_now = true;
-            step(
-                &mut o.steps,
-                "scale loop",
-                format!(
-                    "active at {current} replica(s): KEDA scales {current} → {to_min} \
-                     (max(minReplicaCount, 1)); the HPA takes over from {to_min}"
-                ),
-            );
-            o.diagnostics.push(Diagnostic::new(
-                "KedaActivation",
-                Severity::Info,
-                format!(
-                    "KEDA activated the workload: a trigger is above its activation threshold \
-                     at {current} replica(s), so KEDA set {to_min}; the HPA decides from there."
-                ),
-                "",
-            ));
-            o.summary = format!("KEDA activates {current} → {to_min}");
-        } else if o.error {
-            step(
-                &mut o.steps,
-                "scale loop",
-                "active, but some triggers failed (PartialTriggerError): the HPA decides",
-            );
-            o.summary = "KEDA leaves the count to the HPA".to_string();
-        } else {
-            step(
-                &mut o.steps,
-                "scale loop",
-                format!(
-                    "active at {current} replica(s): lastActiveTime is now {}; the HPA decides",
-                    now.to_rfc3339()
-                ),
-            );
-            o.summary = "KEDA: active, the HPA decides".to_string();
-            o.last_active_now = true;
-        }
+        scale_active(k, current, min, now, o);
+    } else {
+        scale_inactive(k, current, min, now, o);
+    }
+}
+
+/// A `scale loop` step and the clause it gives the decision's summary.
+fn scale_loop(o: &mut KedaOutcome, detail: impl Into<String>, summary: impl Into<String>) {
+    step(&mut o.steps, "scale loop", detail);
+    o.summary = summary.into();
+}
+
+/// `RequestScale` when active: from zero or idle KEDA sets the count; else the HPA decides.
+fn scale_active(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut KedaOutcome) {
+    if (k.idle_replica_count.is_some() && current < min) || current == 0 {
+        scale_from_zero_or_idle(k, current, min, o);
+    } else if o.error {
+        scale_loop(
+            o,
+            "active, but some triggers failed (PartialTriggerError): the HPA decides",
+            "KEDA leaves the count to the HPA",
+        );
+    } else {
+        scale_loop(
+            o,
+            format!(
+                "active at {current} replica(s): lastActiveTime is now {}; the HPA decides",
+                now.to_rfc3339()
+            ),
+            "KEDA: active, the HPA decides",
+        );
+        o.last_active_now = true;
+    }
+}
+
+// Port of scaleFromZeroOrIdle (scale_scaledobjects.go): max(minReplicaCount, 1), unless
+// paused-scale-out.
+fn scale_from_zero_or_idle(k: &KedaInput, current: i32, min: i32, o: &mut KedaOutcome) {
+    if k.pause_scale_out {
+        scale_loop(
+            o,
+            "active from zero or idle, but paused-scale-out keeps the count",
+            "KEDA would activate but scale-out is paused",
+        );
         return;
     }
+    let to_min = if min > 0 { min } else { 1 };
+    o.scale_to = Some(to_min);
+    o.last_active_now = true;
+    scale_loop(
+        o,
+        format!(
+            "active at {current} replica(s): KEDA scales {current} → {to_min} \
+             (max(minReplicaCount, 1)); the HPA takes over from {to_min}"
+        ),
+        format!("KEDA activates {current} → {to_min}"),
+    );
+    o.diagnostics.push(Diagnostic::new(
+        "KedaActivation",
+        Severity::Info,
+        format!(
+            "KEDA activated the workload: a trigger is above its activation threshold \
+             at {current} replica(s), so KEDA set {to_min}; the HPA decides from there."
+        ),
+        "",
+    ));
+}
+
+/// `RequestScale` when not active: a failing trigger, the way to zero or idle, up to
+/// minReplicaCount, or nothing to do.
+fn scale_inactive(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut KedaOutcome) {
     let idle_above = k.idle_replica_count.is_some_and(|idle| current > idle);
     if o.error && k.fallback.is_some_and(|f| f.replicas != 0) {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             "not active with a failing trigger and a fallback: KEDA leaves the count to the HPA",
+            "KEDA leaves the count to the HPA (fallback configured)",
         );
-        o.summary = "KEDA leaves the count to the HPA (fallback configured)".to_string();
     } else if o.error && k.fallback.is_none() {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             "not active with a failing trigger and no fallback (TriggerError): KEDA does nothing",
+            "KEDA does nothing (a trigger fails)",
         );
-        o.summary = "KEDA does nothing (a trigger fails)".to_string();
     } else if idle_above || (current > 0 && min == 0) {
         scale_to_zero_or_idle(k, current, now, o);
     } else if k.idle_replica_count.is_none() && current < min {
         o.scale_to = Some(min);
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             format!("not active and {current} < minReplicaCount: KEDA scales to {min}"),
+            format!("KEDA scales {current} → {min} (minReplicaCount)"),
         );
-        o.summary = format!("KEDA scales {current} → {min} (minReplicaCount)");
     } else {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             format!("not active at {current} replica(s): nothing for KEDA to do"),
+            if current == 0 {
+                "KEDA keeps the workload at 0"
+            } else {
+                "KEDA: not active, the HPA decides"
+            },
         );
         if current == 0 {
             o.diagnostics.push(Diagnostic::new(
@@ -609,22 +622,18 @@ fn request_scale(k: &KedaInput, current: i32, min: i32, now: Timestamp, o: &mut 
                 "Lower the trigger's activation threshold if it should wake at this value.",
             ));
         }
-        o.summary = if current == 0 {
-            "KEDA keeps the workload at 0".to_string()
-        } else {
-            "KEDA: not active, the HPA decides".to_string()
-        };
     }
 }
 
+// Port of scaleToZeroOrIdle (scale_scaledobjects.go): after the cooldown, to idleReplicaCount or
+// minReplicaCount, unless paused-scale-in.
 fn scale_to_zero_or_idle(k: &KedaInput, current: i32, now: Timestamp, o: &mut KedaOutcome) {
     if k.pause_scale_in {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             "not active, but paused-scale-in keeps the count",
+            "KEDA would deactivate but scale-in is paused",
         );
-        o.summary = "KEDA would deactivate but scale-in is paused".to_string();
         return;
     }
     let (to, what) = match (k.idle_replica_count, k.min_replica_count) {
@@ -655,12 +664,12 @@ fn scale_to_zero_or_idle(k: &KedaInput, current: i32, now: Timestamp, o: &mut Ke
     };
     if passed {
         o.scale_to = Some(to);
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             format!(
                 "not active, {since}: the cooldown has passed; KEDA scales {current} → {to} ({what})"
             ),
+            format!("KEDA deactivates {current} → {to} ({what})"),
         );
         o.diagnostics.push(Diagnostic::new(
             "KedaIdle",
@@ -675,15 +684,14 @@ fn scale_to_zero_or_idle(k: &KedaInput, current: i32, now: Timestamp, o: &mut Ke
                 String::new()
             },
         ));
-        o.summary = format!("KEDA deactivates {current} → {to} ({what})");
     } else {
-        step(
-            &mut o.steps,
-            "scale loop",
+        scale_loop(
+            o,
             format!(
                 "not active, {since}: still cooling down (ScalerCooldown); KEDA waits, the HPA \
                  decides meanwhile"
             ),
+            "KEDA is cooling down, the HPA decides",
         );
         let left = match k.last_active {
             Some(t) => t.add(k.cooldown).since(now),
@@ -701,7 +709,6 @@ fn scale_to_zero_or_idle(k: &KedaInput, current: i32, now: Timestamp, o: &mut Ke
             ),
             "Lower spec.cooldownPeriod to scale in sooner.",
         ));
-        o.summary = "KEDA is cooling down, the HPA decides".to_string();
     }
 }
 
@@ -766,14 +773,7 @@ pub fn splice(report: &mut Report, o: &KedaOutcome, original_current: i32) {
         report.desired_replicas = o.scale_to.unwrap_or(original_current);
     }
     let desired = report.desired_replicas;
-    report.decision.change = if desired > original_current {
-        "scaleUp"
-    } else if desired < original_current {
-        "scaleDown"
-    } else {
-        "none"
-    }
-    .to_string();
+    report.decision.change = crate::calc::explain::change(original_current, desired).to_string();
     report.decision.summary = if o.paused {
         format!("{}; {original_current} → {desired}", o.summary)
     } else if o.scale_to.is_some() {

@@ -10,7 +10,9 @@ use crate::calc::replicas::{
     external_per_pod_metric_replicas, object_metric_replicas, object_per_pod_metric_replicas,
     pod_based_replicas,
 };
-use crate::scenario::{MetricSpec, MetricValues, TargetType};
+use crate::scenario::{
+    MetricIdentifier, MetricSpec, MetricTarget, MetricValues, ObjectReference, TargetType,
+};
 
 /// What one metric computed.
 #[derive(Debug, Clone, PartialEq)]
@@ -165,7 +167,8 @@ fn failure<'a>(
     }
 }
 
-// Port of computeReplicasForMetric and the computeStatusFor*Metric functions (horizontal.go).
+// Port of computeReplicasForMetric (horizontal.go): the switch on the metric source type, one
+// computeStatusFor*Metric each.
 pub fn compute_replicas_for_metric<'a>(
     spec: &'a MetricSpec,
     inputs: &MetricInputs<'a>,
@@ -177,169 +180,207 @@ pub fn compute_replicas_for_metric<'a>(
             container,
             target,
         } => resource_metric(resource, container.as_deref(), target, inputs),
-        MetricSpec::Pods { metric, target } => {
-            let outer = |e: &str| format!("failed to get pods metric value: {e}");
-            let target_usage = target.average_value_milli.unwrap_or(0);
-            let values = inputs.values.pods.get(&metric.name).map(Vec::as_slice);
-            match (values, &inputs.values.custom_api_error) {
-                // Port of customMetricsClient.GetRawMetric (metrics/client.go): the call failed.
-                (None, Some(e)) => Err(format!(
-                    "unable to fetch metrics from custom metrics API: {e}"
-                )),
-                _ => metrics_client::raw_metric(values),
-            }
-            .map_err(|e| format!("unable to get metric {}: {e}", metric.name))
-            .map_err(|e| failure("FailedGetPodsMetric", e, outer, None))
-            .and_then(|samples| {
-                pod_based_replicas(
-                    &inputs.calc,
-                    inputs.spec_replicas,
-                    samples,
-                    "",
-                    None,
-                    PodTarget::AverageValue(target_usage),
-                )
-                .map(Computed::PodBased)
-                .map_err(|e| failure("FailedGetPodsMetric", e.message, outer, e.groups))
-            })
-        }
+        MetricSpec::Pods { metric, target } => pods_metric(metric, target, inputs),
         MetricSpec::Object {
             described_object,
             metric,
             target,
-        } => {
-            let outer = |e: &str| format!("failed to get object metric value: {e}");
-            let usage = inputs.values.object.get(&metric.name).copied();
-            // An empty answer, as GetObjectMetric (metrics/client.go) reports the custom metrics
-            // client's error, wrapped as Get{Object,ObjectPerPod}MetricReplicas do: their format
-            // puts the error after the object's name (sic).
-            let no_value = || {
-                // Port of customMetricsClient.GetObjectMetric (metrics/client.go): the call
-                // failed, or the answer held no value.
-                let cause = inputs.values.custom_api_error.as_deref().unwrap_or(
-                    "the custom metrics API server returned 0 results when we asked for exactly one",
-                );
-                format!(
-                    "unable to get metric {}: {} on {} {}/unable to fetch metrics from custom \
-                     metrics API: {cause}",
-                    metric.name, described_object.kind, inputs.namespace, described_object.name
-                )
-            };
-            match (target.target_type, target.value_milli, target.average_value_milli) {
-                (TargetType::Value, Some(target_value), _) => match usage {
-                    Some(usage) => object_metric_replicas(
+        } => object_metric(described_object, metric, target, inputs),
+        MetricSpec::External { metric, target } => external_metric(metric, target, inputs),
+    };
+    MetricOutcome { name, result }
+}
+
+// Port of computeStatusForPodsMetric (horizontal.go) with GetMetricReplicas
+// (replica_calculator.go).
+fn pods_metric<'a>(
+    metric: &MetricIdentifier,
+    target: &MetricTarget,
+    inputs: &MetricInputs<'a>,
+) -> Result<Computed<'a>, MetricFailure<'a>> {
+    let outer = |e: &str| format!("failed to get pods metric value: {e}");
+    let target_usage = target.average_value_milli.unwrap_or(0);
+    let values = inputs.values.pods.get(&metric.name).map(Vec::as_slice);
+    match (values, &inputs.values.custom_api_error) {
+        // Port of customMetricsClient.GetRawMetric (metrics/client.go): the call failed.
+        (None, Some(e)) => Err(format!(
+            "unable to fetch metrics from custom metrics API: {e}"
+        )),
+        _ => metrics_client::raw_metric(values),
+    }
+    .map_err(|e| format!("unable to get metric {}: {e}", metric.name))
+    .map_err(|e| failure("FailedGetPodsMetric", e, outer, None))
+    .and_then(|samples| {
+        pod_based_replicas(
+            &inputs.calc,
+            inputs.spec_replicas,
+            samples,
+            "",
+            None,
+            PodTarget::AverageValue(target_usage),
+        )
+        .map(Computed::PodBased)
+        .map_err(|e| failure("FailedGetPodsMetric", e.message, outer, e.groups))
+    })
+}
+
+// Port of computeStatusForObjectMetric (horizontal.go) with GetObjectMetricReplicas /
+// GetObjectPerPodMetricReplicas (replica_calculator.go).
+fn object_metric<'a>(
+    described_object: &ObjectReference,
+    metric: &MetricIdentifier,
+    target: &MetricTarget,
+    inputs: &MetricInputs<'a>,
+) -> Result<Computed<'a>, MetricFailure<'a>> {
+    const REASON: &str = "FailedGetObjectMetric";
+    let outer = |e: &str| format!("failed to get object metric value: {e}");
+    match (target.target_type, target.value_milli, target.average_value_milli) {
+        (TargetType::Value, Some(target_value), _) => {
+            object_value(described_object, metric, inputs)
+                .and_then(|usage| {
+                    object_metric_replicas(
                         &inputs.calc,
                         inputs.spec_replicas,
                         target_value,
                         usage,
                         inputs.guards.value_clamp,
                     )
-                    .map(Computed::Value)
-                    .map_err(|e| failure("FailedGetObjectMetric", e, outer, None)),
-                    None => Err(failure("FailedGetObjectMetric", no_value(), outer, None)),
-                },
-                (TargetType::AverageValue, _, Some(target_average)) => match usage {
-                    Some(usage) => Ok(Computed::Value(object_per_pod_metric_replicas(
+                })
+                .map(Computed::Value)
+                .map_err(|e| failure(REASON, e, outer, None))
+        }
+        (TargetType::AverageValue, _, Some(target_average)) => {
+            object_value(described_object, metric, inputs)
+                .map(|usage| {
+                    Computed::Value(object_per_pod_metric_replicas(
                         inputs.calc.tolerances,
                         inputs.status_replicas,
                         target_average,
                         usage,
-                    ))),
-                    None => Err(failure(
-                        "FailedGetObjectMetric",
-                        no_value(),
+                    ))
+                })
+                .map_err(|e| {
+                    failure(
+                        REASON,
+                        e,
                         |e| outer(&format!("failed to get {} object metric: {e}", metric.name)),
                         None,
-                    )),
-                },
-                _ => Err(failure(
-                    "FailedGetObjectMetric",
-                    "invalid object metric source: neither a value target nor an average value target was set".into(),
-                    |e| e.to_string(),
-                    None,
-                )),
-            }
+                    )
+                })
         }
-        MetricSpec::External { metric, target } => {
-            let values = inputs
-                .values
-                .external
-                .get(&metric.name)
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            // Port of externalMetricsClient.GetExternalMetric (metrics/client.go): the call
-            // failed, or it returned no items.
-            let fetch_error = || {
-                let cause = match &inputs.values.external_api_error {
-                    Some(e) => format!("unable to fetch metrics from external metrics API: {e}"),
-                    None => "no metrics returned from external metrics API".to_string(),
-                };
-                format!(
-                    "unable to get external metric {}/{}/{}: {cause}",
-                    inputs.namespace,
-                    metric.name,
-                    selector_text(metric.selector.as_ref())
-                )
-            };
-            if let Some(target_average) = target.average_value_milli {
-                let outer = |e: &str| {
-                    format!(
-                        "failed to get {} external metric value: failed to get {} external metric: {e}",
-                        metric.name, metric.name
-                    )
-                };
-                if values.is_empty() {
-                    Err(failure(
-                        "FailedGetExternalMetric",
-                        fetch_error(),
-                        outer,
-                        None,
-                    ))
-                } else {
-                    Ok(Computed::Value(external_per_pod_metric_replicas(
-                        inputs.calc.tolerances,
-                        inputs.status_replicas,
-                        target_average,
-                        values,
-                        inputs.guards,
-                    )))
-                }
-            } else if let Some(target_value) = target.value_milli {
-                let outer = |e: &str| {
-                    format!(
-                        "failed to get {} external metric value: failed to get external metric {}: {e}",
-                        metric.name, metric.name
-                    )
-                };
-                if values.is_empty() {
-                    Err(failure(
-                        "FailedGetExternalMetric",
-                        fetch_error(),
-                        outer,
-                        None,
-                    ))
-                } else {
-                    external_metric_replicas(
-                        &inputs.calc,
-                        inputs.spec_replicas,
-                        target_value,
-                        values,
-                        inputs.guards,
-                    )
-                    .map(Computed::Value)
-                    .map_err(|e| failure("FailedGetExternalMetric", e, outer, None))
-                }
-            } else {
-                Err(failure(
-                    "FailedGetExternalMetric",
-                    "invalid external metric source: neither a value target nor an average value target was set".into(),
-                    |e| e.to_string(),
-                    None,
-                ))
-            }
+        _ => Err(failure(
+            REASON,
+            "invalid object metric source: neither a value target nor an average value target was set".into(),
+            |e| e.to_string(),
+            None,
+        )),
+    }
+}
+
+// Port of customMetricsClient.GetObjectMetric (metrics/client.go): the value, or the call failed
+// or the answer held no value. The error is wrapped as Get{Object,ObjectPerPod}MetricReplicas
+// do: their format puts the error after the object's name (sic).
+fn object_value(
+    described_object: &ObjectReference,
+    metric: &MetricIdentifier,
+    inputs: &MetricInputs<'_>,
+) -> Result<i64, String> {
+    inputs
+        .values
+        .object
+        .get(&metric.name)
+        .copied()
+        .ok_or_else(|| {
+            let cause = inputs.values.custom_api_error.as_deref().unwrap_or(
+                "the custom metrics API server returned 0 results when we asked for exactly one",
+            );
+            format!(
+                "unable to get metric {}: {} on {} {}/unable to fetch metrics from custom metrics \
+             API: {cause}",
+                metric.name, described_object.kind, inputs.namespace, described_object.name
+            )
+        })
+}
+
+// Port of computeStatusForExternalMetric (horizontal.go) with GetExternalPerPodMetricReplicas /
+// GetExternalMetricReplicas (replica_calculator.go).
+fn external_metric<'a>(
+    metric: &MetricIdentifier,
+    target: &MetricTarget,
+    inputs: &MetricInputs<'a>,
+) -> Result<Computed<'a>, MetricFailure<'a>> {
+    const REASON: &str = "FailedGetExternalMetric";
+    // computeReplicasForMetric's wrap around computeStatusForExternalMetric's.
+    let outer = |inner: String| {
+        move |e: &str| {
+            format!(
+                "failed to get {} external metric value: {inner}: {e}",
+                metric.name
+            )
         }
     };
-    MetricOutcome { name, result }
+    if let Some(target_average) = target.average_value_milli {
+        let outer = outer(format!("failed to get {} external metric", metric.name));
+        external_values(metric, inputs)
+            .map(|values| {
+                Computed::Value(external_per_pod_metric_replicas(
+                    inputs.calc.tolerances,
+                    inputs.status_replicas,
+                    target_average,
+                    values,
+                    inputs.guards,
+                ))
+            })
+            .map_err(|e| failure(REASON, e, outer, None))
+    } else if let Some(target_value) = target.value_milli {
+        let outer = outer(format!("failed to get external metric {}", metric.name));
+        external_values(metric, inputs)
+            .and_then(|values| {
+                external_metric_replicas(
+                    &inputs.calc,
+                    inputs.spec_replicas,
+                    target_value,
+                    values,
+                    inputs.guards,
+                )
+            })
+            .map(Computed::Value)
+            .map_err(|e| failure(REASON, e, outer, None))
+    } else {
+        Err(failure(
+            REASON,
+            "invalid external metric source: neither a value target nor an average value target was set".into(),
+            |e| e.to_string(),
+            None,
+        ))
+    }
+}
+
+// Port of externalMetricsClient.GetExternalMetric (metrics/client.go): the values, or the call
+// failed, or it returned no items.
+fn external_values<'v>(
+    metric: &MetricIdentifier,
+    inputs: &MetricInputs<'v>,
+) -> Result<&'v [i64], String> {
+    let values = inputs
+        .values
+        .external
+        .get(&metric.name)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if !values.is_empty() {
+        return Ok(values);
+    }
+    let cause = match &inputs.values.external_api_error {
+        Some(e) => format!("unable to fetch metrics from external metrics API: {e}"),
+        None => "no metrics returned from external metrics API".to_string(),
+    };
+    Err(format!(
+        "unable to get external metric {}/{}/{}: {cause}",
+        inputs.namespace,
+        metric.name,
+        selector_text(metric.selector.as_ref())
+    ))
 }
 
 // Port of computeStatusForResourceMetricGeneric (horizontal.go) with GetResourceReplicas /
@@ -347,7 +388,7 @@ pub fn compute_replicas_for_metric<'a>(
 fn resource_metric<'a>(
     resource: &str,
     container: Option<&str>,
-    target: &crate::scenario::MetricTarget,
+    target: &MetricTarget,
     inputs: &MetricInputs<'a>,
 ) -> Result<Computed<'a>, MetricFailure<'a>> {
     let reason = if container.is_some() {

@@ -117,6 +117,7 @@ pub fn tolerances_for_hpa(hpa: &HpaSpec, flag: f64, rules: &VersionRules) -> Tol
 }
 
 // Port of reconcileAutoscaler (horizontal.go), from the scale read on: the pure decision.
+// Kept whole, like reconcileAutoscaler: it reads beside the Go branch for branch, top to bottom.
 ///
 /// `assume_steady` skips `recordInitialRecommendation`: with an empty memory every window then
 /// holds only this sync's own recommendation, as if the load had been steady.
