@@ -18,6 +18,11 @@
 //! - MetricValue: `describedObject.kind`, `.name`, `.namespace`, `.apiVersion`; `metricName` (or
 //!   `metric.name`); `value`; `timestamp`; `windowSeconds`.
 //! - ExternalMetricValue: `metricName`, `metricLabels`, `value`, `timestamp`.
+//!
+//! Every reader of an object's `metadata` (these, `kubectl::cluster` and `input::target`) reads it
+//! as one `ObjectMeta`: the union of the fields above, so a reader also checks the shape of
+//! `ownerReferences` where it does not use them; labels are skipped by the readers that do not
+//! select on them.
 
 pub mod capture;
 pub mod cluster;
@@ -30,13 +35,15 @@ mod top;
 
 use std::borrow::Cow;
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 /// "a, b, c" with at most `max` names, then "and N more".
 pub(crate) use crate::error::name_list;
 use crate::error::{InputError, json_error, yaml_error};
+use crate::input::cluster::objects::PodMeta;
 use crate::input::guard::{Keys, repeated_key};
 use crate::input::selector::Selector;
 use crate::quantity::parse_milli;
@@ -287,6 +294,122 @@ impl<'de> Deserialize<'de> for ResourceMap {
     }
 }
 
+/// A string borrowed from the text when it has no escapes. serde's own `Cow<str>` borrows only
+/// as a struct field of its own, never inside an `Option`: it would copy every name.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Str<'a>(pub Cow<'a, str>);
+
+impl<'a> Str<'a> {
+    /// A string of a value already in memory (a dump's object), borrowed.
+    pub fn borrowed(s: &'a str) -> Self {
+        Str(Cow::Borrowed(s))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_owned(self) -> String {
+        self.0.into_owned()
+    }
+}
+
+impl std::ops::Deref for Str<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Str<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Str<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Str<'a>, E> {
+                Ok(Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Str<'a>, E> {
+                Ok(Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Str<'a>, E> {
+                Ok(Str(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V(PhantomData))
+    }
+}
+
+/// An object's `metadata` as the kubectl readers read it: the fields any of them reads (pods all
+/// of them; PodMetrics the name, namespace and labels; nodes, `--all-pods` and the scale target
+/// fewer), each optional and borrowed from the text where the parser allows.
+///
+/// `L` is how `labels` is read: `Labels` by the readers that select on them, `IgnoredAny` by the
+/// others (nodes and `--all-pods`, the scale target), which skip them as before: a whole
+/// cluster's pods would otherwise each keep a list they never look at.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ObjectMeta<'a, L = Labels<'a>> {
+    #[serde(borrow, default)]
+    pub name: Option<Str<'a>>,
+    #[serde(borrow, default)]
+    pub namespace: Option<Str<'a>>,
+    #[serde(default)]
+    pub labels: Option<L>,
+    /// Only whether it is set.
+    #[serde(default)]
+    pub deletion_timestamp: Option<IgnoredAny>,
+    #[serde(borrow, default)]
+    pub owner_references: Option<Vec<Owner<'a>>>,
+}
+
+impl<'a> ObjectMeta<'a> {
+    /// A dump's pod (or PodMetrics) metadata, as the readers of a file would have read it.
+    pub fn of_dump(meta: &'a PodMeta) -> Self {
+        ObjectMeta {
+            name: Some(Str::borrowed(&meta.name)),
+            namespace: (!meta.namespace.is_empty()).then(|| Str::borrowed(&meta.namespace)),
+            labels: (!meta.labels.is_empty()).then(|| {
+                Labels(
+                    (meta.labels.0.iter())
+                        .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
+                        .collect(),
+                )
+            }),
+            deletion_timestamp: meta.deletion_timestamp.as_ref().map(|_| IgnoredAny),
+            owner_references: (!meta.owner_references.is_empty()).then(|| {
+                (meta.owner_references.iter())
+                    .map(|o| Owner {
+                        kind: Some(Str::borrowed(&o.kind)),
+                        name: Some(Str::borrowed(&o.name)),
+                        controller: o.controller,
+                    })
+                    .collect()
+            }),
+        }
+    }
+}
+
+/// One of `metadata.ownerReferences`.
+#[derive(Deserialize)]
+pub(crate) struct Owner<'a> {
+    #[serde(borrow, default)]
+    pub kind: Option<Str<'a>>,
+    #[serde(borrow, default)]
+    pub name: Option<Str<'a>>,
+    #[serde(default)]
+    pub controller: Option<bool>,
+}
+
 /// `metadata.labels` (or `metricLabels`): key/value pairs, borrowed when the parser allows.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Labels<'a>(pub Vec<(Cow<'a, str>, Cow<'a, str>)>);
@@ -433,6 +556,27 @@ mod tests {
         }
         let yaml = "labels:\n  app: a\n  tier: b\n";
         decode::<Probe>("p.yaml", yaml, Format::Yaml).unwrap();
+    }
+
+    #[test]
+    fn metadata_is_borrowed_and_labels_are_skipped_where_nothing_selects_on_them() {
+        let json = r#"{"name":"web-1","namespace":"shop","labels":{"app":"a","app":"b"},
+            "deletionTimestamp":"2026-11-29T15:04:05Z",
+            "ownerReferences":[{"kind":"ReplicaSet","name":"web-7d4b9c","controller":true}]}"#;
+        let skipped: ObjectMeta<'_, IgnoredAny> =
+            decode("m.json", json, Format::Json).unwrap().remove(0);
+        assert!(matches!(
+            skipped.name.map(|n| n.0),
+            Some(Cow::Borrowed("web-1"))
+        ));
+        assert!(skipped.labels.is_some() && skipped.deletion_timestamp.is_some());
+        let owner = skipped.owner_references.unwrap().remove(0);
+        assert_eq!(owner.name.as_deref(), Some("web-7d4b9c"));
+        assert_eq!(owner.controller, Some(true));
+        let Err(err) = decode::<ObjectMeta>("m.json", json, Format::Json) else {
+            panic!("labels with a key twice are read where a reader selects on them");
+        };
+        assert!(err.message.contains("twice in one mapping"), "{err}");
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! `input::prometheus` turns it into the same `LoadCurve`.
 
 use crate::error::InputError;
-use crate::input::samples::{Cell, csv_error, csv_reader, record_line};
+use crate::input::samples::{Cell, HeaderLine, csv_error, csv_reader, record_line};
 use crate::quantity::parse_milli;
 use crate::scenario::MetricSpec;
 use crate::scenario::simulation::{LoadColumn, LoadCurve, LoadStep};
@@ -27,24 +27,64 @@ use crate::time::Duration;
 pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve, InputError> {
     let mut reader = csv_reader(text);
     let header = reader.headers().map_err(|e| csv_error(file, &e))?.clone();
-    let line = record_line(&header);
-    let header_error = |column: usize, name: &str, message: String| {
-        InputError::new(file, message)
-            .at(line, Some(column + 1))
-            .field(name)
-    };
-    let expected_names = {
-        let mut names: Vec<&str> = Vec::new();
-        for m in metrics {
-            if !names
+    let (time_column, columns) = read_header(file, &header, metrics)?;
+    let metric_columns = metrics
+        .iter()
+        .map(|m| {
+            columns
                 .iter()
-                .any(|n| n.eq_ignore_ascii_case(m.metric_name()))
-            {
-                names.push(m.metric_name());
-            }
-        }
-        names
+                .position(|(_, c)| c.name.eq_ignore_ascii_case(m.metric_name()))
+                .unwrap_or(0)
+        })
+        .collect();
+    let rows = Rows {
+        file,
+        header: &header,
+        time_column,
+        columns: &columns,
+        // Negative totals make sense only for metrics that can be negative.
+        allows_negative: columns.iter().map(|(_, c)| c.resource.is_none()).collect(),
     };
+
+    let mut steps: Vec<LoadStep> = Vec::new();
+    let mut record = csv::StringRecord::new();
+    while reader
+        .read_record(&mut record)
+        .map_err(|e| csv_error(file, &e))?
+    {
+        let step = rows.step(&record, steps.last())?;
+        steps.push(step);
+    }
+    if steps.is_empty() {
+        return Err(InputError::new(
+            file,
+            "found no rows, expected at least one row: the load at 0s",
+        ));
+    }
+    Ok(LoadCurve {
+        columns: columns.into_iter().map(|(_, c)| c).collect(),
+        steps,
+        metric_columns,
+    })
+}
+
+/// The header: the time column, and each metric column with its place. Every column is `time`
+/// or a metric of the HPA, once; every metric has its column.
+fn read_header(
+    file: &str,
+    header: &csv::StringRecord,
+    metrics: &[MetricSpec],
+) -> Result<(usize, Vec<(usize, LoadColumn)>), InputError> {
+    let place = HeaderLine {
+        file,
+        line: record_line(header),
+    };
+    let mut expected_names: Vec<&str> = Vec::new();
+    for m in metrics {
+        if !(expected_names.iter()).any(|n| n.eq_ignore_ascii_case(m.metric_name())) {
+            expected_names.push(m.metric_name());
+        }
+    }
     let mut time_column = None;
     let mut columns: Vec<(usize, LoadColumn)> = Vec::new();
     for (i, name) in header.iter().enumerate() {
@@ -53,7 +93,7 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
             .position(|other| other.eq_ignore_ascii_case(name))
             .filter(|&first| first != i)
         {
-            return Err(header_error(
+            return Err(place.at(
                 i,
                 name,
                 format!(
@@ -71,7 +111,7 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
             .iter()
             .find(|m| m.metric_name().eq_ignore_ascii_case(name))
         else {
-            return Err(header_error(
+            return Err(place.at(
                 i,
                 name,
                 format!(
@@ -84,55 +124,49 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
         columns.push((i, crate::input::prometheus::column(spec)));
     }
     let Some(time_column) = time_column else {
-        return Err(InputError::new(
-            file,
-            format!(
-                "found the columns {}, expected a time column",
-                header.iter().collect::<Vec<_>>().join(",")
-            ),
-        )
-        .at(line, None));
+        return Err(place.whole(format!(
+            "found the columns {}, expected a time column",
+            header.iter().collect::<Vec<_>>().join(",")
+        )));
     };
     if let Some(missing) = expected_names
         .iter()
         .find(|n| !columns.iter().any(|(_, c)| c.name.eq_ignore_ascii_case(n)))
     {
-        return Err(InputError::new(
-            file,
-            format!(
-                "found no column for the HPA's metric {missing}, expected a column named \
-                 {missing} with its total load"
-            ),
-        )
-        .at(line, None));
+        return Err(place.whole(format!(
+            "found no column for the HPA's metric {missing}, expected a column named {missing} \
+             with its total load"
+        )));
     }
-    let metric_columns = metrics
-        .iter()
-        .map(|m| {
-            columns
-                .iter()
-                .position(|(_, c)| c.name.eq_ignore_ascii_case(m.metric_name()))
-                .unwrap_or(0)
-        })
-        .collect();
-    // Negative totals make sense only for metrics that can be negative.
-    let allows_negative: Vec<bool> = columns.iter().map(|(_, c)| c.resource.is_none()).collect();
+    Ok((time_column, columns))
+}
 
-    let mut steps: Vec<LoadStep> = Vec::new();
-    let mut record = csv::StringRecord::new();
-    while reader
-        .read_record(&mut record)
-        .map_err(|e| csv_error(file, &e))?
-    {
-        let line = record_line(&record);
+/// What reading a row needs of the header.
+struct Rows<'a> {
+    file: &'a str,
+    header: &'a csv::StringRecord,
+    time_column: usize,
+    columns: &'a [(usize, LoadColumn)],
+    allows_negative: Vec<bool>,
+}
+
+impl Rows<'_> {
+    /// One row: its time, after the `last` row's, and each metric's total (an empty cell keeps
+    /// the last row's).
+    fn step(
+        &self,
+        record: &csv::StringRecord,
+        last: Option<&LoadStep>,
+    ) -> Result<LoadStep, InputError> {
+        let line = record_line(record);
         let cell = |column: usize| Cell {
-            file,
+            file: self.file,
             line,
             column: column + 1,
-            field: header.get(column).unwrap_or(""),
+            field: self.header.get(column).unwrap_or(""),
             text: record.get(column).unwrap_or(""),
         };
-        let time = cell(time_column);
+        let time = cell(self.time_column);
         let expected_time = "a time from the start such as 0s, 90s or 5m";
         if time.text.starts_with('-') {
             return Err(time.error(expected_time));
@@ -141,7 +175,7 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
         if at.millis() % 1000 != 0 {
             return Err(time.error("whole seconds"));
         }
-        match steps.last() {
+        match last {
             None if at.millis() != 0 => {
                 return Err(time.error("the first row at 0s (the load at the start)"));
             }
@@ -153,35 +187,24 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
             }
             _ => {}
         }
-        let mut values = Vec::with_capacity(columns.len());
-        for (k, (column, _)) in columns.iter().enumerate() {
+        let mut values = Vec::with_capacity(self.columns.len());
+        for (k, (column, _)) in self.columns.iter().enumerate() {
             let c = cell(*column);
             if c.text.is_empty() {
-                match steps.last().and_then(|s| s.values.get(k)) {
+                match last.and_then(|s| s.values.get(k)) {
                     Some(&previous) => values.push(previous),
                     None => return Err(c.error("the total load at the start")),
                 }
                 continue;
             }
             let value = parse_milli(c.text).map_err(|e| c.message(e.to_string()))?;
-            if value < 0 && !allows_negative.get(k).copied().unwrap_or(false) {
+            if value < 0 && !self.allows_negative.get(k).copied().unwrap_or(false) {
                 return Err(c.error("a total of 0 or more"));
             }
             values.push(value);
         }
-        steps.push(LoadStep { at, values });
+        Ok(LoadStep { at, values })
     }
-    if steps.is_empty() {
-        return Err(InputError::new(
-            file,
-            "found no rows, expected at least one row: the load at 0s",
-        ));
-    }
-    Ok(LoadCurve {
-        columns: columns.into_iter().map(|(_, c)| c).collect(),
-        steps,
-        metric_columns,
-    })
 }
 
 #[cfg(test)]

@@ -125,35 +125,64 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
     };
     let objects = documents::collect_objects(file, text, json, &docs)?;
     let chosen = documents::choose(file, text, json, &objects, name)?;
-    let doc = chosen.doc;
     let source = Source {
         file,
         text,
         json,
-        span: doc.span.clone(),
+        span: chosen.doc.span.clone(),
         prefix: match chosen.item {
             Some(i) => FieldPath::of(&["items"]).index(i),
             None => FieldPath::root(),
         },
     };
     if crate::input::keda::is_scaled_object(&chosen.kind, &chosen.api_version) {
-        let mut warnings = Vec::new();
-        let (spec, translated) = load_keda(&source, chosen.value, &mut warnings)?;
-        return Ok(LoadedHpa {
-            spec,
-            status: HpaStatus::default(),
-            warnings,
-            // The KEDA step explains KEDA's layer itself: no KedaManaged notice.
-            labels: BTreeMap::new(),
-            keda: Some(translated),
-            notes: Vec::new(),
-            events: Vec::new(),
-            diagnostics: Vec::new(),
-            form: None,
-            source: crate::report::FactSource::new("hpa", "KEDA ScaledObject", Some(file)),
-        });
+        return load_scaled_object(&source, chosen.value);
     }
-    let version = match chosen.api_version.as_str() {
+    let version = version(&source, &chosen.api_version)?;
+    let mut warnings = Vec::new();
+    let mut notes = Vec::new();
+    let (spec, status) = load_version(&source, chosen, version, &mut warnings, &mut notes)?;
+    check_status_counts(&source, &status)?;
+    Ok(LoadedHpa {
+        spec,
+        status,
+        warnings,
+        labels: labels(chosen.value),
+        keda: None,
+        notes,
+        events: Vec::new(),
+        diagnostics: Vec::new(),
+        form: None,
+        source: crate::report::FactSource::new(
+            "hpa",
+            &format!("manifest {}", chosen.api_version),
+            Some(file),
+        ),
+    })
+}
+
+/// A ScaledObject, loaded as the HPA KEDA creates for it.
+fn load_scaled_object(source: &Source, raw: &Value) -> Result<LoadedHpa, InputError> {
+    let mut warnings = Vec::new();
+    let (spec, translated) = load_keda(source, raw, &mut warnings)?;
+    Ok(LoadedHpa {
+        spec,
+        status: HpaStatus::default(),
+        warnings,
+        // The KEDA step explains KEDA's layer itself: no KedaManaged notice.
+        labels: BTreeMap::new(),
+        keda: Some(translated),
+        notes: Vec::new(),
+        events: Vec::new(),
+        diagnostics: Vec::new(),
+        form: None,
+        source: crate::report::FactSource::new("hpa", "KEDA ScaledObject", Some(source.file)),
+    })
+}
+
+/// The HPA's API version, one this module reads.
+fn version(source: &Source, api_version: &str) -> Result<Version, InputError> {
+    Ok(match api_version {
         "autoscaling/v2" => Version::V2,
         "autoscaling/v2beta2" => Version::V2beta2,
         "autoscaling/v1" => Version::V1,
@@ -169,38 +198,46 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
                 format!("found {found}, expected {VERSIONS}"),
             ));
         }
-    };
-    let mut warnings = Vec::new();
-    let labels = chosen
-        .value
-        .pointer("/metadata/labels")
+    })
+}
+
+/// The HPA's spec and status, read as its version has them; `notes` says what a conversion
+/// assumed.
+fn load_version(
+    source: &Source,
+    chosen: &documents::Object<'_>,
+    version: Version,
+    warnings: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> Result<(HpaSpec, HpaStatus), InputError> {
+    let (doc, item, raw) = (chosen.doc, chosen.item, chosen.value);
+    match version {
+        Version::V2 | Version::V2beta2 => load_v2(source, doc, item, raw, version, warnings),
+        Version::V1 => load_v1(source, doc, item, raw, warnings),
+        Version::V2beta1 => {
+            if let Some(e) = v2beta1::v2_keys_in_v2beta1(raw, &chosen.api_version) {
+                return Err(source.field_error(e));
+            }
+            notes.push(v2beta1::notice(&chosen.api_version));
+            v2beta1::load(source, doc, item, raw, warnings)
+        }
+    }
+}
+
+/// `metadata.labels` with string values.
+fn labels(raw: &Value) -> BTreeMap<String, String> {
+    raw.pointer("/metadata/labels")
         .and_then(Value::as_object)
         .map(|m| {
             m.iter()
                 .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
                 .collect()
         })
-        .unwrap_or_default();
-    let mut notes = Vec::new();
-    let (spec, status) = match version {
-        Version::V2 | Version::V2beta2 => load_v2(
-            &source,
-            doc,
-            chosen.item,
-            chosen.value,
-            version,
-            &mut warnings,
-        )?,
-        Version::V1 => load_v1(&source, doc, chosen.item, chosen.value, &mut warnings)?,
-        Version::V2beta1 => {
-            if let Some(e) = v2beta1::v2_keys_in_v2beta1(chosen.value, &chosen.api_version) {
-                return Err(source.field_error(e));
-            }
-            notes.push(v2beta1::notice(&chosen.api_version));
-            v2beta1::load(&source, doc, chosen.item, chosen.value, &mut warnings)?
-        }
-    };
-    // Port of ValidateHorizontalPodAutoscalerStatusUpdate (validation.go): counts are nonnegative.
+        .unwrap_or_default()
+}
+
+// Port of ValidateHorizontalPodAutoscalerStatusUpdate (validation.go): counts are nonnegative.
+fn check_status_counts(source: &Source, status: &HpaStatus) -> Result<(), InputError> {
     for (key, count) in [
         ("currentReplicas", status.current_replicas),
         ("desiredReplicas", status.desired_replicas),
@@ -212,24 +249,8 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
             ));
         }
     }
-    Ok(LoadedHpa {
-        spec,
-        status,
-        warnings,
-        labels,
-        keda: None,
-        notes,
-        events: Vec::new(),
-        diagnostics: Vec::new(),
-        form: None,
-        source: crate::report::FactSource::new(
-            "hpa",
-            &format!("manifest {}", chosen.api_version),
-            Some(file),
-        ),
-    })
+    Ok(())
 }
-
 /// A KEDA ScaledObject: translated into the HPA KEDA creates (`input::keda`), which then goes
 /// through the same defaulting and validation as a manifest; errors name the ScaledObject's
 /// fields.

@@ -188,37 +188,13 @@ fn read_header(
     metrics: &[MetricSpec],
     settings: &SampleSettings<'_>,
 ) -> Result<(Header, Vec<String>), InputError> {
-    let line = record_line(record);
+    let place = HeaderLine {
+        file,
+        line: record_line(record),
+    };
     let names: Vec<String> = record.iter().map(str::to_string).collect();
     let lower: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
-    let at = |column: usize, name: &str, message: String| {
-        InputError::new(file, message)
-            .at(line, Some(column + 1))
-            .field(name)
-    };
-    let mut first_seen: HashMap<&str, usize> = HashMap::with_capacity(lower.len());
-    for (i, (name, shown)) in lower.iter().zip(&names).enumerate() {
-        if name.is_empty() {
-            return Err(at(
-                i,
-                "",
-                "found an empty column name, expected a name such as pod, cpu or cpu_request"
-                    .to_string(),
-            ));
-        }
-        let first = *first_seen.entry(name.as_str()).or_insert(i);
-        if first != i {
-            return Err(at(
-                i,
-                shown,
-                format!(
-                    "found the column {} again (first as column {}), expected each column once",
-                    crate::error::quoted(shown),
-                    first + 1
-                ),
-            ));
-        }
-    }
+    place.check_names(&names, &lower)?;
 
     let mut columns: Vec<Option<Column>> = lower
         .iter()
@@ -230,84 +206,21 @@ fn read_header(
         })
         .collect();
     let Some(pod) = lower.iter().position(|n| n == "pod") else {
-        return Err(InputError::new(
-            file,
-            format!(
-                "found {}, expected a `pod` column",
-                describe_columns(&names)
-            ),
-        )
-        .at(line, None));
+        return Err(place.whole(format!(
+            "found {}, expected a `pod` column",
+            describe_columns(&names)
+        )));
     };
     let container = lower.iter().position(|n| n == "container");
+    let claim = Claim {
+        place: &place,
+        names: &names,
+        lower: &lower,
+        custom_answered: settings.custom_answered,
+    };
+    let (metric_slots, slots) = claim.metric_columns(&mut columns, metrics)?;
 
-    // Pods metrics claim their columns before the `_request` and resource rules run.
-    let mut metric_slots: Vec<(String, usize)> = Vec::new();
-    let mut slot_columns: Vec<usize> = Vec::new();
-    for spec in metrics {
-        let MetricSpec::Pods { metric, .. } = spec else {
-            continue;
-        };
-        if metric_slots.iter().any(|(name, _)| *name == metric.name) {
-            continue;
-        }
-        let wanted = metric.name.to_lowercase();
-        let Some(column) = lower.iter().position(|n| *n == wanted) else {
-            if settings.custom_answered {
-                // The custom metrics API answered without it: an empty answer.
-                continue;
-            }
-            let free: Vec<usize> = (0..names.len())
-                .filter(|&i| columns.get(i).is_some_and(Option::is_none))
-                .collect();
-            if let Some(i) = columns::closest(&names, &free, &metric.name) {
-                let found = names.get(i).map_or("", String::as_str);
-                return Err(at(
-                    i,
-                    found,
-                    format!(
-                        "found the column {found}; the Pods metric {} reads its values from a \
-                         column named {}",
-                        metric.name, metric.name
-                    ),
-                ));
-            }
-            return Err(InputError::new(
-                file,
-                format!(
-                    "found {}, expected a column named {} for the Pods metric {}",
-                    describe_columns(&names),
-                    metric.name,
-                    metric.name
-                ),
-            )
-            .at(line, None));
-        };
-        if KNOWN_COLUMNS.iter().any(|(known, _)| *known == wanted) {
-            return Err(at(
-                column,
-                names.get(column).map_or("", String::as_str),
-                format!(
-                    "found the Pods metric {} named like the `{wanted}` column, expected a \
-                     metric name that is not a samples column",
-                    metric.name
-                ),
-            ));
-        }
-        let slot = match slot_columns.iter().position(|&c| c == column) {
-            Some(slot) => slot,
-            None => {
-                slot_columns.push(column);
-                slot_columns.len() - 1
-            }
-        };
-        if let Some(c) = columns.get_mut(column) {
-            *c = Some(Column::PodsMetric(slot));
-        }
-        metric_slots.push((metric.name.clone(), slot));
-    }
-
-    let columns: Vec<Column> = columns
+    let mut columns: Vec<Column> = columns
         .into_iter()
         .zip(lower)
         .map(|(column, name)| {
@@ -317,6 +230,124 @@ fn read_header(
             })
         })
         .collect();
+    let unread = unread_columns(&place, &names, &columns, metrics, settings)?;
+    for i in unread.columns {
+        if let Some(c) = columns.get_mut(i) {
+            *c = Column::Ignored;
+        }
+    }
+    Ok((
+        Header {
+            names,
+            columns,
+            pod,
+            container,
+            metrics: metric_slots,
+            slots,
+        },
+        unread.warnings,
+    ))
+}
+
+/// The header as the Pods metrics look for their columns.
+struct Claim<'a> {
+    place: &'a HeaderLine<'a>,
+    names: &'a [String],
+    lower: &'a [String],
+    custom_answered: bool,
+}
+
+impl Claim<'_> {
+    /// Pods metrics claim their columns before the `_request` and resource rules run: each
+    /// metric's slot, and how many slots there are.
+    fn metric_columns(
+        &self,
+        columns: &mut [Option<Column>],
+        metrics: &[MetricSpec],
+    ) -> Result<(Vec<(String, usize)>, usize), InputError> {
+        let mut metric_slots: Vec<(String, usize)> = Vec::new();
+        let mut slot_columns: Vec<usize> = Vec::new();
+        for spec in metrics {
+            let MetricSpec::Pods { metric, .. } = spec else {
+                continue;
+            };
+            if metric_slots.iter().any(|(name, _)| *name == metric.name) {
+                continue;
+            }
+            let Some(column) = self.column_of(columns, &metric.name)? else {
+                // The custom metrics API answered without it: an empty answer.
+                continue;
+            };
+            let slot = match slot_columns.iter().position(|&c| c == column) {
+                Some(slot) => slot,
+                None => {
+                    slot_columns.push(column);
+                    slot_columns.len() - 1
+                }
+            };
+            if let Some(c) = columns.get_mut(column) {
+                *c = Some(Column::PodsMetric(slot));
+            }
+            metric_slots.push((metric.name.clone(), slot));
+        }
+        Ok((metric_slots, slot_columns.len()))
+    }
+
+    /// The column of the Pods metric `metric`; `None` when the custom metrics API answered
+    /// without it.
+    fn column_of(
+        &self,
+        columns: &[Option<Column>],
+        metric: &str,
+    ) -> Result<Option<usize>, InputError> {
+        let names = self.names;
+        let wanted = metric.to_lowercase();
+        let Some(column) = self.lower.iter().position(|n| *n == wanted) else {
+            if self.custom_answered {
+                return Ok(None);
+            }
+            let free: Vec<usize> = (0..names.len())
+                .filter(|&i| columns.get(i).is_some_and(Option::is_none))
+                .collect();
+            if let Some(i) = columns::closest(names, &free, metric) {
+                let found = names.get(i).map_or("", String::as_str);
+                return Err(self.place.at(
+                    i,
+                    found,
+                    format!(
+                        "found the column {found}; the Pods metric {metric} reads its values \
+                         from a column named {metric}"
+                    ),
+                ));
+            }
+            return Err(self.place.whole(format!(
+                "found {}, expected a column named {metric} for the Pods metric {metric}",
+                describe_columns(names),
+            )));
+        };
+        if KNOWN_COLUMNS.iter().any(|(known, _)| *known == wanted) {
+            return Err(self.place.at(
+                column,
+                names.get(column).map_or("", String::as_str),
+                format!(
+                    "found the Pods metric {metric} named like the `{wanted}` column, expected a \
+                     metric name that is not a samples column"
+                ),
+            ));
+        }
+        Ok(Some(column))
+    }
+}
+
+/// The columns nothing reads (to be ignored with a warning), or the first needed column that is
+/// missing.
+fn unread_columns(
+    place: &HeaderLine<'_>,
+    names: &[String],
+    columns: &[Column],
+    metrics: &[MetricSpec],
+    settings: &SampleSettings<'_>,
+) -> Result<columns::Unread, InputError> {
     let read: Vec<columns::Read<'_>> = columns
         .iter()
         .map(|c| match c {
@@ -325,35 +356,17 @@ fn read_header(
             _ => columns::Read::Known,
         })
         .collect();
-    let unread = columns::check(
+    columns::check(
         &columns::Context {
-            file,
-            line,
+            file: place.file,
+            line: place.line,
             usage_given: settings.usage_given,
             other_names: settings.other_names,
         },
-        &names,
+        names,
         &read,
         metrics,
-    )?;
-    let mut columns = columns;
-    for i in unread.columns {
-        if let Some(c) = columns.get_mut(i) {
-            *c = Column::Ignored;
-        }
-    }
-    let warnings = unread.warnings;
-    Ok((
-        Header {
-            names,
-            columns,
-            pod,
-            container,
-            metrics: metric_slots,
-            slots: slot_columns.len(),
-        },
-        warnings,
-    ))
+    )
 }
 
 fn read_row(
@@ -687,6 +700,54 @@ impl Cell<'_> {
         InputError::new(self.file, message)
             .at(self.line, Some(self.column))
             .field(self.field)
+    }
+}
+
+/// A CSV header's line, for its errors.
+pub(crate) struct HeaderLine<'a> {
+    pub file: &'a str,
+    pub line: usize,
+}
+
+impl HeaderLine<'_> {
+    /// An error at column `column` (0-based), named `name`.
+    pub(crate) fn at(&self, column: usize, name: &str, message: String) -> InputError {
+        InputError::new(self.file, message)
+            .at(self.line, Some(column + 1))
+            .field(name)
+    }
+
+    /// An error about the header as a whole.
+    pub(crate) fn whole(&self, message: String) -> InputError {
+        InputError::new(self.file, message).at(self.line, None)
+    }
+
+    /// Every column has a name, and no name is given twice.
+    fn check_names(&self, names: &[String], lower: &[String]) -> Result<(), InputError> {
+        let mut first_seen: HashMap<&str, usize> = HashMap::with_capacity(lower.len());
+        for (i, (name, shown)) in lower.iter().zip(names).enumerate() {
+            if name.is_empty() {
+                return Err(self.at(
+                    i,
+                    "",
+                    "found an empty column name, expected a name such as pod, cpu or cpu_request"
+                        .to_string(),
+                ));
+            }
+            let first = *first_seen.entry(name.as_str()).or_insert(i);
+            if first != i {
+                return Err(self.at(
+                    i,
+                    shown,
+                    format!(
+                        "found the column {} again (first as column {}), expected each column once",
+                        crate::error::quoted(shown),
+                        first + 1
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 }
 

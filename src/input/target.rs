@@ -11,9 +11,10 @@
 use std::borrow::Cow;
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 
 use crate::error::InputError;
-use crate::input::kubectl::{Format, decode, detect};
+use crate::input::kubectl::{Format, ObjectMeta, decode, detect};
 use crate::scenario::ObjectReference;
 
 /// What the target's scale says, and where it was read.
@@ -32,21 +33,13 @@ struct Doc<'a> {
     #[serde(borrow, default)]
     kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    metadata: Option<Meta<'a>>,
+    metadata: Option<ObjectMeta<'a, IgnoredAny>>,
     #[serde(default)]
     spec: Option<Replicas>,
     #[serde(default)]
     status: Option<Replicas>,
     #[serde(borrow, default)]
     items: Option<Vec<Doc<'a>>>,
-}
-
-#[derive(Deserialize)]
-struct Meta<'a> {
-    #[serde(borrow, default)]
-    name: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    namespace: Option<Cow<'a, str>>,
 }
 
 /// `spec` or `status`: only `replicas`.

@@ -310,6 +310,90 @@ pub fn translate(
     warn: &mut dyn FnMut(&FieldPath, &str),
 ) -> Result<Translated, FieldError> {
     let meta = FieldPath::of(&["metadata"]);
+    let spec = FieldPath::of(&["spec"]);
+    let object = object_meta(raw, &meta)?;
+    check_spec_keys(raw, &spec, warn)?;
+    let target = scale_target(raw, &spec)?;
+    let counts = replica_counts(raw, &spec)?;
+    let advanced = spec.key("advanced");
+    let hpa_config = advanced.key("horizontalPodAutoscalerConfig");
+    let hpa_name = opt_str(raw, &hpa_config.key("name"))?
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| format!("keda-hpa-{}", object.name));
+    verify_name(&meta, &object.name, &hpa_config, &hpa_name)?;
+    let (hpa_min, hpa_max) = replica_bounds(&spec, &counts)?;
+
+    let (triggers, metrics, notes) = translate_triggers(raw, &spec, &object.name, warn)?;
+    let only_resources = triggers
+        .iter()
+        .all(|t| matches!(t.value, TriggerValue::Resource));
+    verify_cpu_memory_scalers(&spec, &target, counts.min, only_resources)?;
+    let sm_path = advanced.key("scalingModifiers");
+    let scaling = scaling_modifiers(raw, &sm_path, &triggers)?;
+    let fallback = translate_fallback(
+        raw,
+        &spec,
+        scaling.used,
+        only_resources,
+        scaling.has_formula,
+    )?;
+    let pausing = pausing(&meta, &object.annotations)?;
+
+    let metrics = metric_specs(metrics, scaling.modifiers.as_ref(), &object.name, &sm_path);
+    let metric_sources = metrics.iter().map(|(_, _, p)| p.clone()).collect();
+    let behavior = hpa_behavior(raw, &hpa_config, pausing.scale_in, pausing.scale_out);
+    let hpa = new_hpa(
+        &object,
+        &hpa_name,
+        &target,
+        (hpa_min, hpa_max),
+        metrics,
+        behavior,
+    );
+    let status = read_status(raw, &meta)?;
+
+    Ok(Translated {
+        hpa,
+        metric_sources,
+        keda: KedaSpec {
+            input: KedaInput {
+                min_replica_count: counts.min,
+                max_replica_count: hpa_max,
+                idle_replica_count: counts.idle,
+                cooldown: Duration::from_secs(counts.cooldown.map_or(DEFAULT_COOLDOWN, i64::from)),
+                initial_cooldown: Duration::from_secs(
+                    (counts.initial_cooldown).map_or(DEFAULT_INITIAL_COOLDOWN, i64::from),
+                ),
+                polling_interval: Duration::from_secs(
+                    counts.polling.map_or(DEFAULT_POLLING, i64::from),
+                ),
+                last_active: status.last_active,
+                created: status.created,
+                last_active_assumed: false,
+                triggers,
+                fallback,
+                modifiers: scaling.modifiers,
+                paused: pausing.paused,
+                pause_scale_in: pausing.scale_in,
+                pause_scale_out: pausing.scale_out,
+                force_activation: bool_annotation(&object.annotations, FORCE_ACTIVATION),
+                name: object.name,
+            },
+            health: status.health,
+            notes,
+        },
+    })
+}
+
+/// The ScaledObject's `metadata`: what the HPA's metadata and the annotations read.
+struct ObjectMeta {
+    name: String,
+    namespace: Option<String>,
+    labels: BTreeMap<String, String>,
+    annotations: BTreeMap<String, String>,
+}
+
+fn object_meta(raw: &Value, meta: &FieldPath) -> Result<ObjectMeta, FieldError> {
     let name = opt_str(raw, &meta.key("name"))?.unwrap_or_default();
     if name.is_empty() {
         return Err(field_error(
@@ -317,13 +401,23 @@ pub fn translate(
             "found nothing, expected the ScaledObject's name",
         ));
     }
-    let namespace = opt_str(raw, &meta.key("namespace"))?.filter(|n| !n.is_empty());
-    let labels = string_map(raw, &meta.key("labels"))?;
-    let annotations = string_map(raw, &meta.key("annotations"))?;
-    let spec = FieldPath::of(&["spec"]);
-    let Some(Value::Object(spec_map)) = at(raw, &spec) else {
+    Ok(ObjectMeta {
+        name,
+        namespace: opt_str(raw, &meta.key("namespace"))?.filter(|n| !n.is_empty()),
+        labels: string_map(raw, &meta.key("labels"))?,
+        annotations: string_map(raw, &meta.key("annotations"))?,
+    })
+}
+
+/// `spec` must be a mapping; its unknown keys, and those of the nested objects, are warned about.
+fn check_spec_keys(
+    raw: &Value,
+    spec: &FieldPath,
+    warn: &mut dyn FnMut(&FieldPath, &str),
+) -> Result<(), FieldError> {
+    let Some(Value::Object(spec_map)) = at(raw, spec) else {
         return Err(field_error(
-            spec,
+            spec.clone(),
             "found nothing, expected the ScaledObject's spec",
         ));
     };
@@ -332,38 +426,68 @@ pub fn translate(
             warn(&spec.key(key), "unknown field (ignored)");
         }
     }
-    warn_unknown_nested(raw, &spec, warn);
+    warn_unknown_nested(raw, spec, warn);
+    Ok(())
+}
 
-    // scaleTargetRef: ParseGVKR defaults to apps/v1 Deployment.
+/// `spec.scaleTargetRef`.
+struct ScaleTarget {
+    api_version: String,
+    kind: String,
+    name: String,
+}
+
+// scaleTargetRef: ParseGVKR defaults to apps/v1 Deployment.
+fn scale_target(raw: &Value, spec: &FieldPath) -> Result<ScaleTarget, FieldError> {
     let target = spec.key("scaleTargetRef");
-    let target_name = opt_str(raw, &target.key("name"))?.unwrap_or_default();
-    if target_name.is_empty() {
+    let name = opt_str(raw, &target.key("name"))?.unwrap_or_default();
+    if name.is_empty() {
         return Err(field_error(
             target.key("name"),
             "found nothing, expected the name of the object to scale",
         ));
     }
-    let target_api = opt_str(raw, &target.key("apiVersion"))?
+    let api_version = opt_str(raw, &target.key("apiVersion"))?
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "apps/v1".to_string());
-    let target_kind = opt_str(raw, &target.key("kind"))?
+    let kind = opt_str(raw, &target.key("kind"))?
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "Deployment".to_string());
+    Ok(ScaleTarget {
+        api_version,
+        kind,
+        name,
+    })
+}
 
-    let polling = opt_i32(raw, &spec.key("pollingInterval"), 1)?;
-    let initial_cooldown = opt_i32(raw, &spec.key("initialCooldownPeriod"), 0)?;
-    let cooldown = opt_i32(raw, &spec.key("cooldownPeriod"), 0)?;
-    let idle = opt_i32(raw, &spec.key("idleReplicaCount"), 0)?;
-    let min = opt_i32(raw, &spec.key("minReplicaCount"), 0)?;
-    let max_field = opt_i32(raw, &spec.key("maxReplicaCount"), 1)?;
+/// The counts and periods of `spec` as given, each with the CRD's minimum.
+struct ReplicaCounts {
+    polling: Option<i32>,
+    initial_cooldown: Option<i32>,
+    cooldown: Option<i32>,
+    idle: Option<i32>,
+    min: Option<i32>,
+    max: Option<i32>,
+}
 
-    let advanced = spec.key("advanced");
-    let hpa_config = advanced.key("horizontalPodAutoscalerConfig");
-    let hpa_name = opt_str(raw, &hpa_config.key("name"))?
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| format!("keda-hpa-{name}"));
+fn replica_counts(raw: &Value, spec: &FieldPath) -> Result<ReplicaCounts, FieldError> {
+    Ok(ReplicaCounts {
+        polling: opt_i32(raw, &spec.key("pollingInterval"), 1)?,
+        initial_cooldown: opt_i32(raw, &spec.key("initialCooldownPeriod"), 0)?,
+        cooldown: opt_i32(raw, &spec.key("cooldownPeriod"), 0)?,
+        idle: opt_i32(raw, &spec.key("idleReplicaCount"), 0)?,
+        min: opt_i32(raw, &spec.key("minReplicaCount"), 0)?,
+        max: opt_i32(raw, &spec.key("maxReplicaCount"), 1)?,
+    })
+}
 
-    // Port of verifyName (scaledobject_webhook.go).
+// Port of verifyName (scaledobject_webhook.go).
+fn verify_name(
+    meta: &FieldPath,
+    name: &str,
+    hpa_config: &FieldPath,
+    hpa_name: &str,
+) -> Result<(), FieldError> {
     if name.len() > MAX_LABEL_VALUE {
         return Err(field_error(
             meta.key("name"),
@@ -385,11 +509,15 @@ pub fn translate(
             ),
         ));
     }
+    Ok(())
+}
 
-    // Port of CheckReplicaCountBoundsAreValid (scaledobject_types.go) and the CRD's CEL rule.
-    let hpa_min = min.filter(|m| *m > 0).unwrap_or(1);
-    let hpa_max = max_field.unwrap_or(DEFAULT_MAX);
-    let checked_min = if min.is_some() { hpa_min } else { 0 };
+// Port of CheckReplicaCountBoundsAreValid (scaledobject_types.go) and the CRD's CEL rule. Gives
+// the HPA's minReplicas and maxReplicas.
+fn replica_bounds(spec: &FieldPath, counts: &ReplicaCounts) -> Result<(i32, i32), FieldError> {
+    let hpa_min = counts.min.filter(|m| *m > 0).unwrap_or(1);
+    let hpa_max = counts.max.unwrap_or(DEFAULT_MAX);
+    let checked_min = if counts.min.is_some() { hpa_min } else { 0 };
     if checked_min > hpa_max {
         return Err(field_error(
             spec.key("minReplicaCount"),
@@ -399,7 +527,7 @@ pub fn translate(
             ),
         ));
     }
-    if let Some(idle) = idle
+    if let Some(idle) = counts.idle
         && idle >= checked_min
     {
         return Err(field_error(
@@ -409,17 +537,20 @@ pub fn translate(
             ),
         ));
     }
+    Ok((hpa_min, hpa_max))
+}
 
-    let (triggers, mut metrics, notes) = translate_triggers(raw, &spec, &name, warn)?;
-
-    // The scale-to-zero rule of verifyCPUMemoryScalers (only for Deployments and StatefulSets,
-    // whose pod template the webhook reads).
-    let only_resources = triggers
-        .iter()
-        .all(|t| matches!(t.value, TriggerValue::Resource));
+// The scale-to-zero rule of verifyCPUMemoryScalers (only for Deployments and StatefulSets,
+// whose pod template the webhook reads).
+fn verify_cpu_memory_scalers(
+    spec: &FieldPath,
+    target: &ScaleTarget,
+    min: Option<i32>,
+    only_resources: bool,
+) -> Result<(), FieldError> {
     if only_resources
-        && target_api == "apps/v1"
-        && matches!(target_kind.as_str(), "Deployment" | "StatefulSet")
+        && target.api_version == "apps/v1"
+        && matches!(target.kind.as_str(), "Deployment" | "StatefulSet")
         && min.unwrap_or(0) == 0
     {
         return Err(field_error(
@@ -428,39 +559,61 @@ pub fn translate(
              zero doesn't work in this case)",
         ));
     }
+    Ok(())
+}
 
-    // scalingModifiers: IsUsingModifiers is "the struct is not empty".
-    let sm_path = advanced.key("scalingModifiers");
+/// `spec.advanced.scalingModifiers`, and what the fallback's rules ask of it.
+struct Scaling {
+    modifiers: Option<Modifiers>,
+    /// `IsUsingModifiers`.
+    used: bool,
+    has_formula: bool,
+}
+
+// scalingModifiers: IsUsingModifiers is "the struct is not empty".
+fn scaling_modifiers(
+    raw: &Value,
+    sm_path: &FieldPath,
+    triggers: &[Trigger],
+) -> Result<Scaling, FieldError> {
     let sm_formula = opt_str(raw, &sm_path.key("formula"))?.unwrap_or_default();
     let sm_target = opt_str(raw, &sm_path.key("target"))?.unwrap_or_default();
     let sm_activation = opt_str(raw, &sm_path.key("activationTarget"))?.unwrap_or_default();
     let sm_type = opt_str(raw, &sm_path.key("metricType"))?.unwrap_or_default();
-    let using_modifiers = !(sm_formula.is_empty()
+    let used = !(sm_formula.is_empty()
         && sm_target.is_empty()
         && sm_activation.is_empty()
         && sm_type.is_empty());
-    let modifiers = if using_modifiers {
+    let modifiers = if used {
         Some(modifiers(
-            &sm_path,
+            sm_path,
             &sm_formula,
             &sm_target,
             &sm_activation,
             &sm_type,
-            &triggers,
+            triggers,
         )?)
     } else {
         None
     };
+    Ok(Scaling {
+        modifiers,
+        used,
+        has_formula: !sm_formula.is_empty(),
+    })
+}
 
-    let fallback = translate_fallback(
-        raw,
-        &spec,
-        using_modifiers,
-        only_resources,
-        !sm_formula.is_empty(),
-    )?;
+/// The paused annotations.
+struct Pausing {
+    paused: Option<Paused>,
+    scale_in: bool,
+    scale_out: bool,
+}
 
-    // Paused annotations.
+fn pausing(
+    meta: &FieldPath,
+    annotations: &BTreeMap<String, String>,
+) -> Result<Pausing, FieldError> {
     let paused_replicas = match annotations.get(PAUSED_REPLICAS) {
         None => None,
         Some(v) => Some(v.trim().parse::<i32>().map_err(|_| {
@@ -470,20 +623,31 @@ pub fn translate(
             )
         })?),
     };
-    let paused = if paused_by_annotation(&annotations) {
+    let paused = if paused_by_annotation(annotations) {
         Some(Paused {
             replicas: paused_replicas,
         })
     } else {
         None
     };
-    let pause_scale_in = bool_annotation(&annotations, PAUSED_SCALE_IN);
-    let pause_scale_out = bool_annotation(&annotations, PAUSED_SCALE_OUT);
+    Ok(Pausing {
+        paused,
+        scale_in: bool_annotation(annotations, PAUSED_SCALE_IN),
+        scale_out: bool_annotation(annotations, PAUSED_SCALE_OUT),
+    })
+}
 
-    // The metric specs, in KEDA's order: sorted by type (sort.Slice; for the handful of triggers
-    // of a ScaledObject it runs an insertion sort, which keeps the triggers' order within a type).
+/// The metric specs, in KEDA's order: sorted by type (sort.Slice; for the handful of triggers
+/// of a ScaledObject it runs an insertion sort, which keeps the triggers' order within a type).
+/// With scaling modifiers, the External metrics give way to the composite one.
+fn metric_specs(
+    mut metrics: Vec<MetricEntry>,
+    modifiers: Option<&Modifiers>,
+    name: &str,
+    sm_path: &FieldPath,
+) -> Vec<MetricEntry> {
     metrics.sort_by(|a, b| a.0.cmp(&b.0));
-    if let Some(m) = &modifiers {
+    if let Some(m) = modifiers {
         let milli = truncate_milli(m.target);
         let target = if m.value_type {
             json!({"type": "Value", "value": format_milli(milli, Format::DecimalSI)})
@@ -499,24 +663,32 @@ pub fn translate(
             sm_path.key("target"),
         ));
     }
+    metrics
+}
 
-    // Port of newHPAForScaledObject (hpa.go).
-    let behavior = hpa_behavior(raw, &hpa_config, pause_scale_in, pause_scale_out);
+// Port of newHPAForScaledObject (hpa.go).
+fn new_hpa(
+    object: &ObjectMeta,
+    hpa_name: &str,
+    target: &ScaleTarget,
+    (hpa_min, hpa_max): (i32, i32),
+    metrics: Vec<MetricEntry>,
+    behavior: Option<Value>,
+) -> Value {
     let metadata = hpa_metadata(
-        &name,
-        namespace.as_deref(),
-        &hpa_name,
-        &labels,
-        &annotations,
+        &object.name,
+        object.namespace.as_deref(),
+        hpa_name,
+        &object.labels,
+        &object.annotations,
     );
     let mut hpa_spec = Map::new();
     hpa_spec.insert(
         "scaleTargetRef".into(),
-        json!({"apiVersion": target_api, "kind": target_kind, "name": target_name}),
+        json!({"apiVersion": target.api_version, "kind": target.kind, "name": target.name}),
     );
     hpa_spec.insert("minReplicas".into(), json!(hpa_min));
     hpa_spec.insert("maxReplicas".into(), json!(hpa_max));
-    let metric_sources = metrics.iter().map(|(_, _, p)| p.clone()).collect();
     hpa_spec.insert(
         "metrics".into(),
         Value::Array(metrics.into_iter().map(|(_, m, _)| m).collect()),
@@ -524,14 +696,22 @@ pub fn translate(
     if let Some(b) = behavior {
         hpa_spec.insert("behavior".into(), b);
     }
-    let hpa = json!({
+    json!({
         "apiVersion": "autoscaling/v2",
         "kind": "HorizontalPodAutoscaler",
         "metadata": metadata,
         "spec": Value::Object(hpa_spec),
-    });
+    })
+}
 
-    // status: lastActiveTime and health.
+/// `status.lastActiveTime`, `status.health` and `metadata.creationTimestamp`.
+struct Status {
+    last_active: Option<Timestamp>,
+    created: Option<Timestamp>,
+    health: BTreeMap<String, i32>,
+}
+
+fn read_status(raw: &Value, meta: &FieldPath) -> Result<Status, FieldError> {
     let status = FieldPath::of(&["status"]);
     let last_active = timestamp(raw, &status.key("lastActiveTime"))?;
     let created = timestamp(raw, &meta.key("creationTimestamp"))?;
@@ -544,35 +724,10 @@ pub fn translate(
             }
         }
     }
-
-    Ok(Translated {
-        hpa,
-        metric_sources,
-        keda: KedaSpec {
-            input: KedaInput {
-                name,
-                min_replica_count: min,
-                max_replica_count: hpa_max,
-                idle_replica_count: idle,
-                cooldown: Duration::from_secs(cooldown.map_or(DEFAULT_COOLDOWN, i64::from)),
-                initial_cooldown: Duration::from_secs(
-                    initial_cooldown.map_or(DEFAULT_INITIAL_COOLDOWN, i64::from),
-                ),
-                polling_interval: Duration::from_secs(polling.map_or(DEFAULT_POLLING, i64::from)),
-                last_active,
-                created,
-                last_active_assumed: false,
-                triggers,
-                fallback,
-                modifiers,
-                paused,
-                pause_scale_in,
-                pause_scale_out,
-                force_activation: bool_annotation(&annotations, FORCE_ACTIVATION),
-            },
-            health,
-            notes,
-        },
+    Ok(Status {
+        last_active,
+        created,
+        health,
     })
 }
 
@@ -592,170 +747,218 @@ fn translate_triggers(
     warn: &mut dyn FnMut(&FieldPath, &str),
 ) -> Result<TriggerParts, FieldError> {
     let triggers_path = spec.key("triggers");
-    let triggers_raw = match at(raw, &triggers_path) {
-        Some(Value::Array(items)) if !items.is_empty() => items.as_slice(),
-        Some(Value::Array(_)) | None => {
-            return Err(field_error(
-                triggers_path,
-                "found no triggers, expected at least one (no triggers defined in the ScaledObject)",
-            ));
-        }
-        Some(other) => {
-            return Err(field_error(
-                triggers_path,
-                format!("found {}, expected a list of triggers", found(other)),
-            ));
-        }
-    };
+    let items = trigger_items(raw, &triggers_path)?;
     let mut triggers: Vec<Trigger> = Vec::new();
     let mut metrics: Vec<MetricEntry> = Vec::new();
     let mut notes = Vec::new();
     let mut names_seen: Vec<String> = Vec::new();
     let mut external_names: Vec<String> = Vec::new();
-    for (index, item) in triggers_raw.iter().enumerate() {
+    for (index, item) in items.iter().enumerate() {
         let path = triggers_path.index(index);
-        let Value::Object(item_map) = item else {
-            return Err(field_error(
-                path,
-                format!(
-                    "found {}, expected a trigger (type and metadata)",
-                    found(item)
-                ),
-            ));
-        };
-        for key in item_map.keys() {
-            if !TRIGGER_KEYS.contains(&key.as_str()) {
-                warn(&path.key(key), "unknown field (ignored)");
-            }
-        }
-        let scaler = opt_str(raw, &path.key("type"))?.unwrap_or_default();
-        if scaler.is_empty() {
-            return Err(field_error(
-                path.key("type"),
-                "found nothing, expected the scaler's type (prometheus, kafka, cpu, ...)",
-            ));
-        }
-        let trigger_name = opt_str(raw, &path.key("name"))?.unwrap_or_default();
-        // Port of ValidateTriggers (scaletriggers_types.go).
-        if !trigger_name.is_empty() {
-            if names_seen.contains(&trigger_name) {
-                return Err(field_error(
-                    path.key("name"),
-                    format!(
-                        "found the trigger name {trigger_name:?} a second time, expected unique \
-                         names"
-                    ),
-                ));
-            }
-            names_seen.push(trigger_name.clone());
-        }
-        let cached = at(raw, &path.key("useCachedMetrics")).and_then(Value::as_bool) == Some(true);
-        if cached && matches!(scaler.as_str(), "cpu" | "memory" | "cron") {
-            return Err(field_error(
-                path.key("useCachedMetrics"),
-                format!("found true, expected false: not supported for the {scaler:?} scaler"),
-            ));
-        }
-        let metadata_path = path.key("metadata");
-        let metadata = string_map(raw, &metadata_path)?;
-        for key in MISPLACED {
-            if metadata.contains_key(*key) {
-                warn(
-                    &metadata_path.key(key),
-                    &format!(
-                        "{key} is a ScaledObject setting, not trigger metadata: the scaler \
-                         ignores it (put it under spec)"
-                    ),
-                );
-            }
-        }
-        let metric_type = opt_str(raw, &path.key("metricType"))?.unwrap_or_default();
-        if !matches!(
-            metric_type.as_str(),
-            "" | "AverageValue" | "Value" | "Utilization"
-        ) {
-            return Err(field_error(
-                path.key("metricType"),
-                format!("found {metric_type:?}, expected AverageValue, Value or Utilization"),
-            ));
-        }
-        if matches!(scaler.as_str(), "cpu" | "memory") {
-            let (metric, trigger) =
-                resource_trigger(&path, &metadata, &scaler, &metric_type, index, trigger_name)?;
-            metrics.push(metric);
-            triggers.push(trigger);
-            continue;
-        }
-        // Port of GetMetricTargetType (pkg/scalers/scaler.go).
-        let target_type = match metric_type.as_str() {
-            "" | "AverageValue" => "AverageValue",
-            "Value" => "Value",
-            _ => {
-                return Err(field_error(
-                    path.key("metricType"),
-                    "found Utilization, expected Value or AverageValue ('Utilization' metric \
-                     type is unsupported for external metrics)",
-                ));
-            }
-        };
-        let spec = scalers::spec(&scaler, &metadata).map_err(|e| {
-            let at = match &e.key {
-                Some(k) => metadata_path.key(k),
-                None => path.key("type"),
-            };
-            field_error(at, e.message)
-        })?;
-        if let Some(g) = &spec.guessed {
-            notes.push(format!("Trigger s{index} ({scaler}): {g}."));
-        }
-        let metric_name = scalers::with_index(index, &spec.metric_name);
-        // Port of the duplicate check in getScaledObjectMetricSpecs (hpa.go).
-        if external_names.contains(&metric_name) {
-            return Err(field_error(
-                path,
-                format!(
-                    "found the metric name {metric_name} a second time, expected unique metric \
-                     names (metricName defined multiple times in ScaledObject {name})"
-                ),
-            ));
-        }
-        external_names.push(metric_name.clone());
-        let milli = match spec.threshold {
-            Threshold::Integer(n) => n.saturating_mul(1000),
-            Threshold::Milli(f) => milli_from_float(f),
-        };
-        let quantity = match spec.threshold {
-            Threshold::Integer(n) => integer_quantity(n),
-            Threshold::Milli(_) => format_milli(milli, Format::DecimalSI),
-        };
-        let target_json = if target_type == "AverageValue" {
-            json!({"type": "AverageValue", "averageValue": quantity})
+        let fields = trigger_fields(raw, &path, item, &mut names_seen, warn)?;
+        let (metric, trigger) = if matches!(fields.scaler.as_str(), "cpu" | "memory") {
+            resource_trigger(
+                &path,
+                &fields.metadata,
+                &fields.scaler,
+                &fields.metric_type,
+                index,
+                fields.name,
+            )?
         } else {
-            json!({"type": "Value", "value": quantity})
+            let seen = (&mut external_names, &mut notes);
+            external_trigger(&path, fields, index, name, seen)?
         };
-        metrics.push((
-            "External".to_string(),
-            json!({"type": "External", "external": {
-                "metric": {"name": metric_name, "selector": {"matchLabels": {OWNER_LABEL: name}}},
-                "target": target_json}}),
-            metadata_path.key(&spec.threshold_source),
-        ));
-        triggers.push(Trigger {
-            index,
-            scaler,
-            name: trigger_name,
-            metric_name: Some(metric_name),
-            activation: spec.activation,
-            activation_source: spec.activation_source,
-            target: Some(ExternalTarget {
-                milli,
-                value_type: target_type == "Value",
-            }),
-            value: TriggerValue::Value(0.0),
-            failures: 0,
-        });
+        metrics.push(metric);
+        triggers.push(trigger);
     }
     Ok((triggers, metrics, notes))
+}
+
+/// `spec.triggers`: a list of at least one.
+fn trigger_items<'v>(raw: &'v Value, triggers_path: &FieldPath) -> Result<&'v [Value], FieldError> {
+    match at(raw, triggers_path) {
+        Some(Value::Array(items)) if !items.is_empty() => Ok(items.as_slice()),
+        Some(Value::Array(_)) | None => Err(field_error(
+            triggers_path.clone(),
+            "found no triggers, expected at least one (no triggers defined in the ScaledObject)",
+        )),
+        Some(other) => Err(field_error(
+            triggers_path.clone(),
+            format!("found {}, expected a list of triggers", found(other)),
+        )),
+    }
+}
+
+/// What every trigger gives, whatever its scaler.
+struct TriggerFields {
+    scaler: String,
+    name: String,
+    metadata: BTreeMap<String, String>,
+    metric_type: String,
+}
+
+/// A trigger's own fields, validated; `names_seen` are the names of the triggers before it.
+fn trigger_fields(
+    raw: &Value,
+    path: &FieldPath,
+    item: &Value,
+    names_seen: &mut Vec<String>,
+    warn: &mut dyn FnMut(&FieldPath, &str),
+) -> Result<TriggerFields, FieldError> {
+    let Value::Object(item_map) = item else {
+        return Err(field_error(
+            path.clone(),
+            format!(
+                "found {}, expected a trigger (type and metadata)",
+                found(item)
+            ),
+        ));
+    };
+    for key in item_map.keys() {
+        if !TRIGGER_KEYS.contains(&key.as_str()) {
+            warn(&path.key(key), "unknown field (ignored)");
+        }
+    }
+    let scaler = opt_str(raw, &path.key("type"))?.unwrap_or_default();
+    if scaler.is_empty() {
+        return Err(field_error(
+            path.key("type"),
+            "found nothing, expected the scaler's type (prometheus, kafka, cpu, ...)",
+        ));
+    }
+    let trigger_name = opt_str(raw, &path.key("name"))?.unwrap_or_default();
+    // Port of ValidateTriggers (scaletriggers_types.go).
+    if !trigger_name.is_empty() {
+        if names_seen.contains(&trigger_name) {
+            return Err(field_error(
+                path.key("name"),
+                format!(
+                    "found the trigger name {trigger_name:?} a second time, expected unique \
+                     names"
+                ),
+            ));
+        }
+        names_seen.push(trigger_name.clone());
+    }
+    let cached = at(raw, &path.key("useCachedMetrics")).and_then(Value::as_bool) == Some(true);
+    if cached && matches!(scaler.as_str(), "cpu" | "memory" | "cron") {
+        return Err(field_error(
+            path.key("useCachedMetrics"),
+            format!("found true, expected false: not supported for the {scaler:?} scaler"),
+        ));
+    }
+    let metadata_path = path.key("metadata");
+    let metadata = string_map(raw, &metadata_path)?;
+    for key in MISPLACED {
+        if metadata.contains_key(*key) {
+            warn(
+                &metadata_path.key(key),
+                &format!(
+                    "{key} is a ScaledObject setting, not trigger metadata: the scaler \
+                     ignores it (put it under spec)"
+                ),
+            );
+        }
+    }
+    let metric_type = opt_str(raw, &path.key("metricType"))?.unwrap_or_default();
+    if !matches!(
+        metric_type.as_str(),
+        "" | "AverageValue" | "Value" | "Utilization"
+    ) {
+        return Err(field_error(
+            path.key("metricType"),
+            format!("found {metric_type:?}, expected AverageValue, Value or Utilization"),
+        ));
+    }
+    Ok(TriggerFields {
+        scaler,
+        name: trigger_name,
+        metadata,
+        metric_type,
+    })
+}
+
+/// A trigger of any scaler but cpu and memory: an External metric of the HPA, named by the
+/// scaler. `seen` holds the metric names of the triggers before it and receives the notes.
+fn external_trigger(
+    path: &FieldPath,
+    fields: TriggerFields,
+    index: usize,
+    name: &str,
+    (external_names, notes): (&mut Vec<String>, &mut Vec<String>),
+) -> Result<(MetricEntry, Trigger), FieldError> {
+    let metadata_path = path.key("metadata");
+    // Port of GetMetricTargetType (pkg/scalers/scaler.go).
+    let target_type = match fields.metric_type.as_str() {
+        "" | "AverageValue" => "AverageValue",
+        "Value" => "Value",
+        _ => {
+            return Err(field_error(
+                path.key("metricType"),
+                "found Utilization, expected Value or AverageValue ('Utilization' metric \
+                 type is unsupported for external metrics)",
+            ));
+        }
+    };
+    let scaler = fields.scaler;
+    let spec = scalers::spec(&scaler, &fields.metadata).map_err(|e| {
+        let at = match &e.key {
+            Some(k) => metadata_path.key(k),
+            None => path.key("type"),
+        };
+        field_error(at, e.message)
+    })?;
+    if let Some(g) = &spec.guessed {
+        notes.push(format!("Trigger s{index} ({scaler}): {g}."));
+    }
+    let metric_name = scalers::with_index(index, &spec.metric_name);
+    // Port of the duplicate check in getScaledObjectMetricSpecs (hpa.go).
+    if external_names.contains(&metric_name) {
+        return Err(field_error(
+            path.clone(),
+            format!(
+                "found the metric name {metric_name} a second time, expected unique metric \
+                 names (metricName defined multiple times in ScaledObject {name})"
+            ),
+        ));
+    }
+    external_names.push(metric_name.clone());
+    let milli = match spec.threshold {
+        Threshold::Integer(n) => n.saturating_mul(1000),
+        Threshold::Milli(f) => milli_from_float(f),
+    };
+    let quantity = match spec.threshold {
+        Threshold::Integer(n) => integer_quantity(n),
+        Threshold::Milli(_) => format_milli(milli, Format::DecimalSI),
+    };
+    let target_json = if target_type == "AverageValue" {
+        json!({"type": "AverageValue", "averageValue": quantity})
+    } else {
+        json!({"type": "Value", "value": quantity})
+    };
+    let metric = (
+        "External".to_string(),
+        json!({"type": "External", "external": {
+            "metric": {"name": metric_name, "selector": {"matchLabels": {OWNER_LABEL: name}}},
+            "target": target_json}}),
+        metadata_path.key(&spec.threshold_source),
+    );
+    let trigger = Trigger {
+        index,
+        scaler,
+        name: fields.name,
+        metric_name: Some(metric_name),
+        activation: spec.activation,
+        activation_source: spec.activation_source,
+        target: Some(ExternalTarget {
+            milli,
+            value_type: target_type == "Value",
+        }),
+        value: TriggerValue::Value(0.0),
+        failures: 0,
+    };
+    Ok((metric, trigger))
 }
 
 // Port of parseResourceMetadata / GetMetricSpecForScaling (cpu_memory_scaler.go): a cpu or
@@ -1156,121 +1359,17 @@ pub fn resolve(
     last_active_age: Option<Duration>,
     now: Timestamp,
 ) -> Result<(KedaInput, Vec<String>), InputError> {
-    const FLAG: &str = "--metric-value";
     let mut input = spec.input.clone();
     let mut notes = spec.notes.clone();
-    let mut given = vec![None; input.triggers.len()];
-    for flag in flags {
-        let Some((key, value)) = flag.split_once('=') else {
-            return Err(InputError::new(
-                FLAG,
-                format!("found \"{flag}\", expected NAME=VALUE"),
-            ));
-        };
-        let key = key.trim();
-        let Some(pos) = input.triggers.iter().position(|t| {
-            (!t.name.is_empty() && t.name == key)
-                || format!("s{}", t.index) == key
-                || t.metric_name.as_deref() == Some(key)
-        }) else {
-            let known: Vec<String> = input
-                .triggers
-                .iter()
-                .filter(|t| t.metric_name.is_some())
-                .map(|t| {
-                    let mut n = format!("s{}", t.index);
-                    if !t.name.is_empty() {
-                        n = format!("{} ({n})", t.name);
-                    }
-                    n
-                })
-                .collect();
-            return Err(InputError::new(
-                FLAG,
-                format!(
-                    "found \"{key}\", expected a trigger of ScaledObject {}: its name, s<index> \
-                     or its metric name ({})",
-                    input.name,
-                    known.join(", ")
-                ),
-            ));
-        };
-        let Some(trigger) = input.triggers.get(pos) else {
-            continue;
-        };
-        if trigger.metric_name.is_none() {
-            return Err(InputError::new(
-                FLAG,
-                format!(
-                    "found \"{key}\", a {} trigger, expected a trigger with an External metric \
-                     (cpu and memory come from the pods)",
-                    trigger.scaler
-                ),
-            ));
-        }
-        if given.get(pos).is_some_and(Option::is_some) {
-            return Err(InputError::new(
-                FLAG,
-                format!(
-                    "found trigger s{} given twice, expected it once",
-                    trigger.index
-                ),
-            ));
-        }
-        let value = value.trim();
-        let parsed = if value.eq_ignore_ascii_case(FAILED) {
-            TriggerValue::Failed
-        } else if let Some(v) = scalers::parse_float(value) {
-            TriggerValue::Value(v)
-        } else {
-            let milli = parse_milli(value).map_err(|e| {
-                InputError::new(
-                    FLAG,
-                    format!(
-                        "found \"{value}\" for {key}, expected a number, a quantity or \
-                         `failed` ({e})"
-                    ),
-                )
-            })?;
-            #[allow(clippy::cast_precision_loss)]
-            TriggerValue::Value(milli as f64 / 1000.0)
-        };
-        if let Some(slot) = given.get_mut(pos) {
-            *slot = Some(parsed);
-        }
-    }
+    let given = flag_values(&input, flags)?;
     for (trigger, value) in input.triggers.iter_mut().zip(given) {
         let Some(metric) = trigger.metric_name.clone() else {
             continue;
         };
-        let from_file = || {
-            files.get(&metric).map(|values| {
-                notes.push(format!(
-                    "KEDA: trigger s{} value from --external-metrics (what KEDA's metrics server \
-                     answered for {metric}).",
-                    trigger.index
-                ));
-                #[allow(clippy::cast_precision_loss)]
-                TriggerValue::Value(
-                    values.iter().fold(0i64, |a, v| a.saturating_add(*v)) as f64 / 1000.0,
-                )
-            })
+        trigger.value = match value {
+            Some(v) => v,
+            None => file_value(trigger, &metric, files, &mut notes)?,
         };
-        trigger.value = value.or_else(from_file).ok_or_else(|| {
-            let label = if trigger.name.is_empty() {
-                format!("s{}", trigger.index)
-            } else {
-                trigger.name.clone()
-            };
-            InputError::new(
-                FLAG,
-                format!(
-                    "found no value for trigger s{} ({}, metric {metric}), expected \
-                     --metric-value {label}=VALUE (the scaler's raw total) or {label}=failed",
-                    trigger.index, trigger.scaler
-                ),
-            )
-        })?;
         trigger.failures = match (spec.health.get(&metric), failures) {
             (_, Some(n)) => n,
             (Some(n), None) => *n,
@@ -1283,6 +1382,149 @@ pub fn resolve(
             "found a negative count, expected 0 or more",
         ));
     }
+    last_active(&mut input, last_active_age, now, &mut notes);
+    Ok((input, notes))
+}
+
+const METRIC_VALUE: &str = "--metric-value";
+
+/// The value `--metric-value` gives each trigger, if any.
+fn flag_values(
+    input: &KedaInput,
+    flags: &[String],
+) -> Result<Vec<Option<TriggerValue>>, InputError> {
+    let mut given = vec![None; input.triggers.len()];
+    for flag in flags {
+        let Some((key, value)) = flag.split_once('=') else {
+            return Err(InputError::new(
+                METRIC_VALUE,
+                format!("found \"{flag}\", expected NAME=VALUE"),
+            ));
+        };
+        let key = key.trim();
+        let (pos, trigger) = flag_trigger(input, key)?;
+        if given.get(pos).is_some_and(Option::is_some) {
+            return Err(InputError::new(
+                METRIC_VALUE,
+                format!(
+                    "found trigger s{} given twice, expected it once",
+                    trigger.index
+                ),
+            ));
+        }
+        let parsed = flag_value(key, value.trim())?;
+        if let Some(slot) = given.get_mut(pos) {
+            *slot = Some(parsed);
+        }
+    }
+    Ok(given)
+}
+
+/// The trigger `key` names (its name, `s<index>` or its metric name), and its position: one with
+/// an External metric.
+fn flag_trigger<'t>(input: &'t KedaInput, key: &str) -> Result<(usize, &'t Trigger), InputError> {
+    let Some((pos, trigger)) = input.triggers.iter().enumerate().find(|(_, t)| {
+        (!t.name.is_empty() && t.name == key)
+            || format!("s{}", t.index) == key
+            || t.metric_name.as_deref() == Some(key)
+    }) else {
+        let known: Vec<String> = input
+            .triggers
+            .iter()
+            .filter(|t| t.metric_name.is_some())
+            .map(|t| {
+                let mut n = format!("s{}", t.index);
+                if !t.name.is_empty() {
+                    n = format!("{} ({n})", t.name);
+                }
+                n
+            })
+            .collect();
+        return Err(InputError::new(
+            METRIC_VALUE,
+            format!(
+                "found \"{key}\", expected a trigger of ScaledObject {}: its name, s<index> \
+                 or its metric name ({})",
+                input.name,
+                known.join(", ")
+            ),
+        ));
+    };
+    if trigger.metric_name.is_none() {
+        return Err(InputError::new(
+            METRIC_VALUE,
+            format!(
+                "found \"{key}\", a {} trigger, expected a trigger with an External metric \
+                 (cpu and memory come from the pods)",
+                trigger.scaler
+            ),
+        ));
+    }
+    Ok((pos, trigger))
+}
+
+/// A `--metric-value` VALUE: a number, a quantity or `failed`.
+fn flag_value(key: &str, value: &str) -> Result<TriggerValue, InputError> {
+    if value.eq_ignore_ascii_case(FAILED) {
+        return Ok(TriggerValue::Failed);
+    }
+    if let Some(v) = scalers::parse_float(value) {
+        return Ok(TriggerValue::Value(v));
+    }
+    let milli = parse_milli(value).map_err(|e| {
+        InputError::new(
+            METRIC_VALUE,
+            format!(
+                "found \"{value}\" for {key}, expected a number, a quantity or \
+                 `failed` ({e})"
+            ),
+        )
+    })?;
+    #[allow(clippy::cast_precision_loss)]
+    Ok(TriggerValue::Value(milli as f64 / 1000.0))
+}
+
+/// A trigger's value from the external metrics API's answer for `metric`, which no flag gave.
+fn file_value(
+    trigger: &Trigger,
+    metric: &str,
+    files: &BTreeMap<String, Vec<i64>>,
+    notes: &mut Vec<String>,
+) -> Result<TriggerValue, InputError> {
+    if let Some(values) = files.get(metric) {
+        notes.push(format!(
+            "KEDA: trigger s{} value from --external-metrics (what KEDA's metrics server \
+             answered for {metric}).",
+            trigger.index
+        ));
+        #[allow(clippy::cast_precision_loss)]
+        return Ok(TriggerValue::Value(
+            values.iter().fold(0i64, |a, v| a.saturating_add(*v)) as f64 / 1000.0,
+        ));
+    }
+    let label = if trigger.name.is_empty() {
+        format!("s{}", trigger.index)
+    } else {
+        trigger.name.clone()
+    };
+    Err(InputError::new(
+        METRIC_VALUE,
+        format!(
+            "found no value for trigger s{} ({}, metric {metric}), expected \
+             --metric-value {label}=VALUE (the scaler's raw total) or {label}=failed",
+            trigger.index, trigger.scaler
+        ),
+    ))
+}
+
+/// The last active time: `--last-active`'s age before `now`, else `status.lastActiveTime`, else
+/// what its absence means.
+fn last_active(
+    input: &mut KedaInput,
+    last_active_age: Option<Duration>,
+    now: Timestamp,
+    notes: &mut Vec<String>,
+) {
     match (last_active_age, input.last_active) {
         (Some(age), _) => input.last_active = Some(now.sub(age)),
         (None, Some(t)) => notes.push(format!(
@@ -1303,7 +1545,6 @@ pub fn resolve(
             );
         }
     }
-    Ok((input, notes))
 }
 
 #[cfg(test)]

@@ -122,222 +122,235 @@ fn activation_float(meta: &Meta, key: &str) -> Result<(f64, String), MetadataErr
 /// The scaler's spec for trigger `scaler` with `meta`. cpu and memory are handled by the caller.
 pub fn spec(scaler: &str, meta: &Meta) -> Result<ScalerSpec, MetadataError> {
     match scaler {
-        // Port of parsePrometheusMetadata / GetMetricSpecForScaling (prometheus_scaler.go).
-        "prometheus" => {
-            required(meta, "serverAddress")?;
-            required(meta, "query")?;
-            let threshold = float(meta, "threshold")?
-                .ok_or_else(|| err("threshold", "found nothing, expected a number (required)"))?;
-            let (activation, activation_source) = activation_float(meta, "activationThreshold")?;
-            Ok(ScalerSpec {
-                metric_name: normalize("prometheus"),
-                threshold: Threshold::Milli(threshold),
-                threshold_source: "threshold".to_string(),
-                activation,
-                activation_source,
-                guessed: None,
-            })
-        }
-        // Port of parseKafkaMetadata / GetMetricSpecForScaling (kafka_scaler.go).
-        "kafka" => {
-            let group = required(meta, "consumerGroup")?;
-            let (lag, source) = int(meta, "lagThreshold", 10)?;
-            if lag <= 0 {
-                return Err(err(
-                    "lagThreshold",
-                    format!("found {lag}, expected a positive number"),
-                ));
-            }
-            let (activation, activation_source) = int(meta, "activationLagThreshold", 0)?;
-            if activation < 0 {
-                return Err(err(
-                    "activationLagThreshold",
-                    format!("found {activation}, expected a non-negative number"),
-                ));
-            }
-            let name = match text(meta, "topic") {
-                Some(topic) => format!("kafka-{topic}"),
-                None => format!("kafka-{group}-topics"),
-            };
-            #[allow(clippy::cast_precision_loss)]
-            Ok(ScalerSpec {
-                metric_name: normalize(&name),
-                threshold: Threshold::Integer(lag),
-                threshold_source: source,
-                activation: activation as f64,
-                activation_source,
-                guessed: None,
-            })
-        }
-        // Port of cronMetadata.Validate / GetMetricSpecForScaling (cron_scaler.go): the target is
-        // always 1 and the value is desiredReplicas inside the window, 0 outside.
-        "cron" => {
-            let start = required(meta, "start")?;
-            let end = required(meta, "end")?;
-            let timezone = required(meta, "timezone")?;
-            let (desired, _) = int(meta, "desiredReplicas", 0)?;
-            if desired == 0 {
-                return Err(err(
-                    "desiredReplicas",
-                    "found nothing, expected the replicas inside the window (no desiredReplicas specified)",
-                ));
-            }
-            if start == end {
-                return Err(err(
-                    "end",
-                    "found the same schedule as start, expected a different one",
-                ));
-            }
-            let name = format!(
-                "cron-{timezone}-{}-{}",
-                cron_time_format(start),
-                cron_time_format(end)
-            );
-            Ok(ScalerSpec {
-                metric_name: normalize(&name),
-                threshold: Threshold::Integer(1),
-                threshold_source: "always 1 (the value is desiredReplicas inside the window)"
-                    .to_string(),
-                activation: 0.0,
-                activation_source: "active inside the window".to_string(),
-                guessed: None,
-            })
-        }
-        // Port of rabbitMQMetadata.Validate / GetMetricSpecForScaling (rabbitmq_scaler.go).
-        "rabbitmq" => {
-            let queue = required(meta, "queueName")?;
-            let queue_length = float(meta, "queueLength")?.unwrap_or(0.0);
-            let mode = text(meta, "mode").unwrap_or("Unknown");
-            let value = float(meta, "value")?.unwrap_or(0.0);
-            let (threshold, source) = if queue_length == 0.0 && mode == "Unknown" && value == 0.0 {
-                (20.0, "default 20 (mode QueueLength)".to_string())
-            } else if queue_length != 0.0 && (mode != "Unknown" || value != 0.0) {
-                return Err(err(
-                    "queueLength",
-                    "found queueLength with mode or value, expected mode and value only \
-                     (queueLength is deprecated)",
-                ));
-            } else if queue_length != 0.0 {
-                (queue_length, "queueLength".to_string())
-            } else if mode == "Unknown" {
-                return Err(err(
-                    "mode",
-                    "found nothing, expected QueueLength or MessageRate",
-                ));
-            } else if value == 0.0 {
-                return Err(err("value", "found nothing, expected the target value"));
-            } else if !matches!(mode, "QueueLength" | "MessageRate") {
-                return Err(err(
-                    "mode",
-                    format!("found {mode:?}, expected QueueLength or MessageRate"),
-                ));
-            } else {
-                (value, format!("value (mode {mode})"))
-            };
-            let (activation, activation_source) = activation_float(meta, "activationValue")?;
-            Ok(ScalerSpec {
-                metric_name: normalize(&format!("rabbitmq-{}", query_escape(queue))),
-                threshold: Threshold::Milli(threshold),
-                threshold_source: source,
-                activation,
-                activation_source,
-                guessed: None,
-            })
-        }
-        // Port of parseAwsSqsQueueMetadata / GetMetricSpecForScaling (aws_sqs_queue_scaler.go).
-        "aws-sqs-queue" => {
-            let url = required(meta, "queueURL")?;
-            let (length, source) = int(meta, "queueLength", 5)?;
-            let (activation, activation_source) = activation_int(meta, "activationQueueLength")?;
-            Ok(ScalerSpec {
-                metric_name: normalize(&format!("aws-sqs-{}", sqs_queue_name(url)?)),
-                threshold: Threshold::Integer(length),
-                threshold_source: source,
-                activation,
-                activation_source,
-                guessed: None,
-            })
-        }
-        // Port of parseAzureServiceBusMetadata / GetMetricSpecForScaling
-        // (azure_servicebus_scaler.go).
-        "azure-servicebus" => {
-            let (length, source) = int(meta, "messageCount", 5)?;
-            let (activation, activation_source) = activation_int(meta, "activationMessageCount")?;
-            let (entity, kind) = match (text(meta, "queueName"), text(meta, "topicName")) {
-                (Some(q), None) => (q, "queue"),
-                (None, Some(t)) => {
-                    required(meta, "subscriptionName")?;
-                    (t, "topic")
-                }
-                (Some(_), Some(_)) => {
-                    return Err(err(
-                        "topicName",
-                        "found both queueName and topicName, expected one of them",
-                    ));
-                }
-                (None, None) => {
-                    return Err(err(
-                        "queueName",
-                        "found nothing, expected queueName or topicName",
-                    ));
-                }
-            };
-            let regex = text(meta, "useRegex").is_some_and(|v| v.eq_ignore_ascii_case("true"));
-            let name = if regex {
-                format!("{kind}-regex")
-            } else {
-                entity.to_string()
-            };
-            Ok(ScalerSpec {
-                metric_name: normalize(&format!("azure-servicebus-{name}")),
-                threshold: Threshold::Integer(length),
-                threshold_source: source,
-                activation,
-                activation_source,
-                guessed: None,
-            })
-        }
-        // Port of parseRedisMetadata / GetMetricSpecForScaling (redis_scaler.go); the cluster
-        // and sentinel variants share it.
-        "redis" | "redis-cluster" | "redis-sentinel" => {
-            let list = required(meta, "listName")?;
-            let (length, source) = int(meta, "listLength", 5)?;
-            let (activation, activation_source) = activation_int(meta, "activationListLength")?;
-            Ok(ScalerSpec {
-                metric_name: normalize(&format!("redis-{list}")),
-                threshold: Threshold::Integer(length),
-                threshold_source: source,
-                activation,
-                activation_source,
-                guessed: None,
-            })
-        }
-        // Port of redisStreamsMetadata.Validate / GetMetricSpecForScaling
-        // (redis_streams_scaler.go): the target depends on the mode the keys select.
-        "redis-streams" | "redis-cluster-streams" | "redis-sentinel-streams" => {
-            let stream = required(meta, "stream")?;
-            let (threshold, source) = if text(meta, "consumerGroup").is_some() {
-                let (lag, lag_source) = int(meta, "lagCount", 0)?;
-                if lag != 0 {
-                    (lag, lag_source)
-                } else {
-                    int(meta, "pendingEntriesCount", 5)?
-                }
-            } else {
-                int(meta, "streamLength", 5)?
-            };
-            let (activation, activation_source) = activation_int(meta, "activationLagCount")?;
-            Ok(ScalerSpec {
-                metric_name: normalize(&format!("redis-streams-{stream}")),
-                threshold: Threshold::Integer(threshold),
-                threshold_source: source,
-                activation,
-                activation_source,
-                guessed: None,
-            })
-        }
+        "prometheus" => prometheus(meta),
+        "kafka" => kafka(meta),
+        "cron" => cron(meta),
+        "rabbitmq" => rabbitmq(meta),
+        "aws-sqs-queue" => aws_sqs_queue(meta),
+        "azure-servicebus" => azure_servicebus(meta),
+        "redis" | "redis-cluster" | "redis-sentinel" => redis(meta),
+        "redis-streams" | "redis-cluster-streams" | "redis-sentinel-streams" => redis_streams(meta),
         _ => generic(scaler, meta),
     }
+}
+
+/// The spec of a scaler hpacalc knows: `name` normalized, the threshold and where it came from,
+/// the activation threshold and where it came from.
+fn known(
+    name: &str,
+    threshold: Threshold,
+    threshold_source: String,
+    (activation, activation_source): (f64, String),
+) -> ScalerSpec {
+    ScalerSpec {
+        metric_name: normalize(name),
+        threshold,
+        threshold_source,
+        activation,
+        activation_source,
+        guessed: None,
+    }
+}
+
+// Port of parsePrometheusMetadata / GetMetricSpecForScaling (prometheus_scaler.go).
+fn prometheus(meta: &Meta) -> Result<ScalerSpec, MetadataError> {
+    required(meta, "serverAddress")?;
+    required(meta, "query")?;
+    let threshold = float(meta, "threshold")?
+        .ok_or_else(|| err("threshold", "found nothing, expected a number (required)"))?;
+    let activation = activation_float(meta, "activationThreshold")?;
+    Ok(known(
+        "prometheus",
+        Threshold::Milli(threshold),
+        "threshold".to_string(),
+        activation,
+    ))
+}
+
+// Port of parseKafkaMetadata / GetMetricSpecForScaling (kafka_scaler.go).
+fn kafka(meta: &Meta) -> Result<ScalerSpec, MetadataError> {
+    let group = required(meta, "consumerGroup")?;
+    let (lag, source) = int(meta, "lagThreshold", 10)?;
+    if lag <= 0 {
+        return Err(err(
+            "lagThreshold",
+            format!("found {lag}, expected a positive number"),
+        ));
+    }
+    let (activation, activation_source) = int(meta, "activationLagThreshold", 0)?;
+    if activation < 0 {
+        return Err(err(
+            "activationLagThreshold",
+            format!("found {activation}, expected a non-negative number"),
+        ));
+    }
+    let name = match text(meta, "topic") {
+        Some(topic) => format!("kafka-{topic}"),
+        None => format!("kafka-{group}-topics"),
+    };
+    #[allow(clippy::cast_precision_loss)]
+    let activation = (activation as f64, activation_source);
+    Ok(known(&name, Threshold::Integer(lag), source, activation))
+}
+
+// Port of cronMetadata.Validate / GetMetricSpecForScaling (cron_scaler.go): the target is
+// always 1 and the value is desiredReplicas inside the window, 0 outside.
+fn cron(meta: &Meta) -> Result<ScalerSpec, MetadataError> {
+    let start = required(meta, "start")?;
+    let end = required(meta, "end")?;
+    let timezone = required(meta, "timezone")?;
+    let (desired, _) = int(meta, "desiredReplicas", 0)?;
+    if desired == 0 {
+        return Err(err(
+            "desiredReplicas",
+            "found nothing, expected the replicas inside the window (no desiredReplicas specified)",
+        ));
+    }
+    if start == end {
+        return Err(err(
+            "end",
+            "found the same schedule as start, expected a different one",
+        ));
+    }
+    let name = format!(
+        "cron-{timezone}-{}-{}",
+        cron_time_format(start),
+        cron_time_format(end)
+    );
+    Ok(known(
+        &name,
+        Threshold::Integer(1),
+        "always 1 (the value is desiredReplicas inside the window)".to_string(),
+        (0.0, "active inside the window".to_string()),
+    ))
+}
+
+// Port of rabbitMQMetadata.Validate / GetMetricSpecForScaling (rabbitmq_scaler.go).
+fn rabbitmq(meta: &Meta) -> Result<ScalerSpec, MetadataError> {
+    let queue = required(meta, "queueName")?;
+    let queue_length = float(meta, "queueLength")?.unwrap_or(0.0);
+    let mode = text(meta, "mode").unwrap_or("Unknown");
+    let value = float(meta, "value")?.unwrap_or(0.0);
+    let (threshold, source) = if queue_length == 0.0 && mode == "Unknown" && value == 0.0 {
+        (20.0, "default 20 (mode QueueLength)".to_string())
+    } else if queue_length != 0.0 && (mode != "Unknown" || value != 0.0) {
+        return Err(err(
+            "queueLength",
+            "found queueLength with mode or value, expected mode and value only \
+             (queueLength is deprecated)",
+        ));
+    } else if queue_length != 0.0 {
+        (queue_length, "queueLength".to_string())
+    } else if mode == "Unknown" {
+        return Err(err(
+            "mode",
+            "found nothing, expected QueueLength or MessageRate",
+        ));
+    } else if value == 0.0 {
+        return Err(err("value", "found nothing, expected the target value"));
+    } else if !matches!(mode, "QueueLength" | "MessageRate") {
+        return Err(err(
+            "mode",
+            format!("found {mode:?}, expected QueueLength or MessageRate"),
+        ));
+    } else {
+        (value, format!("value (mode {mode})"))
+    };
+    let activation = activation_float(meta, "activationValue")?;
+    Ok(known(
+        &format!("rabbitmq-{}", query_escape(queue)),
+        Threshold::Milli(threshold),
+        source,
+        activation,
+    ))
+}
+
+// Port of parseAwsSqsQueueMetadata / GetMetricSpecForScaling (aws_sqs_queue_scaler.go).
+fn aws_sqs_queue(meta: &Meta) -> Result<ScalerSpec, MetadataError> {
+    let url = required(meta, "queueURL")?;
+    let (length, source) = int(meta, "queueLength", 5)?;
+    let activation = activation_int(meta, "activationQueueLength")?;
+    Ok(known(
+        &format!("aws-sqs-{}", sqs_queue_name(url)?),
+        Threshold::Integer(length),
+        source,
+        activation,
+    ))
+}
+
+// Port of parseAzureServiceBusMetadata / GetMetricSpecForScaling
+// (azure_servicebus_scaler.go).
+fn azure_servicebus(meta: &Meta) -> Result<ScalerSpec, MetadataError> {
+    let (length, source) = int(meta, "messageCount", 5)?;
+    let activation = activation_int(meta, "activationMessageCount")?;
+    let (entity, kind) = match (text(meta, "queueName"), text(meta, "topicName")) {
+        (Some(q), None) => (q, "queue"),
+        (None, Some(t)) => {
+            required(meta, "subscriptionName")?;
+            (t, "topic")
+        }
+        (Some(_), Some(_)) => {
+            return Err(err(
+                "topicName",
+                "found both queueName and topicName, expected one of them",
+            ));
+        }
+        (None, None) => {
+            return Err(err(
+                "queueName",
+                "found nothing, expected queueName or topicName",
+            ));
+        }
+    };
+    let regex = text(meta, "useRegex").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    let name = if regex {
+        format!("{kind}-regex")
+    } else {
+        entity.to_string()
+    };
+    Ok(known(
+        &format!("azure-servicebus-{name}"),
+        Threshold::Integer(length),
+        source,
+        activation,
+    ))
+}
+
+// Port of parseRedisMetadata / GetMetricSpecForScaling (redis_scaler.go); the cluster and
+// sentinel variants share it.
+fn redis(meta: &Meta) -> Result<ScalerSpec, MetadataError> {
+    let list = required(meta, "listName")?;
+    let (length, source) = int(meta, "listLength", 5)?;
+    let activation = activation_int(meta, "activationListLength")?;
+    Ok(known(
+        &format!("redis-{list}"),
+        Threshold::Integer(length),
+        source,
+        activation,
+    ))
+}
+
+// Port of redisStreamsMetadata.Validate / GetMetricSpecForScaling (redis_streams_scaler.go):
+// the target depends on the mode the keys select.
+fn redis_streams(meta: &Meta) -> Result<ScalerSpec, MetadataError> {
+    let stream = required(meta, "stream")?;
+    let (threshold, source) = if text(meta, "consumerGroup").is_some() {
+        let (lag, lag_source) = int(meta, "lagCount", 0)?;
+        if lag != 0 {
+            (lag, lag_source)
+        } else {
+            int(meta, "pendingEntriesCount", 5)?
+        }
+    } else {
+        int(meta, "streamLength", 5)?
+    };
+    let activation = activation_int(meta, "activationLagCount")?;
+    Ok(known(
+        &format!("redis-streams-{stream}"),
+        Threshold::Integer(threshold),
+        source,
+        activation,
+    ))
 }
 
 /// Any other scaler: the threshold is the first metadata key among the usual names, read as a

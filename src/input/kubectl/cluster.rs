@@ -10,8 +10,9 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 
-use super::{Format, ResourceMap, decode};
+use super::{Format, ObjectMeta, ResourceMap, decode};
 use crate::calc::nodes::effective_requests;
 use crate::error::InputError;
 use crate::scenario::{Capacity, Container, ContainerKind, ExistingNode, Pod, PodPhase, Resources};
@@ -30,28 +31,11 @@ struct Item<'a> {
     #[serde(borrow, default)]
     kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    metadata: Option<Meta<'a>>,
+    metadata: Option<ObjectMeta<'a, IgnoredAny>>,
     #[serde(borrow, default)]
     spec: Option<Spec<'a>>,
     #[serde(borrow, default)]
     status: Option<Status<'a>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct Meta<'a> {
-    #[serde(borrow, default)]
-    name: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    namespace: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    owner_references: Option<Vec<Owner<'a>>>,
-}
-
-#[derive(Deserialize)]
-struct Owner<'a> {
-    #[serde(borrow, default)]
-    kind: Option<Cow<'a, str>>,
 }
 
 /// A node's or a pod's spec: the fields of both kinds.

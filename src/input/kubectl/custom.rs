@@ -18,7 +18,7 @@ use serde::Deserialize;
 
 use super::{Format, Labels, Milli, Scope, Time, decode, name_list};
 use crate::error::InputError;
-use crate::scenario::{MetricSpec, PodMetricValue};
+use crate::scenario::{MetricIdentifier, MetricSpec, ObjectReference, PodMetricValue};
 use crate::time::{Duration, Timestamp};
 
 /// The custom metrics API's default window when a value has no `windowSeconds`.
@@ -265,165 +265,200 @@ pub fn match_metrics(
     excluded: &HashSet<String>,
     now: Timestamp,
 ) -> FileValues {
-    let mut out = FileValues::default();
-    let mut used = vec![false; custom.len()];
-    let mut other_namespaces: Vec<String> = Vec::new();
+    let mut matcher = Matcher {
+        custom,
+        scope,
+        out: FileValues::default(),
+        used: vec![false; custom.len()],
+        other_namespaces: Vec::new(),
+    };
     for spec in specs {
         match spec {
-            MetricSpec::Pods { metric, .. } => {
-                if out.pods.contains_key(&metric.name) {
-                    continue;
-                }
-                let mut values = Vec::new();
-                let mut left_out = 0usize;
-                for (v, flag) in custom.iter().zip(used.iter_mut()) {
-                    if v.kind != "Pod" || v.metric != metric.name {
-                        continue;
-                    }
-                    *flag = true;
-                    if !scope.in_namespace(v.namespace.as_deref()) {
-                        let ns = v.namespace.clone().unwrap_or_default();
-                        if !other_namespaces.contains(&ns) {
-                            other_namespaces.push(ns);
-                        }
-                        continue;
-                    }
-                    if excluded.contains(&v.name) {
-                        left_out += 1;
-                        continue;
-                    }
-                    values.push(PodMetricValue {
-                        pod: v.name.clone(),
-                        value_milli: v.value_milli,
-                        timestamp: v.timestamp.unwrap_or(now),
-                        window: v.window.unwrap_or(CUSTOM_METRIC_WINDOW),
-                    });
-                }
-                if left_out > 0 {
-                    out.notes.push(format!(
-                        "Pods metric {}: {left_out} value(s) of pods the selector leaves out were \
-                         left out.",
-                        metric.name
-                    ));
-                }
-                // Seen in the files (even if every value was left out): the API's answer.
-                if custom
-                    .iter()
-                    .any(|v| v.kind == "Pod" && v.metric == metric.name)
-                {
-                    out.pods.insert(metric.name.clone(), values);
-                }
-            }
+            MetricSpec::Pods { metric, .. } => matcher.pods(metric, excluded, now),
             MetricSpec::Object {
                 described_object,
                 metric,
                 ..
-            } => {
-                if out.object.contains_key(&metric.name) {
-                    continue;
-                }
-                let mut found = custom.iter().zip(used.iter_mut()).filter(|(v, _)| {
-                    v.metric == metric.name
-                        && v.kind == described_object.kind
-                        && v.name == described_object.name
-                        && scope.in_namespace(v.namespace.as_deref())
-                });
-                if let Some((first, flag)) = found.next() {
-                    *flag = true;
-                    let more = found.count();
-                    if more > 0 {
-                        out.warnings.push(format!(
-                            "{} values for Object metric {} of {}/{}: the first ({}) is used",
-                            more + 1,
-                            metric.name,
-                            described_object.kind,
-                            described_object.name,
-                            first.path
-                        ));
-                    }
-                    out.object.insert(metric.name.clone(), first.value_milli);
-                }
-            }
-            MetricSpec::External { metric, .. } => {
-                if out.external.contains_key(&metric.name) {
-                    continue;
-                }
-                let named: Vec<&ExternalValue> = external
-                    .iter()
-                    .filter(|v| v.metric == metric.name)
-                    .collect();
-                if named.is_empty() {
-                    continue;
-                }
-                let wanted = metric.selector.as_ref();
-                let kept: Vec<i64> = named
-                    .iter()
-                    .filter(|v| {
-                        v.labels.is_empty()
-                            || wanted.is_none_or(|w| {
-                                w.iter().all(|(k, want)| {
-                                    v.labels.iter().any(|(lk, lv)| lk == k && lv == want)
-                                })
-                            })
-                    })
-                    .map(|v| v.value_milli)
-                    .collect();
-                if kept.len() < named.len() {
-                    out.notes.push(format!(
-                        "External metric {}: {} value(s) whose metricLabels do not match the \
-                         metric selector were left out.",
-                        metric.name,
-                        named.len() - kept.len()
-                    ));
-                }
-                out.external.insert(metric.name.clone(), kept);
-            }
+            } => matcher.object(described_object, metric),
+            MetricSpec::External { metric, .. } => matcher.external(external, metric),
             MetricSpec::Resource { .. } => {}
         }
     }
-    if !other_namespaces.is_empty() {
-        out.notes.push(format!(
-            "Custom metric values of namespace {} were left out (the HPA is in {}).",
-            name_list(&other_namespaces, 3),
-            scope.namespace
-        ));
-    }
-    let unused: Vec<String> = custom
-        .iter()
-        .zip(&used)
-        .filter(|(_, used)| !**used)
-        .map(|(v, _)| format!("{} of {} {}", v.metric, v.kind, v.name))
-        .collect();
-    if !unused.is_empty() {
-        out.warnings.push(format!(
-            "{} custom metric value(s) match no metric of the HPA: {}",
-            unused.len(),
-            name_list(&unused, 3)
-        ));
-    }
-    let mut external_unused: Vec<&str> = external
-        .iter()
-        .map(|v| v.metric.as_str())
-        .filter(|name| {
-            !specs
-                .iter()
-                .any(|s| matches!(s, MetricSpec::External { metric, .. } if metric.name == *name))
-        })
-        .collect();
-    external_unused.dedup();
-    if !external_unused.is_empty() {
-        out.warnings.push(format!(
-            "external metric values match no External metric of the HPA: {}",
-            name_list(&external_unused, 3)
-        ));
-    }
-    out
+    matcher.finish(specs, external)
 }
 
+/// The values matched so far, and which custom values a metric took.
+struct Matcher<'a> {
+    custom: &'a [CustomValue],
+    scope: &'a Scope,
+    out: FileValues,
+    /// Per custom value, whether a metric took it.
+    used: Vec<bool>,
+    other_namespaces: Vec<String>,
+}
+
+impl Matcher<'_> {
+    /// A `Pods` metric: the values of its name described by a pod of the HPA's namespace that
+    /// the selector keeps (`GetRawMetric`).
+    fn pods(&mut self, metric: &MetricIdentifier, excluded: &HashSet<String>, now: Timestamp) {
+        if self.out.pods.contains_key(&metric.name) {
+            return;
+        }
+        let mut values = Vec::new();
+        let mut left_out = 0usize;
+        for (v, flag) in self.custom.iter().zip(self.used.iter_mut()) {
+            if v.kind != "Pod" || v.metric != metric.name {
+                continue;
+            }
+            *flag = true;
+            if !self.scope.in_namespace(v.namespace.as_deref()) {
+                let ns = v.namespace.clone().unwrap_or_default();
+                if !self.other_namespaces.contains(&ns) {
+                    self.other_namespaces.push(ns);
+                }
+                continue;
+            }
+            if excluded.contains(&v.name) {
+                left_out += 1;
+                continue;
+            }
+            values.push(PodMetricValue {
+                pod: v.name.clone(),
+                value_milli: v.value_milli,
+                timestamp: v.timestamp.unwrap_or(now),
+                window: v.window.unwrap_or(CUSTOM_METRIC_WINDOW),
+            });
+        }
+        if left_out > 0 {
+            self.out.notes.push(format!(
+                "Pods metric {}: {left_out} value(s) of pods the selector leaves out were left \
+                 out.",
+                metric.name
+            ));
+        }
+        // Seen in the files (even if every value was left out): the API's answer.
+        if (self.custom.iter()).any(|v| v.kind == "Pod" && v.metric == metric.name) {
+            self.out.pods.insert(metric.name.clone(), values);
+        }
+    }
+
+    /// An `Object` metric: the first value of its name describing its object
+    /// (`GetObjectMetric`).
+    fn object(&mut self, described: &ObjectReference, metric: &MetricIdentifier) {
+        if self.out.object.contains_key(&metric.name) {
+            return;
+        }
+        let scope = self.scope;
+        let mut found = self
+            .custom
+            .iter()
+            .zip(self.used.iter_mut())
+            .filter(|(v, _)| {
+                v.metric == metric.name
+                    && v.kind == described.kind
+                    && v.name == described.name
+                    && scope.in_namespace(v.namespace.as_deref())
+            });
+        if let Some((first, flag)) = found.next() {
+            *flag = true;
+            let more = found.count();
+            if more > 0 {
+                self.out.warnings.push(format!(
+                    "{} values for Object metric {} of {}/{}: the first ({}) is used",
+                    more + 1,
+                    metric.name,
+                    described.kind,
+                    described.name,
+                    first.path
+                ));
+            }
+            self.out
+                .object
+                .insert(metric.name.clone(), first.value_milli);
+        }
+    }
+
+    /// An `External` metric: every value of its name whose labels, if any, match its selector
+    /// (`GetExternalMetric`).
+    fn external(&mut self, external: &[ExternalValue], metric: &MetricIdentifier) {
+        if self.out.external.contains_key(&metric.name) {
+            return;
+        }
+        let named: Vec<&ExternalValue> = external
+            .iter()
+            .filter(|v| v.metric == metric.name)
+            .collect();
+        if named.is_empty() {
+            return;
+        }
+        let wanted = metric.selector.as_ref();
+        let kept: Vec<i64> = named
+            .iter()
+            .filter(|v| {
+                v.labels.is_empty()
+                    || wanted.is_none_or(|w| {
+                        w.iter()
+                            .all(|(k, want)| v.labels.iter().any(|(lk, lv)| lk == k && lv == want))
+                    })
+            })
+            .map(|v| v.value_milli)
+            .collect();
+        if kept.len() < named.len() {
+            self.out.notes.push(format!(
+                "External metric {}: {} value(s) whose metricLabels do not match the metric \
+                 selector were left out.",
+                metric.name,
+                named.len() - kept.len()
+            ));
+        }
+        self.out.external.insert(metric.name.clone(), kept);
+    }
+
+    /// What was left out of other namespaces, and the values no metric took.
+    fn finish(mut self, specs: &[MetricSpec], external: &[ExternalValue]) -> FileValues {
+        let out = &mut self.out;
+        if !self.other_namespaces.is_empty() {
+            out.notes.push(format!(
+                "Custom metric values of namespace {} were left out (the HPA is in {}).",
+                name_list(&self.other_namespaces, 3),
+                self.scope.namespace
+            ));
+        }
+        let unused: Vec<String> = (self.custom.iter())
+            .zip(&self.used)
+            .filter(|(_, used)| !**used)
+            .map(|(v, _)| format!("{} of {} {}", v.metric, v.kind, v.name))
+            .collect();
+        if !unused.is_empty() {
+            out.warnings.push(format!(
+                "{} custom metric value(s) match no metric of the HPA: {}",
+                unused.len(),
+                name_list(&unused, 3)
+            ));
+        }
+        let mut external_unused: Vec<&str> = external
+            .iter()
+            .map(|v| v.metric.as_str())
+            .filter(|name| {
+                !specs.iter().any(
+                    |s| matches!(s, MetricSpec::External { metric, .. } if metric.name == *name),
+                )
+            })
+            .collect();
+        external_unused.dedup();
+        if !external_unused.is_empty() {
+            out.warnings.push(format!(
+                "external metric values match no External metric of the HPA: {}",
+                name_list(&external_unused, 3)
+            ));
+        }
+        self.out
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{MetricIdentifier, MetricTarget, ObjectReference, TargetType};
+    use crate::scenario::{MetricTarget, TargetType};
 
     fn target() -> MetricTarget {
         MetricTarget {

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 use serde::Deserialize;
 
-use super::{Format, Labels, ResourceMap, Scope, Time, Window, decode, name_list, top};
+use super::{Format, ObjectMeta, ResourceMap, Scope, Str, Time, Window, decode, name_list, top};
 use crate::error::InputError;
 use crate::scenario::{ContainerMetrics, PodMetrics};
 use crate::time::{Duration, Timestamp};
@@ -78,23 +78,13 @@ struct RawItem<'a> {
     #[serde(borrow, default)]
     kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    metadata: Option<Meta<'a>>,
+    metadata: Option<ObjectMeta<'a>>,
     #[serde(default)]
     timestamp: Option<Time>,
     #[serde(default)]
     window: Option<Window>,
     #[serde(borrow, default)]
     containers: Option<Vec<RawContainer<'a>>>,
-}
-
-#[derive(Deserialize, Default)]
-struct Meta<'a> {
-    #[serde(borrow, default)]
-    name: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    namespace: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    labels: Option<Labels<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -157,7 +147,6 @@ pub fn from_objects(
 fn raw_item(
     object: &crate::input::cluster::objects::PodMetrics,
 ) -> Result<RawItem<'_>, (String, String)> {
-    let meta = &object.metadata;
     let window = match object.window.as_deref() {
         None => None,
         Some(w) => Some(Window(Duration::parse(w).map_err(|e| {
@@ -188,17 +177,7 @@ fn raw_item(
         .collect::<Result<Vec<_>, (String, String)>>()?;
     Ok(RawItem {
         kind: None,
-        metadata: Some(Meta {
-            name: Some(Cow::Borrowed(&meta.name)),
-            namespace: (!meta.namespace.is_empty()).then(|| Cow::Borrowed(meta.namespace.as_str())),
-            labels: (!meta.labels.is_empty()).then(|| {
-                Labels(
-                    (meta.labels.0.iter())
-                        .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
-                        .collect(),
-                )
-            }),
-        }),
+        metadata: Some(ObjectMeta::of_dump(&object.metadata)),
         timestamp: super::pods::time(object.timestamp.as_deref())
             .map_err(|m| ("timestamp".to_string(), m))?,
         window,
@@ -435,7 +414,7 @@ fn to_item(file: &str, path: String, raw: RawItem<'_>) -> Result<Item, InputErro
     }
     Ok(Item {
         path,
-        namespace: meta.namespace.map(Cow::into_owned),
+        namespace: meta.namespace.map(Str::into_owned),
         labels: meta.labels.map(|l| {
             l.0.into_iter()
                 .map(|(k, v)| (k.into_owned(), v.into_owned()))

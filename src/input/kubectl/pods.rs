@@ -10,12 +10,11 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
-use std::marker::PhantomData;
 
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::{Format, Labels, ResourceMap, Scope, Time, decode_each, name_list};
+use super::{Format, ObjectMeta, Owner, ResourceMap, Scope, Str, Time, decode_each, name_list};
 use crate::error::InputError;
 use crate::input::cluster::json::Json;
 use crate::input::cluster::objects;
@@ -46,76 +45,17 @@ pub struct CapturedPods {
     pub target: Option<TargetScale>,
 }
 
-/// A string borrowed from the text when it has no escapes. serde's own `Cow<str>` borrows only
-/// as a struct field of its own, never inside an `Option`: it would copy every name.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-struct Str<'a>(Cow<'a, str>);
-
-impl Str<'_> {
-    fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Str<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Str<'a>, E> {
-                Ok(Str(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Str<'a>, E> {
-                Ok(Str(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Str<'a>, E> {
-                Ok(Str(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(V(PhantomData))
-    }
-}
-
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct RawPod<'a> {
     #[serde(borrow, default)]
     kind: Option<Str<'a>>,
     #[serde(borrow, default)]
-    metadata: Option<Meta<'a>>,
+    metadata: Option<ObjectMeta<'a>>,
     #[serde(borrow, default)]
     spec: Option<PodSpec<'a>>,
     #[serde(borrow, default)]
     status: Option<PodStatus<'a>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct Meta<'a> {
-    #[serde(borrow, default)]
-    name: Option<Str<'a>>,
-    #[serde(borrow, default)]
-    namespace: Option<Str<'a>>,
-    #[serde(borrow, default)]
-    labels: Option<Labels<'a>>,
-    #[serde(default)]
-    deletion_timestamp: Option<IgnoredAny>,
-    #[serde(borrow, default)]
-    owner_references: Option<Vec<Owner<'a>>>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Owner<'a> {
-    #[serde(borrow, default)]
-    kind: Option<Str<'a>>,
-    #[serde(borrow, default)]
-    name: Option<Str<'a>>,
-    #[serde(default)]
-    controller: Option<bool>,
 }
 
 #[derive(Deserialize, Default)]
@@ -244,25 +184,8 @@ pub fn from_objects(
 /// it would refuse.
 fn raw_pod(pod: &objects::Pod) -> Result<RawPod<'_>, (String, String)> {
     fn str(s: &str) -> Option<Str<'_>> {
-        Some(Str(Cow::Borrowed(s)))
+        Some(Str::borrowed(s))
     }
-    let meta = &pod.metadata;
-    let labels = (!meta.labels.is_empty()).then(|| {
-        Labels(
-            (meta.labels.0.iter())
-                .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))
-                .collect(),
-        )
-    });
-    let owners = (!meta.owner_references.is_empty()).then(|| {
-        (meta.owner_references.iter())
-            .map(|o| Owner {
-                kind: Some(Str(Cow::Borrowed(o.kind.as_str()))),
-                name: Some(Str(Cow::Borrowed(o.name.as_str()))),
-                controller: o.controller,
-            })
-            .collect()
-    });
     let spec = &pod.spec;
     let status = &pod.status;
     let conditions = (status.conditions.iter())
@@ -278,14 +201,7 @@ fn raw_pod(pod: &objects::Pod) -> Result<RawPod<'_>, (String, String)> {
         .collect::<Result<Vec<_>, (String, String)>>()?;
     Ok(RawPod {
         kind: str("Pod"),
-        metadata: Some(Meta {
-            name: str(&meta.name),
-            namespace: (!meta.namespace.is_empty())
-                .then(|| Str(Cow::Borrowed(meta.namespace.as_str()))),
-            labels,
-            deletion_timestamp: meta.deletion_timestamp.as_ref().map(|_| IgnoredAny),
-            owner_references: owners,
-        }),
+        metadata: Some(ObjectMeta::of_dump(&pod.metadata)),
         spec: Some(PodSpec {
             containers: raw_containers(&spec.containers, "containers")?,
             init_containers: raw_containers(&spec.init_containers, "initContainers")?,
@@ -314,8 +230,8 @@ fn raw_containers<'a>(
     (list.iter().enumerate())
         .map(|(j, c)| {
             Ok(RawContainer {
-                name: Some(Str(Cow::Borrowed(c.name.as_str()))),
-                restart_policy: (c.restart_policy.as_deref()).map(|p| Str(Cow::Borrowed(p))),
+                name: Some(Str::borrowed(c.name.as_str())),
+                restart_policy: (c.restart_policy.as_deref()).map(Str::borrowed),
                 resources: requirements(c.resources.as_ref())
                     .map_err(|(f, m)| (format!("spec.{key}[{j}].resources.{f}"), m))?,
             })
@@ -768,7 +684,7 @@ impl<'de> Visitor<'de> for DocumentVisitor<'_, '_, 'de> {
         let DocumentVisitor { reader, doc } = self;
         let mut kind: Option<Option<Str<'de>>> = None;
         let mut items: Option<Option<Batch<'de>>> = None;
-        let mut metadata: Option<Option<Meta<'de>>> = None;
+        let mut metadata: Option<Option<ObjectMeta<'de>>> = None;
         let mut spec: Option<Option<PodSpec<'de>>> = None;
         let mut status: Option<Option<PodStatus<'de>>> = None;
         while let Some(key) = map.next_key::<Key>()? {

@@ -134,14 +134,33 @@ pub fn synthesize(
     now: Timestamp,
     window: Duration,
 ) -> Synthesized {
-    let mut out = Synthesized::default();
-    let mut template = Template::default();
-    let mut inexact: Vec<String> = Vec::new();
-    let mut no_value: Vec<String> = Vec::new();
-    let mut no_average: Vec<String> = Vec::new();
+    let plan = plan(specs, status);
+    let count = usize::try_from(replicas).unwrap_or(0);
+    let mut out = pods(&plan, count, now, window);
+    out.notes = notes(&plan, count);
+    out
+}
+
+/// What the status gives each synthetic pod, and the labels of the metrics it reproduces only in
+/// part.
+#[derive(Default)]
+struct Plan<'s> {
+    template: Template,
+    /// Each Pods metric's value, the same for every pod.
+    pods_values: Vec<(&'s str, i64)>,
+    /// No whole-number request reproduces both numbers.
+    inexact: Vec<String>,
+    /// No value in the status.
+    no_value: Vec<String>,
+    /// Only a utilization in the status.
+    no_average: Vec<String>,
+}
+
+/// Reads each metric's status entry into the template of one pod.
+fn plan<'s>(specs: &'s [MetricSpec], status: &ObservedStatus) -> Plan<'s> {
+    let mut plan = Plan::default();
     // Resources with a pod-level (not container) metric, and whether it needs requests.
     let mut pod_level: BTreeMap<&str, bool> = BTreeMap::new();
-    let mut pods_values: Vec<(&str, i64)> = Vec::new();
 
     // ContainerResource metrics first: a pod-level metric of the same resource takes the rest.
     let mut order: Vec<usize> = (0..specs.len()).collect();
@@ -168,59 +187,33 @@ pub fn synthesize(
                 let Some((cell, exact, has_average)) = entry.and_then(|m| {
                     values(m.average_value_milli, m.average_utilization, needs_request)
                 }) else {
-                    no_value.push(label);
+                    plan.no_value.push(label);
                     continue;
                 };
                 if !exact {
-                    inexact.push(label.clone());
+                    plan.inexact.push(label.clone());
                 }
                 if !has_average {
-                    no_average.push(label.clone());
+                    plan.no_average.push(label.clone());
                 }
                 match container {
-                    Some(c) => *template.cell(c, resource) = cell,
+                    Some(c) => *plan.template.cell(c, resource) = cell,
                     None => {
                         pod_level.insert(resource.as_str(), needs_request);
-                        let named: Vec<(String, Cell)> = template
-                            .0
-                            .iter()
-                            .filter_map(|(n, res)| res.get(resource).map(|c| (n.clone(), *c)))
-                            .collect();
-                        if named.is_empty() {
-                            *template.cell(MAIN, resource) = cell;
-                            continue;
-                        }
-                        // The containers' own metrics are kept; the rest of the pod's usage and
-                        // request goes to one more container.
-                        let used: i64 = named.iter().filter_map(|(_, c)| c.usage).sum();
-                        let requested: i64 = named.iter().filter_map(|(_, c)| c.request).sum();
-                        let usage = cell.usage.unwrap_or(0) - used;
-                        let request = cell.request.map(|r| r - requested);
-                        if usage < 0 || request.is_some_and(|r| r < 0) {
-                            inexact.push(label);
-                        }
-                        let rest = if named.iter().any(|(n, _)| n == MAIN) {
-                            REST
-                        } else {
-                            MAIN
-                        };
-                        *template.cell(rest, resource) = Cell {
-                            usage: Some(usage.max(0)),
-                            request: request.map(|r| r.max(0)),
-                        };
+                        plan.pod_level(resource, cell, label);
                     }
                 }
             }
             MetricSpec::Pods { metric, .. } => match entry.and_then(|m| m.average_value_milli) {
-                Some(a) => pods_values.push((metric.name.as_str(), a)),
-                None => no_value.push(label),
+                Some(a) => plan.pods_values.push((metric.name.as_str(), a)),
+                None => plan.no_value.push(label),
             },
             MetricSpec::Object { .. } | MetricSpec::External { .. } => {}
         }
     }
     // A pod-level metric reads every container: each gets the resource, at 0 if not set.
     for (resource, needs_request) in &pod_level {
-        for (_, resources) in &mut template.0 {
+        for (_, resources) in &mut plan.template.0 {
             let cell = resources.entry((*resource).to_string()).or_default();
             cell.usage.get_or_insert(0);
             if *needs_request {
@@ -228,38 +221,80 @@ pub fn synthesize(
             }
         }
     }
-    if template.0.is_empty() {
-        template.0.push((MAIN.to_string(), BTreeMap::new()));
+    if plan.template.0.is_empty() {
+        plan.template.0.push((MAIN.to_string(), BTreeMap::new()));
+    }
+    plan
+}
+
+impl Plan<'_> {
+    /// A pod-level metric of `resource` whose status gives the pod `cell`: in `app`, or, when
+    /// containers have their own metrics of it, what they leave in one more container.
+    fn pod_level(&mut self, resource: &str, cell: Cell, label: String) {
+        let named: Vec<(String, Cell)> = (self.template.0.iter())
+            .filter_map(|(n, res)| res.get(resource).map(|c| (n.clone(), *c)))
+            .collect();
+        if named.is_empty() {
+            *self.template.cell(MAIN, resource) = cell;
+            return;
+        }
+        // The containers' own metrics are kept; the rest of the pod's usage and request goes to
+        // one more container.
+        let used: i64 = named.iter().filter_map(|(_, c)| c.usage).sum();
+        let requested: i64 = named.iter().filter_map(|(_, c)| c.request).sum();
+        let usage = cell.usage.unwrap_or(0) - used;
+        let request = cell.request.map(|r| r - requested);
+        if usage < 0 || request.is_some_and(|r| r < 0) {
+            self.inexact.push(label);
+        }
+        let rest = if named.iter().any(|(n, _)| n == MAIN) {
+            REST
+        } else {
+            MAIN
+        };
+        *self.template.cell(rest, resource) = Cell {
+            usage: Some(usage.max(0)),
+            request: request.map(|r| r.max(0)),
+        };
+    }
+}
+
+impl Template {
+    /// The containers with their requests.
+    fn containers(&self) -> Vec<Container> {
+        (self.0.iter())
+            .map(|(name, resources)| Container {
+                name: name.clone(),
+                kind: ContainerKind::App,
+                requests: Resources(
+                    (resources.iter())
+                        .filter_map(|(r, c)| c.request.map(|v| (r.clone(), v)))
+                        .collect(),
+                ),
+            })
+            .collect()
     }
 
-    let count = usize::try_from(replicas).unwrap_or(0);
-    let containers: Vec<Container> = template
-        .0
-        .iter()
-        .map(|(name, resources)| Container {
-            name: name.clone(),
-            kind: ContainerKind::App,
-            requests: Resources(
-                resources
-                    .iter()
-                    .filter_map(|(r, c)| c.request.map(|v| (r.clone(), v)))
-                    .collect(),
-            ),
-        })
-        .collect();
-    let usage: Vec<ContainerMetrics> = template
-        .0
-        .iter()
-        .map(|(name, resources)| ContainerMetrics {
-            name: name.clone(),
-            usage: Resources(
-                resources
-                    .iter()
-                    .filter_map(|(r, c)| c.usage.map(|v| (r.clone(), v)))
-                    .collect(),
-            ),
-        })
-        .collect();
+    /// The containers with their usage.
+    fn usage(&self) -> Vec<ContainerMetrics> {
+        (self.0.iter())
+            .map(|(name, resources)| ContainerMetrics {
+                name: name.clone(),
+                usage: Resources(
+                    (resources.iter())
+                        .filter_map(|(r, c)| c.usage.map(|v| (r.clone(), v)))
+                        .collect(),
+                ),
+            })
+            .collect()
+    }
+}
+
+/// `count` ready pods built from the plan, and their samples.
+fn pods(plan: &Plan<'_>, count: usize, now: Timestamp, window: Duration) -> Synthesized {
+    let mut out = Synthesized::default();
+    let containers = plan.template.containers();
+    let usage = plan.template.usage();
     let has_usage = usage.iter().any(|c| !c.usage.0.is_empty());
     for n in 1..=count {
         let name = format!("status-pod-{n}");
@@ -283,7 +318,7 @@ pub fn synthesize(
                 containers: usage.clone(),
             });
         }
-        for (metric, value) in &pods_values {
+        for (metric, value) in &plan.pods_values {
             out.pod_metrics
                 .entry((*metric).to_string())
                 .or_default()
@@ -295,35 +330,39 @@ pub fn synthesize(
                 });
         }
     }
+    out
+}
 
-    out.notes.push(format!(
+/// What the approximation is, and what it could not reproduce.
+fn notes(plan: &Plan<'_>, count: usize) -> Vec<String> {
+    let mut notes = vec![format!(
         "Approximation from the HPA's status alone (no --pods): {count} ready pod(s) with \
          identical usage reproduce status.currentMetrics. The status reports averages over the \
          pods that were ready and had a sample, before the recount of missing and unready pods, \
          and hides those pods; pass --pods and --metrics for the controller's exact answer."
-    ));
-    if !no_value.is_empty() {
-        out.notes.push(format!(
+    )];
+    if !plan.no_value.is_empty() {
+        notes.push(format!(
             "No value in status.currentMetrics for {} (the controller could not compute it at \
              its last sync): it has no samples here.",
-            no_value.join(", ")
+            plan.no_value.join(", ")
         ));
     }
-    if !no_average.is_empty() {
-        out.notes.push(format!(
+    if !plan.no_average.is_empty() {
+        notes.push(format!(
             "The status gives only a utilization for {}: the synthetic pods request one unit \
              each, so the average value shown is not the real one.",
-            no_average.join(", ")
+            plan.no_average.join(", ")
         ));
     }
-    if !inexact.is_empty() {
-        out.notes.push(format!(
+    if !plan.inexact.is_empty() {
+        notes.push(format!(
             "No whole-number request reproduces both the average value and the utilization of \
              {} exactly: the nearest was used.",
-            inexact.join(", ")
+            plan.inexact.join(", ")
         ));
     }
-    out
+    notes
 }
 
 #[cfg(test)]

@@ -71,6 +71,40 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
             format!("found an empty file, expected JSON, YAML or {EXPECTED}"),
         ));
     };
+    let columns = read_header(file, header_line, header)?;
+    let per_container = columns.contains(&Column::Pod);
+
+    let mut pods = Pods {
+        file,
+        per_container,
+        items: Vec::new(),
+        index: HashMap::new(),
+    };
+    for (line_no, line) in lines {
+        let row = cells(line);
+        // The `--sum` footer: a rule of underscores, then the totals.
+        if row.iter().all(|(_, c)| c.chars().all(|ch| ch == '_')) {
+            break;
+        }
+        if row.len() != columns.len() {
+            return Err(InputError::new(
+                file,
+                format!(
+                    "found {} fields, expected {} as in the header",
+                    row.len(),
+                    columns.len()
+                ),
+            )
+            .at(line_no, None));
+        }
+        let read = read_row(file, line_no, &row, &columns, per_container)?;
+        pods.add(line_no, read)?;
+    }
+    Ok(pods.items)
+}
+
+/// The header's columns, each known and once, with NAME, CPU(cores) and MEMORY(bytes) among them.
+fn read_header(file: &str, header_line: usize, header: &str) -> Result<Vec<Column>, InputError> {
     let mut columns = Vec::new();
     for (col, name) in cells(header) {
         let Some(&(_, column)) = HEADERS.iter().find(|(h, _)| h.eq_ignore_ascii_case(name)) else {
@@ -103,76 +137,95 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
         )
         .at(header_line, Some(1)));
     }
-    let per_container = has(Column::Pod);
+    Ok(columns)
+}
 
-    let mut items: Vec<Item> = Vec::new();
-    let mut index: HashMap<(String, String), usize> = HashMap::new();
-    for (line_no, line) in lines {
-        let row = cells(line);
-        // The `--sum` footer: a rule of underscores, then the totals.
-        if row.iter().all(|(_, c)| c.chars().all(|ch| ch == '_')) {
-            break;
-        }
-        if row.len() != columns.len() {
-            return Err(InputError::new(
-                file,
-                format!(
-                    "found {} fields, expected {} as in the header",
-                    row.len(),
-                    columns.len()
-                ),
-            )
-            .at(line_no, None));
-        }
-        let (mut namespace, mut pod, mut container) = (None, "", "");
-        let mut usage = Vec::with_capacity(2);
-        for (&(col, cell), &column) in row.iter().zip(&columns) {
-            let here = |resource: &str, e: String| {
-                InputError::new(file, e)
-                    .at(line_no, Some(col))
-                    .field(resource.to_string())
-            };
-            match column {
-                Column::Namespace => namespace = Some(cell.to_string()),
-                Column::Pod => pod = cell,
-                Column::Name if per_container => container = cell,
-                Column::Name => pod = cell,
-                Column::Cpu | Column::Memory => {
-                    let (resource, header) = if column == Column::Cpu {
-                        ("cpu", "CPU(cores)")
-                    } else {
-                        ("memory", "MEMORY(bytes)")
-                    };
-                    match parse_milli(cell) {
-                        Ok(v) if v >= 0 => usage.push((resource.to_string(), v)),
-                        Ok(_) => {
-                            return Err(here(
-                                header,
-                                format!(
-                                    "found {}, expected a usage of 0 or more",
-                                    crate::error::quoted(cell)
-                                ),
-                            ));
-                        }
-                        Err(e) => return Err(here(header, e.to_string())),
+/// One row: a container's (or, without `--containers`, a pod's) usage.
+struct Row<'a> {
+    namespace: Option<String>,
+    pod: &'a str,
+    /// Empty without `--containers`.
+    container: &'a str,
+    usage: Vec<(String, i64)>,
+}
+
+fn read_row<'a>(
+    file: &str,
+    line_no: usize,
+    row: &[(usize, &'a str)],
+    columns: &[Column],
+    per_container: bool,
+) -> Result<Row<'a>, InputError> {
+    let mut read = Row {
+        namespace: None,
+        pod: "",
+        container: "",
+        usage: Vec::with_capacity(2),
+    };
+    for (&(col, cell), &column) in row.iter().zip(columns) {
+        match column {
+            Column::Namespace => read.namespace = Some(cell.to_string()),
+            Column::Pod => read.pod = cell,
+            Column::Name if per_container => read.container = cell,
+            Column::Name => read.pod = cell,
+            Column::Cpu | Column::Memory => {
+                let (resource, header) = if column == Column::Cpu {
+                    ("cpu", "CPU(cores)")
+                } else {
+                    ("memory", "MEMORY(bytes)")
+                };
+                let here = |e: String| {
+                    InputError::new(file, e)
+                        .at(line_no, Some(col))
+                        .field(header.to_string())
+                };
+                match parse_milli(cell) {
+                    Ok(v) if v >= 0 => read.usage.push((resource.to_string(), v)),
+                    Ok(_) => {
+                        return Err(here(format!(
+                            "found {}, expected a usage of 0 or more",
+                            crate::error::quoted(cell)
+                        )));
                     }
+                    Err(e) => return Err(here(e.to_string())),
                 }
-                Column::Swap => {}
             }
+            Column::Swap => {}
         }
+    }
+    Ok(read)
+}
+
+/// The items read so far, one a pod, and where each pod's is.
+struct Pods<'f> {
+    file: &'f str,
+    per_container: bool,
+    items: Vec<Item>,
+    index: HashMap<(String, String), usize>,
+}
+
+impl Pods<'_> {
+    /// Adds a row's container to its pod's item, each pod (and container) once.
+    fn add(&mut self, line_no: usize, row: Row<'_>) -> Result<(), InputError> {
+        let Row {
+            namespace,
+            pod,
+            container,
+            usage,
+        } = row;
         let key = (namespace.clone().unwrap_or_default(), pod.to_string());
-        let slot = match index.get(&key) {
-            Some(_) if !per_container => {
+        let slot = match self.index.get(&key) {
+            Some(_) if !self.per_container => {
                 return Err(InputError::new(
-                    file,
+                    self.file,
                     format!("found the pod \"{pod}\" again, expected each pod once"),
                 )
                 .at(line_no, None));
             }
             Some(&slot) => slot,
             None => {
-                index.insert(key, items.len());
-                items.push(Item {
+                self.index.insert(key, self.items.len());
+                self.items.push(Item {
                     path: format!("line {line_no}"),
                     namespace,
                     labels: None,
@@ -183,15 +236,15 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
                         containers: Vec::new(),
                     },
                 });
-                items.len() - 1
+                self.items.len() - 1
             }
         };
-        let Some(item) = items.get_mut(slot) else {
-            continue;
+        let Some(item) = self.items.get_mut(slot) else {
+            return Ok(());
         };
         if item.sample.containers.iter().any(|c| c.name == container) {
             return Err(InputError::new(
-                file,
+                self.file,
                 format!(
                     "found the container \"{container}\" of pod \"{pod}\" again, expected each \
                      container once"
@@ -203,10 +256,9 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
             name: container.to_string(),
             usage: Resources(usage),
         });
+        Ok(())
     }
-    Ok(items)
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

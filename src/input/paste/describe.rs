@@ -284,113 +284,19 @@ fn metric_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), 
         )
         .field("Metrics"));
     };
-    let current = (current != "<unknown>").then_some(current);
-    let q = |t: &str, what: &str| quantity(file, n, t, what);
-    let mut status = CurrentMetric::default();
-    let spec;
-    if let Some(rest) = label.strip_prefix("resource ") {
-        // `resource cpu on pods`, `resource cpu of container "app" on pods`, with
-        // ` (as a percentage of request)` for a Utilization target.
-        let (rest, utilization) = match rest.strip_suffix(" (as a percentage of request)") {
-            Some(r) => (r, true),
-            None => (rest, false),
-        };
-        let rest = rest.strip_suffix(" on pods").ok_or_else(|| {
-            error(
-                file,
-                n,
-                format!("found {label:?}, expected `resource <name> on pods`"),
-            )
-        })?;
-        let (resource, container) = match rest.split_once(" of container ") {
-            Some((res, c)) => (res, Some(c.trim_matches('"'))),
-            None => (rest, None),
-        };
-        let target_json = if utilization {
-            let pct = target
-                .strip_suffix('%')
-                .and_then(|p| p.parse::<i64>().ok())
-                .ok_or_else(|| {
-                    error(
-                        file,
-                        n,
-                        format!("found {target:?}, expected a target such as 50%"),
-                    )
-                })?;
-            if let Some(c) = current {
-                let (u, avg) = utilization_current(c).ok_or_else(|| {
-                    error(
-                        file,
-                        n,
-                        format!("found {c:?}, expected a current value such as 46% (230m)"),
-                    )
-                })?;
-                status.average_utilization = Some(u);
-                status.average_value_milli = Some(avg);
-            }
-            json!({"type": "Utilization", "averageUtilization": pct})
-        } else {
-            q(target, "the target")?;
-            if let Some(c) = current {
-                status.average_value_milli = Some(q(c, "the current value")?);
-            }
-            json!({"type": "AverageValue", "averageValue": target})
-        };
-        status.name = resource.to_string();
-        spec = match container {
-            Some(c) => {
-                status.metric_type = "ContainerResource".into();
-                json!({"type": "ContainerResource", "containerResource": {
-                    "name": resource, "container": c, "target": target_json}})
-            }
-            None => {
-                status.metric_type = "Resource".into();
-                json!({"type": "Resource", "resource": {"name": resource, "target": target_json}})
-            }
-        };
+    let metric = MetricText {
+        file,
+        n,
+        label,
+        current: (current != "<unknown>").then_some(current),
+        target,
+    };
+    let (spec, status) = if let Some(rest) = label.strip_prefix("resource ") {
+        metric.resource(rest)?
     } else if let Some(quoted) = label.strip_prefix('"')
         && let Some((name, rest)) = quoted.split_once('"')
     {
-        let rest = rest.trim();
-        q(target, "the target")?;
-        status.name = name.to_string();
-        let (kind, average) = if rest == "on pods" {
-            ("Pods", true)
-        } else if let Some(object) = rest.strip_prefix("on ") {
-            let (described, which) = object.rsplit_once(" (").ok_or_else(|| {
-                error(
-                    file,
-                    n,
-                    format!("found {label:?}, expected `\"<metric>\" on Kind/name (target value)`"),
-                )
-            })?;
-            let (kind, oname) = described.split_once('/').unwrap_or((described, ""));
-            let average = which == "target average value)";
-            let target_json = target_json(target, average);
-            spec_with_current(&mut status, current, average, q)?;
-            status.metric_type = "Object".into();
-            r.metrics.push(json!({"type": "Object", "object": {
-                "describedObject": {"kind": kind, "name": oname},
-                "metric": {"name": name}, "target": target_json}}));
-            return push_status(r, n, status, current.is_none(), &text);
-        } else if rest == "(target value)" {
-            ("External", false)
-        } else if rest == "(target average value)" {
-            ("External", true)
-        } else {
-            return Err(error(
-                file,
-                n,
-                format!("found {label:?}, expected a metric as kubectl describe prints it"),
-            ));
-        };
-        spec_with_current(&mut status, current, average, q)?;
-        status.metric_type = kind.into();
-        let key = if kind == "Pods" { "pods" } else { "external" };
-        let mut source = Map::new();
-        source.insert("metric".into(), json!({ "name": name }));
-        source.insert("target".into(), target_json(target, average));
-        spec = json!({"type": kind, key: Value::Object(source)});
+        metric.named(name, rest.trim())?
     } else {
         return Err(error(
             file,
@@ -401,11 +307,133 @@ fn metric_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), 
             ),
         )
         .field("Metrics"));
-    }
+    };
     r.metrics.push(spec);
-    push_status(r, n, status, current.is_none(), &text)
+    push_status(r, n, status, metric.current.is_none(), &text)
 }
 
+/// A metric line cut at its last `: ` and its ` / `: line `n` of `file`.
+struct MetricText<'a> {
+    file: &'a str,
+    n: usize,
+    label: &'a str,
+    /// `None` for `<unknown>`.
+    current: Option<&'a str>,
+    target: &'a str,
+}
+
+impl MetricText<'_> {
+    fn quantity(&self, text: &str, what: &str) -> Result<i64, InputError> {
+        quantity(self.file, self.n, text, what)
+    }
+
+    fn error(&self, message: String) -> InputError {
+        error(self.file, self.n, message)
+    }
+
+    /// `resource cpu on pods`, `resource cpu of container "app" on pods`, with
+    /// ` (as a percentage of request)` for a Utilization target: `rest` follows `resource `.
+    fn resource(&self, rest: &str) -> Result<(Value, CurrentMetric), InputError> {
+        let (label, target) = (self.label, self.target);
+        let mut status = CurrentMetric::default();
+        let (rest, utilization) = match rest.strip_suffix(" (as a percentage of request)") {
+            Some(r) => (r, true),
+            None => (rest, false),
+        };
+        let rest = rest.strip_suffix(" on pods").ok_or_else(|| {
+            self.error(format!(
+                "found {label:?}, expected `resource <name> on pods`"
+            ))
+        })?;
+        let (resource, container) = match rest.split_once(" of container ") {
+            Some((res, c)) => (res, Some(c.trim_matches('"'))),
+            None => (rest, None),
+        };
+        let target_json = if utilization {
+            let pct = target
+                .strip_suffix('%')
+                .and_then(|p| p.parse::<i64>().ok())
+                .ok_or_else(|| {
+                    self.error(format!("found {target:?}, expected a target such as 50%"))
+                })?;
+            if let Some(c) = self.current {
+                let (u, avg) = utilization_current(c).ok_or_else(|| {
+                    self.error(format!(
+                        "found {c:?}, expected a current value such as 46% (230m)"
+                    ))
+                })?;
+                status.average_utilization = Some(u);
+                status.average_value_milli = Some(avg);
+            }
+            json!({"type": "Utilization", "averageUtilization": pct})
+        } else {
+            self.quantity(target, "the target")?;
+            if let Some(c) = self.current {
+                status.average_value_milli = Some(self.quantity(c, "the current value")?);
+            }
+            json!({"type": "AverageValue", "averageValue": target})
+        };
+        status.name = resource.to_string();
+        let spec = match container {
+            Some(c) => {
+                status.metric_type = "ContainerResource".into();
+                json!({"type": "ContainerResource", "containerResource": {
+                    "name": resource, "container": c, "target": target_json}})
+            }
+            None => {
+                status.metric_type = "Resource".into();
+                json!({"type": "Resource", "resource": {"name": resource, "target": target_json}})
+            }
+        };
+        Ok((spec, status))
+    }
+
+    /// `"name" on pods`, `"name" on Kind/name (target value)` (or `target average value`), or
+    /// `"name" (target value)` (or `target average value`) of an External metric: `rest` follows
+    /// the quoted name.
+    fn named(&self, name: &str, rest: &str) -> Result<(Value, CurrentMetric), InputError> {
+        let (label, target) = (self.label, self.target);
+        let q = |t: &str, what: &str| self.quantity(t, what);
+        q(target, "the target")?;
+        let mut status = CurrentMetric {
+            name: name.to_string(),
+            ..CurrentMetric::default()
+        };
+        let (kind, average) = if rest == "on pods" {
+            ("Pods", true)
+        } else if let Some(object) = rest.strip_prefix("on ") {
+            let (described, which) = object.rsplit_once(" (").ok_or_else(|| {
+                self.error(format!(
+                    "found {label:?}, expected `\"<metric>\" on Kind/name (target value)`"
+                ))
+            })?;
+            let (kind, oname) = described.split_once('/').unwrap_or((described, ""));
+            let average = which == "target average value)";
+            let target_json = target_json(target, average);
+            spec_with_current(&mut status, self.current, average, q)?;
+            status.metric_type = "Object".into();
+            let spec = json!({"type": "Object", "object": {
+                "describedObject": {"kind": kind, "name": oname},
+                "metric": {"name": name}, "target": target_json}});
+            return Ok((spec, status));
+        } else if rest == "(target value)" {
+            ("External", false)
+        } else if rest == "(target average value)" {
+            ("External", true)
+        } else {
+            return Err(self.error(format!(
+                "found {label:?}, expected a metric as kubectl describe prints it"
+            )));
+        };
+        spec_with_current(&mut status, self.current, average, q)?;
+        status.metric_type = kind.into();
+        let key = if kind == "Pods" { "pods" } else { "external" };
+        let mut source = Map::new();
+        source.insert("metric".into(), json!({ "name": name }));
+        source.insert("target".into(), target_json(target, average));
+        Ok((json!({"type": kind, key: Value::Object(source)}), status))
+    }
+}
 fn target_json(target: &str, average: bool) -> Value {
     if average {
         json!({"type": "AverageValue", "averageValue": target})

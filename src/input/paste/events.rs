@@ -312,27 +312,9 @@ fn parse_table(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
             header = Some(names);
             continue;
         };
-        let cells = super::split_cells(line, columns.len());
-        if cells.len() != columns.len() {
-            return Err(InputError::new(
-                file,
-                format!(
-                    "found {} column(s), expected {} as in the header ({}): are the columns \
-                     shifted or the row cut?",
-                    cells.len(),
-                    columns.len(),
-                    columns.join("  ")
-                ),
-            )
-            .at(n, Some(1)));
-        }
-        let cell = |name: &str| {
-            columns
-                .iter()
-                .position(|c| c == name)
-                .and_then(|i| cells.get(i))
-                .copied()
-        };
+        // Names such as LAST SEEN hold a space: the message joins them with two.
+        let row = super::Row::split(file, n, line, columns, "  ")?;
+        let cell = |name: &str| row.get(name);
         let age = |name: &str| -> Result<Option<Duration>, InputError> {
             let Some((col, text)) = cell(name) else {
                 return Ok(None);

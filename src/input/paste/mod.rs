@@ -326,6 +326,49 @@ pub fn split_cells(line: &str, n: usize) -> Vec<(usize, &str)> {
     out
 }
 
+/// A row of a pasted table cut into the header's columns, its cells found by column name.
+pub(crate) struct Row<'a> {
+    columns: &'a [String],
+    cells: Vec<(usize, &'a str)>,
+}
+
+impl<'a> Row<'a> {
+    /// Cuts line `n` of `file` into one cell per column of the header (`split_cells`). A row with
+    /// another count is an error that names the header's columns, joined by `joiner`.
+    pub(crate) fn split(
+        file: &str,
+        n: usize,
+        line: &'a str,
+        columns: &'a [String],
+        joiner: &str,
+    ) -> Result<Self, InputError> {
+        let cells = split_cells(line, columns.len());
+        if cells.len() != columns.len() {
+            return Err(InputError::new(
+                file,
+                format!(
+                    "found {} column(s), expected {} as in the header ({}): are the columns \
+                     shifted or the row cut?",
+                    cells.len(),
+                    columns.len(),
+                    columns.join(joiner)
+                ),
+            )
+            .at(n, Some(1)));
+        }
+        Ok(Row { columns, cells })
+    }
+
+    /// The cell of the column `name`, with its 1-based column; `None` when the header has no
+    /// such column.
+    pub(crate) fn get(&self, name: &str) -> Option<(usize, &'a str)> {
+        (self.columns.iter())
+            .position(|c| c == name)
+            .and_then(|i| self.cells.get(i))
+            .copied()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

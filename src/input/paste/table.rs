@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Lines, Pasted, scale_target_ref, split_cells, v2_spec};
+use super::{Lines, Pasted, Row, scale_target_ref, v2_spec};
 use crate::error::InputError;
 use crate::input::manifest::{CurrentMetric, HpaStatus};
 use crate::quantity::parse_milli;
@@ -76,92 +76,31 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<(usize, Pasted)>, InputError>
 
 fn row(file: &str, n: usize, line: &str, columns: &[String]) -> Result<Pasted, InputError> {
     // AGE is last: a TARGETS cell has single spaces only, so cells split at two spaces.
-    let cells = split_cells(line, columns.len());
-    if cells.len() != columns.len() {
-        return Err(InputError::new(
-            file,
-            format!(
-                "found {} column(s), expected {} as in the header ({}): are the columns shifted \
-                 or the row cut?",
-                cells.len(),
-                columns.len(),
-                columns.join(" ")
-            ),
-        )
-        .at(n, Some(1)));
-    }
-    let cell = |name: &str| -> (usize, &str) {
-        columns
-            .iter()
-            .position(|c| c == name)
-            .and_then(|i| cells.get(i))
-            .copied()
-            .unwrap_or((1, ""))
+    let row = TableRow {
+        file,
+        n,
+        row: Row::split(file, n, line, columns, " ")?,
     };
-    let shifted = |name: &str, what: &str| {
-        let (col, text) = cell(name);
-        InputError::new(
-            file,
-            format!("found {text:?} in {name}, expected {what} (are the columns shifted?)"),
-        )
-        .at(n, Some(col))
-        .field(name.to_string())
-    };
-    let count = |name: &str| -> Result<Option<i64>, InputError> {
-        let (_, text) = cell(name);
-        if text == "<unset>" {
-            return Ok(None);
-        }
-        text.parse::<i64>()
-            .map(Some)
-            .map_err(|_| shifted(name, "a whole number of replicas"))
-    };
-    let min = count("MINPODS")?;
-    let max = count("MAXPODS")?.ok_or_else(|| shifted("MAXPODS", "a whole number"))?;
-    let replicas = count("REPLICAS")?.ok_or_else(|| shifted("REPLICAS", "a whole number"))?;
-    let (_, reference) = cell("REFERENCE");
+    let min = row.count("MINPODS")?;
+    let max = (row.count("MAXPODS")?).ok_or_else(|| row.shifted("MAXPODS", "a whole number"))?;
+    let replicas =
+        (row.count("REPLICAS")?).ok_or_else(|| row.shifted("REPLICAS", "a whole number"))?;
+    let (_, reference) = row.cell("REFERENCE");
     let (kind, target) = reference
         .split_once('/')
-        .ok_or_else(|| shifted("REFERENCE", "Kind/name such as Deployment/web"))?;
-    let (targets_col, targets) = cell("TARGETS");
-    let mut metrics = Vec::new();
-    let mut current = Vec::new();
-    let mut unknown = Vec::new();
-    let mut notes = Vec::new();
-    let mut warnings = Vec::new();
-    let (shown, more) = match targets.split_once(" + ") {
-        Some((shown, more)) => (shown, Some(more)),
-        None => (targets, None),
-    };
-    if shown != "<none>" {
-        for (i, entry) in shown.split(", ").enumerate() {
-            let bad = |what: &str| {
-                InputError::new(file, format!("found the target {entry:?}, expected {what}"))
-                    .at(n, Some(targets_col))
-                    .field("TARGETS")
-            };
-            let (m, c, assumed) = target_entry(entry, i).map_err(|e| bad(&e))?;
-            if let Some(a) = assumed {
-                notes.push(a);
-            }
-            match c {
-                Some(c) => current.push(c),
-                None => unknown.push(entry.to_string()),
-            }
-            metrics.push(m);
-        }
-    }
-    if let Some(more) = more {
-        warnings.push(format!(
-            "{file}:{n}: kubectl get hpa shows two metrics and `+ {more}`: the others are left \
-             out (pass the describe text or the YAML for all of them)"
-        ));
-    }
-    let name_col = cell("NAME").1;
+        .ok_or_else(|| row.shifted("REFERENCE", "Kind/name such as Deployment/web"))?;
+    let Targets {
+        metrics,
+        current,
+        unknown,
+        mut notes,
+        warnings,
+    } = targets(file, n, row.cell("TARGETS"))?;
+    let name_col = row.cell("NAME").1;
     let namespace = columns
         .iter()
         .any(|c| c == "NAMESPACE")
-        .then(|| cell("NAMESPACE").1.to_string());
+        .then(|| row.cell("NAMESPACE").1.to_string());
     let spec = v2_spec(scale_target_ref(kind, target), min, max, metrics, None);
     notes.insert(
         0,
@@ -198,6 +137,96 @@ fn row(file: &str, n: usize, line: &str, columns: &[String]) -> Result<Pasted, I
     })
 }
 
+/// A row of the table, line `n` of `file`.
+struct TableRow<'a> {
+    file: &'a str,
+    n: usize,
+    row: Row<'a>,
+}
+
+impl<'a> TableRow<'a> {
+    /// The cell of a column every header has.
+    fn cell(&self, name: &str) -> (usize, &'a str) {
+        self.row.get(name).unwrap_or((1, ""))
+    }
+
+    /// The cell of `name` does not hold `what`.
+    fn shifted(&self, name: &str, what: &str) -> InputError {
+        let (col, text) = self.cell(name);
+        InputError::new(
+            self.file,
+            format!("found {text:?} in {name}, expected {what} (are the columns shifted?)"),
+        )
+        .at(self.n, Some(col))
+        .field(name.to_string())
+    }
+
+    /// A replica count; `None` for `<unset>`.
+    fn count(&self, name: &str) -> Result<Option<i64>, InputError> {
+        let (_, text) = self.cell(name);
+        if text == "<unset>" {
+            return Ok(None);
+        }
+        text.parse::<i64>()
+            .map(Some)
+            .map_err(|_| self.shifted(name, "a whole number of replicas"))
+    }
+}
+
+/// What the TARGETS cell gives back.
+struct Targets {
+    metrics: Vec<Value>,
+    current: Vec<CurrentMetric>,
+    /// The entries shown as `<unknown>`.
+    unknown: Vec<String>,
+    notes: Vec<String>,
+    warnings: Vec<String>,
+}
+
+/// The TARGETS cell (at column `targets_col` of line `n`): each entry shown, and a warning for
+/// the metrics `+ N more...` hides.
+fn targets(
+    file: &str,
+    n: usize,
+    (targets_col, targets): (usize, &str),
+) -> Result<Targets, InputError> {
+    let mut out = Targets {
+        metrics: Vec::new(),
+        current: Vec::new(),
+        unknown: Vec::new(),
+        notes: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let (shown, more) = match targets.split_once(" + ") {
+        Some((shown, more)) => (shown, Some(more)),
+        None => (targets, None),
+    };
+    if shown != "<none>" {
+        for (i, entry) in shown.split(", ").enumerate() {
+            let bad = |what: &str| {
+                InputError::new(file, format!("found the target {entry:?}, expected {what}"))
+                    .at(n, Some(targets_col))
+                    .field("TARGETS")
+            };
+            let (m, c, assumed) = target_entry(entry, i).map_err(|e| bad(&e))?;
+            if let Some(a) = assumed {
+                out.notes.push(a);
+            }
+            match c {
+                Some(c) => out.current.push(c),
+                None => out.unknown.push(entry.to_string()),
+            }
+            out.metrics.push(m);
+        }
+    }
+    if let Some(more) = more {
+        out.warnings.push(format!(
+            "{file}:{n}: kubectl get hpa shows two metrics and `+ {more}`: the others are left \
+             out (pass the describe text or the YAML for all of them)"
+        ));
+    }
+    Ok(out)
+}
 type Entry = (Value, Option<CurrentMetric>, Option<String>);
 
 // Port of formatHPAMetrics (pkg/printers/internalversion/printers.go), read backwards: one
