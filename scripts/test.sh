@@ -23,4 +23,5 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-exec cargo test --locked "$@"
+# Every crate of the workspace: the engine has tests of its own.
+exec cargo test --workspace --locked "$@"

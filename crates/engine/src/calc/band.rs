@@ -10,6 +10,7 @@
 
 use crate::calc::metrics::{Computed, MetricInputs, MetricOutcome};
 use crate::calc::normalize::{SCALE_DOWN_STABILIZED, SCALE_UP_STABILIZED};
+use crate::calc::others::Others;
 use crate::calc::reconcile::{self, Branch, Probe, Sync, VersionRules};
 use crate::calc::replicas::{
     PodSums, PodTarget, decide_pod_based, external_metric_replicas,
@@ -264,7 +265,8 @@ pub struct Bands<'s, 'a> {
     memory_before: ControllerMemory,
     assume_steady: bool,
     inputs: MetricInputs<'s>,
-    proposals: Vec<Option<i32>>,
+    /// The other metrics' proposals, folded once for every probe.
+    others: Others,
 }
 
 impl<'s, 'a> Bands<'s, 'a> {
@@ -282,24 +284,24 @@ impl<'s, 'a> Bands<'s, 'a> {
             memory_before: scenario.memory.clone().unwrap_or_default(),
             assume_steady,
             inputs,
-            proposals: outcomes
-                .iter()
-                .map(|o| o.result.as_ref().ok().map(Computed::replicas))
-                .collect(),
+            others: Others::new(
+                (outcomes.iter())
+                    .map(|o| o.result.as_ref().ok().map(Computed::replicas))
+                    .collect(),
+                scenario.current_replicas,
+            ),
         }
     }
 
     fn probe(&self, index: usize, calc: &Calculator<'_>, x: i64) -> Probe {
         let current = self.scenario.current_replicas;
-        let mut proposals = self.proposals.clone();
-        if let Some(slot) = proposals.get_mut(index) {
-            *slot = calc.evaluate(&self.inputs, current, x).0;
-        }
-        reconcile::probe(
+        let proposal = calc.evaluate(&self.inputs, current, x).0;
+        let choice = self.others.choose_with(index, proposal);
+        reconcile::probe_choice(
             self.scenario,
             &self.memory_before,
             self.assume_steady,
-            &proposals,
+            choice,
         )
     }
 

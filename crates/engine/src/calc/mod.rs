@@ -12,6 +12,7 @@ pub mod metrics;
 pub mod metrics_client;
 pub mod nodes;
 pub mod normalize;
+pub mod others;
 pub mod pods;
 pub mod reconcile;
 pub mod replicas;

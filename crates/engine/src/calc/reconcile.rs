@@ -422,12 +422,21 @@ pub fn probe(
     assume_steady: bool,
     proposals: &[Option<i32>],
 ) -> Probe {
+    let choice = choose(proposals.iter().copied(), s.current_replicas);
+    probe_choice(s, memory_before, assume_steady, choice)
+}
+
+/// `probe` from the metrics' choice on.
+pub fn probe_choice(
+    s: &Scenario,
+    memory_before: &ControllerMemory,
+    assume_steady: bool,
+    choice: crate::calc::metrics::Choice,
+) -> Probe {
     let rules = VersionRules::for_scenario(s);
-    let current = s.current_replicas;
-    let choice = choose(proposals.iter().copied(), current);
     if choice.failed {
         return Probe {
-            desired: current,
+            desired: s.current_replicas,
             failed: true,
             proposal: choice.replicas,
             winner: None,
