@@ -17,8 +17,8 @@ use crate::input::cluster::{Dump, Whole};
 use crate::input::selector::Selector;
 use crate::report::fleet::{AuditReport, Unevaluated};
 use crate::scenario::fleet::{
-    CapacityFacts, FleetFacts, GroupFit, HpaCase, HpaFacts, LoneScaledObject, NodeRoom, PdbFacts,
-    TargetState, VpaFacts,
+    CapacityFacts, FleetFacts, GroupFit, HpaCase, HpaFacts, LoneScaledObject, Names, NodeRoom,
+    PdbFacts, TargetState, VpaFacts,
 };
 use crate::scenario::{MetricSpec, SelectorError, TargetType};
 use crate::time::Timestamp;
@@ -185,25 +185,27 @@ impl<'a> Fleet<'a> {
     }
 
     /// The other HPAs selecting this HPA's pods (the controller's own check), and those with the
-    /// same scale target.
-    fn others(&self, i: usize, m: &Matched<'_>) -> (Vec<String>, Vec<String>) {
+    /// same scale target. The HPAs are sorted by `namespace/name`: their positions are in name
+    /// order, and only the names a message shows are written out.
+    fn others(&self, i: usize, m: &Matched<'_>) -> (Names, Names) {
         let selecting: BTreeSet<u32> = (m.pods.iter())
             .flat_map(|&p| self.selected_by.hpas_of(p))
             .filter(|&h| h as usize != i)
             .collect();
-        let selecting = (selecting.iter())
-            .filter_map(|&h| self.matched.get(h as usize))
-            .map(|o| hpa_key(&o.hpa.head))
-            .collect();
+        let name = |h: usize| self.matched.get(h).map(|o| hpa_key(&o.hpa.head));
+        let selecting = Names::of(
+            selecting.iter().filter_map(|&h| name(h as usize)),
+            selecting.len(),
+        );
         let ns = m.hpa.head.metadata.namespace.as_str();
         let r = &m.hpa.head.spec.scale_target_ref;
-        let same_target = (self.by_target.get(&(ns, r.kind.as_str(), r.name.as_str())))
+        let same: Vec<usize> = (self.by_target.get(&(ns, r.kind.as_str(), r.name.as_str())))
             .into_iter()
             .flatten()
-            .filter(|&&o| o != i)
-            .filter_map(|&o| self.matched.get(o))
-            .map(|o| hpa_key(&o.hpa.head))
+            .copied()
+            .filter(|&o| o != i)
             .collect();
+        let same_target = Names::of(same.iter().filter_map(|&o| name(o)), same.len());
         (selecting, same_target)
     }
 
@@ -322,25 +324,20 @@ fn match_hpas<'a>(dump: &'a Dump, index: &PodIndex) -> (Vec<Matched<'a>>, Select
 
 // Port of validateAndParseSelector (horizontal.go): a scale without a selector, or pods another
 // HPA's selector matches too, stop the controller's sync.
-fn selector_error(m: &Matched<'_>, key: &str, selecting: &[String]) -> Option<SelectorError> {
+fn selector_error(m: &Matched<'_>, key: &str, selecting: &Names) -> Option<SelectorError> {
     let text = m.selector.as_ref().map(|(t, _)| t);
     match (&m.state, text) {
         (TargetState::Found, None) => Some(SelectorError {
             reason: "InvalidSelector".into(),
             message: "the HPA target's scale is missing a selector".into(),
         }),
-        (TargetState::Found, Some(text)) if !selecting.is_empty() => {
-            let mut all = selecting.to_vec();
-            all.push(key.to_string());
-            all.sort();
-            Some(SelectorError {
-                reason: "AmbiguousSelector".into(),
-                message: format!(
-                    "pods by selector {text} are controlled by multiple HPAs: [{}]",
-                    all.join(" ")
-                ),
-            })
-        }
+        (TargetState::Found, Some(text)) if !selecting.is_empty() => Some(SelectorError {
+            reason: "AmbiguousSelector".into(),
+            message: format!(
+                "pods by selector {text} are controlled by multiple HPAs: [{}]",
+                selecting.with(key).joined(" ")
+            ),
+        }),
         _ => None,
     }
 }
@@ -779,8 +776,8 @@ fn static_facts(
         utilization_resources,
         resources,
         missing_requests,
-        selecting: Vec::new(),
-        same_target: Vec::new(),
+        selecting: Names::default(),
+        same_target: Names::default(),
         selector: selector.map(|(t, _)| t.clone()).unwrap_or_default(),
         replicas_owners: (target.and_then(|w| w.spec.replicas))
             .map(|n| vec![format!("its manifest (spec.replicas: {n})")])
@@ -797,6 +794,8 @@ fn static_facts(
 /// The manifests' HPAs and their targets, to find the others of one HPA.
 struct Others<'s, 'a> {
     hpas: &'s [&'a Whole<HpaHead>],
+    /// The HPAs of each scale target (namespace, kind, name).
+    by_target: HashMap<(&'a str, &'a str, &'a str), Vec<usize>>,
     /// Each distinct set of HPAs whose selectors take one workload's pods (by its template's
     /// labels), and the sets each HPA is in: 5,000 Deployments under one selector are one set.
     groups: Vec<Vec<usize>>,
@@ -833,42 +832,61 @@ impl<'s, 'a> Others<'s, 'a> {
             known.insert(taking.clone(), id);
             groups.push(taking);
         }
+        let mut by_target: HashMap<(&str, &str, &str), Vec<usize>> = HashMap::new();
+        for (j, h) in hpas.iter().enumerate() {
+            let r = &h.head.spec.scale_target_ref;
+            let key = (
+                h.head.metadata.namespace.as_str(),
+                r.kind.as_str(),
+                r.name.as_str(),
+            );
+            by_target.entry(key).or_default().push(j);
+        }
         Others {
             hpas,
+            by_target,
             groups,
             groups_of,
         }
     }
 
     /// The other HPAs taking pods of a workload HPA `i` takes.
-    fn selecting(&self, i: usize) -> Vec<String> {
-        let mut others: BTreeSet<String> = BTreeSet::new();
+    fn selecting(&self, i: usize) -> Names {
+        let mut others: BTreeSet<usize> = BTreeSet::new();
         for &g in self.groups_of.get(i).into_iter().flatten() {
-            for &j in self.groups.get(g).into_iter().flatten() {
-                if let (true, Some(other)) = (j != i, self.hpas.get(j)) {
-                    others.insert(hpa_key(&other.head));
-                }
-            }
+            others.extend(
+                self.groups
+                    .get(g)
+                    .into_iter()
+                    .flatten()
+                    .filter(|&&j| j != i),
+            );
         }
-        others.into_iter().collect()
+        self.names(&others)
     }
 
     /// The other HPAs with the same scale target.
-    fn same_target(&self, i: usize) -> Vec<String> {
+    fn same_target(&self, i: usize) -> Names {
         let Some(h) = self.hpas.get(i) else {
-            return Vec::new();
+            return Names::default();
         };
+        let ns = h.head.metadata.namespace.as_str();
         let r = &h.head.spec.scale_target_ref;
-        (self.hpas.iter().enumerate())
-            .filter(|&(j, o)| {
-                let s = &o.head.spec.scale_target_ref;
-                j != i
-                    && o.head.metadata.namespace == h.head.metadata.namespace
-                    && s.kind == r.kind
-                    && s.name == r.name
-            })
-            .map(|(_, o)| hpa_key(&o.head))
-            .collect()
+        let same: BTreeSet<usize> = (self.by_target.get(&(ns, r.kind.as_str(), r.name.as_str())))
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&j| j != i)
+            .collect();
+        self.names(&same)
+    }
+
+    /// The HPAs at these positions (name order), as a message lists them.
+    fn names(&self, positions: &BTreeSet<usize>) -> Names {
+        Names::of(
+            (positions.iter()).filter_map(|&j| self.hpas.get(j).map(|o| hpa_key(&o.head))),
+            positions.len(),
+        )
     }
 }
 

@@ -232,8 +232,9 @@ pub fn choose(
         (Some(n), 0) => Err(InputError::new(
             file,
             format!(
-                "found no HPA named {n:?}, expected one of: {}",
-                keys.join(", ")
+                "found no HPA named {}, expected one of: {}",
+                crate::error::quoted(n),
+                crate::error::name_list(&keys, crate::error::LIST_NAMES)
             ),
         )),
         (None, 0) => Err(InputError::new(
@@ -255,7 +256,7 @@ pub fn choose(
                 file,
                 format!(
                     "found {many} HPAs ({}), expected one: {how}",
-                    chosen.join(", ")
+                    crate::error::name_list(&chosen, crate::error::LIST_NAMES)
                 ),
             )
             .at(line, None))

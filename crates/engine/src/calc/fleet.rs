@@ -167,19 +167,17 @@ fn hpa_objects(keys: &[String]) -> Vec<String> {
 // Port of validateAndParseSelector / hpasControllingPodsUnderSelector (horizontal.go).
 fn selector_finding(h: &HpaFacts) -> Option<Finding> {
     if !h.selecting.is_empty() {
-        let mut all = h.selecting.clone();
-        all.push(key(h));
-        all.sort();
+        let all = h.selecting.with(&key(h));
         Some(finding(
             "AmbiguousSelector",
             Severity::Error,
             h,
-            hpa_objects(&h.selecting),
+            hpa_objects(&h.selecting.first),
             format!(
                 "pods by selector {} are controlled by multiple HPAs: [{}]; the controller \
                  computes nothing for this HPA (ScalingActive False, AmbiguousSelector)",
                 h.selector,
-                all.join(" ")
+                all.joined(" ")
             ),
             "keep one HPA per workload, and give each workload labels and a selector of its own"
                 .to_string(),
@@ -189,13 +187,11 @@ fn selector_finding(h: &HpaFacts) -> Option<Finding> {
             "AmbiguousSelector",
             Severity::Error,
             h,
-            hpa_objects(&h.same_target),
+            hpa_objects(&h.same_target.first),
             format!(
                 "{} other HPA(s) scale the same {} {}: once it has pods, the controller stops \
                  every one of them with AmbiguousSelector",
-                h.same_target.len(),
-                h.target_kind,
-                h.target_name
+                h.same_target.total, h.target_kind, h.target_name
             ),
             "keep one HPA per workload; put all its metrics in that one HPA".to_string(),
         ))
@@ -601,7 +597,7 @@ pub fn audit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::fleet::{GroupFit, VpaFacts};
+    use crate::scenario::fleet::{GroupFit, Names, VpaFacts};
     use crate::time::Timestamp;
 
     fn facts() -> HpaFacts {
@@ -616,8 +612,8 @@ mod tests {
             utilization_resources: vec!["cpu".into()],
             resources: vec!["cpu".into()],
             missing_requests: Vec::new(),
-            selecting: Vec::new(),
-            same_target: Vec::new(),
+            selecting: Names::default(),
+            same_target: Names::default(),
             selector: "app=web".into(),
             replicas_owners: Vec::new(),
             pdbs: Vec::new(),
@@ -655,7 +651,7 @@ mod tests {
     #[test]
     fn the_ambiguous_selector_message_is_the_controllers() {
         let mut h = facts();
-        h.selecting = vec!["shop/web-2".into()];
+        h.selecting = Names::of(["shop/web-2".to_string()], 1);
         let f = hpa_findings(&h, None, &fleet());
         assert_eq!(f[0].code, "AmbiguousSelector");
         assert!(

@@ -49,9 +49,9 @@ pub struct HpaFacts {
     pub missing_requests: Vec<(String, String)>,
     /// The other HPAs whose selectors match pods this HPA's selector matches (the controller's
     /// own check), `namespace/name`.
-    pub selecting: Vec<String>,
+    pub selecting: Names,
     /// The other HPAs with the same scale target.
-    pub same_target: Vec<String>,
+    pub same_target: Names,
     /// The target's selector text, as the scale's `status.selector`.
     pub selector: String,
     /// Who sets the target's `spec.replicas` besides the HPA controller: a manager of
@@ -137,4 +137,82 @@ pub struct Unlisted {
 pub struct HpaCase {
     pub facts: HpaFacts,
     pub scenario: Result<crate::scenario::Scenario, String>,
+}
+
+/// `namespace/name`s of HPAs, sorted, the first `LIST_NAMES` of them kept: 2,500 HPAs on one
+/// target would otherwise be 2,500 lists of 2,499 names.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Names {
+    pub first: Vec<String>,
+    /// How many there are.
+    pub total: usize,
+}
+
+impl Names {
+    /// The names of a sorted list of `total`, of which `first` yields the first ones.
+    pub fn of(first: impl IntoIterator<Item = String>, total: usize) -> Names {
+        Names {
+            first: first.into_iter().take(crate::quote::LIST_NAMES).collect(),
+            total,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// `a b c`, then `and N more`: the list as a message shows it.
+    pub fn joined(&self, separator: &str) -> String {
+        let mut out = self.first.join(separator);
+        let more = self.total.saturating_sub(self.first.len());
+        if more > 0 {
+            out.push_str(&format!("{separator}and {more} more"));
+        }
+        out
+    }
+
+    /// These names and one more, sorted (the HPA itself among the others).
+    pub fn with(&self, key: &str) -> Names {
+        let mut first = self.first.clone();
+        // Beyond the kept names, `key` may sort after the last kept one: it is then one more.
+        let kept_last = first.last().cloned();
+        if self.total == first.len() || kept_last.is_none_or(|last| key < last.as_str()) {
+            first.push(key.to_string());
+            first.sort();
+        }
+        Names::of(first, self.total + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(n: usize) -> Names {
+        Names::of((0..n).map(|i| format!("ns/h{i:03}")), n)
+    }
+
+    #[test]
+    fn a_long_list_keeps_its_first_names_and_its_count() {
+        let many = names(2_499);
+        assert_eq!(many.first.len(), crate::quote::LIST_NAMES);
+        assert_eq!(many.total, 2_499);
+        assert!(many.joined(" ").ends_with("ns/h019 and 2479 more"));
+        assert_eq!(names(2).joined(" "), "ns/h000 ns/h001");
+    }
+
+    #[test]
+    fn the_hpa_itself_joins_the_list_in_order() {
+        // Short lists keep every name, the HPA's own among them.
+        assert_eq!(
+            names(2).with("ns/h0005").joined(" "),
+            "ns/h000 ns/h0005 ns/h001"
+        );
+        // Long lists: a name that sorts among the kept ones is kept, one after them is counted.
+        let early = names(30).with("ns/a");
+        assert_eq!((early.first[0].as_str(), early.total), ("ns/a", 31));
+        let late = names(30).with("ns/z");
+        assert!(!late.first.contains(&"ns/z".to_string()));
+        assert_eq!(late.total, 31);
+    }
 }
