@@ -333,6 +333,13 @@ fn metadata_name(source: &Source, meta: &ObjectMeta) -> Result<(String, String),
         .clone()
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| "default".to_string());
+    for (value, max, key) in [
+        (&name, validate::MAX_NAME, "name"),
+        (&namespace, validate::MAX_NAMESPACE, "namespace"),
+    ] {
+        validate::validate_name_length(value, max, &FieldPath::of(&["metadata", key]))
+            .map_err(|e| source.error(&e.path, e.message))?;
+    }
     Ok((name, namespace))
 }
 

@@ -751,8 +751,9 @@ fn translate_triggers(
     let mut triggers: Vec<Trigger> = Vec::new();
     let mut metrics: Vec<MetricEntry> = Vec::new();
     let mut notes = Vec::new();
-    let mut names_seen: Vec<String> = Vec::new();
-    let mut external_names: Vec<String> = Vec::new();
+    // Sets, not lists: 80,000 triggers are checked in linear time.
+    let mut names_seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut external_names: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (index, item) in items.iter().enumerate() {
         let path = triggers_path.index(index);
         let fields = trigger_fields(raw, &path, item, &mut names_seen, warn)?;
@@ -803,7 +804,7 @@ fn trigger_fields(
     raw: &Value,
     path: &FieldPath,
     item: &Value,
-    names_seen: &mut Vec<String>,
+    names_seen: &mut std::collections::HashSet<String>,
     warn: &mut dyn FnMut(&FieldPath, &str),
 ) -> Result<TriggerFields, FieldError> {
     let Value::Object(item_map) = item else {
@@ -829,17 +830,14 @@ fn trigger_fields(
     }
     let trigger_name = opt_str(raw, &path.key("name"))?.unwrap_or_default();
     // Port of ValidateTriggers (scaletriggers_types.go).
-    if !trigger_name.is_empty() {
-        if names_seen.contains(&trigger_name) {
-            return Err(field_error(
-                path.key("name"),
-                format!(
-                    "found the trigger name {trigger_name:?} a second time, expected unique \
-                     names"
-                ),
-            ));
-        }
-        names_seen.push(trigger_name.clone());
+    if !trigger_name.is_empty() && !names_seen.insert(trigger_name.clone()) {
+        return Err(field_error(
+            path.key("name"),
+            format!(
+                "found the trigger name {} a second time, expected unique names",
+                crate::error::quoted(&trigger_name)
+            ),
+        ));
     }
     let cached = at(raw, &path.key("useCachedMetrics")).and_then(Value::as_bool) == Some(true);
     if cached && matches!(scaler.as_str(), "cpu" | "memory" | "cron") {
@@ -886,7 +884,7 @@ fn external_trigger(
     fields: TriggerFields,
     index: usize,
     name: &str,
-    (external_names, notes): (&mut Vec<String>, &mut Vec<String>),
+    (external_names, notes): (&mut std::collections::HashSet<String>, &mut Vec<String>),
 ) -> Result<(MetricEntry, Trigger), FieldError> {
     let metadata_path = path.key("metadata");
     // Port of GetMetricTargetType (pkg/scalers/scaler.go).
@@ -914,16 +912,17 @@ fn external_trigger(
     }
     let metric_name = scalers::with_index(index, &spec.metric_name);
     // Port of the duplicate check in getScaledObjectMetricSpecs (hpa.go).
-    if external_names.contains(&metric_name) {
+    if !external_names.insert(metric_name.clone()) {
         return Err(field_error(
             path.clone(),
             format!(
-                "found the metric name {metric_name} a second time, expected unique metric \
-                 names (metricName defined multiple times in ScaledObject {name})"
+                "found the metric name {} a second time, expected unique metric names \
+                 (metricName defined multiple times in ScaledObject {})",
+                crate::error::quoted_bare(&metric_name),
+                crate::error::quoted_bare(name)
             ),
         ));
     }
-    external_names.push(metric_name.clone());
     let milli = match spec.threshold {
         Threshold::Integer(n) => n.saturating_mul(1000),
         Threshold::Milli(f) => milli_from_float(f),
@@ -1234,8 +1233,10 @@ fn modifiers(
         .filter(|t| !matches!(t.value, TriggerValue::Resource) && !t.name.is_empty())
         .map(|t| t.name.as_str())
         .collect();
-    let formula = formula::parse(formula_text, &names)
-        .map_err(|e| field_error(path.key("formula"), format!("in {formula_text:?}: {e}")))?;
+    let formula = formula::parse(formula_text, &names).map_err(|e| {
+        let shown = crate::error::quoted(formula_text);
+        field_error(path.key("formula"), format!("in {shown}: {e}"))
+    })?;
     // The webhook runs the compiled formula once with every trigger at -1, wrapped in `float(...)`
     // (castToFloatIfNecessary; with `??` a nil result is allowed): a type error is refused at
     // admission. The evaluator is the calculation's own, which is pure.
@@ -1257,7 +1258,8 @@ fn modifiers(
         return Err(field_error(
             path.key("formula"),
             format!(
-                "in {formula_text:?}: the webhook's trial run with every trigger at -1 fails: {e}"
+                "in {}: the webhook's trial run with every trigger at -1 fails: {e}",
+                crate::error::quoted(formula_text)
             ),
         ));
     }

@@ -193,7 +193,29 @@ fn validate_object_reference(kind: &str, name: &str, path: &FieldPath) -> Result
             "found nothing, expected the name of the object",
         ));
     }
-    validate_path_segment(name, &path.key("name"))
+    validate_path_segment(name, &path.key("name"))?;
+    validate_name_length(name, MAX_NAME, &path.key("name"))
+}
+
+/// The longest object name (`NameIsDNSSubdomain`: 253 characters): no object an HPA scales or
+/// reads a metric of has a longer one, and no longer name is worth reading on.
+pub const MAX_NAME: usize = 253;
+/// The longest namespace (`ValidateNamespaceName`, a DNS label: 63 characters).
+pub const MAX_NAMESPACE: usize = 63;
+
+// Port of the length rule of NameIsDNSSubdomain / IsDNS1123Label (apimachinery validation.go).
+pub fn validate_name_length(name: &str, max: usize, path: &FieldPath) -> Result<(), FieldError> {
+    let count = name.chars().count();
+    if count > max {
+        return Err(field_error(
+            path.clone(),
+            format!(
+                "found a name of {count} characters, expected at most {max} (the API server \
+                 refuses a longer one)"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 // Port of IsValidPathSegmentName (k8s.io/apimachinery/pkg/api/validation/path/name.go)

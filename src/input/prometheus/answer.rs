@@ -62,17 +62,52 @@ struct Data<R> {
     result: R,
 }
 
+/// The series as text, borrowed from the answer: each is read only as far as the run needs it.
 #[derive(Deserialize)]
-struct Full {
-    data: Data<Vec<RawSeries>>,
+struct Full<'a> {
+    #[serde(borrow)]
+    data: Data<Vec<&'a serde_json::value::RawValue>>,
 }
 
 #[derive(Deserialize)]
-struct RawSeries {
+struct Labels {
     #[serde(default)]
     metric: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+struct Values {
     #[serde(default)]
-    values: Vec<(f64, String)>,
+    values: Vec<(f64, Sample)>,
+}
+
+/// A sample's value, parsed as it is read (a string per sample would cost its own allocation);
+/// the text is kept only when it is not a number, for the error.
+enum Sample {
+    Number(f64),
+    /// `+Inf` or `-Inf`, as written.
+    Infinite(String),
+    Bad(String),
+}
+
+impl<'de> Deserialize<'de> for Sample {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Sample, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Sample;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Sample, E> {
+                Ok(match v.parse::<f64>() {
+                    Ok(n) if n.is_infinite() => Sample::Infinite(v.to_string()),
+                    Ok(n) => Sample::Number(n),
+                    Err(_) => Sample::Bad(v.to_string()),
+                })
+            }
+        }
+        d.deserialize_str(V)
+    }
 }
 
 /// Does `text` look like a Prometheus answer rather than a load CSV? (A CSV never starts with `{`.)
@@ -84,6 +119,17 @@ pub fn looks_like_answer(text: &str) -> bool {
 
 /// Parses a query_range answer read from `file` (the name is for messages only).
 pub fn parse(file: &str, text: &str) -> Result<Matrix, InputError> {
+    parse_kept(file, text, &|_, _| true)
+}
+
+/// `parse`, keeping the samples of only the series `keep` wants (by index and labels): a run
+/// that reads one series of a 300 MB answer holds that series, not the answer's. The others keep
+/// their labels, for the messages that list them.
+pub fn parse_kept(
+    file: &str,
+    text: &str,
+    keep: &dyn Fn(usize, &BTreeMap<String, String>) -> bool,
+) -> Result<Matrix, InputError> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let envelope: Envelope = decode(file, body)?;
     if envelope.status != "success" {
@@ -117,12 +163,22 @@ pub fn parse(file: &str, text: &str) -> Result<Matrix, InputError> {
         )
         .field("data.resultType"));
     }
-    let full: Full = decode(file, body)?;
+    let full: Full<'_> = decode(file, body)?;
     let mut series = Vec::with_capacity(full.data.result.len());
     for (i, raw) in full.data.result.into_iter().enumerate() {
-        let mut samples = Vec::with_capacity(raw.values.len());
+        let item = Item { file, body, raw, i };
+        let labels = item.decode::<Labels>()?.metric;
+        if !keep(i, &labels) {
+            series.push(Series {
+                labels,
+                samples: Vec::new(),
+            });
+            continue;
+        }
+        let values = item.decode::<Values>()?.values;
+        let mut samples = Vec::with_capacity(values.len());
         let mut last = f64::NEG_INFINITY;
-        for (j, (at, value)) in raw.values.into_iter().enumerate() {
+        for (j, (at, value)) in values.into_iter().enumerate() {
             let field = || format!("data.result[{i}].values[{j}]");
             if !at.is_finite() || at <= last {
                 return Err(InputError::new(
@@ -135,33 +191,34 @@ pub fn parse(file: &str, text: &str) -> Result<Matrix, InputError> {
                 .field(field()));
             }
             last = at;
-            let v: f64 = value.parse().map_err(|_| {
-                InputError::new(
-                    file,
-                    format!(
-                        "found {}, expected a sample value such as \"0.25\" or \"NaN\"",
-                        quoted(&value)
-                    ),
-                )
-                .field(field())
-            })?;
-            if v.is_infinite() {
-                return Err(InputError::new(
-                    file,
-                    format!(
-                        "found {}, expected a finite value: a load cannot be infinite (check the \
-                         query for a division by zero)",
-                        quoted(&value)
-                    ),
-                )
-                .field(field()));
-            }
+            let v = match value {
+                Sample::Number(v) => v,
+                Sample::Infinite(text) => {
+                    return Err(InputError::new(
+                        file,
+                        format!(
+                            "found {}, expected a finite value: a load cannot be infinite (check \
+                             the query for a division by zero)",
+                            quoted(&text)
+                        ),
+                    )
+                    .field(field()));
+                }
+                Sample::Bad(text) => {
+                    return Err(InputError::new(
+                        file,
+                        format!(
+                            "found {}, expected a sample value such as \"0.25\" or \"NaN\"",
+                            quoted(&text)
+                        ),
+                    )
+                    .field(field()));
+                }
+            };
+
             samples.push((at, v));
         }
-        series.push(Series {
-            labels: raw.metric,
-            samples,
-        });
+        series.push(Series { labels, samples });
     }
     if series.is_empty() {
         return Err(InputError::new(
@@ -174,6 +231,40 @@ pub fn parse(file: &str, text: &str) -> Result<Matrix, InputError> {
     let mut warnings = envelope.warnings;
     warnings.extend(envelope.infos);
     Ok(Matrix { series, warnings })
+}
+
+/// One series of the answer, as text borrowed from it.
+struct Item<'a> {
+    file: &'a str,
+    body: &'a str,
+    raw: &'a serde_json::value::RawValue,
+    i: usize,
+}
+
+impl Item<'_> {
+    /// Reads the series' text into `T`; an error is placed in the whole answer (its line and
+    /// column, and `data.result[i]` before the field).
+    fn decode<'b, T: Deserialize<'b>>(&'b self) -> Result<T, InputError> {
+        let text = self.raw.get();
+        decode(self.file, text).map_err(|mut err| {
+            let offset = (text.as_ptr() as usize).saturating_sub(self.body.as_ptr() as usize);
+            let before = self.body.get(..offset).unwrap_or("");
+            let lines_before = before.matches('\n').count();
+            if let Some(line) = err.line {
+                let column_base = before.rfind('\n').map_or(offset, |nl| offset - nl - 1);
+                err.column = err
+                    .column
+                    .map(|c| if line == 1 { c + column_base } else { c });
+                err.line = Some(line + lines_before);
+            }
+            let at = format!("data.result[{}]", self.i);
+            err.field = Some(match err.field.take() {
+                Some(inner) => format!("{at}.{inner}"),
+                None => at,
+            });
+            err
+        })
+    }
 }
 
 /// Deserializes `body`, naming the field path and the line and column of a mismatch.

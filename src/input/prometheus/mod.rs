@@ -129,6 +129,17 @@ fn parse_matchers(text: &str) -> Result<Vec<(String, bool, String)>, String> {
     Ok(out)
 }
 
+/// Whether a series' labels satisfy `--load-map`'s matchers (`=` and `!=`).
+fn matches_labels(
+    matchers: &[(String, bool, String)],
+    labels: &std::collections::BTreeMap<String, String>,
+) -> bool {
+    matchers.iter().all(|(name, equal, value)| {
+        let have = labels.get(name).map_or("", String::as_str);
+        (have == value) == *equal
+    })
+}
+
 /// The series `pick` names in `matrix` (`source` names the answer in messages); without a pick,
 /// the only series.
 fn select<'m>(
@@ -172,12 +183,7 @@ fn select<'m>(
             )
         }),
         Some(Pick::Labels(matchers)) => {
-            let matches = |s: &Series| {
-                matchers.iter().all(|(name, equal, value)| {
-                    let have = s.labels.get(name).map_or("", String::as_str);
-                    (have == value) == *equal
-                })
-            };
+            let matches = |s: &Series| matches_labels(matchers, &s.labels);
             let found: Vec<usize> = (0..matrix.series.len())
                 .filter(|&i| matrix.series.get(i).is_some_and(matches))
                 .collect();
@@ -692,7 +698,15 @@ pub fn replay(
                 )
                 .into());
             }
-            let answer = answer::parse(load.0, load.1)?;
+            // Only the series the metrics read keep their samples (the first, without a map).
+            let keep = |i: usize, labels: &std::collections::BTreeMap<String, String>| {
+                (picks.iter()).any(|pick| match pick {
+                    None => i == 0,
+                    Some(Pick::Index(k)) => *k == i,
+                    Some(Pick::Labels(matchers)) => matches_labels(matchers, labels),
+                })
+            };
+            let answer = answer::parse_kept(load.0, load.1, &keep)?;
             (vec![(load.0.to_string(), answer)], None, None)
         }
     };
