@@ -191,7 +191,7 @@ fn version(source: &Source, api_version: &str) -> Result<Version, InputError> {
             let found = if other.is_empty() {
                 "nothing".to_string()
             } else {
-                format!("{other:?}")
+                crate::error::quoted(other).to_string()
             };
             return Err(source.error(
                 &FieldPath::of(&["apiVersion"]),

@@ -634,7 +634,10 @@ fn int_or_percent(flag: &str, value: Option<&str>) -> Result<IntOrPercent, Input
         .ok_or_else(|| {
             InputError::new(
                 flag,
-                format!("found {text:?}, expected a count of 0 or more or a percent such as 25%"),
+                format!(
+                    "found {}, expected a count of 0 or more or a percent such as 25%",
+                    crate::error::quoted(text)
+                ),
             )
         })
 }
@@ -645,8 +648,9 @@ fn startup_burst(text: &str) -> Result<StartupBurst, InputError> {
         InputError::new(
             "--startup-cpu",
             format!(
-                "found {text:?}, expected FACTORx:DURATION with a factor above 0 and at most \
-                 1000, such as 2x:45s"
+                "found {}, expected FACTORx:DURATION with a factor above 0 and at most \
+                 1000, such as 2x:45s",
+                crate::error::quoted(text)
             ),
         )
     };

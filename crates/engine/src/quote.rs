@@ -80,3 +80,19 @@ pub fn name_list<S: AsRef<str>>(names: &[S], max: usize) -> String {
     }
     out
 }
+
+/// The most of a message from outside (a server's error, an event's message) a report keeps:
+/// real ones are a line; a longer one is cut, with its length.
+pub const MAX_MESSAGE_CHARS: usize = 1024;
+
+/// `text` cut to `max` characters, with its length when it was longer.
+pub fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((end, _)) => std::borrow::Cow::Owned(format!(
+            "{}... ({} characters)",
+            text.get(..end).unwrap_or(text),
+            text.chars().count()
+        )),
+    }
+}

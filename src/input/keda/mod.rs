@@ -107,7 +107,7 @@ fn found(v: &Value) -> String {
         Value::Null => "nothing".to_string(),
         Value::Bool(b) => format!("{b}"),
         Value::Number(n) => format!("{n}"),
-        Value::String(s) => format!("{s:?}"),
+        Value::String(s) => crate::error::quoted(s).to_string(),
         Value::Array(_) => "a list".to_string(),
         Value::Object(_) => "a mapping".to_string(),
     }
@@ -502,9 +502,10 @@ fn verify_name(
         return Err(field_error(
             hpa_config.key("name"),
             format!(
-                "found the HPA name {hpa_name:?} of {} characters, expected at most \
-                 {MAX_LABEL_VALUE}: set spec.advanced.horizontalPodAutoscalerConfig.name to a \
-                 shorter name or shorten the ScaledObject's name",
+                "found the HPA name {} of {} characters, expected at most {MAX_LABEL_VALUE}: set \
+                 spec.advanced.horizontalPodAutoscalerConfig.name to a shorter name or shorten \
+                 the ScaledObject's name",
+                crate::error::quoted(&hpa_name),
                 hpa_name.len()
             ),
         ));
@@ -619,7 +620,10 @@ fn pausing(
         Some(v) => Some(v.trim().parse::<i32>().map_err(|_| {
             field_error(
                 meta.key("annotations").key(PAUSED_REPLICAS),
-                format!("found {v:?}, expected a replica count"),
+                format!(
+                    "found {}, expected a replica count",
+                    crate::error::quoted(v)
+                ),
             )
         })?),
     };
@@ -843,7 +847,10 @@ fn trigger_fields(
     if cached && matches!(scaler.as_str(), "cpu" | "memory" | "cron") {
         return Err(field_error(
             path.key("useCachedMetrics"),
-            format!("found true, expected false: not supported for the {scaler:?} scaler"),
+            format!(
+                "found true, expected false: not supported for the {} scaler",
+                crate::error::quoted(&scaler)
+            ),
         ));
     }
     let metadata_path = path.key("metadata");
@@ -866,7 +873,10 @@ fn trigger_fields(
     ) {
         return Err(field_error(
             path.key("metricType"),
-            format!("found {metric_type:?}, expected AverageValue, Value or Utilization"),
+            format!(
+                "found {}, expected AverageValue, Value or Utilization",
+                crate::error::quoted(&metric_type)
+            ),
         ));
     }
     Ok(TriggerFields {
@@ -991,7 +1001,10 @@ fn resource_trigger(
             let n: i32 = value.trim().parse().map_err(|_| {
                 field_error(
                     metadata_path.key("value"),
-                    format!("found {value:?}, expected a whole percentage"),
+                    format!(
+                        "found {}, expected a whole percentage",
+                        crate::error::quoted(&value)
+                    ),
                 )
             })?;
             json!({"type": "Utilization", "averageUtilization": n})
@@ -1000,7 +1013,10 @@ fn resource_trigger(
             parse_milli(&value).map_err(|e| {
                 field_error(
                     metadata_path.key("value"),
-                    format!("found {value:?}, expected a quantity ({e})"),
+                    format!(
+                        "found {}, expected a quantity ({e})",
+                        crate::error::quoted(&value)
+                    ),
                 )
             })?;
             json!({"type": "AverageValue", "averageValue": value})
@@ -1013,7 +1029,7 @@ fn resource_trigger(
                     if other.is_empty() {
                         "nothing".to_string()
                     } else {
-                        format!("{other:?}")
+                        crate::error::quoted(other).to_string()
                     }
                 ),
             ));
@@ -1083,8 +1099,9 @@ fn translate_fallback(
                     return Err(field_error(
                         fb_path.key("behavior"),
                         format!(
-                            "found {other:?}, expected static, currentReplicas, \
-                             currentReplicasIfHigher, currentReplicasIfLower or scalingModifiers"
+                            "found {}, expected static, currentReplicas, \
+                             currentReplicasIfHigher, currentReplicasIfLower or scalingModifiers",
+                            crate::error::quoted(other)
                         ),
                     ));
                 }
@@ -1199,7 +1216,10 @@ fn timestamp(raw: &Value, path: &FieldPath) -> Result<Option<Timestamp>, FieldEr
         Some(s) => Timestamp::parse_rfc3339(&s).map(Some).ok_or_else(|| {
             field_error(
                 path.clone(),
-                format!("found {s:?}, expected an RFC 3339 time"),
+                format!(
+                    "found {}, expected an RFC 3339 time",
+                    crate::error::quoted(&s)
+                ),
             )
         }),
     }
@@ -1268,7 +1288,10 @@ fn modifiers(
         .ok_or_else(|| {
             field_error(
                 path.key("target"),
-                format!("found {target:?}, expected a number above 0"),
+                format!(
+                    "found {}, expected a number above 0",
+                    crate::error::quoted(target)
+                ),
             )
         })?;
     let activation_target = if activation.is_empty() {
@@ -1277,7 +1300,10 @@ fn modifiers(
         scalers::parse_float(activation).ok_or_else(|| {
             field_error(
                 path.key("activationTarget"),
-                format!("found {activation:?}, expected a number"),
+                format!(
+                    "found {}, expected a number",
+                    crate::error::quoted(activation)
+                ),
             )
         })?
     };
@@ -1287,7 +1313,10 @@ fn modifiers(
         other => {
             return Err(field_error(
                 path.key("metricType"),
-                format!("found {other:?}, expected AverageValue or Value"),
+                format!(
+                    "found {}, expected AverageValue or Value",
+                    crate::error::quoted(other)
+                ),
             ));
         }
     };

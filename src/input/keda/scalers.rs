@@ -74,7 +74,12 @@ fn int(meta: &Meta, key: &str, default: i64) -> Result<(i64, String), MetadataEr
             .trim()
             .parse::<i64>()
             .map(|n| (n, key.to_string()))
-            .map_err(|_| err(key, format!("found {v:?}, expected an integer"))),
+            .map_err(|_| {
+                err(
+                    key,
+                    format!("found {}, expected an integer", crate::error::quoted(v)),
+                )
+            }),
     }
 }
 
@@ -82,9 +87,12 @@ fn int(meta: &Meta, key: &str, default: i64) -> Result<(i64, String), MetadataEr
 fn float(meta: &Meta, key: &str) -> Result<Option<f64>, MetadataError> {
     match text(meta, key) {
         None => Ok(None),
-        Some(v) => parse_float(v)
-            .map(Some)
-            .ok_or_else(|| err(key, format!("found {v:?}, expected a number"))),
+        Some(v) => parse_float(v).map(Some).ok_or_else(|| {
+            err(
+                key,
+                format!("found {}, expected a number", crate::error::quoted(v)),
+            )
+        }),
     }
 }
 
@@ -251,7 +259,10 @@ fn rabbitmq(meta: &Meta) -> Result<ScalerSpec, MetadataError> {
     } else if !matches!(mode, "QueueLength" | "MessageRate") {
         return Err(err(
             "mode",
-            format!("found {mode:?}, expected QueueLength or MessageRate"),
+            format!(
+                "found {}, expected QueueLength or MessageRate",
+                crate::error::quoted(mode)
+            ),
         ));
     } else {
         (value, format!("value (mode {mode})"))
@@ -376,10 +387,11 @@ fn generic(scaler: &str, meta: &Meta) -> Result<ScalerSpec, MetadataError> {
         return Err(MetadataError {
             key: None,
             message: format!(
-                "found a {scaler:?} trigger whose metadata has no threshold-like key, expected one \
+                "found a {} trigger whose metadata has no threshold-like key, expected one \
                  of threshold, targetValue, value, or a key ending in Threshold, Length, Count or \
                  Target (hpacalc knows the thresholds of prometheus, kafka, rabbitmq, \
-                 aws-sqs-queue, azure-servicebus, redis, redis-streams, cron, cpu and memory)"
+                 aws-sqs-queue, azure-servicebus, redis, redis-streams, cron, cpu and memory)",
+                crate::error::quoted(scaler)
             ),
         });
     };
@@ -396,9 +408,10 @@ fn generic(scaler: &str, meta: &Meta) -> Result<ScalerSpec, MetadataError> {
         activation,
         activation_source,
         guessed: Some(format!(
-            "hpacalc does not know the {scaler:?} scaler: it guessed the threshold from \
+            "hpacalc does not know the {} scaler: it guessed the threshold from \
              metadata.{key}, the activation threshold from {activation_key} (0 if absent) and the \
-             metric name s<index>-{scaler}; KEDA's scaler may differ"
+             metric name s<index>-{scaler}; KEDA's scaler may differ",
+            crate::error::quoted(scaler)
         )),
     })
 }
@@ -457,8 +470,9 @@ fn third_segment(path: &str, url: &str) -> Result<String, MetadataError> {
         _ => Err(err(
             "queueURL",
             format!(
-                "found {url:?}, expected https://sqs.REGION.amazonaws.com/ACCOUNT/QUEUE \
-                 (cannot get queueName from queueURL)"
+                "found {}, expected https://sqs.REGION.amazonaws.com/ACCOUNT/QUEUE \
+                 (cannot get queueName from queueURL)",
+                crate::error::quoted(url)
             ),
         )),
     }

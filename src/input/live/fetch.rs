@@ -228,8 +228,10 @@ fn scope_of(
     };
     let parsed = Selector::parse(&selector).map_err(|e| {
         LiveError(format!(
-            "the scale of {}/{} has the selector {selector:?}, which does not parse: {e}",
-            target.kind, target.name
+            "the scale of {}/{} has the selector {}, which does not parse: {e}",
+            target.kind,
+            target.name,
+            crate::error::quoted(&selector)
         ))
     })?;
     let scope = Scope {
@@ -261,19 +263,10 @@ pub(super) fn client_error_message(r: &Refused, verb: &str, group_resource: &str
     format!("{message} ({verb} {group_resource})")
 }
 
-/// The most of a server's error message kept in a capture (and so in the report): real ones are
-/// a line; a longer one is cut, with its length.
-pub const MAX_SERVER_MESSAGE: usize = 1024;
-
 /// A `Status` as the offline readers take an API's error answer.
 pub(super) fn status_text(message: &str, code: u16) -> String {
-    let count = message.chars().count();
-    let message = if count > MAX_SERVER_MESSAGE {
-        let cut: String = message.chars().take(MAX_SERVER_MESSAGE).collect();
-        format!("{cut}... ({count} characters)")
-    } else {
-        message.to_string()
-    };
+    // A server's message is kept to what a report shows of it.
+    let message = crate::error::cut(message, crate::error::MAX_MESSAGE_CHARS);
     serde_json::json!({
         "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
         "message": message, "code": code,

@@ -69,7 +69,7 @@ impl fmt::Display for FieldPath {
                     }
                     f.write_str(k)?;
                 }
-                Seg::Key(k) => write!(f, "[{k:?}]")?,
+                Seg::Key(k) => write!(f, "[{}]", crate::error::quoted(k))?,
             }
         }
         Ok(())

@@ -164,10 +164,11 @@ pub fn v2_keys_in_v2beta1(raw: &Value, api_version: &str) -> Option<FieldError> 
                 return Some(field_error(
                     path,
                     format!(
-                        "found the autoscaling/v2 key {key:?} in an {api_version} manifest, \
+                        "found the autoscaling/v2 key {} in an {api_version} manifest, \
                          expected the {api_version} spelling (targetAverageUtilization, \
                          targetAverageValue, targetValue, metricName) or apiVersion: \
-                         autoscaling/v2 for the whole file"
+                         autoscaling/v2 for the whole file",
+                        crate::error::quoted(key)
                     ),
                 ));
             }

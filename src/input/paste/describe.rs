@@ -120,13 +120,21 @@ fn top_level(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<Sectio
         return Err(error(
             file,
             n,
-            format!("found {line:?}, expected a describe line such as `Max replicas:  10`"),
+            format!(
+                "found {}, expected a describe line such as `Max replicas:  10`",
+                crate::error::quoted(line)
+            ),
         ));
     };
     let value = value.trim();
     let int = |what: &str| -> Result<i64, InputError> {
         value.parse::<i64>().map_err(|_| {
-            error(file, n, format!("found {value:?}, expected {what}")).field(key.to_string())
+            error(
+                file,
+                n,
+                format!("found {}, expected {what}", crate::error::quoted(value)),
+            )
+            .field(key.to_string())
         })
     };
     Ok(match key {
@@ -146,7 +154,10 @@ fn top_level(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<Sectio
                 return Err(error(
                     file,
                     n,
-                    format!("found {value:?}, expected Kind/name such as Deployment/web"),
+                    format!(
+                        "found {}, expected Kind/name such as Deployment/web",
+                        crate::error::quoted(value)
+                    ),
                 )
                 .field("Reference"));
             };
@@ -182,7 +193,10 @@ fn top_level(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<Sectio
                 error(
                     file,
                     n,
-                    format!("found {value:?}, expected a percentage such as 50%"),
+                    format!(
+                        "found {}, expected a percentage such as 50%",
+                        crate::error::quoted(value)
+                    ),
                 )
                 .field(key.to_string())
             })?);
@@ -200,7 +214,10 @@ fn top_level(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<Sectio
                 error(
                     file,
                     n,
-                    format!("found {value:?}, expected `N current / M desired`"),
+                    format!(
+                        "found {}, expected `N current / M desired`",
+                        crate::error::quoted(value)
+                    ),
                 )
                 .field(key.to_string())
             })?);
@@ -244,7 +261,10 @@ fn quantity(file: &str, n: usize, text: &str, what: &str) -> Result<i64, InputEr
         error(
             file,
             n,
-            format!("found {text:?} ({e}), expected {what} as a quantity such as 500m or 100Mi"),
+            format!(
+                "found {} ({e}), expected {what} as a quantity such as 500m or 100Mi",
+                crate::error::quoted(text)
+            ),
         )
     })
 }
@@ -280,7 +300,10 @@ fn metric_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), 
         return Err(error(
             file,
             n,
-            format!("found {value:?}, expected `<current> / <target>`"),
+            format!(
+                "found {}, expected `<current> / <target>`",
+                crate::error::quoted(value)
+            ),
         )
         .field("Metrics"));
     };
@@ -302,8 +325,9 @@ fn metric_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), 
             file,
             n,
             format!(
-                "found {label:?}, expected a metric line as kubectl describe hpa prints it \
-                 (`resource cpu on pods  (as a percentage of request)`, `\"name\" on pods`, ...)"
+                "found {}, expected a metric line as kubectl describe hpa prints it \
+                 (`resource cpu on pods  (as a percentage of request)`, `\"name\" on pods`, ...)",
+                crate::error::quoted(label)
             ),
         )
         .field("Metrics"));
@@ -342,7 +366,8 @@ impl MetricText<'_> {
         };
         let rest = rest.strip_suffix(" on pods").ok_or_else(|| {
             self.error(format!(
-                "found {label:?}, expected `resource <name> on pods`"
+                "found {}, expected `resource <name> on pods`",
+                crate::error::quoted(label)
             ))
         })?;
         let (resource, container) = match rest.split_once(" of container ") {
@@ -354,12 +379,16 @@ impl MetricText<'_> {
                 .strip_suffix('%')
                 .and_then(|p| p.parse::<i64>().ok())
                 .ok_or_else(|| {
-                    self.error(format!("found {target:?}, expected a target such as 50%"))
+                    self.error(format!(
+                        "found {}, expected a target such as 50%",
+                        crate::error::quoted(target)
+                    ))
                 })?;
             if let Some(c) = self.current {
                 let (u, avg) = utilization_current(c).ok_or_else(|| {
                     self.error(format!(
-                        "found {c:?}, expected a current value such as 46% (230m)"
+                        "found {}, expected a current value such as 46% (230m)",
+                        crate::error::quoted(c)
                     ))
                 })?;
                 status.average_utilization = Some(u);
@@ -404,7 +433,8 @@ impl MetricText<'_> {
         } else if let Some(object) = rest.strip_prefix("on ") {
             let (described, which) = object.rsplit_once(" (").ok_or_else(|| {
                 self.error(format!(
-                    "found {label:?}, expected `\"<metric>\" on Kind/name (target value)`"
+                    "found {}, expected `\"<metric>\" on Kind/name (target value)`",
+                    crate::error::quoted(label)
                 ))
             })?;
             let (kind, oname) = described.split_once('/').unwrap_or((described, ""));
@@ -422,7 +452,8 @@ impl MetricText<'_> {
             ("External", true)
         } else {
             return Err(self.error(format!(
-                "found {label:?}, expected a metric as kubectl describe prints it"
+                "found {}, expected a metric as kubectl describe prints it",
+                crate::error::quoted(label)
             )));
         };
         spec_with_current(&mut status, self.current, average, q)?;
@@ -479,7 +510,12 @@ fn push_status(
 fn behavior_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), InputError> {
     let text = collapse(line);
     let bad = |what: &str| {
-        error(file, n, format!("found {text:?}, expected {what}")).field("Behavior".to_string())
+        error(
+            file,
+            n,
+            format!("found {}, expected {what}", crate::error::quoted(&text)),
+        )
+        .field("Behavior".to_string())
     };
     match text.as_str() {
         "Scale Up:" => r.direction = Some("scaleUp".into()),
@@ -562,7 +598,7 @@ fn condition_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(
     if !matches!(*status, "True" | "False" | "Unknown") {
         return Err(InputError::new(
             file,
-            format!("found {status:?} in the Status column, expected True, False or Unknown (are the columns shifted?)"),
+            format!("found {} in the Status column, expected True, False or Unknown (are the columns shifted?)", crate::error::quoted(status)),
         )
         .at(n, Some(*col))
         .field("Conditions"));
@@ -603,7 +639,7 @@ fn event_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), I
         return Err(error(
             file,
             n,
-            format!("found {kind:?} in the Type column, expected Normal or Warning (are the columns shifted?)"),
+            format!("found {} in the Type column, expected Normal or Warning (are the columns shifted?)", crate::error::quoted(kind)),
         )
         .field("Events"));
     }
@@ -626,7 +662,10 @@ fn event_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), I
     let bad_age = || {
         InputError::new(
             file,
-            format!("found the age {age:?}, expected an age such as 5m or `5m (x3 over 20m)`"),
+            format!(
+                "found the age {}, expected an age such as 5m or `5m (x3 over 20m)`",
+                crate::error::quoted(age)
+            ),
         )
         .at(n, Some(*age_col))
         .field("Events")
@@ -655,7 +694,7 @@ fn event_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), I
         namespace: String::new(),
         name: String::new(),
         reason: (*reason).to_string(),
-        message: (*message).to_string(),
+        message: super::events::kept(message),
         warning: *kind == "Warning",
         count,
         first: at(first.max(last)),

@@ -46,6 +46,12 @@ pub struct HpaEvent {
     pub relative: bool,
 }
 
+/// An event's message as a report keeps it: cut past `MAX_MESSAGE_CHARS` (a message of 2 MB is
+/// no message a person reads, and a table would wrap it for minutes).
+pub fn kept(message: &str) -> String {
+    crate::error::cut(message, crate::error::MAX_MESSAGE_CHARS).into_owned()
+}
+
 impl HpaEvent {
     /// The event with relative times placed before `now`.
     pub fn at(mut self, now: Timestamp) -> HpaEvent {
@@ -201,7 +207,7 @@ fn to_event(f: RawFields, origin: String) -> Option<HpaEvent> {
         namespace,
         name,
         reason: f.reason.unwrap_or_default(),
-        message: f.message.or(f.note).unwrap_or_default(),
+        message: kept(&f.message.or(f.note).unwrap_or_default()),
         warning: f.type_.as_deref() == Some("Warning"),
         count,
         first,
@@ -324,7 +330,10 @@ fn parse_table(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
             super::parse_age(last).map(Some).ok_or_else(|| {
                 InputError::new(
                     file,
-                    format!("found {text:?} in {name}, expected an age such as 5m"),
+                    format!(
+                        "found {} in {name}, expected an age such as 5m",
+                        crate::error::quoted(text)
+                    ),
                 )
                 .at(n, Some(col))
                 .field(name.to_string())
@@ -351,7 +360,7 @@ fn parse_table(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
             namespace: cell("NAMESPACE").map_or("", |(_, c)| c).to_string(),
             name: name.to_string(),
             reason: cell("REASON").map_or("", |(_, c)| c).to_string(),
-            message: cell("MESSAGE").map_or("", |(_, c)| c).to_string(),
+            message: kept(cell("MESSAGE").map_or("", |(_, c)| c)),
             warning: cell("TYPE").is_some_and(|(_, t)| t == "Warning"),
             count,
             first: at(first),
@@ -494,9 +503,10 @@ pub fn to_history(
         }
         let Some((new_size, direction)) = rescale_message(&e.message) else {
             out.warnings.push(format!(
-                "{}: found the SuccessfulRescale message {:?}, expected \"New size: N; reason: \
+                "{}: found the SuccessfulRescale message {}, expected \"New size: N; reason: \
                  ...\" (ignored)",
-                e.origin, e.message
+                e.origin,
+                crate::error::quoted(&e.message)
             ));
             continue;
         };

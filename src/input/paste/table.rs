@@ -167,7 +167,10 @@ impl<'a> TableRow<'a> {
         let (col, text) = self.cell(name);
         InputError::new(
             self.file,
-            format!("found {text:?} in {name}, expected {what} (are the columns shifted?)"),
+            format!(
+                "found {} in {name}, expected {what} (are the columns shifted?)",
+                crate::error::quoted(text)
+            ),
         )
         .at(self.n, Some(col))
         .field(name.to_string())
@@ -216,9 +219,15 @@ fn targets(
     if shown != "<none>" {
         for (i, entry) in shown.split(", ").enumerate() {
             let bad = |what: &str| {
-                InputError::new(file, format!("found the target {entry:?}, expected {what}"))
-                    .at(n, Some(targets_col))
-                    .field("TARGETS")
+                InputError::new(
+                    file,
+                    format!(
+                        "found the target {}, expected {what}",
+                        crate::error::quoted(entry)
+                    ),
+                )
+                .at(n, Some(targets_col))
+                .field("TARGETS")
             };
             let (m, c, assumed) = target_entry(entry, i).map_err(|e| bad(&e))?;
             if let Some(a) = assumed {
@@ -266,7 +275,8 @@ fn target_entry(entry: &str, index: usize) -> Result<Entry, String> {
             Some(r) => r.to_string(),
             None => {
                 assumed = Some(format!(
-                    "The target {entry:?} names no resource (kubectl before 1.30): taken as cpu."
+                    "The target {} names no resource (kubectl before 1.30): taken as cpu.",
+                    crate::error::quoted(entry)
                 ));
                 "cpu".to_string()
             }
@@ -295,8 +305,9 @@ fn target_entry(entry: &str, index: usize) -> Result<Entry, String> {
         if average {
             // An Object or External AverageValue: only External keeps no described object.
             assumed = Some(format!(
-                "The target {entry:?} shows neither the metric's type nor its name: taken as an \
-                 External AverageValue metric named {name}."
+                "The target {} shows neither the metric's type nor its name: taken as an \
+                 External AverageValue metric named {name}.",
+                crate::error::quoted(entry)
             ));
             if let Some(c) = current {
                 status.average_value_milli = Some(q(c)?);
@@ -306,8 +317,9 @@ fn target_entry(entry: &str, index: usize) -> Result<Entry, String> {
                 "target": {"type": "AverageValue", "averageValue": t}}})
         } else {
             assumed = Some(format!(
-                "The target {entry:?} shows neither the metric's type nor its name: taken as a \
-                 Pods metric named {name} (an Object or External Value target prints the same)."
+                "The target {} shows neither the metric's type nor its name: taken as a \
+                 Pods metric named {name} (an Object or External Value target prints the same).",
+                crate::error::quoted(entry)
             ));
             if let Some(c) = current {
                 status.average_value_milli = Some(q(c)?);

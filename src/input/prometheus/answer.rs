@@ -26,7 +26,7 @@ impl Series {
             .labels
             .iter()
             .filter(|(k, _)| *k != "__name__")
-            .map(|(k, v)| format!("{k}={v:?}"))
+            .map(|(k, v)| format!("{k}={}", crate::error::quoted(v)))
             .collect();
         let name = self.labels.get("__name__").map_or("", String::as_str);
         format!("{name}{{{}}}", labels.join(", "))
