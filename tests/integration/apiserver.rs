@@ -9,7 +9,8 @@
 //! custom resource and metrics.k8s.io is not installed), `nometrics` (metrics.k8s.io answers
 //! 503), `locked` (403), `slow` (the HPA answers after 3 s), `overlap` (a pod under the selector
 //! belongs to another workload), `rolling` (a rollout's surge), `nocustom` (custom.metrics.k8s.io
-//! answers 503), `nocustom404` (it is not installed).
+//! answers 503), `nocustom404` (it is not installed). The `hostile-*` namespaces are a server gone
+//! wrong (`hostile`): an endless answer, an endless list, huge or escape-laden messages.
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -338,6 +339,7 @@ fn hpa(fixture: &Fixture, ns: &str, name: &str) -> Option<Value> {
             "shop" | "nometrics" | "slow" | "overlap" | "rolling" | "nocustom" | "nocustom404",
             "web",
         ) => {}
+        (ns, "web") if ns.starts_with("hostile-") => {}
         ("shop", "orphan") => hpa["spec"]["scaleTargetRef"]["name"] = json!("gone"),
         ("shop", "daemon") => {
             hpa["spec"]["scaleTargetRef"] =
@@ -389,6 +391,9 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     if let Some(dump) = &f.dump {
         return dumped(dump, &parts, &q);
+    }
+    if let Some(answer) = hostile(&parts, &q) {
+        return answer;
     }
     let in_ns = |text: &str, ns: &str| text.replace("\"shop\"", &format!("\"{ns}\""));
     match parts.as_slice() {
@@ -625,6 +630,90 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
         ["api", "v1", "nodes"] => reply(200, cluster_file("nodes.json")),
         ["api", "v1", "pods"] => reply(200, cluster_file("pods-all.json")),
         _ => reply(404, "404 page not found\n".to_string()),
+    }
+}
+
+/// A message of `n` lines, each with the escapes that retitle a terminal and clear it.
+pub fn escape_laden(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("line {i} \u{1b}]0;pwned\u{7}\u{1b}[2J of a server's message"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The answers of a server gone wrong, by namespace; `None`: the usual answer.
+fn hostile(parts: &[&str], q: &BTreeMap<String, String>) -> Option<Reply> {
+    let ns = parts
+        .iter()
+        .position(|p| *p == "namespaces")
+        .and_then(|i| parts.get(i + 1))?;
+    let resource = parts.last().copied().unwrap_or("");
+    let list = |kind: &str, next: &str, items: &str| {
+        format!(
+            "{{\"kind\":\"{kind}\",\"apiVersion\":\"v1\",\"metadata\":{{\"continue\":\"{next}\"}},\"items\":[{items}]}}"
+        )
+    };
+    match (*ns, resource) {
+        // An HPA answer past any object's size: 70 MiB of one annotation.
+        ("hostile-huge", "web") if parts.contains(&"horizontalpodautoscalers") => {
+            let filler = "x".repeat(70 * 1024 * 1024);
+            Some(reply(
+                200,
+                format!(
+                    "{{\"kind\":\"HorizontalPodAutoscaler\",\"metadata\":{{\"annotations\":{{\"a\":\"{filler}\"}}}}}}"
+                ),
+            ))
+        }
+        // The same continue token on empty pages, for ever.
+        ("hostile-endless", "pods") => Some(reply(200, list("PodList", "again", ""))),
+        // A new continue token on every page, each with one event, for ever.
+        ("hostile-chatty", "events") => {
+            let n: u64 = q.get("continue").and_then(|c| c.parse().ok()).unwrap_or(0);
+            let event = json!({"apiVersion": "v1", "kind": "Event",
+                "metadata": {"name": format!("web.{n}"), "namespace": "hostile-chatty"},
+                "involvedObject": {"kind": "HorizontalPodAutoscaler", "name": "web"},
+                "type": "Normal", "reason": "Noise", "message": "again", "count": 1,
+                "firstTimestamp": ago(60), "lastTimestamp": ago(60)});
+            Some(reply(
+                200,
+                list("EventList", &(n + 1).to_string(), &event.to_string()),
+            ))
+        }
+        // metrics.k8s.io unavailable, with a message of 100 KB.
+        ("hostile-bigstatus", "pods") if parts.contains(&"metrics.k8s.io") => Some(status(
+            503,
+            "ServiceUnavailable",
+            &"unavailable ".repeat(8_500),
+        )),
+        // A 403 whose message is 5 MB of lines with terminal escapes.
+        ("hostile-noisy", "web") => Some(status(403, "Forbidden", &escape_laden(60_000))),
+        // A 403 on the pods, after the HPA, its scale and its target answered.
+        ("hostile-podsforbidden", "pods") if !parts.contains(&"metrics.k8s.io") => Some(status(
+            403,
+            "Forbidden",
+            "pods is forbidden: User \"tester\" cannot list resource \"pods\"",
+        )),
+        // metrics.k8s.io unavailable, with a message that would retitle the terminal.
+        ("hostile-ansi", "pods") if parts.contains(&"metrics.k8s.io") => {
+            Some(status(503, "ServiceUnavailable", &escape_laden(3)))
+        }
+        // A scale whose selector is 200 KB: the pod list's URL is too long for the server.
+        ("hostile-bigselector", "scale") => {
+            let labels: Vec<String> = (0..20_000).map(|i| format!("k{i}=v")).collect();
+            Some(reply(
+                200,
+                json!({"kind": "Scale", "apiVersion": "autoscaling/v1",
+                       "metadata": {"name": "web"}, "spec": {"replicas": 5},
+                       "status": {"replicas": 5, "selector": labels.join(",")}})
+                .to_string(),
+            ))
+        }
+        ("hostile-bigselector", "pods") => Some(status(
+            414,
+            "RequestURITooLong",
+            "the request's URI is too long",
+        )),
+        _ => None,
     }
 }
 

@@ -14,14 +14,14 @@ use serde_json::Value;
 use crate::apiserver::{ApiServer, Fixture, foreign_ca_pem, synthetic_metrics, synthetic_pod};
 use crate::support::{Test, codes, decision, hpacalc, json_of, root, stderr, stdout, temp_dir};
 
-fn server() -> &'static ApiServer {
+pub(crate) fn server() -> &'static ApiServer {
     static SERVER: OnceLock<ApiServer> = OnceLock::new();
     SERVER.get_or_init(|| ApiServer::start(Fixture::kubectl()))
 }
 
 /// hpacalc in `dir` with only the given kubeconfig in reach (no KUBECONFIG, no ~/.kube, not in
 /// a pod).
-fn run_in(dir: &Path, args: &[&str], kubeconfig: Option<&Path>) -> Test {
+pub(crate) fn run_in(dir: &Path, args: &[&str], kubeconfig: Option<&Path>) -> Test {
     let mut test = Test::new()
         .args(args)
         .current_dir(dir)
@@ -39,7 +39,7 @@ fn run_in(dir: &Path, args: &[&str], kubeconfig: Option<&Path>) -> Test {
     test
 }
 
-fn live(args: &[&str]) -> Test {
+pub(crate) fn live(args: &[&str]) -> Test {
     run_in(&root(), args, Some(&server().good_kubeconfig()))
 }
 
@@ -48,7 +48,7 @@ fn live_json(args: &[&str]) -> Value {
 }
 
 /// Exit 1, nothing on stdout and one line on stderr, which it returns.
-fn fail_line(test: Test) -> String {
+pub(crate) fn fail_line(test: Test) -> String {
     stderr(&test.status(1).stdout("").stderr_lines(1).run())
 }
 
@@ -58,7 +58,7 @@ fn answer(v: &Value) -> Value {
     serde_json::json!({"decision": decision(v), "steps": v["steps"]})
 }
 
-fn save_dir(name: &str) -> PathBuf {
+pub(crate) fn save_dir(name: &str) -> PathBuf {
     let dir = server().path(name);
     let _ = std::fs::remove_dir_all(&dir);
     dir

@@ -2,13 +2,13 @@
 //! index, the single-HPA calculation run on each HPA's share of the dump, and the facts the
 //! cross-HPA findings read (`calc::fleet`).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use anyhow::Result;
 
 use crate::calc;
 use crate::input::cluster::index::{MetricsIndex, PodIndex, Selections};
-use crate::input::cluster::json::Json;
+use crate::input::cluster::json::{Json, Sym};
 use crate::input::cluster::objects::{
     EventHead, HpaHead, Node, Pdb, Pod, PodSpec, Workload, milli, requests_milli,
 };
@@ -659,14 +659,25 @@ pub fn static_checks(dump: &Dump, fleet: &FleetFacts) -> AuditReport {
     let mut hpas: Vec<&Whole<HpaHead>> = dump.hpas.iter().collect();
     hpas.sort_by_key(|h| hpa_key(&h.head));
     // Each HPA's target and selector.
+    // The workloads by namespace, kind and name: the first of each, as a scan would find it.
+    let mut workloads: HashMap<(&str, &str, &str), &Workload> = HashMap::new();
+    for w in &dump.workloads {
+        let key = (
+            w.metadata.namespace.as_str(),
+            w.kind.as_str(),
+            w.metadata.name.as_str(),
+        );
+        workloads.entry(key).or_insert(w);
+    }
     let targets: Vec<Target<'_>> = (hpas.iter())
         .map(|h| {
             let r = &h.head.spec.scale_target_ref;
-            let w = (dump.workloads.iter()).find(|w| {
-                w.metadata.namespace == h.head.metadata.namespace
-                    && *w.kind == *r.kind
-                    && *w.metadata.name == *r.name
-            });
+            let key = (
+                h.head.metadata.namespace.as_str(),
+                r.kind.as_str(),
+                r.name.as_str(),
+            );
+            let w = workloads.get(&key).copied();
             (w, w.and_then(selector_of))
         })
         .collect();
@@ -718,12 +729,7 @@ fn selector_of(w: &Workload) -> Option<(String, Selector)> {
 }
 
 /// The labels of a workload's pod template.
-fn template_labels(
-    w: &Workload,
-) -> Vec<(
-    crate::input::cluster::json::Sym,
-    crate::input::cluster::json::Sym,
-)> {
+fn template_labels(w: &Workload) -> Vec<(Sym, Sym)> {
     (w.spec.template.as_ref())
         .map(|t| t.metadata.labels.0.to_vec())
         .unwrap_or_default()
@@ -807,17 +813,28 @@ impl<'s, 'a> Others<'s, 'a> {
         let mut groups: Vec<Vec<usize>> = Vec::new();
         let mut known: HashMap<Vec<usize>, usize> = HashMap::new();
         let mut groups_of: Vec<Vec<usize>> = vec![Vec::new(); hpas.len()];
+        // Workloads with the same template labels in one namespace take the same HPAs: each
+        // such set of labels is matched once, against the HPAs of its namespace.
+        let mut by_namespace: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (j, h) in hpas.iter().enumerate() {
+            (by_namespace
+                .entry(h.head.metadata.namespace.as_str())
+                .or_default())
+            .push(j);
+        }
+        let mut seen: HashSet<(&str, Vec<(Sym, Sym)>)> = HashSet::new();
         for w in &dump.workloads {
+            let ns = w.metadata.namespace.as_str();
             let labels = template_labels(w);
-            let taking: Vec<usize> = (0..hpas.len())
+            if !seen.insert((ns, labels.clone())) {
+                continue;
+            }
+            let taking: Vec<usize> = (by_namespace.get(ns).into_iter().flatten())
+                .copied()
                 .filter(|&j| {
-                    let same_ns = hpas
-                        .get(j)
-                        .is_some_and(|h| h.head.metadata.namespace == w.metadata.namespace);
-                    same_ns
-                        && (targets.get(j))
-                            .and_then(|t| t.1.as_ref())
-                            .is_some_and(|(_, p)| p.matches_pairs(&labels))
+                    (targets.get(j))
+                        .and_then(|t| t.1.as_ref())
+                        .is_some_and(|(_, p)| p.matches_pairs(&labels))
                 })
                 .collect();
             if taking.len() < 2 || known.contains_key(&taking) {
@@ -852,17 +869,20 @@ impl<'s, 'a> Others<'s, 'a> {
 
     /// The other HPAs taking pods of a workload HPA `i` takes.
     fn selecting(&self, i: usize) -> Names {
-        let mut others: BTreeSet<usize> = BTreeSet::new();
-        for &g in self.groups_of.get(i).into_iter().flatten() {
-            others.extend(
-                self.groups
-                    .get(g)
-                    .into_iter()
-                    .flatten()
-                    .filter(|&&j| j != i),
+        let of = self.groups_of.get(i).map(Vec::as_slice).unwrap_or_default();
+        if let [g] = of {
+            // One set (the usual case): its names without walking all of it.
+            return self.names_but(
+                self.groups.get(*g).map(Vec::as_slice).unwrap_or_default(),
+                i,
             );
         }
-        self.names(&others)
+        let mut others: BTreeSet<usize> = BTreeSet::new();
+        for &g in of {
+            others.extend(self.groups.get(g).into_iter().flatten());
+        }
+        let others: Vec<usize> = others.into_iter().collect();
+        self.names_but(&others, i)
     }
 
     /// The other HPAs with the same scale target.
@@ -872,20 +892,18 @@ impl<'s, 'a> Others<'s, 'a> {
         };
         let ns = h.head.metadata.namespace.as_str();
         let r = &h.head.spec.scale_target_ref;
-        let same: BTreeSet<usize> = (self.by_target.get(&(ns, r.kind.as_str(), r.name.as_str())))
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(|&j| j != i)
-            .collect();
-        self.names(&same)
+        let same = self.by_target.get(&(ns, r.kind.as_str(), r.name.as_str()));
+        self.names_but(same.map(Vec::as_slice).unwrap_or_default(), i)
     }
 
-    /// The HPAs at these positions (name order), as a message lists them.
-    fn names(&self, positions: &BTreeSet<usize>) -> Names {
+    /// The HPAs at these sorted positions (name order) but `i`, as a message lists them: only
+    /// the first few are named, so this costs a few names however many there are.
+    fn names_but(&self, positions: &[usize], i: usize) -> Names {
+        let total = positions.len() - usize::from(positions.binary_search(&i).is_ok());
+        let named = (positions.iter()).filter(|&&j| j != i);
         Names::of(
-            (positions.iter()).filter_map(|&j| self.hpas.get(j).map(|o| hpa_key(&o.head))),
-            positions.len(),
+            named.filter_map(|&j| self.hpas.get(j).map(|o| hpa_key(&o.head))),
+            total,
         )
     }
 }

@@ -505,7 +505,7 @@ fn verify_name(
                 "found the HPA name {} of {} characters, expected at most {MAX_LABEL_VALUE}: set \
                  spec.advanced.horizontalPodAutoscalerConfig.name to a shorter name or shorten \
                  the ScaledObject's name",
-                crate::error::quoted(&hpa_name),
+                crate::error::quoted(hpa_name),
                 hpa_name.len()
             ),
         ));

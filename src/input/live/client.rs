@@ -108,7 +108,12 @@ impl Api {
             let request = http::Request::get(req.path.as_str())
                 .header(http::header::ACCEPT, "application/json")
                 .body(Vec::new())
-                .map_err(|e| LiveError(format!("bad request path {}: {e}", req.path)))?;
+                .map_err(|e| {
+                    LiveError(format!(
+                        "bad request path {}: {e}",
+                        crate::error::quoted_bare(&req.path)
+                    ))
+                })?;
             let response = self
                 .client
                 .send(request.map(kube::client::Body::from))
@@ -146,6 +151,9 @@ impl Api {
                 Ok(Ok(text))
             } else {
                 let (message, status) = status_message(&text);
+                // A server's message is kept to what a report shows of it.
+                let message =
+                    crate::error::cut(&message, crate::error::MAX_MESSAGE_CHARS).into_owned();
                 Ok(Err(Refused {
                     code,
                     message,

@@ -571,7 +571,10 @@ pub(super) async fn discover(
                  the rule {{nonResourceURLs: [\"/api\", \"/api/*\", \"/apis\", \"/apis/*\"], \
                  verbs: [\"get\"]}} allows it (every authenticated user has it through \
                  system:discovery unless it was removed)",
-                req.path, api.server, api.context, r.message
+                req.path,
+                api.server,
+                api.context,
+                crate::error::quoted_bare(&r.message)
             )));
         }
         Err(r) => return Err(refused(api, &req, &r)),

@@ -1,0 +1,782 @@
+//! Hardening, round three (issue 22): each attack of the campaign, generated here in the shape it
+//! was run, against the binary. Every case ends within 20 s and 1 GiB, with the right answer or
+//! exit 1, one short error line and nothing on stdout; no file outside what the run was asked to
+//! write changes; no secret reaches a stream; no control byte from an input reaches the
+//! terminal. The cluster-side cases use the test API server's `hostile-*` namespaces.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::live::{fail_line, live, run_in, save_dir, server};
+use crate::support::{NOW, Scratch, Test, stderr, stdout};
+
+/// The bounds of every case.
+const WITHIN: Duration = Duration::from_secs(20);
+const MEMORY_MIB: u64 = 1024;
+
+/// An error a person reads: one line, short, without a raw control byte.
+fn short_error(text: &str) {
+    assert_eq!(text.lines().count(), 1, "{}", &text[..text.len().min(500)]);
+    assert!(text.len() < 2_000, "{} bytes: {}", text.len(), &text[..500]);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text}"
+    );
+}
+
+/// A bounded failing run: exit 1, nothing on stdout, one short error line.
+fn refused(test: Test) -> String {
+    let out = test
+        .within(WITHIN)
+        .memory_limit_mib(MEMORY_MIB)
+        .status(1)
+        .stdout("")
+        .run();
+    let err = stderr(&out);
+    short_error(&err);
+    err
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data destroyed or written where it should not be.
+
+/// An earlier capture in `dir`, saved from `shop`.
+fn earlier_capture(name: &str) -> std::path::PathBuf {
+    let dir = save_dir(name);
+    live(&["web", "-n", "shop", "--save", dir.to_str().unwrap()])
+        .status(0)
+        .run();
+    assert!(dir.join("command.txt").exists());
+    dir
+}
+
+#[test]
+fn save_never_deletes_a_file_this_run_did_not_write() {
+    let dir = earlier_capture("keep-mine");
+    // The user's own file, named like one an HPA without custom metrics does not write.
+    let mine = write(&dir, "custom-metrics-error.json", "my notes");
+    live(&["web", "-n", "shop", "--save", dir.to_str().unwrap()])
+        .status(0)
+        .run();
+    assert_eq!(std::fs::read_to_string(mine).unwrap(), "my notes");
+}
+
+#[test]
+fn save_refuses_a_folder_that_is_not_an_earlier_capture() {
+    let dir = save_dir("not-a-capture");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mine = write(&dir, "notes.txt", "mine");
+    let out = live(&["web", "-n", "shop", "--save", dir.to_str().unwrap()])
+        .status(2)
+        .stdout("")
+        .run();
+    assert!(stderr(&out).contains("found a folder with other files (notes.txt)"));
+    assert_eq!(std::fs::read_to_string(mine).unwrap(), "mine");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn save_never_writes_through_a_symlink() {
+    let dir = earlier_capture("symlinked");
+    let victim_dir = save_dir("victim");
+    std::fs::create_dir_all(&victim_dir).unwrap();
+    let victim = write(&victim_dir, "notes.txt", "the victim's notes");
+    std::fs::remove_file(dir.join("hpa.yaml")).unwrap();
+    std::os::unix::fs::symlink(&victim, dir.join("hpa.yaml")).unwrap();
+    live(&["web", "-n", "shop", "--save", dir.to_str().unwrap()])
+        .status(0)
+        .run();
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "the victim's notes"
+    );
+    assert!(
+        std::fs::symlink_metadata(dir.join("hpa.yaml"))
+            .unwrap()
+            .is_file()
+    );
+}
+
+#[test]
+fn a_failed_run_leaves_the_earlier_capture_whole() {
+    let dir = earlier_capture("kept-whole");
+    let before: Vec<(String, Vec<u8>)> = files_of(&dir);
+    let err = fail_line(live(&[
+        "web",
+        "-n",
+        "hostile-podsforbidden",
+        "--save",
+        dir.to_str().unwrap(),
+    ]));
+    assert!(err.contains("forbidden (403)"), "{err}");
+    assert_eq!(files_of(&dir), before, "no file changed, none added");
+}
+
+fn files_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(e.path()).unwrap_or_default())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_the_capture_folder_is_refused_not_opened() {
+    let dir = earlier_capture("with-fifo");
+    std::fs::remove_file(dir.join("scale.json")).unwrap();
+    let fifo = dir.join("scale.json");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let err = refused(live(&[
+        "web",
+        "-n",
+        "shop",
+        "--save",
+        dir.to_str().unwrap(),
+    ]));
+    assert!(err.contains("found a named pipe"), "{err}");
+}
+
+#[test]
+fn live_mode_without_save_writes_no_file() {
+    let tmp = Scratch::new("no-temp-files");
+    live(&["web", "-n", "shop"])
+        .env("TMPDIR", &tmp.0)
+        .status(0)
+        .run();
+    assert_eq!(std::fs::read_dir(&tmp.0).unwrap().count(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets.
+
+#[test]
+fn a_kubeconfig_error_names_the_place_never_the_content() {
+    let tmp = Scratch::new("kubeconfig-secret");
+    let secret = "s3cr3t-token-value";
+    let key = "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tbXlrZXk=";
+    let text = format!(
+        "apiVersion: v1\nkind: Config\nusers:\n- name: u\n  user:\n    token: {secret}\n    \
+         client-key-data: {key}\n  oops: [unclosed\ncontexts: []\n"
+    );
+    let path = write(&tmp.0, "kubeconfig", &text);
+    let err = refused(run_in(&tmp.0, &["web"], Some(Path::new(&path))));
+    // The place: the file, then its line and column.
+    let place = err.split(&path).nth(1).unwrap_or("");
+    assert!(
+        place.starts_with(':') && place[1..].starts_with(|c: char| c.is_ascii_digit()),
+        "{err}"
+    );
+    assert!(!err.contains(secret) && !err.contains(key), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_and_fifos_in_a_kubeconfig_are_refused() {
+    let tmp = Scratch::new("kubeconfig-devices");
+    let ca = base64(server().ca_pem.as_bytes());
+    let config = |cluster: &str, user: &str| {
+        format!(
+            "apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n- name: c\n  cluster:\n    \
+             server: {}\n    {cluster}\ncontexts:\n- name: t\n  context:\n    cluster: c\n    \
+             user: u\nusers:\n- name: u\n  user:\n    {user}\n",
+            server().url
+        )
+    };
+    let cases = [
+        (
+            config(
+                &format!("certificate-authority-data: {ca}"),
+                "tokenFile: /dev/zero",
+            ),
+            "found a character device",
+        ),
+        (
+            config("certificate-authority: /dev/urandom", "token: x"),
+            "found a character device",
+        ),
+    ];
+    for (text, want) in cases {
+        let path = write(&tmp.0, "kubeconfig", &text);
+        let err = refused(run_in(&tmp.0, &["web"], Some(Path::new(&path))));
+        assert!(err.contains(want), "{err}");
+    }
+    // A kubeconfig that is a FIFO nobody writes.
+    let fifo = tmp.0.join("fifo-config");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let err = refused(run_in(&tmp.0, &["web"], Some(&fifo)));
+    assert!(err.contains("found a named pipe with no writer"), "{err}");
+    // /dev/zero as the kubeconfig itself.
+    let err = refused(run_in(&tmp.0, &["web"], Some(Path::new("/dev/zero"))));
+    assert!(err.contains("found a character device"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_exec_plugin_is_bounded_in_time_and_output() {
+    let tmp = Scratch::new("exec-plugin");
+    let ca = base64(server().ca_pem.as_bytes());
+    let config = |command: &str, args: &str| {
+        format!(
+            "apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n- name: c\n  cluster:\n    \
+             server: {}\n    certificate-authority-data: {ca}\ncontexts:\n- name: t\n  context:\n    \
+             cluster: c\n    user: u\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: \
+             client.authentication.k8s.io/v1\n      command: {command}\n      args: {args}\n      \
+             interactiveMode: Never\n",
+            server().url
+        )
+    };
+    // A plugin that never answers, under --request-timeout 1s.
+    let path = write(&tmp.0, "slow", &config("sleep", "[\"600\"]"));
+    let err = refused(run_in(
+        &tmp.0,
+        &["web", "--request-timeout", "1s"],
+        Some(Path::new(&path)),
+    ));
+    assert!(err.contains("gave no credential within 1s"), "{err}");
+    // A plugin that writes without end.
+    let path = write(&tmp.0, "endless", &config("yes", "[]"));
+    let err = refused(run_in(&tmp.0, &["web"], Some(Path::new(&path))));
+    assert!(err.contains("printed more than 1048576 bytes"), "{err}");
+    // A plugin that answers: the token it prints is used.
+    let credential = json!({"apiVersion": "client.authentication.k8s.io/v1",
+        "kind": "ExecCredential", "status": {"token": crate::apiserver::TOKEN}});
+    let script = write(
+        &tmp.0,
+        "plugin.sh",
+        &format!("#!/bin/sh\necho '{credential}'\n"),
+    );
+    std::process::Command::new("chmod")
+        .args(["+x", &script])
+        .status()
+        .unwrap();
+    let path = write(&tmp.0, "good", &config(&script, "[]"));
+    let out = run_in(&tmp.0, &["web", "-n", "shop"], Some(Path::new(&path)))
+        .status(0)
+        .run();
+    assert!(stdout(&out).contains("HPA shop/web"));
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            out.push(if i <= chunk.len() {
+                char::from(ABC[((n >> (18 - 6 * i)) & 63) as usize])
+            } else {
+                '='
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn kubeconfig_skips_the_files_of_kubeconfig_that_do_not_exist() {
+    let out = run_in(&crate::support::root(), &["web", "-n", "shop"], None)
+        .env(
+            "KUBECONFIG",
+            format!(
+                "/nonexistent/config:{}",
+                server().good_kubeconfig().display()
+            ),
+        )
+        .status(0)
+        .run();
+    assert!(stdout(&out).contains("HPA shop/web"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unbounded memory or time from the cluster side.
+
+#[test]
+fn an_answer_past_the_size_limit_stops_while_it_arrives() {
+    let err = refused(live(&["web", "-n", "hostile-huge"]));
+    assert!(err.contains("with more than 67108864 bytes"), "{err}");
+}
+
+#[test]
+fn a_list_that_repeats_its_continue_token_stops() {
+    let err = refused(live(&["web", "-n", "hostile-endless"]));
+    assert!(
+        err.contains("with the continue token of an earlier page again"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_list_that_never_ends_stops_at_the_page_limit() {
+    let err = refused(live(&["web", "-n", "hostile-chatty"]));
+    assert!(err.contains("with more than 2000 pages"), "{err}");
+}
+
+#[test]
+fn a_large_unavailable_status_is_the_controllers_failed_metric() {
+    let v = live(&["web", "-n", "hostile-bigstatus", "-o", "json"])
+        .within(WITHIN)
+        .status(0)
+        .schema("report")
+        .json();
+    let codes: Vec<&str> = (v["diagnostics"].as_array().unwrap().iter())
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"MetricsApiUnavailable"), "{codes:?}");
+    let text = v.to_string();
+    assert!(
+        text.len() < 40_000,
+        "the report keeps the message cut: {}",
+        text.len()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw control bytes and floods.
+
+#[test]
+fn a_servers_message_is_cut_and_escaped_in_errors() {
+    let err = refused(live(&["web", "-n", "hostile-noisy"]));
+    assert!(
+        err.contains("forbidden (403)") && err.contains("characters)"),
+        "{err}"
+    );
+    // A selector of 80,000 labels: the request's path is refused before it is sent, and the
+    // path is quoted cut, with its length.
+    let err = refused(live(&["web", "-n", "hostile-bigselector"]));
+    assert!(err.contains("characters)") && err.len() < 2_000, "{err}");
+}
+
+#[test]
+fn the_watch_line_never_sends_an_escape_to_the_terminal() {
+    let out = live(&["web", "-n", "hostile-ansi", "--watch", "--watch-count", "1"])
+        .within(WITHIN)
+        .status(0)
+        .run();
+    let text = stdout(&out);
+    assert!(text.contains("MetricsApiUnavailable"), "{text}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn long_values_in_errors_are_cut_with_their_length() {
+    let tmp = Scratch::new("long-values");
+    // A KEDA formula of 600 KB.
+    let formula = "a + ".repeat(150_000) + "a";
+    let so = format!(
+        "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {{name: w, namespace: q}}\n\
+         spec:\n  scaleTargetRef: {{name: w}}\n  advanced:\n    scalingModifiers:\n      \
+         formula: \"{formula}\"\n      target: \"5\"\n  triggers:\n  - type: prometheus\n    \
+         name: a\n    metadata: {{serverAddress: http://p, query: q, threshold: \"5\"}}\n"
+    );
+    let path = write(&tmp.0, "so.yaml", &so);
+    let err = refused(Test::new().args(["--hpa", &path, "--current-replicas", "1"]));
+    assert!(err.contains("characters)"), "{err}");
+    // 5,000 HPAs in one file, and the one asked for is not among them.
+    let docs: Vec<String> = (0..5_000)
+        .map(|i| {
+            format!(
+                "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {{name: h{i}, \
+                 namespace: shop}}\nspec:\n  scaleTargetRef: {{apiVersion: apps/v1, kind: \
+                 Deployment, name: web}}\n  maxReplicas: 3\n"
+            )
+        })
+        .collect();
+    let path = write(&tmp.0, "many.yaml", &docs.join("---\n"));
+    let err = refused(Test::new().args(["--hpa", &path, "--name", "nothere"]));
+    assert!(err.contains("and 4980 more"), "{err}");
+}
+
+#[test]
+fn a_name_longer_than_the_api_allows_is_refused() {
+    let tmp = Scratch::new("long-name");
+    let name = "w".repeat(4 * 1024 * 1024);
+    let hpa = format!(
+        "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {{name: web, \
+         namespace: shop}}\nspec:\n  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, \
+         name: {name}}}\n  maxReplicas: 3\n  metrics:\n  - type: Resource\n    resource: {{name: \
+         cpu, target: {{type: Utilization, averageUtilization: 50}}}}\n"
+    );
+    let path = write(&tmp.0, "hpa.yaml", &hpa);
+    let err = refused(Test::new().args([
+        "--hpa",
+        &path,
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--now",
+        NOW,
+    ]));
+    assert!(
+        err.contains("found a name of 4194304 characters, expected at most 253"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_long_word_in_an_event_message_is_rendered_at_once() {
+    let tmp = Scratch::new("long-word");
+    let events = json!({"apiVersion": "v1", "kind": "List", "items": [{
+        "apiVersion": "v1", "kind": "Event", "metadata": {"name": "e", "namespace": "shop"},
+        "involvedObject": {"kind": "HorizontalPodAutoscaler", "name": "web", "namespace": "shop"},
+        "reason": "FailedGetResourceMetric", "type": "Warning", "count": 3,
+        "message": format!("failed {}", "x".repeat(2_000_000)),
+        "firstTimestamp": "2026-11-29T14:50:00Z", "lastTimestamp": "2026-11-29T14:59:00Z"}]});
+    let path = write(&tmp.0, "events.json", &events.to_string());
+    let out = Test::new()
+        .args([
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+        ])
+        .args(["--now", NOW, "--events", &path])
+        .within(WITHIN)
+        .status(0)
+        .run();
+    assert!(stdout(&out).len() < 20_000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quadratic inputs.
+
+/// A cluster dump of `items`.
+fn dump(dir: &Path, items: Vec<Value>) -> String {
+    write(
+        dir,
+        "dump.json",
+        &json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string(),
+    )
+}
+
+fn deployment(name: &str, labels: &Value) -> Value {
+    json!({"apiVersion": "apps/v1", "kind": "Deployment",
+           "metadata": {"name": name, "namespace": "shop"},
+           "spec": {"replicas": 1, "selector": {"matchLabels": labels},
+                    "template": {"metadata": {"labels": labels},
+                                 "spec": {"containers": [{"name": "app",
+                                     "resources": {"requests": {"cpu": "100m"}}}]}}},
+           "status": {"replicas": 1}})
+}
+
+fn hpa_of(name: &str, target: &str) -> Value {
+    json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+           "metadata": {"name": name, "namespace": "shop"},
+           "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment",
+                                       "name": target},
+                    "minReplicas": 1, "maxReplicas": 3,
+                    "metrics": [{"type": "Resource", "resource": {"name": "cpu",
+                        "target": {"type": "Utilization", "averageUtilization": 50}}}]}})
+}
+
+fn audit_json(args: &[&str]) -> (Value, usize) {
+    let out = Test::new()
+        .arg("audit")
+        .args(args)
+        .args(["-o", "json"])
+        .within(WITHIN)
+        .memory_limit_mib(MEMORY_MIB)
+        .status(0)
+        .run();
+    let size = out.stdout.len();
+    (serde_json::from_slice(&out.stdout).unwrap(), size)
+}
+
+#[test]
+fn many_hpas_on_one_target_give_linear_findings() {
+    let tmp = Scratch::new("many-on-one");
+    let labels = json!({"app": "web"});
+    let mut items = vec![deployment("web", &labels)];
+    items.extend((0..2_500).map(|i| hpa_of(&format!("h{i:04}"), "web")));
+    let path = dump(&tmp.0, items);
+    let (v, size) = audit_json(&["--cluster", &path, "--now", NOW]);
+    assert!(size < 50_000_000, "{size} bytes of JSON");
+    let finding = (v["findings"].as_array().unwrap().iter())
+        .find(|f| f["code"] == "AmbiguousSelector")
+        .unwrap();
+    assert!(
+        finding["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("2499 other HPA(s)")
+    );
+    assert!(finding["objects"].as_array().unwrap().len() <= 20);
+}
+
+#[test]
+fn many_deployments_under_one_selector_are_one_group() {
+    let tmp = Scratch::new("one-selector");
+    let labels = json!({"app": "web"});
+    let mut docs = Vec::new();
+    for i in 0..5_000 {
+        let name = format!("d{i:04}");
+        docs.push(deployment(&name, &labels).to_string());
+        docs.push(hpa_of(&name, &name).to_string());
+    }
+    std::fs::write(
+        tmp.0.join("all.json"),
+        format!(
+            "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{}]}}",
+            docs.join(",")
+        ),
+    )
+    .unwrap();
+    let manifests = tmp.0.join("all.json");
+    let out = Test::new()
+        .args(["audit", "-f", manifests.to_str().unwrap(), "-o", "json"])
+        .within(WITHIN)
+        .memory_limit_mib(MEMORY_MIB)
+        .run();
+    // Every HPA's pods are every other's: 5,000 AmbiguousSelector findings of 20 names each.
+    assert!(out.stdout.len() < 100_000_000, "{}", out.stdout.len());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let message = (v["findings"].as_array().unwrap().iter())
+        .find(|f| f["code"] == "AmbiguousSelector")
+        .and_then(|f| f["message"].as_str())
+        .unwrap()
+        .to_string();
+    assert!(message.contains("and 4980 more"), "{message}");
+}
+
+#[test]
+fn a_selector_of_many_labels_is_matched_in_linear_time() {
+    let tmp = Scratch::new("many-labels");
+    let labels: serde_json::Map<String, Value> =
+        (0..30_000).map(|i| (format!("k{i}"), json!("v"))).collect();
+    let labels = Value::Object(labels);
+    let pod = json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "web-1", "namespace": "shop", "labels": labels},
+        "spec": {"containers": [{"name": "app", "resources": {"requests": {"cpu": "100m"}}}]},
+        "status": {"phase": "Running"}});
+    let path = dump(
+        &tmp.0,
+        vec![deployment("web", &labels), hpa_of("web", "web"), pod],
+    );
+    let (v, _) = audit_json(&["--cluster", &path, "--now", NOW]);
+    assert_eq!(v["summary"]["hpas"], 1);
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinked_folders_are_not_walked() {
+    let tmp = Scratch::new("loops");
+    let labels = json!({"app": "web"});
+    let items = json!([deployment("web", &labels), hpa_of("web", "web")]);
+    write(
+        &tmp.0,
+        "app.json",
+        &json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string(),
+    );
+    std::os::unix::fs::symlink(".", tmp.0.join("loop")).unwrap();
+    std::os::unix::fs::symlink(".", tmp.0.join("loop2")).unwrap();
+    let (v, _) = audit_json(&["-f", tmp.0.to_str().unwrap()]);
+    assert_eq!(v["summary"]["hpas"], 1);
+}
+
+#[test]
+fn a_dump_given_twice_is_the_dump_once() {
+    let path = "fixtures/cluster/dump/cluster.json";
+    let (once, _) = audit_json(&["--cluster", path]);
+    let out = Test::new()
+        .args(["audit", "--cluster", path, "--cluster", path, "-o", "json"])
+        .within(WITHIN)
+        .status(0)
+        .stderr_contains("given more than once")
+        .run();
+    let twice: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(twice["summary"], once["summary"]);
+    assert_eq!(twice["findings"], once["findings"]);
+}
+
+#[test]
+fn many_metrics_do_not_replay_every_metric_per_metric() {
+    let tmp = Scratch::new("many-metrics");
+    let metrics: Vec<String> = (0..20_000)
+        .map(|i| {
+            format!(
+                "  - type: Resource\n    resource: {{name: cpu, target: {{type: Utilization, \
+                 averageUtilization: {}}}}}\n",
+                40 + i % 50
+            )
+        })
+        .collect();
+    let hpa = format!(
+        "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {{name: web, \
+         namespace: shop}}\nspec:\n  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, \
+         name: web}}\n  minReplicas: 1\n  maxReplicas: 20\n  metrics:\n{}",
+        metrics.concat()
+    );
+    let path = write(&tmp.0, "hpa.yaml", &hpa);
+    Test::new()
+        .args([
+            "--hpa",
+            &path,
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+            "--now",
+            NOW,
+        ])
+        .args(["-o", "json"])
+        .within(WITHIN)
+        .memory_limit_mib(MEMORY_MIB)
+        .status(0)
+        .run();
+}
+
+#[test]
+fn a_scaled_object_of_many_triggers_translates_in_linear_time() {
+    let tmp = Scratch::new("many-triggers");
+    let triggers: Vec<String> = (0..80_000)
+        .map(|i| {
+            format!(
+                "  - type: prometheus\n    name: t{i}\n    metadata: {{serverAddress: http://p, \
+                 query: q{i}, threshold: \"5\"}}\n"
+            )
+        })
+        .collect();
+    let so = format!(
+        "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {{name: w, namespace: q}}\n\
+         spec:\n  scaleTargetRef: {{name: w}}\n  triggers:\n{}",
+        triggers.concat()
+    );
+    let path = write(&tmp.0, "so.yaml", &so);
+    Test::new()
+        .args(["--hpa", &path, "--print-hpa", "-o", "json"])
+        .within(WITHIN)
+        .memory_limit_mib(MEMORY_MIB)
+        .status(0)
+        .run();
+}
+
+#[test]
+fn a_long_get_hpa_watch_keeps_a_few_fields_per_row() {
+    let tmp = Scratch::new("watch-rows");
+    let mut text =
+        String::from("NAME   REFERENCE        TARGETS       MINPODS   MAXPODS   REPLICAS   AGE\n");
+    for i in 0..300_000 {
+        text.push_str(&format!(
+            "web    Deployment/web   cpu: {}%/50%   2         10        4          5m\n",
+            40 + i % 20
+        ));
+    }
+    let path = write(&tmp.0, "watch.txt", &text);
+    let out = Test::new()
+        .args(["--hpa", &path, "-o", "json"])
+        .within(WITHIN)
+        .memory_limit_mib(MEMORY_MIB)
+        .status(0)
+        .run();
+    assert!(stdout(&out).contains("\"hpa\": \"default/web\""));
+}
+
+#[test]
+fn a_large_prometheus_answer_keeps_only_the_series_read() {
+    let tmp = Scratch::new("big-answer");
+    // The attack's shape, a third of its size (the debug build reads 300 MB in more than 20 s):
+    // 125 series of 40,000 samples, 100 MB, and --load-map reads one. Held whole as the samples
+    // of every series, the answer would take four times its size, past the limit.
+    let mut text = String::from(r#"{"status":"success","data":{"resultType":"matrix","result":["#);
+    for s in 0..125 {
+        if s > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!(r#"{{"metric":{{"pod":"p{s}"}},"values":["#));
+        for i in 0..40_000 {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(&format!(
+                "[{},\"0.{:03}\"]",
+                1_700_000_000 + i * 15,
+                i % 1000
+            ));
+        }
+        text.push_str("]}");
+    }
+    text.push_str("]}}");
+    assert!(text.len() > 100_000_000, "{}", text.len());
+    let path = write(&tmp.0, "answer.json", &text);
+    drop(text);
+    Test::new()
+        .args([
+            "simulate",
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--load",
+            &path,
+        ])
+        .args([
+            "--load-map",
+            "cpu=7",
+            "--pod-request",
+            "cpu=500m",
+            "--duration",
+            "15m",
+        ])
+        .args(["-o", "csv"])
+        .within(WITHIN)
+        .memory_limit_mib(400)
+        .status(0)
+        .run();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Misleading.
+
+#[test]
+fn a_sarif_location_is_a_uri() {
+    let tmp = Scratch::new("sarif");
+    let dir = tmp.0.join("rendered charts");
+    std::fs::create_dir_all(&dir).unwrap();
+    write(
+        &dir,
+        "web#1.yaml",
+        "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, \
+         namespace: shop}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, \
+         name: gone}\n  maxReplicas: 3\n",
+    );
+    let out = Test::new()
+        .args(["audit", "-f", dir.to_str().unwrap(), "-o", "sarif"])
+        .status(0)
+        .run();
+    let sarif: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let uri = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+        ["artifactLocation"]["uri"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(uri.ends_with("rendered%20charts/web%231.yaml"), "{uri}");
+}
