@@ -67,8 +67,8 @@ pub fn display_name(path: &str) -> String {
 }
 
 pub use hpacalc_engine::quote::{
-    ECHO_CHARS, LIST_NAMES, MAX_MESSAGE_CHARS, cut, escape_control, escape_terminal, name_list,
-    quoted, quoted_bare,
+    ECHO_CHARS, LIST_NAMES, MAX_MESSAGE_CHARS, cut, cut_quoted_spans, escape_control,
+    escape_terminal, name_list, quoted, quoted_bare,
 };
 
 /// A parser message as "found X, expected Y" where serde's wording allows.

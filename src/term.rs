@@ -40,6 +40,7 @@ pub fn print_error(err: &anyhow::Error) {
         .bold()
         .fg_color(Some(anstyle::AnsiColor::Red.into()));
     let message = format!("{err:#}");
+    let message = crate::error::cut_quoted_spans(&message);
     let message = crate::error::escape_terminal(&message);
     let _ = writeln!(anstream::stderr(), "{style}error{style:#}: {message}");
 }
@@ -50,7 +51,8 @@ pub fn warn(message: &str) {
         .bold()
         .fg_color(Some(anstyle::AnsiColor::Yellow.into()));
     // A full or closed stderr loses the warning, never the result on stdout.
-    let message = crate::error::escape_terminal(message);
+    let message = crate::error::cut_quoted_spans(message);
+    let message = crate::error::escape_terminal(&message);
     let _ = writeln!(anstream::stderr(), "{style}warning{style:#}: {message}");
 }
 

@@ -9,7 +9,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let scope = Scope { namespace: "shop".into(), selector: None };
+    let scope = Scope { namespace: "shop".into(), selector: None, selector_is_targets: false };
     let excluded = HashSet::new();
     let _ = metrics::parse("fuzz", text, detect(text), &scope, &excluded);
     let _ = metrics::parse("fuzz", text, Format::Text, &scope, &excluded);

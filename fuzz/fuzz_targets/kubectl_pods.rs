@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let scope = Scope { namespace: "shop".into(), selector: None };
+    let scope = Scope { namespace: "shop".into(), selector: None, selector_is_targets: false };
     let target = ObjectReference { api_version: "apps/v1".into(), kind: "Deployment".into(), name: "web".into() };
     let _ = pods::parse("fuzz.json", text, detect(text), &scope, &target);
     let workload: HashSet<&str> = HashSet::from(["web-1"]);

@@ -1,8 +1,7 @@
 #![no_main]
 // A Prometheus query_range answer (`simulate --load` given JSON): the envelope, the series, and
 // their placement on the load grid with --load-map.
-use hpacalc::cli::{Cli, Command, try_parse_args};
-use hpacalc::input::prometheus::{answer, replay};
+use hpacalc::input::prometheus::{ReplaySettings, answer, replay};
 use hpacalc::scenario::{MetricIdentifier, MetricSpec, MetricTarget, TargetType};
 use libfuzzer_sys::fuzz_target;
 
@@ -20,12 +19,11 @@ fuzz_target!(|data: &[u8]| {
             value_milli: Some(1000),
         },
     };
-    for map in [&["--load-map", "queue=1"][..], &["--load-map", "queue={pod=\"a\"}"], &[]] {
-        let argv = ["hpacalc", "simulate", "--hpa", "h.yaml", "--load", "fuzz.json"];
-        if let Ok(Cli { command: Some(Command::Simulate(args)), .. }) =
-            try_parse_args(argv.iter().chain(map))
-        {
-            let _ = replay(&args, ("fuzz.json", text), std::slice::from_ref(&queue));
-        }
+    for map in [&["queue=1"][..], &["queue={pod=\"a\"}"], &[]] {
+        let settings = ReplaySettings {
+            load_map: map.iter().map(|m| m.to_string()).collect(),
+            ..ReplaySettings::default()
+        };
+        let _ = replay(&settings, ("fuzz.json", text), None, std::slice::from_ref(&queue));
     }
 });

@@ -389,11 +389,11 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
     }
     let f = &state.fixture;
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    if let Some(dump) = &f.dump {
-        return dumped(dump, &parts, &q);
-    }
     if let Some(answer) = hostile(&parts, &q) {
         return answer;
+    }
+    if let Some(dump) = &f.dump {
+        return dumped(dump, &parts, &q);
     }
     let in_ns = |text: &str, ns: &str| text.replace("\"shop\"", &format!("\"{ns}\""));
     match parts.as_slice() {
@@ -678,6 +678,13 @@ fn hostile(parts: &[&str], q: &BTreeMap<String, String>) -> Option<Reply> {
                 200,
                 list("EventList", &(n + 1).to_string(), &event.to_string()),
             ))
+        }
+        // A PodMetrics list past the input size limit in one answer (`audit` of the namespace).
+        ("hostile-hugelist", "pods") if parts.contains(&"metrics.k8s.io") => {
+            let item =
+                r#"{"metadata":{"name":"p","namespace":"hostile-hugelist"},"containers":[]}"#;
+            let items = vec![item; 530 * 1024 * 1024 / item.len()].join(",");
+            Some(reply(200, list("PodMetricsList", "", &items)))
         }
         // metrics.k8s.io unavailable, with a message of 100 KB.
         ("hostile-bigstatus", "pods") if parts.contains(&"metrics.k8s.io") => Some(status(

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::live::{fail_line, live, run_in, save_dir, server};
+use crate::live::{audit_live, fail_line, live, run_in, save_dir, server};
 use crate::support::{NOW, Scratch, Test, stderr, stdout};
 
 /// The bounds of every case.
@@ -329,6 +329,13 @@ fn an_answer_past_the_size_limit_stops_while_it_arrives() {
 }
 
 #[test]
+fn a_list_past_the_size_limit_stops_while_it_arrives() {
+    // `audit` of a namespace whose PodMetrics list is one answer of 530 MiB.
+    let err = refused(audit_live(&["-n", "hostile-hugelist"]));
+    assert!(err.contains("with more than 536870912 bytes"), "{err}");
+}
+
+#[test]
 fn a_list_that_repeats_its_continue_token_stops() {
     let err = refused(live(&["web", "-n", "hostile-endless"]));
     assert!(
@@ -419,6 +426,31 @@ fn long_values_in_errors_are_cut_with_their_length() {
     let path = write(&tmp.0, "many.yaml", &docs.join("---\n"));
     let err = refused(Test::new().args(["--hpa", &path, "--name", "nothere"]));
     assert!(err.contains("and 4980 more"), "{err}");
+}
+
+#[test]
+fn a_parsers_quote_of_a_long_value_is_cut() {
+    let tmp = Scratch::new("parser-quote");
+    let long = "x".repeat(200_000);
+    let hpa = format!(
+        "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {{name: web, \
+         namespace: shop}}\nspec:\n  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, \
+         name: web}}\n  maxReplicas: \"{long}\"\n"
+    );
+    let path = write(&tmp.0, "hpa.yaml", &hpa);
+    let err = refused(Test::new().args(["--hpa", &path, "--current-replicas", "1"]));
+    assert!(
+        err.contains("...\" (200000 characters), expected i32"),
+        "{err}"
+    );
+    let pods = json!({"apiVersion": "v1", "kind": "List", "items": [{"kind": "Pod",
+        "metadata": {"name": "a", "namespace": "shop"}, "spec": {"containers": long}}]});
+    let path = write(&tmp.0, "pods.json", &pods.to_string());
+    let err = refused(Test::new().args(["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", &path]));
+    assert!(
+        err.contains("(200000 characters), expected a sequence"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -758,7 +758,7 @@ fn cluster_server() -> &'static ApiServer {
     SERVER.get_or_init(|| ApiServer::start(Fixture::cluster()))
 }
 
-fn audit_live(args: &[&str]) -> Test {
+pub(crate) fn audit_live(args: &[&str]) -> Test {
     let mut all = vec!["audit"];
     all.extend(args);
     run_in(&root(), &all, Some(&cluster_server().good_kubeconfig()))

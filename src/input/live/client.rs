@@ -150,7 +150,7 @@ impl Api {
             if (200..300).contains(&code) {
                 Ok(Ok(text))
             } else {
-                let (message, status) = status_message(&text);
+                let (message, status) = super::answer::status_message(&text);
                 // A server's message is kept to what a report shows of it.
                 let message =
                     crate::error::cut(&message, crate::error::MAX_MESSAGE_CHARS).into_owned();
@@ -276,27 +276,6 @@ pub fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     parts.join(": ")
 }
 
-/// The `message` of a `Status` body (and true), else its first line (and false).
-fn status_message(body: &str) -> (String, bool) {
-    #[derive(serde::Deserialize)]
-    struct Status {
-        #[serde(default)]
-        kind: Option<String>,
-        #[serde(default)]
-        message: Option<String>,
-    }
-    match serde_json::from_str::<Status>(body) {
-        Ok(Status {
-            kind: Some(kind),
-            message: Some(message),
-        }) if kind == "Status" => (message, true),
-        _ => (
-            body.lines().next().unwrap_or_default().trim().to_string(),
-            false,
-        ),
-    }
-}
-
 /// `5s`, `1.5s`, `2m0s`.
 pub fn show_duration(t: StdDuration) -> String {
     let ms = t.as_millis();
@@ -310,20 +289,6 @@ pub fn show_duration(t: StdDuration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_status_body_gives_its_message_and_other_bodies_their_first_line() {
-        let status =
-            r#"{"kind":"Status","status":"Failure","message":"pods is forbidden","code":403}"#;
-        assert_eq!(
-            status_message(status),
-            ("pods is forbidden".to_string(), true)
-        );
-        assert_eq!(
-            status_message("404 page not found\n"),
-            ("404 page not found".to_string(), false)
-        );
-    }
 
     #[test]
     fn durations_are_shown_as_go_prints_them() {

@@ -6,16 +6,15 @@
 //! except the pod pages, which the offline pod reader (`pods::Pages`) reads as they arrive so that
 //! the list is never held whole.
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::LiveError;
+use super::answer::{self, Page};
 use super::client::{Api, Refused, Request};
 use crate::input::kubectl::pods::{CapturedPods, Pages};
-use crate::input::kubectl::scale::{self, Scale};
-use crate::input::kubectl::{Format, Scope, name_list};
+use crate::input::kubectl::scale::Scale;
+use crate::input::kubectl::{Scope, name_list};
 use crate::input::manifest;
-use crate::input::selector::Selector;
 use crate::report::{Diagnostic, Severity};
 use crate::scenario::{MetricIdentifier, MetricSpec, ObjectReference};
 use crate::time::Timestamp;
@@ -93,7 +92,7 @@ pub async fn capture(
         object,
     } = scale?;
     let (events, events_from) = events?;
-    let (scale_parsed, selector, scope) = scope_of(&scale, &spec.target, namespace)?;
+    let (scale_parsed, selector, scope) = answer::scope_of(&scale, &spec.target, namespace)?;
     let objects = objects?;
     let external = external?;
 
@@ -204,42 +203,6 @@ async fn read_hpa(
     let loaded = manifest::load(&format!("HPA {namespace}/{name} (live)"), &hpa, None)
         .map_err(|e| LiveError(e.to_string()))?;
     Ok((hpa, loaded.spec))
-}
-
-/// The scale subresource, its selector, and the pods reader's scope.
-fn scope_of(
-    scale: &str,
-    target: &ObjectReference,
-    namespace: &str,
-) -> Result<(Scale, String, Scope), LiveError> {
-    let scale_parsed = scale::parse("scale", scale, Format::Json).map_err(|e| {
-        LiveError(format!(
-            "the scale of {}/{} is not a Scale: {e}",
-            target.kind, target.name
-        ))
-    })?;
-    let Some(selector) = scale_parsed.selector.clone() else {
-        // Port of validateAndParseSelector (horizontal.go): an empty selector stops the sync.
-        return Err(LiveError(format!(
-            "the scale of {}/{} has no status.selector: the controller stops with InvalidSelector \
-             (\"selector is required\"); the target's controller must set the scale's selector",
-            target.kind, target.name
-        )));
-    };
-    let parsed = Selector::parse(&selector).map_err(|e| {
-        LiveError(format!(
-            "the scale of {}/{} has the selector {}, which does not parse: {e}",
-            target.kind,
-            target.name,
-            crate::error::quoted(&selector)
-        ))
-    })?;
-    let scope = Scope {
-        namespace: namespace.to_string(),
-        selector: Some(parsed),
-        selector_is_targets: true,
-    };
-    Ok((scale_parsed, selector, scope))
 }
 
 // Port of NewGenericServerResponse (apimachinery/pkg/api/errors/errors.go): the error client-go
@@ -447,7 +410,7 @@ async fn hpa_not_found(api: &Api, namespace: &str, name: &str) -> LiveError {
         namespace: Some(namespace.into()),
     };
     let others = match api.get(&req).await {
-        Ok(Ok(text)) => match names_of(&text) {
+        Ok(Ok(text)) => match answer::names(&text) {
             Some(names) if names.is_empty() => "it has none".to_string(),
             Some(names) => format!("its HPAs: {}", name_list(&names, 10)),
             None => "its HPAs could not be read".to_string(),
@@ -466,30 +429,6 @@ async fn hpa_not_found(api: &Api, namespace: &str, name: &str) -> LiveError {
         crate::error::quoted_bare(namespace),
         api.server
     ))
-}
-
-fn names_of(list: &str) -> Option<Vec<String>> {
-    #[derive(Deserialize)]
-    struct List {
-        #[serde(default)]
-        items: Option<Vec<Item>>,
-    }
-    #[derive(Deserialize)]
-    struct Item {
-        metadata: Meta,
-    }
-    #[derive(Deserialize)]
-    struct Meta {
-        name: String,
-    }
-    let list: List = serde_json::from_str(list).ok()?;
-    Some(
-        list.items
-            .unwrap_or_default()
-            .into_iter()
-            .map(|i| i.metadata.name)
-            .collect(),
-    )
 }
 
 /// An answer other than 2xx, 404 and 503, as one line a person can act on.
@@ -544,17 +483,6 @@ pub(super) async fn discover(
     api_version: &str,
     kind: &str,
 ) -> Result<Option<(String, bool)>, LiveError> {
-    #[derive(Deserialize)]
-    struct List {
-        #[serde(default)]
-        resources: Vec<Res>,
-    }
-    #[derive(Deserialize)]
-    struct Res {
-        name: String,
-        #[serde(default)]
-        kind: String,
-    }
     let req = Request {
         path: group_version_path(api_version),
         verb: "get",
@@ -579,22 +507,16 @@ pub(super) async fn discover(
         }
         Err(r) => return Err(refused(api, &req, &r)),
     };
-    let list: List = serde_json::from_str(&text).map_err(|e| {
-        LiveError(format!(
-            "the API server {} answered GET {} with a document that is not an APIResourceList: {e}",
-            api.server, req.path
-        ))
-    })?;
-    let Some(found) = list
-        .resources
-        .iter()
-        .find(|r| r.kind == kind && !r.name.contains('/'))
-    else {
-        return Ok(None);
-    };
-    let scale = format!("{}/scale", found.name);
-    let has_scale = list.resources.iter().any(|r| r.name == scale);
-    Ok(Some((found.name.clone(), has_scale)))
+    answer::resource_of(&text, kind).map_err(|e| unreadable(api, &req, "an APIResourceList", &e))
+}
+
+/// An answer of the API server that is not the document asked for.
+fn unreadable(api: &Api, req: &Request, expected: &str, e: &serde_json::Error) -> LiveError {
+    LiveError(format!(
+        "the API server {} answered GET {} with a document that is not {expected}: {e}",
+        api.server,
+        crate::error::quoted_bare(&req.path)
+    ))
 }
 
 fn group_of(api_version: &str) -> &str {
@@ -674,20 +596,6 @@ struct TargetRead {
     scale_path: String,
     scale: String,
     object: String,
-}
-
-#[derive(Deserialize)]
-struct Page<'a> {
-    #[serde(default)]
-    metadata: Option<PageMeta>,
-    #[serde(borrow, default)]
-    items: Option<Vec<&'a RawValue>>,
-}
-
-#[derive(Deserialize)]
-struct PageMeta {
-    #[serde(default, rename = "continue")]
-    next: Option<String>,
 }
 
 /// One `List` text of the given items.
@@ -789,14 +697,9 @@ pub(super) async fn list_pages_or_refused(
             Ok(text) => text,
             Err(r) => return Ok(Err((page_req, r))),
         };
-        let page: Page = serde_json::from_str(&text).map_err(|e| {
-            LiveError(format!(
-                "the API server {} answered GET {} with a document that is not a list: {e}",
-                api.server, page_req.path
-            ))
-        })?;
+        let page = Page::parse(&text).map_err(|e| unreadable(api, &page_req, "a list", &e))?;
         pages += 1;
-        for item in page.items.unwrap_or_default() {
+        for item in page.items() {
             if let Some(out) = &mut out {
                 if count > 0 {
                     out.write_all(b",").map_err(cannot)?;
@@ -805,7 +708,7 @@ pub(super) async fn list_pages_or_refused(
             }
             count += 1;
         }
-        next = page.metadata.and_then(|m| m.next).filter(|t| !t.is_empty());
+        next = page.next().map(str::to_string);
         read(&text)?;
         let Some(token) = &next else {
             break;
@@ -961,21 +864,6 @@ struct Unanswered {
     message: Option<String>,
 }
 
-fn items_of(api: &Api, req: &Request, text: &str) -> Result<Vec<Box<RawValue>>, LiveError> {
-    let page: Page = serde_json::from_str(text).map_err(|e| {
-        LiveError(format!(
-            "the API server {} answered GET {} with a document that is not a list: {e}",
-            api.server, req.path
-        ))
-    })?;
-    Ok(page
-        .items
-        .unwrap_or_default()
-        .into_iter()
-        .map(|i| i.to_owned())
-        .collect())
-}
-
 fn metric_selector(metric: &MetricIdentifier) -> Option<String> {
     metric.selector.as_ref().filter(|s| !s.is_empty()).map(|s| {
         s.iter()
@@ -1006,19 +894,9 @@ async fn custom_get(
         };
         match api.get(&req).await? {
             Ok(text) => {
-                // v1beta1 answers an Object metric with one MetricValueList too.
-                let items = if text.contains("\"items\"") {
-                    items_of(api, &req, &text)?
-                } else {
-                    let one: Box<RawValue> = serde_json::from_str(&text).map_err(|e| {
-                        LiveError(format!(
-                            "the API server {} answered GET {} with a document that is not \
-                             JSON: {e}",
-                            api.server, req.path
-                        ))
-                    })?;
-                    vec![one]
-                };
+                // v1beta1 answers an Object metric with one MetricValue, not a list.
+                let items = answer::metric_items(&text)
+                    .map_err(|e| unreadable(api, &req, "a metric value (list)", &e))?;
                 return Ok(MetricAnswer::Items(items));
             }
             // A version that is served but unavailable says more than one that is not served.
@@ -1170,7 +1048,10 @@ async fn external_metrics(
         };
         let what = format!("external metrics API (External metric {})", metric.name);
         out.push(match api.get(&req).await? {
-            Ok(text) => MetricAnswer::Items(items_of(api, &req, &text)?),
+            Ok(text) => MetricAnswer::Items(
+                answer::metric_items(&text)
+                    .map_err(|e| unreadable(api, &req, "a metric value list", &e))?,
+            ),
             Err(r) if unavailable(&r) => MetricAnswer::Unavailable(Unanswered {
                 what,
                 message: Some(client_error_message(

@@ -73,7 +73,17 @@ fn read_file(path: &Path) -> Result<Kubeconfig, LiveError> {
             e.utf8_error().valid_up_to()
         ))
     })?;
-    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut config = parse(&shown, &text)?;
+    if let Some(dir) = path.parent() {
+        absolute_paths(&mut config, dir);
+    }
+    Ok(config)
+}
+
+/// One kubeconfig's text (`shown` names it): its documents merged. An error says the place and
+/// the field, never the text there: a kubeconfig holds secrets.
+pub fn parse(shown: &str, text: &str) -> Result<Kubeconfig, LiveError> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut config = Kubeconfig::default();
     for doc in serde_yaml::Deserializer::from_str(body) {
         let parsed: Kubeconfig = serde_path_to_error::deserialize(doc).map_err(|e| {
@@ -82,11 +92,12 @@ fn read_file(path: &Path) -> Result<Kubeconfig, LiveError> {
                 Some(l) => format!(":{}:{}", l.line(), l.column()),
                 None => String::new(),
             };
+            // A map's keys are the file's text too: the path is cut as any value is.
             let path = e.path().to_string();
             let field = if path == "." || path.is_empty() {
                 String::new()
             } else {
-                format!(": {path}")
+                format!(": {}", crate::error::quoted_bare(&path))
             };
             LiveError(format!(
                 "cannot read the kubeconfig {shown}{place}{field}: found YAML that is not a \
@@ -99,9 +110,6 @@ fn read_file(path: &Path) -> Result<Kubeconfig, LiveError> {
                 "cannot read the kubeconfig {shown}: found documents of different kinds"
             ))
         })?;
-    }
-    if let Some(dir) = path.parent() {
-        absolute_paths(&mut config, dir);
     }
     Ok(config)
 }
@@ -266,11 +274,17 @@ fn run_exec(auth: &mut AuthInfo, timeout: StdDuration) -> Result<(), LiveError> 
             crate::error::quoted(&command)
         ))
     })?;
-    let credential: ExecCredential = serde_json::from_slice(&out).map_err(|e| {
+    take_credential(auth, &command, &out)
+}
+
+/// What an exec plugin printed (`ExecCredential` JSON) as the user's token, or client
+/// certificate and key.
+pub fn take_credential(auth: &mut AuthInfo, command: &str, out: &[u8]) -> Result<(), LiveError> {
+    let credential: ExecCredential = serde_json::from_slice(out).map_err(|e| {
         LiveError(format!(
             "the kubeconfig's exec plugin {} printed no ExecCredential (line {}, column {}: \
              not JSON of that kind)",
-            crate::error::quoted(&command),
+            crate::error::quoted(command),
             e.line(),
             e.column()
         ))
@@ -278,7 +292,7 @@ fn run_exec(auth: &mut AuthInfo, timeout: StdDuration) -> Result<(), LiveError> 
     let status = credential.status.ok_or_else(|| {
         LiveError(format!(
             "the kubeconfig's exec plugin {} printed an ExecCredential without status",
-            crate::error::quoted(&command)
+            crate::error::quoted(command)
         ))
     })?;
     match (
@@ -296,7 +310,7 @@ fn run_exec(auth: &mut AuthInfo, timeout: StdDuration) -> Result<(), LiveError> 
             return Err(LiveError(format!(
                 "the kubeconfig's exec plugin {} printed an ExecCredential with neither a token \
                  nor a client certificate and key",
-                crate::error::quoted(&command)
+                crate::error::quoted(command)
             )));
         }
     }

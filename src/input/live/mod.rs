@@ -5,6 +5,7 @@
 //! live answer is the offline answer by construction. With `--save DIR` the same texts are
 //! written there, with `command.txt` holding the offline command that reads them.
 
+pub mod answer;
 pub mod client;
 pub mod cluster;
 pub mod fetch;
