@@ -823,17 +823,6 @@ pub fn invoked_as(argv0: &std::ffi::OsStr) -> &'static str {
     }
 }
 
-/// Parses the command line, naming the program as it was invoked; exits on a usage error (2) or
-/// after `--help` and `--version` (0), as clap does.
-pub fn parse_args<I, T>(args: I) -> Cli
-where
-    I: IntoIterator<Item = T>,
-    T: Into<std::ffi::OsString> + Clone,
-{
-    try_parse_args(args)
-        .unwrap_or_else(|e| std::process::exit(crate::term::clap_exit_code(&e).into()))
-}
-
 /// The flags, or clap's outcome (help, version, usage error) for the caller to print.
 pub fn try_parse_args<I, T>(args: I) -> Result<Cli, clap::Error>
 where
@@ -869,7 +858,8 @@ mod tests {
 
     #[test]
     fn kubectl_style_short_flags_parse() {
-        let cli = parse_args(["hpacalc", "-f", "h.yaml", "-n", "shop", "-l", "app=web"]);
+        let cli =
+            try_parse_args(["hpacalc", "-f", "h.yaml", "-n", "shop", "-l", "app=web"]).unwrap();
         assert_eq!(cli.namespace.as_deref(), Some("shop"));
         assert_eq!(cli.selector.as_deref(), Some("app=web"));
     }

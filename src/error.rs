@@ -94,7 +94,7 @@ fn rephrase(message: &str) -> String {
         .strip_prefix("duplicate field `")
         .and_then(|rest| rest.strip_suffix('`'))
     {
-        out = crate::input::guard::repeated_key(key);
+        out = repeated_key(key);
     }
     out.replace("found enum", "found a tagged value")
 }
@@ -187,3 +187,22 @@ mod tests {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UsageError(pub String);
+
+/// `--fail-on` matched: exit 3 after the output.
+#[derive(Debug, thiserror::Error)]
+#[error("{count} finding(s) of severity {severity} or above (--fail-on {severity})")]
+pub struct FindingsFailed {
+    pub count: usize,
+    pub severity: &'static str,
+}
+
+/// The error for a key seen twice in one mapping. The API server's strict decoding
+/// (`kjson.UnmarshalStrict` in apimachinery's serializer/json/json.go, and
+/// `yaml.YAMLToJSONStrict`) refuses it; serde_json would keep the last value silently.
+pub fn repeated_key(key: &str) -> String {
+    format!(
+        "found the key {} twice in one mapping, expected each key once (kubectl and the API \
+         server refuse duplicate keys)",
+        quoted(key)
+    )
+}

@@ -1,7 +1,6 @@
 //! Exit codes, in one place: 0 computed, 1 bad input, 2 usage (clap's own), 3 findings.
 
-use crate::cmd::audit::FindingsFailed;
-use crate::error::UsageError;
+use crate::error::{FindingsFailed, UsageError};
 
 pub const BAD_INPUT: u8 = 1;
 pub const USAGE: u8 = 2;

@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use crate::calc;
 use crate::cli::{AuditArgs, AuditFormat, FailOn};
-use crate::error::InputError;
+use crate::error::{FindingsFailed, InputError};
 use crate::input::cluster::Dump;
 use crate::input::cluster::fleet::{Fleet, hpa_key, lone_scaled_objects, static_checks};
 use crate::input::cluster::share::Common;
@@ -20,14 +20,6 @@ use crate::report::fleet::AuditReport;
 use crate::scenario::fleet::FleetFacts;
 use crate::term::{terminal, warn, write_stdout};
 use crate::time::Timestamp;
-
-/// `--fail-on` matched: exit 3 after the output.
-#[derive(Debug, thiserror::Error)]
-#[error("{count} finding(s) of severity {severity} or above (--fail-on {severity})")]
-pub struct FindingsFailed {
-    pub count: usize,
-    pub severity: &'static str,
-}
 
 pub fn run(args: &AuditArgs) -> Result<()> {
     let (audit, places) = if args.manifests.is_empty() {

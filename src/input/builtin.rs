@@ -4,7 +4,7 @@
 //! load through the same CSV parser, and the settings through the same validation, so a
 //! scenario is exactly what `hpacalc simulate --hpa ... --load ...` with those flags would do.
 
-use crate::input::simulation::SimSettings;
+use crate::input::inputs::SimSettings;
 
 fn text(value: &str) -> Option<String> {
     Some(value.to_string())

@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Visitor};
 
-use crate::error::{InputError, json_error, yaml_error};
+use crate::error::{InputError, json_error, repeated_key, yaml_error};
 
 /// Nodes every input may expand to whatever its size (aliases of small anchors are common).
 pub const ALIAS_BUDGET_BASE: u64 = 100_000;
@@ -143,17 +143,6 @@ impl<'de> Visitor<'de> for &mut Walk {
             crate::error::quoted_bare(&tag)
         )))
     }
-}
-
-/// The error for a key seen twice in one mapping. The API server's strict decoding
-/// (`kjson.UnmarshalStrict` in apimachinery's serializer/json/json.go, and
-/// `yaml.YAMLToJSONStrict`) refuses it; serde_json would keep the last value silently.
-pub(crate) fn repeated_key(key: &str) -> String {
-    format!(
-        "found the key {} twice in one mapping, expected each key once (kubectl and the API \
-         server refuse duplicate keys)",
-        crate::error::quoted(key)
-    )
 }
 
 /// The keys of one mapping: a short list scanned (most objects have a few keys), a set past 16.

@@ -29,6 +29,7 @@ pub mod cluster;
 pub mod custom;
 pub mod metrics;
 pub mod pods;
+mod sample;
 pub mod scale;
 pub mod status_only;
 mod top;
@@ -42,9 +43,10 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 
 /// "a, b, c" with at most `max` names, then "and N more".
 pub(crate) use crate::error::name_list;
+use crate::error::repeated_key;
 use crate::error::{InputError, json_error, yaml_error};
 use crate::input::cluster::objects::PodMeta;
-use crate::input::guard::{Keys, repeated_key};
+use crate::input::guard::Keys;
 use crate::input::selector::Selector;
 use crate::quantity::parse_milli;
 use crate::scenario::Resources;

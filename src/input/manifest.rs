@@ -79,7 +79,7 @@ pub struct LoadedHpa {
     /// Named causes the input showed (a get-hpa `<unknown>`).
     pub diagnostics: Vec<crate::report::Diagnostic>,
     /// The pasted form it was read from; `None` for a manifest.
-    pub form: Option<crate::input::paste::Form>,
+    pub form: Option<crate::input::paste::text::Form>,
     /// The input form and file, for the report's `sources`.
     pub source: crate::report::FactSource,
 }

@@ -8,6 +8,7 @@ use anyhow::{Result, bail};
 use crate::calc::simulate::START;
 use crate::error::{InputError, UsageError};
 use crate::input::builtin::{self, BuiltIn};
+pub use crate::input::inputs::SimSettings;
 use crate::input::inputs::{ControllerFlags, NodeSettings, Text, controller_config};
 use crate::input::nodes::{NodeFiles, from_settings, parse_resource_list};
 use crate::input::prometheus::{self, ReplaySettings};
@@ -37,107 +38,6 @@ pub struct Inputs {
     pub replay: ReplaySettings,
     /// The built-in scenario it is, if one.
     pub label: Option<ScenarioLabel>,
-}
-
-/// The settings of a run, as given; each left `None` takes its default (`--help` names them).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SimSettings {
-    /// The HPA to pick when the manifest holds several.
-    pub name: Option<String>,
-    pub replicas: Option<i32>,
-    pub duration: Option<String>,
-    pub pod_request: Option<String>,
-    pub pod_startup: Option<String>,
-    pub pod_termination: Option<String>,
-    pub node_startup: Option<String>,
-    pub ca_scan_interval: Option<String>,
-    pub scale_down_delay_after_add: Option<String>,
-    pub sync_period: Option<String>,
-    pub tolerance: Option<f64>,
-    pub cpu_initialization_period: Option<String>,
-    pub initial_readiness_delay: Option<String>,
-    pub downscale_stabilization: Option<String>,
-    pub kube_version: Option<String>,
-    pub feature_gates: Option<String>,
-    pub metrics_window: Option<String>,
-    pub node_allocatable: Option<String>,
-    pub existing_nodes: Option<i64>,
-    pub daemonset_requests: Vec<String>,
-    pub node_group_min: Option<i64>,
-    pub node_group_max: Option<i64>,
-    pub max_nodes_total: Option<i64>,
-    pub scale_down_utilization_threshold: Option<f64>,
-    pub scale_down_unneeded_time: Option<String>,
-    pub pod_limit: Option<String>,
-    pub rollout: Option<String>,
-    pub max_surge: Option<String>,
-    pub max_unavailable: Option<String>,
-    pub min_ready_seconds: Option<i64>,
-    pub startup_cpu: Option<String>,
-}
-
-impl SimSettings {
-    /// These settings over `base`'s: each one given here wins.
-    pub fn over(self, base: SimSettings) -> SimSettings {
-        fn pick<T>(user: Option<T>, base: Option<T>) -> Option<T> {
-            user.or(base)
-        }
-        SimSettings {
-            name: pick(self.name, base.name),
-            replicas: pick(self.replicas, base.replicas),
-            duration: pick(self.duration, base.duration),
-            pod_request: pick(self.pod_request, base.pod_request),
-            pod_startup: pick(self.pod_startup, base.pod_startup),
-            pod_termination: pick(self.pod_termination, base.pod_termination),
-            node_startup: pick(self.node_startup, base.node_startup),
-            ca_scan_interval: pick(self.ca_scan_interval, base.ca_scan_interval),
-            scale_down_delay_after_add: pick(
-                self.scale_down_delay_after_add,
-                base.scale_down_delay_after_add,
-            ),
-            sync_period: pick(self.sync_period, base.sync_period),
-            tolerance: pick(self.tolerance, base.tolerance),
-            cpu_initialization_period: pick(
-                self.cpu_initialization_period,
-                base.cpu_initialization_period,
-            ),
-            initial_readiness_delay: pick(
-                self.initial_readiness_delay,
-                base.initial_readiness_delay,
-            ),
-            downscale_stabilization: pick(
-                self.downscale_stabilization,
-                base.downscale_stabilization,
-            ),
-            kube_version: pick(self.kube_version, base.kube_version),
-            feature_gates: pick(self.feature_gates, base.feature_gates),
-            metrics_window: pick(self.metrics_window, base.metrics_window),
-            node_allocatable: pick(self.node_allocatable, base.node_allocatable),
-            existing_nodes: pick(self.existing_nodes, base.existing_nodes),
-            daemonset_requests: if self.daemonset_requests.is_empty() {
-                base.daemonset_requests
-            } else {
-                self.daemonset_requests
-            },
-            node_group_min: pick(self.node_group_min, base.node_group_min),
-            node_group_max: pick(self.node_group_max, base.node_group_max),
-            max_nodes_total: pick(self.max_nodes_total, base.max_nodes_total),
-            scale_down_utilization_threshold: pick(
-                self.scale_down_utilization_threshold,
-                base.scale_down_utilization_threshold,
-            ),
-            scale_down_unneeded_time: pick(
-                self.scale_down_unneeded_time,
-                base.scale_down_unneeded_time,
-            ),
-            pod_limit: pick(self.pod_limit, base.pod_limit),
-            rollout: pick(self.rollout, base.rollout),
-            max_surge: pick(self.max_surge, base.max_surge),
-            max_unavailable: pick(self.max_unavailable, base.max_unavailable),
-            min_ready_seconds: pick(self.min_ready_seconds, base.min_ready_seconds),
-            startup_cpu: pick(self.startup_cpu, base.startup_cpu),
-        }
-    }
 }
 
 impl Inputs {

@@ -203,6 +203,13 @@ fn parse_scaled(num: &str, unit_ms: i128) -> Option<i128> {
     Some(int_value.checked_mul(unit_ms)? + frac_value * unit_ms / frac_scale)
 }
 
+/// A standard duration (a timeout) in milliseconds, saturating.
+impl From<std::time::Duration> for Duration {
+    fn from(d: std::time::Duration) -> Duration {
+        Duration(i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+    }
+}
+
 impl fmt::Display for Duration {
     /// Kubernetes-style: `5m0s` is written `5m`, `90s` as `1m30s`, `0.5s` as `500ms`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -237,6 +244,14 @@ impl fmt::Display for Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timeout_is_written_as_kubernetes_writes_durations() {
+        let shown = |d: std::time::Duration| Duration::from(d).to_string();
+        assert_eq!(shown(std::time::Duration::from_secs(5)), "5s");
+        assert_eq!(shown(std::time::Duration::from_millis(1500)), "1.500s");
+        assert_eq!(shown(std::time::Duration::from_secs(90)), "1m30s");
+    }
 
     #[test]
     fn rfc3339_times_go_reads_are_read() {

@@ -12,19 +12,12 @@ use std::collections::HashSet;
 
 use serde::Deserialize;
 
+use super::sample::Item;
+pub use super::sample::Sample;
 use super::{Format, ObjectMeta, ResourceMap, Scope, Str, Time, Window, decode, name_list, top};
 use crate::error::InputError;
 use crate::scenario::{ContainerMetrics, PodMetrics};
 use crate::time::{Duration, Timestamp};
-
-/// One item before `now` and the default window are known.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sample {
-    pub pod: String,
-    pub timestamp: Option<Timestamp>,
-    pub window: Option<Duration>,
-    pub containers: Vec<ContainerMetrics>,
-}
 
 /// The items kept, and what to say about them.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -312,15 +305,6 @@ pub(super) fn api_status(
         },
         _ => Ok(None),
     }
-}
-
-/// One item with what the filters read.
-#[derive(Debug)]
-pub(super) struct Item {
-    pub path: String,
-    pub namespace: Option<String>,
-    pub labels: Option<Vec<(String, String)>>,
-    pub sample: Sample,
 }
 
 /// Hands each item of an API answer to `each` as it is converted (none is held beside the others).

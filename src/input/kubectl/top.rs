@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::metrics::{Item, Sample};
+use super::sample::{Item, Sample};
 use crate::error::InputError;
 use crate::quantity::parse_milli;
 use crate::scenario::{ContainerMetrics, Resources};

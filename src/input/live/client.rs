@@ -168,7 +168,7 @@ impl Api {
                     "the API server {} did not answer GET {} within {} (--request-timeout)",
                     self.server,
                     crate::error::quoted_bare(&req.path),
-                    show_duration(t)
+                    crate::time::Duration::from(t)
                 )))
             }),
         }
@@ -276,25 +276,9 @@ pub fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     parts.join(": ")
 }
 
-/// `5s`, `1.5s`, `2m0s`.
-pub fn show_duration(t: StdDuration) -> String {
-    let ms = t.as_millis();
-    if ms.is_multiple_of(1000) {
-        format!("{}s", ms / 1000)
-    } else {
-        format!("{}.{:03}s", ms / 1000, ms % 1000)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_are_shown_as_go_prints_them() {
-        assert_eq!(show_duration(StdDuration::from_secs(5)), "5s");
-        assert_eq!(show_duration(StdDuration::from_millis(1500)), "1.500s");
-    }
 
     #[test]
     fn error_chains_skip_repeated_sources() {

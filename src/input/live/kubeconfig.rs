@@ -335,7 +335,7 @@ fn run_bounded(mut cmd: std::process::Command, timeout: StdDuration) -> Result<V
     let late = || {
         format!(
             "gave no credential within {} (--request-timeout)",
-            super::client::show_duration(timeout)
+            crate::time::Duration::from(timeout)
         )
     };
     // The output ends (or reaches the cap), then the plugin exits: both before the deadline.

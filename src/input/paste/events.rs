@@ -295,11 +295,11 @@ fn parse_table(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
     for (i, raw) in body.lines().enumerate() {
         let n = i + 1;
         let line = raw.trim_end();
-        if line.trim().is_empty() || super::is_preamble(line) {
+        if line.trim().is_empty() || super::text::is_preamble(line) {
             continue;
         }
         let Some(columns) = &header else {
-            let names: Vec<String> = super::split_cells(line, usize::MAX)
+            let names: Vec<String> = super::text::split_cells(line, usize::MAX)
                 .into_iter()
                 .map(|(_, c)| c.to_string())
                 .collect();
@@ -319,7 +319,7 @@ fn parse_table(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
             continue;
         };
         // Names such as LAST SEEN hold a space: the message joins them with two.
-        let row = super::Row::split(file, n, line, columns, "  ")?;
+        let row = super::text::Row::split(file, n, line, columns, "  ")?;
         let cell = |name: &str| row.get(name);
         let age = |name: &str| -> Result<Option<Duration>, InputError> {
             let Some((col, text)) = cell(name) else {
@@ -327,7 +327,7 @@ fn parse_table(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
             };
             // `5m (x3 over 20m)` in newer kubectl's LAST SEEN.
             let last = text.split(" (x").next().unwrap_or(text);
-            super::parse_age(last).map(Some).ok_or_else(|| {
+            super::text::parse_age(last).map(Some).ok_or_else(|| {
                 InputError::new(
                     file,
                     format!(

@@ -10,7 +10,8 @@
 
 use serde_json::{Value, json};
 
-use super::{Lines, Pasted, Row, scale_target_ref, v2_spec};
+use super::text::Row;
+use super::{Lines, Pasted, scale_target_ref, v2_spec};
 use crate::error::InputError;
 use crate::input::manifest::{CurrentMetric, HpaStatus};
 use crate::quantity::parse_milli;

@@ -6,6 +6,7 @@
 
 use crate::calc::nodes::{self, Slot};
 use crate::report::Report;
+use crate::scenario::keda::KedaInput;
 use crate::scenario::simulation::Setup;
 use crate::scenario::{
     ConditionStatus, ControllerMemory, Existing, NodeInput, Pod, PodPhase, ReadyCondition, Scenario,
@@ -13,10 +14,7 @@ use crate::scenario::{
 use crate::time::{Duration, Timestamp};
 
 use super::actual::compare;
-use super::keda;
-use super::metrics::MetricFeeds;
 use super::result::{Event, Simulation, SyncRow};
-use super::rollout;
 
 /// The simulation clock's zero as an instant (any instant would do: only differences matter).
 pub const START: Timestamp = Timestamp(1_800_000_000_000);
@@ -122,11 +120,43 @@ pub(super) struct Engine<'s> {
     pub(super) events: Vec<Event>,
     pub(super) totals: Totals,
     /// A KEDA ScaledObject's poll, before the HPA's syncs (`keda.rs`).
-    pub(super) keda: Option<keda::Poll>,
+    pub(super) keda: Option<Poll>,
     /// The current pod template's revision: new pods get it.
     pub(super) revision: u32,
     /// The two ReplicaSets while a rollout is in progress.
-    pub(super) sets: Option<rollout::Sets>,
+    pub(super) sets: Option<Sets>,
+}
+
+// What each component keeps between instants; its rules are in its own file.
+
+/// The ScaledObject and what KEDA remembers between polls.
+#[derive(Debug, Clone)]
+pub struct Poll {
+    pub(super) input: KedaInput,
+    pub(super) every: i64,
+}
+
+/// Each metric of the HPA, and where its value comes from in the load.
+#[derive(Debug, Clone, Default)]
+pub(super) struct MetricFeeds {
+    /// Resource and ContainerResource metrics: resource name → load column (first one wins).
+    pub(super) resources: Vec<(String, usize)>,
+    /// Pods metrics: metric name → load column.
+    pub(super) pods: Vec<(String, usize)>,
+    pub(super) object: Vec<(String, usize)>,
+    pub(super) external: Vec<(String, usize)>,
+}
+
+/// The two ReplicaSets of a rollout in progress: their `spec.replicas`, and the annotations the
+/// Deployment controller stamps on them when it scales them (`SetReplicasAnnotations`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sets {
+    pub old: i32,
+    pub new: i32,
+    /// `deployment.kubernetes.io/desired-replicas`.
+    pub desired_annotation: i32,
+    /// `deployment.kubernetes.io/max-replicas`.
+    pub max_annotation: i32,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -242,7 +272,7 @@ impl<'s> Engine<'s> {
             in_band: Vec::new(),
             events: Vec::new(),
             totals: Totals::default(),
-            keda: setup.scenario.keda.clone().map(keda::Poll::new),
+            keda: setup.scenario.keda.clone().map(Poll::new),
             observer: None,
             revision: 0,
             sets: None,

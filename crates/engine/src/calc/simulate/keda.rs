@@ -3,17 +3,10 @@
 //! zero, cooldown, idle replicas) and sets the target when it decides to; the HPA's sync at the
 //! same instant runs after it. Mirrors `startScaleLoop` (pkg/scaling/scale_handler.go).
 
-use super::engine::{Engine, PodState, START, milli_to_f64};
+use super::engine::{Engine, PodState, Poll, START, milli_to_f64};
 use crate::calc::keda::decide;
 use crate::scenario::keda::{KedaInput, TriggerValue};
 use crate::time::Duration;
-
-/// The ScaledObject and what KEDA remembers between polls.
-#[derive(Debug, Clone)]
-pub struct Poll {
-    input: KedaInput,
-    every: i64,
-}
 
 impl Poll {
     pub fn new(input: KedaInput) -> Poll {

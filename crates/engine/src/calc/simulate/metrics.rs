@@ -9,21 +9,10 @@ use crate::scenario::{
 };
 use crate::time::Duration;
 
-use super::engine::{Engine, PodState, START, SimPod, count};
+use super::engine::{Engine, MetricFeeds, PodState, START, SimPod, count};
 
 /// The custom metrics API's default window.
 const CUSTOM_METRIC_WINDOW: Duration = Duration::from_secs(60);
-
-/// Each metric of the HPA, and where its value comes from in the load.
-#[derive(Debug, Clone, Default)]
-pub(super) struct MetricFeeds {
-    /// Resource and ContainerResource metrics: resource name → load column (first one wins).
-    resources: Vec<(String, usize)>,
-    /// Pods metrics: metric name → load column.
-    pods: Vec<(String, usize)>,
-    object: Vec<(String, usize)>,
-    external: Vec<(String, usize)>,
-}
 
 impl MetricFeeds {
     /// Where each metric of the scenario's HPA finds its load (`columns`, in the HPA's order),

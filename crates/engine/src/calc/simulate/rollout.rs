@@ -8,7 +8,7 @@
 
 use crate::scenario::simulation::{IntOrPercent, Rollout};
 
-use super::engine::{Engine, PodState};
+use super::engine::{Engine, PodState, Sets};
 
 // Port of ResolveFenceposts (pkg/controller/deployment/util/deployment_util.go): surge rounds
 // up, unavailable rounds down, and when both resolve to 0, unavailable is 1.
@@ -38,18 +38,6 @@ fn max_unavailable(rollout: &Rollout, replicas: i32) -> i32 {
     resolve_fenceposts(rollout.max_surge, rollout.max_unavailable, replicas)
         .1
         .min(replicas)
-}
-
-/// The two ReplicaSets of a rollout in progress: their `spec.replicas`, and the annotations the
-/// Deployment controller stamps on them when it scales them (`SetReplicasAnnotations`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Sets {
-    pub old: i32,
-    pub new: i32,
-    /// `deployment.kubernetes.io/desired-replicas`.
-    pub desired_annotation: i32,
-    /// `deployment.kubernetes.io/max-replicas`.
-    pub max_annotation: i32,
 }
 
 /// Available pods (Ready; minReadySeconds 0) of each ReplicaSet, and all pods (status.replicas).
