@@ -17,7 +17,7 @@ export RUSTC_BOOTSTRAP=1
 [ -n "${NO_BUILD:-}" ] || cargo fuzz build -O
 bin_dir=fuzz/target/x86_64-unknown-linux-gnu/release
 for t in "${targets[@]}"; do
-  mkdir -p "fuzz/corpus/$t"
+  mkdir -p "fuzz/corpus/$t" fuzz/artifacts
   log=$(mktemp)
   if "$bin_dir/$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -max_total_time="$secs" -print_final_stats=1 \
       -artifact_prefix="fuzz/artifacts/$t-" -rss_limit_mb=2048 >"$log" 2>&1; then

@@ -92,12 +92,11 @@ pub fn parse(shown: &str, text: &str) -> Result<Kubeconfig, LiveError> {
                 Some(l) => format!(":{}:{}", l.line(), l.column()),
                 None => String::new(),
             };
-            // A map's keys are the file's text too: the path is cut as any value is.
-            let path = e.path().to_string();
-            let field = if path == "." || path.is_empty() {
+            let path = field_path(e.path());
+            let field = if path.is_empty() {
                 String::new()
             } else {
-                format!(": {}", crate::error::quoted_bare(&path))
+                format!(": {path}")
             };
             LiveError(format!(
                 "cannot read the kubeconfig {shown}{place}{field}: found YAML that is not a \
@@ -112,6 +111,76 @@ pub fn parse(shown: &str, text: &str) -> Result<Kubeconfig, LiveError> {
         })?;
     }
     Ok(config)
+}
+
+/// The keys a kubeconfig has (kubectl's `clientcmd/api/v1` types): a path through the file is
+/// said with these only, since any other key is the file's own text, which may be a secret.
+const KUBECONFIG_KEYS: &[&str] = &[
+    "apiVersion",
+    "kind",
+    "preferences",
+    "colors",
+    "clusters",
+    "contexts",
+    "users",
+    "current-context",
+    "extensions",
+    "extension",
+    "name",
+    "cluster",
+    "context",
+    "user",
+    "server",
+    "tls-server-name",
+    "insecure-skip-tls-verify",
+    "certificate-authority",
+    "certificate-authority-data",
+    "proxy-url",
+    "disable-compression",
+    "client-certificate",
+    "client-certificate-data",
+    "client-key",
+    "client-key-data",
+    "token",
+    "tokenFile",
+    "as",
+    "as-uid",
+    "as-groups",
+    "as-user-extra",
+    "username",
+    "password",
+    "auth-provider",
+    "config",
+    "exec",
+    "command",
+    "args",
+    "env",
+    "value",
+    "installHint",
+    "provideClusterInfo",
+    "interactiveMode",
+    "namespace",
+];
+
+/// A field path (`users[0].user.token`) with every key that is not a kubeconfig key shown as
+/// `?`.
+fn field_path(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                let known = KUBECONFIG_KEYS.contains(&key.as_str());
+                out.push_str(if known { key } else { "?" });
+            }
+            Segment::Unknown => {}
+        }
+    }
+    out
 }
 
 /// Relative file references are relative to the kubeconfig's folder, as for kubectl
@@ -381,4 +450,40 @@ fn stop(child: &mut std::process::Child) {
 /// The names of a kubeconfig's contexts, for messages.
 pub fn context_names(config: &Kubeconfig) -> Vec<&str> {
     config.contexts.iter().map(|c| c.name.as_str()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fuzz target's first crash: a line of the file taken as a key, token and all, was
+    /// said as the error's field.
+    #[test]
+    fn an_error_says_the_field_path_with_kubeconfig_keys_only() {
+        let text = "8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{\"token\":\"s3cr3t-canary\",\
+                    \"x\":\"2026\n- name: eks\n  cluster: {server: \"https://x\", insecure1`";
+        let err = parse("fuzz.yaml", text).unwrap_err().to_string();
+        assert!(!err.contains("s3cr3t"), "{err}");
+        let text = "users:\n- name: dev\n  user:\n    token: [s3cr3t-canary]\n";
+        let err = parse("kubeconfig", text).unwrap_err().to_string();
+        assert!(err.contains(": users[0].user.token: found YAML"), "{err}");
+        assert!(!err.contains("s3cr3t"), "{err}");
+    }
+
+    #[test]
+    fn an_exec_credential_gives_its_token_or_certificate_and_key() {
+        let mut auth = AuthInfo::default();
+        let out = br#"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
+            "status":{"token":"t0k"}}"#;
+        take_credential(&mut auth, "plugin", out).unwrap();
+        assert!(auth.token.is_some());
+        let err = take_credential(&mut AuthInfo::default(), "plugin", b"{\"status\":{}}");
+        assert!(err.unwrap_err().to_string().contains("neither a token"));
+        let err = take_credential(&mut AuthInfo::default(), "plugin", b"s3cr3t");
+        let err = err.unwrap_err().to_string();
+        assert!(
+            err.contains("line 1, column 1") && !err.contains("s3cr3t"),
+            "{err}"
+        );
+    }
 }
