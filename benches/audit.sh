@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `hpacalc audit` on a generated cluster dump (examples/generate_cluster.rs), side by side with
-# `jq .` only parsing the same files; then checks that every planted problem is found where it was
+# `jq -c .` only parsing the same files; then checks that every planted problem is found where it was
 # planted and nothing else. Prints a Markdown table and the ratios.
 #   benches/audit.sh                               # 150,000 pods, 3,000 HPAs, 5,000 nodes
 #   PODS=10000 HPAS=300 NODES=400 benches/audit.sh
@@ -29,8 +29,8 @@ measure() { # prints "seconds peak_rss_kib"
   rm -f "$out"
 }
 read -r ht hm < <(measure "$bin" audit --cluster "$dir/cluster.json" --metrics "$dir/metrics.json" --nodes "$dir/nodes.json" -o json)
-read -r jt jm < <(measure jq . "${files[@]}")
-echo "| pods | HPAs | nodes | input | hpacalc audit | jq . | audit / jq time | audit RSS / input |"
+read -r jt jm < <(measure jq -c . "${files[@]}")
+echo "| pods | HPAs | nodes | input | hpacalc audit | jq -c . | audit / jq time | audit RSS / input |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
 awk -v p="$pods" -v h="$hpas" -v n="$nodes" -v b="$bytes" -v ht="$ht" -v hm="$hm" -v jt="$jt" -v jm="$jm" 'BEGIN {
   mb = b / 1048576;

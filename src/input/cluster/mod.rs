@@ -10,17 +10,17 @@ pub mod json;
 pub mod manifests;
 pub mod objects;
 pub mod share;
+pub mod stream;
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use serde::Deserialize;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
+use serde::de::IgnoredAny;
+use serde_json::error::Category;
 
-use crate::error::{InputError, json_error, yaml_error};
+use crate::error::{InputError, yaml_error};
 use crate::input::{guard, read};
 use crate::time::Timestamp;
 use objects::{EventHead, HpaHead, Meta, Node, Pdb, Pod, PodMetrics, Vpa, Workload};
@@ -197,19 +197,13 @@ impl Dump {
         }
     }
 
-    fn read_json(&mut self, file: &str, stream: impl std::io::Read) -> Result<(), InputError> {
-        let mut de = serde_json::Deserializer::from_reader(stream);
+    fn read_json(&mut self, file: &str, stream: impl BufRead) -> Result<(), InputError> {
         let mut top = Top {
             dump: self,
             file,
-            error: None,
+            fields: Vec::new(),
         };
-        let result = (&mut top).deserialize(&mut de);
-        if let Some(err) = top.error {
-            return Err(err);
-        }
-        result.map_err(|e| json_error(file, &e))?;
-        de.end().map_err(|e| json_error(file, &e))
+        stream::walk(file, stream, &mut top)
     }
 
     fn read_yaml(&mut self, file: &str, text: &str) -> Result<(), InputError> {
@@ -225,32 +219,36 @@ impl Dump {
             match value.get("items").and_then(serde_json::Value::as_array) {
                 Some(items) => {
                     for (i, item) in items.iter().enumerate() {
-                        self.add(&at(Some(i)), &item.to_string())?;
+                        self.add(&at(Some(i)), &item.to_string(), None)?;
                     }
                 }
                 None if value.is_null() => {}
-                None => self.add(&at(None), &value.to_string())?,
+                None => self.add(&at(None), &value.to_string(), None)?,
             }
         }
         Ok(())
     }
 
-    /// Keeps one object in its lean form, or counts it as skipped.
-    fn add(&mut self, place: &str, text: &str) -> Result<(), InputError> {
-        #[derive(Deserialize)]
-        struct Kind<'a> {
-            #[serde(borrow, default)]
-            kind: Option<std::borrow::Cow<'a, str>>,
-            #[serde(default)]
-            message: Option<String>,
-        }
-        let bad = |e: serde_json::Error| {
-            InputError::new(place, format!("found {}, expected a Kubernetes object", e))
+    /// Keeps one object in its lean form, or counts it as skipped. `origin` is where its text
+    /// starts in a JSON file, to say a syntax error there.
+    fn add(&mut self, place: &str, text: &str, origin: Origin<'_>) -> Result<(), InputError> {
+        let bad = |e: serde_json::Error| match (origin, e.classify()) {
+            (Some((file, at)), Category::Syntax | Category::Eof) => stream::locate(file, at, &e),
+            _ => InputError::new(place, format!("found {e}, expected a Kubernetes object")),
         };
-        let head: Kind<'_> = serde_json::from_str(text).map_err(bad)?;
-        let kind = head.kind.as_deref().unwrap_or(self.default_kind);
+        // The kind is looked up among the first keys (kubectl writes it second); the whole head
+        // is parsed only when that says nothing, or for a Status's message.
+        let (kind_field, message) = match stream::kind_of(text) {
+            stream::KindOf::Plain(kind) if kind != "Status" => (Some(kind.into()), None),
+            stream::KindOf::Absent => (None, None),
+            _ => {
+                let head: Head<'_> = serde_json::from_str(text).map_err(bad)?;
+                (head.kind, head.message)
+            }
+        };
+        let kind: &str = kind_field.as_deref().unwrap_or(self.default_kind);
         let typed;
-        let text = match (&head.kind, self.default_api_version) {
+        let text = match (&kind_field, self.default_api_version) {
             (None, api_version) if !api_version.is_empty() => {
                 typed = with_type(text, kind, api_version);
                 typed.as_str()
@@ -317,9 +315,11 @@ impl Dump {
                 }
             }
             "Status" => {
-                self.metrics_api_error = Some(head.message.unwrap_or_default());
+                self.metrics_api_error = Some(message.unwrap_or_default());
             }
             other => {
+                // Not kept, but refused when it is not JSON, as when every item was parsed.
+                serde_json::from_str::<IgnoredAny>(text).map_err(bad)?;
                 *self.skipped.entry(other.to_string()).or_default() += 1;
             }
         }
@@ -352,94 +352,50 @@ fn with_type(text: &str, kind: &str, api_version: &str) -> String {
     format!("{{\"kind\":\"{kind}\",\"apiVersion\":\"{api_version}\"{comma}{rest}")
 }
 
-/// The top level of a JSON file: a list's `items` are streamed; any other object is one item.
+/// Where an object's text starts in its JSON file, when it was read from one.
+type Origin<'a> = Option<(&'a str, stream::At)>;
+
+/// The head of an object whose kind the first keys do not say plainly.
+#[derive(Deserialize)]
+struct Head<'a> {
+    #[serde(borrow, default)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default)]
+    message: Option<String>,
+}
+
+/// The top level of a JSON file: a list's `items` each go to the dump as they are read; any
+/// other object is one item.
 struct Top<'d, 'f> {
     dump: &'d mut Dump,
     file: &'f str,
-    /// An item's own problem, reported instead of the parser's generic one.
-    error: Option<InputError>,
+    fields: Vec<(String, String)>,
 }
 
-impl<'de> DeserializeSeed<'de> for &mut Top<'_, '_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for &mut Top<'_, '_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a Kubernetes object or List")
+impl stream::Parts for Top<'_, '_> {
+    fn item(&mut self, index: usize, text: &str, at: stream::At) -> Result<(), InputError> {
+        let place = format!("{} items[{index}]", self.file);
+        self.dump.add(&place, text, Some((self.file, at)))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut fields: Vec<(String, Box<RawValue>)> = Vec::new();
-        let mut listed = false;
-        while let Some(key) = map.next_key::<String>()? {
-            if key == "items" {
-                listed = true;
-                map.next_value_seed(Items { top: &mut *self })?;
-            } else {
-                fields.push((key, map.next_value()?));
-            }
-        }
-        if !listed {
-            let mut text = String::from("{");
-            for (i, (k, v)) in fields.iter().enumerate() {
-                if i > 0 {
-                    text.push(',');
-                }
-                text.push_str(&serde_json::Value::String(k.clone()).to_string());
-                text.push(':');
-                text.push_str(v.get());
-            }
-            text.push('}');
-            if let Err(e) = self.dump.add(self.file, &text) {
-                self.error = Some(e);
-                return Err(de::Error::custom("bad object"));
-            }
-        }
+    fn field(&mut self, key: String, value: &str, at: stream::At) -> Result<(), InputError> {
+        serde_json::from_str::<IgnoredAny>(value).map_err(|e| stream::locate(self.file, at, &e))?;
+        self.fields.push((key, value.to_string()));
         Ok(())
     }
-}
 
-struct Items<'t, 'd, 'f> {
-    top: &'t mut Top<'d, 'f>,
-}
-
-impl<'de> DeserializeSeed<'de> for Items<'_, '_, '_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Items<'_, '_, '_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a list of objects")
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let mut i = 0usize;
-        while let Some(raw) = seq.next_element::<Box<RawValue>>()? {
-            let place = format!("{} items[{i}]", self.top.file);
-            if let Err(e) = self.top.dump.add(&place, raw.get()) {
-                self.top.error = Some(e);
-                return Err(de::Error::custom("bad item"));
+    fn end_without_items(&mut self) -> Result<(), InputError> {
+        let mut text = String::from("{");
+        for (i, (k, v)) in self.fields.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
             }
-            i += 1;
+            text.push_str(&serde_json::Value::String(k.clone()).to_string());
+            text.push(':');
+            text.push_str(v);
         }
-        Ok(())
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Err(de::Error::custom(
-            "found a mapping, expected a list of objects in items",
-        ))
+        text.push('}');
+        self.dump.add(self.file, &text, None)
     }
 }
 
