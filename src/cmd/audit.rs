@@ -151,8 +151,35 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
         node_group_max: args.node_group_max,
     };
     let view = Fleet::new(&dump, &fleet);
-    let audit = calc::fleet::audit(view.cases(&common), &fleet, &lone_scaled_objects(&dump));
+    let audit = calc::fleet::audit(
+        evaluate(&view, &common),
+        &fleet,
+        &lone_scaled_objects(&dump),
+    );
     Ok((audit, places(&dump)))
+}
+
+/// Every HPA built and evaluated, on every core: the cases do not depend on each other, and
+/// each core takes a contiguous run of them, so the order is the dump's.
+fn evaluate(view: &Fleet, common: &Common) -> Vec<calc::fleet::Evaluated> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let run = view.hpa_count().div_ceil(cores).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..view.hpa_count())
+            .step_by(run)
+            .map(|start| {
+                let range = start..(start + run).min(view.hpa_count());
+                scope.spawn(move || {
+                    (view.cases(common, range))
+                        .map(calc::fleet::evaluate)
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        (workers.into_iter())
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    })
 }
 
 /// `-f DIR`: the static checks of every HPA in the manifests, no decision.

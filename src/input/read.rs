@@ -23,9 +23,9 @@ pub const MAX_STREAM_BYTES: u64 = 16 * 1024 * 1024 * 1024;
 
 /// Opens one input (`-` is stdin) to be streamed: the name to show, and a reader that fails
 /// past [`MAX_STREAM_BYTES`]. The same files are refused as by [`read_input`].
-pub fn open_stream(path: &Path) -> Result<(String, Box<dyn Read>), InputError> {
+pub fn open_stream(path: &Path) -> Result<(String, Box<dyn Read + Send>), InputError> {
     let shown = display_name(&path.to_string_lossy());
-    let reader: Box<dyn Read> = if path == Path::new("-") {
+    let reader: Box<dyn Read + Send> = if path == Path::new("-") {
         Box::new(io::stdin())
     } else {
         let cannot = |e: io::Error| InputError::new(&shown, format!("cannot read: {e}"));
@@ -59,7 +59,7 @@ pub fn open_stream(path: &Path) -> Result<(String, Box<dyn Read>), InputError> {
 
 /// A reader that errs, instead of reading on, past its cap.
 struct Capped {
-    inner: Box<dyn Read>,
+    inner: Box<dyn Read + Send>,
     left: u64,
     shown: String,
 }

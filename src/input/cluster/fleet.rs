@@ -119,11 +119,23 @@ impl<'a> Fleet<'a> {
         }
     }
 
-    /// Each HPA as a case for the checks, its scenario built as it is asked for.
-    pub fn cases<'f>(&'f self, common: &'f Common) -> impl Iterator<Item = HpaCase> + 'f {
+    /// How many HPAs there are.
+    pub fn hpa_count(&self) -> usize {
+        self.matched.len()
+    }
+
+    /// The HPAs `range` (in the dump's order) as cases for the checks, each scenario built as
+    /// it is asked for.
+    pub fn cases<'f>(
+        &'f self,
+        common: &'f Common,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = HpaCase> + 'f {
         // How many pods of each set of requests the nodes given, and the group's new nodes, hold.
         let mut fits: HashMap<Requests, (i64, Option<GroupFit>)> = HashMap::new();
-        (self.matched.iter().enumerate()).map(move |(i, m)| self.case(i, m, common, &mut fits))
+        let first = range.start;
+        (self.matched.get(range).unwrap_or(&[]).iter().enumerate())
+            .map(move |(i, m)| self.case(first + i, m, common, &mut fits))
     }
 
     fn case(

@@ -197,13 +197,13 @@ impl Dump {
         }
     }
 
-    fn read_json(&mut self, file: &str, stream: impl BufRead) -> Result<(), InputError> {
+    fn read_json(&mut self, file: &str, stream: impl BufRead + Send) -> Result<(), InputError> {
         let mut top = Top {
             dump: self,
             file,
             fields: Vec::new(),
         };
-        stream::walk(file, stream, &mut top)
+        stream::walk_beside(file, stream, &mut top)
     }
 
     fn read_yaml(&mut self, file: &str, text: &str) -> Result<(), InputError> {

@@ -26,6 +26,111 @@ pub trait Parts {
     fn end_without_items(&mut self) -> Result<(), InputError>;
 }
 
+/// How many items go from the scanning thread to the parsing one at a time, and how many such
+/// batches may wait: the text in flight stays a few megabytes.
+const BATCH: usize = 256;
+const BATCHES_WAITING: usize = 4;
+
+/// One part of the top level, as the scanning thread hands it over.
+enum Part {
+    Item(usize, At),
+    Field(String, At),
+    End,
+}
+
+/// A run of parts, their texts end to end in one string.
+#[derive(Default)]
+struct Batch {
+    text: String,
+    parts: Vec<(Part, std::ops::Range<usize>)>,
+}
+
+/// The scanning thread's side: parts gathered into batches and sent.
+struct Sender {
+    batch: Batch,
+    to: std::sync::mpsc::SyncSender<Batch>,
+}
+
+/// The parsing side stopped (its own error comes first): the scan stops too.
+fn hung_up() -> InputError {
+    InputError::new("", "the reader stopped")
+}
+
+impl Sender {
+    fn push(&mut self, part: Part, text: &str) -> Result<(), InputError> {
+        let start = self.batch.text.len();
+        self.batch.text.push_str(text);
+        let end = self.batch.text.len();
+        self.batch.parts.push((part, start..end));
+        if self.batch.parts.len() >= BATCH {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), InputError> {
+        if self.batch.parts.is_empty() {
+            return Ok(());
+        }
+        (self.to.send(std::mem::take(&mut self.batch))).map_err(|_| hung_up())
+    }
+}
+
+impl Parts for Sender {
+    fn item(&mut self, index: usize, text: &str, at: At) -> Result<(), InputError> {
+        self.push(Part::Item(index, at), text)
+    }
+
+    fn field(&mut self, key: String, value: &str, at: At) -> Result<(), InputError> {
+        self.push(Part::Field(key, at), value)
+    }
+
+    fn end_without_items(&mut self) -> Result<(), InputError> {
+        self.push(Part::End, "")
+    }
+}
+
+/// [`walk`], with the scan on a second thread and `parts` fed on this one: on a large dump the
+/// scan and the parse of the items each take about half the time, so they overlap. The parts
+/// arrive in their order, and the first error in the file is the one returned.
+pub fn walk_beside(
+    file: &str,
+    reader: impl BufRead + Send,
+    parts: &mut dyn Parts,
+) -> Result<(), InputError> {
+    let (to, from) = std::sync::mpsc::sync_channel::<Batch>(BATCHES_WAITING);
+    std::thread::scope(|scope| {
+        let scan = scope.spawn(move || {
+            let mut sender = Sender {
+                batch: Batch::default(),
+                to,
+            };
+            let walked = walk(file, reader, &mut sender);
+            // The items before a syntax error go first: one of them may hold an earlier error.
+            sender.flush().and(walked)
+        });
+        let fed = feed(&from, parts);
+        // An error here stops the scan: it finds the channel closed.
+        drop(from);
+        let scanned = scan.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        fed.and(scanned)
+    })
+}
+
+fn feed(from: &std::sync::mpsc::Receiver<Batch>, parts: &mut dyn Parts) -> Result<(), InputError> {
+    for batch in from {
+        for (part, range) in batch.parts {
+            let text = &batch.text[range];
+            match part {
+                Part::Item(index, at) => parts.item(index, text, at)?,
+                Part::Field(key, at) => parts.field(key, text, at)?,
+                Part::End => parts.end_without_items()?,
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Walks one JSON document from `reader`, handing its parts to `parts`.
 pub fn walk(file: &str, reader: impl BufRead, parts: &mut dyn Parts) -> Result<(), InputError> {
     let mut s = Scanner {
@@ -477,6 +582,54 @@ mod tests {
             assert_eq!(seen.fields[0].1, "\"List\"");
             assert!(!seen.whole);
         }
+    }
+
+    /// Takes the items and refuses the one at `refuse`.
+    struct Refusing {
+        taken: Vec<usize>,
+        refuse: usize,
+    }
+
+    impl Parts for Refusing {
+        fn item(&mut self, index: usize, _: &str, _: At) -> Result<(), InputError> {
+            if index == self.refuse {
+                return Err(InputError::new("f.json", format!("item {index} refused")));
+            }
+            self.taken.push(index);
+            Ok(())
+        }
+        fn field(&mut self, _: String, _: &str, _: At) -> Result<(), InputError> {
+            Ok(())
+        }
+        fn end_without_items(&mut self) -> Result<(), InputError> {
+            Ok(())
+        }
+    }
+
+    fn beside(text: &str, refuse: usize) -> (Vec<usize>, Result<(), String>) {
+        let mut parts = Refusing {
+            taken: Vec::new(),
+            refuse,
+        };
+        let reader = std::io::BufReader::with_capacity(7, text.as_bytes());
+        let out = walk_beside("f.json", reader, &mut parts).map_err(|e| e.to_string());
+        (parts.taken, out)
+    }
+
+    #[test]
+    fn beside_the_scan_the_items_arrive_in_order_and_the_first_error_wins() {
+        let items = vec!["{}"; 3 * BATCH + 5].join(",");
+        let (taken, out) = beside(&format!("{{\"items\": [{items}]}}"), usize::MAX);
+        assert_eq!(out, Ok(()));
+        assert_eq!(taken, (0..3 * BATCH + 5).collect::<Vec<_>>());
+        // An item refused before a syntax error further on: the item's error is the first.
+        let (taken, out) = beside(&format!("{{\"items\": [{items},"), 2);
+        assert_eq!(out, Err("f.json: item 2 refused".to_string()));
+        assert_eq!(taken, [0, 1]);
+        // The syntax error comes first: every item before it was taken.
+        let (taken, out) = beside(&format!("{{\"items\": [{items},"), usize::MAX);
+        assert!(out.unwrap_err().starts_with("f.json:1:"));
+        assert_eq!(taken.len(), 3 * BATCH + 5);
     }
 
     #[test]

@@ -547,10 +547,25 @@ pub fn assemble(
     }
 }
 
+/// One HPA's case with its single-HPA report, or the reason it has none.
+pub struct Evaluated {
+    facts: HpaFacts,
+    report: Result<Report, String>,
+}
+
+/// One HPA's decision: cases do not depend on each other, so a caller may evaluate them on
+/// every core and hand them to [`audit`] in their order.
+pub fn evaluate(case: HpaCase) -> Evaluated {
+    Evaluated {
+        report: case.scenario.map(|s| crate::calc::evaluate(&s)),
+        facts: case.facts,
+    }
+}
+
 /// A fleet's audit: each HPA's decision (its single-HPA report), the checks that need more than
-/// one object, and the summary. The cases are evaluated one at a time, as they come.
+/// one object, and the summary.
 pub fn audit(
-    cases: impl IntoIterator<Item = HpaCase>,
+    cases: impl IntoIterator<Item = Evaluated>,
     fleet: &FleetFacts,
     lone: &[LoneScaledObject],
 ) -> AuditReport {
@@ -564,9 +579,8 @@ pub fn audit(
         if !h.resources.is_empty() {
             resource_hpas.push(key.clone());
         }
-        match case.scenario {
-            Ok(scenario) => {
-                let report = crate::calc::evaluate(&scenario);
+        match case.report {
+            Ok(report) => {
                 findings.extend(hpa_findings(h, Some(&report), fleet));
                 reports.push(report);
             }
