@@ -41,10 +41,59 @@ fn main() -> std::io::Result<()> {
         let phase = if i % 97 == 3 { "Pending" } else { "Running" };
         let app_cpu = 200 + (i * 37) % 400;
         let proxy_cpu = 20 + (i * 13) % 30;
-        item.clear();
-        let _ = write!(
-            item,
-            r#"        {{
+        pod_json(&mut item, i, &name, ready, phase);
+        if i + 1 < n {
+            item.push(',');
+        }
+        pods.write_all(item.as_bytes())?;
+        pods.write_all(b"\n")?;
+        if phase == "Running" {
+            if wrote_metric {
+                metrics.write_all(b",")?;
+            }
+            wrote_metric = true;
+            write!(
+                metrics,
+                r#"{{"metadata":{{"name":"{name}","namespace":"prod","labels":{{"app":"web"}}}},"timestamp":"2026-11-29T14:59:50Z","window":"15s","containers":[{{"name":"app","usage":{{"cpu":"{app_cpu}000000n","memory":"301524Ki"}}}},{{"name":"istio-proxy","usage":{{"cpu":"{proxy_cpu}000000n","memory":"62156Ki"}}}}]}}"#
+            )?;
+        }
+        let usage = |v: usize| {
+            if phase == "Running" {
+                format!("{v}m")
+            } else {
+                String::new()
+            }
+        };
+        writeln!(
+            csv,
+            "{name},app,{ready},{phase},5h,{},500m,{},512Mi",
+            usage(app_cpu),
+            if phase == "Running" { "301524Ki" } else { "" }
+        )?;
+        writeln!(
+            csv,
+            "{name},istio-proxy,,,,{},100m,{},128Mi",
+            usage(proxy_cpu),
+            if phase == "Running" { "62156Ki" } else { "" }
+        )?;
+    }
+    writeln!(
+        pods,
+        "    ],\n    \"kind\": \"List\",\n    \"metadata\": {{\"resourceVersion\": \"\"}}\n}}"
+    )?;
+    writeln!(metrics, "]}}")?;
+    pods.flush()?;
+    metrics.flush()?;
+    csv.flush()?;
+    Ok(())
+}
+
+/// One pod as kubectl prints it, indented as an element of `items`.
+fn pod_json(item: &mut String, i: usize, name: &str, ready: bool, phase: &str) {
+    item.clear();
+    let _ = write!(
+        item,
+        r#"        {{
             "apiVersion": "v1",
             "kind": "Pod",
             "metadata": {{
@@ -97,53 +146,9 @@ fn main() -> std::io::Result<()> {
                 "startTime": "2026-11-29T10:00:01Z"
             }}
         }}"#,
-            rv = 48_000_000 + i,
-            a = (i / 250) % 250,
-            b = i % 250,
-            ready_s = if ready { "True" } else { "False" },
-        );
-        if i + 1 < n {
-            item.push(',');
-        }
-        pods.write_all(item.as_bytes())?;
-        pods.write_all(b"\n")?;
-        if phase == "Running" {
-            if wrote_metric {
-                metrics.write_all(b",")?;
-            }
-            wrote_metric = true;
-            write!(
-                metrics,
-                r#"{{"metadata":{{"name":"{name}","namespace":"prod","labels":{{"app":"web"}}}},"timestamp":"2026-11-29T14:59:50Z","window":"15s","containers":[{{"name":"app","usage":{{"cpu":"{app_cpu}000000n","memory":"301524Ki"}}}},{{"name":"istio-proxy","usage":{{"cpu":"{proxy_cpu}000000n","memory":"62156Ki"}}}}]}}"#
-            )?;
-        }
-        let usage = |v: usize| {
-            if phase == "Running" {
-                format!("{v}m")
-            } else {
-                String::new()
-            }
-        };
-        writeln!(
-            csv,
-            "{name},app,{ready},{phase},5h,{},500m,{},512Mi",
-            usage(app_cpu),
-            if phase == "Running" { "301524Ki" } else { "" }
-        )?;
-        writeln!(
-            csv,
-            "{name},istio-proxy,,,,{},100m,{},128Mi",
-            usage(proxy_cpu),
-            if phase == "Running" { "62156Ki" } else { "" }
-        )?;
-    }
-    writeln!(
-        pods,
-        "    ],\n    \"kind\": \"List\",\n    \"metadata\": {{\"resourceVersion\": \"\"}}\n}}"
-    )?;
-    writeln!(metrics, "]}}")?;
-    pods.flush()?;
-    metrics.flush()?;
-    csv.flush()?;
-    Ok(())
+        rv = 48_000_000 + i,
+        a = (i / 250) % 250,
+        b = i % 250,
+        ready_s = if ready { "True" } else { "False" },
+    );
 }

@@ -99,86 +99,12 @@ fn main() -> std::io::Result<()> {
     std::fs::create_dir_all(&dir)?;
     let namespaces = NAMESPACES.min(total_hpas.max(1));
 
-    // The planted problems, all in team-0, each on a workload of its own.
-    let mut planted: Vec<(&str, String)> = Vec::new();
-    let mut apps: Vec<App> = Vec::new();
-    let mut extra_hpas: Vec<String> = Vec::new();
-    let mut extra_objects: Vec<String> = Vec::new();
-    let ns0 = "team-0";
-    let small = 3;
-    // AmbiguousSelector (overlap): the stable Deployment's selector also matches the canary pods.
-    apps.push(App::new(ns0, "shop", small));
-    let mut canary = App::new(ns0, "shop-canary", 1);
-    canary.track = Some("canary");
-    canary.min = 1;
-    apps.push(canary);
-    planted.push(("AmbiguousSelector", format!("{ns0}/shop")));
-    planted.push(("AmbiguousSelector", format!("{ns0}/shop-canary")));
-    // AmbiguousSelector (same target): two HPAs on one Deployment.
-    apps.push(App::new(ns0, "cart", small));
-    extra_hpas.push(hpa(
-        ns0,
-        "cart-memory",
-        "Deployment",
-        "cart",
-        (2, 12, small),
-        (1, 1),
-    ));
-    planted.push(("AmbiguousSelector", format!("{ns0}/cart")));
-    planted.push(("AmbiguousSelector", format!("{ns0}/cart-memory")));
-    // HpaVpaConflict.
-    apps.push(App::new(ns0, "search", small));
-    extra_objects.push(format!(
-        r#"{{"apiVersion":"autoscaling.k8s.io/v1","kind":"VerticalPodAutoscaler","metadata":{{"name":"search","namespace":"{ns0}"}},"spec":{{"targetRef":{{"apiVersion":"apps/v1","kind":"Deployment","name":"search"}},"updatePolicy":{{"updateMode":"InPlaceOrRecreate"}}}}}}"#
-    ));
-    planted.push(("HpaVpaConflict", format!("{ns0}/search")));
-    // TargetMissing and TargetKindMismatch.
-    extra_hpas.push(hpa(ns0, "ghost", "Deployment", "ghost", (1, 5, 1), (1, 1)));
-    planted.push(("TargetMissing", format!("{ns0}/ghost")));
-    extra_hpas.push(hpa(ns0, "agent", "DaemonSet", "agent", (1, 5, 1), (1, 1)));
-    extra_objects.push(format!(
-        r#"{{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{{"name":"agent","namespace":"{ns0}"}},"spec":{{"selector":{{"matchLabels":{{"app":"agent"}}}}}}}}"#
-    ));
-    planted.push(("TargetKindMismatch", format!("{ns0}/agent")));
-    // MinEqualsMax.
-    let mut fixed = App::new(ns0, "fixed", small);
-    fixed.min = small;
-    fixed.max = small;
-    apps.push(fixed);
-    planted.push(("MinEqualsMax", format!("{ns0}/fixed")));
-    // MaxBelowCurrentLoad: at max, and the pods use twice their target.
-    let mut hot = App::new(ns0, "hot", small);
-    hot.max = small;
-    hot.min = 1;
-    hot.usage = 600;
-    apps.push(hot);
-    planted.push(("MaxBelowCurrentLoad", format!("{ns0}/hot")));
-    // PdbBlocksDrain.
-    apps.push(App::new(ns0, "ledger", small));
-    extra_objects.push(format!(
-        r#"{{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{{"name":"ledger","namespace":"{ns0}"}},"spec":{{"minAvailable":2,"selector":{{"matchLabels":{{"app":"ledger"}}}}}}}}"#
-    ));
-    planted.push(("PdbBlocksDrain", format!("{ns0}/ledger")));
-    // ReplicasFieldManaged.
-    let mut gitops = App::new(ns0, "gitops", small);
-    gitops.replicas_manager = Some("argocd-controller");
-    apps.push(gitops);
-    planted.push(("ReplicasFieldManaged", format!("{ns0}/gitops")));
-    // NoRequests.
-    let mut bare = App::new(ns0, "bare", small);
-    bare.request = false;
-    apps.push(bare);
-    planted.push(("NoRequests", format!("{ns0}/bare")));
-    // StatusStale.
-    let mut stale = App::new(ns0, "stale", small);
-    stale.generation = (2, 1);
-    apps.push(stale);
-    planted.push(("StatusStale", format!("{ns0}/stale")));
-    // MaxUnreachable (with --nodes): a max far above what the nodes hold.
-    let mut huge = App::new(ns0, "huge", small);
-    huge.max = 100_000;
-    apps.push(huge);
-    planted.push(("MaxUnreachable", format!("{ns0}/huge")));
+    let Planted {
+        mut planted,
+        mut apps,
+        extra_hpas,
+        extra_objects,
+    } = planted_problems();
 
     // The healthy rest, spread over the namespaces.
     let used_pods: usize = apps.iter().map(|a| a.pods).sum();
@@ -271,6 +197,125 @@ fn main() -> std::io::Result<()> {
     out.flush()?;
     metrics.flush()?;
 
+    write_nodes(&dir, total_nodes)?;
+
+    std::fs::write(
+        dir.join("metrics-down.json"),
+        r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server is currently unable to handle the request (get pods.metrics.k8s.io)","reason":"ServiceUnavailable","code":503}
+"#,
+    )?;
+    planted.sort();
+    let list: Vec<String> = planted
+        .iter()
+        .map(|(c, h)| format!("  {{\"code\": \"{c}\", \"hpa\": \"{h}\"}}"))
+        .collect();
+    std::fs::write(
+        dir.join("planted.json"),
+        format!("[\n{}\n]\n", list.join(",\n")),
+    )?;
+    Ok(())
+}
+
+/// The planted problems, all in team-0, each on a workload of its own: the workloads, the
+/// HPAs and objects beside them, and what the audit must find.
+struct Planted {
+    planted: Vec<(&'static str, String)>,
+    apps: Vec<App>,
+    extra_hpas: Vec<String>,
+    extra_objects: Vec<String>,
+}
+
+fn planted_problems() -> Planted {
+    let mut planted: Vec<(&str, String)> = Vec::new();
+    let mut apps: Vec<App> = Vec::new();
+    let mut extra_hpas: Vec<String> = Vec::new();
+    let mut extra_objects: Vec<String> = Vec::new();
+    let ns0 = "team-0";
+    let small = 3;
+    // AmbiguousSelector (overlap): the stable Deployment's selector also matches the canary pods.
+    apps.push(App::new(ns0, "shop", small));
+    let mut canary = App::new(ns0, "shop-canary", 1);
+    canary.track = Some("canary");
+    canary.min = 1;
+    apps.push(canary);
+    planted.push(("AmbiguousSelector", format!("{ns0}/shop")));
+    planted.push(("AmbiguousSelector", format!("{ns0}/shop-canary")));
+    // AmbiguousSelector (same target): two HPAs on one Deployment.
+    apps.push(App::new(ns0, "cart", small));
+    extra_hpas.push(hpa(
+        ns0,
+        "cart-memory",
+        "Deployment",
+        "cart",
+        (2, 12, small),
+        (1, 1),
+    ));
+    planted.push(("AmbiguousSelector", format!("{ns0}/cart")));
+    planted.push(("AmbiguousSelector", format!("{ns0}/cart-memory")));
+    // HpaVpaConflict.
+    apps.push(App::new(ns0, "search", small));
+    extra_objects.push(format!(
+        r#"{{"apiVersion":"autoscaling.k8s.io/v1","kind":"VerticalPodAutoscaler","metadata":{{"name":"search","namespace":"{ns0}"}},"spec":{{"targetRef":{{"apiVersion":"apps/v1","kind":"Deployment","name":"search"}},"updatePolicy":{{"updateMode":"InPlaceOrRecreate"}}}}}}"#
+    ));
+    planted.push(("HpaVpaConflict", format!("{ns0}/search")));
+    // TargetMissing and TargetKindMismatch.
+    extra_hpas.push(hpa(ns0, "ghost", "Deployment", "ghost", (1, 5, 1), (1, 1)));
+    planted.push(("TargetMissing", format!("{ns0}/ghost")));
+    extra_hpas.push(hpa(ns0, "agent", "DaemonSet", "agent", (1, 5, 1), (1, 1)));
+    extra_objects.push(format!(
+        r#"{{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{{"name":"agent","namespace":"{ns0}"}},"spec":{{"selector":{{"matchLabels":{{"app":"agent"}}}}}}}}"#
+    ));
+    planted.push(("TargetKindMismatch", format!("{ns0}/agent")));
+    // MinEqualsMax.
+    let mut fixed = App::new(ns0, "fixed", small);
+    fixed.min = small;
+    fixed.max = small;
+    apps.push(fixed);
+    planted.push(("MinEqualsMax", format!("{ns0}/fixed")));
+    // MaxBelowCurrentLoad: at max, and the pods use twice their target.
+    let mut hot = App::new(ns0, "hot", small);
+    hot.max = small;
+    hot.min = 1;
+    hot.usage = 600;
+    apps.push(hot);
+    planted.push(("MaxBelowCurrentLoad", format!("{ns0}/hot")));
+    // PdbBlocksDrain.
+    apps.push(App::new(ns0, "ledger", small));
+    extra_objects.push(format!(
+        r#"{{"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{{"name":"ledger","namespace":"{ns0}"}},"spec":{{"minAvailable":2,"selector":{{"matchLabels":{{"app":"ledger"}}}}}}}}"#
+    ));
+    planted.push(("PdbBlocksDrain", format!("{ns0}/ledger")));
+    // ReplicasFieldManaged.
+    let mut gitops = App::new(ns0, "gitops", small);
+    gitops.replicas_manager = Some("argocd-controller");
+    apps.push(gitops);
+    planted.push(("ReplicasFieldManaged", format!("{ns0}/gitops")));
+    // NoRequests.
+    let mut bare = App::new(ns0, "bare", small);
+    bare.request = false;
+    apps.push(bare);
+    planted.push(("NoRequests", format!("{ns0}/bare")));
+    // StatusStale.
+    let mut stale = App::new(ns0, "stale", small);
+    stale.generation = (2, 1);
+    apps.push(stale);
+    planted.push(("StatusStale", format!("{ns0}/stale")));
+    // MaxUnreachable (with --nodes): a max far above what the nodes hold.
+    let mut huge = App::new(ns0, "huge", small);
+    huge.max = 100_000;
+    apps.push(huge);
+    planted.push(("MaxUnreachable", format!("{ns0}/huge")));
+
+    Planted {
+        planted,
+        apps,
+        extra_hpas,
+        extra_objects,
+    }
+}
+
+/// `nodes.json`: `total` nodes of 16 CPUs and 64 GiB.
+fn write_nodes(dir: &std::path::Path, total_nodes: usize) -> std::io::Result<()> {
     let mut nodes = BufWriter::new(File::create(dir.join("nodes.json"))?);
     write!(
         nodes,
@@ -287,20 +332,5 @@ fn main() -> std::io::Result<()> {
     }
     writeln!(nodes, "]}}")?;
     nodes.flush()?;
-
-    std::fs::write(
-        dir.join("metrics-down.json"),
-        r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server is currently unable to handle the request (get pods.metrics.k8s.io)","reason":"ServiceUnavailable","code":503}
-"#,
-    )?;
-    planted.sort();
-    let list: Vec<String> = planted
-        .iter()
-        .map(|(c, h)| format!("  {{\"code\": \"{c}\", \"hpa\": \"{h}\"}}"))
-        .collect();
-    std::fs::write(
-        dir.join("planted.json"),
-        format!("[\n{}\n]\n", list.join(",\n")),
-    )?;
     Ok(())
 }

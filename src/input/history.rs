@@ -251,6 +251,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::too_many_lines, reason = "one table of cases")]
     fn bad_input_is_located_at_line_column_and_field() {
         // (rule, input, line, column, field, message start)
         type Case<'a> = (

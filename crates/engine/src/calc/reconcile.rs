@@ -121,6 +121,10 @@ pub fn tolerances_for_hpa(hpa: &HpaSpec, flag: f64, rules: &VersionRules) -> Tol
 ///
 /// `assume_steady` skips `recordInitialRecommendation`: with an empty memory every window then
 /// holds only this sync's own recommendation, as if the load had been steady.
+#[allow(
+    clippy::too_many_lines,
+    reason = "a port read beside reconcileAutoscaler, branch for branch"
+)]
 pub fn reconcile<'a>(
     s: &'a Scenario,
     memory: &mut ControllerMemory,
