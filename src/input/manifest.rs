@@ -272,12 +272,13 @@ fn load_keda(
         "horizontalPodAutoscalerConfig",
         "behavior",
     ]);
-    let envelope: V2Envelope = serde_json::from_value(translated.hpa.clone()).map_err(|e| {
-        source.error(
-            &behavior,
-            format!("expected an autoscaling/v2 behavior: {e}"),
-        )
-    })?;
+    let envelope =
+        <V2Envelope as serde::Deserialize>::deserialize(&translated.hpa).map_err(|e| {
+            source.error(
+                &behavior,
+                format!("expected an autoscaling/v2 behavior: {e}"),
+            )
+        })?;
     let to_source =
         |e: FieldError| source.error(&keda::source_path(&translated, &e.path), e.message);
     let meta = envelope.metadata.unwrap_or_default();
