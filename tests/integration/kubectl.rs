@@ -121,6 +121,50 @@ fn the_time_defaults_to_the_newest_input_time_and_says_so() {
     assert_eq!(given["now"], "2026-11-29T16:00:00Z");
 }
 
+/// `kubectl top` text has no sample times and a pod list holds only start and Ready times,
+/// which can be an hour before the capture: the clock is the evaluation time, never a pod's.
+#[test]
+fn pods_ready_an_hour_before_a_top_capture_are_not_in_their_initialization_period() {
+    let dir = "fixtures/kubectl/capture-time";
+    let v = Test::new()
+        .args(["--hpa", &format!("{dir}/hpa.yaml"), "--pods"])
+        .args([
+            &format!("{dir}/pods.json"),
+            "--metrics",
+            &format!("{dir}/top.txt"),
+        ])
+        .args(["-o", "json"])
+        .json();
+    assert_eq!(
+        (v["currentReplicas"].as_i64(), v["desiredReplicas"].as_i64()),
+        (Some(4), Some(6))
+    );
+    assert_eq!(v["metrics"][0]["readyPods"], 4, "{}", v["metrics"][0]);
+    let now = v["now"].as_str().unwrap();
+    assert!(now > "2026-11-29T14:05:00Z", "{now}");
+    let said = (v["assumptions"].as_array().unwrap().iter()).any(|a| {
+        a.as_str().unwrap().starts_with(&format!(
+            "No --now, and no time of the capture in the inputs (a pod's start or Ready time is \
+             not one; kubectl top text has none): evaluated at the current time, {now}."
+        ))
+    });
+    assert!(said, "{}", v["assumptions"]);
+}
+
+/// The status was written at a sync before the capture: its newest condition change dates it
+/// when nothing newer does.
+#[test]
+fn the_status_conditions_date_a_capture_without_sample_times() {
+    let dir = "fixtures/kubectl/capture-time";
+    let v = Test::new()
+        .args(["--hpa", &format!("{dir}/hpa-status.yaml"), "--pods"])
+        .args([&format!("{dir}/pods.json"), "--metrics", &format!("{dir}/top.txt")])
+        .args(["-o", "json"])
+        .json();
+    assert_eq!(v["now"], "2026-11-29T14:58:45Z");
+    assert_eq!(v["desiredReplicas"], 6);
+}
+
 #[test]
 fn a_pod_list_with_other_workloads_needs_the_selector() {
     let all = [

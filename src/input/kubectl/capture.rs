@@ -131,7 +131,9 @@ enum PodsRead {
 }
 
 /// Reads the pods, the resource metrics and the custom and external metrics answers; `now` is
-/// `--now` when given, else the newest time in the kubectl inputs, else the clock.
+/// `--now` when given, else the capture's time (the newest metrics sample or status condition
+/// change; never a pod's start or Ready time, which can be an hour before the capture), else
+/// the clock.
 pub fn observe(
     given: Captures<'_>,
     loaded: &LoadedHpa,
@@ -159,14 +161,15 @@ pub fn observe(
     let mut newest = Newest::default();
     let have_pods = given.pods.is_some();
     let usage_given = given.metrics.is_some();
-    let pods = read_pods(
-        given.pods,
-        usage_given,
-        scope,
-        loaded,
-        &mut out,
-        &mut newest,
-    )?;
+    let pods = read_pods(given.pods, usage_given, scope, loaded, &mut out)?;
+    // The status was written at a sync before the capture: its newest condition change is a
+    // time the capture is not older than.
+    let status_times = (loaded.status.conditions.iter())
+        .filter_map(|c| Timestamp::parse_rfc3339(c.last_transition_time.as_deref()?));
+    newest.offer(
+        status_times.max(),
+        loaded.source.file.as_deref().unwrap_or("the HPA"),
+    );
     let no_excluded = HashSet::new();
     let excluded = match &pods {
         PodsRead::Captured(_, c) => &c.excluded,
@@ -258,13 +261,11 @@ fn read_pods(
     scope: &Scope,
     loaded: &LoadedHpa,
     out: &mut Observed,
-    newest: &mut Newest,
 ) -> Result<PodsRead> {
     Ok(match given {
         Some(Given::Read { name, value }) => {
             out.sources
                 .push(source("pods", "kubectl get pods", Some(&name)));
-            newest.offer(value.newest, &name);
             PodsRead::Captured(name, value)
         }
         Some(Given::Text(Text { name: file, text })) => {
@@ -286,7 +287,6 @@ fn read_pods(
                         .push(source("pods", "kubectl get pods", Some(&file)));
                     let captured = pods::parse(&file, &text, format, scope, &loaded.spec.target)
                         .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
-                    newest.offer(captured.newest, &file);
                     PodsRead::Captured(file, captured)
                 }
             }
@@ -367,7 +367,7 @@ fn read_answers<V>(
     Ok(all)
 }
 
-/// `--now`, else the newest time in the inputs (said in the assumptions), else the clock.
+/// `--now`, else the capture's time (said in the assumptions), else the clock (said too).
 fn evaluation_time(now: Option<Timestamp>, newest: &Newest, out: &mut Observed) -> Timestamp {
     out.sources.push(match (now, &newest.0) {
         (Some(_), _) => source("now", "flag", Some("--now")),
@@ -383,7 +383,17 @@ fn evaluation_time(now: Option<Timestamp>, newest: &Newest, out: &mut Observed) 
             ));
             *t
         }
-        (None, None) => Timestamp(jiff::Timestamp::now().as_millisecond()),
+        (None, None) => {
+            // Whole seconds, as kubectl and the API write times.
+            let t = Timestamp(jiff::Timestamp::now().as_second().saturating_mul(1000));
+            out.notes.push(format!(
+                "No --now, and no time of the capture in the inputs (a pod's start or Ready \
+                 time is not one; kubectl top text has none): evaluated at the current time, \
+                 {}. Pass --now with the time of the capture.",
+                t.to_rfc3339()
+            ));
+            t
+        }
     }
 }
 
