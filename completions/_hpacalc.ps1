@@ -49,7 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--initial-readiness-delay', '--initial-readiness-delay', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-initial-readiness-delay')
             [CompletionResult]::new('--downscale-stabilization', '--downscale-stabilization', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-downscale-stabilization')
             [CompletionResult]::new('--sync-period', '--sync-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-sync-period')
-            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Apply the controller rules of this Kubernetes release (1.27 to 1.37) [default: 1.37; live mode: the API server''s]')
             [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates: NAME=true|false,... (HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources, HPAContainerMetrics)')
             [CompletionResult]::new('--metrics-window', '--metrics-window', [CompletionResultType]::ParameterName, 'The window of each CSV usage sample, as metrics-server reports it (CPU readiness rule)')
             [CompletionResult]::new('--node-allocatable', '--node-allocatable', [CompletionResultType]::ParameterName, 'Allocatable of one node of the group: cpu=2,memory=8Gi,pods=110 (pods defaults to 110)')

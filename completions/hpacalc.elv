@@ -46,7 +46,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --initial-readiness-delay '--horizontal-pod-autoscaler-initial-readiness-delay'
             cand --downscale-stabilization '--horizontal-pod-autoscaler-downscale-stabilization'
             cand --sync-period '--horizontal-pod-autoscaler-sync-period'
-            cand --kube-version 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)'
+            cand --kube-version 'Apply the controller rules of this Kubernetes release (1.27 to 1.37) [default: 1.37; live mode: the API server''s]'
             cand --feature-gates 'Override feature gates: NAME=true|false,... (HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources, HPAContainerMetrics)'
             cand --metrics-window 'The window of each CSV usage sample, as metrics-server reports it (CPU readiness rule)'
             cand --node-allocatable 'Allocatable of one node of the group: cpu=2,memory=8Gi,pods=110 (pods defaults to 110)'

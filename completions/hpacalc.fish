@@ -51,7 +51,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l cpu-initialization-peri
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l initial-readiness-delay -d '--horizontal-pod-autoscaler-initial-readiness-delay' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l downscale-stabilization -d '--horizontal-pod-autoscaler-downscale-stabilization' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l sync-period -d '--horizontal-pod-autoscaler-sync-period' -r
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37) [default: 1.37; live mode: the API server\'s]' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l feature-gates -d 'Override feature gates: NAME=true|false,... (HPAConfigurableTolerance, HPAScaleToZero, PodLevelResources, HPAContainerMetrics)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l metrics-window -d 'The window of each CSV usage sample, as metrics-server reports it (CPU readiness rule)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l node-allocatable -d 'Allocatable of one node of the group: cpu=2,memory=8Gi,pods=110 (pods defaults to 110)' -r

@@ -205,14 +205,10 @@ pub struct Cli {
     )]
     pub sync_period: String,
 
-    /// Apply the controller rules of this Kubernetes release (1.27 to 1.37)
-    #[arg(
-        long,
-        value_name = "VERSION",
-        default_value = "1.37",
-        help_heading = "Controller flags"
-    )]
-    pub kube_version: String,
+    /// Apply the controller rules of this Kubernetes release (1.27 to 1.37) [default: 1.37; live
+    /// mode: the API server's]
+    #[arg(long, value_name = "VERSION", help_heading = "Controller flags")]
+    pub kube_version: Option<String>,
 
     /// Override feature gates: NAME=true|false,... (HPAConfigurableTolerance, HPAScaleToZero,
     /// PodLevelResources, HPAContainerMetrics)

@@ -41,7 +41,7 @@ impl Settings {
             None => None,
         };
         let controller = controller_config(&ControllerFlags {
-            kube_version: Some(&cli.kube_version),
+            kube_version: cli.kube_version.as_deref(),
             feature_gates: cli.feature_gates.as_deref(),
             tolerance: Some(cli.tolerance),
             cpu_initialization_period: Some(&cli.cpu_initialization_period),

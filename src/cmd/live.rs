@@ -8,7 +8,7 @@ use crate::calc;
 use crate::cli::{Cli, OutputFormat};
 use crate::cmd::evaluate::report_exporter;
 use crate::error::UsageError;
-use crate::input::live::{Options, Session, request_timeout};
+use crate::input::live::{Options, Rules, Session, request_timeout};
 use crate::input::{Settings, Text};
 use crate::term::{terminal, warn_all, write_stdout};
 
@@ -38,6 +38,12 @@ pub fn open(cli: &Cli, name: &str) -> Result<Session> {
         namespace: cli.namespace.clone(),
         save: cli.live.save.clone(),
         with_nodes: cli.live.nodes_from_cluster,
+        rules: match &cli.kube_version {
+            Some(_) => Rules::Given,
+            None => Rules::Server {
+                feature_gates: cli.feature_gates.clone(),
+            },
+        },
         settings,
         history: cli.history.as_deref().map(Text::read).transpose()?,
         passthrough: passthrough(cli),
@@ -103,7 +109,6 @@ fn passthrough(cli: &Cli) -> Vec<String> {
             &defaults.downscale_stabilization,
         ),
         ("sync-period", &cli.sync_period, &defaults.sync_period),
-        ("kube-version", &cli.kube_version, &defaults.kube_version),
         (
             "metrics-window",
             &cli.metrics_window,
@@ -111,6 +116,9 @@ fn passthrough(cli: &Cli) -> Vec<String> {
         ),
     ] {
         flag(name, value.clone(), default.clone());
+    }
+    if let Some(version) = &cli.kube_version {
+        out.extend(["--kube-version".to_string(), version.clone()]);
     }
     if let Some(gates) = &cli.feature_gates {
         out.extend(["--feature-gates".to_string(), gates.clone()]);

@@ -39,6 +39,8 @@ pub struct Fixture {
     pub external: String,
     /// events.k8s.io/v1 is served (else only core/v1 events are).
     pub events_v1: bool,
+    /// `/version`'s gitVersion; `None` answers 404.
+    pub version: Option<&'static str>,
     /// A whole cluster served instead of everything above (`Fixture::cluster`).
     pub dump: Option<Dumped>,
 }
@@ -95,6 +97,7 @@ impl Fixture {
             custom: read("custom-metrics.json"),
             external: read("external-metrics.json"),
             events_v1: true,
+            version: Some("v1.37.0"),
             dump: None,
         }
     }
@@ -466,6 +469,19 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
                 ],
             ),
         ),
+        ["version"] => match f.version {
+            Some(v) => reply(
+                200,
+                json!({"major": "1", "minor": v.split('.').nth(1).unwrap_or_default(),
+                       "gitVersion": v, "platform": "linux/amd64"})
+                .to_string(),
+            ),
+            None => status(
+                404,
+                "NotFound",
+                "the server could not find the requested resource",
+            ),
+        },
         ["apis", "events.k8s.io", "v1"] if f.events_v1 => {
             reply(200, discovery("events.k8s.io/v1", &[("events", "Event")]))
         }

@@ -158,7 +158,11 @@ fn the_status_conditions_date_a_capture_without_sample_times() {
     let dir = "fixtures/kubectl/capture-time";
     let v = Test::new()
         .args(["--hpa", &format!("{dir}/hpa-status.yaml"), "--pods"])
-        .args([&format!("{dir}/pods.json"), "--metrics", &format!("{dir}/top.txt")])
+        .args([
+            &format!("{dir}/pods.json"),
+            "--metrics",
+            &format!("{dir}/top.txt"),
+        ])
         .args(["-o", "json"])
         .json();
     assert_eq!(v["now"], "2026-11-29T14:58:45Z");

@@ -163,6 +163,17 @@ pub fn scope_of(
     Ok((scale_parsed, selector, scope))
 }
 
+/// `/version`'s `gitVersion` (`v1.33.2-eks-1234`); `None` for anything else.
+pub fn git_version(text: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Info {
+        git_version: String,
+    }
+    let info: Info = serde_json::from_str(text).ok()?;
+    Some(crate::error::cut(&info.git_version, 80).into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

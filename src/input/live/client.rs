@@ -11,6 +11,7 @@ use http_body_util::BodyExt;
 use kube::config::KubeConfigOptions;
 
 use super::LiveError;
+use crate::time::Timestamp;
 
 /// One API server, reached with one identity.
 #[derive(Clone)]
@@ -23,6 +24,8 @@ pub struct Api {
     /// The context's namespace (`default` when it names none).
     pub default_namespace: String,
     timeout: Option<StdDuration>,
+    /// The `Date` of the newest answer: the API server's clock, which the controller's follows.
+    server_clock: std::sync::Arc<std::sync::Mutex<Option<Timestamp>>>,
 }
 
 /// What a request is, for error messages and the RBAC rule that allows it.
@@ -99,7 +102,22 @@ impl Api {
             context,
             default_namespace,
             timeout: settings.timeout,
+            server_clock: std::sync::Arc::default(),
         })
+    }
+
+    /// The API server's time at its newest answer (its `Date` header), if it sent one.
+    pub fn server_time(&self) -> Option<Timestamp> {
+        self.server_clock.lock().ok().and_then(|t| *t)
+    }
+
+    fn saw_date(&self, headers: &http::HeaderMap) {
+        let date = (headers.get(http::header::DATE))
+            .and_then(|v| v.to_str().ok())
+            .and_then(http_date);
+        if let (Some(t), Ok(mut clock)) = (date, self.server_clock.lock()) {
+            *clock = Some(clock.map_or(t, |seen| seen.max(t)));
+        }
     }
 
     /// GET `req.path`: the body of a 2xx answer, the refusal of any other, or why there was none.
@@ -120,6 +138,7 @@ impl Api {
                 .await
                 .map_err(|e| self.transport_error(&e, req))?;
             let code = response.status().as_u16();
+            self.saw_date(response.headers());
             // The cap is checked while the body arrives: an endless answer never fills memory.
             let cap = req.max_bytes();
             let bytes = http_body_util::Limited::new(response.into_body(), cap)
@@ -263,6 +282,13 @@ fn context_list(names: &[&str]) -> String {
 }
 
 /// An error and its sources, `: `-separated, without repeats.
+/// An HTTP `Date` (`Wed, 02 Dec 2026 01:50:00 GMT`, RFC 9110's IMF-fixdate, an RFC 2822 form).
+fn http_date(text: &str) -> Option<Timestamp> {
+    static PARSER: jiff::fmt::rfc2822::DateTimeParser = jiff::fmt::rfc2822::DateTimeParser::new();
+    let t = PARSER.parse_timestamp(text).ok()?;
+    Some(Timestamp(t.as_millisecond()))
+}
+
 pub fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     let mut parts: Vec<String> = vec![e.to_string()];
     let mut source = e.source();
@@ -285,5 +311,14 @@ mod tests {
         let inner = std::io::Error::other("connection refused");
         let outer = std::io::Error::other(inner);
         assert_eq!(chain(&outer), "connection refused");
+    }
+
+    #[test]
+    fn an_http_date_is_the_servers_time() {
+        assert_eq!(
+            http_date("Wed, 02 Dec 2026 01:50:07 GMT").map(|t| t.to_rfc3339()),
+            Some("2026-12-02T01:50:07Z".to_string())
+        );
+        assert_eq!(http_date("yesterday"), None);
     }
 }

@@ -63,8 +63,19 @@ pub struct Capture {
     /// them fail.
     pub diagnostics: Vec<Diagnostic>,
     pub notes: Vec<String>,
-    /// When the last answer arrived: the evaluation time.
+    /// When the last answer arrived, by the API server's clock (its `Date` header) where it
+    /// sent one, else this machine's: the evaluation time.
     pub captured_at: Timestamp,
+    pub clock: Clock,
+    /// `/version`'s gitVersion (`v1.33.2-eks-1234`), when the server answered it.
+    pub server_version: Option<String>,
+}
+
+/// Whose clock dated the capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Clock {
+    Server,
+    Local,
 }
 
 /// Reads one HPA and everything its next sync reads. The pods are read page by page as they
@@ -76,7 +87,9 @@ pub async fn capture(
     with_nodes: bool,
     save_pods: Option<std::fs::File>,
 ) -> Result<Capture, LiveError> {
-    let (hpa, spec) = read_hpa(api, namespace, name).await?;
+    let ((hpa, spec), server_version) = tokio::try_join!(read_hpa(api, namespace, name), async {
+        Ok(server_version(api).await)
+    })?;
 
     // The scale does not depend on the metrics that read no pods: ask for both at once.
     let hpa_name = format!("{namespace}/{name}");
@@ -156,6 +169,13 @@ pub async fn capture(
             "Live: {pod_count} pods listed in {pod_pages} pages of {PAGE_SIZE}."
         ));
     }
+    let (captured_at, clock) = match api.server_time() {
+        Some(t) => (t, Clock::Server),
+        None => (
+            Timestamp(jiff::Timestamp::now().as_millisecond()),
+            Clock::Local,
+        ),
+    };
     Ok(Capture {
         namespace: namespace.to_string(),
         hpa,
@@ -174,8 +194,23 @@ pub async fn capture(
         nodes,
         diagnostics,
         notes,
-        captured_at: Timestamp(jiff::Timestamp::now().as_millisecond()),
+        captured_at,
+        clock,
+        server_version,
     })
+}
+
+/// `/version`: the server's release, whose controller rules apply. Any failure leaves it
+/// unknown, and the caller says which version it used instead.
+async fn server_version(api: &Api) -> Option<String> {
+    let req = Request {
+        path: "/version".into(),
+        verb: "get",
+        group: String::new(),
+        resource: "version".into(),
+        namespace: None,
+    };
+    answer::git_version(&api.get(&req).await.ok()?.ok()?)
 }
 
 /// The HPA, as `autoscaling/v2` serves it, and its spec.

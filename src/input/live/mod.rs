@@ -23,6 +23,7 @@ use crate::input::{self, Given, Inputs, Settings, Text};
 use crate::output::Outputs;
 use crate::scenario::Scenario;
 use crate::time::Duration;
+use crate::version;
 use client::{Api, Settings as Connection};
 
 /// How `command.txt` starts: a folder holding it is an earlier capture, which `--save` may
@@ -48,12 +49,83 @@ pub struct Options {
     pub save: Option<PathBuf>,
     /// `--nodes-from-cluster`.
     pub with_nodes: bool,
+    /// Whose Kubernetes release's rules apply.
+    pub rules: Rules,
     /// The settings of the offline command (controller flags, node flags).
     pub settings: Settings,
     /// `--history`, read once.
     pub history: Option<Text>,
     /// The offline command's flags besides the files, for `command.txt`.
     pub passthrough: Vec<String>,
+}
+
+/// Whose Kubernetes release's controller rules a live run applies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rules {
+    /// `--kube-version`, already in the settings.
+    Given,
+    /// The API server's (`/version`), with the `--feature-gates` to apply on that release's
+    /// defaults; the settings' version where the server does not say.
+    Server { feature_gates: Option<String> },
+}
+
+/// The release whose rules apply to a capture, and the assumption line that says so; `None`
+/// keeps the settings' version.
+fn server_rules(
+    rules: &Rules,
+    server_version: Option<&str>,
+    settings: &mut Settings,
+) -> Result<Option<(u32, String)>, InputError> {
+    let Rules::Server { feature_gates } = rules else {
+        return Ok(None);
+    };
+    let used = settings.controller.kube_minor;
+    let Some(text) = server_version else {
+        return Ok(Some((
+            used,
+            format!(
+                "Live: the API server did not say its version (/version): the rules of 1.{used} \
+                 apply; pass --kube-version with the cluster's release."
+            ),
+        )));
+    };
+    let found = version::parse_kube_version(text).ok().or_else(|| {
+        // A managed cluster's suffix (`v1.33.2-eks-1234`) or an unsupported release: its minor.
+        let t = text.trim_start_matches('v');
+        let minor = t
+            .strip_prefix("1.")?
+            .split(|c: char| !c.is_ascii_digit())
+            .next()?;
+        minor.parse::<u32>().ok()
+    });
+    let Some(found) = found else {
+        return Ok(Some((
+            used,
+            format!(
+                "Live: the API server's version {} is not a Kubernetes release hpacalc reads: \
+                 the rules of 1.{used} apply; pass --kube-version.",
+                crate::error::quoted(text)
+            ),
+        )));
+    };
+    let minor = found.clamp(version::OLDEST, version::NEWEST);
+    settings.controller.kube_minor = minor;
+    settings.controller.features = version::default_gates(minor);
+    if let Some(gates) = feature_gates {
+        version::apply_feature_gates(&mut settings.controller.features, minor, gates)
+            .map_err(|e| InputError::new("--feature-gates", e))?;
+    }
+    let line = if minor == found {
+        format!("Live: the API server is {text}: the rules of 1.{minor} apply.")
+    } else {
+        format!(
+            "Live: the API server is {text}, outside the releases hpacalc knows (1.{}–1.{}): \
+             the rules of the nearest, 1.{minor}, apply.",
+            version::OLDEST,
+            version::NEWEST
+        )
+    };
+    Ok(Some((minor, line)))
 }
 
 /// One connection to the cluster, used for every evaluation of a run.
@@ -140,19 +212,34 @@ impl Session {
             self.options.with_nodes,
             save_pods,
         ))?;
+        let mut settings = self.options.settings.clone();
+        let rules = server_rules(
+            &self.options.rules,
+            capture.server_version.as_deref(),
+            &mut settings,
+        )?;
+        let mut passthrough = self.options.passthrough.clone();
+        if let Some((minor, _)) = &rules {
+            passthrough.extend(["--kube-version".to_string(), format!("1.{minor}")]);
+        }
         let files = Files::of(&capture)?;
-        let args = files.command(&capture, &self.options.passthrough);
+        let args = files.command(&capture, &passthrough);
         if let Some(dir) = save {
             files.save(&mut outputs, dir, &capture, &args)?;
         }
+        let clock = match capture.clock {
+            fetch::Clock::Server => "the API server's clock (its Date header)",
+            fetch::Clock::Local => "this machine's clock (the API server sent no Date)",
+        };
         let mut notes = vec![format!(
             "Live: read from context {} at {} ({} pod(s) under the selector {}); evaluated at \
-             the capture time.",
+             the capture time, by {clock}.",
             self.api.context,
             self.api.server,
             capture.pod_count,
             capture.scale_parsed.selector.as_deref().unwrap_or_default()
         )];
+        notes.extend(rules.map(|(_, line)| line));
         if let Some(dir) = save {
             notes.push(format!(
                 "Saved in {}: `{}` there gives this answer (command.txt).",
@@ -167,7 +254,6 @@ impl Session {
             captured_at,
             ..
         } = capture;
-        let mut settings = self.options.settings.clone();
         settings.now = Some(captured_at);
         let inputs = files.into_inputs(pods, self.options.history.clone(), settings);
         let mut scenario = input::build(inputs)?;

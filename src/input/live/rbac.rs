@@ -58,8 +58,9 @@ rules:
 - apiGroups: [""]
   resources: ["nodes"]
   verbs: ["list"]
-# API discovery (every authenticated user has it through system:discovery).
-- nonResourceURLs: ["/api", "/api/*", "/apis", "/apis/*"]
+# API discovery, and the server's release whose controller rules apply (every authenticated
+# user has them through system:discovery and system:public-info-viewer).
+- nonResourceURLs: ["/api", "/api/*", "/apis", "/apis/*", "/version"]
   verbs: ["get"]
 "#;
 
