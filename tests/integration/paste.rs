@@ -1,7 +1,9 @@
 //! What people paste: v2beta1 manifests, `kubectl describe hpa`, the `kubectl get hpa` table and
 //! HPA events, each ending in the same decision as the equivalent manifest and history.
 
-use crate::support::{NOW, Test, decision, hpacalc, json, json_output, root, stderr, stdout};
+use crate::support::{
+    NOW, Test, codes, decision, hpacalc, json, json_output, root, stderr, stdout,
+};
 
 const EVERYTHING_VALUES: [&str; 8] = [
     "--metric-value",
@@ -389,5 +391,46 @@ fn the_readme_on_call_example_is_what_hpacalc_prints() {
     assert!(
         readme.contains(&expected),
         "docs/on-call.md's example is out of date:\n{expected}"
+    );
+}
+
+/// A describe text whose conditions say AmbiguousSelector (a KEDA HPA and a plain one on the same
+/// pods): the controller reads no metric, so the count holds, and that is the first WHY line.
+#[test]
+fn an_ambiguous_selector_in_the_pasted_conditions_holds_the_count_and_is_the_first_cause() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/paste/describe-ambiguous.txt",
+        "--pods",
+        "fixtures/kubectl/capture-time/pods.json",
+        "--metrics",
+        "fixtures/kubectl/capture-time/top.txt",
+        "-l",
+        "app=api",
+    ]);
+    assert_eq!(
+        (v["currentReplicas"].as_i64(), v["desiredReplicas"].as_i64()),
+        (Some(4), Some(4))
+    );
+    let first = &v["diagnostics"][0];
+    assert_eq!(
+        first["code"], "ControllerReported",
+        "{:#}",
+        v["diagnostics"]
+    );
+    assert_eq!(first["severity"], "error");
+    assert_eq!(
+        first["message"],
+        "the controller reports ScalingActive=False AmbiguousSelector: pods by selector app=web \
+         are controlled by multiple HPAs: [shop/keda-hpa-web shop/web]. It then reads no metric \
+         and keeps 4 replicas until that changes; the metrics here alone would give 5"
+    );
+    // Nothing blames the metrics pipeline or history for what the selector explains.
+    assert!(
+        !codes(&v)
+            .iter()
+            .any(|c| c == "MissingMetrics" || c == "StatusMismatch"),
+        "{:?}",
+        codes(&v)
     );
 }

@@ -79,6 +79,8 @@ struct Reading {
     behavior: Map<String, Value>,
     direction: Option<String>,
     scaled_to_zero: bool,
+    /// The `Conditions:` table, as the status had it (kubectl prints no transition times).
+    conditions: Vec<crate::report::Condition>,
     events: Vec<HpaEvent>,
     v1_target: Option<i64>,
     v1_current: Option<i32>,
@@ -606,6 +608,14 @@ fn condition_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(
     if *kind == "ScaledToZero" && *status == "True" {
         r.scaled_to_zero = true;
     }
+    let cell = |i: usize| cells.get(i).map_or("", |(_, text)| *text).to_string();
+    r.conditions.push(crate::report::Condition {
+        condition_type: kind.to_string(),
+        status: status.to_string(),
+        reason: cell(2),
+        message: cell(3),
+        last_transition_time: None,
+    });
     Ok(())
 }
 
@@ -769,8 +779,7 @@ fn finish(file: &str, last_line: usize, r: Reading) -> Result<Pasted, InputError
             desired_replicas: Some(desired_replicas),
             scaled_to_zero: r.scaled_to_zero,
             current_metrics: current,
-            // Only ScaledToZero is read from the pasted conditions.
-            conditions: Vec::new(),
+            conditions: r.conditions,
         },
         events: r.events,
         notes,
@@ -849,6 +858,31 @@ mod tests {
     fn no_behavior_block_leaves_behavior_unset() {
         let p = one(&describe("", ""));
         assert_eq!(p.spec.get("behavior"), None);
+    }
+
+    #[test]
+    fn the_conditions_table_is_the_status_conditions() {
+        let p = one(&describe(
+            "  resource cpu on pods  (as a percentage of request):  <unknown> / 60%\n",
+            "Conditions:\n  Type           Status  Reason             Message\n  ----           ------  ------             -------\n  \
+             AbleToScale    True    SucceededGetScale  the HPA controller was able to get the target's current scale\n  \
+             ScalingActive  False   AmbiguousSelector  pods by selector app=web are controlled by multiple HPAs: [shop/a shop/web]\n",
+        ));
+        let c = &p.status.conditions;
+        assert_eq!(c.len(), 2);
+        assert_eq!(
+            (
+                c[1].condition_type.as_str(),
+                c[1].status.as_str(),
+                c[1].reason.as_str()
+            ),
+            ("ScalingActive", "False", "AmbiguousSelector")
+        );
+        assert_eq!(
+            c[1].message,
+            "pods by selector app=web are controlled by multiple HPAs: [shop/a shop/web]"
+        );
+        assert_eq!(c[1].last_transition_time, None);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub mod band;
 pub mod conditions;
 pub mod diagnose;
+pub mod evidence;
 pub mod explain;
 pub mod fleet;
 pub mod keda;
@@ -45,6 +46,23 @@ pub fn evaluate(scenario: &Scenario) -> Report {
 }
 
 fn evaluate_hpa(scenario: &Scenario) -> Report {
+    // The status says the controller's selector check failed, for a reason the inputs do not
+    // show: it fails again at this sync, and the metrics' own answer is said beside it.
+    if let Some(error) = evidence::selector_from_status(scenario) {
+        let without = evaluate_sync(scenario);
+        let mut held = scenario.clone();
+        held.metrics.selector_error = Some(error.clone());
+        let mut report = evaluate_sync(&held);
+        // The controller read no metric: that, not the metrics pipeline, is why kubectl
+        // shows `<unknown>`.
+        report.diagnostics.retain(|d| d.code != "MissingMetrics");
+        (report.diagnostics).insert(0, evidence::selector_diagnostic(scenario, &error, &without));
+        return report;
+    }
+    evaluate_sync(scenario)
+}
+
+fn evaluate_sync(scenario: &Scenario) -> Report {
     let assume_steady = scenario.memory.is_none();
     let mut memory = scenario.memory.clone().unwrap_or_default();
     let sync = reconcile::reconcile(scenario, &mut memory, assume_steady);
@@ -63,6 +81,8 @@ fn evaluate_hpa(scenario: &Scenario) -> Report {
     }
     report.diagnostics = diagnose::diagnose(scenario, &sync, &report);
     report.diagnostics.extend(overflow_diagnostics(&sync));
+    let explained = evidence::explained(scenario, &report);
+    report.diagnostics.extend(explained);
     // Most severe first; a stable sort keeps the controller's order within a severity.
     report
         .diagnostics

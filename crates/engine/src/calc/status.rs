@@ -58,10 +58,11 @@ pub fn compare(s: &Scenario, report: &Report) -> Option<StatusComparison> {
     // `setCurrentReplicasAndMetricsInStatus`: when the controller cannot compute any metric it
     // writes the current replicas and the metrics, not desiredReplicas, which keeps its last
     // value (0 for an HPA that never computed one). History and flags do not explain that.
+    // A failed selector check (AmbiguousSelector, InvalidSelector) computes nothing either.
     let controller_failed = s.status_conditions.iter().any(|c| {
         c.condition_type == "ScalingActive"
             && c.status == "False"
-            && c.reason.starts_with("FailedGet")
+            && (c.reason.starts_with("FailedGet") || c.reason.ends_with("Selector"))
     });
     let all_failed_here =
         !report.metrics.is_empty() && report.metrics.iter().all(|m| m.error.is_some());

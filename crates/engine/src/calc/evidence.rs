@@ -1,0 +1,204 @@
+//! What the HPA's `status.conditions` say of the controller's own state, reconciled with the
+//! computation. A condition is *reproduced* when the sync computed here sets it the same way
+//! (nothing to say); *explained* when the controller saw what the inputs cannot show (another
+//! HPA on the same pods, a scale it could not read, a metric it could not get): then it is named
+//! first in WHY, and where the controller's code makes it decide the count, it decides it here.
+
+use crate::report::{Condition, Diagnostic, Report, Severity};
+use crate::scenario::{Scenario, SelectorError};
+
+/// The code of a fact the controller wrote that the inputs do not show.
+const CODE: &str = "ControllerReported";
+
+/// `validateAndParseSelector` failed at the controller's last sync (ScalingActive=False
+/// AmbiguousSelector or InvalidSelector) and the inputs show no reason for it: the other HPA,
+/// or the target's selector, is out of sight. Unless that changed since, it fails again.
+pub fn selector_from_status(s: &Scenario) -> Option<SelectorError> {
+    if s.metrics.selector_error.is_some() {
+        return None;
+    }
+    let c = scaling_active_false(s)?;
+    matches!(c.reason.as_str(), "AmbiguousSelector" | "InvalidSelector").then(|| SelectorError {
+        reason: c.reason.clone(),
+        message: c.message.clone(),
+    })
+}
+
+fn scaling_active_false(s: &Scenario) -> Option<&Condition> {
+    (s.status_conditions.iter())
+        .find(|c| c.condition_type == "ScalingActive" && c.status == "False")
+}
+
+fn since(c: &Condition) -> String {
+    match &c.last_transition_time {
+        Some(t) => format!(" since {t}"),
+        None => String::new(),
+    }
+}
+
+/// The selector failure the status reports, with what the metrics alone would give
+/// (`without`: the report computed as if the selector were fine).
+pub fn selector_diagnostic(s: &Scenario, e: &SelectorError, without: &Report) -> Diagnostic {
+    let since = scaling_active_false(s).map(since).unwrap_or_default();
+    let current = s.current_replicas;
+    let fix = if e.reason == "AmbiguousSelector" {
+        "another HPA (a KEDA ScaledObject's included) selects these pods: delete or retarget one; \
+         pass both to `hpacalc audit -f DIR`, or run `hpacalc audit -n NAMESPACE`, to see them"
+    } else {
+        "the target's selector is empty or invalid: fix its spec.selector (kubectl get the \
+         target -o yaml)"
+    };
+    let computed = without.metrics.iter().any(|m| m.error.is_none());
+    let alone = if computed {
+        format!(
+            "the metrics here alone would give {}",
+            without.desired_replicas
+        )
+    } else {
+        "the inputs hold no metric value to say what it would do then".to_string()
+    };
+    Diagnostic::new(
+        CODE,
+        Severity::Error,
+        format!(
+            "the controller reports ScalingActive=False {}{since}: {}. It then reads no metric \
+             and keeps {current} replicas until that changes; {alone}",
+            e.reason, e.message
+        ),
+        fix,
+    )
+}
+
+/// The other conditions the inputs cannot reproduce: a scale the controller could not read or
+/// update, a metric it could not get although the inputs hold its value.
+pub fn explained(s: &Scenario, report: &Report) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for c in &s.status_conditions {
+        let computed = (report.conditions.iter()).find(|r| r.condition_type == c.condition_type);
+        let reproduced = computed.is_some_and(|r| r.status == c.status && r.reason == c.reason);
+        if reproduced || c.status != "False" {
+            continue;
+        }
+        match (c.condition_type.as_str(), c.reason.as_str()) {
+            ("AbleToScale", reason @ ("FailedGetScale" | "FailedUpdateScale")) => {
+                let verb = if reason == "FailedGetScale" {
+                    "read"
+                } else {
+                    "update"
+                };
+                out.push(Diagnostic::new(
+                    CODE,
+                    Severity::Error,
+                    format!(
+                        "the controller reports AbleToScale=False {reason}{}: {}. It could not \
+                         {verb} the target's scale at its last sync, so the count it computes \
+                         does not reach the target",
+                        since(c),
+                        c.message
+                    ),
+                    "check that the target exists and serves the scale subresource, and the \
+                     controller's RBAC (system:controller:horizontal-pod-autoscaler) for it",
+                ));
+            }
+            ("ScalingActive", reason) if reason.starts_with("FailedGet") => {
+                out.push(Diagnostic::new(
+                    CODE,
+                    Severity::Warning,
+                    format!(
+                        "the controller reports ScalingActive=False {reason}{}: {}. The values \
+                         given here are not what it read: at its last sync it could not get \
+                         them",
+                        since(c),
+                        c.message
+                    ),
+                    "check the metrics API the metric comes from (kubectl get apiservice) and \
+                     its adapter's logs; hpacalc's answer is the controller's once it reads them",
+                ));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calc::evaluate;
+    use crate::calc::testing::{cpu_utilization, scenario};
+
+    fn condition(kind: &str, reason: &str, message: &str) -> Condition {
+        Condition {
+            condition_type: kind.into(),
+            status: "False".into(),
+            reason: reason.into(),
+            message: message.into(),
+            last_transition_time: Some("2026-11-29T14:02:10Z".into()),
+        }
+    }
+
+    #[test]
+    fn an_ambiguous_selector_in_the_status_holds_the_count_and_comes_first() {
+        // Twice the target: the metrics alone would scale 4 to 8.
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 1000);
+        s.status_conditions = vec![condition(
+            "ScalingActive",
+            "AmbiguousSelector",
+            "pods by selector app=web are controlled by multiple HPAs: [shop/keda-hpa-web shop/web]",
+        )];
+        let r = evaluate(&s);
+        assert_eq!(r.desired_replicas, 4);
+        let first = &r.diagnostics[0];
+        assert_eq!(
+            (first.code.as_str(), first.severity),
+            (CODE, Severity::Error)
+        );
+        assert_eq!(
+            first.message,
+            "the controller reports ScalingActive=False AmbiguousSelector since \
+             2026-11-29T14:02:10Z: pods by selector app=web are controlled by multiple HPAs: \
+             [shop/keda-hpa-web shop/web]. It then reads no metric and keeps 4 replicas until \
+             that changes; the metrics here alone would give 8"
+        );
+        assert!(first.fix.contains("hpacalc audit"), "{}", first.fix);
+        // A failure the inputs show themselves is not doubled.
+        s.metrics.selector_error = selector_from_status(&s);
+        assert!(selector_from_status(&s).is_none());
+    }
+
+    #[test]
+    fn a_failed_metric_the_inputs_compute_is_explained_and_a_reproduced_one_is_not() {
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 500);
+        s.status_conditions = vec![condition(
+            "ScalingActive",
+            "FailedGetResourceMetric",
+            "the HPA was unable to compute the replica count: failed to get cpu utilization",
+        )];
+        let r = evaluate(&s);
+        let d = (r.diagnostics.iter()).find(|d| d.code == CODE).unwrap();
+        assert!(
+            d.message.starts_with(
+                "the controller reports ScalingActive=False FailedGetResourceMetric since \
+                 2026-11-29T14:02:10Z: the HPA was unable"
+            ),
+            "{}",
+            d.message
+        );
+        // A scale the controller could not read: the inputs hold one.
+        s.status_conditions = vec![condition("AbleToScale", "FailedGetScale", "not found")];
+        let r = evaluate(&s);
+        assert!(
+            r.diagnostics
+                .iter()
+                .any(|d| d.code == CODE && d.message.contains("could not read the target's scale")),
+            "{:#?}",
+            r.diagnostics
+        );
+        // Reproduced: the computed condition is the same.
+        s.status_conditions = vec![Condition {
+            status: "True".into(),
+            ..condition("AbleToScale", "ReadyForNewScale", "ok")
+        }];
+        assert!(!evaluate(&s).diagnostics.iter().any(|d| d.code == CODE));
+    }
+}
