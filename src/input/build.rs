@@ -265,6 +265,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         metrics,
         config: settings.controller,
         memory: past.memory,
+        bounded: past.bounded,
         now,
         input_notes: said.notes,
         warnings: said.warnings,

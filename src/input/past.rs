@@ -8,7 +8,7 @@ use super::history;
 use super::inputs::Text;
 use super::paste::events::{self, HpaEvent};
 use crate::report::{Diagnostic, FactSource};
-use crate::scenario::{ControllerMemory, HpaSpec};
+use crate::scenario::{BoundedRecommendation, ControllerMemory, HpaSpec};
 use crate::time::{Duration, Timestamp};
 
 /// The memory and what goes with it into the `Scenario`.
@@ -16,6 +16,8 @@ use crate::time::{Duration, Timestamp};
 pub struct Past {
     /// `None`: steady load is assumed.
     pub memory: Option<ControllerMemory>,
+    /// The recommendations of `memory` that events give only as bounds.
+    pub bounded: Vec<BoundedRecommendation>,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
     pub diagnostics: Vec<Diagnostic>,
@@ -75,9 +77,11 @@ pub fn read(
     };
     let longest = events::longest_window(hpa, downscale_window);
     let from_events = events::to_history(&list, hpa, now, longest, &label);
+    past.bounded = from_events.bounded;
     past.memory = match (past.memory.take(), from_events.memory) {
         (Some(mut csv), Some(ev)) => {
-            events::merge(&mut csv, &ev);
+            let added = events::merge(&mut csv, &ev);
+            past.bounded.retain(|b| added.contains(&b.timestamp));
             past.notes.push(
                 "--history and --events merged: the CSV's rows are kept, and each rescale of the \
                  events is added unless the CSV has a scale event at the same second."

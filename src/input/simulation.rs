@@ -252,6 +252,7 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         observed_status: None,
         keda,
         sources: Vec::new(),
+        bounded: Vec::new(),
     };
     let model = model(args, &pod_request, duration)?;
     Ok(Setup {

@@ -678,3 +678,41 @@ fn the_engine_depends_on_no_io_crate() {
     }
     assert!(seen.contains("serde"), "{seen:?}");
 }
+
+/// Every diagnostic code the source can give has its row in docs/diagnostics.md.
+#[test]
+fn every_diagnostic_code_is_documented() {
+    let docs = std::fs::read_to_string(root().join("docs/diagnostics.md")).unwrap();
+    let mut codes = std::collections::BTreeSet::new();
+    let mut files = vec![root().join("src"), root().join("crates/engine/src")];
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (i, _) in text.match_indices("Diagnostic::new(") {
+            let rest = text[i + "Diagnostic::new(".len()..].trim_start();
+            if let Some(code) = rest.strip_prefix('"').and_then(|r| r.split('"').next()) {
+                codes.insert(code.to_string());
+            }
+        }
+    }
+    assert!(codes.len() > 20, "{codes:?}");
+    // A row of its own, a row shared by several codes, or a bullet.
+    let documented = |c: &str| {
+        let code = format!("`{c}`");
+        docs.lines().any(|l| {
+            (l.starts_with("| `") && l.split(" | ").next().is_some_and(|h| h.contains(&code)))
+                || l.starts_with(&format!("- {code}"))
+        })
+    };
+    let missing: Vec<&String> = codes.iter().filter(|c| !documented(c)).collect();
+    assert!(
+        missing.is_empty(),
+        "not in docs/diagnostics.md: {missing:?}"
+    );
+}

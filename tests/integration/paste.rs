@@ -434,3 +434,31 @@ fn an_ambiguous_selector_in_the_pasted_conditions_holds_the_count_and_is_the_fir
         codes(&v)
     );
 }
+
+/// A rate-limited scale-down's new size (16) only bounds that sync's recommendation from above:
+/// below it the count goes on down to 12 (Pods 4 per 60 s); both answers are said.
+#[test]
+fn a_rate_limited_scale_down_event_bounds_the_memory_and_the_answer_says_both() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/paste/rate-limited/describe.txt",
+        "--pods",
+        "fixtures/paste/rate-limited/samples.csv",
+    ]);
+    assert_eq!(v["desiredReplicas"], 12);
+    assert_eq!(
+        v["diagnostics"][0]["code"], "MemoryBounded",
+        "{:#}",
+        v["diagnostics"]
+    );
+    assert!(
+        (v["diagnostics"][0]["message"].as_str().unwrap())
+            .ends_with("Below those bounds the next count is 12; if each recommendation was its bound itself, it is 16"),
+        "{}",
+        v["diagnostics"][0]["message"]
+    );
+    assert!(
+        (v["decision"]["summary"].as_str().unwrap())
+            .ends_with("or 16 if the rescales' new sizes were the recommendations themselves (the events only bound them)")
+    );
+}

@@ -328,6 +328,7 @@ fn build(p: &Params) -> Scenario {
         observed_status: None,
         keda: None,
         sources: Vec::new(),
+        bounded: Vec::new(),
     }
 }
 

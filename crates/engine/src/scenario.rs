@@ -489,4 +489,19 @@ pub struct Scenario {
     pub keda: Option<keda::KedaInput>,
     /// Which input form each fact came from, for the report's `sources`.
     pub sources: Vec<crate::report::FactSource>,
+    /// The recommendations of `memory` that the events give only as bounds.
+    pub bounded: Vec<BoundedRecommendation>,
+}
+
+/// A recommendation an event gives only as a bound. A rescale's new size comes after the
+/// stabilization window and the rate limit (`normalizeDesiredReplicasWithBehaviors`): a
+/// scale-down's new size is at least the recommendation that sync recorded (the window's max,
+/// then the scale-down limit, only raise it), a scale-up's at most (the window's min, then the
+/// scale-up limit and maxReplicas, only lower it). `memory` holds it at the bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoundedRecommendation {
+    pub timestamp: Timestamp,
+    pub new_size: i32,
+    /// A scale-down's: the recommendation was at most `new_size`; else at least.
+    pub at_most: bool,
 }

@@ -17,7 +17,9 @@ use serde::Deserialize;
 use crate::error::InputError;
 use crate::input::kubectl::{Format, Time, decode};
 use crate::report::{Diagnostic, Severity};
-use crate::scenario::{ControllerMemory, HpaSpec, Recommendation, ScaleEvent};
+use crate::scenario::{
+    BoundedRecommendation, ControllerMemory, HpaSpec, Recommendation, ScaleEvent,
+};
 use crate::time::{Duration, Timestamp};
 
 /// The reason of the controller's rescale event.
@@ -378,6 +380,8 @@ pub struct EventHistory {
     /// The rescales inside the longest window as the controller's memory; `None` when there is
     /// none (steady load is assumed, as without `--history`).
     pub memory: Option<ControllerMemory>,
+    /// Its recommendations that are only bounds: every rescale's.
+    pub bounded: Vec<BoundedRecommendation>,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
     pub diagnostics: Vec<Diagnostic>,
@@ -563,6 +567,13 @@ pub fn to_history(
             replicas: r.new_size,
             timestamp: r.time,
         });
+        if change != 0 {
+            out.bounded.push(BoundedRecommendation {
+                timestamp: r.time,
+                new_size: r.new_size,
+                at_most: change < 0,
+            });
+        }
         let event = ScaleEvent {
             replica_change: change.saturating_abs(),
             timestamp: r.time,
@@ -574,6 +585,19 @@ pub fn to_history(
             memory.scale_down_events.push(event);
         }
     }
+    keep_memory(&mut out, memory, ignored, longest, source);
+    out.diagnostics = reported(&ours, now);
+    out
+}
+
+/// The rescales inside the window as the memory, and what the assumptions say of them.
+fn keep_memory(
+    out: &mut EventHistory,
+    memory: ControllerMemory,
+    ignored: usize,
+    longest: Duration,
+    source: &str,
+) {
     if ignored > 0 {
         out.notes.push(format!(
             "{source}: {ignored} rescale(s) older than the longest window ({longest}) ignored \
@@ -588,13 +612,13 @@ pub fn to_history(
     } else {
         out.notes.push(format!(
             "{source}: {} rescale(s) in the last {longest} are the controller's memory; each new \
-             size is taken as that sync's recommendation, and syncs between rescales are unknown.",
+             size bounds that sync's recommendation (a scale-down's from above, a scale-up's from \
+             below: the window and the rate limit come after it), and syncs between rescales are \
+             unknown.",
             memory.recommendations.len()
         ));
         out.memory = Some(memory);
     }
-    out.diagnostics = reported(&ours, now);
-    out
 }
 
 /// Every reason other than `SuccessfulRescale`, as one diagnostic each, newest first.
@@ -649,7 +673,8 @@ fn span_words(span: Duration) -> String {
 
 /// Merges event history into a `--history` memory: the CSV's rows are kept; an event's rescale is
 /// added unless the CSV already has a scale event at the same second.
-pub fn merge(csv: &mut ControllerMemory, events: &ControllerMemory) {
+/// Returns the times of the recommendations it added.
+pub fn merge(csv: &mut ControllerMemory, events: &ControllerMemory) -> Vec<Timestamp> {
     let second = |t: Timestamp| t.0.div_euclid(1000);
     let has_scale_at = |m: &ControllerMemory, t: Timestamp| {
         m.scale_up_events
@@ -671,12 +696,14 @@ pub fn merge(csv: &mut ControllerMemory, events: &ControllerMemory) {
             .scale_down_events
             .extend(events.scale_down_events.iter().find(same));
     }
+    let times = added.recommendations.iter().map(|r| r.timestamp).collect();
     csv.recommendations.extend(added.recommendations);
     csv.scale_up_events.extend(added.scale_up_events);
     csv.scale_down_events.extend(added.scale_down_events);
     csv.recommendations.sort_by_key(|r| r.timestamp);
     csv.scale_up_events.sort_by_key(|e| e.timestamp);
     csv.scale_down_events.sort_by_key(|e| e.timestamp);
+    times
 }
 
 #[cfg(test)]

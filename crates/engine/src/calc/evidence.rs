@@ -121,6 +121,62 @@ pub fn explained(s: &Scenario, report: &Report) -> Vec<Diagnostic> {
     out
 }
 
+/// The rescales whose new sizes only bound the memory: said, and where the bound decides the
+/// count, the other answer is given first in WHY and in the decision. `report` was computed
+/// without the bounded recommendations, `at_bound` with each at its bound.
+pub fn bounds(s: &Scenario, at_bound: &Report, report: &mut Report) {
+    let n = s.bounded.len();
+    let (got, other) = (report.desired_replicas, at_bound.desired_replicas);
+    if got == other {
+        report.assumptions.push(format!(
+            "The events give {n} recommendation(s) only as bounds (a rescale's new size comes \
+             after the stabilization window and the rate limit): the answer is {got} at either \
+             bound."
+        ));
+        return;
+    }
+    let mut newest: Vec<_> = s.bounded.iter().collect();
+    newest.sort_by_key(|b| std::cmp::Reverse(b.timestamp));
+    let named: Vec<String> = (newest.iter().take(3))
+        .map(|b| {
+            format!(
+                "to {} at {} (a scale-{}: that sync recommended at {} {})",
+                b.new_size,
+                b.timestamp.to_rfc3339(),
+                if b.at_most { "down" } else { "up" },
+                if b.at_most { "most" } else { "least" },
+                b.new_size
+            )
+        })
+        .collect();
+    let more = n.saturating_sub(named.len());
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    report.diagnostics.insert(
+        0,
+        Diagnostic::new(
+            "MemoryBounded",
+            Severity::Warning,
+            format!(
+                "the events bound the controller's memory without fixing it: the rescale(s) {}{more}. \
+                 Below those bounds the next count is {got}; if each recommendation was its bound \
+                 itself, it is {other}",
+                named.join(", ")
+            ),
+            "pass --history with the controller's own recommendations (its -v=4 log, or a \
+             recorded history) to settle it; the events alone cannot",
+        ),
+    );
+    report.decision.summary = format!(
+        "{}; or {other} if the rescales' new sizes were the recommendations themselves (the \
+         events only bound them)",
+        report.decision.summary
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,5 +256,108 @@ mod tests {
             ..condition("AbleToScale", "ReadyForNewScale", "ok")
         }];
         assert!(!evaluate(&s).diagnostics.iter().any(|d| d.code == CODE));
+    }
+
+    /// A rate-limited scale-down to 16 (Pods 4 per 60 s) 70 s ago, and metrics proposing 8.
+    fn rate_limited_scale_down() -> Scenario {
+        use crate::scenario::{
+            Behavior, BoundedRecommendation, ControllerMemory, PolicyType, Recommendation,
+            ScaleEvent, ScalingPolicy, ScalingRules, SelectPolicy,
+        };
+        // 250m of 1 cpu is 25 % against 50 %: ceil(0.5 × 16) = 8.
+        let mut s = scenario(vec![cpu_utilization(50)], 16, 250);
+        let rules = |policies| ScalingRules {
+            stabilization_window_seconds: None,
+            select_policy: SelectPolicy::Max,
+            policies,
+            tolerance: None,
+        };
+        s.hpa.behavior = Some(Behavior {
+            scale_up: ScalingRules {
+                stabilization_window_seconds: Some(0),
+                ..rules(vec![ScalingPolicy {
+                    policy_type: PolicyType::Percent,
+                    value: 100,
+                    period_seconds: 15,
+                }])
+            },
+            scale_down: rules(vec![ScalingPolicy {
+                policy_type: PolicyType::Pods,
+                value: 4,
+                period_seconds: 60,
+            }]),
+        });
+        let at = s.now.sub(crate::time::Duration::from_secs(70));
+        s.memory = Some(ControllerMemory {
+            recommendations: vec![Recommendation {
+                replicas: 16,
+                timestamp: at,
+            }],
+            scale_up_events: Vec::new(),
+            scale_down_events: vec![ScaleEvent {
+                replica_change: 4,
+                timestamp: at,
+                outdated: false,
+            }],
+        });
+        s.bounded = vec![BoundedRecommendation {
+            timestamp: at,
+            new_size: 16,
+            at_most: true,
+        }];
+        s
+    }
+
+    #[test]
+    fn a_rate_limited_scale_down_bounds_the_window_from_above_and_both_answers_are_said() {
+        let s = rate_limited_scale_down();
+        let r = evaluate(&s);
+        // Below the bound the window holds nothing above 8: the policy allows 16 - 4 = 12.
+        assert_eq!(r.desired_replicas, 12);
+        let first = &r.diagnostics[0];
+        assert_eq!(first.code, "MemoryBounded", "{:#?}", r.diagnostics);
+        assert!(
+            first.message.contains(
+                "the rescale(s) to 16 at 2027-01-15T07:58:50Z (a scale-down: that sync \
+                 recommended at most 16). Below those bounds the next count is 12; if each \
+                 recommendation was its bound itself, it is 16"
+            ),
+            "{}",
+            first.message
+        );
+        assert!(
+            r.decision.summary.ends_with(
+                "; or 16 if the rescales' new sizes were the recommendations themselves (the \
+                 events only bound them)"
+            ),
+            "{}",
+            r.decision.summary
+        );
+        // The same memory given as exact (a --history CSV) holds 16, and says nothing of bounds.
+        let exact = Scenario {
+            bounded: Vec::new(),
+            ..s
+        };
+        let r = evaluate(&exact);
+        assert_eq!(r.desired_replicas, 16);
+        assert!(!r.diagnostics.iter().any(|d| d.code == "MemoryBounded"));
+    }
+
+    #[test]
+    fn bounds_that_do_not_change_the_count_are_said_in_the_assumptions() {
+        let mut s = rate_limited_scale_down();
+        // At 45 % the metrics propose ceil(0.9 × 16) = 15: above 12 and below 16 neither way.
+        s = Scenario {
+            metrics: scenario(vec![cpu_utilization(50)], 16, 900).metrics,
+            ..s
+        };
+        let r = evaluate(&s);
+        assert!(!r.diagnostics.iter().any(|d| d.code == "MemoryBounded"));
+        assert!(
+            (r.assumptions.iter())
+                .any(|a| a.starts_with("The events give 1 recommendation(s) only as bounds")),
+            "{:#?}",
+            r.assumptions
+        );
     }
 }

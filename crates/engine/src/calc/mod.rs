@@ -52,14 +52,42 @@ fn evaluate_hpa(scenario: &Scenario) -> Report {
         let without = evaluate_sync(scenario);
         let mut held = scenario.clone();
         held.metrics.selector_error = Some(error.clone());
-        let mut report = evaluate_sync(&held);
+        let mut report = evaluate_bounded(&held);
         // The controller read no metric: that, not the metrics pipeline, is why kubectl
         // shows `<unknown>`.
         report.diagnostics.retain(|d| d.code != "MissingMetrics");
         (report.diagnostics).insert(0, evidence::selector_diagnostic(scenario, &error, &without));
         return report;
     }
-    evaluate_sync(scenario)
+    evaluate_bounded(scenario)
+}
+
+/// Some recommendations are known from events only as bounds (`Scenario::bounded`). The sync is
+/// computed with them at their bound, as the memory holds them, and at the other extreme: a
+/// scale-down's recommendation as low as it can be (0), a scale-up's as high (maxReplicas, which
+/// clamps it anyway). They stay in the memory, which is then not empty: an empty one would make
+/// `recordInitialRecommendation` record the current count. A window's max or min lies between
+/// the two, so every count the evidence allows does too. The report is the second one's; where
+/// the two differ it says so, first in WHY and in the decision.
+fn evaluate_bounded(scenario: &Scenario) -> Report {
+    if scenario.bounded.is_empty() || scenario.memory.is_none() {
+        return evaluate_sync(scenario);
+    }
+    let at_bound = evaluate_sync(scenario);
+    let mut loose = scenario.clone();
+    let highest = scenario.hpa.max_replicas;
+    if let Some(memory) = &mut loose.memory {
+        for r in &mut memory.recommendations {
+            let bound = (scenario.bounded.iter())
+                .find(|b| b.timestamp == r.timestamp && b.new_size == r.replicas);
+            if let Some(b) = bound {
+                r.replicas = if b.at_most { 0 } else { highest };
+            }
+        }
+    }
+    let mut report = evaluate_sync(&loose);
+    evidence::bounds(scenario, &at_bound, &mut report);
+    report
 }
 
 fn evaluate_sync(scenario: &Scenario) -> Report {

@@ -113,6 +113,7 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         observed_status: None,
         keda: None,
         sources: Vec::new(),
+        bounded: Vec::new(),
     }
 }
 
