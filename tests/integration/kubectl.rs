@@ -169,6 +169,33 @@ fn the_status_conditions_date_a_capture_without_sample_times() {
     assert_eq!(v["desiredReplicas"], 6);
 }
 
+/// Memory reads in binary units in sentences, exact at the band's edges; the JSON keeps the
+/// exact quantities (the lowest value that keeps the count is one milli-byte above 112.5Mi).
+#[test]
+fn a_memory_band_reads_in_binary_units_and_stays_exact_in_json() {
+    let dir = "fixtures/kubectl/capture-time";
+    let v = Test::new()
+        .args(["--hpa", &format!("{dir}/hpa-memory.yaml"), "--pods"])
+        .args([
+            &format!("{dir}/pods.json"),
+            "--metrics",
+            &format!("{dir}/top.txt"),
+        ])
+        .args(["--now", "2026-11-29T15:00:00Z", "-o", "json"])
+        .json();
+    assert!(
+        (v["decision"]["summary"].as_str().unwrap()).ends_with(
+            "Holds 4 replicas while memory average is above 112.5Mi up to 165Mi; scales up \
+             above 165Mi, down at 112.5Mi or below"
+        ),
+        "{}",
+        v["decision"]["summary"]
+    );
+    let band = &v["metrics"][0]["holdBand"];
+    assert_eq!(band["low"], "117964800001m");
+    assert_eq!(band["high"], "165Mi");
+}
+
 #[test]
 fn a_pod_list_with_other_workloads_needs_the_selector() {
     let all = [

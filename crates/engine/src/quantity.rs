@@ -769,15 +769,77 @@ pub fn build_quantity_format(resource: &str) -> Format {
     }
 }
 
-/// A quantity for a sentence: memory in whole bytes (rounded up, as `Quantity.Value()` rounds),
-/// so that it reads `3678Mi` or `1610612737` and never in milli-bytes; other resources as
-/// `buildQuantity` writes them (`250m`, `2`).
+/// A quantity for a sentence: memory in binary units (`memory_words`: `3678Mi`, `~1.5Gi`, never
+/// raw bytes or milli-bytes); other resources as `buildQuantity` writes them (`250m`, `2`).
 pub fn human_quantity(resource: &str, milli: i64) -> String {
     if resource == "memory" {
-        let bytes = milli / 1000 + i64::from(milli % 1000 > 0);
-        format_milli(bytes.saturating_mul(1000), Format::BinarySI)
+        memory_words(milli)
     } else {
         build_quantity(resource, milli)
+    }
+}
+
+/// Memory for a sentence: the largest binary unit it reaches, at most two decimals (`112.5Mi`,
+/// `1.5Gi`, `512Ki`; below 1Ki, bytes). A value one milli-byte above such a number, as a band's
+/// first value past an exclusive edge is, reads as `above` it; any other value that does not fit
+/// two decimals is rounded and marked `~`. The JSON keeps the exact quantity.
+pub fn memory_words(milli: i64) -> String {
+    if let Some(exact) = binary_exact(milli) {
+        return exact;
+    }
+    if let Some(exact) = milli.checked_sub(1).and_then(binary_exact) {
+        return format!("above {exact}");
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let bytes = milli as f64 / 1000.0;
+    let (suffix, size) = binary_unit(milli);
+    #[allow(clippy::cast_precision_loss)]
+    let value = bytes / size as f64;
+    format!("~{}{suffix}", trim_decimals(&format!("{value:.2}")))
+}
+
+const BINARY_UNITS: [(&str, i64); 5] = [
+    ("Pi", 1 << 50),
+    ("Ti", 1 << 40),
+    ("Gi", 1 << 30),
+    ("Mi", 1 << 20),
+    ("Ki", 1 << 10),
+];
+
+/// The largest binary unit `milli` reaches: (suffix, bytes).
+fn binary_unit(milli: i64) -> (&'static str, i64) {
+    let bytes = milli / 1000;
+    (BINARY_UNITS.into_iter())
+        .find(|(_, size)| bytes >= *size)
+        .unwrap_or(("", 1))
+}
+
+/// `milli` with at most two decimals in the largest unit it reaches where that is exact
+/// (`3678Mi` rather than `~3.59Gi`); bytes only below 1Ki.
+fn binary_exact(milli: i64) -> Option<String> {
+    let (_, reached) = binary_unit(milli);
+    let units = (BINARY_UNITS.into_iter()).filter(|(_, size)| *size <= reached);
+    let candidates: Vec<(&str, i64)> = if reached == 1 {
+        vec![("", 1)]
+    } else {
+        units.collect()
+    };
+    candidates.into_iter().find_map(|(suffix, size)| {
+        // Hundredths of the unit, in milli-bytes.
+        let step = i128::from(size) * 10;
+        let hundredths = i128::from(milli).checked_div(step)?;
+        (hundredths * step == i128::from(milli)).then(|| {
+            let text = format!("{}.{:02}", hundredths / 100, hundredths % 100);
+            format!("{}{suffix}", trim_decimals(&text))
+        })
+    })
+}
+
+fn trim_decimals(text: &str) -> String {
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text.to_string()
     }
 }
 
@@ -788,6 +850,19 @@ pub fn build_quantity(resource: &str, milli: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn memory_reads_in_binary_units_for_sentences() {
+        let mi = 1_048_576_000; // 1Mi in milli-bytes
+        assert_eq!(memory_words(165 * mi), "165Mi");
+        assert_eq!(memory_words(225 * mi / 2), "112.5Mi");
+        assert_eq!(memory_words(225 * mi / 2 + 1), "above 112.5Mi");
+        assert_eq!(memory_words(1536 * mi), "1.5Gi");
+        assert_eq!(memory_words(344_142_644_000), "~328.2Mi");
+        assert_eq!(memory_words(512_000), "512");
+        assert_eq!(memory_words(0), "0");
+    }
+
     use super::*;
 
     fn served(text: &str) -> String {
@@ -1045,7 +1120,7 @@ mod tests {
     fn human_quantities_give_memory_in_bytes_never_milli_bytes() {
         let mib = 1024 * 1024 * 1000;
         assert_eq!(human_quantity("memory", 3678 * mib), "3678Mi");
-        assert_eq!(human_quantity("memory", 3678 * mib + 500), "3856662529");
+        assert_eq!(human_quantity("memory", 3678 * mib + 500), "~3.59Gi");
         assert_eq!(build_quantity("memory", 3678 * mib + 500), "3856662528500m");
         assert_eq!(human_quantity("cpu", 250), "250m");
     }

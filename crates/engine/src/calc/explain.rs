@@ -254,10 +254,12 @@ fn band_step(
         )),
         Ok(b) => {
             let hb = m.hold_band.as_ref()?;
-            let mut parts = vec![format!("{} keeps {current}", range_text(hb))];
+            let mut parts = vec![format!("{} keeps {current}", range_text(m, hb))];
             for (edge, held) in [(&hb.above, &b.above), (&hb.below, &b.below)] {
                 match (edge, held) {
-                    (Some(e), _) => parts.push(format!("{} → {}", e.value, e.replicas)),
+                    (Some(e), _) => {
+                        parts.push(format!("{} → {}", band_words(m, &e.value), e.replicas));
+                    }
                     (None, Edge::HeldBy(h)) => parts.push(format!(
                         "{} held by {}",
                         if std::ptr::eq(held, &b.above) {
@@ -275,12 +277,29 @@ fn band_step(
     }
 }
 
-fn range_text(b: &HoldBand) -> String {
+fn range_text(m: &MetricReport, b: &HoldBand) -> String {
+    let low = band_words(m, &b.low);
     match (&b.below, &b.high) {
         (None, None) => "every value".to_string(),
-        (None, Some(high)) => format!("up to {high}"),
-        (Some(_), None) => format!("{} and above", b.low),
-        (Some(_), Some(high)) => format!("{}–{high}", b.low),
+        (None, Some(high)) => format!("up to {}", band_words(m, high)),
+        (Some(_), None) if low.starts_with("above") => low,
+        (Some(_), None) => format!("{low} and above"),
+        (Some(_), Some(high)) if low.starts_with("above") => {
+            format!("{low} up to {}", band_words(m, high))
+        }
+        (Some(_), Some(high)) => format!("{low}–{}", band_words(m, high)),
+    }
+}
+
+/// A band value for a sentence: memory in binary units (`112.5Mi`, `above 165Mi`), anything
+/// else as the JSON has it.
+fn band_words(m: &MetricReport, v: &BandValue) -> String {
+    let memory =
+        m.name == "memory" && matches!(m.metric_type.as_str(), "Resource" | "ContainerResource");
+    match v {
+        BandValue::Quantity(q) if memory => crate::quantity::parse_milli(q)
+            .map_or_else(|_| q.clone(), crate::quantity::memory_words),
+        _ => v.to_string(),
     }
 }
 
@@ -958,15 +977,20 @@ fn hold_phrase(m: &MetricReport, b: &HoldBand, current: i32) -> String {
         ("Object" | "External", _) if m.current_value.is_some() => format!("{} value", m.name),
         _ => format!("{} average", m.name),
     };
-    let mut text = format!("{what} is {}", range_text(b));
+    let mut text = format!("{what} is {}", range_text(m, b));
     let mut after = Vec::new();
     for edge in [&b.above, &b.below] {
         let Some(e) = edge else { continue };
         let direction = if e.replicas > current { "up" } else { "down" };
+        let value = band_words(m, &e.value);
         let at = if std::ptr::eq(edge, &b.above) {
-            format!("from {}", e.value)
+            if value.starts_with("above") {
+                value
+            } else {
+                format!("from {value}")
+            }
         } else {
-            format!("at {} or below", e.value)
+            format!("at {value} or below")
         };
         after.push(if after.is_empty() {
             format!("scales {direction} {at}")
