@@ -189,6 +189,10 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
     )?;
     said.notes.extend(counts.notes);
     said.warnings.extend(counts.warnings);
+    if let Some(t) = &target_scale {
+        said.diagnostics
+            .extend(replicas_field_managed(&loaded.spec.target, t));
+    }
 
     // From the status alone: synthetic pods reproduce status.currentMetrics.
     let observed_status = capture::observed_status(&loaded.status);
@@ -291,6 +295,31 @@ fn read_scale(t: &Text) -> Result<(kubectl::scale::Scale, String)> {
     Ok((parsed, t.name.clone()))
 }
 
+/// `ReplicasFieldManaged`: another manager owns the target's `spec.replicas` (as `audit` finds
+/// it), so each of its applies resets the count the HPA set.
+fn replicas_field_managed(
+    target: &crate::scenario::ObjectReference,
+    t: &target::TargetScale,
+) -> Option<Diagnostic> {
+    if t.replicas_managers.is_empty() {
+        return None;
+    }
+    Some(Diagnostic::new(
+        "ReplicasFieldManaged",
+        crate::report::Severity::Warning,
+        format!(
+            "{} {}'s spec.replicas is set by {}, not by the HPA controller: every apply of it \
+             resets the count the HPA set (read from {})",
+            target.kind,
+            target.name,
+            t.replicas_managers.join(", "),
+            t.file
+        ),
+        "remove spec.replicas from the manifests the manager applies (or tell it to ignore the \
+         field, e.g. Argo CD ignoreDifferences)",
+    ))
+}
+
 /// The target's replicas: `--target`, else the target inside the pod list, else the scale
 /// subresource (what live mode reads), which stands for the target.
 fn target_of(
@@ -312,6 +341,7 @@ fn target_of(
                 file: file.clone(),
                 spec_replicas: Some(s.spec_replicas),
                 status_replicas: Some(s.status_replicas),
+                replicas_managers: Vec::new(),
             })
         }),
     })

@@ -177,6 +177,7 @@ mod tests {
             file: "deploy.json".into(),
             spec_replicas: spec,
             status_replicas: status,
+            replicas_managers: Vec::new(),
         }
     }
 

@@ -11,10 +11,10 @@
 use std::borrow::Cow;
 
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 
 use crate::error::InputError;
-use crate::input::kubectl::{Format, ObjectMeta, decode, detect};
+use crate::input::cluster::objects::{ManagedField, replicas_managers};
+use crate::input::kubectl::{Format, decode, detect};
 use crate::scenario::ObjectReference;
 
 /// What the target's scale says, and where it was read.
@@ -26,6 +26,8 @@ pub struct TargetScale {
     pub spec_replicas: Option<i32>,
     /// `status.replicas`; `None` when the object has no status.
     pub status_replicas: Option<i32>,
+    /// Who else owns `spec.replicas` (its managedFields): `argocd-controller (managedFields)`.
+    pub replicas_managers: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -33,13 +35,25 @@ struct Doc<'a> {
     #[serde(borrow, default)]
     kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    metadata: Option<ObjectMeta<'a, IgnoredAny>>,
+    metadata: Option<Meta<'a>>,
     #[serde(default)]
     spec: Option<Replicas>,
     #[serde(default)]
     status: Option<Replicas>,
     #[serde(borrow, default)]
     items: Option<Vec<Doc<'a>>>,
+}
+
+/// The target's name and namespace, and who writes its fields.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Meta<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    namespace: Option<Cow<'a, str>>,
+    #[serde(default)]
+    managed_fields: Vec<ManagedField>,
 }
 
 /// `spec` or `status`: only `replicas`.
@@ -129,6 +143,8 @@ pub fn parse(
                     &format!("{path}status.replicas"),
                     doc.status.and_then(|s| s.replicas),
                 )?,
+                replicas_managers: meta
+                    .map_or_else(Vec::new, |m| replicas_managers(&m.managed_fields)),
             });
         }
         seen.push(if kind.is_empty() && name.is_empty() {

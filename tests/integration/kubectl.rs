@@ -196,6 +196,45 @@ fn a_memory_band_reads_in_binary_units_and_stays_exact_in_json() {
     assert_eq!(band["high"], "165Mi");
 }
 
+/// `--target`'s managedFields show Argo CD owning spec.replicas: each sync of it resets the
+/// count, as `audit` finds it for a cluster.
+#[test]
+fn a_target_whose_replicas_another_manager_owns_is_named_for_one_hpa() {
+    let dir = "fixtures/kubectl/capture-time";
+    let v = Test::new()
+        .args(["--hpa", &format!("{dir}/hpa.yaml"), "--pods"])
+        .args([
+            &format!("{dir}/pods.json"),
+            "--metrics",
+            &format!("{dir}/top.txt"),
+        ])
+        .args(["--target", &format!("{dir}/deploy-argocd.json")])
+        .args(["--now", "2026-11-29T15:00:00Z", "-o", "json"])
+        .json();
+    let d = (v["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["code"] == "ReplicasFieldManaged")
+        .unwrap_or_else(|| panic!("{:#}", v["diagnostics"]));
+    assert_eq!(
+        d["message"],
+        format!(
+            "Deployment api's spec.replicas is set by argocd-controller (managedFields), not by \
+             the HPA controller: every apply of it resets the count the HPA set (read from \
+             {dir}/deploy-argocd.json)"
+        )
+    );
+    // The HPA controller's own write through the scale subresource is not another manager.
+    let without = Test::new()
+        .args(["--hpa", &format!("{dir}/hpa.yaml"), "--pods"])
+        .args([
+            &format!("{dir}/pods.json"),
+            "--metrics",
+            &format!("{dir}/top.txt"),
+        ])
+        .args(["--now", "2026-11-29T15:00:00Z", "-o", "json"])
+        .json();
+    assert!(!crate::support::codes(&without).contains(&"ReplicasFieldManaged".to_string()));
+}
+
 #[test]
 fn a_pod_list_with_other_workloads_needs_the_selector() {
     let all = [

@@ -37,9 +37,6 @@ const NO_SCALE_KINDS: [&str; 10] = [
     "HorizontalPodAutoscaler",
 ];
 
-/// The manager kube-controller-manager writes under, and the subresource the HPA writes.
-const CONTROLLER_MANAGER: &str = "kube-controller-manager";
-
 /// One HPA matched to its target and pods.
 struct Matched<'a> {
     hpa: &'a Whole<HpaHead>,
@@ -476,13 +473,7 @@ fn requests_facts(
 
 /// Managers other than the HPA controller that own `spec.replicas` (managedFields).
 fn replicas_managers(w: &Workload) -> Vec<String> {
-    let mut out: Vec<String> = (w.metadata.managed_fields.iter())
-        .filter(|f| f.owns_spec_replicas && f.subresource != "scale")
-        .filter(|f| f.manager != CONTROLLER_MANAGER)
-        .map(|f| format!("{} (managedFields)", f.manager))
-        .collect();
-    out.dedup();
-    out
+    super::objects::replicas_managers(&w.metadata.managed_fields)
 }
 
 /// The last write of the HPA's status, per managedFields.

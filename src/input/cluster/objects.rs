@@ -120,6 +120,21 @@ pub struct ManagedField {
     pub owns_spec_replicas: bool,
 }
 
+/// The manager that writes `spec.replicas` for the HPA: through the scale subresource.
+const CONTROLLER_MANAGER: &str = "kube-controller-manager";
+
+/// Managers other than the HPA controller that own a target's `spec.replicas`: whoever applies
+/// it (Argo CD, Flux, Helm, kubectl) resets the count the HPA set.
+pub fn replicas_managers(fields: &[ManagedField]) -> Vec<String> {
+    let mut out: Vec<String> = (fields.iter())
+        .filter(|f| f.owns_spec_replicas && f.subresource != "scale")
+        .filter(|f| f.manager != CONTROLLER_MANAGER)
+        .map(|f| format!("{} (managedFields)", f.manager))
+        .collect();
+    out.dedup();
+    out
+}
+
 fn owns_replicas<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     let v = Json::deserialize(d)?;
     Ok(v.get("f:spec").and_then(|s| s.get("f:replicas")).is_some())

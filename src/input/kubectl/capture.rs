@@ -126,7 +126,7 @@ pub struct Captures<'a> {
 /// The pods input, once read: CSV waits for `now` (its ages count back from it).
 enum PodsRead {
     Csv(String, std::sync::Arc<str>),
-    Captured(String, pods::CapturedPods),
+    Captured(String, Box<pods::CapturedPods>),
     None,
 }
 
@@ -223,7 +223,7 @@ pub fn observe(
         PodsRead::Captured(file, captured) => {
             captured_pods(
                 &file,
-                captured,
+                *captured,
                 specs,
                 &pods_metric_files,
                 resource.is_none(),
@@ -266,7 +266,7 @@ fn read_pods(
         Some(Given::Read { name, value }) => {
             out.sources
                 .push(source("pods", "kubectl get pods", Some(&name)));
-            PodsRead::Captured(name, value)
+            PodsRead::Captured(name, Box::new(value))
         }
         Some(Given::Text(Text { name: file, text })) => {
             // `what` returns at once for JSON: a large capture is not scanned.
@@ -287,7 +287,7 @@ fn read_pods(
                         .push(source("pods", "kubectl get pods", Some(&file)));
                     let captured = pods::parse(&file, &text, format, scope, &loaded.spec.target)
                         .map_err(|e| recognize::or_helm(e, &file, recognize::Given::Pods, &text))?;
-                    PodsRead::Captured(file, captured)
+                    PodsRead::Captured(file, Box::new(captured))
                 }
             }
         }

@@ -390,6 +390,8 @@ fn finish(
                 &format!("{}status.replicas", found.at),
                 found.status,
             )?,
+            // The pod list's reader keeps the target's counts only; --target reads the rest.
+            replicas_managers: Vec::new(),
         }),
         None => None,
     };
