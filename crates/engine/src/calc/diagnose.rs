@@ -372,6 +372,7 @@ fn normalization_causes(
         .metric_name
         .as_deref()
         .map_or_else(|| "the metrics".to_string(), readable);
+    let runaway = value_target_runaway(s, sync, report, n);
     match n.limited.reason {
         "TooManyReplicas" => out.push(Diagnostic::new(
             "AtMaxReplicas",
@@ -380,7 +381,11 @@ fn normalization_causes(
                 "{who} asks for {}, above maxReplicas {}: the count stops at {}",
                 n.stabilized, s.hpa.max_replicas, n.limited.replicas
             ),
-            "raise maxReplicas if the load is real (and check that the nodes can hold the pods)",
+            if runaway.is_some() {
+                "see ValueTargetRunaway: a higher maxReplicas only lets the count run further"
+            } else {
+                "raise maxReplicas if the load is real (and check that the nodes can hold the pods)"
+            },
         )),
         "TooFewReplicas" => out.push(Diagnostic::new(
             "AtMinReplicas",
@@ -394,6 +399,46 @@ fn normalization_causes(
         "ScaleUpLimit" | "ScaleDownLimit" => out.push(rate_limited(s, n)),
         _ => {}
     }
+    out.extend(runaway);
+}
+
+/// `ValueTargetRunaway`: the metric that decides is an Object or External metric with a
+/// `Value` target, and the count rises or stops at maxReplicas. `GetObjectMetricReplicas` and
+/// `GetExternalMetricReplicas` propose `ceil(ready pods × value / target)`: a value that does
+/// not fall as pods are added (a queue's length, a rate measured upstream) grows the count at
+/// every sync until maxReplicas. An `AverageValue` target divides the value by the pods instead
+/// (`GetObjectPerPodMetricReplicas`, `GetExternalPerPodMetricReplicas`), so the count settles.
+fn value_target_runaway(
+    s: &Scenario,
+    sync: &Sync<'_>,
+    report: &Report,
+    n: &Normalization,
+) -> Option<Diagnostic> {
+    let winner = sync.combined.as_ref()?.winner?;
+    let m = report.metrics.get(winner)?;
+    let value_target =
+        matches!(m.metric_type.as_str(), "Object" | "External") && m.target.target_type == "Value";
+    let current = s.current_replicas;
+    let rising = n.limited.replicas > current || n.limited.reason == "TooManyReplicas";
+    if !value_target || !rising {
+        return None;
+    }
+    Some(Diagnostic::new(
+        "ValueTargetRunaway",
+        Severity::Warning,
+        format!(
+            "{} has a Value target ({}): the controller proposes ceil(pods × value / target) = {}, \
+             so if the value does not fall as pods are added (a queue's length, a rate measured \
+             upstream) the count grows at every sync until maxReplicas {}",
+            m.name,
+            m.target.value.as_deref().unwrap_or_default(),
+            m.proposed_replicas.unwrap_or(current),
+            s.hpa.max_replicas
+        ),
+        "use an AverageValue target (the value per pod: the controller divides it by the pods, \
+         and the count settles at value / averageValue); raising maxReplicas only lets it run \
+         further",
+    ))
 }
 
 fn ago(now: Timestamp, t: Timestamp) -> String {
@@ -778,6 +823,32 @@ mod tests {
             causes.iter().all(|c| !c.starts_with("History")),
             "{causes:?}"
         );
+    }
+
+    #[test]
+    fn a_value_target_that_drives_the_count_up_suggests_average_value_not_a_higher_max() {
+        // 3 against a Value target of 1 on 8 pods: ceil(8 × 3) = 24, above maxReplicas 10.
+        let mut s = scenario(vec![external("queue", Some(1000), None)], 8, 0);
+        s.hpa.max_replicas = 10;
+        s.metrics.external.insert("queue".into(), vec![3_000]);
+        let d = find(&s, "ValueTargetRunaway");
+        assert_eq!(
+            d.message,
+            "queue has a Value target (1): the controller proposes ceil(pods × value / target) = \
+             24, so if the value does not fall as pods are added (a queue's length, a rate \
+             measured upstream) the count grows at every sync until maxReplicas 10"
+        );
+        assert!(d.fix.starts_with("use an AverageValue target"), "{}", d.fix);
+        let at_max = find(&s, "AtMaxReplicas");
+        assert!(
+            !at_max.fix.starts_with("raise maxReplicas"),
+            "{}",
+            at_max.fix
+        );
+        // An AverageValue target is not a runaway.
+        let mut s = scenario(vec![external("queue", None, Some(1000))], 4, 0);
+        s.metrics.external.insert("queue".into(), vec![3_000]);
+        assert!(!codes(&s).contains(&"ValueTargetRunaway".to_string()));
     }
 
     #[test]
