@@ -235,6 +235,37 @@ fn a_target_whose_replicas_another_manager_owns_is_named_for_one_hpa() {
     assert!(!crate::support::codes(&without).contains(&"ReplicasFieldManaged".to_string()));
 }
 
+/// A minute after start, pods Ready at 20 s and sampled since count as ready (`groupPods`):
+/// their startup burst counts, and WHY says so; five minutes on, it does not.
+#[test]
+fn pods_ready_inside_the_cpu_initialization_period_are_named() {
+    let dir = "fixtures/kubectl/capture-time";
+    let at = |now: &str| {
+        Test::new()
+            .args(["--hpa", &format!("{dir}/hpa.yaml"), "--pods"])
+            .args([
+                &format!("{dir}/pods.json"),
+                "--metrics",
+                &format!("{dir}/top.txt"),
+            ])
+            .args(["--now", now, "-o", "json"])
+            .json()
+    };
+    let early = at("2026-11-29T14:01:00Z");
+    let d = (early["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["code"] == "ReadyDuringInitialization")
+        .unwrap_or_else(|| panic!("{:#}", early["diagnostics"]));
+    assert_eq!(
+        d["message"],
+        "4 pod(s) (api-6b8f4-2k9xq, api-6b8f4-7mzcd, api-6b8f4-p4hjw and 1 more) became Ready \
+         inside the cpu initialization period (5m from their start) and were sampled since: the \
+         controller counts their cpu, a startup burst included"
+    );
+    assert_eq!(early["desiredReplicas"], 6);
+    let later = at("2026-11-29T14:06:00Z");
+    assert!(!crate::support::codes(&later).contains(&"ReadyDuringInitialization".to_string()));
+}
+
 #[test]
 fn a_pod_list_with_other_workloads_needs_the_selector() {
     let all = [

@@ -77,6 +77,7 @@ pub fn diagnose(s: &Scenario, sync: &Sync<'_>, report: &Report) -> Vec<Diagnosti
             if sync.combined.as_ref().is_some_and(|c| c.failed) {
                 out.extend(invalid_blocks_scale_down(report, current));
             }
+            out.extend(report.metrics.iter().filter_map(|m| ready_during_initialization(s, m)));
             if let Some(n) = &sync.normalization {
                 normalization_causes(&mut out, s, sync, n, report);
             }
@@ -397,9 +398,86 @@ fn normalization_causes(
             "lower minReplicas to let it go further down",
         )),
         "ScaleUpLimit" | "ScaleDownLimit" => out.push(rate_limited(s, n)),
-        _ => {}
+        _ => out.extend(policy_allows_more(s, n)),
     }
     out.extend(runaway);
+}
+
+/// `PolicyAllowsMore`: a change the behavior policies allowed in full, so they did not cap it:
+/// what decided the count was the metrics (and the window), not the rate.
+fn policy_allows_more(s: &Scenario, n: &Normalization) -> Option<Diagnostic> {
+    use crate::calc::normalize::{
+        calculate_scale_down_limit_with_behaviors, calculate_scale_up_limit_with_scaling_rules,
+    };
+    let b = s.hpa.behavior.as_ref()?;
+    let current = s.current_replicas;
+    let up = n.limited.replicas > current;
+    if n.legacy_scale_up_limit.is_some() || n.limited.replicas == current {
+        return None;
+    }
+    let rules = if up { &b.scale_up } else { &b.scale_down };
+    if rules.policies.is_empty() || rules.select_policy == crate::scenario::SelectPolicy::Disabled {
+        return None;
+    }
+    let memory = s.memory.clone().unwrap_or_default();
+    let limit = if up {
+        calculate_scale_up_limit_with_scaling_rules(current, &memory, rules, s.now)
+    } else {
+        calculate_scale_down_limit_with_behaviors(current, &memory, rules, s.now)
+    };
+    let (direction, bound) = if up {
+        ("scaleUp", "up to")
+    } else {
+        ("scaleDown", "down to")
+    };
+    Some(Diagnostic::new(
+        "PolicyAllowsMore",
+        Severity::Info,
+        format!(
+            "the {direction} policies (selectPolicy {:?}) allow {bound} {limit} this sync and the \
+             metrics asked for {}: the policies did not cap it",
+            rules.select_policy, n.stabilized
+        ),
+        "",
+    ))
+}
+
+/// `ReadyDuringInitialization`: cpu pods inside the cpu initialization period that are Ready and
+/// sampled since (`groupPods` counts them as ready): their startup burst counts in the usage.
+fn ready_during_initialization(s: &Scenario, m: &MetricReport) -> Option<Diagnostic> {
+    if m.name != "cpu" || !matches!(m.metric_type.as_str(), "Resource" | "ContainerResource") {
+        return None;
+    }
+    let early = crate::calc::pods::Why::Initializing.describe();
+    let pods: Vec<&str> = (m.pods.iter())
+        .filter(|p| p.class == "ready" && p.reason == early)
+        .map(|p| p.name.as_str())
+        .collect();
+    if pods.is_empty() {
+        return None;
+    }
+    let shown: Vec<&str> = pods.iter().take(3).copied().collect();
+    let more = pods.len() - shown.len();
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    Some(Diagnostic::new(
+        "ReadyDuringInitialization",
+        Severity::Info,
+        format!(
+            "{} pod(s) ({}{more}) became Ready inside the cpu initialization period ({} from \
+             their start) and were sampled since: the controller counts their cpu, a startup \
+             burst included",
+            pods.len(),
+            shown.join(", "),
+            s.config.cpu_initialization_period
+        ),
+        "if a startup burst drives the count, keep the pods unready until it ends (a \
+         startupProbe, or the readinessProbe's initialDelaySeconds), or raise the controller's \
+         --horizontal-pod-autoscaler-cpu-initialization-period",
+    ))
 }
 
 /// `ValueTargetRunaway`: the metric that decides is an Object or External metric with a
@@ -849,6 +927,40 @@ mod tests {
         let mut s = scenario(vec![external("queue", None, Some(1000))], 4, 0);
         s.metrics.external.insert("queue".into(), vec![3_000]);
         assert!(!codes(&s).contains(&"ValueTargetRunaway".to_string()));
+    }
+
+    #[test]
+    fn policies_that_allow_more_than_the_metrics_ask_are_said_not_to_cap() {
+        use crate::scenario::{Behavior, PolicyType, ScalingPolicy, ScalingRules, SelectPolicy};
+        let rules = |value| ScalingRules {
+            stabilization_window_seconds: Some(0),
+            select_policy: SelectPolicy::Max,
+            policies: vec![ScalingPolicy {
+                policy_type: PolicyType::Pods,
+                value,
+                period_seconds: 60,
+            }],
+            tolerance: None,
+        };
+        // 4 pods at 75 % of 50 %: 6, and the policy allows 4 + 4 = 8.
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 750);
+        s.hpa.behavior = Some(Behavior {
+            scale_up: rules(4),
+            scale_down: rules(1),
+        });
+        let d = find(&s, "PolicyAllowsMore");
+        assert_eq!(
+            d.message,
+            "the scaleUp policies (selectPolicy Max) allow up to 8 this sync and the metrics asked \
+             for 6: the policies did not cap it"
+        );
+        // A policy that caps is RateLimited instead.
+        s.hpa.behavior = Some(Behavior {
+            scale_up: rules(1),
+            scale_down: rules(1),
+        });
+        assert!(!codes(&s).contains(&"PolicyAllowsMore".to_string()));
+        assert!(codes(&s).contains(&"RateLimited".to_string()));
     }
 
     #[test]
