@@ -716,3 +716,29 @@ fn every_diagnostic_code_is_documented() {
         "not in docs/diagnostics.md: {missing:?}"
     );
 }
+
+/// README's evidence examples show the real WHY section and decision of their commands.
+#[test]
+fn the_readmes_evidence_examples_are_the_real_output() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    for args in [
+        &[
+            "--hpa",
+            "fixtures/paste/rate-limited/describe.txt",
+            "--pods",
+            "fixtures/paste/rate-limited/samples.csv",
+        ][..],
+        &["--hpa", "fixtures/hpa/failed-metric.yaml"][..],
+    ] {
+        let o = hpacalc(&[args, &["--now", NOW]].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        let why = out.find("WHY").expect("a WHY section");
+        let end = out.find("\nAssumptions").expect("the assumptions");
+        let shown = out[why..end].trim_end();
+        assert!(
+            readme.contains(shown),
+            "README.md's output of {args:?} is out of date:\n{shown}"
+        );
+    }
+}
