@@ -127,6 +127,17 @@ pub fn resolve(
         let value = match given.get(name.as_str()) {
             Some(&value) => value,
             None => {
+                // The status says the controller could not get it: its failed metric, an answer.
+                if from_status(status, kind, name).is_err()
+                    && let Some(evidence) = failed_in_status(status, kind, name)
+                {
+                    resolved.notes.push(format!(
+                        "{kind} metric {name}: no value, and {evidence}: the controller's failed \
+                         metric, as at its last sync (pass --metric-value {name}=QUANTITY to \
+                         compute it with a value)."
+                    ));
+                    continue;
+                }
                 let value = match (from_status(status, kind, name), approximate) {
                     (Ok(value), _) => value,
                     (Err(e), Some(replicas)) => {
@@ -195,6 +206,30 @@ fn status_average(status: &HpaStatus, kind: &str, name: &str) -> Option<i64> {
         .iter()
         .find(|m| m.metric_type == kind && m.name == name)
         .and_then(|m| m.average_value_milli)
+}
+
+/// Why the status says the controller failed to get the metric: a `currentMetrics` entry for it
+/// without a value (kubectl's `<unknown>`), or `ScalingActive=False FailedGet<Kind>Metric`.
+fn failed_in_status(status: &HpaStatus, kind: &str, name: &str) -> Option<String> {
+    let failed_reason = format!("FailedGet{kind}Metric");
+    let condition = (status.conditions.iter()).find(|c| {
+        c.condition_type == "ScalingActive" && c.status == "False" && c.reason == failed_reason
+    });
+    if let Some(c) = condition {
+        return Some(format!(
+            "the status says ScalingActive=False {}: {}",
+            c.reason,
+            crate::error::cut(&c.message, crate::error::MAX_MESSAGE_CHARS)
+        ));
+    }
+    let unknown = (status.current_metrics.iter()).any(|m| {
+        m.metric_type == kind
+            && m.name == name
+            && m.value_milli.is_none()
+            && m.average_value_milli.is_none()
+            && m.average_utilization.is_none()
+    });
+    unknown.then(|| "the status has no value for it (kubectl shows <unknown>)".to_string())
 }
 
 /// The metric's total from `status.currentMetrics`, when the status holds it.
@@ -490,6 +525,20 @@ mod tests {
             err.message,
             "found no value for External metric queue (none in status.currentMetrics), \
              expected --metric-value queue=QUANTITY"
+        );
+    }
+
+    #[test]
+    fn a_status_entry_without_a_value_is_the_controllers_failed_metric() {
+        // kubectl's `<unknown>`: the entry is there, its value is not.
+        let st = status(&[("External", "queue", None, None)]);
+        let r = run(&[external("queue", TargetType::Value)], &[], &st).unwrap();
+        assert!(!r.values.external.contains_key("queue"));
+        assert_eq!(
+            r.notes[0],
+            "External metric queue: no value, and the status has no value for it (kubectl shows \
+             <unknown>): the controller's failed metric, as at its last sync (pass --metric-value \
+             queue=QUANTITY to compute it with a value)."
         );
     }
 

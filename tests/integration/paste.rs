@@ -462,3 +462,25 @@ fn a_rate_limited_scale_down_event_bounds_the_memory_and_the_answer_says_both() 
             .ends_with("or 16 if the rescales' new sizes were the recommendations themselves (the events only bound them)")
     );
 }
+
+/// `<unknown>` for an External metric in describe text, with the condition saying why: the
+/// controller's failed metric (it blocks a scale-down, not this scale-up), not an input error.
+#[test]
+fn an_unknown_external_metric_in_describe_text_is_the_controllers_failed_metric() {
+    let v = json(&["--hpa", "fixtures/paste/describe-external-unknown.txt"]);
+    assert_eq!(v["desiredReplicas"], 8);
+    assert_eq!(v["metrics"][1]["errorReason"], "FailedGetExternalMetric");
+    let said = (v["assumptions"].as_array().unwrap().iter()).any(|a| {
+        a.as_str().unwrap().starts_with(
+            "External metric queue_depth: no value, and the status says ScalingActive=False \
+             FailedGetExternalMetric: the HPA was unable to compute the replica count",
+        )
+    });
+    assert!(said, "{:#}", v["assumptions"]);
+    // The condition names a metric that fails here too: nothing else to explain.
+    assert!(
+        !codes(&v).contains(&"ControllerReported".to_string()),
+        "{:?}",
+        codes(&v)
+    );
+}

@@ -100,7 +100,11 @@ pub fn explained(s: &Scenario, report: &Report) -> Vec<Diagnostic> {
                      controller's RBAC (system:controller:horizontal-pod-autoscaler) for it",
                 ));
             }
-            ("ScalingActive", reason) if reason.starts_with("FailedGet") => {
+            // Explained only when this sync computes every metric of the kind the reason
+            // names (`FailedGetExternalMetric`: External); a failing one reproduces it.
+            ("ScalingActive", reason)
+                if reason.starts_with("FailedGet") && computes_kind_of(reason, report) =>
+            {
                 out.push(Diagnostic::new(
                     CODE,
                     Severity::Warning,
@@ -177,6 +181,18 @@ pub fn bounds(s: &Scenario, at_bound: &Report, report: &mut Report) {
     );
 }
 
+/// Whether every metric of the kind a `FailedGet<Kind>Metric` reason names computed here.
+fn computes_kind_of(reason: &str, report: &Report) -> bool {
+    let kind = reason
+        .strip_prefix("FailedGet")
+        .and_then(|r| r.strip_suffix("Metric"))
+        .unwrap_or_default();
+    let of_kind: Vec<_> = (report.metrics.iter())
+        .filter(|m| m.metric_type == kind)
+        .collect();
+    !of_kind.is_empty() && of_kind.iter().all(|m| m.error.is_none())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,6 +255,15 @@ mod tests {
             ),
             "{}",
             d.message
+        );
+        // The metric fails here too (no samples): reproduced, nothing to explain.
+        let mut failing = s.clone();
+        failing.metrics.resource.clear();
+        assert!(
+            !evaluate(&failing)
+                .diagnostics
+                .iter()
+                .any(|d| d.code == CODE)
         );
         // A scale the controller could not read: the inputs hold one.
         s.status_conditions = vec![condition("AbleToScale", "FailedGetScale", "not found")];
