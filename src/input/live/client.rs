@@ -24,8 +24,10 @@ pub struct Api {
     /// The context's namespace (`default` when it names none).
     pub default_namespace: String,
     timeout: Option<StdDuration>,
-    /// The `Date` of the newest answer: the API server's clock, which the controller's follows.
-    server_clock: std::sync::Arc<std::sync::Mutex<Option<Timestamp>>>,
+    /// How far the API server's clock (the `Date` of its first answer) is ahead of this
+    /// machine's, in milliseconds: the controller's clock is the server's side. Kept for the
+    /// session, so the times of `--watch`'s evaluations follow each other.
+    server_offset: std::sync::Arc<std::sync::Mutex<Option<i64>>>,
 }
 
 /// What a request is, for error messages and the RBAC rule that allows it.
@@ -102,21 +104,24 @@ impl Api {
             context,
             default_namespace,
             timeout: settings.timeout,
-            server_clock: std::sync::Arc::default(),
+            server_offset: std::sync::Arc::default(),
         })
     }
 
-    /// The API server's time at its newest answer (its `Date` header), if it sent one.
+    /// The API server's time now, by the offset its first `Date` header gave; `None` when it
+    /// sent none. This machine's clock keeps the milliseconds a `Date` (whole seconds) lacks.
     pub fn server_time(&self) -> Option<Timestamp> {
-        self.server_clock.lock().ok().and_then(|t| *t)
+        let offset = self.server_offset.lock().ok().and_then(|o| *o)?;
+        Some(Timestamp(local_now().0.saturating_add(offset)))
     }
 
     fn saw_date(&self, headers: &http::HeaderMap) {
         let date = (headers.get(http::header::DATE))
             .and_then(|v| v.to_str().ok())
             .and_then(http_date);
-        if let (Some(t), Ok(mut clock)) = (date, self.server_clock.lock()) {
-            *clock = Some(clock.map_or(t, |seen| seen.max(t)));
+        if let (Some(t), Ok(mut offset)) = (date, self.server_offset.lock()) {
+            // A Date is the second the answer was sent in: its middle, on average.
+            offset.get_or_insert_with(|| t.0.saturating_add(500).saturating_sub(local_now().0));
         }
     }
 
@@ -282,6 +287,10 @@ fn context_list(names: &[&str]) -> String {
 }
 
 /// An error and its sources, `: `-separated, without repeats.
+fn local_now() -> Timestamp {
+    Timestamp(jiff::Timestamp::now().as_millisecond())
+}
+
 /// An HTTP `Date` (`Wed, 02 Dec 2026 01:50:00 GMT`, RFC 9110's IMF-fixdate, an RFC 2822 form).
 fn http_date(text: &str) -> Option<Timestamp> {
     static PARSER: jiff::fmt::rfc2822::DateTimeParser = jiff::fmt::rfc2822::DateTimeParser::new();
