@@ -159,6 +159,15 @@ pub fn bounds(s: &Scenario, at_bound: &Report, report: &mut Report) {
     } else {
         String::new()
     };
+    // A scale-down's recommendation lies below its bound, a scale-up's above.
+    let side = match (
+        s.bounded.iter().all(|b| b.at_most),
+        s.bounded.iter().any(|b| b.at_most),
+    ) {
+        (true, _) => "Below",
+        (false, false) => "Above",
+        (false, true) => "Past",
+    };
     report.diagnostics.insert(
         0,
         Diagnostic::new(
@@ -166,7 +175,7 @@ pub fn bounds(s: &Scenario, at_bound: &Report, report: &mut Report) {
             Severity::Warning,
             format!(
                 "the events bound the controller's memory without fixing it: the rescale(s) {}{more}. \
-                 Below those bounds the next count is {got}; if each recommendation was its bound \
+                 {side} those bounds the next count is {got}; if each recommendation was its bound \
                  itself, it is {other}",
                 named.join(", ")
             ),
@@ -383,6 +392,60 @@ mod tests {
                 .any(|a| a.starts_with("The events give 1 recommendation(s) only as bounds")),
             "{:#?}",
             r.assumptions
+        );
+    }
+
+    #[test]
+    fn a_scale_up_bounds_its_recommendation_from_below() {
+        use crate::scenario::{
+            Behavior, BoundedRecommendation, ControllerMemory, PolicyType, Recommendation,
+            ScaleEvent, ScalingPolicy, ScalingRules, SelectPolicy,
+        };
+        // 6 pods at 83 % of 50 %: ceil(1.66 × 6) = 10; a scale-up to 6 30 s ago, a 60 s up window.
+        let mut s = scenario(vec![cpu_utilization(50)], 6, 830);
+        let rules = |window| ScalingRules {
+            stabilization_window_seconds: Some(window),
+            select_policy: SelectPolicy::Max,
+            policies: vec![ScalingPolicy {
+                policy_type: PolicyType::Percent,
+                value: 100,
+                period_seconds: 15,
+            }],
+            tolerance: None,
+        };
+        s.hpa.behavior = Some(Behavior {
+            scale_up: rules(60),
+            scale_down: rules(300),
+        });
+        let at = s.now.sub(crate::time::Duration::from_secs(30));
+        s.memory = Some(ControllerMemory {
+            recommendations: vec![Recommendation {
+                replicas: 6,
+                timestamp: at,
+            }],
+            scale_up_events: vec![ScaleEvent {
+                replica_change: 2,
+                timestamp: at,
+                outdated: false,
+            }],
+            scale_down_events: Vec::new(),
+        });
+        s.bounded = vec![BoundedRecommendation {
+            timestamp: at,
+            new_size: 6,
+            at_most: false,
+        }];
+        let r = evaluate(&s);
+        assert_eq!(r.desired_replicas, 10);
+        let d = &r.diagnostics[0];
+        assert_eq!(d.code, "MemoryBounded");
+        assert!(
+            d.message.ends_with(
+                "(a scale-up: that sync recommended at least 6). Above those bounds the next \
+                 count is 10; if each recommendation was its bound itself, it is 6"
+            ),
+            "{}",
+            d.message
         );
     }
 }
