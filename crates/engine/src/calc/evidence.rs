@@ -126,8 +126,9 @@ pub fn explained(s: &Scenario, report: &Report) -> Vec<Diagnostic> {
 }
 
 /// The rescales whose new sizes only bound the memory: said, and where the bound decides the
-/// count, the other answer is given first in WHY and in the decision. `report` was computed
-/// without the bounded recommendations, `at_bound` with each at its bound.
+/// count, the other answer is given in WHY (after the errors, before the rest) and in the
+/// decision. `report` was computed with each bounded recommendation at its far extreme,
+/// `at_bound` with each at its bound.
 pub fn bounds(s: &Scenario, at_bound: &Report, report: &mut Report) {
     let n = s.bounded.len();
     let (got, other) = (report.desired_replicas, at_bound.desired_replicas);
@@ -168,8 +169,11 @@ pub fn bounds(s: &Scenario, at_bound: &Report, report: &mut Report) {
         (false, false) => "Above",
         (false, true) => "Past",
     };
+    let after_errors = (report.diagnostics.iter())
+        .position(|d| d.severity < Severity::Error)
+        .unwrap_or(report.diagnostics.len());
     report.diagnostics.insert(
-        0,
+        after_errors,
         Diagnostic::new(
             "MemoryBounded",
             Severity::Warning,
