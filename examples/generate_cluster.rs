@@ -100,7 +100,7 @@ fn main() -> std::io::Result<()> {
     let namespaces = NAMESPACES.min(total_hpas.max(1));
 
     let Planted {
-        mut planted,
+        planted,
         mut apps,
         extra_hpas,
         extra_objects,
@@ -199,21 +199,7 @@ fn main() -> std::io::Result<()> {
 
     write_nodes(&dir, total_nodes)?;
 
-    std::fs::write(
-        dir.join("metrics-down.json"),
-        r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server is currently unable to handle the request (get pods.metrics.k8s.io)","reason":"ServiceUnavailable","code":503}
-"#,
-    )?;
-    planted.sort();
-    let list: Vec<String> = planted
-        .iter()
-        .map(|(c, h)| format!("  {{\"code\": \"{c}\", \"hpa\": \"{h}\"}}"))
-        .collect();
-    std::fs::write(
-        dir.join("planted.json"),
-        format!("[\n{}\n]\n", list.join(",\n")),
-    )?;
-    Ok(())
+    write_planted(&dir, planted)
 }
 
 /// The planted problems, all in team-0, each on a workload of its own: the workloads, the
@@ -332,5 +318,24 @@ fn write_nodes(dir: &std::path::Path, total_nodes: usize) -> std::io::Result<()>
     }
     writeln!(nodes, "]}}")?;
     nodes.flush()?;
+    Ok(())
+}
+
+/// `metrics-down.json` (the metrics API's 503) and `planted.json`, the problems to find.
+fn write_planted(dir: &std::path::Path, mut planted: Vec<(&str, String)>) -> std::io::Result<()> {
+    std::fs::write(
+        dir.join("metrics-down.json"),
+        r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server is currently unable to handle the request (get pods.metrics.k8s.io)","reason":"ServiceUnavailable","code":503}
+"#,
+    )?;
+    planted.sort();
+    let list: Vec<String> = planted
+        .iter()
+        .map(|(c, h)| format!("  {{\"code\": \"{c}\", \"hpa\": \"{h}\"}}"))
+        .collect();
+    std::fs::write(
+        dir.join("planted.json"),
+        format!("[\n{}\n]\n", list.join(",\n")),
+    )?;
     Ok(())
 }

@@ -189,10 +189,9 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
     )?;
     said.notes.extend(counts.notes);
     said.warnings.extend(counts.warnings);
-    if let Some(t) = &target_scale {
-        said.diagnostics
-            .extend(replicas_field_managed(&loaded.spec.target, t));
-    }
+    let managed =
+        (target_scale.as_ref()).and_then(|t| replicas_field_managed(&loaded.spec.target, t));
+    said.diagnostics.extend(managed);
 
     // From the status alone: synthetic pods reproduce status.currentMetrics.
     let observed_status = capture::observed_status(&loaded.status);

@@ -126,39 +126,10 @@ pub fn resolve(
         }
         let value = match given.get(name.as_str()) {
             Some(&value) => value,
-            None => {
-                // The status says the controller could not get it: its failed metric, an answer.
-                if from_status(status, kind, name).is_err()
-                    && let Some(evidence) = failed_in_status(status, kind, name)
-                {
-                    resolved.notes.push(format!(
-                        "{kind} metric {name}: no value, and {evidence}: the controller's failed \
-                         metric, as at its last sync (pass --metric-value {name}=QUANTITY to \
-                         compute it with a value)."
-                    ));
-                    continue;
-                }
-                let value = match (from_status(status, kind, name), approximate) {
-                    (Ok(value), _) => value,
-                    (Err(e), Some(replicas)) => {
-                        let Some(average) = status_average(status, kind, name) else {
-                            return Err(e);
-                        };
-                        resolved.notes.push(format!(
-                            "{kind} metric {name}: total approximated as status.currentMetrics \
-                             averageValue × {replicas} replicas (the status rounds the per-pod \
-                             average up)."
-                        ));
-                        average.saturating_mul(i64::from(replicas))
-                    }
-                    (Err(e), None) => return Err(e),
-                };
-                resolved.notes.push(format!(
-                    "{kind} metric {name}: value taken from status.currentMetrics (the value at \
-                     the last sync)"
-                ));
-                value
-            }
+            None => match status_value(status, kind, name, approximate, &mut resolved.notes)? {
+                Some(value) => value,
+                None => continue,
+            },
         };
         if is_object {
             resolved.values.object.insert(name.clone(), value);
@@ -167,6 +138,47 @@ pub fn resolve(
         }
     }
     Ok(resolved)
+}
+
+/// A metric no flag or file gives, from the status: its total (or, for an answer from the status
+/// alone, its average times `approximate` replicas), or `None` for a failed metric the status
+/// says the controller could not get. Each choice is said in `notes`.
+fn status_value(
+    status: &HpaStatus,
+    kind: &str,
+    name: &str,
+    approximate: Option<i32>,
+    notes: &mut Vec<String>,
+) -> Result<Option<i64>, InputError> {
+    let total = from_status(status, kind, name);
+    // The status says the controller could not get it: its failed metric, an answer.
+    if total.is_err()
+        && let Some(evidence) = failed_in_status(status, kind, name)
+    {
+        notes.push(format!(
+            "{kind} metric {name}: no value, and {evidence}: the controller's failed metric, as \
+             at its last sync (pass --metric-value {name}=QUANTITY to compute it with a value)."
+        ));
+        return Ok(None);
+    }
+    let value = match (total, approximate) {
+        (Ok(value), _) => value,
+        (Err(e), Some(replicas)) => {
+            let Some(average) = status_average(status, kind, name) else {
+                return Err(e);
+            };
+            notes.push(format!(
+                "{kind} metric {name}: total approximated as status.currentMetrics averageValue \
+                 × {replicas} replicas (the status rounds the per-pod average up)."
+            ));
+            average.saturating_mul(i64::from(replicas))
+        }
+        (Err(e), None) => return Err(e),
+    };
+    notes.push(format!(
+        "{kind} metric {name}: value taken from status.currentMetrics (the value at the last sync)"
+    ));
+    Ok(Some(value))
 }
 
 /// `NAME=QUANTITY` flags as milli-units by name.

@@ -116,23 +116,46 @@ pub fn tolerances_for_hpa(hpa: &HpaSpec, flag: f64, rules: &VersionRules) -> Tol
     t
 }
 
-// Port of reconcileAutoscaler (horizontal.go), from the scale read on: the pure decision.
-// Kept whole, like reconcileAutoscaler: it reads beside the Go branch for branch, top to bottom.
+// Port of reconcileAutoscaler (horizontal.go), from the scale read on: the pure decision. Its
+// phases, in the Go's order: the scale read and the count's own branches, the metrics
+// (computeReplicasForMetrics), their normalization, and the rescale with its conditions.
 ///
 /// `assume_steady` skips `recordInitialRecommendation`: with an empty memory every window then
 /// holds only this sync's own recommendation, as if the load had been steady.
-#[allow(
-    clippy::too_many_lines,
-    reason = "a port read beside reconcileAutoscaler, branch for branch"
-)]
 pub fn reconcile<'a>(
     s: &'a Scenario,
     memory: &mut ControllerMemory,
     assume_steady: bool,
 ) -> Sync<'a> {
     let rules = VersionRules::for_scenario(s);
-    let hpa = &s.hpa;
-    let current = s.current_replicas;
+    let mut sync = scale_read(s, memory, assume_steady, &rules);
+    let (mut desired, compute_metrics) = count_branches(s, &rules, &mut sync);
+    if compute_metrics {
+        let Some(proposed) = metrics_phase(s, &rules, &mut sync, desired) else {
+            return sync;
+        };
+        desired = normalize_phase(s, memory, &rules, &mut sync, proposed);
+    }
+    rescale_phase(s, memory, &rules, &mut sync, desired);
+    sync
+}
+
+/// `scaledToZeroCondition`: the gate and the condition; read only by the newest code.
+fn scaled_to_zero(s: &Scenario, rules: &VersionRules) -> bool {
+    rules.scale_to_zero_gate && s.scaled_to_zero
+}
+
+fn has_object_or_external(s: &Scenario) -> bool {
+    s.hpa.metrics.iter().any(|m| m.is_object_or_external())
+}
+
+/// The scale was read: `AbleToScale` says so, and a controller new to this HPA seeds its window.
+fn scale_read<'a>(
+    s: &'a Scenario,
+    memory: &mut ControllerMemory,
+    assume_steady: bool,
+    rules: &VersionRules,
+) -> Sync<'a> {
     let mut conditions = Conditions::from_status(&s.status_conditions, s.now.to_rfc3339());
     conditions.set(
         "AbleToScale",
@@ -140,18 +163,11 @@ pub fn reconcile<'a>(
         "SucceededGetScale",
         "the HPA controller was able to get the target's current scale",
     );
-
     let seeded_initial_recommendation = record_initial_recommendation(s, memory, assume_steady);
-
-    let min_replicas = hpa.min_replicas;
-    let tolerances = tolerances_for_hpa(hpa, s.config.tolerance, &rules);
-    let has_object_or_external = hpa.metrics.iter().any(|m| m.is_object_or_external());
-    // scaledToZeroCondition: the gate and the condition; read only by the newest code.
-    let scaled_to_zero = rules.scale_to_zero_gate && s.scaled_to_zero;
-    let mut sync = Sync {
+    Sync {
         branch: Branch::Metrics,
-        min_replicas,
-        tolerances,
+        min_replicas: s.hpa.min_replicas,
+        tolerances: tolerances_for_hpa(&s.hpa, s.config.tolerance, rules),
         outcomes: Vec::new(),
         combined: None,
         rescale_reason: None,
@@ -161,166 +177,196 @@ pub fn reconcile<'a>(
         rescale: true,
         conditions,
         seeded_initial_recommendation,
-    };
+    }
+}
 
-    let mut desired = 0;
-    let mut compute_metrics = true;
+/// The branches on the current count alone (zero, above max, below min): the count they set,
+/// and whether the metrics are computed at all.
+fn count_branches(s: &Scenario, rules: &VersionRules, sync: &mut Sync<'_>) -> (i32, bool) {
+    let (current, min_replicas) = (s.current_replicas, s.hpa.min_replicas);
     if current == 0 {
         let allowed = if rules.scale_to_zero_conditions {
             // Port of shouldComputeMetricsForZeroReplicas (horizontal.go): with the gate off
             // scaledToZeroCondition is false, so the target is disabled whatever minReplicas is.
-            scaled_to_zero && (min_replicas != 0 || has_object_or_external)
+            scaled_to_zero(s, rules) && (min_replicas != 0 || has_object_or_external(s))
         } else {
             // Up to 1.36: metrics are computed from zero only when minReplicas is 0.
             min_replicas == 0
         };
-        if !allowed {
-            if rules.scale_to_zero_conditions && !rules.scale_to_zero_gate {
-                sync.conditions.remove("ScaledToZero");
-            }
-            compute_metrics = false;
-            sync.branch = Branch::ScalingDisabled;
-            sync.rescale = false;
-            sync.conditions.set(
-                "ScalingActive",
-                false,
-                "ScalingDisabled",
-                "scaling is disabled since the replica count of the target is zero",
-            );
+        if allowed {
+            return (0, true);
         }
-    } else if current > hpa.max_replicas {
+        if rules.scale_to_zero_conditions && !rules.scale_to_zero_gate {
+            sync.conditions.remove("ScaledToZero");
+        }
+        sync.branch = Branch::ScalingDisabled;
+        sync.rescale = false;
+        sync.conditions.set(
+            "ScalingActive",
+            false,
+            "ScalingDisabled",
+            "scaling is disabled since the replica count of the target is zero",
+        );
+        (0, false)
+    } else if current > s.hpa.max_replicas {
         sync.rescale_reason = Some("Current number of replicas above Spec.MaxReplicas".into());
-        desired = hpa.max_replicas;
-        compute_metrics = false;
         sync.branch = Branch::AboveMax;
+        (s.hpa.max_replicas, false)
     } else if current < min_replicas {
         sync.rescale_reason = Some("Current number of replicas below Spec.MinReplicas".into());
-        desired = min_replicas;
-        compute_metrics = false;
         sync.branch = Branch::BelowMin;
+        (min_replicas, false)
+    } else {
+        (0, true)
     }
+}
 
+/// computeReplicasForMetrics and what reconcileAutoscaler does with its answer: the proposal,
+/// or `None` when the metrics failed (the sync is then complete and keeps the count).
+fn metrics_phase<'a>(
+    s: &'a Scenario,
+    rules: &VersionRules,
+    sync: &mut Sync<'a>,
+    mut desired: i32,
+) -> Option<i32> {
+    let current = s.current_replicas;
     // Port of validateAndParseSelector (horizontal.go), the first step of
     // computeReplicasForMetrics: a bad selector fails every metric at once.
-    if compute_metrics && let Some(e) = &s.metrics.selector_error {
+    if let Some(e) = &s.metrics.selector_error {
         sync.conditions
             .set("ScalingActive", false, &e.reason, e.message.clone());
         sync.branch = Branch::MetricsFailed;
         sync.rescale = false;
         sync.desired_replicas = current;
-        return sync;
+        return None;
     }
-    if compute_metrics {
-        let inputs = metric_inputs(s, &rules, tolerances);
-        sync.outcomes = hpa
-            .metrics
-            .iter()
-            .map(|m| compute_replicas_for_metric(m, &inputs))
-            .collect();
-        let combined = combine(&sync.outcomes, current);
-        // `err != nil && metricDesiredReplicas == -1`: a proposal of -1 without an error (a
-        // negative metric value) is a valid proposal.
-        if combined.failed {
-            if let Some(failure) = combined
-                .first_invalid
-                .and_then(|i| sync.outcomes.get(i))
-                .and_then(|o| o.result.as_ref().err())
-            {
-                sync.conditions.set(
-                    "ScalingActive",
-                    false,
-                    failure.reason,
-                    format!(
-                        "the HPA was unable to compute the replica count: {}",
-                        failure.condition_error
-                    ),
-                );
-            }
-            sync.branch = Branch::MetricsFailed;
-            sync.combined = Some(combined);
-            sync.rescale = false;
-            sync.desired_replicas = current;
-            return sync;
-        }
-        let metric_name = combined
-            .winner
+    let inputs = metric_inputs(s, rules, sync.tolerances);
+    sync.outcomes = (s.hpa.metrics.iter())
+        .map(|m| compute_replicas_for_metric(m, &inputs))
+        .collect();
+    let combined = combine(&sync.outcomes, current);
+    // `err != nil && metricDesiredReplicas == -1`: a proposal of -1 without an error (a
+    // negative metric value) is a valid proposal.
+    if combined.failed {
+        if let Some(failure) = combined
+            .first_invalid
             .and_then(|i| sync.outcomes.get(i))
-            .map(|o| o.name.clone())
-            .unwrap_or_default();
-        sync.conditions.set(
-            "ScalingActive",
-            true,
-            "ValidMetricFound",
-            format!(
-                "the HPA was able to successfully calculate a replica count from {metric_name}"
-            ),
-        );
-        let mut rescale_metric = String::new();
-        if combined.replicas > desired {
-            desired = combined.replicas;
-            rescale_metric = metric_name;
+            .and_then(|o| o.result.as_ref().err())
+        {
+            sync.conditions.set(
+                "ScalingActive",
+                false,
+                failure.reason,
+                format!(
+                    "the HPA was unable to compute the replica count: {}",
+                    failure.condition_error
+                ),
+            );
         }
-        sync.metric_proposal = Some(combined.replicas);
+        sync.branch = Branch::MetricsFailed;
         sync.combined = Some(combined);
-        if desired > current {
-            sync.rescale_reason = Some(format!("{rescale_metric} above target"));
-        }
-        if desired < current {
-            sync.rescale_reason = Some("All metrics below target".into());
-        }
-        let (normalized, normalization) = normalize_proposal(s, memory, desired, scaled_to_zero);
-        sync.conditions.set(
-            "AbleToScale",
-            true,
-            normalization.stabilization.0,
-            normalization.stabilization.1,
-        );
-        sync.conditions.set(
-            "ScalingLimited",
-            normalization.limited.replicas != normalization.stabilized,
-            normalization.limited.reason,
-            normalization.limited.message,
-        );
-        desired = normalized.replicas;
-        sync.normalization = Some(normalization);
-        if normalized.raised_to_min_from_zero && sync.rescale_reason.is_none() {
-            sync.rescale_reason = Some("Current number of replicas below Spec.MinReplicas".into());
-        }
-        sync.rescale = desired != current;
+        sync.rescale = false;
+        sync.desired_replicas = current;
+        return None;
     }
+    let metric_name = combined
+        .winner
+        .and_then(|i| sync.outcomes.get(i))
+        .map(|o| o.name.clone())
+        .unwrap_or_default();
+    sync.conditions.set(
+        "ScalingActive",
+        true,
+        "ValidMetricFound",
+        format!("the HPA was able to successfully calculate a replica count from {metric_name}"),
+    );
+    let mut rescale_metric = String::new();
+    if combined.replicas > desired {
+        desired = combined.replicas;
+        rescale_metric = metric_name;
+    }
+    sync.metric_proposal = Some(combined.replicas);
+    sync.combined = Some(combined);
+    if desired > current {
+        sync.rescale_reason = Some(format!("{rescale_metric} above target"));
+    }
+    if desired < current {
+        sync.rescale_reason = Some("All metrics below target".into());
+    }
+    Some(desired)
+}
 
-    if sync.rescale {
-        sync.conditions.set(
-            "AbleToScale",
-            true,
-            "SucceededRescale",
-            format!("the HPA controller was able to update the target scale to {desired}"),
-        );
-        normalize::store_scale_event(memory, hpa.behavior.as_ref(), current, desired, s.now);
-        if rules.scale_to_zero_gate {
-            if current > 0 && desired == 0 && min_replicas == 0 && has_object_or_external {
-                sync.conditions.set(
-                    "ScaledToZero",
-                    true,
-                    "ScaledToZero",
-                    "the HPA controller scaled the workload to zero",
-                );
-            } else {
-                sync.conditions.set(
-                    "ScaledToZero",
-                    false,
-                    "NotScaledToZero",
-                    "the HPA controller did not scale the workload to zero",
-                );
-            }
-        } else if rules.scale_to_zero_conditions {
-            sync.conditions.remove("ScaledToZero");
+/// The proposal through the stabilization window and the rate limits, with the conditions they
+/// set: the count to rescale to.
+fn normalize_phase(
+    s: &Scenario,
+    memory: &mut ControllerMemory,
+    rules: &VersionRules,
+    sync: &mut Sync<'_>,
+    desired: i32,
+) -> i32 {
+    let (normalized, normalization) =
+        normalize_proposal(s, memory, desired, scaled_to_zero(s, rules));
+    sync.conditions.set(
+        "AbleToScale",
+        true,
+        normalization.stabilization.0,
+        normalization.stabilization.1,
+    );
+    sync.conditions.set(
+        "ScalingLimited",
+        normalization.limited.replicas != normalization.stabilized,
+        normalization.limited.reason,
+        normalization.limited.message,
+    );
+    sync.normalization = Some(normalization);
+    if normalized.raised_to_min_from_zero && sync.rescale_reason.is_none() {
+        sync.rescale_reason = Some("Current number of replicas below Spec.MinReplicas".into());
+    }
+    sync.rescale = normalized.replicas != s.current_replicas;
+    normalized.replicas
+}
+
+/// The rescale, when there is one: its scale event and conditions; else the count stays.
+fn rescale_phase(
+    s: &Scenario,
+    memory: &mut ControllerMemory,
+    rules: &VersionRules,
+    sync: &mut Sync<'_>,
+    desired: i32,
+) {
+    let current = s.current_replicas;
+    if !sync.rescale {
+        sync.desired_replicas = current;
+        return;
+    }
+    sync.conditions.set(
+        "AbleToScale",
+        true,
+        "SucceededRescale",
+        format!("the HPA controller was able to update the target scale to {desired}"),
+    );
+    normalize::store_scale_event(memory, s.hpa.behavior.as_ref(), current, desired, s.now);
+    if rules.scale_to_zero_gate {
+        if current > 0 && desired == 0 && s.hpa.min_replicas == 0 && has_object_or_external(s) {
+            sync.conditions.set(
+                "ScaledToZero",
+                true,
+                "ScaledToZero",
+                "the HPA controller scaled the workload to zero",
+            );
+        } else {
+            sync.conditions.set(
+                "ScaledToZero",
+                false,
+                "NotScaledToZero",
+                "the HPA controller did not scale the workload to zero",
+            );
         }
-    } else {
-        desired = current;
+    } else if rules.scale_to_zero_conditions {
+        sync.conditions.remove("ScaledToZero");
     }
     sync.desired_replicas = desired;
-    sync
 }
 
 // Port of recordInitialRecommendation (horizontal.go): a controller that has never seen this HPA
