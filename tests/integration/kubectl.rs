@@ -121,20 +121,24 @@ fn the_time_defaults_to_the_newest_input_time_and_says_so() {
     assert_eq!(given["now"], "2026-11-29T16:00:00Z");
 }
 
+/// `fixtures/kubectl/capture-time/`: the HPA file named, its pod list and `kubectl top` text,
+/// and `extra` flags, as JSON.
+fn capture_time(hpa: &str, extra: &[&str]) -> serde_json::Value {
+    let dir = "fixtures/kubectl/capture-time";
+    Test::new()
+        .args(["--hpa", &format!("{dir}/{hpa}")])
+        .args(["--pods", &format!("{dir}/pods.json")])
+        .args(["--metrics", &format!("{dir}/top.txt")])
+        .args(extra)
+        .args(["-o", "json"])
+        .json()
+}
+
 /// `kubectl top` text has no sample times and a pod list holds only start and Ready times,
 /// which can be an hour before the capture: the clock is the evaluation time, never a pod's.
 #[test]
 fn pods_ready_an_hour_before_a_top_capture_are_not_in_their_initialization_period() {
-    let dir = "fixtures/kubectl/capture-time";
-    let v = Test::new()
-        .args(["--hpa", &format!("{dir}/hpa.yaml"), "--pods"])
-        .args([
-            &format!("{dir}/pods.json"),
-            "--metrics",
-            &format!("{dir}/top.txt"),
-        ])
-        .args(["-o", "json"])
-        .json();
+    let v = capture_time("hpa.yaml", &[]);
     assert_eq!(
         (v["currentReplicas"].as_i64(), v["desiredReplicas"].as_i64()),
         (Some(4), Some(6))
@@ -155,16 +159,7 @@ fn pods_ready_an_hour_before_a_top_capture_are_not_in_their_initialization_perio
 /// when nothing newer does.
 #[test]
 fn the_status_conditions_date_a_capture_without_sample_times() {
-    let dir = "fixtures/kubectl/capture-time";
-    let v = Test::new()
-        .args(["--hpa", &format!("{dir}/hpa-status.yaml"), "--pods"])
-        .args([
-            &format!("{dir}/pods.json"),
-            "--metrics",
-            &format!("{dir}/top.txt"),
-        ])
-        .args(["-o", "json"])
-        .json();
+    let v = capture_time("hpa-status.yaml", &[]);
     assert_eq!(v["now"], "2026-11-29T14:58:45Z");
     assert_eq!(v["desiredReplicas"], 6);
 }
@@ -173,16 +168,7 @@ fn the_status_conditions_date_a_capture_without_sample_times() {
 /// exact quantities (the lowest value that keeps the count is one milli-byte above 112.5Mi).
 #[test]
 fn a_memory_band_reads_in_binary_units_and_stays_exact_in_json() {
-    let dir = "fixtures/kubectl/capture-time";
-    let v = Test::new()
-        .args(["--hpa", &format!("{dir}/hpa-memory.yaml"), "--pods"])
-        .args([
-            &format!("{dir}/pods.json"),
-            "--metrics",
-            &format!("{dir}/top.txt"),
-        ])
-        .args(["--now", "2026-11-29T15:00:00Z", "-o", "json"])
-        .json();
+    let v = capture_time("hpa-memory.yaml", &["--now", "2026-11-29T15:00:00Z"]);
     assert!(
         (v["decision"]["summary"].as_str().unwrap()).ends_with(
             "Holds 4 replicas while memory average is above 112.5Mi up to 165Mi; scales up \
@@ -201,16 +187,15 @@ fn a_memory_band_reads_in_binary_units_and_stays_exact_in_json() {
 #[test]
 fn a_target_whose_replicas_another_manager_owns_is_named_for_one_hpa() {
     let dir = "fixtures/kubectl/capture-time";
-    let v = Test::new()
-        .args(["--hpa", &format!("{dir}/hpa.yaml"), "--pods"])
-        .args([
-            &format!("{dir}/pods.json"),
-            "--metrics",
-            &format!("{dir}/top.txt"),
-        ])
-        .args(["--target", &format!("{dir}/deploy-argocd.json")])
-        .args(["--now", "2026-11-29T15:00:00Z", "-o", "json"])
-        .json();
+    let v = capture_time(
+        "hpa.yaml",
+        &[
+            "--target",
+            &format!("{dir}/deploy-argocd.json"),
+            "--now",
+            "2026-11-29T15:00:00Z",
+        ],
+    );
     let d = (v["diagnostics"].as_array().unwrap().iter())
         .find(|d| d["code"] == "ReplicasFieldManaged")
         .unwrap_or_else(|| panic!("{:#}", v["diagnostics"]));
@@ -223,15 +208,7 @@ fn a_target_whose_replicas_another_manager_owns_is_named_for_one_hpa() {
         )
     );
     // The HPA controller's own write through the scale subresource is not another manager.
-    let without = Test::new()
-        .args(["--hpa", &format!("{dir}/hpa.yaml"), "--pods"])
-        .args([
-            &format!("{dir}/pods.json"),
-            "--metrics",
-            &format!("{dir}/top.txt"),
-        ])
-        .args(["--now", "2026-11-29T15:00:00Z", "-o", "json"])
-        .json();
+    let without = capture_time("hpa.yaml", &["--now", "2026-11-29T15:00:00Z"]);
     assert!(!crate::support::codes(&without).contains(&"ReplicasFieldManaged".to_string()));
 }
 
@@ -239,18 +216,7 @@ fn a_target_whose_replicas_another_manager_owns_is_named_for_one_hpa() {
 /// their startup burst counts, and WHY says so; five minutes on, it does not.
 #[test]
 fn pods_ready_inside_the_cpu_initialization_period_are_named() {
-    let dir = "fixtures/kubectl/capture-time";
-    let at = |now: &str| {
-        Test::new()
-            .args(["--hpa", &format!("{dir}/hpa.yaml"), "--pods"])
-            .args([
-                &format!("{dir}/pods.json"),
-                "--metrics",
-                &format!("{dir}/top.txt"),
-            ])
-            .args(["--now", now, "-o", "json"])
-            .json()
-    };
+    let at = |now: &str| capture_time("hpa.yaml", &["--now", now]);
     let early = at("2026-11-29T14:01:00Z");
     let d = (early["diagnostics"].as_array().unwrap().iter())
         .find(|d| d["code"] == "ReadyDuringInitialization")
