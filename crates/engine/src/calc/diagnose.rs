@@ -419,11 +419,12 @@ fn policy_allows_more(s: &Scenario, n: &Normalization) -> Option<Diagnostic> {
     if rules.policies.is_empty() || rules.select_policy == crate::scenario::SelectPolicy::Disabled {
         return None;
     }
-    let memory = s.memory.clone().unwrap_or_default();
+    let empty = crate::scenario::ControllerMemory::default();
+    let memory = s.memory.as_ref().unwrap_or(&empty);
     let limit = if up {
-        calculate_scale_up_limit_with_scaling_rules(current, &memory, rules, s.now)
+        calculate_scale_up_limit_with_scaling_rules(current, memory, rules, s.now)
     } else {
-        calculate_scale_down_limit_with_behaviors(current, &memory, rules, s.now)
+        calculate_scale_down_limit_with_behaviors(current, memory, rules, s.now)
     };
     let (direction, bound) = if up {
         ("scaleUp", "up to")
