@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::support::{
-    Test, check_malformed, decision, hpacalc, json_output, root, stderr, stdout, temp_dir,
+    Test, check_malformed, decision, hpacalc, json, json_output, root, stderr, stdout, temp_dir,
 };
 
 const HPA: &str = "fixtures/kubectl/hpa.yaml";
@@ -180,6 +180,43 @@ fn a_memory_band_reads_in_binary_units_and_stays_exact_in_json() {
     let band = &v["metrics"][0]["holdBand"];
     assert_eq!(band["low"], "117964800001m");
     assert_eq!(band["high"], "165Mi");
+}
+
+/// One integer percent both holds and scales when a recount divides by more pods than it was read
+/// over: the band names the usage total where the count flips, and the JSON keeps it exactly.
+#[test]
+fn a_percent_split_by_the_recount_names_the_usage_total_where_the_count_flips() {
+    let dir = "fixtures/kubectl/recount-split";
+    let v = json(&[
+        "--hpa",
+        &format!("{dir}/hpa.yaml"),
+        "--pods",
+        &format!("{dir}/pods.json"),
+        "--metrics",
+        &format!("{dir}/top.txt"),
+    ]);
+    assert_eq!(v["desiredReplicas"], 6);
+    let band = &v["metrics"][0]["holdBand"];
+    assert_eq!(
+        (&band["high"], &band["highTotal"], &band["lowTotal"]),
+        (
+            &serde_json::json!(67),
+            &serde_json::json!("3359m"),
+            &serde_json::Value::Null
+        )
+    );
+    assert_eq!(
+        band["above"],
+        serde_json::json!({"value": 67, "replicas": 7, "total": "3360m"})
+    );
+    assert!(
+        (v["decision"]["summary"].as_str().unwrap()).ends_with(
+            "cpu utilization is 45%–67% (up to 3359m in all); scales up from 3360m in all, down \
+             at 44% or below"
+        ),
+        "{}",
+        v["decision"]["summary"]
+    );
 }
 
 /// `--target`'s managedFields show Argo CD owning spec.replicas: each sync of it resets the

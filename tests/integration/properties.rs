@@ -1082,21 +1082,25 @@ fn band_number(v: &hpacalc::report::BandValue, s: &Scenario) -> i64 {
     match v {
         BandValue::Percent(p) => *p,
         BandValue::Quantity(q) => {
-            let milli = hpacalc::quantity::Quantity::parse(q)
-                .unwrap()
-                .milli_value()
-                .unwrap();
             let _ = s;
-            milli
+            milli(q)
         }
     }
+}
+
+fn milli(q: &str) -> i64 {
+    hpacalc::quantity::Quantity::parse(q)
+        .unwrap()
+        .milli_value()
+        .unwrap()
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(CASES))]
 
-    /// (h) Inside the reported hold band every usage total keeps the count; the first value past
-    /// each edge gives the count the band reports, and it differs from the current one.
+    /// (h) Inside the reported hold band every usage total keeps the count; the first value (or,
+    /// where the edge splits a value, the first usage total) past each edge gives the count the
+    /// band reports, and it differs from the current one.
     #[test]
     fn hold_band_keeps_the_count_inside_and_changes_it_past_each_edge(p in scenario_params()) {
         let Some(source) = source_of_first(&p) else { return Ok(()) };
@@ -1105,28 +1109,36 @@ proptest! {
         let Some(band) = r.metrics[0].hold_band.clone() else { return Ok(()) };
         let current = s.current_replicas;
         let desired_at = |total: i64| evaluate(&with_total(&s, &r, source, total)).desired_replicas;
+        let total = |t: &Option<String>| t.as_deref().map(milli);
         let low = band_number(&band.low, &s);
-        let high = band.high.as_ref().map(|h| band_number(h, &s));
-        let top = high.unwrap_or(low + 1000);
-        for v in [low, top, low + (top - low) / 2] {
-            if v < 0 { continue; }
-            let (lo, hi) = totals_of(&s, &r, v);
-            for total in [lo, hi] {
-                prop_assert_eq!(desired_at(total), current, "value {} total {} band {:?}: {}", v, total, band, context(&s, &r));
-            }
+        let first = total(&band.low_total).unwrap_or_else(|| totals_of(&s, &r, low).0);
+        let last = match &band.high {
+            Some(h) => total(&band.high_total)
+                .unwrap_or_else(|| totals_of(&s, &r, band_number(h, &s)).1),
+            None => totals_of(&s, &r, low + 1000).1,
+        };
+        for t in [first, last, first + (last - first) / 2] {
+            if t < 0 { continue; }
+            prop_assert_eq!(desired_at(t), current, "total {} band {:?}: {}", t, band, context(&s, &r));
         }
         if let Some(below) = &band.below {
-            let v = band_number(&below.value, &s);
-            let got = desired_at(totals_of(&s, &r, v).0);
-            prop_assert_eq!(got, below.replicas, "below {}: {}", v, context(&s, &r));
+            let t = match total(&below.total) {
+                Some(t) => { prop_assert_eq!(t, first - 1); t }
+                None => totals_of(&s, &r, band_number(&below.value, &s)).0,
+            };
+            let got = desired_at(t);
+            prop_assert_eq!(got, below.replicas, "below {}: {}", t, context(&s, &r));
             prop_assert!(got != current);
         } else {
             prop_assert!(band.low_held_by.is_some());
         }
         if let Some(above) = &band.above {
-            let v = band_number(&above.value, &s);
-            let got = desired_at(totals_of(&s, &r, v).1);
-            prop_assert_eq!(got, above.replicas, "above {}: {}", v, context(&s, &r));
+            let t = match total(&above.total) {
+                Some(t) => { prop_assert_eq!(t, last + 1); t }
+                None => totals_of(&s, &r, band_number(&above.value, &s)).1,
+            };
+            let got = desired_at(t);
+            prop_assert_eq!(got, above.replicas, "above {}: {}", t, context(&s, &r));
             prop_assert!(got != current);
         } else {
             prop_assert!(band.high_held_by.is_some());

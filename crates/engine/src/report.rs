@@ -250,6 +250,12 @@ pub struct HoldBand {
     pub low_held_by: Option<String>,
     /// The same for every higher value.
     pub high_held_by: Option<String>,
+    /// When `low` is read from usage totals on both sides of the edge (an integer percent or
+    /// average cannot say where the count flips): the lowest usage total that keeps the count, in
+    /// the metric's unit (the sum over the pods with samples, or the metric's total); else null.
+    pub low_total: Option<String>,
+    /// The same for `high`: the highest usage total that keeps the count.
+    pub high_total: Option<String>,
 }
 
 /// A band value: an integer percent (a JSON number) or a quantity (a string).
@@ -274,6 +280,9 @@ impl std::fmt::Display for BandValue {
 pub struct BandEdge {
     pub value: BandValue,
     pub replicas: i32,
+    /// The first usage total past the edge, when `value` is also read from totals that keep the
+    /// count (then `value` equals `low` or `high`); else null.
+    pub total: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

@@ -114,6 +114,9 @@ impl Hold {
 pub struct Outside {
     pub value: i64,
     pub replicas: i32,
+    /// The first usage total outside, when `value` is also read from totals inside the band (an
+    /// integer percent or average that cannot say where the count flips).
+    pub total: Option<i64>,
 }
 
 /// One edge of the band: a value past which the count changes, or what holds it at every value.
@@ -126,9 +129,13 @@ pub enum Edge {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Band {
     pub axis: Axis,
-    /// Inclusive reported values that keep the count.
+    /// Inclusive reported values that keep the count at some usage total.
     pub low: i64,
     pub high: i64,
+    /// The lowest usage total that keeps the count, when `low` is also read from totals that
+    /// change it (the edge splits that value); likewise the highest for `high`.
+    pub low_total: Option<i64>,
+    pub high_total: Option<i64>,
     pub below: Edge,
     /// `HeldBy` when every higher value keeps the count too (then `high` is the search's end).
     pub above: Edge,
@@ -381,40 +388,50 @@ impl<'s, 'a> Bands<'s, 'a> {
                 NoBand::Jumps
             }));
         };
-        // Reported values whose every total is inside [lo, hi].
-        let mut low = axis.value(lo);
-        if axis.totals(low).0 < lo {
-            low += 1;
-        }
-        let mut high = axis.value(hi);
-        if axis.totals(high).1 > hi && hi < end {
-            high -= 1;
-        }
-        if low > high {
-            return Some(Err(NoBand::Jumps));
-        }
+        // The reported values of [lo, hi]. An edge that falls inside one value's totals (an
+        // integer percent read from many totals, only some of which flip) is kept with its total,
+        // so the band never excludes a value that holds, nor claims one that flips.
+        let (low, high) = (axis.value(lo), axis.value(hi));
+        let low_total = (lo > start && axis.totals(low).0 < lo).then_some(lo);
+        let high_total = (hi < end && axis.totals(high).1 > hi).then_some(hi);
         let below = if lo == start {
             Edge::HeldBy(self.hold(index, &calc, start, true))
+        } else if low_total.is_some() {
+            Edge::Changes(Outside {
+                value: low,
+                replicas: desired(lo - 1),
+                total: Some(lo - 1),
+            })
         } else {
             let value = low - 1;
             Edge::Changes(Outside {
                 value,
                 replicas: desired(axis.totals(value).0),
+                total: None,
             })
         };
         let above = if hi == end {
             Edge::HeldBy(self.hold(index, &calc, end, false))
+        } else if high_total.is_some() {
+            Edge::Changes(Outside {
+                value: high,
+                replicas: desired(hi + 1),
+                total: Some(hi + 1),
+            })
         } else {
             let value = high + 1;
             Edge::Changes(Outside {
                 value,
                 replicas: desired(axis.totals(value).1),
+                total: None,
             })
         };
         Some(Ok(Band {
             axis,
             low,
             high,
+            low_total,
+            high_total,
             below,
             above,
         }))
@@ -539,14 +556,18 @@ mod tests {
                 high: Some(BandValue::Percent(66)),
                 below: Some(BandEdge {
                     value: BandValue::Percent(40),
-                    replicas: 2
+                    replicas: 2,
+                    total: None,
                 }),
                 above: Some(BandEdge {
                     value: BandValue::Percent(67),
-                    replicas: 4
+                    replicas: 4,
+                    total: None,
                 }),
                 low_held_by: None,
                 high_held_by: None,
+                low_total: None,
+                high_total: None,
             })
         );
         assert!(r.decision.summary.ends_with(
@@ -578,6 +599,102 @@ mod tests {
             (BandValue::Percent(54), Some(BandValue::Percent(66)))
         );
         assert_eq!(b.above.map(|e| e.replicas), Some(2));
+    }
+
+    /// `ready` pods with samples (all the usage on the first), `unready` pods Ready False since
+    /// their start (samples ignored) and `missing` pods without a sample, each requesting 1 cpu.
+    fn recount_case(target: i32, ready: usize, unready: usize, missing: usize, x: i64) -> Scenario {
+        use crate::scenario::{ConditionStatus, ReadyCondition};
+        let n = ready + unready + missing;
+        let mut s = scenario(vec![cpu_utilization(target)], n, 0);
+        for (i, sample) in s.metrics.resource.iter_mut().enumerate() {
+            sample.containers[0].usage.0[0].1 = if i == 0 { x } else { 0 };
+        }
+        for pod in &mut s.pods[ready..ready + unready] {
+            pod.ready = Some(ReadyCondition {
+                status: ConditionStatus::False,
+                last_transition_time: crate::time::Timestamp::GO_ZERO,
+            });
+        }
+        s.metrics.resource.truncate(ready + unready);
+        s
+    }
+
+    fn desired_at(target: i32, pods: (usize, usize, usize), x: i64) -> i32 {
+        let s = recount_case(target, pods.0, pods.1, pods.2, x);
+        let mut memory = ControllerMemory::default();
+        reconcile::reconcile(&s, &mut memory, true).desired_replicas
+    }
+
+    #[test]
+    fn a_split_percent_keeps_the_usage_total_where_the_count_flips() {
+        // 5 ready pods of 1000m and one unready, target 50%: 3359m reads 67% and the recount
+        // gives int(3359 × 100 / 6000) = 55 %, a ratio of 1.10 that holds; 3360m also reads 67%
+        // but recounts to 56 %, 1.12: it scales up. So 67% both holds and scales.
+        let r = evaluate(&recount_case(50, 5, 1, 0, 3350));
+        let b = r.metrics[0].hold_band.clone().unwrap();
+        assert_eq!(b.high, Some(BandValue::Percent(67)));
+        assert_eq!(b.high_total.as_deref(), Some("3359m"));
+        let above = b.above.unwrap();
+        assert_eq!(
+            (above.value, above.total.as_deref(), above.replicas),
+            (BandValue::Percent(67), Some("3360m"), 7)
+        );
+        assert!(
+            r.decision
+                .summary
+                .contains("67% (up to 3359m in all); scales up from 3360m in all"),
+            "{}",
+            r.decision.summary
+        );
+    }
+
+    #[test]
+    fn the_band_is_exact_at_every_usage_total_with_a_recount() {
+        // Each case sweeps every usage total and runs the whole sync at each: the band's totals
+        // are exactly the run of totals around the current one that keep the count.
+        for (target, pods) in [
+            (50, (5, 1, 0)),
+            (50, (5, 0, 1)),
+            (60, (3, 2, 0)),
+            (70, (4, 1, 1)),
+            (80, (2, 0, 1)),
+            (45, (7, 2, 0)),
+        ] {
+            let current_x = 670 * i64::try_from(pods.0).unwrap();
+            let s = recount_case(target, pods.0, pods.1, pods.2, current_x);
+            let current = s.current_replicas;
+            let mut memory = ControllerMemory::default();
+            let sync = reconcile::reconcile(&s, &mut memory, true);
+            let Some(Ok(band)) = for_sync(&s, &sync, true).remove(0) else {
+                panic!("{target} {pods:?}: no band");
+            };
+            let axis = band.axis;
+            let lo = band.low_total.unwrap_or(axis.totals(band.low).0).max(0);
+            let hi = band.high_total.unwrap_or(axis.totals(band.high).1);
+            let case = format!("{target}% {pods:?}: totals {lo}..={hi}");
+            for x in lo..=hi {
+                assert_eq!(
+                    desired_at(target, pods, x),
+                    current,
+                    "{case}: {x} must hold"
+                );
+            }
+            if let Edge::Changes(o) = band.below {
+                let d = desired_at(target, pods, lo - 1);
+                assert_ne!(d, current, "{case}: {} must change", lo - 1);
+                if o.total.is_some() {
+                    assert_eq!((o.total, o.replicas), (Some(lo - 1), d), "{case}");
+                }
+            }
+            if let Edge::Changes(o) = band.above {
+                let d = desired_at(target, pods, hi + 1);
+                assert_ne!(d, current, "{case}: {} must change", hi + 1);
+                if o.total.is_some() {
+                    assert_eq!((o.total, o.replicas), (Some(hi + 1), d), "{case}");
+                }
+            }
+        }
     }
 
     #[test]

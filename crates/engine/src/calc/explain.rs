@@ -194,11 +194,14 @@ fn band_value(spec: &MetricSpec, axis: Axis, v: i64) -> BandValue {
 
 fn hold_band(spec: &MetricSpec, b: &Band) -> HoldBand {
     let value = |v| band_value(spec, b.axis, v);
+    // A usage total in the metric's unit (`3359m` of cpu), whatever the axis reads it as.
+    let total = |t: Option<i64>| t.map(|t| band_value(spec, Axis::Total, t).to_string());
     let edge = |e: &Edge| match e {
         Edge::Changes(o) => (
             Some(BandEdge {
                 value: value(o.value),
                 replicas: o.replicas,
+                total: total(o.total),
             }),
             None,
         ),
@@ -218,6 +221,8 @@ fn hold_band(spec: &MetricSpec, b: &Band) -> HoldBand {
         above,
         low_held_by,
         high_held_by,
+        low_total: total(b.low_total),
+        high_total: total(b.high_total),
     }
 }
 
@@ -257,9 +262,7 @@ fn band_step(
             let mut parts = vec![format!("{} keeps {current}", range_text(m, hb))];
             for (edge, held) in [(&hb.above, &b.above), (&hb.below, &b.below)] {
                 match (edge, held) {
-                    (Some(e), _) => {
-                        parts.push(format!("{} → {}", band_words(m, &e.value), e.replicas));
-                    }
+                    (Some(e), _) => parts.push(format!("{} → {}", edge_words(m, e), e.replicas)),
                     (None, Edge::HeldBy(h)) => parts.push(format!(
                         "{} held by {}",
                         if std::ptr::eq(held, &b.above) {
@@ -278,28 +281,52 @@ fn band_step(
 }
 
 fn range_text(m: &MetricReport, b: &HoldBand) -> String {
-    let low = band_words(m, &b.low);
+    // A value split by its edge names the usage total that still keeps the count ("from" and
+    // "up to" only where the range's own words do not already say which end it is).
+    let with_total = |words: String, total: &Option<String>, side: &str| match total {
+        Some(t) => format!("{words} ({side}{} in all)", quantity_words(m, t)),
+        None => words,
+    };
+    let low = |side| with_total(band_words(m, &b.low), &b.low_total, side);
+    let high = |v, side| with_total(band_words(m, v), &b.high_total, side);
     match (&b.below, &b.high) {
         (None, None) => "every value".to_string(),
-        (None, Some(high)) => format!("up to {}", band_words(m, high)),
-        (Some(_), None) if low.starts_with("above") => low,
-        (Some(_), None) => format!("{low} and above"),
-        (Some(_), Some(high)) if low.starts_with("above") => {
-            format!("{low} up to {}", band_words(m, high))
+        (None, Some(v)) => format!("up to {}", high(v, "")),
+        (Some(_), None) if b.low_total.is_none() && low("").starts_with("above") => low(""),
+        (Some(_), None) => format!("{} and above", low("")),
+        (Some(_), Some(v)) if low("from ").starts_with("above") => {
+            format!("{} up to {}", low("from "), high(v, "up to "))
         }
-        (Some(_), Some(high)) => format!("{low}–{}", band_words(m, high)),
+        (Some(_), Some(v)) => format!("{}–{}", low("from "), high(v, "up to ")),
+    }
+}
+
+/// An edge's value for a sentence: the usage total where the value alone cannot say it.
+fn edge_words(m: &MetricReport, e: &BandEdge) -> String {
+    match &e.total {
+        Some(t) => format!("{} in all", quantity_words(m, t)),
+        None => band_words(m, &e.value),
     }
 }
 
 /// A band value for a sentence: memory in binary units (`112.5Mi`, `above 165Mi`), anything
 /// else as the JSON has it.
 fn band_words(m: &MetricReport, v: &BandValue) -> String {
+    match v {
+        BandValue::Quantity(q) => quantity_words(m, q),
+        BandValue::Percent(_) => v.to_string(),
+    }
+}
+
+/// A quantity of the metric for a sentence: memory in binary units, anything else as it is.
+fn quantity_words(m: &MetricReport, q: &str) -> String {
     let memory =
         m.name == "memory" && matches!(m.metric_type.as_str(), "Resource" | "ContainerResource");
-    match v {
-        BandValue::Quantity(q) if memory => crate::quantity::parse_milli(q)
-            .map_or_else(|_| q.clone(), crate::quantity::memory_words),
-        _ => v.to_string(),
+    if memory {
+        crate::quantity::parse_milli(q)
+            .map_or_else(|_| q.to_string(), crate::quantity::memory_words)
+    } else {
+        q.to_string()
     }
 }
 
@@ -982,7 +1009,7 @@ fn hold_phrase(m: &MetricReport, b: &HoldBand, current: i32) -> String {
     for edge in [&b.above, &b.below] {
         let Some(e) = edge else { continue };
         let direction = if e.replicas > current { "up" } else { "down" };
-        let value = band_words(m, &e.value);
+        let value = edge_words(m, e);
         let at = if std::ptr::eq(edge, &b.above) {
             if value.starts_with("above") {
                 value
