@@ -205,6 +205,39 @@ fn cron_window_sets_desired_replicas_through_the_hpa() {
     assert_eq!(v["desiredReplicas"], 10);
 }
 
+/// Two minutes after the cron window closed, KEDA's lastActiveTime says the trigger served its 2
+/// then: the HPA's scale-down window holds 2 until about 07:22, not the 1 of steady load.
+#[test]
+fn a_recent_last_active_time_holds_the_cron_count_in_the_window() {
+    let at = |now: &str| {
+        json_output(&[
+            "--hpa",
+            "fixtures/keda/cron-last-active.yaml",
+            "--metric-value",
+            "s0=0",
+            "--current-replicas",
+            "2",
+            "--now",
+            now,
+        ])
+    };
+    let v = at("2026-11-30T07:19:00Z");
+    assert_eq!(v["desiredReplicas"], 2);
+    assert_eq!(codes(&v)[0], "KedaRecentlyActive", "{}", v["diagnostics"]);
+    let summary = v["decision"]["summary"].as_str().unwrap();
+    assert!(
+        summary.ends_with(
+            "the window holds the recommendation of KEDA's last active time \
+             (2026-11-30T07:17:00Z, at least 2) until about 2026-11-30T07:22:00Z, then 1"
+        ),
+        "{summary}"
+    );
+    // Past the window the record is gone: steady load, 2 → 1.
+    let v = at("2026-11-30T07:22:30Z");
+    assert_eq!(v["desiredReplicas"], 1);
+    assert!(!codes(&v).contains(&"KedaRecentlyActive".to_string()));
+}
+
 #[test]
 fn cpu_plus_queue_takes_the_larger_proposal() {
     let v = run(

@@ -967,6 +967,7 @@ fn external_trigger(
             value_type: target_type == "Value",
         }),
         value: TriggerValue::Value(0.0),
+        active_value: spec.active_value,
         failures: 0,
     };
     Ok((metric, trigger))
@@ -1060,6 +1061,7 @@ fn resource_trigger(
             activation_source: "always active (cpu and memory)".to_string(),
             target: None,
             value: TriggerValue::Resource,
+            active_value: None,
             failures: 0,
         },
     ))

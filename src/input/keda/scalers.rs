@@ -24,6 +24,8 @@ pub struct ScalerSpec {
     pub activation_source: String,
     /// Set when hpacalc does not know this scaler and guessed from the metadata's key names.
     pub guessed: Option<String>,
+    /// The value the scaler serves whenever it is active, where its rules fix it.
+    pub active_value: Option<f64>,
 }
 
 /// An error in the trigger's metadata: the key (or `None` for the trigger itself) and what is
@@ -157,6 +159,7 @@ fn known(
         activation,
         activation_source,
         guessed: None,
+        active_value: None,
     }
 }
 
@@ -225,12 +228,17 @@ fn cron(meta: &Meta) -> Result<ScalerSpec, MetadataError> {
         cron_time_format(start),
         cron_time_format(end)
     );
-    Ok(known(
-        &name,
-        Threshold::Integer(1),
-        "always 1 (the value is desiredReplicas inside the window)".to_string(),
-        (0.0, "active inside the window".to_string()),
-    ))
+    #[allow(clippy::cast_precision_loss)]
+    let active_value = Some(desired as f64);
+    Ok(ScalerSpec {
+        active_value,
+        ..known(
+            &name,
+            Threshold::Integer(1),
+            "always 1 (the value is desiredReplicas inside the window)".to_string(),
+            (0.0, "active inside the window".to_string()),
+        )
+    })
 }
 
 // Port of rabbitMQMetadata.Validate / GetMetricSpecForScaling (rabbitmq_scaler.go).
@@ -413,6 +421,7 @@ fn generic(scaler: &str, meta: &Meta) -> Result<ScalerSpec, MetadataError> {
              metric name s<index>-{scaler}; KEDA's scaler may differ",
             crate::error::quoted(scaler)
         )),
+        active_value: None,
     })
 }
 

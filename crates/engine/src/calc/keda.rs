@@ -793,5 +793,6 @@ pub fn splice(report: &mut Report, o: &KedaOutcome, original_current: i32) {
         .sort_by_key(|d| std::cmp::Reverse(d.severity));
 }
 
+pub mod last_active;
 #[cfg(test)]
 mod tests;

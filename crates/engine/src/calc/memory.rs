@@ -26,16 +26,8 @@ pub fn steady_memory(scenario: &Scenario) -> ControllerMemory {
     let proposal = reconcile(scenario, &mut scratch, true)
         .metric_proposal
         .unwrap_or(scenario.current_replicas);
-    let config = &scenario.config;
-    let window_ms = match &scenario.hpa.behavior {
-        None => config.downscale_stabilization_window.millis(),
-        Some(b) => {
-            let down = calc::normalize::scale_down_window(b, config.downscale_stabilization_window);
-            let up = b.scale_up.stabilization_window_seconds.unwrap_or(0);
-            i64::from(down.max(up)).saturating_mul(1000)
-        }
-    };
-    let step = config.sync_period.millis().max(1000);
+    let window_ms = longest_window(scenario).millis();
+    let step = scenario.config.sync_period.millis().max(1000);
     let mut memory = ControllerMemory::default();
     let mut at = -window_ms;
     while at < 0 {
@@ -46,6 +38,20 @@ pub fn steady_memory(scenario: &Scenario) -> ControllerMemory {
         at += step;
     }
     memory
+}
+
+/// The longest stabilization window the controller reads for this HPA: how far back a
+/// recommendation can still matter.
+pub fn longest_window(scenario: &Scenario) -> Duration {
+    let config = &scenario.config;
+    match &scenario.hpa.behavior {
+        None => config.downscale_stabilization_window,
+        Some(b) => {
+            let down = calc::normalize::scale_down_window(b, config.downscale_stabilization_window);
+            let up = b.scale_up.stabilization_window_seconds.unwrap_or(0);
+            Duration(i64::from(down.max(up)).saturating_mul(1000))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -40,7 +40,11 @@ pub fn evaluate(scenario: &Scenario) -> Report {
         keda::ready_replicas(scenario),
         scenario.now,
     );
-    let mut report = evaluate_hpa(&keda::hpa_scenario(scenario, &outcome));
+    let hpa = keda::hpa_scenario(scenario, &outcome);
+    let mut report = match keda::last_active::record(k, &outcome, &hpa) {
+        Some(record) => keda::last_active::evaluate_with(&hpa, &record, evaluate_hpa),
+        None => evaluate_hpa(&hpa),
+    };
     keda::splice(&mut report, &outcome, scenario.current_replicas);
     report
 }

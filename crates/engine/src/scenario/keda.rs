@@ -64,6 +64,9 @@ pub struct Trigger {
     /// The External target (milli) and whether it is a `Value` target; `None` for cpu/memory.
     pub target: Option<ExternalTarget>,
     pub value: TriggerValue,
+    /// The value the scaler serves whenever it is active, where its rules fix it (cron: its
+    /// `desiredReplicas`); `None`: only "above the activation threshold" is known.
+    pub active_value: Option<f64>,
     /// Consecutive failures recorded before this query (`status.health` or `--metric-failures`).
     pub failures: i32,
 }

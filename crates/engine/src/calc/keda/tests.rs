@@ -23,6 +23,7 @@ fn trigger(index: usize, name: &str, value: TriggerValue) -> Trigger {
             value_type: false,
         }),
         value,
+        active_value: None,
         failures: 0,
     }
 }
