@@ -8,7 +8,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::support::{
-    Test, check_malformed, decision, hpacalc, json, json_output, root, stderr, stdout, temp_dir,
+    Test, check_malformed, codes, decision, hpacalc, json, json_output, root, stderr, stdout,
+    temp_dir,
 };
 
 const HPA: &str = "fixtures/kubectl/hpa.yaml";
@@ -216,6 +217,53 @@ fn a_percent_split_by_the_recount_names_the_usage_total_where_the_count_flips() 
         ),
         "{}",
         v["decision"]["summary"]
+    );
+}
+
+/// The status says the controller kept 4 at these same values (its currentMetrics match the
+/// capture): a memory hpacalc does not see held it, so both outcomes are given, first in WHY.
+#[test]
+fn a_count_the_status_kept_at_the_same_values_gives_both_outcomes() {
+    let dir = "fixtures/kubectl/capture-time";
+    let v = Test::new()
+        .args(["--hpa", &format!("{dir}/hpa-held.yaml")])
+        .args(["--pods", &format!("{dir}/pods.json")])
+        .args(["--metrics", &format!("{dir}/top-low.txt")])
+        .args(["-o", "json"])
+        .json();
+    assert_eq!(v["desiredReplicas"], 2);
+    assert_eq!(v["statusComparison"]["reconciled"], "explained");
+    let first = &v["diagnostics"][0];
+    assert_eq!(first["code"], "StatusHeld", "{}", v["diagnostics"]);
+    assert!(
+        (first["message"].as_str().unwrap()).contains(
+            "its memory held it (a higher recommendation in the downscale stabilization window)"
+        ),
+        "{first}"
+    );
+    assert!((v["decision"]["summary"].as_str().unwrap()).ends_with(
+        "; or 4 if what held the count at the last sync still holds (the status says it kept 4)"
+    ));
+    // The same status against the capture at 75 %: the load rose since the last sync, whose 4
+    // answered 20 %. What happens next is 6, and nothing contradicts it.
+    let v = Test::new()
+        .args(["--hpa", &format!("{dir}/hpa-held.yaml")])
+        .args(["--pods", &format!("{dir}/pods.json")])
+        .args(["--metrics", &format!("{dir}/top.txt")])
+        .args(["-o", "json"])
+        .json();
+    assert_eq!(v["desiredReplicas"], 6);
+    let c = &v["statusComparison"];
+    assert_eq!(c["reconciled"], "explained");
+    assert_eq!(
+        c["explanation"],
+        "The metrics moved since the last sync (cpu averageUtilization 20% in the status, 75% \
+         here): status.desiredReplicas 4 answered the status's values, not these."
+    );
+    assert!(
+        codes(&v).iter().all(|c| !c.starts_with("Status")),
+        "{:?}",
+        codes(&v)
     );
 }
 

@@ -120,6 +120,13 @@ pub struct StatusComparison {
     pub metrics: Vec<MetricComparison>,
     /// When something differs: the usual reasons, most likely first.
     pub likely_causes: Vec<String>,
+    /// How `status.desiredReplicas` (the last sync's answer) reconciles with this computation:
+    /// `reproduced` (the same count), `explained` (it answered another count, other values or a
+    /// failed sync, or a hidden memory held it) or `contradicted` (the same count and values gave
+    /// another answer); null when the status has no desiredReplicas.
+    pub reconciled: Option<String>,
+    /// The sentence that says how, naming the facts.
+    pub explanation: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]

@@ -6,6 +6,7 @@
 use crate::calc::metrics::{Computed, MetricOutcome, readable};
 use crate::calc::reconcile::{Branch, Normalization, Sync};
 use crate::calc::replicas::Rule;
+use crate::calc::status::Reconciled;
 use crate::report::{Diagnostic, MetricReport, Report, Severity};
 use crate::scenario::Scenario;
 use crate::time::{Duration, Timestamp};
@@ -83,7 +84,10 @@ pub fn diagnose(s: &Scenario, sync: &Sync<'_>, report: &Report) -> Vec<Diagnosti
             }
         }
     }
-    out.extend(status_mismatch(report));
+    // What the status says decides between outcomes: first among its severity.
+    if let Some(d) = status_mismatch(s, report) {
+        out.insert(0, d);
+    }
     // Most severe first; the order above (the controller's) within a severity.
     out.sort_by_key(|d| std::cmp::Reverse(d.severity));
     out
@@ -651,19 +655,28 @@ fn rate_limited(s: &Scenario, n: &Normalization) -> Diagnostic {
     )
 }
 
-/// `StatusMismatch`: the computed count against `status.desiredReplicas`.
-fn status_mismatch(report: &Report) -> Option<Diagnostic> {
+/// `status.desiredReplicas` against the computed count, when the status does not simply record
+/// another situation: `StatusMismatch` when the same count and values gave another answer
+/// (naming them), `StatusHeld` when the controller kept the count where steady load moves it.
+fn status_mismatch(s: &Scenario, report: &Report) -> Option<Diagnostic> {
     let c = report.status_comparison.as_ref()?;
-    let d = c.desired_replicas.filter(|d| !d.matches)?;
-    Some(Diagnostic::new(
-        "StatusMismatch",
-        Severity::Warning,
-        format!(
-            "status.desiredReplicas is {}, hpacalc computes {}",
-            d.status, d.computed
-        ),
-        c.likely_causes.first().cloned().unwrap_or_default(),
-    ))
+    let d = c.desired_replicas?;
+    match crate::calc::status::reconcile_desired(s, report, d, &c.metrics) {
+        Reconciled::Contradicted(text) => Some(Diagnostic::new(
+            "StatusMismatch",
+            Severity::Warning,
+            text,
+            c.likely_causes.first().cloned().unwrap_or_default(),
+        )),
+        Reconciled::HeldByMemory(text) => Some(Diagnostic::new(
+            "StatusHeld",
+            Severity::Warning,
+            text,
+            "pass --history with the controller's recommendations, or --events with its \
+             rescale events, to settle which",
+        )),
+        Reconciled::Reproduced(_) | Reconciled::Explained(_) => None,
+    }
 }
 
 #[cfg(test)]
@@ -880,12 +893,28 @@ mod tests {
     fn a_status_that_disagrees_is_a_mismatch_with_its_likely_cause() {
         let mut s = scenario(vec![cpu_utilization(50)], 2, 500);
         s.observed_status = Some(ObservedStatus {
+            current_replicas: Some(2),
             desired_replicas: Some(0),
+            current_metrics: vec![crate::scenario::ObservedMetric {
+                metric_type: "Resource".into(),
+                name: "cpu".into(),
+                average_utilization: Some(50),
+                ..crate::scenario::ObservedMetric::default()
+            }],
             ..ObservedStatus::default()
         });
         let d = find(&s, "StatusMismatch");
-        assert_eq!(d.message, "status.desiredReplicas is 0, hpacalc computes 2");
-        assert!(!d.fix.is_empty());
+        assert_eq!(
+            d.message,
+            "status.desiredReplicas is 0, computed by the controller from 2 replicas and the same \
+             metric values; hpacalc computes 2 from the same"
+        );
+        // The controller answered lower from the same first-pass values: its recount first.
+        assert!(
+            d.fix.starts_with("The recount at the last sync"),
+            "{}",
+            d.fix
+        );
     }
 
     #[test]
@@ -895,9 +924,12 @@ mod tests {
             desired_replicas: Some(0),
             ..ObservedStatus::default()
         });
-        let d = find(&s, "StatusMismatch");
-        assert!(d.fix.starts_with("Every metric fails here"), "{}", d.fix);
-        let causes = evaluate(&s).status_comparison.unwrap().likely_causes;
+        assert!(!codes(&s).contains(&"StatusMismatch".to_string()));
+        let c = evaluate(&s).status_comparison.unwrap();
+        assert_eq!(c.reconciled.as_deref(), Some("explained"));
+        let why = c.explanation.unwrap_or_default();
+        assert!(why.starts_with("Every metric fails here"), "{why}");
+        let causes = c.likely_causes;
         assert!(
             causes.iter().all(|c| !c.starts_with("History")),
             "{causes:?}"

@@ -115,6 +115,13 @@ fn evaluate_sync(scenario: &Scenario) -> Report {
     report.diagnostics.extend(overflow_diagnostics(&sync));
     let explained = evidence::explained(scenario, &report);
     report.diagnostics.extend(explained);
+    if report.diagnostics.iter().any(|d| d.code == "StatusHeld") {
+        report.decision.summary = format!(
+            "{}; or {} if what held the count at the last sync still holds (the status says it \
+             kept {})",
+            report.decision.summary, report.current_replicas, report.current_replicas
+        );
+    }
     // Most severe first; a stable sort keeps the controller's order within a severity.
     report
         .diagnostics
