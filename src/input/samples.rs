@@ -638,10 +638,12 @@ fn describe_columns(names: &[String]) -> String {
     }
 }
 
-/// The CSV reader both CSV inputs use: a header, trimmed cells, equal row lengths.
+/// The CSV reader every CSV input uses: a header, trimmed cells, equal row lengths, and lines
+/// that start with `#` skipped as comments (no pod name, time or number starts with one).
 pub(crate) fn csv_reader(text: &str) -> csv::Reader<&[u8]> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     ReaderBuilder::new()
+        .comment(Some(b'#'))
         .has_headers(true)
         .flexible(false)
         .trim(Trim::All)
@@ -796,6 +798,13 @@ mod tests {
         samples.resource_metrics.iter().find(|m| m.pod == pod)
     }
 
+    #[test]
+    fn comment_lines_are_skipped_and_rows_keep_their_lines() {
+        let text = "# captured at 15:00\npod,ready,started,cpu,cpu_request\n# the web pods\nweb-a,true,3h,350m,500m\n";
+        let s = parse_ok(text);
+        assert_eq!(s.pods.len(), 1);
+        assert_eq!(s.pods[0].name, "web-a");
+    }
     #[test]
     fn one_row_per_pod_gives_one_app_container_and_one_pod_metrics() {
         let s = parse_ok(include_str!("../../fixtures/samples/web-cpu.csv"));

@@ -782,7 +782,9 @@ fn a_large_prometheus_answer_keeps_only_the_series_read() {
             "15m",
         ])
         .args(["-o", "csv"])
-        .within(WITHIN)
+        // A hang guard, not a speed check (benches/ measures that): a debug build reads 100 MB
+        // here in about 10 s alone, and twice that while the other tests share two cores.
+        .within(WITHIN * 3)
         .memory_limit_mib(400)
         .status(0)
         .run();

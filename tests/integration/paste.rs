@@ -2,7 +2,7 @@
 //! HPA events, each ending in the same decision as the equivalent manifest and history.
 
 use crate::support::{
-    NOW, Test, codes, decision, hpacalc, json, json_output, root, stderr, stdout,
+    NOW, Test, codes, decision, hpacalc, json, json_output, root, stderr, stdout, temp_dir,
 };
 
 const EVERYTHING_VALUES: [&str; 8] = [
@@ -374,6 +374,69 @@ fn the_kubectl_get_events_table_decides_as_its_yaml() {
             .count()
     };
     assert_eq!(codes(&table), codes(&yaml));
+}
+
+/// Every events table kubectl prints, laid out as its tabwriter pads it, is read by the header's
+/// column positions (`-o wide`'s SUBOBJECT is empty for an HPA's events) and gives the decision
+/// and the reported failures of the YAML. `kubectl events`' `30s (x14 over 20m)` is 14 times over
+/// 20 minutes; the plain table prints no COUNT and says it hides repeats.
+#[test]
+fn every_kubectl_events_table_reads_as_its_yaml() {
+    let hpa = ["--hpa", "fixtures/kubectl/hpa.yaml"];
+    let reported = |v: &serde_json::Value| -> Vec<String> {
+        (v["diagnostics"].as_array().unwrap().iter())
+            .filter(|d| d["code"] == "ControllerReported")
+            .map(|d| d["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let yaml = json(&[&hpa[..], &["--events", "fixtures/paste/events.yaml"]].concat());
+    for form in ["get-events-wide", "kubectl-events", "get-events-pre-1.14"] {
+        let file = format!("fixtures/paste/events/{form}.txt");
+        let v = json(&[&hpa[..], &["--events", &file]].concat());
+        assert_eq!(decision(&v), decision(&yaml), "{form}");
+        assert_eq!(reported(&v), reported(&yaml), "{form}");
+    }
+    let plain = json(
+        &[
+            &hpa[..],
+            &["--events", "fixtures/paste/events/get-events.txt"],
+        ]
+        .concat(),
+    );
+    assert_eq!(decision(&plain), decision(&yaml));
+    let first = &reported(&plain)[0];
+    assert!(
+        first.starts_with(
+            "the controller reported FailedComputeMetricsReplicas at least 1 time in the last 30 \
+             seconds (this table hides repeats: kubectl get events -o wide shows COUNT and FIRST \
+             SEEN)"
+        ),
+        "{first}"
+    );
+}
+
+/// A `kubectl get hpa` table cut before AGE, and without NAMESPACE (no -A): read, and the
+/// namespace it takes is said.
+#[test]
+fn a_get_hpa_table_without_age_or_namespace_is_read_and_says_whose_namespace() {
+    let dir = temp_dir("get-hpa-cut");
+    let file = dir.join("get-hpa.txt");
+    std::fs::write(
+        &file,
+        "NAME   REFERENCE        TARGETS       MINPODS   MAXPODS   REPLICAS\n\
+         web    Deployment/web   cpu: 80%/50%  2         10        4\n",
+    )
+    .unwrap();
+    let v = json(&["--hpa", file.to_str().unwrap(), "-n", "shop"]);
+    assert_eq!(v["hpa"], "shop/web");
+    assert!(
+        (v["assumptions"].as_array().unwrap().iter()).any(|a| a
+            .as_str()
+            .unwrap()
+            .starts_with("The table has no NAMESPACE column (kubectl get hpa without -A)")),
+        "{}",
+        v["assumptions"]
+    );
 }
 
 #[test]

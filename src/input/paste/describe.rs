@@ -9,7 +9,7 @@
 use serde_json::{Map, Value, json};
 
 use super::events::HpaEvent;
-use super::{Lines, Pasted, parse_age, scale_target_ref, split_cells, v2_spec};
+use super::{Lines, Pasted, scale_target_ref, split_cells, v2_spec};
 use crate::error::InputError;
 use crate::input::manifest::{CurrentMetric, HpaStatus};
 use crate::quantity::parse_milli;
@@ -619,8 +619,8 @@ fn condition_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(
     Ok(())
 }
 
-// Port of DescribeEvents (pkg/describe/describe.go), read backwards: the Age column is
-// `translateTimestampSince(first)`, or `last (xN over first)` for a counted event.
+// Port of DescribeEvents (pkg/describe/describe.go), read backwards: the Age column is an
+// interval (`text::parse_interval`).
 fn event_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), InputError> {
     if is_header(line) || line.trim() == "<none>" {
         return Ok(());
@@ -680,23 +680,7 @@ fn event_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), I
         .at(n, Some(*age_col))
         .field("Events")
     };
-    let (last, count, first) = match age.split_once(" (x") {
-        Some((last, rest)) => {
-            let (count, over) = rest
-                .strip_suffix(')')
-                .and_then(|x| x.split_once(" over "))
-                .ok_or_else(bad_age)?;
-            (
-                parse_age(last).ok_or_else(bad_age)?,
-                count.parse::<i64>().map_err(|_| bad_age())?,
-                parse_age(over).ok_or_else(bad_age)?,
-            )
-        }
-        None => {
-            let a = parse_age(age).ok_or_else(bad_age)?;
-            (a, 1, a)
-        }
-    };
+    let seen = super::text::parse_interval(age).ok_or_else(bad_age)?;
     // Relative to the time the text was taken: shifted to the evaluation time later.
     let at = |d: Duration| Timestamp(0).sub(d);
     r.events.push(HpaEvent {
@@ -706,11 +690,12 @@ fn event_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), I
         reason: (*reason).to_string(),
         message: super::events::kept(message),
         warning: *kind == "Warning",
-        count,
-        first: at(first.max(last)),
-        last: at(last),
+        count: seen.count,
+        first: at(seen.first),
+        last: at(seen.last),
         origin: format!("{file}:{n}"),
         relative: true,
+        count_hidden: false,
     });
     Ok(())
 }

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use super::text::{Header, Interval, Row};
 use crate::error::InputError;
 use crate::input::kubectl::{Format, Time, decode};
 use crate::report::{Diagnostic, Severity};
@@ -46,6 +47,9 @@ pub struct HpaEvent {
     /// The times are ages before the text was taken (describe's Age column), as offsets from
     /// `Timestamp(0)`: [`HpaEvent::at`] places them at the evaluation time.
     pub relative: bool,
+    /// Read from a table that hides repeats (`kubectl get events` without `-o wide`): `count` is
+    /// at least this, and `first` at most this long ago.
+    pub count_hidden: bool,
 }
 
 /// An event's message as a report keeps it: cut past `MAX_MESSAGE_CHARS` (a message of 2 MB is
@@ -216,6 +220,7 @@ fn to_event(f: RawFields, origin: String) -> Option<HpaEvent> {
         last,
         origin,
         relative: false,
+        count_hidden: false,
     })
 }
 
@@ -292,7 +297,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
 // the time the text was taken; OBJECT is `lowercased-kind/name`.
 fn parse_table(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut header: Option<Vec<String>> = None;
+    let mut header: Option<Header> = None;
     let mut out = Vec::new();
     for (i, raw) in body.lines().enumerate() {
         let n = i + 1;
@@ -301,77 +306,100 @@ fn parse_table(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
             continue;
         }
         let Some(columns) = &header else {
-            let names: Vec<String> = super::text::split_cells(line, usize::MAX)
-                .into_iter()
-                .map(|(_, c)| c.to_string())
-                .collect();
-            let has = |c: &str| names.iter().any(|n| n == c);
-            if !(has("LAST SEEN") && has("REASON") && has("OBJECT") && has("MESSAGE")) {
-                return Err(InputError::new(
-                    file,
-                    format!(
-                        "found {:?}, expected the JSON or YAML of `kubectl get events -o \
-                         json|yaml`, or its table (LAST SEEN  TYPE  REASON  OBJECT  MESSAGE)",
-                        line.trim()
-                    ),
-                )
-                .at(n, Some(1)));
-            }
-            header = Some(names);
+            header = Some(table_header(file, n, line)?);
             continue;
         };
         // Names such as LAST SEEN hold a space: the message joins them with two.
-        let row = super::text::Row::split(file, n, line, columns, "  ")?;
-        let cell = |name: &str| row.get(name);
-        let age = |name: &str| -> Result<Option<Duration>, InputError> {
-            let Some((col, text)) = cell(name) else {
-                return Ok(None);
-            };
-            // `5m (x3 over 20m)` in newer kubectl's LAST SEEN.
-            let last = text.split(" (x").next().unwrap_or(text);
-            super::text::parse_age(last).map(Some).ok_or_else(|| {
-                InputError::new(
-                    file,
-                    format!(
-                        "found {} in {name}, expected an age such as 5m",
-                        crate::error::quoted(text)
-                    ),
-                )
-                .at(n, Some(col))
-                .field(name.to_string())
-            })
-        };
-        let last = age("LAST SEEN")?.unwrap_or(Duration::ZERO);
-        let first = age("FIRST SEEN")?.unwrap_or(last).max(last);
-        let count = cell("COUNT")
-            .and_then(|(_, c)| c.parse::<i64>().ok())
-            .or_else(|| {
-                cell("LAST SEEN").and_then(|(_, t)| {
-                    t.split_once(" (x")
-                        .and_then(|(_, r)| r.split(' ').next())
-                        .and_then(|c| c.parse().ok())
-                })
-            })
-            .unwrap_or(1)
-            .max(1);
-        let object = cell("OBJECT").map_or("", |(_, o)| o);
-        let (kind, name) = object.split_once('/').unwrap_or((object, ""));
-        let at = |d: Duration| Timestamp(0).sub(d);
-        out.push(HpaEvent {
-            kind: kind.to_string(),
-            namespace: cell("NAMESPACE").map_or("", |(_, c)| c).to_string(),
-            name: name.to_string(),
-            reason: cell("REASON").map_or("", |(_, c)| c).to_string(),
-            message: kept(cell("MESSAGE").map_or("", |(_, c)| c)),
-            warning: cell("TYPE").is_some_and(|(_, t)| t == "Warning"),
-            count,
-            first: at(first),
-            last: at(last),
-            origin: format!("{file}:{n}"),
-            relative: true,
-        });
+        let row = Row::cut(file, n, line, columns, "  ")?;
+        out.push(table_event(file, n, &row, columns)?);
     }
     Ok(out)
+}
+
+/// The header of `kubectl get events` (any release: before 1.14 FIRST SEEN and COUNT came first
+/// and NAME and KIND stood apart) or of `kubectl events`.
+fn table_header(file: &str, n: usize, line: &str) -> Result<Header, InputError> {
+    let header = Header::parse(line);
+    let object = header.has("OBJECT") || (header.has("NAME") && header.has("KIND"));
+    if !(header.has("LAST SEEN") && header.has("REASON") && header.has("MESSAGE") && object) {
+        return Err(InputError::new(
+            file,
+            format!(
+                "found {:?}, expected the JSON or YAML of `kubectl get events -o json|yaml`, or a \
+                 table of `kubectl get events` or `kubectl events` (LAST SEEN  TYPE  REASON  \
+                 OBJECT  MESSAGE)",
+                line.trim()
+            ),
+        )
+        .at(n, Some(1)));
+    }
+    Ok(header)
+}
+
+/// One row of an events table. LAST SEEN is an age, or `LAST (xN over FIRST)` (`kubectl events`,
+/// and `kubectl get events` before 1.19's wide columns); FIRST SEEN and COUNT, where the table has
+/// them, say the same. Without either, repeats are hidden: `countHidden`.
+fn table_event(
+    file: &str,
+    n: usize,
+    row: &Row<'_>,
+    header: &Header,
+) -> Result<HpaEvent, InputError> {
+    let cell = |name: &str| row.get(name);
+    let interval = |name: &str| -> Result<Option<Interval>, InputError> {
+        let Some((col, text)) = cell(name) else {
+            return Ok(None);
+        };
+        super::text::parse_interval(text).map(Some).ok_or_else(|| {
+            InputError::new(
+                file,
+                format!(
+                    "found {} in {name}, expected an age such as 5m or `5m (x3 over 20m)`",
+                    crate::error::quoted(text)
+                ),
+            )
+            .at(n, Some(col))
+            .field(name.to_string())
+        })
+    };
+    let seen = interval("LAST SEEN")?.unwrap_or(Interval {
+        last: Duration::ZERO,
+        count: 1,
+        first: Duration::ZERO,
+    });
+    let first = interval("FIRST SEEN")?.map_or(seen.first, |f| f.first.max(seen.last));
+    let count = cell("COUNT")
+        .and_then(|(_, c)| c.parse::<i64>().ok())
+        .unwrap_or(seen.count)
+        .max(1);
+    let (kind, name) = match cell("OBJECT") {
+        Some((_, object)) => object.split_once('/').unwrap_or((object, "")),
+        // Before 1.14: KIND is the object's kind, NAME the event's own name, which the event
+        // recorder makes `<object>.<hex>`.
+        None => (
+            cell("KIND").map_or("", |(_, k)| k),
+            cell("NAME").map_or("", |(_, n)| {
+                n.rsplit_once('.')
+                    .filter(|(_, h)| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()))
+                    .map_or(n, |(object, _)| object)
+            }),
+        ),
+    };
+    let at = |d: Duration| Timestamp(0).sub(d);
+    Ok(HpaEvent {
+        kind: kind.to_string(),
+        namespace: cell("NAMESPACE").map_or("", |(_, c)| c).to_string(),
+        name: name.to_string(),
+        reason: cell("REASON").map_or("", |(_, c)| c).to_string(),
+        message: kept(cell("MESSAGE").map_or("", |(_, c)| c)),
+        warning: cell("TYPE").is_some_and(|(_, t)| t == "Warning"),
+        count,
+        first: at(first),
+        last: at(seen.last),
+        origin: format!("{file}:{n}"),
+        relative: true,
+        count_hidden: !header.has("COUNT") && seen.count == 1 && !header.has("FIRST SEEN"),
+    })
 }
 
 /// What the events say about the controller's past, ready for the `Scenario`.
@@ -627,6 +655,7 @@ fn reported(events: &[&HpaEvent], now: Timestamp) -> Vec<Diagnostic> {
         count: i64,
         first: Timestamp,
         last: &'e HpaEvent,
+        hidden: bool,
     }
     let mut by_reason: BTreeMap<&str, Seen> = BTreeMap::new();
     for e in events.iter().filter(|e| e.reason != SUCCESSFUL_RESCALE) {
@@ -634,7 +663,9 @@ fn reported(events: &[&HpaEvent], now: Timestamp) -> Vec<Diagnostic> {
             count: 0,
             first: e.first,
             last: e,
+            hidden: false,
         });
+        seen.hidden |= e.count_hidden;
         seen.count = seen.count.saturating_add(e.count);
         seen.first = seen.first.min(e.first);
         if e.last.after(seen.last.last) {
@@ -646,11 +677,22 @@ fn reported(events: &[&HpaEvent], now: Timestamp) -> Vec<Diagnostic> {
     list.into_iter()
         .map(|(reason, s)| {
             let times = if s.count == 1 { "time" } else { "times" };
+            // The plain table prints neither COUNT nor FIRST SEEN: the event may have repeated
+            // for longer.
+            let (least, hidden) = if s.hidden {
+                (
+                    "at least ",
+                    " (this table hides repeats: kubectl get events -o wide shows COUNT and FIRST \
+                     SEEN)",
+                )
+            } else {
+                ("", "")
+            };
             Diagnostic::new(
                 "ControllerReported",
                 Severity::Warning,
                 format!(
-                    "the controller reported {reason} {} {times} {}: {}",
+                    "the controller reported {reason} {least}{} {times} {}{hidden}: {}",
                     s.count,
                     span_words(now.since(s.first)),
                     s.last.message
@@ -742,6 +784,7 @@ mod tests {
             last: ago(last),
             origin: "e.yaml: items[0]".into(),
             relative: false,
+            count_hidden: false,
         }
     }
 

@@ -10,20 +10,20 @@
 
 use serde_json::{Value, json};
 
-use super::text::Row;
+use super::text::{Header, Row};
 use super::{Lines, Pasted, scale_target_ref, v2_spec};
 use crate::error::InputError;
 use crate::input::manifest::{CurrentMetric, HpaStatus};
 use crate::quantity::parse_milli;
 
-const COLUMNS: [&str; 7] = [
+/// The columns read; AGE, last in kubectl's table, may be cut off a paste.
+const COLUMNS: [&str; 6] = [
     "NAME",
     "REFERENCE",
     "TARGETS",
     "MINPODS",
     "MAXPODS",
     "REPLICAS",
-    "AGE",
 ];
 
 /// Parses every row; each comes with its line. Rows of `-w` for the same HPA come in order, and
@@ -31,7 +31,7 @@ const COLUMNS: [&str; 7] = [
 /// of its first.
 pub fn parse(file: &str, text: &str) -> Result<Vec<(usize, Pasted)>, InputError> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut header: Option<Vec<String>> = None;
+    let mut header: Option<Header> = None;
     let mut out: Vec<(usize, Pasted)> = Vec::new();
     let mut seen: std::collections::HashMap<(String, String), usize> =
         std::collections::HashMap::new();
@@ -41,10 +41,10 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<(usize, Pasted)>, InputError>
         if line.trim().is_empty() || super::is_preamble(line) {
             continue;
         }
-        let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-        if words.iter().any(|w| w == "NAME") && words.iter().any(|w| w == "TARGETS") {
+        let words = Header::words(line);
+        if words.has("NAME") && words.has("TARGETS") {
             for required in COLUMNS {
-                if !words.iter().any(|w| w == required) {
+                if !words.has(required) {
                     return Err(InputError::new(
                         file,
                         format!(
@@ -87,12 +87,13 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<(usize, Pasted)>, InputError>
     Ok(out)
 }
 
-fn row(file: &str, n: usize, line: &str, columns: &[String]) -> Result<Pasted, InputError> {
-    // AGE is last: a TARGETS cell has single spaces only, so cells split at two spaces.
+fn row(file: &str, n: usize, line: &str, header: &Header) -> Result<Pasted, InputError> {
+    // Cut at the header's positions; a TARGETS cell has single spaces only, so a row that does
+    // not fit them splits at two spaces.
     let row = TableRow {
         file,
         n,
-        row: Row::split(file, n, line, columns, " ")?,
+        row: Row::cut(file, n, line, header, " ")?,
     };
     let min = row.count("MINPODS")?;
     let max = (row.count("MAXPODS")?).ok_or_else(|| row.shifted("MAXPODS", "a whole number"))?;
@@ -110,10 +111,16 @@ fn row(file: &str, n: usize, line: &str, columns: &[String]) -> Result<Pasted, I
         warnings,
     } = targets(file, n, row.cell("TARGETS"))?;
     let name_col = row.cell("NAME").1;
-    let namespace = columns
-        .iter()
-        .any(|c| c == "NAMESPACE")
+    let namespace = header
+        .has("NAMESPACE")
         .then(|| row.cell("NAMESPACE").1.to_string());
+    if namespace.is_none() {
+        notes.push(
+            "The table has no NAMESPACE column (kubectl get hpa without -A): the HPA's namespace \
+             is -n's, else default."
+                .to_string(),
+        );
+    }
     let spec = v2_spec(scale_target_ref(kind, target), min, max, metrics, None);
     notes.insert(
         0,
@@ -276,7 +283,7 @@ fn target_entry(entry: &str, index: usize) -> Result<Entry, String> {
             Some(r) => r.to_string(),
             None => {
                 assumed = Some(format!(
-                    "The target {} names no resource (kubectl before 1.30): taken as cpu.",
+                    "The target {} names no resource (an API server before 1.30 prints it so): taken as cpu.",
                     crate::error::quoted(entry)
                 ));
                 "cpu".to_string()

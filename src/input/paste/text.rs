@@ -108,6 +108,51 @@ pub fn split_cells(line: &str, n: usize) -> Vec<(usize, &str)> {
     out
 }
 
+/// A kubectl table's header: its column names (a name may hold one space: `LAST SEEN`) and the
+/// byte where each starts. kubectl prints tables through a tabwriter that pads every cell to its
+/// column's width, so a row's cells start where the header's names do, empty cells included.
+pub(crate) struct Header {
+    pub(crate) names: Vec<String>,
+    starts: Vec<usize>,
+}
+
+impl Header {
+    pub(crate) fn parse(line: &str) -> Header {
+        let (starts, names) = split_cells(line, usize::MAX)
+            .into_iter()
+            .map(|(col, name)| (col - 1, name.to_string()))
+            .unzip();
+        Header { names, starts }
+    }
+
+    /// A header whose names hold no space (`kubectl get hpa`): cut at every run of whitespace,
+    /// so a header typed with single spaces reads too.
+    pub(crate) fn words(line: &str) -> Header {
+        let mut names = Vec::new();
+        let mut starts = Vec::new();
+        let mut start = None;
+        for (i, c) in line
+            .char_indices()
+            .chain(std::iter::once((line.len(), ' ')))
+        {
+            match (c.is_whitespace(), start) {
+                (true, Some(s)) => {
+                    names.push(line.get(s..i).unwrap_or_default().to_string());
+                    starts.push(s);
+                    start = None;
+                }
+                (false, None) => start = Some(i),
+                _ => {}
+            }
+        }
+        Header { names, starts }
+    }
+
+    pub(crate) fn has(&self, name: &str) -> bool {
+        self.names.iter().any(|n| n == name)
+    }
+}
+
 /// A row of a pasted table cut into the header's columns, its cells found by column name.
 pub(crate) struct Row<'a> {
     columns: &'a [String],
@@ -115,15 +160,21 @@ pub(crate) struct Row<'a> {
 }
 
 impl<'a> Row<'a> {
-    /// Cuts line `n` of `file` into one cell per column of the header (`split_cells`). A row with
-    /// another count is an error that names the header's columns, joined by `joiner`.
-    pub(crate) fn split(
+    /// Cuts line `n` of `file` at the header's column positions, as kubectl aligned them; a row
+    /// that does not fit them (a `-w` row printed apart, spaces lost in a paste) is cut at two
+    /// spaces or more (`split_cells`) instead. A row with another count of cells is an error that
+    /// names the header's columns, joined by `joiner`.
+    pub(crate) fn cut(
         file: &str,
         n: usize,
         line: &'a str,
-        columns: &'a [String],
+        header: &'a Header,
         joiner: &str,
     ) -> Result<Self, InputError> {
+        let columns = &header.names;
+        if let Some(cells) = cut_at(line, &header.starts) {
+            return Ok(Row { columns, cells });
+        }
         let cells = split_cells(line, columns.len());
         if cells.len() != columns.len() {
             return Err(InputError::new(
@@ -148,6 +199,66 @@ impl<'a> Row<'a> {
             .position(|c| c == name)
             .and_then(|i| self.cells.get(i))
             .copied()
+    }
+}
+
+/// The cells of `line` between the column starts, or `None` where the row does not fit them: a
+/// start inside a word, or text in the gap before the first column.
+fn cut_at<'a>(line: &'a str, starts: &[usize]) -> Option<Vec<(usize, &'a str)>> {
+    let bytes = line.as_bytes();
+    let mut cells = Vec::with_capacity(starts.len());
+    for (i, &start) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).map_or(line.len(), |&e| e.min(line.len()));
+        let start = start.min(line.len());
+        let opens_inside_a_word = start > 0
+            && start < line.len()
+            && !bytes.get(start - 1).is_some_and(u8::is_ascii_whitespace);
+        if opens_inside_a_word || (i == 0 && !line.get(..start)?.trim().is_empty()) {
+            return None;
+        }
+        let cell = line.get(start..end)?;
+        // A cell runs into the next column only when its last byte touches the next start.
+        if end < line.len() && !cell.is_empty() && !cell.ends_with(char::is_whitespace) {
+            return None;
+        }
+        cells.push((start + 1, cell.trim()));
+    }
+    // The first and last columns always have a value: a row without them is cut or shifted.
+    (!cells.first()?.1.is_empty() && !cells.last()?.1.is_empty()).then_some(cells)
+}
+
+/// An event's age cell as kubectl prints it: `AGE`, or `LAST (xN over FIRST)` for an event seen
+/// N times from FIRST ago to LAST ago (`kubectl describe`'s Age, `kubectl events`' LAST SEEN,
+/// `kubectl get events`' LAST SEEN in older releases).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interval {
+    pub last: Duration,
+    pub count: i64,
+    pub first: Duration,
+}
+
+// Port of the interval of DescribeEvents (pkg/describe/describe.go) and of printOneEvent
+// (pkg/cmd/events/event_printer.go), read backwards: `translateTimestampSince(first)`, or
+// `fmt.Sprintf("%s (x%d over %s)", last, count, first)`.
+pub fn parse_interval(text: &str) -> Option<Interval> {
+    match text.trim().split_once(" (x") {
+        Some((last, rest)) => {
+            let (count, over) = rest.strip_suffix(')')?.split_once(" over ")?;
+            let (last, first) = (parse_age(last)?, parse_age(over)?);
+            Some(Interval {
+                last,
+                count: count.parse::<i64>().ok()?.max(1),
+                first: first.max(last),
+            })
+        }
+        None => {
+            let age = parse_age(text)?;
+            Some(Interval {
+                last: age,
+                count: 1,
+                first: age,
+            })
+        }
     }
 }
 
@@ -185,6 +296,44 @@ mod tests {
 
     /// What the fuzz target does, on every prefix of the fixtures: a cut text reads or fails at a
     /// line, never panics.
+
+    #[test]
+    fn a_counted_age_is_seen_n_times_from_its_span_ago_to_its_last() {
+        assert_eq!(
+            parse_interval("47s (x14 over 19m)"),
+            Some(Interval {
+                last: Duration::from_secs(47),
+                count: 14,
+                first: Duration::from_secs(19 * 60),
+            })
+        );
+        assert_eq!(
+            parse_interval("5m").map(|i| (i.count, i.first)),
+            Some((1, Duration::from_secs(300)))
+        );
+        assert_eq!(parse_interval("5m (x3 over"), None);
+    }
+
+    #[test]
+    fn a_row_is_cut_at_the_headers_positions_with_its_empty_cells() {
+        let header = Header::parse(
+            "LAST SEEN   TYPE     REASON   OBJECT   SUBOBJECT   SOURCE   MESSAGE   COUNT",
+        );
+        let line = "44s         Normal   Scaled   hpa/web               hpa      a  b      3";
+        let row = Row::cut("f", 2, line, &header, "  ").unwrap();
+        assert_eq!(row.get("SUBOBJECT").map(|c| c.1), Some(""));
+        assert_eq!(row.get("MESSAGE").map(|c| c.1), Some("a  b"));
+        assert_eq!(row.get("COUNT").map(|c| c.1), Some("3"));
+        // Not aligned (spaces lost in a paste): cut at two spaces instead.
+        let row = Row::cut(
+            "f",
+            2,
+            "44s  Normal  Scaled  hpa/web  x  hpa  m  3",
+            &header,
+            " ",
+        );
+        assert_eq!(row.unwrap().get("COUNT").map(|c| c.1), Some("3"));
+    }
 
     #[test]
     fn forms_are_recognized_from_the_first_line() {
