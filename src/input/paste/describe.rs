@@ -22,6 +22,8 @@ type Line<'a> = (usize, &'a str);
 enum Section {
     None,
     Skip,
+    /// `Labels:`: one `key=value` per line, the first on the `Labels:` line itself.
+    Labels,
     Metrics,
     Behavior,
     Conditions,
@@ -84,6 +86,7 @@ struct Reading {
     events: Vec<HpaEvent>,
     v1_target: Option<i64>,
     v1_current: Option<i32>,
+    labels: std::collections::BTreeMap<String, String>,
     lines: Lines,
     warnings: Vec<String>,
 }
@@ -106,6 +109,7 @@ fn parse_block(file: &str, block: &[Line]) -> Result<Pasted, InputError> {
             Section::Behavior => behavior_line(file, n, line, &mut r)?,
             Section::Conditions => condition_line(file, n, line, &mut r)?,
             Section::Events => event_line(file, n, line, &mut r)?,
+            Section::Labels => label(line, &mut r),
             Section::Skip => {}
             Section::None => r.warnings.push(format!(
                 "{file}:{n}: found the indented line {:?} outside any section (ignored)",
@@ -117,6 +121,13 @@ fn parse_block(file: &str, block: &[Line]) -> Result<Pasted, InputError> {
 }
 
 /// A `Key:<tab>value` line; returns the section it opens.
+/// One `key=value` of describe's Labels (`printLabelsMultiline`); `<none>` has none.
+fn label(line: &str, r: &mut Reading) {
+    if let Some((key, value)) = line.trim().split_once('=') {
+        r.labels.insert(key.to_string(), value.to_string());
+    }
+}
+
 fn top_level(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<Section, InputError> {
     let Some((key, value)) = line.split_once(':') else {
         return Err(error(
@@ -149,7 +160,12 @@ fn top_level(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<Sectio
             r.namespace = Some(value.to_string());
             Section::None
         }
-        "Labels" | "Annotations" => Section::Skip,
+        // Who manages the HPA: KEDA labels the HPAs it generates.
+        "Labels" => {
+            label(value, r);
+            Section::Labels
+        }
+        "Annotations" => Section::Skip,
         "CreationTimestamp" => Section::None,
         "Reference" => {
             let Some((kind, name)) = value.split_once('/') else {
@@ -772,6 +788,7 @@ fn finish(file: &str, last_line: usize, r: Reading) -> Result<Pasted, InputError
         diagnostics: Vec::new(),
         lines: r.lines,
         unknown: r.unknown,
+        labels: r.labels,
     })
 }
 

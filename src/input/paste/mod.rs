@@ -109,6 +109,8 @@ pub struct Pasted {
     pub lines: Lines,
     /// The metrics kubectl showed as `<unknown>` (no value in the status), as shown.
     pub unknown: Vec<String>,
+    /// `metadata.labels` where the text shows them (describe's `Labels:`).
+    pub labels: std::collections::BTreeMap<String, String>,
 }
 
 impl Pasted {
@@ -136,7 +138,7 @@ impl Pasted {
             diagnostics,
             form: Some(form),
             source: crate::report::FactSource::new("hpa", form.name(), Some(file)),
-            labels: std::collections::BTreeMap::new(),
+            labels: self.labels,
             keda: None,
         })
     }

@@ -154,6 +154,7 @@ fn row(file: &str, n: usize, line: &str, header: &Header) -> Result<Pasted, Inpu
             behavior: n,
         },
         unknown,
+        labels: std::collections::BTreeMap::new(),
     })
 }
 
