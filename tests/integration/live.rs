@@ -403,12 +403,18 @@ fn no_kubeconfig_and_an_unknown_context_are_one_line_each() {
     );
 }
 
+/// KUBECONFIG is a list; as kubectl does, a file of it that does not exist is skipped.
 #[test]
 fn kubeconfig_comes_from_the_kubeconfig_variable_too() {
+    let list = std::env::join_paths([
+        std::path::PathBuf::from("/nonexistent/kubeconfig"),
+        server().good_kubeconfig(),
+    ])
+    .unwrap();
     let v = Test::new()
         .args(["web", "-o", "json"])
         .env("HOME", &server().dir)
-        .env("KUBECONFIG", server().good_kubeconfig())
+        .env("KUBECONFIG", &list)
         .env_remove("KUBERNETES_SERVICE_HOST")
         .schema("report")
         .json();
