@@ -226,6 +226,8 @@ fn targets(
         None => (targets, None),
     };
     if shown != "<none>" {
+        // Utilization entries without a resource name, so far: cpu first, then memory.
+        let mut nameless = 0;
         for (i, entry) in shown.split(", ").enumerate() {
             let bad = |what: &str| {
                 InputError::new(
@@ -238,7 +240,7 @@ fn targets(
                 .at(n, Some(targets_col))
                 .field("TARGETS")
             };
-            let (m, c, assumed) = target_entry(entry, i).map_err(|e| bad(&e))?;
+            let (m, c, assumed) = target_entry(entry, i, &mut nameless).map_err(|e| bad(&e))?;
             if let Some(a) = assumed {
                 out.notes.push(a);
             }
@@ -262,7 +264,7 @@ type Entry = (Value, Option<CurrentMetric>, Option<String>);
 // Port of formatHPAMetrics (pkg/printers/internalversion/printers.go), read backwards: one
 // TARGETS entry gives back a metric spec, its status entry (None for `<unknown>`), and what had
 // to be assumed.
-fn target_entry(entry: &str, index: usize) -> Result<Entry, String> {
+fn target_entry(entry: &str, index: usize, nameless: &mut usize) -> Result<Entry, String> {
     let (resource, rest) = match entry.split_once(": ") {
         Some((r, rest)) => (Some(r), rest),
         None => (None, entry),
@@ -283,11 +285,23 @@ fn target_entry(entry: &str, index: usize) -> Result<Entry, String> {
         let resource = match resource {
             Some(r) => r.to_string(),
             None => {
+                // An API server before 1.30 prints Utilization without the resource: by position,
+                // the first is taken as cpu and the second as memory, each value kept apart.
+                let Some(&taken) = ["cpu", "memory"].get(*nameless) else {
+                    return Err(
+                        "at most two Utilization targets without a resource name (cpu, then \
+                         memory): pass the HPA's YAML for their names"
+                            .to_string(),
+                    );
+                };
+                *nameless += 1;
                 assumed = Some(format!(
-                    "The target {} names no resource (an API server before 1.30 prints it so): taken as cpu.",
+                    "The target {} names no resource (an API server before 1.30 prints it so): \
+                     taken as {taken}, by its position among such targets (cpu first, then \
+                     memory); pass the HPA's YAML if that is not so.",
                     crate::error::quoted(entry)
                 ));
-                "cpu".to_string()
+                taken.to_string()
             }
         };
         if let Some(c) = current {
@@ -347,7 +361,7 @@ mod tests {
 
     #[test]
     fn a_named_resource_target_is_a_utilization_metric_of_that_resource() {
-        let (spec, status, assumed) = target_entry("memory: 61%/80%", 0).unwrap();
+        let (spec, status, assumed) = target_entry("memory: 61%/80%", 0, &mut 0).unwrap();
         assert_eq!(spec["resource"]["name"], "memory");
         assert_eq!(spec["resource"]["target"]["averageUtilization"], 80);
         assert_eq!(status.unwrap().average_utilization, Some(61));
@@ -356,30 +370,40 @@ mod tests {
 
     #[test]
     fn the_old_form_without_a_name_is_taken_as_cpu() {
-        let (spec, _, assumed) = target_entry("46%/50%", 0).unwrap();
+        let (spec, _, assumed) = target_entry("46%/50%", 0, &mut 0).unwrap();
         assert_eq!(spec["resource"]["name"], "cpu");
         assert!(assumed.unwrap().contains("taken as cpu"));
     }
 
     #[test]
+    fn two_old_form_targets_are_cpu_then_memory_each_with_its_value() {
+        let t = targets("t.txt", 2, (20, "127%/90%, 2%/90%")).unwrap();
+        let names: Vec<_> = (t.current.iter())
+            .map(|c| (c.name.as_str(), c.average_utilization))
+            .collect();
+        assert_eq!(names, [("cpu", Some(127)), ("memory", Some(2))]);
+        assert!(targets("t.txt", 2, (20, "1%/9%, 2%/9%, 3%/9%")).is_err());
+    }
+
+    #[test]
     fn unknown_has_no_status_entry() {
-        let (spec, status, _) = target_entry("cpu: <unknown>/50%", 0).unwrap();
+        let (spec, status, _) = target_entry("cpu: <unknown>/50%", 0, &mut 0).unwrap();
         assert_eq!(spec["type"], "Resource");
         assert_eq!(status, None);
     }
 
     #[test]
     fn a_bare_value_is_a_pods_metric_and_avg_an_external_one() {
-        let (spec, status, _) = target_entry("91/100", 1).unwrap();
+        let (spec, status, _) = target_entry("91/100", 1, &mut 0).unwrap();
         assert_eq!(spec["pods"]["metric"]["name"], "metric-2");
         assert_eq!(status.unwrap().average_value_milli, Some(91_000));
-        let (spec, _, _) = target_entry("30/40 (avg)", 0).unwrap();
+        let (spec, _, _) = target_entry("30/40 (avg)", 0, &mut 0).unwrap();
         assert_eq!(spec["type"], "External");
     }
 
     #[test]
     fn a_resource_average_value_keeps_its_quantities() {
-        let (spec, status, _) = target_entry("memory: 300Mi/512Mi", 0).unwrap();
+        let (spec, status, _) = target_entry("memory: 300Mi/512Mi", 0, &mut 0).unwrap();
         assert_eq!(spec["resource"]["target"]["averageValue"], "512Mi");
         assert_eq!(
             status.unwrap().average_value_milli,
