@@ -517,6 +517,7 @@ fn assemble(pods: Vec<PodRows>, header: &Header, settings: &SampleSettings<'_>) 
             }),
             containers: rows.containers,
             pod_requests: None,
+            overhead: None,
         });
     }
     // An API that returns no item for a metric is an absent name, not an empty list.
@@ -872,6 +873,7 @@ mod tests {
                     requests: Resources::default(),
                 }],
                 pod_requests: None,
+                overhead: None,
             }]
         );
         assert!(s.resource_metrics.is_empty());

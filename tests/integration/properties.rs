@@ -255,6 +255,7 @@ fn pod(name: &str, p: &PodParams) -> Pod {
             ]),
         }],
         pod_requests: None,
+        overhead: None,
     }
 }
 

@@ -206,6 +206,8 @@ pub struct Pod {
     pub containers: Vec<Container>,
     /// Pod-level `spec.resources.requests` (used with the `PodLevelResources` gate).
     pub pod_requests: Option<Resources>,
+    /// `spec.overhead` (set from the RuntimeClass): the pod-level path adds it.
+    pub overhead: Option<Resources>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

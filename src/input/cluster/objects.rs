@@ -160,6 +160,9 @@ pub struct PodSpec {
     pub init_containers: Shared<Container>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<Requirements>,
+    /// The RuntimeClass's overhead: the pod-level request adds it (`PodRequests`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<Json>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_name: Option<Sym>,
 }

@@ -655,6 +655,7 @@ mod tests {
             ready: None,
             containers: Vec::new(),
             pod_requests: None,
+            overhead: None,
         };
         let mut notes = Vec::new();
         note_strays(

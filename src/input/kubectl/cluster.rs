@@ -300,6 +300,8 @@ fn to_pod(spec: &Spec<'_>) -> Pod {
             .as_ref()
             .and_then(|r| r.requests.as_ref())
             .map(|r| r.0.clone()),
+        // The node view adds spec.overhead to each pod's request itself.
+        overhead: None,
     }
 }
 

@@ -67,6 +67,9 @@ struct PodSpec<'a> {
     init_containers: Option<Vec<RawContainer<'a>>>,
     #[serde(default)]
     resources: Option<Requirements>,
+    /// The RuntimeClass's overhead, which the pod-level request adds.
+    #[serde(default)]
+    overhead: Option<ResourceMap>,
     /// A workload's `spec.replicas` (the scale target's, when the list holds it).
     #[serde(default)]
     replicas: Option<i64>,
@@ -207,6 +210,8 @@ fn raw_pod(pod: &objects::Pod) -> Result<RawPod<'_>, (String, String)> {
             init_containers: raw_containers(&spec.init_containers, "initContainers")?,
             resources: requirements(spec.resources.as_ref())
                 .map_err(|(f, m)| (format!("spec.resources.{f}"), m))?,
+            overhead: (spec.overhead.as_ref().map(resource_map).transpose())
+                .map_err(|(f, m)| (format!("spec.overhead.{f}"), m))?,
             replicas: None,
         }),
         status: Some(PodStatus {
@@ -1130,6 +1135,7 @@ fn to_pod(
         }
     }
     let pod_requests = spec.resources.map(|r| requests(Some(r)));
+    let overhead = spec.overhead.map(|o| o.0);
     Ok(Pod {
         name,
         phase,
@@ -1138,6 +1144,7 @@ fn to_pod(
         ready,
         containers,
         pod_requests,
+        overhead,
     })
 }
 
@@ -1252,7 +1259,7 @@ mod tests {
             "containers":[{"name":"app","resources":{"requests":{"cpu":"1"}}}],
             "initContainers":[{"name":"proxy","restartPolicy":"Always","resources":{"requests":{"cpu":"100m"}}},
                               {"name":"migrate","resources":{"requests":{"cpu":"2"}}}],
-            "resources":{"requests":{"cpu":"3"}}},
+            "resources":{"requests":{"cpu":"3"}},"overhead":{"cpu":"250m"}},
             "status":{"phase":"Pending"}}"#;
         let pod = parse_json(text, None).unwrap().pods.remove(0);
         let kinds: Vec<_> = pod
@@ -1269,6 +1276,7 @@ mod tests {
             ]
         );
         assert_eq!(pod.pod_requests.unwrap().get("cpu"), Some(3000));
+        assert_eq!(pod.overhead.unwrap().get("cpu"), Some(250));
         assert_eq!(pod.phase, PodPhase::Pending);
         assert_eq!(pod.ready, None);
         assert_eq!(pod.start_time, None);

@@ -309,6 +309,7 @@ fn pods(plan: &Plan<'_>, count: usize, now: Timestamp, window: Duration) -> Synt
             }),
             containers: containers.clone(),
             pod_requests: None,
+            overhead: None,
         });
         if has_usage {
             out.resource_metrics.push(PodMetrics {

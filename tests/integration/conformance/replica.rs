@@ -83,6 +83,7 @@ fn pod(p: &Value, containers: Vec<Container>) -> Pod {
         ready,
         containers,
         pod_requests: None,
+        overhead: None,
     }
 }
 
@@ -444,6 +445,7 @@ fn request_pod(p: &Value, resource: &str) -> Pod {
         ready: None,
         containers,
         pod_requests,
+        overhead: None,
     }
 }
 

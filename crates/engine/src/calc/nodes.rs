@@ -628,6 +628,7 @@ mod tests {
                 container("proxy", ContainerKind::Sidecar, 100, 64),
             ],
             pod_requests: None,
+            overhead: None,
         };
         assert_eq!(effective_requests(&pod), res(1000, 832));
         pod.containers.swap(2, 3);

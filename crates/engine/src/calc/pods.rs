@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::scenario::{ConditionStatus, ContainerKind, Pod, PodPhase};
+use crate::scenario::{ConditionStatus, ContainerKind, Pod, PodPhase, Resources};
 use crate::time::{Duration, Timestamp};
 
 /// One pod's sample as the metrics client hands it over (`metricsclient.PodMetric`).
@@ -196,7 +196,7 @@ pub fn calculate_requests<'a>(
     for pod in pods {
         let request = match (&pod.pod_requests, container) {
             (Some(pod_requests), None) if settings.pod_level && !pod_requests.0.is_empty() => {
-                calculate_pod_level_requests(pod, pod_requests.get(resource), resource)?
+                calculate_pod_level_requests(pod, pod_requests, resource)?
             }
             _ => calculate_pod_requests_from_containers(pod, container, resource, settings)?,
         };
@@ -205,18 +205,72 @@ pub fn calculate_requests<'a>(
     Ok(requests)
 }
 
-// Port of calculatePodLevelRequests (replica_calculator.go).
+// Port of calculatePodLevelRequests (replica_calculator.go): `PodRequests(pod,
+// PodResourcesOptions{})`'s entry for the resource, missing only when nothing names it.
 fn calculate_pod_level_requests(
     pod: &Pod,
-    request: Option<i64>,
+    pod_requests: &Resources,
     resource: &str,
 ) -> Result<i64, String> {
-    request.ok_or_else(|| {
+    pod_level_request(pod, pod_requests, resource).ok_or_else(|| {
         format!(
             "missing pod-level request for {resource} in Pod {}",
             pod.name
         )
     })
+}
+
+// Port of PodRequests (k8s.io/component-helpers/resource/helpers.go) for one resource, with no
+// option set: the containers' aggregate, replaced by the pod-level request of a supported
+// resource (cpu, memory), plus the pod's overhead.
+fn pod_level_request(pod: &Pod, pod_requests: &Resources, resource: &str) -> Option<i64> {
+    let supported = matches!(resource, "cpu" | "memory");
+    let aggregate = aggregate_container_requests(pod, resource);
+    let request = match pod_requests.get(resource) {
+        Some(v) if supported => Some(v),
+        _ => aggregate,
+    };
+    match (request, pod.overhead.as_ref().and_then(|o| o.get(resource))) {
+        (Some(r), Some(o)) => Some(r.saturating_add(o)),
+        (r, o) => r.or(o),
+    }
+}
+
+// Port of AggregateContainerRequests (k8s.io/component-helpers/resource/helpers.go) for one
+// resource: the app containers and sidecars summed; each init container needs its own request
+// plus the sidecars started before it, and the largest of those is a floor. `None` when no
+// container names the resource (`addResourceList` adds only what is listed).
+fn aggregate_container_requests(pod: &Pod, resource: &str) -> Option<i64> {
+    let add = |a: Option<i64>, b: Option<i64>| match (a, b) {
+        (Some(a), Some(b)) => Some(a.saturating_add(b)),
+        (a, b) => a.or(b),
+    };
+    let mut requests = None;
+    for c in pod
+        .containers
+        .iter()
+        .filter(|c| c.kind == ContainerKind::App)
+    {
+        requests = add(requests, c.requests.get(resource));
+    }
+    let (mut sidecars, mut init_floor) = (None, None);
+    for c in pod
+        .containers
+        .iter()
+        .filter(|c| c.kind != ContainerKind::App)
+    {
+        let own = c.requests.get(resource);
+        let needs = if c.kind == ContainerKind::Sidecar {
+            requests = add(requests, own);
+            sidecars = add(sidecars, own);
+            sidecars
+        } else {
+            add(own, sidecars)
+        };
+        init_floor = init_floor.max(needs);
+    }
+    // maxResourceList: the floor where it is higher, or where the containers name nothing.
+    requests.max(init_floor)
 }
 
 // Port of calculatePodRequestsFromContainers (replica_calculator.go).
@@ -312,6 +366,7 @@ mod tests {
             }),
             containers: vec![],
             pod_requests: None,
+            overhead: None,
         }
     }
 
@@ -441,6 +496,44 @@ mod tests {
         assert_eq!(
             calculate_requests(&[p], None, "cpu", ALL).unwrap_err(),
             "missing request for cpu in container app of Pod p"
+        );
+    }
+
+    /// `PodRequests` adds `spec.overhead` to the pod-level request: 1000m of pod-level cpu with
+    /// 200m of RuntimeClass overhead is 1200m (a pod at 1308m reads 109 %, not 130 %).
+    #[test]
+    fn the_pod_level_request_adds_the_overhead() {
+        let mut p = pod("p", PodPhase::Running, ConditionStatus::True, 0, 0);
+        p.containers = vec![container("app", ContainerKind::App, Some(500))];
+        p.pod_requests = Some(Resources(vec![("cpu".into(), 1000)]));
+        p.overhead = Some(Resources(vec![("cpu".into(), 200)]));
+        assert_eq!(
+            calculate_requests(&[p], None, "cpu", ALL).unwrap()["p"],
+            1200
+        );
+    }
+
+    /// Pod-level requests that do not name the resource leave `PodRequests` its containers'
+    /// aggregate: app containers and sidecars summed, floored by the largest init container
+    /// (plus the sidecars started before it).
+    #[test]
+    fn pod_level_requests_without_the_resource_take_the_containers_with_the_init_floor() {
+        let mut p = pod("p", PodPhase::Running, ConditionStatus::True, 0, 0);
+        p.containers = vec![
+            container("app", ContainerKind::App, Some(300)),
+            container("proxy", ContainerKind::Sidecar, Some(100)),
+            container("migrate", ContainerKind::Init, Some(900)),
+        ];
+        p.pod_requests = Some(Resources(vec![("memory".into(), 1 << 30)]));
+        // max(300 + 100, 900 + 100) = 1000.
+        assert_eq!(
+            calculate_requests(&[p.clone()], None, "cpu", ALL).unwrap()["p"],
+            1000
+        );
+        p.containers = vec![container("app", ContainerKind::App, None)];
+        assert_eq!(
+            calculate_requests(&[p], None, "cpu", ALL).unwrap_err(),
+            "missing pod-level request for cpu in Pod p"
         );
     }
 

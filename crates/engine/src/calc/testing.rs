@@ -59,6 +59,7 @@ pub fn pod(name: &str, cpu_request: i64) -> Pod {
             requests: Resources(vec![("cpu".into(), cpu_request)]),
         }],
         pod_requests: None,
+        overhead: None,
     }
 }
 

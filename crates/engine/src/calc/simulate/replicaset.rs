@@ -25,6 +25,7 @@ impl Engine<'_> {
                 requests: self.setup.pod_request.clone(),
             }],
             pod_requests: None,
+            overhead: None,
         });
         self.pods.push(SimPod {
             seq: self.next_seq,
