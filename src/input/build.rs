@@ -79,6 +79,8 @@ struct Read {
     past: past::Past,
     nodes: (Option<Text>, Option<Text>),
     said: Said,
+    /// The controller's check of the scale's selector failed: no metric is read.
+    selector_error: Option<crate::scenario::SelectorError>,
 }
 
 /// Reads every input; the inputs are taken whole: pods read already (live, audit) move on,
@@ -107,8 +109,8 @@ fn read(inputs: Inputs) -> Result<Read> {
         diagnostics: Vec::new(),
     };
     let scale = scale.as_ref().map(read_scale).transpose()?;
-    let selector = (settings.selector.as_deref())
-        .or_else(|| scale.as_ref().and_then(|(s, _)| s.selector.as_deref()));
+    let (selector, selector_error) =
+        pod_selector(settings.selector.as_deref(), scale.as_ref().map(|(s, _)| s));
     let mut scope = capture::scope(settings.namespace.as_deref(), selector, &mut loaded.spec)?;
     scope.selector_is_targets = settings.selector.is_none() && scale.is_some();
 
@@ -156,6 +158,7 @@ fn read(inputs: Inputs) -> Result<Read> {
         past,
         nodes: (nodes, all_pods),
         said,
+        selector_error,
     })
 }
 
@@ -172,6 +175,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         past,
         nodes: (nodes, all_pods),
         mut said,
+        selector_error,
     } = read(inputs)?;
     let now = observed.now;
     let window = settings.metrics_window;
@@ -232,7 +236,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         approximation,
         past.sources,
     );
-    let metrics = metric_values(
+    let mut metrics = metric_values(
         &loaded,
         &settings,
         keda.is_some(),
@@ -242,6 +246,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         approximation.then_some(counts.current),
         &mut said,
     )?;
+    metrics.selector_error = selector_error;
 
     let files = nodes::NodeFiles {
         nodes: nodes.as_ref(),
@@ -289,6 +294,39 @@ struct Said {
 }
 
 /// `--scale`: the scale subresource, and the name it was read from.
+/// The selector the pods are listed by: `-l`'s, else the scale's `status.selector`, which the
+/// controller checks first: an empty or unparsable one is `InvalidSelector`, and it reads no
+/// metric (the pods are then listed without a selector, and not used).
+// Port of validateAndParseSelector (horizontal.go), its two failures.
+fn pod_selector<'a>(
+    flag: Option<&'a str>,
+    scale: Option<&'a kubectl::scale::Scale>,
+) -> (Option<&'a str>, Option<crate::scenario::SelectorError>) {
+    let invalid = |message: String| crate::scenario::SelectorError {
+        reason: "InvalidSelector".to_string(),
+        message,
+    };
+    match (flag, scale.map(|s| s.selector.as_deref())) {
+        (Some(flag), _) => (Some(flag), None),
+        (None, None) => (None, None),
+        (None, Some(None)) => (
+            None,
+            Some(invalid(
+                "the HPA target's scale is missing a selector".to_string(),
+            )),
+        ),
+        (None, Some(Some(text))) => match crate::input::selector::Selector::parse(text) {
+            Ok(_) => (Some(text), None),
+            Err(e) => (
+                None,
+                Some(invalid(format!(
+                    "couldn't convert selector into a corresponding internal selector object: {e}"
+                ))),
+            ),
+        },
+    }
+}
+
 fn read_scale(t: &Text) -> Result<(kubectl::scale::Scale, String)> {
     let parsed = kubectl::scale::parse(&t.name, &t.text, kubectl::detect(&t.text))?;
     Ok((parsed, t.name.clone()))

@@ -677,3 +677,61 @@ fn the_scale_file_gives_the_current_count_and_the_selector() {
         scale["assumptions"]
     );
 }
+
+/// validateAndParseSelector (horizontal.go): a scale without a selector, or with one that does
+/// not parse, is the controller's InvalidSelector: no metric is read and the count is kept, never
+/// every pod of the namespace.
+#[test]
+fn a_scale_without_a_usable_selector_is_invalid_selector_and_keeps_the_count() {
+    let dir = temp_dir("scale-selector");
+    let scale = std::fs::read_to_string("fixtures/kubectl/scale.json").unwrap();
+    for (name, replace, message) in [
+        (
+            "none",
+            ",\n        \"selector\": \"app=web\"",
+            "the HPA target's scale is missing a selector",
+        ),
+        (
+            "bad",
+            "\"selector\": \"app=web\"",
+            "couldn't convert selector into a corresponding internal selector object",
+        ),
+    ] {
+        let text = if name == "bad" {
+            scale.replace(replace, "\"selector\": \"app in (web\"")
+        } else {
+            scale.replace(replace, "")
+        };
+        assert_ne!(text, scale, "{name}: the fixture changed");
+        let file = dir.join(format!("{name}.json"));
+        std::fs::write(&file, text).unwrap();
+        let v = json_output(&[
+            "--hpa",
+            HPA,
+            "--pods",
+            "fixtures/kubectl/pods-all.json",
+            "--metrics",
+            METRICS,
+            "--custom-metrics",
+            CUSTOM,
+            "--scale",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(v["desiredReplicas"], 5, "{name}");
+        let active = (v["conditions"].as_array().unwrap().iter())
+            .find(|c| c["type"] == "ScalingActive")
+            .unwrap();
+        assert_eq!(
+            (&active["status"], &active["reason"]),
+            (
+                &serde_json::json!("False"),
+                &serde_json::json!("InvalidSelector")
+            ),
+            "{name}"
+        );
+        assert!(
+            active["message"].as_str().unwrap().starts_with(message),
+            "{name}: {active}"
+        );
+    }
+}

@@ -12,8 +12,6 @@
 pub mod answer;
 pub mod client;
 
-use std::time::Duration as StdDuration;
-
 use anyhow::Result;
 
 use crate::error::{InputError, name_list, quoted};
@@ -587,8 +585,9 @@ fn range(r: &ReplaySettings, now: Timestamp) -> Result<Range, InputError> {
 
 /// The connection the flags describe.
 fn connection(url: &str, r: &ReplaySettings) -> Result<Connection, InputError> {
-    let timeout = Duration::parse(r.request_timeout.as_deref().unwrap_or("30s"))
-        .map_err(|e| InputError::new("--request-timeout", e))?;
+    // kubectl's form, as live mode reads it: a duration, a bare number of seconds, or `0`.
+    let timeout =
+        crate::input::live::request_timeout(r.request_timeout.as_deref().unwrap_or("30s"))?;
     let basic = match (&r.username, &r.password) {
         (Some(u), Some(p)) => Some((u.clone(), p.clone())),
         (None, None) => None,
@@ -605,9 +604,7 @@ fn connection(url: &str, r: &ReplaySettings) -> Result<Connection, InputError> {
         basic,
         certificate_authority: r.certificate_authority.clone(),
         insecure_skip_tls_verify: r.insecure_skip_tls_verify,
-        // `0` waits without limit, as kubectl's --request-timeout.
-        timeout: (timeout.millis() > 0)
-            .then(|| StdDuration::from_millis(timeout.millis().unsigned_abs())),
+        timeout,
     })
 }
 

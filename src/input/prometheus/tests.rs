@@ -1,5 +1,6 @@
 use super::*;
 use crate::calc::testing;
+use std::time::Duration as StdDuration;
 
 fn cpu() -> MetricSpec {
     testing::cpu_utilization(50)
@@ -279,4 +280,19 @@ fn load_map_and_actual_file_need_a_prometheus_load() {
         .unwrap_err()
         .to_string();
     assert!(err.starts_with("--load-map: found a load CSV"), "{err}");
+}
+
+#[test]
+fn the_request_timeout_reads_as_kubectl_and_live_mode_read_it() {
+    let timeout = |t: &str| {
+        let r = ReplaySettings {
+            request_timeout: Some(t.to_string()),
+            ..ReplaySettings::default()
+        };
+        connection("http://127.0.0.1:9090", &r).map(|c| c.timeout)
+    };
+    assert_eq!(timeout("5").unwrap(), Some(StdDuration::from_secs(5)));
+    assert_eq!(timeout("1m30s").unwrap(), Some(StdDuration::from_secs(90)));
+    assert_eq!(timeout("0").unwrap(), None);
+    assert!(timeout("fast").is_err());
 }
