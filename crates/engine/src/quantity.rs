@@ -79,8 +79,6 @@ enum Problem {
     OutOfRange,
     /// `MilliValue()` overflows int64.
     MilliOverflow,
-    /// `scaledValue` reads `big.Int.Int64()` of a number below i64::MIN: Go's result is undefined.
-    MilliUndefined,
 }
 
 impl Problem {
@@ -92,10 +90,6 @@ impl Problem {
                  within ±1000000000); this value is out of range"
             }
             Problem::MilliOverflow => "a quantity whose milli-value fits in 64 bits",
-            Problem::MilliUndefined => {
-                "a quantity Kubernetes can convert to milli-units (its MilliValue() is undefined \
-                 for negative values this large)"
-            }
         }
     }
 
@@ -695,8 +689,9 @@ fn scaled_value(unscaled: i128, scale: i64, new_scale: i64) -> Result<i64, Probl
     }
     const LOG10_MAX_INT64: i64 = 19;
     if unscaled < i128::from(i64::MAX) && dif < LOG10_MAX_INT64 {
-        // Go calls unscaled.Int64(), undefined below i64::MIN.
-        let value = i64::try_from(unscaled).map_err(|_| Problem::MilliUndefined)?;
+        // Go calls unscaled.Int64() here, below i64::MIN too: `-9223372036854775808m`, rounded to
+        // nano-units by ParseQuantity, reads as 0.
+        let value = go_big_int64(unscaled);
         let divide = 10_i64.pow(u32::try_from(dif).map_err(|_| Problem::MilliOverflow)?);
         let result = value / divide;
         return Ok(if value % divide != 0 {
@@ -717,6 +712,15 @@ fn scaled_value(unscaled: i128, scale: i64, new_scale: i64) -> Result<i64, Probl
         quotient
     };
     i64::try_from(result).map_err(|_| Problem::MilliOverflow)
+}
+
+/// Go's `big.Int.Int64()`: the low 64 bits of |x|, negated for a negative x. Documented as
+/// undefined out of range; this is what math/big computes on every platform.
+// Port of Int.Int64 and low64 (math/big/int.go)
+#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)]
+fn go_big_int64(x: i128) -> i64 {
+    let low = x.unsigned_abs() as u64 as i64;
+    if x < 0 { low.wrapping_neg() } else { low }
 }
 
 /// Go's `pow10tab`, `pow10postab32`, `pow10negtab32` (math/pow10.go).
@@ -1042,10 +1046,8 @@ mod tests {
         );
         assert_eq!(scaled_value(-5, 40, 3), Ok(0)); // floor(-5e-40) + 1
         assert_eq!(scaled_value(5, 40, 3), Ok(1));
-        assert_eq!(
-            scaled_value(i128::from(i64::MIN) * 10, 9, 3),
-            Err(Problem::MilliUndefined)
-        );
+        // Below i64::MIN the fast path reads big.Int.Int64()'s low 64 bits: 5 × 2^64 is 0.
+        assert_eq!(scaled_value(i128::from(i64::MIN) * 10, 9, 3), Ok(0));
     }
 
     #[test]
@@ -1057,8 +1059,6 @@ mod tests {
             ("1e999999999", Problem::MilliOverflow),
             ("1E", Problem::MilliOverflow),
             ("-9223372036854776", Problem::MilliOverflow),
-            // A 19-digit negative is an inf.Dec whose Int64() Go reads wrapped.
-            ("-9223372036854775807m", Problem::MilliUndefined),
         ];
         for (text, problem) in cases {
             let err = parse_milli(text).unwrap_err();
@@ -1070,6 +1070,18 @@ mod tests {
         assert_eq!(
             Problem::MilliOverflow.expected(),
             "a quantity whose milli-value fits in 64 bits"
+        );
+    }
+
+    /// A 19-digit negative is an inf.Dec, rounded to nano-units (×10^6 here); MilliValue's fast
+    /// path then reads it through big.Int.Int64(): the low 64 bits, as the controller gets them.
+    #[test]
+    fn the_largest_negative_quantities_read_as_go_reads_them() {
+        assert_eq!(parse_milli("-9223372036854775808m"), Ok(0));
+        assert_eq!(parse_milli("-9223372036854775807m"), Ok(1));
+        assert_eq!(
+            parse_milli("-922337203685477580m"),
+            Ok(-922_337_203_685_477_580)
         );
     }
 
