@@ -272,6 +272,26 @@ fn a_yaml_dump_of_single_objects_gets_the_single_hpa_decision() {
     assert!(v["findings"].as_array().unwrap().is_empty());
 }
 
+/// A ReplicationController's selector is a plain map (`scaleFromRC`: `labels.SelectorFromSet`):
+/// the same pods, the same decision as the Deployment of web.yaml.
+#[test]
+fn a_replication_controller_target_selects_its_pods_by_its_map_selector() {
+    let v = audit_json(&[
+        "--cluster",
+        "fixtures/cluster/yaml/web-rc.yaml",
+        "--metrics",
+        "fixtures/cluster/yaml/metrics.yaml",
+    ]);
+    let web = &v["hpas"][0];
+    assert_eq!(web["metrics"][0]["currentUtilization"], 120);
+    assert_eq!(web["desiredReplicas"], 4);
+    assert!(
+        v["findings"].as_array().unwrap().is_empty(),
+        "{}",
+        v["findings"]
+    );
+}
+
 #[test]
 fn the_table_matches_the_snapshot() {
     let mut args = vec!["audit"];

@@ -275,7 +275,9 @@ pub struct Workload {
 pub struct WorkloadSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i64>,
-    #[serde(default, skip_serializing)]
+    /// A `metav1.LabelSelector`, or a ReplicationController's plain map (`scaleFromRC` makes it
+    /// `labels.SelectorFromSet`).
+    #[serde(default, skip_serializing, deserialize_with = "either_selector")]
     pub selector: Option<LabelSelector>,
     /// The pod template's containers, for the requests the pods will have.
     #[serde(default, skip_serializing)]
@@ -294,6 +296,37 @@ pub struct Template {
     pub metadata: Meta,
     #[serde(default)]
     pub spec: PodSpec,
+}
+
+/// A workload's `spec.selector`: a LabelSelector has only its two keys, so a map with any other
+/// is a ReplicationController's `map[string]string`, every pair a matchLabels entry.
+fn either_selector<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<LabelSelector>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Selector(StrictSelector),
+        Map(std::collections::BTreeMap<String, String>),
+    }
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct StrictSelector {
+        #[serde(default)]
+        match_labels: std::collections::BTreeMap<String, String>,
+        #[serde(default)]
+        match_expressions: Vec<Expression>,
+    }
+    Ok(Option::<Either>::deserialize(d)?.map(|e| match e {
+        Either::Selector(s) => LabelSelector {
+            match_labels: s.match_labels,
+            match_expressions: s.match_expressions,
+        },
+        Either::Map(match_labels) => LabelSelector {
+            match_labels,
+            match_expressions: Vec::new(),
+        },
+    }))
 }
 
 /// `metav1.LabelSelector`.
@@ -515,4 +548,20 @@ pub fn milli<'a>(quantities: impl Iterator<Item = (&'a str, &'a Json)>) -> Vec<(
             (crate::quantity::parse_milli(&v.text()).ok()).map(|m| (k.to_string(), m))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ReplicationController's selector is a plain map; a Deployment's a LabelSelector. Both
+    /// select by their labels.
+    #[test]
+    fn a_replication_controllers_map_selector_reads_as_match_labels() {
+        let rc: WorkloadSpec = serde_json::from_str(r#"{"selector":{"app":"web"}}"#).unwrap();
+        let deploy: WorkloadSpec =
+            serde_json::from_str(r#"{"selector":{"matchLabels":{"app":"web"}}}"#).unwrap();
+        assert_eq!(rc.selector, deploy.selector);
+        assert_eq!(rc.selector.unwrap().match_labels["app"], "web");
+    }
 }
