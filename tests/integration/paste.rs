@@ -415,6 +415,27 @@ fn every_kubectl_events_table_reads_as_its_yaml() {
     );
 }
 
+/// A whole describe text given as `--events`: its Events section is the events, read as when
+/// the describe text is the HPA itself.
+#[test]
+fn a_describe_text_given_as_the_events_gives_its_events_section() {
+    let reported = |v: &serde_json::Value| -> Vec<String> {
+        (v["diagnostics"].as_array().unwrap().iter())
+            .filter(|d| d["code"] == "ControllerReported")
+            .map(|d| d["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let as_events = json(&[
+        "--hpa",
+        "fixtures/paste/hpa.yaml",
+        "--events",
+        "fixtures/paste/describe.txt",
+    ]);
+    let as_hpa = json(&["--hpa", "fixtures/paste/describe.txt"]);
+    assert_eq!(reported(&as_events).len(), 4);
+    assert_eq!(reported(&as_events), reported(&as_hpa));
+}
+
 /// describe's `Labels:` show KEDA's labels: the HPA is KEDA's, as its manifest would say.
 #[test]
 fn a_described_keda_hpa_is_named_keda_managed_from_its_labels() {

@@ -228,6 +228,9 @@ fn to_event(f: RawFields, origin: String) -> Option<HpaEvent> {
 /// of them.
 pub fn parse(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
     let format = match crate::input::kubectl::detect(text) {
+        Format::Text if super::text::detect(text) == Some(super::text::Form::Describe) => {
+            return describe_events(file, text);
+        }
         Format::Text => return parse_table(file, text),
         f => f,
     };
@@ -289,6 +292,22 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
         }
     }
     Ok(out)
+}
+
+/// A whole `kubectl describe hpa` text given as the events: its Events section is them.
+fn describe_events(file: &str, text: &str) -> Result<Vec<HpaEvent>, InputError> {
+    let mut blocks = super::describe::parse(file, text)?;
+    if blocks.len() != 1 {
+        return Err(InputError::new(
+            file,
+            format!(
+                "found the describe text of {} HPAs, expected one (its Events section is the \
+                 events)",
+                blocks.len()
+            ),
+        ));
+    }
+    Ok(blocks.remove(0).1.events)
 }
 
 // Port of printEvent (pkg/printers/internalversion/printers.go), read backwards: the table of
