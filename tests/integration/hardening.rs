@@ -12,8 +12,10 @@ use serde_json::{Value, json};
 use crate::live::{audit_live, fail_line, live, run_in, save_dir, server};
 use crate::support::{NOW, Scratch, Test, stderr, stdout};
 
-/// The bounds of every case.
-const WITHIN: Duration = Duration::from_secs(20);
+/// The bounds of every case. They guard against hangs and blow-ups, not speed (benches/ measure
+/// that): debug builds of the largest cases take about 10 s alone, and twice that while the other
+/// tests share two cores.
+const WITHIN: Duration = Duration::from_secs(40);
 const MEMORY_MIB: u64 = 1024;
 
 /// An error a person reads: one line, short, without a raw control byte.
@@ -782,9 +784,8 @@ fn a_large_prometheus_answer_keeps_only_the_series_read() {
             "15m",
         ])
         .args(["-o", "csv"])
-        // A hang guard, not a speed check (benches/ measures that): a debug build reads 100 MB
-        // here in about 10 s alone, and twice that while the other tests share two cores.
-        .within(WITHIN * 3)
+        // A debug build reads 100 MB here in about 14 s alone.
+        .within(WITHIN * 2)
         .memory_limit_mib(400)
         .status(0)
         .run();

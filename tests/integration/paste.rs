@@ -415,6 +415,33 @@ fn every_kubectl_events_table_reads_as_its_yaml() {
     );
 }
 
+/// A describe text cut before `Deployment pods:` (after a whole Behavior) has no count: with
+/// `--current-replicas` it answers as the whole text; without, the count is what is missing
+/// (a usage error that says how to give it).
+#[test]
+fn a_describe_text_cut_before_its_pods_line_answers_with_the_count_given() {
+    let whole = std::fs::read_to_string("fixtures/paste/describe.txt").unwrap();
+    let cut = &whole[..whole.find("Deployment pods:").unwrap()];
+    let dir = temp_dir("describe-cut");
+    let file = dir.join("cut.txt");
+    std::fs::write(&file, cut).unwrap();
+    let path = file.to_str().unwrap();
+    let given = json(&["--hpa", path, "--current-replicas", "5"]);
+    let full = json(&["--hpa", "fixtures/paste/describe.txt"]);
+    assert_eq!(
+        (&given["currentReplicas"], &given["desiredReplicas"]),
+        (&full["currentReplicas"], &full["desiredReplicas"])
+    );
+    let o = hpacalc(&["--hpa", path, "--now", NOW]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no current replica count"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+}
+
 /// A whole describe text given as `--events`: its Events section is the events, read as when
 /// the describe text is the HPA itself.
 #[test]

@@ -734,12 +734,32 @@ fn finish(file: &str, last_line: usize, r: Reading) -> Result<Pasted, InputError
     let Some(max) = r.max else {
         return Err(truncated("a `Max replicas:` line"));
     };
-    let Some((current_replicas, desired_replicas)) = r.replicas else {
-        return Err(truncated(&format!("the `{kind} pods:` line")));
+    let mut notes = Vec::new();
+    // A text cut before `Deployment pods:` has no count: --current-replicas (or the target, or
+    // the pods) gives it, and without them the count is what is missing. The API server defaults
+    // both rules of a behavior with a select policy and policies, so a rule without them was
+    // cut off, and reading on would be a silently different HPA.
+    let (current_replicas, desired_replicas) = r.replicas.unzip();
+    let whole_rule = |d: &str| {
+        (r.behavior.get(d))
+            .is_some_and(|v| v.get("selectPolicy").is_some() && v.get("policies").is_some())
     };
+    if r.replicas.is_none()
+        && r.lines.behavior > 0
+        && !(whole_rule("scaleUp") && whole_rule("scaleDown"))
+    {
+        return Err(truncated(&format!(
+            "the rest of `Behavior:` and the `{kind} pods:` line"
+        )));
+    }
+    if r.replicas.is_none() {
+        notes.push(format!(
+            "The describe text ends before its `{kind} pods:` line: it gives no current or \
+             desired count."
+        ));
+    }
     let mut metrics = r.metrics;
     let mut current = r.current;
-    let mut notes = Vec::new();
     if let Some(pct) = r.v1_target {
         metrics.push(json!({"type": "Resource", "resource": {"name": "cpu",
             "target": {"type": "Utilization", "averageUtilization": pct}}}));
@@ -776,8 +796,8 @@ fn finish(file: &str, last_line: usize, r: Reading) -> Result<Pasted, InputError
         namespace: r.namespace.unwrap_or_else(|| "default".to_string()),
         spec,
         status: HpaStatus {
-            current_replicas: Some(current_replicas),
-            desired_replicas: Some(desired_replicas),
+            current_replicas,
+            desired_replicas,
             scaled_to_zero: r.scaled_to_zero,
             current_metrics: current,
             conditions: r.conditions,
