@@ -79,8 +79,6 @@ struct Read {
     past: past::Past,
     nodes: (Option<Text>, Option<Text>),
     said: Said,
-    /// The controller's check of the scale's selector failed: no metric is read.
-    selector_error: Option<crate::scenario::SelectorError>,
 }
 
 /// Reads every input; the inputs are taken whole: pods read already (live, audit) move on,
@@ -122,6 +120,7 @@ fn read(inputs: Inputs) -> Result<Read> {
     };
     let window = settings.metrics_window;
     let mut observed = capture::observe(captures, &loaded, &scope, settings.now, window)?;
+    observed.selector_error = selector_error;
     said.warnings.append(&mut observed.warnings);
     said.notes.append(&mut observed.notes);
     let now = observed.now;
@@ -158,7 +157,6 @@ fn read(inputs: Inputs) -> Result<Read> {
         past,
         nodes: (nodes, all_pods),
         said,
-        selector_error,
     })
 }
 
@@ -175,7 +173,6 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         past,
         nodes: (nodes, all_pods),
         mut said,
-        selector_error,
     } = read(inputs)?;
     let now = observed.now;
     let window = settings.metrics_window;
@@ -236,7 +233,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         approximation,
         past.sources,
     );
-    let mut metrics = metric_values(
+    let metrics = metric_values(
         &loaded,
         &settings,
         keda.is_some(),
@@ -246,7 +243,6 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         approximation.then_some(counts.current),
         &mut said,
     )?;
-    metrics.selector_error = selector_error;
 
     let files = nodes::NodeFiles {
         nodes: nodes.as_ref(),
@@ -421,6 +417,7 @@ fn metric_values(
     metrics.resource_api_error = observed.resource_api_error.take();
     metrics.custom_api_error = observed.custom_api_error.take();
     metrics.external_api_error = observed.external_api_error.take();
+    metrics.selector_error = observed.selector_error.take();
     Ok(metrics)
 }
 

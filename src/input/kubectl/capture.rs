@@ -30,6 +30,8 @@ pub struct Observed {
     /// A `--custom-metrics` or `--external-metrics` file is that API's error answer.
     pub custom_api_error: Option<String>,
     pub external_api_error: Option<String>,
+    /// The scale's selector failed the controller's check (`InvalidSelector`).
+    pub selector_error: Option<crate::scenario::SelectorError>,
     pub now: Timestamp,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
@@ -150,6 +152,7 @@ pub fn observe(
         resource_api_error: None,
         custom_api_error: None,
         external_api_error: None,
+        selector_error: None,
         // Set below, before anything reads it.
         now: Timestamp::GO_ZERO,
         notes: Vec::new(),

@@ -121,6 +121,31 @@ fn parse_block(file: &str, block: &[Line]) -> Result<Pasted, InputError> {
 }
 
 /// A `Key:<tab>value` line; returns the section it opens.
+/// `Target CPU utilization: 70%` of the old `describeHorizontalPodAutoscalerV1`.
+fn v1_target(
+    file: &str,
+    n: usize,
+    key: &str,
+    value: &str,
+    r: &mut Reading,
+) -> Result<(), InputError> {
+    r.metrics_seen = true;
+    r.lines.metrics = vec![n];
+    let pct = value.strip_suffix('%').unwrap_or(value);
+    r.v1_target = Some(pct.parse::<i64>().map_err(|_| {
+        error(
+            file,
+            n,
+            format!(
+                "found {}, expected a percentage such as 50%",
+                crate::error::quoted(value)
+            ),
+        )
+        .field(key.to_string())
+    })?);
+    Ok(())
+}
+
 /// One `key=value` of describe's Labels (`printLabelsMultiline`); `<none>` has none.
 fn label(line: &str, r: &mut Reading) {
     if let Some((key, value)) = line.trim().split_once('=') {
@@ -204,20 +229,7 @@ fn top_level(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<Sectio
             Section::Behavior
         }
         "Target CPU utilization" => {
-            r.metrics_seen = true;
-            r.lines.metrics = vec![n];
-            let pct = value.strip_suffix('%').unwrap_or(value);
-            r.v1_target = Some(pct.parse::<i64>().map_err(|_| {
-                error(
-                    file,
-                    n,
-                    format!(
-                        "found {}, expected a percentage such as 50%",
-                        crate::error::quoted(value)
-                    ),
-                )
-                .field(key.to_string())
-            })?);
+            v1_target(file, n, key, value, r)?;
             Section::None
         }
         "Current CPU utilization" => {
