@@ -198,9 +198,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
     let observed_status = capture::observed_status(&loaded.status);
     let approximation = !have_pods
         && counts.source != Source::Samples
-        && (loaded.form.is_some()
-            || (!loaded.status.current_metrics.is_empty()
-                && kubectl::status_only::reads_pods(&loaded.spec.metrics)));
+        && from_status_alone(&loaded, &settings, &observed.files);
     required::pods_for_metrics(
         &loaded.spec.metrics,
         counts.current,
@@ -497,6 +495,19 @@ impl Counts {
             warnings,
         })
     }
+}
+
+/// Whether, without pods, the status alone answers: a pasted form (it carries nothing else), or
+/// a status whose currentMetrics stand for the pods (`reads_pods`), or for a metric total that
+/// no `--metric-value` or metrics file gives and only its per-pod average keeps.
+fn from_status_alone(loaded: &LoadedHpa, settings: &Settings, files: &values::FromFiles) -> bool {
+    let (specs, status) = (&loaded.spec.metrics, &loaded.status);
+    let given =
+        !settings.metric_values.is_empty() || files.custom_answered || files.external_answered;
+    loaded.form.is_some()
+        || (!status.current_metrics.is_empty()
+            && (kubectl::status_only::reads_pods(specs)
+                || (!given && kubectl::status_only::keeps_only_averages(specs, status))))
 }
 
 /// The status a sync is approximated from, when the status is all there is.

@@ -25,6 +25,7 @@ use serde_json::{Value, json};
 use tokio_rustls::rustls;
 
 use crate::support::{root, temp_dir};
+use crate::tables;
 
 pub const TOKEN: &str = "test-token";
 
@@ -365,12 +366,70 @@ fn scale(name: &str, replicas: i64, status: i64) -> String {
     .to_string()
 }
 
+/// A group version's resources, each with the verbs and short names kubectl's mapper reads.
 fn discovery(group_version: &str, resources: &[(&str, &str)]) -> String {
     let list: Vec<Value> = resources
         .iter()
-        .map(|(name, kind)| json!({"name": name, "kind": kind, "namespaced": true, "verbs": ["get"]}))
+        .map(|(name, kind)| {
+            let short: &[&str] = match *name {
+                "horizontalpodautoscalers" => &["hpa"],
+                "deployments" => &["deploy"],
+                "pods" => &["po"],
+                "events" => &["ev"],
+                "namespaces" => &["ns"],
+                "nodes" => &["no"],
+                _ => &[],
+            };
+            json!({"name": name, "singularName": "", "kind": kind,
+                   "namespaced": !matches!(*name, "namespaces" | "nodes"),
+                   "verbs": ["get", "list", "watch"], "shortNames": short})
+        })
         .collect();
     json!({"kind": "APIResourceList", "groupVersion": group_version, "resources": list}).to_string()
+}
+
+/// `/apis`: the groups served, each at its preferred version, as kubectl's discovery reads them.
+fn group_list() -> String {
+    let groups: Vec<Value> = [
+        ("autoscaling", &["v2", "v1"][..]),
+        ("apps", &["v1"]),
+        ("events.k8s.io", &["v1"]),
+        ("metrics.k8s.io", &["v1beta1"]),
+        ("custom.metrics.k8s.io", &["v1beta1"]),
+        ("external.metrics.k8s.io", &["v1beta1"]),
+        ("argoproj.io", &["v1alpha1"]),
+    ]
+    .iter()
+    .map(|(name, versions)| {
+        let versions: Vec<Value> = versions
+            .iter()
+            .map(|v| json!({"groupVersion": format!("{name}/{v}"), "version": v}))
+            .collect();
+        json!({"name": name, "versions": versions, "preferredVersion": versions[0]})
+    })
+    .collect();
+    json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}).to_string()
+}
+
+/// The HPAs of `namespaces`, as a list or as kubectl's table.
+fn hpa_list(f: &Fixture, namespaces: &[&str], as_table: bool) -> Reply {
+    let items: Vec<Value> = namespaces
+        .iter()
+        .flat_map(|ns| {
+            ["web", "orphan", "canary", "daemon", "keda-hpa-worker"]
+                .iter()
+                .filter_map(|n| hpa(f, ns, n))
+        })
+        .collect();
+    if as_table {
+        return reply(200, tables::hpa_table(&items));
+    }
+    reply(
+        200,
+        json!({"kind": "HorizontalPodAutoscalerList", "apiVersion": "autoscaling/v2",
+               "metadata": {}, "items": items})
+        .to_string(),
+    )
 }
 
 #[allow(
@@ -394,6 +453,7 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
     if !authorized {
         return status(401, "Unauthorized", "Unauthorized");
     }
+    let as_table = tables::wants_table(req.headers().get("accept").and_then(|v| v.to_str().ok()));
     let f = &state.fixture;
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     if let Some(answer) = hostile(&parts, &q) {
@@ -428,6 +488,7 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
                 tokio::time::sleep(std::time::Duration::from_secs(3)).await;
             }
             match hpa(f, ns, name) {
+                Some(h) if as_table => reply(200, tables::hpa_table(&[h])),
                 Some(h) => reply(200, h.to_string()),
                 None => status(
                     404,
@@ -443,17 +504,9 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             "namespaces",
             ns,
             "horizontalpodautoscalers",
-        ] => {
-            let items: Vec<Value> = ["web", "orphan", "canary", "daemon", "keda-hpa-worker"]
-                .iter()
-                .filter_map(|n| hpa(f, ns, n))
-                .collect();
-            reply(
-                200,
-                json!({"kind": "HorizontalPodAutoscalerList", "apiVersion": "autoscaling/v2",
-                       "metadata": {}, "items": items})
-                .to_string(),
-            )
+        ] => hpa_list(f, &[ns], as_table),
+        ["apis", "autoscaling", "v2", "horizontalpodautoscalers"] => {
+            hpa_list(f, &["shop", "rollouts"], as_table)
         }
         ["apis", "apps", "v1"] => reply(
             200,
@@ -488,9 +541,67 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
         ["apis", "events.k8s.io", "v1", "namespaces", ns, "events"] if f.events_v1 => {
             reply(200, events(ns, q.get("fieldSelector"), "regarding"))
         }
+        ["api", "v1", "namespaces", ns, "events"] if as_table => reply(
+            200,
+            tables::event_table(&event_items(ns, q.get("fieldSelector"), "involvedObject")),
+        ),
         ["api", "v1", "namespaces", ns, "events"] => {
             reply(200, events(ns, q.get("fieldSelector"), "involvedObject"))
         }
+        ["api", "v1", "events"] if as_table => reply(
+            200,
+            tables::event_table(&event_items(
+                "shop",
+                q.get("fieldSelector"),
+                "involvedObject",
+            )),
+        ),
+        ["api", "v1", "events"] => reply(
+            200,
+            events("shop", q.get("fieldSelector"), "involvedObject"),
+        ),
+        ["api"] => reply(
+            200,
+            json!({"kind": "APIVersions", "versions": ["v1"],
+                   "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0",
+                                                   "serverAddress": "127.0.0.1:6443"}]})
+            .to_string(),
+        ),
+        ["apis"] => reply(200, group_list()),
+        ["api", "v1"] => reply(
+            200,
+            discovery(
+                "v1",
+                &[
+                    ("pods", "Pod"),
+                    ("events", "Event"),
+                    ("namespaces", "Namespace"),
+                    ("nodes", "Node"),
+                ],
+            ),
+        ),
+        ["apis", "autoscaling", version @ ("v1" | "v2")] => reply(
+            200,
+            discovery(
+                &format!("autoscaling/{version}"),
+                &[
+                    ("horizontalpodautoscalers", "HorizontalPodAutoscaler"),
+                    ("horizontalpodautoscalers/status", "HorizontalPodAutoscaler"),
+                ],
+            ),
+        ),
+        [
+            "apis",
+            group @ ("custom.metrics.k8s.io" | "external.metrics.k8s.io"),
+            "v1beta1",
+        ] => reply(200, discovery(&format!("{group}/v1beta1"), &[])),
+        ["apis", "metrics.k8s.io", "v1beta1"] => reply(
+            200,
+            discovery(
+                "metrics.k8s.io/v1beta1",
+                &[("pods", "PodMetrics"), ("nodes", "NodeMetrics")],
+            ),
+        ),
         ["apis", "apps", "v1", "namespaces", ns, "deployments", name] if *name != "gone" => {
             reply(200, workload("apps/v1", "Deployment", ns, name))
         }
@@ -847,11 +958,46 @@ pub fn ago(seconds: i64) -> String {
     t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
-/// The events of HPA `web` (`field` is `regarding` for events.k8s.io/v1, `involvedObject` for
-/// core/v1): a scale up from 4 to 6 two minutes ago, then a failed Pods metric, repeated.
+/// The event list of a namespace (`field` is `regarding` for events.k8s.io/v1,
+/// `involvedObject` for core/v1).
 fn events(ns: &str, selector: Option<&String>, field: &str) -> String {
-    let wanted = format!("{field}.kind=HorizontalPodAutoscaler,{field}.name=web");
-    let items = if selector == Some(&wanted) {
+    let items = event_items(ns, selector, field);
+    let kind = if field == "regarding" {
+        "events.k8s.io/v1"
+    } else {
+        "v1"
+    };
+    json!({"kind": "EventList", "apiVersion": kind, "metadata": {"resourceVersion": "7"},
+           "items": items})
+    .to_string()
+}
+
+/// Whether a field selector (`a=b,c=d`; none selects all) matches HPA `web`'s events: each of
+/// its terms on the object's kind, name, namespace, API version or uid holds.
+fn selects_web(selector: Option<&String>, field: &str, ns: &str) -> bool {
+    let Some(selector) = selector else {
+        return true;
+    };
+    selector.split(',').all(|term| {
+        let Some((key, value)) = term.split_once('=') else {
+            return false;
+        };
+        let value = value.trim_start_matches('=');
+        match key.strip_prefix(field).and_then(|k| k.strip_prefix('.')) {
+            Some("kind") => value == "HorizontalPodAutoscaler",
+            Some("name") => value == "web",
+            Some("namespace") => value == ns,
+            Some("apiVersion") => value.starts_with("autoscaling/"),
+            Some("uid") => true,
+            _ => false,
+        }
+    })
+}
+
+/// The events of HPA `web` that `selector` selects: a scale up from 4 to 6 two minutes ago, then
+/// a failed Pods metric, repeated.
+fn event_items(ns: &str, selector: Option<&String>, field: &str) -> Vec<Value> {
+    if selects_web(selector, field, ns) {
         let object = json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
                             "name": "web", "namespace": ns});
         let (message, count) = if field == "regarding" {
@@ -864,6 +1010,7 @@ fn events(ns: &str, selector: Option<&String>, field: &str) -> String {
                                "type": kind, "reason": reason, message: text, count: n});
             if field == "regarding" {
                 e["apiVersion"] = json!("events.k8s.io/v1");
+                e["kind"] = json!("Event");
                 e["eventTime"] = json!(ago(first).replace('Z', ".000000Z"));
                 if n > 1 {
                     e["series"] =
@@ -871,8 +1018,10 @@ fn events(ns: &str, selector: Option<&String>, field: &str) -> String {
                 }
             } else {
                 e["apiVersion"] = json!("v1");
+                e["kind"] = json!("Event");
                 e["firstTimestamp"] = json!(ago(first));
                 e["lastTimestamp"] = json!(ago(last));
+                e["source"] = json!({"component": "horizontal-pod-autoscaler"});
             }
             e
         };
@@ -907,15 +1056,7 @@ fn events(ns: &str, selector: Option<&String>, field: &str) -> String {
         ]
     } else {
         Vec::new()
-    };
-    let kind = if field == "regarding" {
-        "events.k8s.io/v1"
-    } else {
-        "v1"
-    };
-    json!({"kind": "EventList", "apiVersion": kind, "metadata": {"resourceVersion": "7"},
-           "items": items})
-    .to_string()
+    }
 }
 
 /// `fixtures/cluster/`: the nodes and the cluster's pods, served whole (one page).

@@ -2,7 +2,8 @@
 //! HPA events, each ending in the same decision as the equivalent manifest and history.
 
 use crate::support::{
-    NOW, Test, codes, decision, hpacalc, json, json_output, root, stderr, stdout, temp_dir,
+    NOW, Test, approximate, codes, decision, hpacalc, json, json_output, root, stderr, stdout,
+    temp_dir,
 };
 
 const EVERYTHING_VALUES: [&str; 8] = [
@@ -145,18 +146,6 @@ fn history_and_events_together_are_merged_and_said() {
         "{}",
         v["assumptions"]
     );
-}
-
-/// The approximate decision, which every form of the same HPA must share.
-fn approximate(v: &serde_json::Value) -> serde_json::Value {
-    serde_json::json!({
-        "approximation": v["approximation"],
-        "currentReplicas": v["currentReplicas"],
-        "desiredReplicas": v["desiredReplicas"],
-        "metricProposal": v["decision"]["metricProposal"],
-        "change": v["decision"]["change"],
-        "rescaleReason": v["decision"]["rescaleReason"],
-    })
 }
 
 #[test]

@@ -448,6 +448,18 @@ pub fn json(args: &[&str]) -> Value {
     json_output(&all)
 }
 
+/// The approximate decision, which every form of the same HPA must share.
+pub fn approximate(v: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "approximation": v["approximation"],
+        "currentReplicas": v["currentReplicas"],
+        "desiredReplicas": v["desiredReplicas"],
+        "metricProposal": v["decision"]["metricProposal"],
+        "change": v["decision"]["change"],
+        "rescaleReason": v["decision"]["rescaleReason"],
+    })
+}
+
 /// Everything of a report that is the controller's decision, which two forms of the same inputs
 /// must agree on (not the steps, assumptions, sources and warnings, which name the forms).
 pub fn decision(v: &Value) -> Value {

@@ -266,9 +266,15 @@ fn keep_items(
             .iter()
             .any(|s| s.containers.iter().any(|c| c.name.is_empty()));
         if per_pod {
-            out.notes.push(format!(
-                "{file} has one row per pod (kubectl top without --containers): a \
-                 ContainerResource metric finds no container in it."
+            // The controller rounds each container's usage up to a millicore and sums them
+            // (`getPodMetrics`, rest_metrics_client.go); a per-pod row is the exact sum rounded
+            // up once.
+            out.warnings.push(format!(
+                "{file} has one row per pod (kubectl top without --containers): each is the pod's \
+                 exact cpu rounded up once, while the controller rounds each container up and \
+                 sums, so a pod of N containers reads up to N-1 millicores low (kubectl top pods \
+                 --containers gives the controller's figures); a ContainerResource metric finds \
+                 no container in it"
             ));
         }
     }

@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::input::manifest::HpaStatus;
 use crate::scenario::{
     ConditionStatus, Container, ContainerKind, ContainerMetrics, MetricSpec, ObservedStatus, Pod,
     PodMetricValue, PodMetrics, PodPhase, ReadyCondition, Resources, TargetType,
@@ -122,6 +123,22 @@ pub fn reads_pods(specs: &[MetricSpec]) -> bool {
         MetricSpec::Object { target, .. } | MetricSpec::External { target, .. } => {
             target.target_type == TargetType::Value
         }
+    })
+}
+
+/// Whether the status keeps only the per-pod average of an Object or External AverageValue
+/// metric, not its total: the controller writes the total over the replicas, rounded up
+/// (`GetExternalPerPodMetricReplicas`, `GetObjectPerPodMetricReplicas`), so the status alone
+/// gives the total only as an approximation.
+pub fn keeps_only_averages(specs: &[MetricSpec], status: &HpaStatus) -> bool {
+    specs.iter().any(|s| {
+        s.is_object_or_external()
+            && status.current_metrics.iter().any(|m| {
+                m.metric_type == s.type_name()
+                    && m.name == s.metric_name()
+                    && m.value_milli.is_none()
+                    && m.average_value_milli.is_some()
+            })
     })
 }
 

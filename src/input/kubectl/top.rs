@@ -3,13 +3,15 @@
 //! a leading `NAMESPACE` column under `-A`, and an optional `SWAP(bytes)` column (ignored). A
 //! `--sum` footer is skipped.
 //!
-//! kubectl prints cpu as `MilliValue()` millicores (what the controller uses) but memory as whole
-//! Mi, truncated: the caller warns about it.
+//! kubectl prints cpu as `MilliValue()` millicores (what the controller uses, per container; a
+//! per-pod row rounds the pod's sum once) but memory as whole Mi, truncated: the caller warns
+//! about both.
 
 use std::collections::HashMap;
 
 use super::sample::{Item, Sample};
 use crate::error::InputError;
+use crate::input::paste::text::{Header, Row as TableRow};
 use crate::quantity::parse_milli;
 use crate::scenario::{ContainerMetrics, Resources};
 
@@ -36,28 +38,6 @@ const HEADERS: [(&str, Column); 6] = [
 const EXPECTED: &str = "the columns of kubectl top pods [--containers]: [NAMESPACE] [POD] NAME \
                         CPU(cores) MEMORY(bytes) [SWAP(bytes)]";
 
-/// Whitespace-separated cells with their 1-based character columns.
-fn cells(line: &str) -> Vec<(usize, &str)> {
-    // (column counted in characters from 1, byte offset) of the current cell's start; the column
-    // is counted as the line is walked, not recounted from the start for each cell.
-    let mut out = Vec::new();
-    let mut start: Option<(usize, usize)> = None;
-    for (column, (i, c)) in line.char_indices().enumerate() {
-        match (c.is_whitespace(), start) {
-            (true, Some((col, s))) => {
-                out.push((col, line.get(s..i).unwrap_or_default()));
-                start = None;
-            }
-            (false, None) => start = Some((column + 1, i)),
-            _ => {}
-        }
-    }
-    if let Some((col, s)) = start {
-        out.push((col, line.get(s..).unwrap_or_default()));
-    }
-    out
-}
-
 pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = body
@@ -71,7 +51,8 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
             format!("found an empty file, expected JSON, YAML or {EXPECTED}"),
         ));
     };
-    let columns = read_header(file, header_line, header)?;
+    let header = Header::words(header).with_word_cells();
+    let columns = read_header(file, header_line, &header)?;
     let per_container = columns.contains(&Column::Pod);
 
     let mut pods = Pods {
@@ -81,32 +62,21 @@ pub(super) fn parse(file: &str, text: &str) -> Result<Vec<Item>, InputError> {
         index: HashMap::new(),
     };
     for (line_no, line) in lines {
-        let row = cells(line);
         // The `--sum` footer: a rule of underscores, then the totals.
-        if row.iter().all(|(_, c)| c.chars().all(|ch| ch == '_')) {
+        if line.chars().all(|c| c == '_' || c.is_whitespace()) {
             break;
         }
-        if row.len() != columns.len() {
-            return Err(InputError::new(
-                file,
-                format!(
-                    "found {} fields, expected {} as in the header",
-                    row.len(),
-                    columns.len()
-                ),
-            )
-            .at(line_no, None));
-        }
-        let read = read_row(file, line_no, &row, &columns, per_container)?;
+        let row = TableRow::cut(file, line_no, line, &header, " ")?;
+        let read = read_row(file, line_no, row.cells(), &columns, per_container)?;
         pods.add(line_no, read)?;
     }
     Ok(pods.items)
 }
 
 /// The header's columns, each known and once, with NAME, CPU(cores) and MEMORY(bytes) among them.
-fn read_header(file: &str, header_line: usize, header: &str) -> Result<Vec<Column>, InputError> {
+fn read_header(file: &str, header_line: usize, header: &Header) -> Result<Vec<Column>, InputError> {
     let mut columns = Vec::new();
-    for (col, name) in cells(header) {
+    for (name, col) in header.names.iter().zip(header.columns()) {
         let Some(&(_, column)) = HEADERS.iter().find(|(h, _)| h.eq_ignore_ascii_case(name)) else {
             return Err(InputError::new(
                 file,
@@ -127,12 +97,11 @@ fn read_header(file: &str, header_line: usize, header: &str) -> Result<Vec<Colum
     }
     let has = |c: Column| columns.contains(&c);
     if !has(Column::Name) || !has(Column::Cpu) || !has(Column::Memory) {
-        let names: Vec<&str> = cells(header).into_iter().map(|(_, n)| n).collect();
         return Err(InputError::new(
             file,
             format!(
                 "found the columns {}, expected {EXPECTED}",
-                crate::error::name_list(&names, crate::error::LIST_NAMES)
+                crate::error::name_list(&header.names, crate::error::LIST_NAMES)
             ),
         )
         .at(header_line, Some(1)));
@@ -318,9 +287,9 @@ mod tests {
             ),
             (
                 "NAME CPU(cores) MEMORY(bytes)\nweb-1 250m\n",
-                "found 2 fields, expected 3 as in the header",
+                "found 1 column(s), expected 3 as in the header (NAME CPU(cores) MEMORY(bytes))",
                 Some(2),
-                None,
+                Some(1),
             ),
             (
                 "NAME CPU(cores) MEMORY(bytes)\nweb-1 fast 1Mi\n",

@@ -114,38 +114,46 @@ pub fn split_cells(line: &str, n: usize) -> Vec<(usize, &str)> {
 pub(crate) struct Header {
     pub(crate) names: Vec<String>,
     starts: Vec<usize>,
+    /// No cell holds a space (`kubectl top`): a row may be cut at every run of whitespace.
+    word_cells: bool,
 }
 
 impl Header {
     pub(crate) fn parse(line: &str) -> Header {
-        let (starts, names) = split_cells(line, usize::MAX)
+        Header::of(split_cells(line, usize::MAX))
+    }
+
+    /// A header whose names hold no space (`kubectl get hpa`, `kubectl top`): cut at every run
+    /// of whitespace, so a header typed with single spaces reads too.
+    pub(crate) fn words(line: &str) -> Header {
+        Header::of(words(line))
+    }
+
+    /// The header of these names, each with its 1-based column.
+    fn of(cells: Vec<(usize, &str)>) -> Header {
+        let (starts, names) = cells
             .into_iter()
             .map(|(col, name)| (col - 1, name.to_string()))
             .unzip();
-        Header { names, starts }
+        Header {
+            names,
+            starts,
+            word_cells: false,
+        }
     }
 
-    /// A header whose names hold no space (`kubectl get hpa`): cut at every run of whitespace,
-    /// so a header typed with single spaces reads too.
-    pub(crate) fn words(line: &str) -> Header {
-        let mut names = Vec::new();
-        let mut starts = Vec::new();
-        let mut start = None;
-        for (i, c) in line
-            .char_indices()
-            .chain(std::iter::once((line.len(), ' ')))
-        {
-            match (c.is_whitespace(), start) {
-                (true, Some(s)) => {
-                    names.push(line.get(s..i).unwrap_or_default().to_string());
-                    starts.push(s);
-                    start = None;
-                }
-                (false, None) => start = Some(i),
-                _ => {}
-            }
+    /// The header of a table none of whose cells holds a space (`kubectl top`): a row typed with
+    /// single spaces reads too.
+    pub(crate) fn with_word_cells(self) -> Header {
+        Header {
+            word_cells: true,
+            ..self
         }
-        Header { names, starts }
+    }
+
+    /// The 1-based column where each name starts.
+    pub(crate) fn columns(&self) -> impl Iterator<Item = usize> + '_ {
+        self.starts.iter().map(|s| s + 1)
     }
 
     pub(crate) fn has(&self, name: &str) -> bool {
@@ -162,8 +170,9 @@ pub(crate) struct Row<'a> {
 impl<'a> Row<'a> {
     /// Cuts line `n` of `file` at the header's column positions, as kubectl aligned them; a row
     /// that does not fit them (a `-w` row printed apart, spaces lost in a paste) is cut at two
-    /// spaces or more (`split_cells`) instead. A row with another count of cells is an error that
-    /// names the header's columns, joined by `joiner`.
+    /// spaces or more (`split_cells`) instead, or at every run of whitespace where no cell holds
+    /// a space. A row with another count of cells is an error that names the header's
+    /// columns, joined by `joiner`.
     pub(crate) fn cut(
         file: &str,
         n: usize,
@@ -175,7 +184,13 @@ impl<'a> Row<'a> {
         if let Some(cells) = cut_at(line, &header.starts) {
             return Ok(Row { columns, cells });
         }
-        let cells = split_cells(line, columns.len());
+        let mut cells = split_cells(line, columns.len());
+        if cells.len() != columns.len() && header.word_cells {
+            let words = words(line);
+            if words.len() == columns.len() {
+                cells = words;
+            }
+        }
         if cells.len() != columns.len() {
             return Err(InputError::new(
                 file,
@@ -192,6 +207,11 @@ impl<'a> Row<'a> {
         Ok(Row { columns, cells })
     }
 
+    /// The cells in the header's order, each with its 1-based column.
+    pub(crate) fn cells(&self) -> &[(usize, &'a str)] {
+        &self.cells
+    }
+
     /// The cell of the column `name`, with its 1-based column; `None` when the header has no
     /// such column.
     pub(crate) fn get(&self, name: &str) -> Option<(usize, &'a str)> {
@@ -200,6 +220,26 @@ impl<'a> Row<'a> {
             .and_then(|i| self.cells.get(i))
             .copied()
     }
+}
+
+/// The words of `line` with their 1-based columns.
+fn words(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s + 1, line.get(s..i).unwrap_or_default()));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The cells of `line` between the column starts, or `None` where the row does not fit them: a
