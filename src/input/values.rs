@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::InputError;
+use crate::error::{InputError, UsageError};
 use crate::input::manifest::HpaStatus;
 use crate::quantity::parse_milli;
 use crate::scenario::{MetricSpec, MetricValues, PodMetricValue, PodMetrics};
@@ -49,7 +49,7 @@ pub fn resolve(
     pods: BTreeMap<String, Vec<PodMetricValue>>,
     files: &FromFiles,
     approximate: Option<i32>,
-) -> Result<Resolved, InputError> {
+) -> anyhow::Result<Resolved> {
     let given = parse_flags(flags)?;
     let mut takes_value: Vec<&str> = Vec::new();
     for spec in specs.iter().filter(|s| s.is_object_or_external()) {
@@ -72,7 +72,8 @@ pub fn resolve(
                 "found {}, expected {expected}",
                 crate::error::quoted(unknown)
             ),
-        ));
+        )
+        .into());
     }
 
     let mut resolved = Resolved {
@@ -149,7 +150,7 @@ fn status_value(
     name: &str,
     approximate: Option<i32>,
     notes: &mut Vec<String>,
-) -> Result<Option<i64>, InputError> {
+) -> anyhow::Result<Option<i64>> {
     let total = from_status(status, kind, name);
     // The status says the controller could not get it: its failed metric, an answer.
     if total.is_err()
@@ -165,7 +166,7 @@ fn status_value(
         (Ok(value), _) => value,
         (Err(e), Some(replicas)) => {
             let Some(average) = status_average(status, kind, name) else {
-                return Err(e);
+                return Err(e.into());
             };
             notes.push(format!(
                 "{kind} metric {name}: total approximated as status.currentMetrics averageValue \
@@ -173,7 +174,7 @@ fn status_value(
             ));
             average.saturating_mul(i64::from(replicas))
         }
-        (Err(e), None) => return Err(e),
+        (Err(e), None) => return Err(e.into()),
     };
     notes.push(format!(
         "{kind} metric {name}: value taken from status.currentMetrics (the value at the last sync)"
@@ -244,29 +245,24 @@ fn failed_in_status(status: &HpaStatus, kind: &str, name: &str) -> Option<String
     unknown.then(|| "the status has no value for it (kubectl shows <unknown>)".to_string())
 }
 
-/// The metric's total from `status.currentMetrics`, when the status holds it.
-fn from_status(status: &HpaStatus, kind: &str, name: &str) -> Result<i64, InputError> {
+/// The metric's total from `status.currentMetrics`, when the status holds it; else what is
+/// missing, a usage error naming the flag that gives it.
+fn from_status(status: &HpaStatus, kind: &str, name: &str) -> Result<i64, UsageError> {
     let entry = status
         .current_metrics
         .iter()
         .find(|m| m.metric_type == kind && m.name == name);
     match entry.map(|m| (m.value_milli, m.average_value_milli)) {
         Some((Some(value), _)) => Ok(value),
-        Some((None, Some(_))) => Err(InputError::new(
-            FLAG,
-            format!(
-                "found only an averageValue for {kind} metric {name} in status.currentMetrics \
-                 (the total divided by the replica count, rounded up, which cannot give the \
-                 total back), expected {FLAG} {name}=QUANTITY with the metric's total"
-            ),
-        )),
-        _ => Err(InputError::new(
-            FLAG,
-            format!(
-                "found no value for {kind} metric {name} (none in status.currentMetrics), \
-                 expected {FLAG} {name}=QUANTITY"
-            ),
-        )),
+        Some((None, Some(_))) => Err(UsageError(format!(
+            "{FLAG}: found only an averageValue for {kind} metric {name} in \
+             status.currentMetrics (the total divided by the replica count, rounded up, which \
+             cannot give the total back), expected {FLAG} {name}=QUANTITY with the metric's total"
+        ))),
+        _ => Err(UsageError(format!(
+            "{FLAG}: found no value for {kind} metric {name} (none in status.currentMetrics), \
+             expected {FLAG} {name}=QUANTITY"
+        ))),
     }
 }
 
@@ -339,7 +335,7 @@ mod tests {
         list.iter().map(|s| s.to_string()).collect()
     }
 
-    fn run(specs: &[MetricSpec], f: &[&str], st: &HpaStatus) -> Result<Resolved, InputError> {
+    fn run(specs: &[MetricSpec], f: &[&str], st: &HpaStatus) -> anyhow::Result<Resolved> {
         resolve(
             specs,
             &flags(f),
@@ -513,17 +509,17 @@ mod tests {
             let kind = spec.type_name();
             let st = status(&[(kind, "rps", None, Some(250))]);
             let err = run(&[spec], &[], &st).unwrap_err();
-            assert_eq!(err.file, "--metric-value");
+            let missing = &err.downcast_ref::<UsageError>().expect("a usage error").0;
             assert!(
-                err.message.starts_with(&format!(
-                    "found only an averageValue for {kind} metric rps in status.currentMetrics"
+                missing.starts_with(&format!(
+                    "--metric-value: found only an averageValue for {kind} metric rps in \
+                     status.currentMetrics"
                 )),
-                "{err}"
+                "{missing}"
             );
             assert!(
-                err.message
-                    .ends_with("expected --metric-value rps=QUANTITY with the metric's total"),
-                "{err}"
+                missing.ends_with("expected --metric-value rps=QUANTITY with the metric's total"),
+                "{missing}"
             );
         }
     }
@@ -532,11 +528,10 @@ mod tests {
     fn a_metric_with_no_flag_and_no_status_is_an_error() {
         let st = status(&[("Object", "other", Some(1), None)]);
         let err = run(&[external("queue", TargetType::Value)], &[], &st).unwrap_err();
-        assert_eq!(err.file, "--metric-value");
         assert_eq!(
-            err.message,
-            "found no value for External metric queue (none in status.currentMetrics), \
-             expected --metric-value queue=QUANTITY"
+            err.downcast_ref::<UsageError>().expect("a usage error").0,
+            "--metric-value: found no value for External metric queue (none in \
+             status.currentMetrics), expected --metric-value queue=QUANTITY"
         );
     }
 
@@ -591,6 +586,7 @@ mod tests {
         ];
         for &(rule, given, field, message) in cases {
             let err = run(&specs, given, &HpaStatus::default()).unwrap_err();
+            let err = err.downcast_ref::<InputError>().expect("an input error");
             assert_eq!(err.file, "--metric-value", "{rule}");
             assert_eq!(err.field.as_deref(), field, "{rule}: {err}");
             assert!(err.message.starts_with(message), "{rule}: {err}");
@@ -601,7 +597,9 @@ mod tests {
     fn a_flag_for_an_hpa_without_object_or_external_metrics_is_refused() {
         let err = run(&[pods("pps")], &["rps=1"], &HpaStatus::default()).unwrap_err();
         assert_eq!(
-            err.message,
+            err.downcast_ref::<InputError>()
+                .expect("an input error")
+                .message,
             "found \"rps\", expected no --metric-value: the HPA has no Object or External metric"
         );
     }

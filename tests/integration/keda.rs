@@ -473,3 +473,30 @@ fn the_scaled_object_and_the_hpa_keda_made_agree() {
         from_hpa["metrics"][0]["target"]
     );
 }
+
+/// The HPA KEDA generated, as `kubectl get hpa -o yaml` prints it, alone: its status keeps only
+/// the External metric's per-pod average (27400m over 5 replicas), so the answer is the
+/// status-only approximation its describe text gives, 137 / 20 → 7. With `--pods` the total is a
+/// missing input (exit 2), not made up.
+#[test]
+fn a_keda_hpas_yaml_alone_is_the_approximation_and_with_pods_its_total_is_missing() {
+    let v = json_output(&["--hpa", "fixtures/kubectl/keda-hpa.yaml", "--now", NOW]);
+    assert_eq!(v["approximation"], true);
+    assert_eq!(v["decision"]["metricProposal"], 7);
+    assert_eq!(v["desiredReplicas"], 7);
+    assert!(codes(&v).contains(&"KedaManaged".to_string()));
+    assert!(
+        v["assumptions"]
+            .to_string()
+            .contains("averageValue × 5 replicas"),
+        "{}",
+        v["assumptions"]
+    );
+    Test::new()
+        .args(["--hpa", "fixtures/kubectl/keda-hpa.yaml"])
+        .args(["--pods", "fixtures/kubectl/pods.json"])
+        .fails(2)
+        .stdout("")
+        .stderr_contains("expected --metric-value s0-rabbitmq-worker_tasks=QUANTITY")
+        .run();
+}
