@@ -59,7 +59,7 @@ _hpacalc() {
 
     case "${cmd}" in
         hpacalc)
-            opts="-f -n -l -o -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --request-timeout --save --watch --nodes-from-cluster --watch-count --help --version rbac schema completions simulate audit help"
+            opts="-f -n -l -o -v -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --cluster --user --v --request-timeout --save --watch --nodes-from-cluster --watch-count --help --version rbac schema completions simulate audit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -237,6 +237,22 @@ _hpacalc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --request-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -257,7 +273,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__audit)
-            opts="-A -n -f -o -h --cluster --all-namespaces --namespace --kubeconfig --context --request-timeout --filename --metrics --custom-metrics --external-metrics --nodes --node-group-max --events --output --fail-on --now --sync-period --tolerance --kube-version --feature-gates --help"
+            opts="-A -n -v -f -o -h --cluster --all-namespaces --namespace --kubeconfig --context --user --v --request-timeout --filename --metrics --custom-metrics --external-metrics --nodes --node-group-max --events --output --fail-on --now --sync-period --tolerance --kube-version --feature-gates --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -280,6 +296,18 @@ _hpacalc() {
                     return 0
                     ;;
                 --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= request-timeout= save= watch nodes-from-cluster watch-count= h/help V/version
+    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= cluster= user= v/v= request-timeout= save= watch nodes-from-cluster watch-count= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -66,6 +66,9 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-utilization-
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l context -d 'The kubeconfig context to use (default: its current-context)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l cluster -d 'The kubeconfig cluster to use instead of the context\'s, as kubectl\'s --cluster' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l user -d 'The kubeconfig user to use instead of the context\'s, as kubectl\'s --user' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -s v -l v -d 'kubectl\'s log level: 6 or more logs each API request (method, URL, status, time) on stderr' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l save -d 'Also write what was read as offline files, with command.txt to reproduce the answer' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l watch-count -d 'Stop --watch after N evaluations (for tests)' -r
@@ -141,6 +144,8 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l cluster -d 'A 
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s n -l namespace -d 'Live: list one namespace of the cluster (kubeconfig) instead of reading files' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l context -d 'The kubeconfig context to use (default: its current-context)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l user -d 'The kubeconfig user to use instead of the context\'s, as kubectl\'s --user (the cluster is the context\'s: --cluster names the dump here)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s v -l v -d 'kubectl\'s log level: 6 or more logs each API request (method, URL, status, time) on stderr' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s f -l filename -d 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l metrics -d 'The pods\' resource usage: `kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods`' -r -F

@@ -292,6 +292,25 @@ pub struct LiveFlags {
     #[arg(long, value_name = "NAME", requires = "live_hpa")]
     pub context: Option<String>,
 
+    /// The kubeconfig cluster to use instead of the context's, as kubectl's --cluster
+    #[arg(long, value_name = "NAME", requires = "live_hpa")]
+    pub cluster: Option<String>,
+
+    /// The kubeconfig user to use instead of the context's, as kubectl's --user
+    #[arg(long, value_name = "NAME", requires = "live_hpa")]
+    pub user: Option<String>,
+
+    /// kubectl's log level: 6 or more logs each API request (method, URL, status, time) on
+    /// stderr
+    #[arg(
+        short = 'v',
+        long = "v",
+        value_name = "N",
+        default_value_t = 0,
+        requires = "live_hpa"
+    )]
+    pub verbosity: u8,
+
     /// How long to wait for each API request (`0` waits without limit)
     #[arg(
         long,
@@ -385,6 +404,22 @@ pub struct AuditArgs {
     /// The kubeconfig context to use (default: its current-context)
     #[arg(long, value_name = "NAME", help_heading = "Live")]
     pub context: Option<String>,
+
+    /// The kubeconfig user to use instead of the context's, as kubectl's --user (the cluster is
+    /// the context's: --cluster names the dump here)
+    #[arg(long, value_name = "NAME", help_heading = "Live")]
+    pub user: Option<String>,
+
+    /// kubectl's log level: 6 or more logs each API request (method, URL, status, time) on
+    /// stderr
+    #[arg(
+        short = 'v',
+        long = "v",
+        value_name = "N",
+        default_value_t = 0,
+        help_heading = "Live"
+    )]
+    pub verbosity: u8,
 
     /// How long to wait for each API request (`0` waits without limit)
     #[arg(

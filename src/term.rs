@@ -56,6 +56,12 @@ pub fn warn(message: &str) {
     let _ = writeln!(anstream::stderr(), "{style}warning{style:#}: {message}");
 }
 
+/// Prints a log line (`-v`'s requests) on stderr, escaped as warnings are.
+pub fn log(message: &str) {
+    let message = crate::error::escape_terminal(message);
+    let _ = writeln!(anstream::stderr(), "{message}");
+}
+
 /// Prints each warning.
 pub fn warn_all(warnings: &[String]) {
     for w in warnings {

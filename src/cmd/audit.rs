@@ -72,7 +72,10 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
         let settings = crate::input::live::client::Settings {
             kubeconfig: args.kubeconfig.as_deref(),
             context: args.context.as_deref(),
+            user: args.user.as_deref(),
             timeout: crate::input::live::request_timeout(&args.request_timeout)?,
+            verbosity: args.verbosity,
+            ..Default::default()
         };
         crate::input::live::cluster::read(&settings, args.namespace.as_deref())?
     } else {

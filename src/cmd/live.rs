@@ -34,7 +34,10 @@ pub fn open(cli: &Cli, name: &str) -> Result<Session> {
     let options = Options {
         kubeconfig: cli.live.kubeconfig.clone(),
         context: cli.live.context.clone(),
+        cluster: cli.live.cluster.clone(),
+        user: cli.live.user.clone(),
         timeout,
+        verbosity: cli.live.verbosity,
         namespace: cli.namespace.clone(),
         save: cli.live.save.clone(),
         with_nodes: cli.live.nodes_from_cluster,

@@ -263,15 +263,16 @@ fn object_and_external_values_come_from_the_status_and_say_so() {
     );
 }
 
+/// A value no flag, file or status gives is a missing input: exit 2, as README's exit codes say.
 #[test]
-fn an_object_metric_without_a_value_is_an_input_error() {
+fn an_object_metric_without_a_value_is_a_missing_input() {
     let o = hpacalc(&[
         "--hpa",
         "fixtures/hpa/all-metric-types.yaml",
         "--pods",
         "fixtures/samples/pods-metric.csv",
     ]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
     assert!(stderr(&o).contains("--metric-value"), "{}", stderr(&o));
 }

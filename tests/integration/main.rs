@@ -17,6 +17,7 @@ mod keda;
 mod kubectl;
 mod kubectl_real;
 mod live;
+mod live_flags;
 mod nodes;
 mod paste;
 mod prometheus;

@@ -1,8 +1,9 @@
 //! The connection to the API server, as kubectl makes it: `--kubeconfig`, else `KUBECONFIG` (a
 //! list of files, merged), else `~/.kube/config`, else the in-cluster service account; the
-//! context from `--context`, else the kubeconfig's current-context. Every request is a plain GET
-//! with the request timeout and no client retries, answered with its status code and body: the
-//! caller decides what a 404 or a 503 means.
+//! context from `--context`, else the kubeconfig's current-context, its cluster and user replaced
+//! by `--cluster` and `--user`. Every request is a plain GET with the request timeout and no
+//! client retries, answered with its status code and body: the caller decides what a 404 or a
+//! 503 means. From `-v=6` on, each request is logged on stderr, as kubectl logs it.
 
 use std::path::Path;
 use std::time::Duration as StdDuration;
@@ -24,6 +25,8 @@ pub struct Api {
     /// The context's namespace (`default` when it names none).
     pub default_namespace: String,
     timeout: Option<StdDuration>,
+    /// `-v`: from 6 on, each request is logged on stderr.
+    verbosity: u8,
     /// How far the API server's clock (the `Date` of its first answer) is ahead of this
     /// machine's, in milliseconds: the controller's clock is the server's side. Kept for the
     /// session, so the times of `--watch`'s evaluations follow each other.
@@ -72,12 +75,21 @@ pub struct Refused {
 pub type Answer = Result<Result<String, Refused>, LiveError>;
 
 /// Where the configuration comes from.
+#[derive(Default)]
 pub struct Settings<'a> {
     pub kubeconfig: Option<&'a Path>,
     pub context: Option<&'a str>,
+    /// `--cluster`, `--user`: the kubeconfig entries used instead of the context's.
+    pub cluster: Option<&'a str>,
+    pub user: Option<&'a str>,
     /// `None`: no limit.
     pub timeout: Option<StdDuration>,
+    /// `-v`, kubectl's log level: 6 and above log each request.
+    pub verbosity: u8,
 }
+
+/// The `-v` level from which each request is logged (kubectl's own: method, URL, status, time).
+pub const LOG_REQUESTS: u8 = 6;
 
 impl Api {
     /// Loads the configuration as kubectl does and builds a client without retries.
@@ -104,6 +116,7 @@ impl Api {
             context,
             default_namespace,
             timeout: settings.timeout,
+            verbosity: settings.verbosity,
             server_offset: std::sync::Arc::default(),
         })
     }
@@ -125,8 +138,30 @@ impl Api {
         }
     }
 
-    /// GET `req.path`: the body of a 2xx answer, the refusal of any other, or why there was none.
+    /// GET `req.path`: the body of a 2xx answer, the refusal of any other, or why there was none;
+    /// logged from `-v=6` on.
     pub async fn get(&self, req: &Request) -> Answer {
+        let started = std::time::Instant::now();
+        let answer = self.get_unlogged(req).await;
+        if self.verbosity >= LOG_REQUESTS {
+            let ms = started.elapsed().as_millis();
+            let url = format!("{}{}", self.server, req.path);
+            crate::term::log(&match &answer {
+                Ok(Ok(_)) => format!("GET {url} 200 OK in {ms} milliseconds"),
+                Ok(Err(refused)) => {
+                    let reason = http::StatusCode::from_u16(refused.code)
+                        .ok()
+                        .and_then(|c| c.canonical_reason())
+                        .unwrap_or_default();
+                    format!("GET {url} {} {reason} in {ms} milliseconds", refused.code)
+                }
+                Err(e) => format!("GET {url} failed after {ms} milliseconds: {e}"),
+            });
+        }
+        answer
+    }
+
+    async fn get_unlogged(&self, req: &Request) -> Answer {
         let call = async {
             let request = http::Request::get(req.path.as_str())
                 .header(http::header::ACCEPT, "application/json")
@@ -258,6 +293,7 @@ async fn load_config(settings: &Settings<'_>) -> Result<(kube::Config, String), 
             context_list(&names)
         )));
     }
+    super::kubeconfig::use_entries(&mut kubeconfig, &context, settings.cluster, settings.user)?;
     super::kubeconfig::inline_context(&mut kubeconfig, &context, settings.timeout)?;
     let options = KubeConfigOptions {
         context: Some(context.clone()),

@@ -219,6 +219,48 @@ fn absolute_paths(config: &mut Kubeconfig, dir: &Path) {
     }
 }
 
+/// `--cluster` and `--user`: the context uses these kubeconfig entries instead of its own, as
+/// kubectl's flags of the same names make it; an entry the kubeconfig lacks is an error that
+/// lists those it has.
+pub fn use_entries(
+    config: &mut Kubeconfig,
+    context: &str,
+    cluster: Option<&str>,
+    user: Option<&str>,
+) -> Result<(), LiveError> {
+    let missing = |kind: &str, name: &str, names: Vec<&str>| {
+        LiveError(format!(
+            "{kind} {} not found in the kubeconfig (its {kind}s: {})",
+            crate::error::quoted(name),
+            crate::error::name_list(&names, crate::error::LIST_NAMES)
+        ))
+    };
+    if let Some(name) = cluster
+        && !config.clusters.iter().any(|c| c.name == name)
+    {
+        let names = config.clusters.iter().map(|c| c.name.as_str()).collect();
+        return Err(missing("cluster", name, names));
+    }
+    if let Some(name) = user
+        && !config.auth_infos.iter().any(|a| a.name == name)
+    {
+        let names = config.auth_infos.iter().map(|a| a.name.as_str()).collect();
+        return Err(missing("user", name, names));
+    }
+    let entry = (config.contexts.iter_mut())
+        .find(|c| c.name == context)
+        .and_then(|c| c.context.as_mut());
+    if let Some(ctx) = entry {
+        if let Some(name) = cluster {
+            ctx.cluster = name.to_string();
+        }
+        if let Some(name) = user {
+            ctx.user = Some(name.to_string());
+        }
+    }
+    Ok(())
+}
+
 /// Reads the files the context's cluster and user name, and runs its exec plugin, so that the
 /// client reads nothing itself. `timeout` bounds the plugin (`--request-timeout`).
 pub fn inline_context(

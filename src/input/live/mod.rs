@@ -41,8 +41,13 @@ pub struct LiveError(pub String);
 pub struct Options {
     pub kubeconfig: Option<PathBuf>,
     pub context: Option<String>,
+    /// `--cluster`, `--user`: kubeconfig entries instead of the context's.
+    pub cluster: Option<String>,
+    pub user: Option<String>,
     /// `--request-timeout`; `None` waits without limit.
     pub timeout: Option<StdDuration>,
+    /// `-v`: kubectl's log level.
+    pub verbosity: u8,
     /// `-n`; default: the kubeconfig context's namespace.
     pub namespace: Option<String>,
     /// `--save DIR`: also write the capture there.
@@ -166,7 +171,10 @@ impl Session {
         let connection = Connection {
             kubeconfig: options.kubeconfig.as_deref(),
             context: options.context.as_deref(),
+            cluster: options.cluster.as_deref(),
+            user: options.user.as_deref(),
             timeout: options.timeout,
+            verbosity: options.verbosity,
         };
         let api = runtime.block_on(Api::connect(&connection))?;
         let namespace =
