@@ -105,6 +105,7 @@ impl Inputs {
         Ok(Inputs {
             hpa: Text::read(hpa)?,
             scale: read(&cli.scale)?,
+            scale_error: None,
             pods: read(&cli.pods)?.map(Given::Text),
             metrics: read(&cli.metrics)?.map(Given::Text),
             custom_metrics: all(&cli.custom_metrics)?,

@@ -72,6 +72,8 @@ struct Read {
     settings: Settings,
     loaded: LoadedHpa,
     scale: Option<(kubectl::scale::Scale, String)>,
+    /// The error the scale read answered: the sync stops there.
+    scale_error: Option<String>,
     target: Option<Given<target::TargetScale>>,
     have_pods: bool,
     observed: capture::Observed,
@@ -91,6 +93,7 @@ fn read(inputs: Inputs) -> Result<Read> {
         custom_metrics,
         external_metrics,
         scale,
+        scale_error,
         target,
         history,
         events,
@@ -106,6 +109,11 @@ fn read(inputs: Inputs) -> Result<Read> {
         warnings: std::mem::take(&mut loaded.warnings),
         diagnostics: Vec::new(),
     };
+    let scale_error = scale_error.map(|unread| {
+        let (error, note) = unread.error(&loaded.spec.target);
+        said.notes.push(note);
+        error
+    });
     let scale = scale.as_ref().map(read_scale).transpose()?;
     let (selector, selector_error) =
         pod_selector(settings.selector.as_deref(), scale.as_ref().map(|(s, _)| s));
@@ -150,6 +158,7 @@ fn read(inputs: Inputs) -> Result<Read> {
         settings,
         loaded,
         scale,
+        scale_error,
         target,
         have_pods,
         observed,
@@ -166,6 +175,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         settings,
         loaded,
         scale,
+        scale_error,
         target,
         have_pods,
         mut observed,
@@ -187,6 +197,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         &loaded,
         target_scale.as_ref(),
         have_pods.then_some(&samples.pods),
+        scale_error.is_some(),
     )?;
     said.notes.extend(counts.notes);
     said.warnings.extend(counts.warnings);
@@ -197,6 +208,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
     // From the status alone: synthetic pods reproduce status.currentMetrics.
     let observed_status = capture::observed_status(&loaded.status);
     let approximation = !have_pods
+        && scale_error.is_none()
         && counts.source != Source::Samples
         && (loaded.form.is_some()
             || (!loaded.status.current_metrics.is_empty()
@@ -204,7 +216,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
     required::pods_for_metrics(
         &loaded.spec.metrics,
         counts.current,
-        have_pods,
+        have_pods || scale_error.is_some(),
         approximation,
     )?;
     if approximation && let Some(status) = &observed_status {
@@ -233,30 +245,27 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         approximation,
         past.sources,
     );
-    let metrics = metric_values(
-        &loaded,
-        &settings,
-        keda.is_some(),
-        samples.resource_metrics,
-        samples.pod_metrics,
-        &mut observed,
-        approximation.then_some(counts.current),
-        &mut said,
-    )?;
-
-    let files = nodes::NodeFiles {
-        nodes: nodes.as_ref(),
-        all_pods: all_pods.as_ref(),
+    let metrics = match scale_error {
+        // The sync stops at the scale: no metric is read.
+        Some(_) => crate::scenario::MetricValues::default(),
+        None => metric_values(
+            &loaded,
+            &settings,
+            keda.is_some(),
+            samples.resource_metrics,
+            samples.pod_metrics,
+            &mut observed,
+            approximation.then_some(counts.current),
+            &mut said,
+        )?,
     };
-    let node_group = nodes::from_settings(
-        &settings.nodes,
-        files,
+    let node_group = node_group(
+        &settings,
+        (&nodes, &all_pods),
         &samples.pods,
-        &loaded.spec.namespace,
+        &loaded,
+        counts.current,
     )?;
-    if let Some(group) = &node_group {
-        nodes::check_size(group, counts.current)?;
-    }
 
     Ok(Scenario {
         scaled_to_zero: loaded.status.scaled_to_zero,
@@ -265,6 +274,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         current_replicas: counts.current,
         current_replicas_source: counts.source,
         status_replicas: counts.status,
+        scale_error,
         pods: samples.pods,
         metrics,
         config: settings.controller,
@@ -280,6 +290,25 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         observed_status,
         keda,
     })
+}
+
+/// The node group of the Nodes section, checked against the current count.
+fn node_group(
+    settings: &Settings,
+    (nodes, all_pods): (&Option<Text>, &Option<Text>),
+    pods: &[crate::scenario::Pod],
+    loaded: &LoadedHpa,
+    current: i32,
+) -> Result<Option<crate::scenario::NodeInput>> {
+    let files = nodes::NodeFiles {
+        nodes: nodes.as_ref(),
+        all_pods: all_pods.as_ref(),
+    };
+    let group = nodes::from_settings(&settings.nodes, files, pods, &loaded.spec.namespace)?;
+    if let Some(group) = &group {
+        nodes::check_size(group, current)?;
+    }
+    Ok(group)
 }
 
 /// What the inputs said on the way: the assumptions, the warnings for stderr, the named causes.
@@ -457,12 +486,37 @@ struct Counts {
 }
 
 impl Counts {
+    /// The scale was not read: the count is `status.currentReplicas`, which the controller
+    /// leaves as it is (an omitted count is 0, as the API reads it).
+    fn unread(loaded: &LoadedHpa) -> Counts {
+        let current = loaded.status.current_replicas;
+        Counts {
+            current: current.unwrap_or(0),
+            source: Source::Status,
+            status: current.unwrap_or(0),
+            notes: (current.is_none())
+                .then(|| {
+                    "The HPA has no status.currentReplicas: 0, as the API reads an omitted \
+                     count."
+                        .to_string()
+                })
+                .into_iter()
+                .collect(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The count, and where it came from; `unread`: the controller could not read the scale.
     fn of(
         settings: &Settings,
         loaded: &LoadedHpa,
         target: Option<&target::TargetScale>,
         pods: Option<&Vec<crate::scenario::Pod>>,
+        unread: bool,
     ) -> Result<Counts> {
+        if unread {
+            return Ok(Counts::unread(loaded));
+        }
         let current = required::current_replicas(&required::CurrentInputs {
             flag: settings.current_replicas,
             target,

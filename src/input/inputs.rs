@@ -10,7 +10,7 @@ use anyhow::Result;
 use crate::error::InputError;
 use crate::input::kubectl::{metrics::CapturedMetrics, pods::CapturedPods};
 use crate::input::read_input;
-use crate::input::target::TargetScale;
+use crate::input::target::{ScaleUnread, TargetScale};
 use crate::scenario::ControllerConfig;
 use crate::time::{Duration, Timestamp};
 use crate::version;
@@ -68,6 +68,10 @@ pub struct Inputs {
     pub external_metrics: Vec<Text>,
     /// The target's scale subresource.
     pub scale: Option<Text>,
+    /// The scale could not be read (an audit's target not in the dump, or of a kind without a
+    /// scale subresource): the sync stops there (FailedGetScale), no pod, metric or target is
+    /// read.
+    pub scale_error: Option<ScaleUnread>,
     pub target: Option<Given<TargetScale>>,
     pub history: Option<Text>,
     pub events: Option<Text>,
@@ -222,6 +226,7 @@ impl Inputs {
             custom_metrics: Vec::new(),
             external_metrics: Vec::new(),
             scale: None,
+            scale_error: None,
             target: None,
             history: None,
             events: None,

@@ -237,6 +237,7 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         current_replicas: start_replicas,
         current_replicas_source: Source::Simulation,
         status_replicas: start_replicas,
+        scale_error: None,
         scaled_to_zero: loaded.status.scaled_to_zero,
         status_conditions: Vec::new(),
         pods: Vec::new(),

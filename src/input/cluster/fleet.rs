@@ -15,6 +15,7 @@ use crate::input::cluster::objects::{
 use crate::input::cluster::share::{Common, Share};
 use crate::input::cluster::{Dump, Whole};
 use crate::input::selector::Selector;
+use crate::input::target::ScaleUnread;
 use crate::report::fleet::{AuditReport, Unevaluated};
 use crate::scenario::fleet::{
     CapacityFacts, FleetFacts, GroupFit, HpaCase, HpaFacts, LoneScaledObject, Names, NodeRoom,
@@ -149,17 +150,13 @@ impl<'a> Fleet<'a> {
         let selector_text = m.selector.as_ref().map(|(t, _)| t.clone());
         let selector_error = selector_error(m, &key, &selecting);
         let r = &head.spec.scale_target_ref;
-        let scenario = if m.state == TargetState::Found {
-            self.scenario(m, &key, selector_error, common)
-        } else {
-            Err(format!(
-                "{} {} is not in the inputs: the controller cannot read its scale",
-                r.kind, r.name
-            ))
-        };
+        let scenario = self.scenario(m, &key, selector_error, common);
+        // A target whose scale cannot be read has its findings; its metrics are never read.
         let (resources, utilization_resources, missing_requests) = match &scenario {
-            Ok(scenario) => requests_facts(&scenario.hpa.metrics, m.target),
-            Err(_) => (Vec::new(), Vec::new(), Vec::new()),
+            Ok(scenario) if m.state == TargetState::Found => {
+                requests_facts(&scenario.hpa.metrics, m.target)
+            }
+            _ => (Vec::new(), Vec::new(), Vec::new()),
         };
         let (min_replicas, max_replicas) = match &scenario {
             Ok(s) => (s.hpa.min_replicas, s.hpa.max_replicas),
@@ -219,7 +216,8 @@ impl<'a> Fleet<'a> {
     }
 
     /// The single-HPA scenario of the HPA's share of the dump; an HPA KEDA made is given as its
-    /// ScaledObject (KEDA's step, then the HPA's).
+    /// ScaledObject (KEDA's step, then the HPA's). A target whose scale cannot be read gives the
+    /// controller's answer to that (FailedGetScale), from the HPA alone.
     fn scenario(
         &self,
         m: &Matched<'a>,
@@ -228,7 +226,13 @@ impl<'a> Fleet<'a> {
         common: &Common,
     ) -> Result<crate::scenario::Scenario, String> {
         let meta = &m.hpa.head.metadata;
+        let scale_error = match m.state {
+            TargetState::Found => None,
+            TargetState::Missing => Some(ScaleUnread::NotFound),
+            TargetState::NoScale => Some(ScaleUnread::NoScaleSubresource),
+        };
         let scaled_object = (meta.owner_references.iter())
+            .filter(|_| scale_error.is_none())
             .find(|o| o.kind == "ScaledObject")
             .and_then(|o| (self.scaled_objects).get(&(meta.namespace.as_str(), o.name.as_str())))
             .copied();
@@ -249,6 +253,7 @@ impl<'a> Fleet<'a> {
                 .cloned()
                 .unwrap_or_default(),
             selector_error,
+            scale_error,
             own: self.dump.hpa_files.get(key),
         };
         share_scenario(share, scaled_object, common).map_err(|e| format!("{e:#}"))

@@ -367,6 +367,7 @@ impl Files {
             custom_metrics,
             external_metrics,
             scale: Some(self.scale),
+            scale_error: None,
             target: Some(Given::Text(self.target)),
             history,
             events: Some(self.events),

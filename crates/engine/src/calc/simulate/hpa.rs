@@ -182,6 +182,7 @@ fn decide(sync: &Sync<'_>) -> Decision {
             .conditions
             .get("ScalingActive")
             .map(|c| c.reason.clone()),
+        Branch::FailedGetScale => sync.conditions.get("AbleToScale").map(|c| c.reason.clone()),
         Branch::AboveMax => Some("TooManyReplicas".to_string()),
         Branch::BelowMin => Some("TooFewReplicas".to_string()),
         Branch::Metrics => match (&sync.normalization, sync.metric_proposal) {
