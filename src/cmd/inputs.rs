@@ -116,6 +116,7 @@ impl Inputs {
             nodes: read(&cli.nodes.nodes_file)?,
             all_pods: read(&cli.nodes.all_pods)?,
             settings,
+            live: None,
         })
     }
 }

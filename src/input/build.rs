@@ -76,6 +76,7 @@ struct Read {
     scale_error: Option<String>,
     target: Option<Given<target::TargetScale>>,
     have_pods: bool,
+    live: Option<super::inputs::LiveSource>,
     observed: capture::Observed,
     samples: samples::Samples,
     past: past::Past,
@@ -100,6 +101,7 @@ fn read(inputs: Inputs) -> Result<Read> {
         nodes,
         all_pods,
         settings,
+        live,
     } = inputs;
     let have_pods = pods.is_some();
     let mut loaded = load_hpa(&hpa, &settings)?;
@@ -161,6 +163,7 @@ fn read(inputs: Inputs) -> Result<Read> {
         scale_error,
         target,
         have_pods,
+        live,
         observed,
         samples,
         past,
@@ -178,6 +181,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         scale_error,
         target,
         have_pods,
+        live,
         mut observed,
         mut samples,
         past,
@@ -244,6 +248,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         &counts.source,
         approximation,
         past.sources,
+        live.as_ref(),
     );
     let metrics = match scale_error {
         // The sync stops at the scale: no metric is read.

@@ -79,6 +79,19 @@ pub struct Inputs {
     pub nodes: Option<Text>,
     pub all_pods: Option<Text>,
     pub settings: Settings,
+    /// Live mode: the API server answered every input but `history` (a file given beside it).
+    pub live: Option<LiveSource>,
+}
+
+/// The API server a live run read its inputs from, as the report's `sources` name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveSource {
+    /// The kubeconfig context.
+    pub context: String,
+    /// The API server's URL.
+    pub server: String,
+    /// The evaluation time is the server's clock (its `Date` header), not this machine's.
+    pub server_clock: bool,
 }
 
 /// What is not a file: the controller's flags, validated, and what the user says of the inputs.
@@ -233,6 +246,7 @@ impl Inputs {
             nodes: None,
             all_pods: None,
             settings,
+            live: None,
         }
     }
 }

@@ -460,9 +460,68 @@ fn watch_prints_one_json_object_per_evaluation() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|s| s["fact"] == "history" && s["form"] == "kubectl get events")
+            .any(|s| s["fact"] == "history" && s["form"] == "live")
     };
     assert!(from_events(&lines[0]), "{:#}", lines[0]["sources"]);
+}
+
+/// Every fact the API server answered names it, by the kubeconfig context and the server's URL;
+/// no source names a file of the capture, which lives in memory (with `--save` too). A
+/// `--history` file given beside it stays the file it is.
+#[test]
+fn a_live_answers_sources_name_the_context_and_the_server_not_files() {
+    let dir = save_dir("sources");
+    let saved = ["--save", dir.to_str().unwrap()];
+    let history = ["--history", "fixtures/history/steady.csv"];
+    for args in [&[][..], &saved[..], &history[..]] {
+        let mut all = vec!["web", "-n", "shop"];
+        all.extend(args);
+        let v = live_json(&all);
+        let sources = v["sources"].as_array().unwrap();
+        for fact in [
+            "hpa",
+            "status",
+            "pods",
+            "resourceMetrics",
+            "customMetrics",
+            "now",
+        ] {
+            let s = (sources.iter())
+                .find(|s| s["fact"] == fact)
+                .unwrap_or_else(|| panic!("no {fact} in {sources:#?}"));
+            assert_eq!(s["form"], "live", "{s}");
+            assert_eq!(s["context"], "test", "{s}");
+            assert_eq!(s["server"], server().url.as_str(), "{s}");
+            assert_eq!(s["file"], Value::Null, "{s}");
+        }
+        // The HPA's events are its memory: read from the server too.
+        assert!(
+            (sources.iter()).any(|s| s["fact"] == "history" && s["form"] == "live"),
+            "{sources:#?}"
+        );
+        let text = v["sources"].to_string();
+        for file in [
+            "hpa.yaml",
+            "scale.json",
+            "target.json",
+            "pods.json",
+            "metrics.json",
+            "events.json",
+            "--now",
+            dir.to_str().unwrap(),
+            std::env::temp_dir().to_str().unwrap(),
+        ] {
+            assert!(!text.contains(file), "{file} in {text}");
+        }
+        let files: Vec<&Value> = (sources.iter()).filter(|s| !s["file"].is_null()).collect();
+        if args == &history[..] {
+            let csv = serde_json::json!({"fact": "history", "form": "history CSV",
+                "file": "fixtures/history/steady.csv", "context": null, "server": null});
+            assert_eq!(files, [&csv], "{sources:#?}");
+        } else {
+            assert!(files.is_empty(), "{sources:#?}");
+        }
+    }
 }
 
 #[test]
@@ -473,7 +532,7 @@ fn the_hpas_events_are_its_history_as_the_events_file_is() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|s| s["form"] == "kubectl get events" && s["file"] == "events.json"),
+            .any(|s| s["fact"] == "history" && s["form"] == "live"),
         "{:#}",
         v["sources"]
     );
