@@ -229,6 +229,69 @@ fn without_a_limit_the_same_step_jumps_to_max_at_once() {
     assert_eq!(row(&v, 60)["utilization"], 2400.0);
 }
 
+/// The cpu-limit-doubling HPA with its Deployment in the `--hpa` file: the template's requests
+/// and limits (app 800m + proxy 200m of cpu each) stand for `--pod-request cpu=1 --pod-limit
+/// cpu=1`, and the run is the scenario's. A flag wins over the template.
+const WITH_DEPLOYMENT: [&str; 8] = [
+    "--hpa",
+    "fixtures/hpa/api-with-deployment.yaml",
+    "--load",
+    "-",
+    "--replicas",
+    "1",
+    "--duration",
+    "4m",
+];
+const DOUBLING_LOAD: &str = "time,cpu\n0s,500m\n1m,24\n";
+
+#[test]
+fn the_pod_templates_limits_beside_the_hpa_cap_the_pods_as_pod_limit_does() {
+    let v = simulate_json_stdin(&WITH_DEPLOYMENT, DOUBLING_LOAD);
+    // Summed over the containers: cpu 800m + 200m. Memory: only app limits it, so the pod's
+    // memory is not limited; its request is app's 256Mi.
+    assert_eq!(v["settings"]["podLimit"], serde_json::json!({"cpu": "1"}));
+    assert_eq!(
+        v["settings"]["podRequest"],
+        serde_json::json!({"cpu": "1", "memory": "256Mi"})
+    );
+    assert_eq!(count_sequence(&v), [1, 2, 4, 8, 16, 24]);
+    // 24 cores on one pod limited to 1: 1000m of 1000m requested is 100 %, 23 cores unserved.
+    assert_eq!(row(&v, 60)["utilization"], 100.0);
+    assert_eq!(row(&v, 60)["unservedLoad"], 23.0);
+    let scenario = scenario("cpu-limit-doubling");
+    assert_eq!(rows(&v), rows(&scenario));
+}
+
+#[test]
+fn pod_limit_and_pod_request_win_over_the_pod_template() {
+    let mut args = WITH_DEPLOYMENT.to_vec();
+    args.extend(["--pod-limit", "cpu=100"]);
+    let v = simulate_json_stdin(&args, DOUBLING_LOAD);
+    assert_eq!(count_sequence(&v), [1, 24]);
+    assert_eq!(row(&v, 60)["utilization"], 2400.0);
+    // A 500m request with the template's 1-core limit: 500m on one pod is 100 % at 0:00, ratio 2,
+    // so ceil(2 × 1) = 2; at 1:00 each pod serves at most its 1000m of the 24 cores: 200 %.
+    let mut args = WITH_DEPLOYMENT.to_vec();
+    args.extend(["--pod-request", "cpu=500m"]);
+    let v = simulate_json_stdin(&args, DOUBLING_LOAD);
+    assert_eq!(row(&v, 0)["utilization"], 100.0);
+    assert_eq!(changes(&v)[0], (0, 1, 2));
+    assert_eq!(row(&v, 60)["utilization"], 200.0);
+    // A template limit below the request given is refused where it is.
+    Test::new()
+        .args(["simulate"])
+        .args(WITH_DEPLOYMENT)
+        .args(["--pod-request", "cpu=2"])
+        .stdin(DOUBLING_LOAD)
+        .fails(1)
+        .stderr(
+            "error: fixtures/hpa/api-with-deployment.yaml: Deployment api spec.template \
+             resources.limits: found cpu=1, below the request cpu=2, expected a limit of at least \
+             the request\n",
+        )
+        .run();
+}
+
 #[test]
 fn scenario_rollout_surge_multiplies_by_the_surge_pods() {
     let v = scenario("rollout-surge");

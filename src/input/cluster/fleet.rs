@@ -10,7 +10,8 @@ use crate::calc;
 use crate::input::cluster::index::{MetricsIndex, PodIndex, Selections};
 use crate::input::cluster::json::{Json, Sym};
 use crate::input::cluster::objects::{
-    EventHead, HpaHead, Node, Pdb, Pod, PodSpec, Workload, milli, requests_milli,
+    EventHead, HpaHead, Node, Pdb, Pod, PodSpec, Requirements, Workload, limits_milli, milli,
+    requests_milli,
 };
 use crate::input::cluster::share::{Common, Share};
 use crate::input::cluster::{Dump, Whole};
@@ -568,13 +569,22 @@ type Requests = Vec<(String, i64)>;
 /// The requests of one pod: the sum of its app containers' requests, or the pod-level requests
 /// when set.
 fn pod_requests(spec: &PodSpec) -> Vec<(String, i64)> {
-    let pod_level = requests_milli(spec.resources.as_ref());
+    pod_total(spec, requests_milli)
+}
+
+/// One resource list of one pod (`requests_milli` or `limits_milli`): the sum over its app
+/// containers, or the pod-level list when set.
+fn pod_total(
+    spec: &PodSpec,
+    list: fn(Option<&Requirements>) -> Vec<(String, i64)>,
+) -> Vec<(String, i64)> {
+    let pod_level = list(spec.resources.as_ref());
     if !pod_level.is_empty() {
         return pod_level;
     }
     let mut total: Vec<(String, i64)> = Vec::new();
     for c in &spec.containers {
-        for (r, m) in requests_milli(c.resources.as_ref()) {
+        for (r, m) in list(c.resources.as_ref()) {
             match total.iter_mut().find(|(t, _)| *t == r) {
                 Some((_, v)) => *v = v.saturating_add(m),
                 None => total.push((r, m)),
@@ -586,12 +596,29 @@ fn pod_requests(spec: &PodSpec) -> Vec<(String, i64)> {
 }
 
 /// One replica of the target, from its pod template.
-fn per_pod_requests(w: &Workload) -> Vec<(String, i64)> {
-    w.spec
-        .template
-        .as_ref()
+pub fn per_pod_requests(w: &Workload) -> Vec<(String, i64)> {
+    (w.spec.template.as_ref())
         .map(|t| pod_requests(&t.spec))
         .unwrap_or_default()
+}
+
+/// One replica's limits, from the target's pod template (what `simulate` caps a pod's usage
+/// at): the pod-level limits, else the sum over the containers of each resource that every
+/// container limits (one without a limit leaves the pod's use of it unbounded).
+pub fn per_pod_limits(w: &Workload) -> Vec<(String, i64)> {
+    let Some(t) = w.spec.template.as_ref() else {
+        return Vec::new();
+    };
+    let mut total = pod_total(&t.spec, limits_milli);
+    if limits_milli(t.spec.resources.as_ref()).is_empty() {
+        let limited = |c: &super::objects::Container, r: &str| {
+            limits_milli(c.resources.as_ref())
+                .iter()
+                .any(|(n, _)| n == r)
+        };
+        total.retain(|(r, _)| t.spec.containers.iter().all(|c| limited(c, r)));
+    }
+    total
 }
 
 /// The requests and the number of the running pods bound to each node, of the pods `counted`.
@@ -933,6 +960,34 @@ mod tests {
             "spec": {"nodeName": "node-1",
                      "containers": [{"name": "c", "resources": {"requests": {"cpu": cpu}}}]},
             "status": {"phase": "Running"}})
+    }
+
+    #[test]
+    fn a_templates_limits_sum_the_resources_every_container_limits() {
+        let workload = |spec: serde_json::Value| -> Workload {
+            serde_json::from_value(serde_json::json!({"kind": "Deployment",
+                "spec": {"template": {"spec": spec}}}))
+            .unwrap()
+        };
+        let app = serde_json::json!({"name": "app", "resources": {
+            "requests": {"cpu": "800m", "memory": "256Mi"},
+            "limits": {"cpu": "800m", "memory": "512Mi"}}});
+        let proxy = serde_json::json!({"name": "proxy", "resources": {
+            "requests": {"cpu": "200m"}, "limits": {"cpu": "200m"}}});
+        let w = workload(serde_json::json!({"containers": [app, proxy]}));
+        assert_eq!(per_pod_limits(&w), [("cpu".to_string(), 1000)]);
+        assert_eq!(
+            per_pod_requests(&w),
+            [
+                ("cpu".to_string(), 1000),
+                ("memory".to_string(), 268_435_456_000)
+            ]
+        );
+        // Pod-level limits are the pod's, whatever its containers say.
+        let w = workload(serde_json::json!({"containers": [app],
+            "resources": {"limits": {"cpu": "2"}}}));
+        assert_eq!(per_pod_limits(&w), [("cpu".to_string(), 2000)]);
+        assert!(per_pod_limits(&workload(serde_json::json!({}))).is_empty());
     }
 
     #[test]

@@ -62,7 +62,8 @@ pub struct Settings {
     pub pod_request: BTreeMap<String, String>,
     /// Null without node information.
     pub nodes: Option<NodeSettings>,
-    /// `--pod-limit`: each pod's limits, quantities per resource (empty without).
+    /// `--pod-limit` (or the target's pod template beside the HPA): each pod's limits,
+    /// quantities per resource (empty without).
     pub pod_limit: BTreeMap<String, String>,
     /// `--rollout`; null without.
     pub rollout: Option<RolloutSettings>,
