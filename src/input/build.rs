@@ -172,14 +172,47 @@ fn read(inputs: Inputs) -> Result<Read> {
     })
 }
 
+impl Read {
+    /// The current count and where it came from (the target's scale, else the status, else the
+    /// pods counted), with what it says on the way; and `ReplicasFieldManaged`.
+    fn counts(&mut self) -> Result<Counts> {
+        // Flag values are checked before what is missing: a bad value is the more precise
+        // error. A ScaledObject's trigger values (`failed`, NaN) are KEDA's to read
+        // (`keda::from_settings`).
+        if self.loaded.keda.is_none() {
+            values::parse_flags(&self.settings.metric_values)?;
+        }
+        let in_pods = self.observed.target.take();
+        let target = target_of(
+            self.target.take(),
+            &self.loaded,
+            in_pods,
+            self.scale.as_ref(),
+        )?;
+        let mut counts = Counts::of(
+            &self.settings,
+            &self.loaded,
+            target.as_ref(),
+            self.have_pods.then_some(&self.samples.pods),
+            self.scale_error.is_some(),
+        )?;
+        self.said.notes.append(&mut counts.notes);
+        self.said.warnings.append(&mut counts.warnings);
+        let managed =
+            (target.as_ref()).and_then(|t| replicas_field_managed(&self.loaded.spec.target, t));
+        self.said.diagnostics.extend(managed);
+        Ok(counts)
+    }
+}
+
 /// Parses every input and validates it into the one value the calculation trusts.
 pub fn build(inputs: Inputs) -> Result<Scenario> {
+    let mut read = read(inputs)?;
+    let counts = read.counts()?;
     let Read {
         settings,
         loaded,
-        scale,
         scale_error,
-        target,
         have_pods,
         live,
         mut observed,
@@ -187,27 +220,10 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         past,
         nodes: (nodes, all_pods),
         mut said,
-    } = read(inputs)?;
+        ..
+    } = read;
     let now = observed.now;
     let window = settings.metrics_window;
-    // Flag values are checked before what is missing: a bad value is the more precise error.
-    // A ScaledObject's trigger values (`failed`, NaN) are KEDA's to read (`keda::from_settings`).
-    if loaded.keda.is_none() {
-        values::parse_flags(&settings.metric_values)?;
-    }
-    let target_scale = target_of(target, &loaded, observed.target.take(), scale.as_ref())?;
-    let counts = Counts::of(
-        &settings,
-        &loaded,
-        target_scale.as_ref(),
-        have_pods.then_some(&samples.pods),
-        scale_error.is_some(),
-    )?;
-    said.notes.extend(counts.notes);
-    said.warnings.extend(counts.warnings);
-    let managed =
-        (target_scale.as_ref()).and_then(|t| replicas_field_managed(&loaded.spec.target, t));
-    said.diagnostics.extend(managed);
 
     // From the status alone: synthetic pods reproduce status.currentMetrics.
     let observed_status = capture::observed_status(&loaded.status);
