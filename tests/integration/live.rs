@@ -64,6 +64,17 @@ pub(crate) fn save_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The files of a saved capture of `web` (its offline command's inputs).
+const CAPTURE_FILES: [&str; 7] = [
+    "hpa.yaml",
+    "scale.json",
+    "target.json",
+    "pods.json",
+    "metrics.json",
+    "custom-metrics.json",
+    "events.json",
+];
+
 /// The offline command `--save` wrote to `command.txt`, and its report when run in `dir`.
 fn run_saved(dir: &Path) -> (String, Value) {
     let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
@@ -79,15 +90,7 @@ fn the_live_answer_is_the_offline_answer_on_the_saved_capture() {
     let live = live_json(&["web", "-n", "shop", "--save", dir.to_str().unwrap()]);
     assert_eq!(live["hpa"], "shop/web");
     assert_eq!(live["currentReplicas"], 5);
-    for file in [
-        "hpa.yaml",
-        "scale.json",
-        "target.json",
-        "pods.json",
-        "metrics.json",
-        "custom-metrics.json",
-        "events.json",
-    ] {
+    for file in CAPTURE_FILES {
         assert!(dir.join(file).exists(), "{file} saved");
     }
     let (line, offline) = run_saved(&dir);
@@ -500,17 +503,9 @@ fn a_live_answers_sources_name_the_context_and_the_server_not_files() {
             "{sources:#?}"
         );
         let text = v["sources"].to_string();
-        for file in [
-            "hpa.yaml",
-            "scale.json",
-            "target.json",
-            "pods.json",
-            "metrics.json",
-            "events.json",
-            "--now",
-            dir.to_str().unwrap(),
-            std::env::temp_dir().to_str().unwrap(),
-        ] {
+        let tmp = std::env::temp_dir();
+        let elsewhere = ["--now", dir.to_str().unwrap(), tmp.to_str().unwrap()];
+        for file in CAPTURE_FILES.iter().chain(&elsewhere) {
             assert!(!text.contains(file), "{file} in {text}");
         }
         let files: Vec<&Value> = (sources.iter()).filter(|s| !s["file"].is_null()).collect();
