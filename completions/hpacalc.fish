@@ -97,7 +97,7 @@ json\t'{"timeline": [...], "events": [...], "summary": {...}}'
 csv\t'One row per sync, for spreadsheets'"
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l chart -d 'Also write an SVG chart of load, replicas and nodes over time to this file' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l html -d 'Also write a self-contained HTML report to this file: summary, chart, timeline, and each sync\'s full step-by-step report' -r -F
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-request -d 'Each pod\'s request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-request -d 'Each pod\'s request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets; default: the target\'s pod template, when the --hpa file holds the target)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-startup -d 'From scheduling to Ready (default 15s)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-termination -d 'How long a deleted pod keeps its node room (default 0s)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-startup -d 'From the Cluster Autoscaler\'s request to a Ready node (default 3m)' -r
@@ -119,7 +119,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-group-
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-nodes-total -d '--max-nodes-total of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-utilization-threshold -d '--scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)' -r
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-limit -d 'Each pod\'s limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-limit -d 'Each pod\'s limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved (default: the target\'s pod template, when the --hpa file holds the target)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l rollout -d 'Start a rolling update of the pods at this time from the start, e.g. 5m' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-surge -d 'The rollout\'s maxSurge: pods over the replicas, a count or a percent (default 25%)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-unavailable -d 'The rollout\'s maxUnavailable: a count or a percent (default 25%)' -r

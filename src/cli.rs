@@ -598,7 +598,8 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
 
-    /// Each pod's request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets)
+    /// Each pod's request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets; default:
+    /// the target's pod template, when the --hpa file holds the target)
     #[arg(long, value_name = "RESOURCES")]
     pub pod_request: Option<String>,
 
@@ -703,6 +704,7 @@ pub struct SimulateArgs {
     pub scale_down_unneeded_time: Option<String>,
 
     /// Each pod's limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved
+    /// (default: the target's pod template, when the --hpa file holds the target)
     #[arg(long, value_name = "RESOURCES", help_heading = "Model")]
     pub pod_limit: Option<String>,
 

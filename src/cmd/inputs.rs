@@ -105,6 +105,7 @@ impl Inputs {
         Ok(Inputs {
             hpa: Text::read(hpa)?,
             scale: read(&cli.scale)?,
+            scale_error: None,
             pods: read(&cli.pods)?.map(Given::Text),
             metrics: read(&cli.metrics)?.map(Given::Text),
             custom_metrics: all(&cli.custom_metrics)?,
@@ -115,6 +116,7 @@ impl Inputs {
             nodes: read(&cli.nodes.nodes_file)?,
             all_pods: read(&cli.nodes.all_pods)?,
             settings,
+            live: None,
         })
     }
 }

@@ -72,8 +72,11 @@ struct Read {
     settings: Settings,
     loaded: LoadedHpa,
     scale: Option<(kubectl::scale::Scale, String)>,
+    /// The error the scale read answered: the sync stops there.
+    scale_error: Option<String>,
     target: Option<Given<target::TargetScale>>,
     have_pods: bool,
+    live: Option<super::inputs::LiveSource>,
     observed: capture::Observed,
     samples: samples::Samples,
     past: past::Past,
@@ -91,12 +94,14 @@ fn read(inputs: Inputs) -> Result<Read> {
         custom_metrics,
         external_metrics,
         scale,
+        scale_error,
         target,
         history,
         events,
         nodes,
         all_pods,
         settings,
+        live,
     } = inputs;
     let have_pods = pods.is_some();
     let mut loaded = load_hpa(&hpa, &settings)?;
@@ -106,6 +111,11 @@ fn read(inputs: Inputs) -> Result<Read> {
         warnings: std::mem::take(&mut loaded.warnings),
         diagnostics: Vec::new(),
     };
+    let scale_error = scale_error.map(|unread| {
+        let (error, note) = unread.error(&loaded.spec.target);
+        said.notes.push(note);
+        error
+    });
     let scale = scale.as_ref().map(read_scale).transpose()?;
     let (selector, selector_error) =
         pod_selector(settings.selector.as_deref(), scale.as_ref().map(|(s, _)| s));
@@ -150,8 +160,10 @@ fn read(inputs: Inputs) -> Result<Read> {
         settings,
         loaded,
         scale,
+        scale_error,
         target,
         have_pods,
+        live,
         observed,
         samples,
         past,
@@ -160,49 +172,69 @@ fn read(inputs: Inputs) -> Result<Read> {
     })
 }
 
+impl Read {
+    /// The current count and where it came from (the target's scale, else the status, else the
+    /// pods counted), with what it says on the way; and `ReplicasFieldManaged`.
+    fn counts(&mut self) -> Result<Counts> {
+        // Flag values are checked before what is missing: a bad value is the more precise
+        // error. A ScaledObject's trigger values (`failed`, NaN) are KEDA's to read
+        // (`keda::from_settings`).
+        if self.loaded.keda.is_none() {
+            values::parse_flags(&self.settings.metric_values)?;
+        }
+        let in_pods = self.observed.target.take();
+        let target = target_of(
+            self.target.take(),
+            &self.loaded,
+            in_pods,
+            self.scale.as_ref(),
+        )?;
+        let mut counts = Counts::of(
+            &self.settings,
+            &self.loaded,
+            target.as_ref(),
+            self.have_pods.then_some(&self.samples.pods),
+            self.scale_error.is_some(),
+        )?;
+        self.said.notes.append(&mut counts.notes);
+        self.said.warnings.append(&mut counts.warnings);
+        let managed =
+            (target.as_ref()).and_then(|t| replicas_field_managed(&self.loaded.spec.target, t));
+        self.said.diagnostics.extend(managed);
+        Ok(counts)
+    }
+}
+
 /// Parses every input and validates it into the one value the calculation trusts.
 pub fn build(inputs: Inputs) -> Result<Scenario> {
+    let mut read = read(inputs)?;
+    let counts = read.counts()?;
     let Read {
         settings,
         loaded,
-        scale,
-        target,
+        scale_error,
         have_pods,
+        live,
         mut observed,
         mut samples,
         past,
         nodes: (nodes, all_pods),
         mut said,
-    } = read(inputs)?;
+        ..
+    } = read;
     let now = observed.now;
     let window = settings.metrics_window;
-    // Flag values are checked before what is missing: a bad value is the more precise error.
-    // A ScaledObject's trigger values (`failed`, NaN) are KEDA's to read (`keda::from_settings`).
-    if loaded.keda.is_none() {
-        values::parse_flags(&settings.metric_values)?;
-    }
-    let target_scale = target_of(target, &loaded, observed.target.take(), scale.as_ref())?;
-    let counts = Counts::of(
-        &settings,
-        &loaded,
-        target_scale.as_ref(),
-        have_pods.then_some(&samples.pods),
-    )?;
-    said.notes.extend(counts.notes);
-    said.warnings.extend(counts.warnings);
-    let managed =
-        (target_scale.as_ref()).and_then(|t| replicas_field_managed(&loaded.spec.target, t));
-    said.diagnostics.extend(managed);
 
     // From the status alone: synthetic pods reproduce status.currentMetrics.
     let observed_status = capture::observed_status(&loaded.status);
     let approximation = !have_pods
+        && scale_error.is_none()
         && counts.source != Source::Samples
         && from_status_alone(&loaded, &settings, &observed.files);
     required::pods_for_metrics(
         &loaded.spec.metrics,
         counts.current,
-        have_pods,
+        have_pods || scale_error.is_some(),
         approximation,
     )?;
     if approximation && let Some(status) = &observed_status {
@@ -230,31 +262,29 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         &counts.source,
         approximation,
         past.sources,
+        live.as_ref(),
     );
-    let metrics = metric_values(
-        &loaded,
-        &settings,
-        keda.is_some(),
-        samples.resource_metrics,
-        samples.pod_metrics,
-        &mut observed,
-        approximation.then_some(counts.current),
-        &mut said,
-    )?;
-
-    let files = nodes::NodeFiles {
-        nodes: nodes.as_ref(),
-        all_pods: all_pods.as_ref(),
+    let metrics = match scale_error {
+        // The sync stops at the scale: no metric is read.
+        Some(_) => crate::scenario::MetricValues::default(),
+        None => metric_values(
+            &loaded,
+            &settings,
+            keda.is_some(),
+            samples.resource_metrics,
+            samples.pod_metrics,
+            &mut observed,
+            approximation.then_some(counts.current),
+            &mut said,
+        )?,
     };
-    let node_group = nodes::from_settings(
-        &settings.nodes,
-        files,
+    let node_group = node_group(
+        &settings,
+        (&nodes, &all_pods),
         &samples.pods,
-        &loaded.spec.namespace,
+        &loaded,
+        counts.current,
     )?;
-    if let Some(group) = &node_group {
-        nodes::check_size(group, counts.current)?;
-    }
 
     Ok(Scenario {
         scaled_to_zero: loaded.status.scaled_to_zero,
@@ -263,6 +293,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         current_replicas: counts.current,
         current_replicas_source: counts.source,
         status_replicas: counts.status,
+        scale_error,
         pods: samples.pods,
         metrics,
         config: settings.controller,
@@ -278,6 +309,25 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         observed_status,
         keda,
     })
+}
+
+/// The node group of the Nodes section, checked against the current count.
+fn node_group(
+    settings: &Settings,
+    (nodes, all_pods): (&Option<Text>, &Option<Text>),
+    pods: &[crate::scenario::Pod],
+    loaded: &LoadedHpa,
+    current: i32,
+) -> Result<Option<crate::scenario::NodeInput>> {
+    let files = nodes::NodeFiles {
+        nodes: nodes.as_ref(),
+        all_pods: all_pods.as_ref(),
+    };
+    let group = nodes::from_settings(&settings.nodes, files, pods, &loaded.spec.namespace)?;
+    if let Some(group) = &group {
+        nodes::check_size(group, current)?;
+    }
+    Ok(group)
 }
 
 /// What the inputs said on the way: the assumptions, the warnings for stderr, the named causes.
@@ -455,12 +505,37 @@ struct Counts {
 }
 
 impl Counts {
+    /// The scale was not read: the count is `status.currentReplicas`, which the controller
+    /// leaves as it is (an omitted count is 0, as the API reads it).
+    fn unread(loaded: &LoadedHpa) -> Counts {
+        let current = loaded.status.current_replicas;
+        Counts {
+            current: current.unwrap_or(0),
+            source: Source::Status,
+            status: current.unwrap_or(0),
+            notes: (current.is_none())
+                .then(|| {
+                    "The HPA has no status.currentReplicas: 0, as the API reads an omitted \
+                     count."
+                        .to_string()
+                })
+                .into_iter()
+                .collect(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The count, and where it came from; `unread`: the controller could not read the scale.
     fn of(
         settings: &Settings,
         loaded: &LoadedHpa,
         target: Option<&target::TargetScale>,
         pods: Option<&Vec<crate::scenario::Pod>>,
+        unread: bool,
     ) -> Result<Counts> {
+        if unread {
+            return Ok(Counts::unread(loaded));
+        }
         let current = required::current_replicas(&required::CurrentInputs {
             flag: settings.current_replicas,
             target,

@@ -10,7 +10,7 @@ use anyhow::Result;
 use crate::error::InputError;
 use crate::input::kubectl::{metrics::CapturedMetrics, pods::CapturedPods};
 use crate::input::read_input;
-use crate::input::target::TargetScale;
+use crate::input::target::{ScaleUnread, TargetScale};
 use crate::scenario::ControllerConfig;
 use crate::time::{Duration, Timestamp};
 use crate::version;
@@ -68,6 +68,10 @@ pub struct Inputs {
     pub external_metrics: Vec<Text>,
     /// The target's scale subresource.
     pub scale: Option<Text>,
+    /// The scale could not be read (an audit's target not in the dump, or of a kind without a
+    /// scale subresource): the sync stops there (FailedGetScale), no pod, metric or target is
+    /// read.
+    pub scale_error: Option<ScaleUnread>,
     pub target: Option<Given<TargetScale>>,
     pub history: Option<Text>,
     pub events: Option<Text>,
@@ -75,6 +79,19 @@ pub struct Inputs {
     pub nodes: Option<Text>,
     pub all_pods: Option<Text>,
     pub settings: Settings,
+    /// Live mode: the API server answered every input but `history` (a file given beside it).
+    pub live: Option<LiveSource>,
+}
+
+/// The API server a live run read its inputs from, as the report's `sources` name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveSource {
+    /// The kubeconfig context.
+    pub context: String,
+    /// The API server's URL.
+    pub server: String,
+    /// The evaluation time is the server's clock (its `Date` header), not this machine's.
+    pub server_clock: bool,
 }
 
 /// What is not a file: the controller's flags, validated, and what the user says of the inputs.
@@ -222,12 +239,14 @@ impl Inputs {
             custom_metrics: Vec::new(),
             external_metrics: Vec::new(),
             scale: None,
+            scale_error: None,
             target: None,
             history: None,
             events: None,
             nodes: None,
             all_pods: None,
             settings,
+            live: None,
         }
     }
 }

@@ -8,6 +8,7 @@ use anyhow::{Result, bail};
 use crate::calc::simulate::START;
 use crate::error::{InputError, UsageError};
 use crate::input::builtin::{self, BuiltIn};
+use crate::input::cluster::fleet;
 pub use crate::input::inputs::SimSettings;
 use crate::input::inputs::{ControllerFlags, NodeSettings, Text, controller_config};
 use crate::input::nodes::{NodeFiles, from_settings, parse_resource_list};
@@ -203,7 +204,8 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
     let keda = scaled_object(&loaded, hpa.0)?;
     let mut warnings = loaded.warnings.clone();
     let load = load_of(inputs, &loaded.spec.metrics, &mut warnings)?;
-    let pod_request = pod_request(args, &loaded.spec.metrics)?;
+    let template = template_of(&inputs.hpa, &loaded.spec)?;
+    let pod_request = pod_request(args, &loaded.spec.metrics, template.as_ref())?;
     let container = container(hpa.0, &loaded.spec.metrics)?;
 
     // A replay starts where the cluster was (the actual replicas at time 0, never negative).
@@ -237,6 +239,7 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         current_replicas: start_replicas,
         current_replicas_source: Source::Simulation,
         status_replicas: start_replicas,
+        scale_error: None,
         scaled_to_zero: loaded.status.scaled_to_zero,
         status_conditions: Vec::new(),
         pods: Vec::new(),
@@ -254,7 +257,7 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         sources: Vec::new(),
         bounded: Vec::new(),
     };
-    let model = model(args, &pod_request, duration)?;
+    let model = model(args, &pod_request, template.as_ref(), duration)?;
     Ok(Setup {
         scenario,
         load: load.curve,
@@ -358,11 +361,47 @@ fn load_of(inputs: &Inputs, metrics: &[MetricSpec], warnings: &mut Vec<String>) 
     })
 }
 
-/// `--pod-request`, which a Utilization target needs for its resource.
-fn pod_request(args: &SimSettings, metrics: &[MetricSpec]) -> Result<Resources> {
-    let pod_request = match &args.pod_request {
-        Some(text) => parse_resource_list("--pod-request", text)?.0,
-        None => Resources::default(),
+/// The pods of the HPA's target as its pod template gives them, when the `--hpa` file holds the
+/// target beside the HPA (`kubectl get hpa,deploy -o yaml`, a chart's manifests).
+struct Template {
+    /// The `--hpa` file, and `Deployment web`, for messages.
+    file: String,
+    name: String,
+    /// Its containers' requests and limits summed, or its pod-level ones, as the audit reads a
+    /// target's template.
+    requests: Resources,
+    limits: Resources,
+}
+
+/// The HPA's target in the `--hpa` file, read by the reader of cluster dumps.
+fn template_of(hpa: &Text, spec: &crate::scenario::HpaSpec) -> Result<Option<Template>> {
+    let mut dump = crate::input::cluster::Dump::default();
+    dump.read_manifest_text(&hpa.name, &hpa.text)?;
+    let target = &spec.target;
+    let found = dump.workloads.iter().find(|w| {
+        w.kind == target.kind
+            && w.metadata.name == target.name
+            && *w.metadata.namespace == *spec.namespace
+    });
+    Ok(found.map(|w| Template {
+        file: hpa.name.clone(),
+        name: format!("{} {}", w.kind, w.metadata.name),
+        requests: Resources(fleet::per_pod_requests(w)),
+        limits: Resources(fleet::per_pod_limits(w)),
+    }))
+}
+
+/// `--pod-request`, else the target's pod template; a Utilization target needs it for its
+/// resource.
+fn pod_request(
+    args: &SimSettings,
+    metrics: &[MetricSpec],
+    template: Option<&Template>,
+) -> Result<Resources> {
+    let pod_request = match (&args.pod_request, template) {
+        (Some(text), _) => parse_resource_list("--pod-request", text)?.0,
+        (None, Some(t)) => t.requests.clone(),
+        (None, None) => Resources::default(),
     };
     for spec in metrics {
         if let MetricSpec::Resource {
@@ -371,10 +410,14 @@ fn pod_request(args: &SimSettings, metrics: &[MetricSpec]) -> Result<Resources> 
             && target.target_type == TargetType::Utilization
             && pod_request.get(resource).unwrap_or(0) <= 0
         {
-            let found = args.pod_request.as_deref().map_or_else(
-                || "no --pod-request".to_string(),
-                |t| format!("\"{t}\" without {resource}"),
-            );
+            let found = match (&args.pod_request, template) {
+                (Some(text), _) => format!("\"{text}\" without {resource}"),
+                (None, Some(t)) => format!(
+                    "no --pod-request, and the pod template of {} in {} requests no {resource}",
+                    t.name, t.file
+                ),
+                (None, None) => "no --pod-request".to_string(),
+            };
             bail!(InputError::new(
                 "--pod-request",
                 format!(
@@ -439,25 +482,13 @@ struct Model {
     startup_cpu: Option<StartupBurst>,
 }
 
-fn model(args: &SimSettings, pod_request: &Resources, duration: Duration) -> Result<Model> {
-    let pod_limit = match &args.pod_limit {
-        Some(text) => parse_resource_list("--pod-limit", text)?.0,
-        None => Resources::default(),
-    };
-    for (name, limit) in &pod_limit.0 {
-        // The API server's rule: a request may not exceed its limit.
-        if let Some(request) = pod_request.get(name).filter(|r| r > limit) {
-            bail!(InputError::new(
-                "--pod-limit",
-                format!(
-                    "found {name}={}, below the request {name}={}, expected a limit of at least \
-                     the request",
-                    build_quantity(name, *limit),
-                    build_quantity(name, request)
-                )
-            ));
-        }
-    }
+fn model(
+    args: &SimSettings,
+    pod_request: &Resources,
+    template: Option<&Template>,
+    duration: Duration,
+) -> Result<Model> {
+    let pod_limit = pod_limit(args, pod_request, template)?;
     let rollout = match &args.rollout {
         None => {
             for (set, flag) in [
@@ -521,6 +552,37 @@ fn model(args: &SimSettings, pod_request: &Resources, duration: Duration) -> Res
         rollout,
         startup_cpu,
     })
+}
+
+/// `--pod-limit`, else the limits of the target's pod template (a container without one adds
+/// nothing); never below the request.
+fn pod_limit(
+    args: &SimSettings,
+    pod_request: &Resources,
+    template: Option<&Template>,
+) -> Result<Resources> {
+    let pod_limit = match (&args.pod_limit, template) {
+        (Some(text), _) => parse_resource_list("--pod-limit", text)?.0,
+        (None, Some(t)) => t.limits.clone(),
+        (None, None) => return Ok(Resources::default()),
+    };
+    for (name, limit) in &pod_limit.0 {
+        // The API server's rule: a request may not exceed its limit.
+        if let Some(request) = pod_request.get(name).filter(|r| r > limit) {
+            let message = format!(
+                "found {name}={}, below the request {name}={}, expected a limit of at least the \
+                 request",
+                build_quantity(name, *limit),
+                build_quantity(name, request)
+            );
+            bail!(match (&args.pod_limit, template) {
+                (None, Some(t)) => InputError::new(&t.file, message)
+                    .field(format!("{} spec.template resources.limits", t.name)),
+                _ => InputError::new("--pod-limit", message),
+            });
+        }
+    }
+    Ok(pod_limit)
 }
 
 /// `--max-surge` / `--max-unavailable`: `3` or `25%`; 25% when not given.

@@ -30,6 +30,66 @@ pub struct TargetScale {
     pub replicas_managers: Vec<String>,
 }
 
+/// Why the target's scale could not be read: an audit's target that is not in the dump, or of
+/// a kind the API serves without a scale subresource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScaleUnread {
+    /// No object of the target's kind and name in the HPA's namespace.
+    NotFound,
+    /// A kind without a scale subresource (DaemonSet, Job, ...).
+    NoScaleSubresource,
+}
+
+impl ScaleUnread {
+    // Port of the scale read of reconcileAutoscaler (horizontal.go): the error
+    // scaleNamespacer.Get answers, which FailedGetScale carries. The API server's NotFound names
+    // the scale subresource of the resource the RESTMapper maps the kind to
+    // (`deployments/scale.apps "web" not found`); a path it does not serve is a bare 404.
+    /// The error, and the assumption line that says where it comes from.
+    pub fn error(self, target: &ObjectReference) -> (String, String) {
+        match self {
+            ScaleUnread::NotFound => {
+                let group = target.api_version.rsplit_once('/').map_or("", |(g, _)| g);
+                let resource = match group {
+                    "" => format!("{}/scale", resource_of(&target.kind)),
+                    group => format!("{}/scale.{group}", resource_of(&target.kind)),
+                };
+                (
+                    format!("{resource} \"{}\" not found", target.name),
+                    format!(
+                        "{} {} is not in the inputs: the controller's scale read of an object \
+                         that does not exist fails (FailedGetScale), and the sync stops there.",
+                        target.kind, target.name
+                    ),
+                )
+            }
+            ScaleUnread::NoScaleSubresource => (
+                "the server could not find the requested resource".to_string(),
+                format!(
+                    "A {} has no scale subresource: the controller's scale read is answered 404 \
+                     (FailedGetScale), and the sync stops there.",
+                    target.kind
+                ),
+            ),
+        }
+    }
+}
+
+// Port of UnsafeGuessKindToResource (apimachinery meta/restmapper.go), which names the built-in
+// kinds' resources as their plurals are: the lowercase kind, `s` → `ses`, `y` → `ies`, else `s`.
+fn resource_of(kind: &str) -> String {
+    let singular = kind.to_lowercase();
+    if singular.ends_with("endpoints") {
+        singular
+    } else if singular.ends_with('s') {
+        format!("{singular}es")
+    } else if let Some(stem) = singular.strip_suffix('y') {
+        format!("{stem}ies")
+    } else {
+        format!("{singular}s")
+    }
+}
+
 #[derive(Deserialize)]
 struct Doc<'a> {
     #[serde(borrow, default)]
@@ -219,5 +279,45 @@ mod tests {
             err.message,
             "found -1, expected a replica count of 0 or more"
         );
+    }
+
+    #[test]
+    fn a_scale_that_cannot_be_read_answers_the_api_servers_not_found() {
+        let (error, note) = ScaleUnread::NotFound.error(&web());
+        assert_eq!(error, "deployments/scale.apps \"web\" not found");
+        assert!(
+            note.starts_with("Deployment web is not in the inputs"),
+            "{note}"
+        );
+        let rc = ObjectReference {
+            api_version: "v1".into(),
+            kind: "ReplicationController".into(),
+            name: "old".into(),
+        };
+        assert_eq!(
+            ScaleUnread::NotFound.error(&rc).0,
+            "replicationcontrollers/scale \"old\" not found"
+        );
+        let daemon = ObjectReference {
+            kind: "DaemonSet".into(),
+            ..web()
+        };
+        assert_eq!(
+            ScaleUnread::NoScaleSubresource.error(&daemon).0,
+            "the server could not find the requested resource"
+        );
+    }
+
+    #[test]
+    fn resources_are_named_as_unsafe_guess_kind_to_resource_names_them() {
+        for (kind, resource) in [
+            ("Deployment", "deployments"),
+            ("StatefulSet", "statefulsets"),
+            ("Ingress", "ingresses"),
+            ("Policy", "policies"),
+            ("Endpoints", "endpoints"),
+        ] {
+            assert_eq!(resource_of(kind), resource);
+        }
     }
 }

@@ -333,7 +333,7 @@ pub(crate) fn summary_lines(sim: &Simulation) -> Vec<String> {
     }
     if m.rollout_surge_syncs > 0 {
         lines.push(format!(
-            "RolloutSurge at {} sync(s): more ready pods than replicas during the rollout",
+            "RolloutSurge at {} sync(s): more pods than replicas during the rollout",
             m.rollout_surge_syncs
         ));
     }
@@ -343,7 +343,7 @@ pub(crate) fn summary_lines(sim: &Simulation) -> Vec<String> {
     lines
 }
 
-/// The controller's reason, and `RolloutSurge` when the sync multiplied by surge pods.
+/// The controller's reason, and `RolloutSurge` when the sync had surge pods (`rolloutSurge`).
 fn reason_text(row: &SyncRow) -> String {
     match (&row.reason, &row.rollout_surge) {
         (Some(r), Some(_)) => format!("{r}, RolloutSurge"),

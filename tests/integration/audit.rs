@@ -203,14 +203,87 @@ fn an_ambiguous_hpa_gets_the_controllers_answer_no_scaling() {
         active["message"],
         "pods by selector app=cart are controlled by multiple HPAs: [team-0/cart team-0/cart-memory]"
     );
-    // The targets that are not in the dump are not evaluated, and say why.
-    let ghost = v["unevaluated"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|u| u["hpa"] == "team-0/ghost")
-        .unwrap();
-    assert_eq!(ghost["target"], "Deployment/ghost");
+    // Every HPA has its report, those whose target's scale cannot be read too.
+    assert!(v["unevaluated"].as_array().unwrap().is_empty());
+    assert_eq!(v["hpas"].as_array().unwrap().len(), 20);
+    for (hpa, target) in [
+        ("team-0/ghost", "Deployment/ghost"),
+        ("team-0/agent", "DaemonSet/agent"),
+    ] {
+        let r = report_of(&v, hpa);
+        assert_eq!(r["target"], target);
+        assert_eq!(able_to_scale(r), ("False", "FailedGetScale"));
+        // The generator writes status.currentReplicas 1: the controller leaves it.
+        assert_eq!(
+            (&r["currentReplicas"], &r["desiredReplicas"]),
+            (&1.into(), &1.into())
+        );
+    }
+}
+
+/// The report of `hpa` in an audit's `hpas[]`.
+fn report_of<'v>(v: &'v Value, hpa: &str) -> &'v Value {
+    (v["hpas"].as_array().unwrap().iter())
+        .find(|r| r["hpa"] == hpa)
+        .unwrap_or_else(|| panic!("{hpa} not in hpas[]: {:#}", v["unevaluated"]))
+}
+
+/// The status and reason of a report's AbleToScale condition.
+fn able_to_scale(r: &Value) -> (&str, &str) {
+    let c = (r["conditions"].as_array().unwrap().iter())
+        .find(|c| c["type"] == "AbleToScale")
+        .expect("AbleToScale");
+    (c["status"].as_str().unwrap(), c["reason"].as_str().unwrap())
+}
+
+/// reconcileAutoscaler: a scale it cannot read (the target is not there, or its kind has no
+/// scale subresource) sets AbleToScale False FailedGetScale and returns, leaving the count and
+/// the status's other conditions as they are. Each HPA is in `hpas[]` with that answer, and the
+/// findings name the cause.
+#[test]
+fn an_hpa_whose_scale_cannot_be_read_gets_the_controllers_failed_get_scale() {
+    let v = audit_json(&[
+        "--cluster",
+        "fixtures/cluster/yaml/orphans.yaml",
+        "--now",
+        "2026-11-29T15:00:00Z",
+    ]);
+    assert!(v["unevaluated"].as_array().unwrap().is_empty());
+    let ghost = report_of(&v, "shop/ghost");
+    // status.currentReplicas 4 stays; status.desiredReplicas 6 is the last successful sync's.
+    assert_eq!(ghost["currentReplicas"], 4);
+    assert_eq!(ghost["currentReplicasSource"], "status");
+    assert_eq!(ghost["desiredReplicas"], 4);
+    assert_eq!(ghost["decision"]["change"], "none");
+    assert_eq!(ghost["decision"]["metricProposal"], Value::Null);
+    assert!(ghost["metrics"].as_array().unwrap().is_empty());
+    assert_eq!(ghost["statusComparison"], Value::Null);
+    assert_eq!(able_to_scale(ghost), ("False", "FailedGetScale"));
+    let conditions = ghost["conditions"].as_array().unwrap();
+    assert_eq!(
+        conditions[0]["message"],
+        "the HPA controller was unable to get the target's current scale: deployments/scale.apps \"ghost\" not found"
+    );
+    // The status changed from True: the transition is now. ScalingActive is not touched.
+    assert_eq!(conditions[0]["lastTransitionTime"], "2026-11-29T15:00:00Z");
+    assert_eq!(conditions[1]["type"], "ScalingActive");
+    assert_eq!(conditions[1]["lastTransitionTime"], "2026-11-29T14:00:00Z");
+    let agent = report_of(&v, "shop/agent");
+    // No status.currentReplicas: 0, as the API reads an omitted count.
+    assert_eq!(
+        (&agent["currentReplicas"], &agent["desiredReplicas"]),
+        (&0.into(), &0.into())
+    );
+    assert_eq!(able_to_scale(agent), ("False", "FailedGetScale"));
+    assert_eq!(
+        found(&v),
+        BTreeSet::from([
+            ("TargetKindMismatch".to_string(), "shop/agent".to_string()),
+            ("TargetMissing".to_string(), "shop/ghost".to_string()),
+        ])
+    );
+    let s = &v["summary"];
+    assert_eq!((&s["hpas"], &s["failing"]), (&2.into(), &2.into()));
 }
 
 #[test]

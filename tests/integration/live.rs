@@ -64,6 +64,17 @@ pub(crate) fn save_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The files of a saved capture of `web` (its offline command's inputs).
+const CAPTURE_FILES: [&str; 7] = [
+    "hpa.yaml",
+    "scale.json",
+    "target.json",
+    "pods.json",
+    "metrics.json",
+    "custom-metrics.json",
+    "events.json",
+];
+
 /// The offline command `--save` wrote to `command.txt`, and its report when run in `dir`.
 fn run_saved(dir: &Path) -> (String, Value) {
     let command = std::fs::read_to_string(dir.join("command.txt")).unwrap();
@@ -79,15 +90,7 @@ fn the_live_answer_is_the_offline_answer_on_the_saved_capture() {
     let live = live_json(&["web", "-n", "shop", "--save", dir.to_str().unwrap()]);
     assert_eq!(live["hpa"], "shop/web");
     assert_eq!(live["currentReplicas"], 5);
-    for file in [
-        "hpa.yaml",
-        "scale.json",
-        "target.json",
-        "pods.json",
-        "metrics.json",
-        "custom-metrics.json",
-        "events.json",
-    ] {
+    for file in CAPTURE_FILES {
         assert!(dir.join(file).exists(), "{file} saved");
     }
     let (line, offline) = run_saved(&dir);
@@ -460,9 +463,60 @@ fn watch_prints_one_json_object_per_evaluation() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|s| s["fact"] == "history" && s["form"] == "kubectl get events")
+            .any(|s| s["fact"] == "history" && s["form"] == "live")
     };
     assert!(from_events(&lines[0]), "{:#}", lines[0]["sources"]);
+}
+
+/// Every fact the API server answered names it, by the kubeconfig context and the server's URL;
+/// no source names a file of the capture, which lives in memory (with `--save` too). A
+/// `--history` file given beside it stays the file it is.
+#[test]
+fn a_live_answers_sources_name_the_context_and_the_server_not_files() {
+    let dir = save_dir("sources");
+    let saved = ["--save", dir.to_str().unwrap()];
+    let history = ["--history", "fixtures/history/steady.csv"];
+    for args in [&[][..], &saved[..], &history[..]] {
+        let mut all = vec!["web", "-n", "shop"];
+        all.extend(args);
+        let v = live_json(&all);
+        let sources = v["sources"].as_array().unwrap();
+        for fact in [
+            "hpa",
+            "status",
+            "pods",
+            "resourceMetrics",
+            "customMetrics",
+            "now",
+        ] {
+            let s = (sources.iter())
+                .find(|s| s["fact"] == fact)
+                .unwrap_or_else(|| panic!("no {fact} in {sources:#?}"));
+            assert_eq!(s["form"], "live", "{s}");
+            assert_eq!(s["context"], "test", "{s}");
+            assert_eq!(s["server"], server().url.as_str(), "{s}");
+            assert_eq!(s["file"], Value::Null, "{s}");
+        }
+        // The HPA's events are its memory: read from the server too.
+        assert!(
+            (sources.iter()).any(|s| s["fact"] == "history" && s["form"] == "live"),
+            "{sources:#?}"
+        );
+        let text = v["sources"].to_string();
+        let tmp = std::env::temp_dir();
+        let elsewhere = ["--now", dir.to_str().unwrap(), tmp.to_str().unwrap()];
+        for file in CAPTURE_FILES.iter().chain(&elsewhere) {
+            assert!(!text.contains(file), "{file} in {text}");
+        }
+        let files: Vec<&Value> = (sources.iter()).filter(|s| !s["file"].is_null()).collect();
+        if args == &history[..] {
+            let csv = serde_json::json!({"fact": "history", "form": "history CSV",
+                "file": "fixtures/history/steady.csv", "context": null, "server": null});
+            assert_eq!(files, [&csv], "{sources:#?}");
+        } else {
+            assert!(files.is_empty(), "{sources:#?}");
+        }
+    }
 }
 
 #[test]
@@ -473,7 +527,7 @@ fn the_hpas_events_are_its_history_as_the_events_file_is() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|s| s["form"] == "kubectl get events" && s["file"] == "events.json"),
+            .any(|s| s["fact"] == "history" && s["form"] == "live"),
         "{:#}",
         v["sources"]
     );

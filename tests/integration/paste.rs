@@ -303,14 +303,14 @@ fn sources_say_which_form_each_fact_came_from() {
         "fixtures/paste/events.yaml",
     ]);
     let sources = v["sources"].to_string();
-    assert!(sources.contains(r#"{"fact":"hpa","file":"fixtures/hpa/v2beta1.yaml","form":"manifest autoscaling/v2beta1"}"#), "{sources}");
+    assert!(sources.contains(r#"{"context":null,"fact":"hpa","file":"fixtures/hpa/v2beta1.yaml","form":"manifest autoscaling/v2beta1","server":null}"#), "{sources}");
     assert!(
-        sources.contains(r#"{"fact":"currentReplicas","file":"--current-replicas","form":"flag"}"#),
+        sources.contains(r#"{"context":null,"fact":"currentReplicas","file":"--current-replicas","form":"flag","server":null}"#),
         "{sources}"
     );
     assert!(
         sources.contains(
-            r#"{"fact":"history","file":"fixtures/paste/events.yaml","form":"kubectl get events"}"#
+            r#"{"context":null,"fact":"history","file":"fixtures/paste/events.yaml","form":"kubectl get events","server":null}"#
         ),
         "{sources}"
     );

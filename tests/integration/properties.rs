@@ -310,6 +310,7 @@ fn build(p: &Params) -> Scenario {
         current_replicas: p.current,
         current_replicas_source: Source::Flag,
         status_replicas: p.current,
+        scale_error: None,
         scaled_to_zero: false,
         status_conditions: Vec::new(),
         pods: names

@@ -229,6 +229,69 @@ fn without_a_limit_the_same_step_jumps_to_max_at_once() {
     assert_eq!(row(&v, 60)["utilization"], 2400.0);
 }
 
+/// The cpu-limit-doubling HPA with its Deployment in the `--hpa` file: the template's requests
+/// and limits (app 800m + proxy 200m of cpu each) stand for `--pod-request cpu=1 --pod-limit
+/// cpu=1`, and the run is the scenario's. A flag wins over the template.
+const WITH_DEPLOYMENT: [&str; 8] = [
+    "--hpa",
+    "fixtures/hpa/api-with-deployment.yaml",
+    "--load",
+    "-",
+    "--replicas",
+    "1",
+    "--duration",
+    "4m",
+];
+const DOUBLING_LOAD: &str = "time,cpu\n0s,500m\n1m,24\n";
+
+#[test]
+fn the_pod_templates_limits_beside_the_hpa_cap_the_pods_as_pod_limit_does() {
+    let v = simulate_json_stdin(&WITH_DEPLOYMENT, DOUBLING_LOAD);
+    // Summed over the containers: cpu 800m + 200m. Memory: only app limits it, so the pod's
+    // memory is not limited; its request is app's 256Mi.
+    assert_eq!(v["settings"]["podLimit"], serde_json::json!({"cpu": "1"}));
+    assert_eq!(
+        v["settings"]["podRequest"],
+        serde_json::json!({"cpu": "1", "memory": "256Mi"})
+    );
+    assert_eq!(count_sequence(&v), [1, 2, 4, 8, 16, 24]);
+    // 24 cores on one pod limited to 1: 1000m of 1000m requested is 100 %, 23 cores unserved.
+    assert_eq!(row(&v, 60)["utilization"], 100.0);
+    assert_eq!(row(&v, 60)["unservedLoad"], 23.0);
+    let scenario = scenario("cpu-limit-doubling");
+    assert_eq!(rows(&v), rows(&scenario));
+}
+
+#[test]
+fn pod_limit_and_pod_request_win_over_the_pod_template() {
+    let mut args = WITH_DEPLOYMENT.to_vec();
+    args.extend(["--pod-limit", "cpu=100"]);
+    let v = simulate_json_stdin(&args, DOUBLING_LOAD);
+    assert_eq!(count_sequence(&v), [1, 24]);
+    assert_eq!(row(&v, 60)["utilization"], 2400.0);
+    // A 500m request with the template's 1-core limit: 500m on one pod is 100 % at 0:00, ratio 2,
+    // so ceil(2 × 1) = 2; at 1:00 each pod serves at most its 1000m of the 24 cores: 200 %.
+    let mut args = WITH_DEPLOYMENT.to_vec();
+    args.extend(["--pod-request", "cpu=500m"]);
+    let v = simulate_json_stdin(&args, DOUBLING_LOAD);
+    assert_eq!(row(&v, 0)["utilization"], 100.0);
+    assert_eq!(changes(&v)[0], (0, 1, 2));
+    assert_eq!(row(&v, 60)["utilization"], 200.0);
+    // A template limit below the request given is refused where it is.
+    Test::new()
+        .args(["simulate"])
+        .args(WITH_DEPLOYMENT)
+        .args(["--pod-request", "cpu=2"])
+        .stdin(DOUBLING_LOAD)
+        .fails(1)
+        .stderr(
+            "error: fixtures/hpa/api-with-deployment.yaml: Deployment api spec.template \
+             resources.limits: found cpu=1, below the request cpu=2, expected a limit of at least \
+             the request\n",
+        )
+        .run();
+}
+
 #[test]
 fn scenario_rollout_surge_multiplies_by_the_surge_pods() {
     let v = scenario("rollout-surge");
@@ -245,13 +308,45 @@ fn scenario_rollout_surge_multiplies_by_the_surge_pods() {
         "{surge}"
     );
     assert!(surge.ends_with("so it proposes 9"), "{surge}");
-    let marked: Vec<i64> = rows(&v)
-        .iter()
-        .filter(|r| !r["rolloutSurge"].is_null())
-        .map(|r| r["time"].as_i64().unwrap())
-        .collect();
-    assert_eq!(marked, [90, 120, 135]);
-    assert_eq!(v["summary"]["rolloutSurgeSyncs"], 3);
+    let marked = |multiplied: bool| -> Vec<i64> {
+        (rows(&v).iter())
+            .filter(|r| {
+                r["rolloutSurge"]
+                    .as_str()
+                    .is_some_and(|s| s.contains(" ready pods, more than ") == multiplied)
+            })
+            .map(|r| r["time"].as_i64().unwrap())
+            .collect()
+    };
+    // Multiplied by more ready pods than replicas at 1:30, 2:00 and 2:15.
+    assert_eq!(marked(true), [90, 120, 135]);
+    // The other syncs of the rollout with surge pods say how many, in which state: at 1:00 the 4
+    // new pods are Pending beside the 8 old ones; at 1:15 all 12 are Ready, but the new pods have
+    // no sample yet (the recount proposes 6); at 1:45 14 pods for 9 replicas, 4 of them Pending.
+    assert_eq!(marked(false), [60, 75, 105]);
+    let tail = "; the controller lists them all, and this sync's proposal does not multiply a \
+                ratio by more ready pods than replicas";
+    for (t, head) in [
+        (
+            60,
+            "12 pods for the target's 8 replicas during the rollout (4 surge pod(s)): 8 Ready, 4 Pending",
+        ),
+        (
+            75,
+            "12 pods for the target's 8 replicas during the rollout (4 surge pod(s)): 12 Ready",
+        ),
+        (
+            105,
+            "14 pods for the target's 9 replicas during the rollout (5 surge pod(s)): 10 Ready, 4 Pending",
+        ),
+    ] {
+        assert_eq!(
+            row(&v, t)["rolloutSurge"],
+            format!("{head}{tail}"),
+            "at {t}s"
+        );
+    }
+    assert_eq!(v["summary"]["rolloutSurgeSyncs"], 6);
     assert!(has_event(
         &v,
         60,
@@ -795,10 +890,84 @@ fn model_flag_errors_say_what_was_found_and_expected() {
     }
 }
 
+/// A rollout whose surge pod finds no room: 4 pods of cpu 1 fill the 2 nodes of cpu 2 (the
+/// group's maximum), so the new pod stays Pending beside the 4 old ones, which cannot go
+/// (maxUnavailable 0). At 55 % the 4 Ready pods are inside the tolerance. From 1:00 on the table
+/// shows 5 pods for 4 replicas, and so does each row's `rolloutSurge`; the table's REASON too.
+#[test]
+fn surge_pods_that_are_pending_are_said_in_rollout_surge_as_the_table_shows_them() {
+    let args = [
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--load",
+        "-",
+        "--replicas",
+        "4",
+        "--pod-request",
+        "cpu=1",
+        "--node-allocatable",
+        "cpu=2,pods=110",
+        "--existing-nodes",
+        "2",
+        "--node-group-max",
+        "2",
+        "--rollout",
+        "1m",
+        "--max-surge",
+        "1",
+        "--max-unavailable",
+        "0",
+        "--duration",
+        "2m",
+    ];
+    let load = "time,cpu\n0s,2200m\n";
+    let v = simulate_json_stdin(&args, load);
+    let surge = "5 pods for the target's 4 replicas during the rollout (1 surge pod(s)): 4 Ready, \
+                 1 Pending; the controller lists them all, and this sync's proposal does not \
+                 multiply a ratio by more ready pods than replicas";
+    for r in rows(&v) {
+        let t = r["time"].as_i64().unwrap();
+        let pods = ["readyReplicas", "startingPods", "pendingPods"]
+            .map(|k| r[k].as_i64().unwrap())
+            .iter()
+            .sum::<i64>();
+        if t < 60 {
+            assert_eq!((pods, &r["rolloutSurge"]), (4, &Value::Null), "at {t}s");
+        } else {
+            assert_eq!((pods, r["pendingPods"].as_i64()), (5, Some(1)), "at {t}s");
+            assert_eq!(r["rolloutSurge"], surge, "at {t}s");
+        }
+        assert_eq!(
+            (r["replicas"].as_i64(), r["desiredReplicas"].as_i64()),
+            (Some(4), Some(4))
+        );
+    }
+    assert_eq!(v["summary"]["rolloutSurgeSyncs"], 5);
+    let table = Test::new()
+        .args(["simulate"])
+        .args(args)
+        .stdin(load)
+        .status(0)
+        .run();
+    let text = stdout(&table);
+    let at = |clock: &str| {
+        text.lines()
+            .find(|l| l.starts_with(clock))
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        at("1:00 ").contains(" 5     1  ") && at("1:00 ").contains("RolloutSurge"),
+        "{text}"
+    );
+    assert!(!at("0:45 ").contains("RolloutSurge"), "{text}");
+    assert!(text.contains("RolloutSurge at 5 sync(s): more pods than replicas during the rollout"));
+}
+
 #[test]
 fn a_rollout_with_the_default_fenceposts_replaces_every_pod() {
     // 10 pods at 48 %: surge 3 (rounded up), unavailable 2 (rounded down). Two steps replace all
-    // 10 pods; the count holds and no sync sees more ready pods than replicas.
+    // 10 pods; the count holds.
     let v = simulate_json(&[
         "--hpa",
         "fixtures/hpa/web-cpu.yaml",
@@ -834,7 +1003,15 @@ fn a_rollout_with_the_default_fenceposts_replaces_every_pod() {
         "rollout complete: 10 pod(s) of the new template"
     ));
     assert_eq!(changes(&v), []);
-    assert_eq!(v["summary"]["rolloutSurgeSyncs"], 0);
+    // The syncs at 0:30 and 0:45 see 13 pods for 10 replicas (the 5 new ones not Ready yet, 2 old
+    // ones gone): surge pods, but never more ready pods than replicas.
+    let surge = "13 pods for the target's 10 replicas during the rollout (3 surge pod(s)): 8 \
+                 Ready, 5 Pending; the controller lists them all, and this sync's proposal does \
+                 not multiply a ratio by more ready pods than replicas";
+    for t in [30, 45] {
+        assert_eq!(row(&v, t)["rolloutSurge"], surge, "at {t}s");
+    }
+    assert_eq!(v["summary"]["rolloutSurgeSyncs"], 2);
     assert_eq!(v["settings"]["rollout"]["maxSurge"], "25%");
 }
 

@@ -55,10 +55,15 @@ pub struct FactSource {
     /// `externalMetrics`, `history`, `now`.
     pub fact: String,
     /// The input form (`manifest autoscaling/v2`, `kubectl describe hpa`, `kubectl get hpa`,
-    /// `kubectl get pods`, `samples CSV`, ...), `flag`, `computed` or `assumed`.
+    /// `kubectl get pods`, `samples CSV`, ...), `live` (the API server answered it), `flag`,
+    /// `computed` or `assumed`.
     pub form: String,
-    /// The file (or flag) it was read from; null when computed or assumed.
+    /// The file (or flag) it was read from; null when computed, assumed or live.
     pub file: Option<String>,
+    /// `live`: the kubeconfig context it was read through; null otherwise.
+    pub context: Option<String>,
+    /// `live`: the API server's URL; null otherwise.
+    pub server: Option<String>,
 }
 
 impl FactSource {
@@ -67,6 +72,17 @@ impl FactSource {
             fact: fact.to_string(),
             form: form.to_string(),
             file: file.map(str::to_string),
+            context: None,
+            server: None,
+        }
+    }
+
+    /// A fact the API server answered, in live mode: no file, the context and the server.
+    pub fn live(fact: &str, context: &str, server: &str) -> FactSource {
+        FactSource {
+            context: Some(context.to_string()),
+            server: Some(server.to_string()),
+            ..FactSource::new(fact, "live", None)
         }
     }
 }

@@ -462,6 +462,10 @@ pub struct Scenario {
     pub current_replicas_source: Source,
     /// `scale.status.replicas` (used only by Object/External AverageValue targets).
     pub status_replicas: i32,
+    /// The scale read failed: the error it answered (`deployments/scale.apps "web" not found`).
+    /// The sync stops there (AbleToScale False, FailedGetScale) and `current_replicas` is the
+    /// HPA's `status.currentReplicas`, which the controller leaves as it is.
+    pub scale_error: Option<String>,
     /// The HPA status has the condition `ScaledToZero=True`.
     pub scaled_to_zero: bool,
     /// The HPA's `status.conditions` before this sync, in order.

@@ -10,11 +10,13 @@ use crate::calc;
 use crate::input::cluster::index::{MetricsIndex, PodIndex, Selections};
 use crate::input::cluster::json::{Json, Sym};
 use crate::input::cluster::objects::{
-    EventHead, HpaHead, Node, Pdb, Pod, PodSpec, Workload, milli, requests_milli,
+    EventHead, HpaHead, Node, Pdb, Pod, PodSpec, Requirements, Workload, limits_milli, milli,
+    requests_milli,
 };
 use crate::input::cluster::share::{Common, Share};
 use crate::input::cluster::{Dump, Whole};
 use crate::input::selector::Selector;
+use crate::input::target::ScaleUnread;
 use crate::report::fleet::{AuditReport, Unevaluated};
 use crate::scenario::fleet::{
     CapacityFacts, FleetFacts, GroupFit, HpaCase, HpaFacts, LoneScaledObject, Names, NodeRoom,
@@ -149,17 +151,13 @@ impl<'a> Fleet<'a> {
         let selector_text = m.selector.as_ref().map(|(t, _)| t.clone());
         let selector_error = selector_error(m, &key, &selecting);
         let r = &head.spec.scale_target_ref;
-        let scenario = if m.state == TargetState::Found {
-            self.scenario(m, &key, selector_error, common)
-        } else {
-            Err(format!(
-                "{} {} is not in the inputs: the controller cannot read its scale",
-                r.kind, r.name
-            ))
-        };
+        let scenario = self.scenario(m, &key, selector_error, common);
+        // A target whose scale cannot be read has its findings; its metrics are never read.
         let (resources, utilization_resources, missing_requests) = match &scenario {
-            Ok(scenario) => requests_facts(&scenario.hpa.metrics, m.target),
-            Err(_) => (Vec::new(), Vec::new(), Vec::new()),
+            Ok(scenario) if m.state == TargetState::Found => {
+                requests_facts(&scenario.hpa.metrics, m.target)
+            }
+            _ => (Vec::new(), Vec::new(), Vec::new()),
         };
         let (min_replicas, max_replicas) = match &scenario {
             Ok(s) => (s.hpa.min_replicas, s.hpa.max_replicas),
@@ -219,7 +217,8 @@ impl<'a> Fleet<'a> {
     }
 
     /// The single-HPA scenario of the HPA's share of the dump; an HPA KEDA made is given as its
-    /// ScaledObject (KEDA's step, then the HPA's).
+    /// ScaledObject (KEDA's step, then the HPA's). A target whose scale cannot be read gives the
+    /// controller's answer to that (FailedGetScale), from the HPA alone.
     fn scenario(
         &self,
         m: &Matched<'a>,
@@ -228,7 +227,13 @@ impl<'a> Fleet<'a> {
         common: &Common,
     ) -> Result<crate::scenario::Scenario, String> {
         let meta = &m.hpa.head.metadata;
+        let scale_error = match m.state {
+            TargetState::Found => None,
+            TargetState::Missing => Some(ScaleUnread::NotFound),
+            TargetState::NoScale => Some(ScaleUnread::NoScaleSubresource),
+        };
         let scaled_object = (meta.owner_references.iter())
+            .filter(|_| scale_error.is_none())
             .find(|o| o.kind == "ScaledObject")
             .and_then(|o| (self.scaled_objects).get(&(meta.namespace.as_str(), o.name.as_str())))
             .copied();
@@ -249,6 +254,7 @@ impl<'a> Fleet<'a> {
                 .cloned()
                 .unwrap_or_default(),
             selector_error,
+            scale_error,
             own: self.dump.hpa_files.get(key),
         };
         share_scenario(share, scaled_object, common).map_err(|e| format!("{e:#}"))
@@ -563,13 +569,22 @@ type Requests = Vec<(String, i64)>;
 /// The requests of one pod: the sum of its app containers' requests, or the pod-level requests
 /// when set.
 fn pod_requests(spec: &PodSpec) -> Vec<(String, i64)> {
-    let pod_level = requests_milli(spec.resources.as_ref());
+    pod_total(spec, requests_milli)
+}
+
+/// One resource list of one pod (`requests_milli` or `limits_milli`): the sum over its app
+/// containers, or the pod-level list when set.
+fn pod_total(
+    spec: &PodSpec,
+    list: fn(Option<&Requirements>) -> Vec<(String, i64)>,
+) -> Vec<(String, i64)> {
+    let pod_level = list(spec.resources.as_ref());
     if !pod_level.is_empty() {
         return pod_level;
     }
     let mut total: Vec<(String, i64)> = Vec::new();
     for c in &spec.containers {
-        for (r, m) in requests_milli(c.resources.as_ref()) {
+        for (r, m) in list(c.resources.as_ref()) {
             match total.iter_mut().find(|(t, _)| *t == r) {
                 Some((_, v)) => *v = v.saturating_add(m),
                 None => total.push((r, m)),
@@ -581,12 +596,29 @@ fn pod_requests(spec: &PodSpec) -> Vec<(String, i64)> {
 }
 
 /// One replica of the target, from its pod template.
-fn per_pod_requests(w: &Workload) -> Vec<(String, i64)> {
-    w.spec
-        .template
-        .as_ref()
+pub fn per_pod_requests(w: &Workload) -> Vec<(String, i64)> {
+    (w.spec.template.as_ref())
         .map(|t| pod_requests(&t.spec))
         .unwrap_or_default()
+}
+
+/// One replica's limits, from the target's pod template (what `simulate` caps a pod's usage
+/// at): the pod-level limits, else the sum over the containers of each resource that every
+/// container limits (one without a limit leaves the pod's use of it unbounded).
+pub fn per_pod_limits(w: &Workload) -> Vec<(String, i64)> {
+    let Some(t) = w.spec.template.as_ref() else {
+        return Vec::new();
+    };
+    let mut total = pod_total(&t.spec, limits_milli);
+    if limits_milli(t.spec.resources.as_ref()).is_empty() {
+        let limited = |c: &super::objects::Container, r: &str| {
+            limits_milli(c.resources.as_ref())
+                .iter()
+                .any(|(n, _)| n == r)
+        };
+        total.retain(|(r, _)| t.spec.containers.iter().all(|c| limited(c, r)));
+    }
+    total
 }
 
 /// The requests and the number of the running pods bound to each node, of the pods `counted`.
@@ -928,6 +960,34 @@ mod tests {
             "spec": {"nodeName": "node-1",
                      "containers": [{"name": "c", "resources": {"requests": {"cpu": cpu}}}]},
             "status": {"phase": "Running"}})
+    }
+
+    #[test]
+    fn a_templates_limits_sum_the_resources_every_container_limits() {
+        let workload = |spec: serde_json::Value| -> Workload {
+            serde_json::from_value(serde_json::json!({"kind": "Deployment",
+                "spec": {"template": {"spec": spec}}}))
+            .unwrap()
+        };
+        let app = serde_json::json!({"name": "app", "resources": {
+            "requests": {"cpu": "800m", "memory": "256Mi"},
+            "limits": {"cpu": "800m", "memory": "512Mi"}}});
+        let proxy = serde_json::json!({"name": "proxy", "resources": {
+            "requests": {"cpu": "200m"}, "limits": {"cpu": "200m"}}});
+        let w = workload(serde_json::json!({"containers": [app, proxy]}));
+        assert_eq!(per_pod_limits(&w), [("cpu".to_string(), 1000)]);
+        assert_eq!(
+            per_pod_requests(&w),
+            [
+                ("cpu".to_string(), 1000),
+                ("memory".to_string(), 268_435_456_000)
+            ]
+        );
+        // Pod-level limits are the pod's, whatever its containers say.
+        let w = workload(serde_json::json!({"containers": [app],
+            "resources": {"limits": {"cpu": "2"}}}));
+        assert_eq!(per_pod_limits(&w), [("cpu".to_string(), 2000)]);
+        assert!(per_pod_limits(&workload(serde_json::json!({}))).is_empty());
     }
 
     #[test]

@@ -93,23 +93,28 @@ impl Dump {
     /// Reads one manifest file; each object's place is `file:line`.
     pub fn read_manifest(&mut self, path: &Path) -> anyhow::Result<()> {
         let (file, text) = read_input(path)?;
+        self.read_manifest_text(&file, &text)
+    }
+
+    /// Reads the text of a manifest file named `file` (JSON, or YAML documents).
+    pub fn read_manifest_text(&mut self, file: &str, text: &str) -> anyhow::Result<()> {
         if text.trim_start().starts_with('{') {
-            guard::check_json(&file, &text)?;
+            guard::check_json(file, text)?;
             let value: serde_json::Value =
-                serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
+                serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
             return self.add_document(&format!("{file}:1"), &value);
         }
-        guard::check_yaml(&file, &text)?;
-        let lines = document_lines(&text);
+        guard::check_yaml(file, text)?;
+        let lines = document_lines(text);
         let mut docs = Vec::new();
-        for doc in serde_yaml::Deserializer::from_str(&text) {
-            docs.push(serde_json::Value::deserialize(doc).map_err(|e| yaml_error(&file, &e))?);
+        for doc in serde_yaml::Deserializer::from_str(text) {
+            docs.push(serde_json::Value::deserialize(doc).map_err(|e| yaml_error(file, &e))?);
         }
         let content: Vec<&serde_json::Value> = docs.iter().filter(|d| !d.is_null()).collect();
         for (k, doc) in content.into_iter().enumerate() {
             let place = match lines.get(k) {
                 Some(line) => format!("{file}:{line}"),
-                None => file.clone(),
+                None => file.to_string(),
             };
             self.add_document(&place, doc)?;
         }

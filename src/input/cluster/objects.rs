@@ -167,11 +167,14 @@ pub struct PodSpec {
     pub node_name: Option<Sym>,
 }
 
-/// `resources`: only the requests are read (`calculateRequests`); limits are dropped.
+/// `resources`: the requests (`calculateRequests`), and the limits, which only `simulate` reads
+/// (of a pod template given beside the HPA).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
 pub struct Requirements {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests: Option<Json>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Json>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -532,10 +535,18 @@ impl Node {
 
 /// The milli-value of each request in a `resources` object (`{requests: {cpu: 500m}}`).
 pub fn requests_milli(resources: Option<&Requirements>) -> Vec<(String, i64)> {
-    let requests = resources.and_then(|r| r.requests.as_ref());
+    list_milli(resources.and_then(|r| r.requests.as_ref()))
+}
+
+/// `resources.limits`, in milli-units.
+pub fn limits_milli(resources: Option<&Requirements>) -> Vec<(String, i64)> {
+    list_milli(resources.and_then(|r| r.limits.as_ref()))
+}
+
+/// A resource list's quantities, in milli-units.
+fn list_milli(list: Option<&Json>) -> Vec<(String, i64)> {
     milli(
-        requests
-            .map_or(&[][..], Json::entries)
+        list.map_or(&[][..], Json::entries)
             .iter()
             .map(|(k, v)| (&**k, v)),
     )

@@ -8,7 +8,7 @@ use super::{Whole, objects::HpaHead};
 use crate::error::InputError;
 use crate::input::inputs::{Given, Inputs, Settings, Text};
 use crate::input::kubectl::{Scope, metrics, pods};
-use crate::input::target::{TargetScale, replica_count};
+use crate::input::target::{ScaleUnread, TargetScale, replica_count};
 use crate::scenario::{ObjectReference, Scenario, SelectorError};
 
 /// What one HPA's share holds.
@@ -24,6 +24,9 @@ pub struct Share<'a> {
     pub events: Vec<&'a Whole<objects::EventHead>>,
     /// The controller's own selector check failed for this HPA.
     pub selector_error: Option<SelectorError>,
+    /// The target's scale cannot be read (not in the dump, or a kind without one): the sync
+    /// stops there, and no pod or metric is handed over.
+    pub scale_error: Option<ScaleUnread>,
     /// Its own answers besides the dump (live custom and external metrics).
     pub own: Option<&'a super::HpaFiles>,
 }
@@ -65,18 +68,20 @@ impl Share<'_> {
             kind: target_ref.kind.to_string(),
             name: target_ref.name.to_string(),
         };
-        let pods_file = file("pods.json");
-        let captured = pods::from_objects(&pods_file, &self.pods, &scope, &target_ref)?;
-        let metrics = self.metrics_input(&file("metrics.json"), &scope, &captured)?;
         let mut inputs = Inputs::of_hpa(
             Text::new(file(manifest), &*self.manifest.text),
             common.settings.clone(),
         );
-        inputs.pods = Some(Given::Read {
-            name: pods_file,
-            value: captured,
-        });
-        inputs.metrics = metrics;
+        inputs.scale_error = self.scale_error;
+        if self.scale_error.is_none() {
+            let pods_file = file("pods.json");
+            let captured = pods::from_objects(&pods_file, &self.pods, &scope, &target_ref)?;
+            inputs.metrics = self.metrics_input(&file("metrics.json"), &scope, &captured)?;
+            inputs.pods = Some(Given::Read {
+                name: pods_file,
+                value: captured,
+            });
+        }
         if let Some(target) = self.target {
             let name = file("target.json");
             let value = target_scale(&name, target)?;

@@ -18,6 +18,7 @@ use std::time::Duration as StdDuration;
 use anyhow::Result;
 
 use crate::error::InputError;
+use crate::input::inputs::LiveSource;
 use crate::input::kubectl::pods::CapturedPods;
 use crate::input::{self, Given, Inputs, Settings, Text};
 use crate::output::Outputs;
@@ -260,10 +261,17 @@ impl Session {
             notes: capture_notes,
             diagnostics,
             captured_at,
+            clock: dated_by,
             ..
         } = capture;
         settings.now = Some(captured_at);
-        let inputs = files.into_inputs(pods, self.options.history.clone(), settings);
+        let source = LiveSource {
+            context: self.api.context.clone(),
+            server: self.api.server.clone(),
+            server_clock: dated_by == fetch::Clock::Server,
+        };
+        let mut inputs = files.into_inputs(pods, self.options.history.clone(), settings);
+        inputs.live = Some(source);
         let mut scenario = input::build(inputs)?;
         outputs.commit()?;
         notes.extend(capture_notes);
@@ -375,12 +383,14 @@ impl Files {
             custom_metrics,
             external_metrics,
             scale: Some(self.scale),
+            scale_error: None,
             target: Some(Given::Text(self.target)),
             history,
             events: Some(self.events),
             nodes,
             all_pods,
             settings,
+            live: None,
         }
     }
 }

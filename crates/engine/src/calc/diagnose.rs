@@ -70,6 +70,8 @@ pub fn diagnose(s: &Scenario, sync: &Sync<'_>, report: &Report) -> Vec<Diagnosti
             ),
             "",
         )),
+        // The conditions and the decision say it; an audit's finding names the cause.
+        Branch::FailedGetScale => {}
         Branch::Metrics | Branch::MetricsFailed => {
             // The report's metrics are the sync's outcomes, in the same order.
             for (m, outcome) in report.metrics.iter().zip(&sync.outcomes) {

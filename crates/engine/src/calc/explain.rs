@@ -683,12 +683,11 @@ fn input_steps(steps: &mut Vec<Step>, s: &Scenario, sync: &Sync<'_>) {
         "current replicas",
         format!("{}, {current_source}", s.current_replicas),
     );
-    step(
-        steps,
-        "inputs",
-        "pods",
-        format!("{} pod(s) listed under the target's selector", s.pods.len()),
-    );
+    let pods = match s.scale_error {
+        Some(_) => "none listed: the sync stops at the scale read".to_string(),
+        None => format!("{} pod(s) listed under the target's selector", s.pods.len()),
+    };
+    step(steps, "inputs", "pods", pods);
     step(
         steps,
         "inputs",
@@ -760,8 +759,9 @@ fn metric_phase(
     metrics
 }
 
-/// The steps of a sync that did not reach the combination of valid metrics (scaling disabled,
-/// out of range, a selector error, invalid metrics), and the summary they give the decision.
+/// The steps of a sync that did not reach the combination of valid metrics (a scale it could not
+/// read, scaling disabled, out of range, a selector error, invalid metrics), and the summary they
+/// give the decision.
 fn branch_steps(steps: &mut Vec<Step>, s: &Scenario, sync: &Sync<'_>) -> Option<String> {
     let current = s.current_replicas;
     let desired = sync.desired_replicas;
@@ -828,6 +828,23 @@ fn branch_steps(steps: &mut Vec<Step>, s: &Scenario, sync: &Sync<'_>) -> Option<
                 ));
             }
             summary
+        }
+        Branch::FailedGetScale => {
+            let error = s.scale_error.as_deref().unwrap_or_default();
+            step(
+                steps,
+                "scale",
+                "FailedGetScale",
+                format!(
+                    "{error}: the controller reads no count, pod or metric, records a \
+                     FailedGetScale event and changes nothing; the count stays at {current} \
+                     (status.currentReplicas)"
+                ),
+            );
+            Some(format!(
+                "no change: the HPA controller was unable to get the target's current scale: \
+                 {error}"
+            ))
         }
         Branch::Metrics => None,
     }

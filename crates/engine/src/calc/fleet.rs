@@ -516,12 +516,14 @@ pub fn assemble(
             Severity::Info => counts.info += 1,
         }
     }
+    // ScalingActive False: no count computed; AbleToScale False: no scale read.
     let failing = reports
         .iter()
         .filter(|r| {
-            r.conditions
-                .iter()
-                .any(|c| c.condition_type == "ScalingActive" && c.status == "False")
+            r.conditions.iter().any(|c| {
+                matches!(c.condition_type.as_str(), "ScalingActive" | "AbleToScale")
+                    && c.status == "False"
+            })
         })
         .count()
         + if decided { unevaluated.len() } else { 0 };

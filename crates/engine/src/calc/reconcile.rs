@@ -24,6 +24,8 @@ pub enum Branch {
     Metrics,
     /// Metrics were computed and the controller gave up (invalid metrics).
     MetricsFailed,
+    /// The scale could not be read: the sync stopped before anything else.
+    FailedGetScale,
 }
 
 /// What the normalization did.
@@ -129,6 +131,9 @@ pub fn reconcile<'a>(
 ) -> Sync<'a> {
     let rules = VersionRules::for_scenario(s);
     let mut sync = scale_read(s, memory, assume_steady, &rules);
+    if sync.branch == Branch::FailedGetScale {
+        return sync;
+    }
     let (mut desired, compute_metrics) = count_branches(s, &rules, &mut sync);
     if compute_metrics {
         let Some(proposed) = metrics_phase(s, &rules, &mut sync, desired) else {
@@ -149,22 +154,18 @@ fn has_object_or_external(s: &Scenario) -> bool {
     s.hpa.metrics.iter().any(|m| m.is_object_or_external())
 }
 
-/// The scale was read: `AbleToScale` says so, and a controller new to this HPA seeds its window.
+// Port of the scale read of reconcileAutoscaler (horizontal.go). Read: `AbleToScale` says so,
+// and a controller new to this HPA seeds its window. Not read (the RESTMapper or the scale's Get
+// failed): AbleToScale False FailedGetScale, and the sync returns there, before any count, pod
+// or metric is read and before recordInitialRecommendation; the target and the status's counts
+// stay as they are.
 fn scale_read<'a>(
     s: &'a Scenario,
     memory: &mut ControllerMemory,
     assume_steady: bool,
     rules: &VersionRules,
 ) -> Sync<'a> {
-    let mut conditions = Conditions::from_status(&s.status_conditions, s.now.to_rfc3339());
-    conditions.set(
-        "AbleToScale",
-        true,
-        "SucceededGetScale",
-        "the HPA controller was able to get the target's current scale",
-    );
-    let seeded_initial_recommendation = record_initial_recommendation(s, memory, assume_steady);
-    Sync {
+    let mut sync = Sync {
         branch: Branch::Metrics,
         min_replicas: s.hpa.min_replicas,
         tolerances: tolerances_for_hpa(&s.hpa, s.config.tolerance, rules),
@@ -175,9 +176,29 @@ fn scale_read<'a>(
         normalization: None,
         desired_replicas: 0,
         rescale: true,
-        conditions,
-        seeded_initial_recommendation,
+        conditions: Conditions::from_status(&s.status_conditions, s.now.to_rfc3339()),
+        seeded_initial_recommendation: false,
+    };
+    if let Some(error) = &s.scale_error {
+        sync.conditions.set(
+            "AbleToScale",
+            false,
+            "FailedGetScale",
+            format!("the HPA controller was unable to get the target's current scale: {error}"),
+        );
+        sync.branch = Branch::FailedGetScale;
+        sync.rescale = false;
+        sync.desired_replicas = s.current_replicas;
+        return sync;
     }
+    sync.conditions.set(
+        "AbleToScale",
+        true,
+        "SucceededGetScale",
+        "the HPA controller was able to get the target's current scale",
+    );
+    sync.seeded_initial_recommendation = record_initial_recommendation(s, memory, assume_steady);
+    sync
 }
 
 /// The branches on the current count alone (zero, above max, below min): the count they set,
@@ -691,5 +712,62 @@ mod selector_tests {
         let sync = reconcile(&s, &mut ControllerMemory::default(), true);
         assert_eq!(sync.branch, Branch::AboveMax);
         assert_eq!(sync.desired_replicas, 3);
+    }
+}
+
+#[cfg(test)]
+mod scale_read_tests {
+    use super::*;
+    use crate::calc::testing::{cpu_utilization, scenario};
+
+    const NOT_FOUND: &str = "deployments/scale.apps \"web\" not found";
+
+    #[test]
+    fn a_scale_that_cannot_be_read_stops_the_sync_with_failed_get_scale() {
+        // Usage at twice the target, above maxReplicas: neither is reached.
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 1000);
+        s.hpa.max_replicas = 3;
+        s.scale_error = Some(NOT_FOUND.into());
+        let mut memory = ControllerMemory::default();
+        let sync = reconcile(&s, &mut memory, false);
+        assert_eq!(sync.branch, Branch::FailedGetScale);
+        assert_eq!(sync.desired_replicas, 4);
+        assert!(!sync.rescale);
+        assert!(sync.outcomes.is_empty() && sync.normalization.is_none());
+        // recordInitialRecommendation comes after the scale read: nothing is remembered.
+        assert!(memory.recommendations.is_empty() && !sync.seeded_initial_recommendation);
+        let able = sync.conditions.get("AbleToScale").unwrap();
+        assert_eq!(
+            (able.status.as_str(), able.reason.as_str()),
+            ("False", "FailedGetScale")
+        );
+        assert_eq!(
+            able.message,
+            "the HPA controller was unable to get the target's current scale: deployments/scale.apps \"web\" not found"
+        );
+        assert!(sync.conditions.get("ScalingActive").is_none());
+    }
+
+    #[test]
+    fn a_failed_scale_read_keeps_the_count_in_the_report_and_compares_nothing() {
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 1000);
+        s.scale_error = Some(NOT_FOUND.into());
+        s.observed_status = Some(crate::scenario::ObservedStatus {
+            current_replicas: Some(4),
+            desired_replicas: Some(6),
+            ..Default::default()
+        });
+        let report = crate::calc::evaluate(&s);
+        assert_eq!((report.current_replicas, report.desired_replicas), (4, 4));
+        assert_eq!(report.decision.change, "none");
+        assert!(report.metrics.is_empty());
+        assert_eq!(report.status_comparison, None);
+        assert!(
+            report.decision.summary.starts_with(
+                "no change: the HPA controller was unable to get the target's current scale"
+            ),
+            "{}",
+            report.decision.summary
+        );
     }
 }

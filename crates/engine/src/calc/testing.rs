@@ -96,6 +96,7 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         current_replicas: i32::try_from(n).unwrap_or(i32::MAX),
         current_replicas_source: Source::Flag,
         status_replicas: i32::try_from(n).unwrap_or(i32::MAX),
+        scale_error: None,
         scaled_to_zero: false,
         status_conditions: Vec::new(),
         pods,

@@ -14,7 +14,8 @@ pub const AUDIT_SCHEMA_VERSION: u32 = 1;
 pub struct AuditReport {
     pub schema_version: u32,
     pub summary: AuditSummary,
-    /// One single-HPA report per HPA that could be evaluated, by namespace and name.
+    /// One single-HPA report per HPA that could be evaluated, by namespace and name (a target
+    /// whose scale cannot be read is the controller's answer to that: AbleToScale False).
     pub hpas: Vec<Report>,
     /// The HPAs that could not be evaluated, and why (a finding names the cause).
     pub unevaluated: Vec<Unevaluated>,
@@ -32,7 +33,8 @@ pub struct AuditSummary {
     pub scaling_down: usize,
     /// Evaluated HPAs whose desired count is their maxReplicas.
     pub at_max: usize,
-    /// HPAs with ScalingActive False (the controller cannot compute a count), or not evaluated.
+    /// HPAs with ScalingActive False (the controller cannot compute a count) or AbleToScale
+    /// False (it cannot read the target's scale), or not evaluated.
     pub failing: usize,
     pub findings_by_severity: SeverityCounts,
 }

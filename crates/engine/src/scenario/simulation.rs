@@ -82,7 +82,8 @@ pub struct Setup {
     pub replay: Option<Replay>,
     /// The replicas the cluster really had (`--actual`).
     pub actual: Option<ActualCurve>,
-    /// `--pod-limit`: each pod's limits; a pod uses no more (empty: no limits).
+    /// `--pod-limit`, or the target's pod template: each pod's limits; a pod uses no more
+    /// (empty: no limits).
     pub pod_limit: Resources,
     /// `--rollout`: a rolling update of the target's pods.
     pub rollout: Option<Rollout>,

@@ -79,10 +79,7 @@ impl Engine<'_> {
         let memory_before = self.observer.is_some().then(|| self.memory.clone());
         let (decision, surge) = {
             let sync = reconcile(&self.scenario, &mut self.memory, false);
-            // More Ready pods than replicas: the one situation RolloutSurge names.
-            let surge = (ready > i64::from(self.replicas))
-                .then(|| crate::calc::rollout_surge(&self.scenario, &sync))
-                .flatten();
+            let surge = self.surge(&sync, [ready, starting, pending]);
             (decide(&sync), surge)
         };
         let (nodes, booting) = match self.setup.nodes {
@@ -163,6 +160,41 @@ impl Engine<'_> {
     }
 }
 
+impl Engine<'_> {
+    /// What a sync's `rolloutSurge` says: the `RolloutSurge` diagnosis when the proposal
+    /// multiplied a ratio by more ready pods than replicas; else, during a rollout with more pods
+    /// than replicas (surge pods Ready or not), how many and in which state. `pods` are the
+    /// Ready, starting and Pending pods.
+    fn surge(&self, sync: &Sync<'_>, pods: [i64; 3]) -> Option<String> {
+        let [ready, starting, pending] = pods;
+        let replicas = i64::from(self.replicas);
+        // More Ready pods than replicas: the one situation the diagnosis names.
+        let multiplied = (ready > replicas)
+            .then(|| crate::calc::rollout_surge(&self.scenario, sync))
+            .flatten();
+        let total = ready + starting + pending;
+        if multiplied.is_some() || self.sets.is_none() || total <= replicas {
+            return multiplied;
+        }
+        let states: Vec<String> = [
+            (ready, "Ready"),
+            (starting, "starting"),
+            (pending, "Pending"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, state)| format!("{n} {state}"))
+        .collect();
+        Some(format!(
+            "{total} pods for the target's {replicas} replicas during the rollout ({} surge \
+             pod(s)): {}; the controller lists them all, and this sync's proposal does not \
+             multiply a ratio by more ready pods than replicas",
+            total - replicas,
+            states.join(", ")
+        ))
+    }
+}
+
 /// The owned facts of one sync.
 fn decide(sync: &Sync<'_>) -> Decision {
     let (utilization, ratio) = match sync.outcomes.first().map(|o| &o.result) {
@@ -182,6 +214,7 @@ fn decide(sync: &Sync<'_>) -> Decision {
             .conditions
             .get("ScalingActive")
             .map(|c| c.reason.clone()),
+        Branch::FailedGetScale => sync.conditions.get("AbleToScale").map(|c| c.reason.clone()),
         Branch::AboveMax => Some("TooManyReplicas".to_string()),
         Branch::BelowMin => Some("TooFewReplicas".to_string()),
         Branch::Metrics => match (&sync.normalization, sync.metric_proposal) {

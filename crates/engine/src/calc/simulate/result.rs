@@ -62,7 +62,8 @@ pub struct Settings {
     pub pod_request: BTreeMap<String, String>,
     /// Null without node information.
     pub nodes: Option<NodeSettings>,
-    /// `--pod-limit`: each pod's limits, quantities per resource (empty without).
+    /// `--pod-limit` (or the target's pod template beside the HPA): each pod's limits,
+    /// quantities per resource (empty without).
     pub pod_limit: BTreeMap<String, String>,
     /// `--rollout`; null without.
     pub rollout: Option<RolloutSettings>,
@@ -167,8 +168,10 @@ pub struct SyncRow {
     /// `--pod-limit` (in `load`'s unit; all of it with no Ready pod); null without a limit for
     /// that column's resource.
     pub unserved_load: Option<f64>,
-    /// The `RolloutSurge` diagnostic's sentence when this sync counted more ready pods than the
-    /// target's replicas and multiplied its ratio by them (a rollout's surge); null otherwise.
+    /// During a rollout with more pods than the target's replicas (its surge pods, Ready or
+    /// not): the `RolloutSurge` diagnostic's sentence when this sync multiplied its ratio by more
+    /// ready pods than replicas, else how many pods there are and in which state; null
+    /// otherwise.
     pub rollout_surge: Option<String>,
 }
 
@@ -210,7 +213,7 @@ pub struct Summary {
     pub peak_unserved_load: Option<f64>,
     /// Syncs that left some demand unserved; null without a limit.
     pub unserved_syncs: Option<usize>,
-    /// Syncs marked `rolloutSurge`.
+    /// Syncs marked `rolloutSurge` (surge pods during a rollout).
     pub rollout_surge_syncs: usize,
     /// The simulation against the replicas the cluster really had (`--actual`); null without it.
     pub actual: Option<ActualComparison>,

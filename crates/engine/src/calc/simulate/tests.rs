@@ -206,3 +206,38 @@ fn idle_stretches_cost_no_ticks_between_events() {
     }
     assert_eq!(ticks, 241);
 }
+
+#[test]
+fn surge_pods_that_stay_pending_mark_the_rows_of_the_rollout() {
+    // 6 pods of 500m fill 2 nodes (3 each beside a 100m DaemonSet) at the group's maximum; 55 %
+    // is inside the tolerance. The rollout's surge pod finds no room and stays Pending, and the
+    // old pods cannot go (maxUnavailable 0): 7 pods for 6 replicas from 1:00 on.
+    use crate::scenario::simulation::{IntOrPercent, Rollout};
+    let mut s = testing::on_nodes(testing::simulation(&[(0, 1650)], 6), 2);
+    s.duration = Duration::from_secs(120);
+    if let Some(group) = &mut s.nodes {
+        group.input.node_group_max = Some(2);
+    }
+    s.rollout = Some(Rollout {
+        at: 60_000,
+        max_surge: IntOrPercent::Int(1),
+        max_unavailable: IntOrPercent::Int(0),
+        min_ready: 0,
+    });
+    let sim = run(&s);
+    assert_eq!(row(&sim, 45).rollout_surge, None);
+    for t in [60, 90, 120] {
+        let r = row(&sim, t);
+        assert_eq!((r.ready_replicas, r.pending_pods, r.replicas), (6, 1, 6));
+        assert_eq!(
+            r.rollout_surge.as_deref(),
+            Some(
+                "7 pods for the target's 6 replicas during the rollout (1 surge pod(s)): 6 Ready, \
+                 1 Pending; the controller lists them all, and this sync's proposal does not \
+                 multiply a ratio by more ready pods than replicas"
+            ),
+            "at {t}s"
+        );
+    }
+    assert_eq!(sim.summary.rollout_surge_syncs, 5);
+}
