@@ -79,6 +79,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print the minimal read-only ClusterRole live mode needs, as YAML')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of every JSON output (report, simulation, watch line)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
@@ -89,6 +90,27 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
         'hpacalc;rbac' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'hpacalc;serve' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Watch one namespace (default: the context''s)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Watch one namespace (default: the context''s)')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Where to answer /metrics, /healthz, /readyz and /api/v1/hpas')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (default: its current-context)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use instead of the context''s, as kubectl''s --cluster')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use instead of the context''s, as kubectl''s --user')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'How long to wait for each API request (`0` waits without limit)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'kubectl''s log level: 6 or more logs each API request on stderr')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'kubectl''s log level: 6 or more logs each API request on stderr')
+            [CompletionResult]::new('--sync-period', '--sync-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-sync-period: how often every HPA is evaluated')
+            [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-tolerance')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)')
+            [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates: NAME=true|false,...')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Watch every namespace')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Watch every namespace')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'hpacalc;schema' {
@@ -193,6 +215,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
         }
         'hpacalc;help' {
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print the minimal read-only ClusterRole live mode needs, as YAML')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of every JSON output (report, simulation, watch line)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
@@ -201,6 +224,9 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             break
         }
         'hpacalc;help;rbac' {
+            break
+        }
+        'hpacalc;help;serve' {
             break
         }
         'hpacalc;help;schema' {

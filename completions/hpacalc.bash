@@ -31,6 +31,9 @@ _hpacalc() {
             hpacalc,schema)
                 cmd="hpacalc__subcmd__schema"
                 ;;
+            hpacalc,serve)
+                cmd="hpacalc__subcmd__serve"
+                ;;
             hpacalc,simulate)
                 cmd="hpacalc__subcmd__simulate"
                 ;;
@@ -49,6 +52,9 @@ _hpacalc() {
             hpacalc__subcmd__help,schema)
                 cmd="hpacalc__subcmd__help__subcmd__schema"
                 ;;
+            hpacalc__subcmd__help,serve)
+                cmd="hpacalc__subcmd__help__subcmd__serve"
+                ;;
             hpacalc__subcmd__help,simulate)
                 cmd="hpacalc__subcmd__help__subcmd__simulate"
                 ;;
@@ -59,7 +65,7 @@ _hpacalc() {
 
     case "${cmd}" in
         hpacalc)
-            opts="-f -n -l -o -v -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --cluster --user --v --request-timeout --save --watch --nodes-from-cluster --watch-count --help --version rbac schema completions simulate audit help"
+            opts="-f -n -l -o -v -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --cluster --user --v --request-timeout --save --watch --nodes-from-cluster --watch-count --help --version rbac serve schema completions simulate audit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -401,7 +407,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__help)
-            opts="rbac schema completions simulate audit help"
+            opts="rbac serve schema completions simulate audit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -484,6 +490,20 @@ _hpacalc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hpacalc__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hpacalc__subcmd__help__subcmd__simulate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -519,6 +539,76 @@ _hpacalc() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hpacalc__subcmd__serve)
+            opts="-A -n -v -h --all-namespaces --namespace --listen --kubeconfig --context --cluster --user --request-timeout --v --sync-period --tolerance --kube-version --feature-gates --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sync-period)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tolerance)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --feature-gates)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

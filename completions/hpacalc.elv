@@ -76,6 +76,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+            cand serve 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
@@ -85,6 +86,26 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         &'hpacalc;rbac'= {
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'hpacalc;serve'= {
+            cand -n 'Watch one namespace (default: the context''s)'
+            cand --namespace 'Watch one namespace (default: the context''s)'
+            cand --listen 'Where to answer /metrics, /healthz, /readyz and /api/v1/hpas'
+            cand --kubeconfig 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)'
+            cand --context 'The kubeconfig context to use (default: its current-context)'
+            cand --cluster 'The kubeconfig cluster to use instead of the context''s, as kubectl''s --cluster'
+            cand --user 'The kubeconfig user to use instead of the context''s, as kubectl''s --user'
+            cand --request-timeout 'How long to wait for each API request (`0` waits without limit)'
+            cand -v 'kubectl''s log level: 6 or more logs each API request on stderr'
+            cand --v 'kubectl''s log level: 6 or more logs each API request on stderr'
+            cand --sync-period '--horizontal-pod-autoscaler-sync-period: how often every HPA is evaluated'
+            cand --tolerance '--horizontal-pod-autoscaler-tolerance'
+            cand --kube-version 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)'
+            cand --feature-gates 'Override feature gates: NAME=true|false,...'
+            cand -A 'Watch every namespace'
+            cand --all-namespaces 'Watch every namespace'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'hpacalc;schema'= {
             cand -h 'Print help'
@@ -184,6 +205,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         }
         &'hpacalc;help'= {
             cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+            cand serve 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
@@ -191,6 +213,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hpacalc;help;rbac'= {
+        }
+        &'hpacalc;help;serve'= {
         }
         &'hpacalc;help;schema'= {
         }

@@ -78,12 +78,27 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l nodes-from-cluster -d '
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s V -l version -d 'Print version'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "serve" -d 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "completions" -d 'Print a shell completion script'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rbac" -s h -l help -d 'Print help'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s n -l namespace -d 'Watch one namespace (default: the context\'s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l listen -d 'Where to answer /metrics, /healthz, /readyz and /api/v1/hpas' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l context -d 'The kubeconfig context to use (default: its current-context)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l cluster -d 'The kubeconfig cluster to use instead of the context\'s, as kubectl\'s --cluster' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l user -d 'The kubeconfig user to use instead of the context\'s, as kubectl\'s --user' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s v -l v -d 'kubectl\'s log level: 6 or more logs each API request on stderr' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l sync-period -d '--horizontal-pod-autoscaler-sync-period: how often every HPA is evaluated' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l tolerance -d '--horizontal-pod-autoscaler-tolerance' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s A -l all-namespaces -d 'Watch every namespace'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand schema" -s h -l help -d 'Print help'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s f -l hpa -d 'HPA manifest (YAML or JSON; `-` reads stdin)' -r -F
@@ -168,9 +183,10 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kube-version -
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s A -l all-namespaces -d 'Live: list every namespace of the cluster (kubeconfig) instead of reading files'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "completions" -d 'Print a shell completion script'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac schema completions simulate audit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "serve" -d 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "completions" -d 'Print a shell completion script'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -342,6 +342,12 @@ pub struct LiveFlags {
 pub enum Command {
     /// Print the minimal read-only ClusterRole live mode needs, as YAML
     Rbac,
+    /// Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as
+    /// JSON, until stopped
+    ///
+    /// Lists the objects the audit reads once and then watches them; the metrics APIs and the
+    /// HPAs' events are read at every --sync-period. Read-only.
+    Serve(Box<ServeArgs>),
     /// Print the JSON Schema of every JSON output (report, simulation, watch line)
     Schema,
     /// Print a shell completion script
@@ -901,4 +907,75 @@ mod tests {
     fn verify_cli() {
         Cli::command().debug_assert();
     }
+}
+
+/// `hpacalc serve`: where it reads the cluster, where it answers, and the controller flags.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// Watch every namespace
+    #[arg(short = 'A', long, conflicts_with = "namespace")]
+    pub all_namespaces: bool,
+
+    /// Watch one namespace (default: the context's)
+    #[arg(short = 'n', long, value_name = "NAMESPACE")]
+    pub namespace: Option<String>,
+
+    /// Where to answer /metrics, /healthz, /readyz and /api/v1/hpas
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:9090")]
+    pub listen: std::net::SocketAddr,
+
+    /// Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+
+    /// The kubeconfig context to use (default: its current-context)
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+
+    /// The kubeconfig cluster to use instead of the context's, as kubectl's --cluster
+    #[arg(long, value_name = "NAME")]
+    pub cluster: Option<String>,
+
+    /// The kubeconfig user to use instead of the context's, as kubectl's --user
+    #[arg(long, value_name = "NAME")]
+    pub user: Option<String>,
+
+    /// How long to wait for each API request (`0` waits without limit)
+    #[arg(long, value_name = "DURATION", default_value = "30s")]
+    pub request_timeout: String,
+
+    /// kubectl's log level: 6 or more logs each API request on stderr
+    #[arg(short = 'v', long = "v", value_name = "N", default_value_t = 0)]
+    pub verbosity: u8,
+
+    /// --horizontal-pod-autoscaler-sync-period: how often every HPA is evaluated
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "15s",
+        help_heading = "Controller flags"
+    )]
+    pub sync_period: String,
+
+    /// --horizontal-pod-autoscaler-tolerance
+    #[arg(
+        long,
+        value_name = "RATIO",
+        default_value = "0.1",
+        help_heading = "Controller flags"
+    )]
+    pub tolerance: f64,
+
+    /// Apply the controller rules of this Kubernetes release (1.27 to 1.37)
+    #[arg(
+        long,
+        value_name = "VERSION",
+        default_value = "1.37",
+        help_heading = "Controller flags"
+    )]
+    pub kube_version: String,
+
+    /// Override feature gates: NAME=true|false,...
+    #[arg(long, value_name = "GATES", help_heading = "Controller flags")]
+    pub feature_gates: Option<String>,
 }

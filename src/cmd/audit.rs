@@ -153,13 +153,15 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
         unlisted: std::mem::take(&mut dump.unlisted),
         node_group_max: args.node_group_max,
     };
-    let view = Fleet::new(&dump, &fleet);
-    let audit = calc::fleet::audit(
-        evaluate(&view, &common),
-        &fleet,
-        &lone_scaled_objects(&dump),
-    );
+    let audit = audit_dump(&dump, &common, &fleet);
     Ok((audit, places(&dump)))
+}
+
+/// Every HPA of `dump` evaluated, with the findings: the audit of a dump, and each sync of
+/// `hpacalc serve`.
+pub fn audit_dump(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport {
+    let view = Fleet::new(dump, fleet);
+    calc::fleet::audit(evaluate(&view, common), fleet, &lone_scaled_objects(dump))
 }
 
 /// Every HPA built and evaluated, on every core: the cases do not depend on each other, and

@@ -8,12 +8,13 @@ pub mod inputs;
 pub mod live;
 pub mod misc;
 pub mod print_hpa;
+pub mod serve;
 pub mod simulate;
 pub mod watch;
 
 use anyhow::Result;
 
-use crate::cli::{AuditArgs, Cli, Command, SimulateArgs};
+use crate::cli::{AuditArgs, Cli, Command, ServeArgs, SimulateArgs};
 
 /// What one invocation runs: a subcommand, or a mode of the top-level flags.
 #[derive(Debug)]
@@ -28,6 +29,7 @@ pub enum Subcommand<'a> {
     PrintHpa,
     Simulate(&'a SimulateArgs),
     Audit(&'a AuditArgs),
+    Serve(&'a ServeArgs),
     Schema,
     Rbac,
     Completions(clap_complete::Shell),
@@ -39,6 +41,7 @@ impl Subcommand<'_> {
             (Some(Command::Completions { shell }), _) => Subcommand::Completions(*shell),
             (Some(Command::Simulate(args)), _) => Subcommand::Simulate(args),
             (Some(Command::Audit(args)), _) => Subcommand::Audit(args),
+            (Some(Command::Serve(args)), _) => Subcommand::Serve(args),
             (Some(Command::Schema), _) => Subcommand::Schema,
             (Some(Command::Rbac), _) => Subcommand::Rbac,
             (None, Some(name)) if cli.live.watch => Subcommand::Watch(name),
@@ -58,6 +61,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Subcommand::PrintHpa => print_hpa::run(cli),
         Subcommand::Simulate(args) => simulate::run(args),
         Subcommand::Audit(args) => audit::run(args),
+        Subcommand::Serve(args) => serve::run(args),
         Subcommand::Schema => misc::schema(),
         Subcommand::Rbac => misc::rbac(),
         Subcommand::Completions(shell) => misc::completions(shell),

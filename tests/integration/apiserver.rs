@@ -127,6 +127,14 @@ struct State {
     /// The pods of `shop`, serialized once (a page is then a join).
     pods_raw: Vec<String>,
     requests: Mutex<Vec<String>>,
+    /// The dump's objects as they are now (`ApiServer::change` edits them).
+    items: Mutex<Vec<Value>>,
+    /// Watch events not yet sent: (kind, event).
+    pending: Mutex<Vec<(String, Value)>>,
+    /// The kinds whose next watch answers 410 Gone.
+    gone: Mutex<Vec<&'static str>>,
+    /// The resourceVersion of the objects as they are now.
+    version: AtomicUsize,
 }
 
 pub struct ApiServer {
@@ -180,9 +188,19 @@ impl ApiServer {
         let port = listener.local_addr().unwrap().port();
         let pods_raw = fixture.pods.iter().map(Value::to_string).collect();
         let state = Arc::new(State {
-            fixture,
+            items: Mutex::new(
+                fixture
+                    .dump
+                    .as_ref()
+                    .map(|d| d.items.clone())
+                    .unwrap_or_default(),
+            ),
             pods_raw,
             requests: Mutex::new(Vec::new()),
+            pending: Mutex::new(Vec::new()),
+            gone: Mutex::new(Vec::new()),
+            version: AtomicUsize::new(100),
+            fixture,
         });
         let served = Arc::clone(&state);
         std::thread::spawn(move || {
@@ -259,6 +277,42 @@ impl ApiServer {
 
     pub fn path(&self, file: &str) -> PathBuf {
         self.dir.join(file)
+    }
+
+    /// Replaces (or adds) a dump object, found by kind, namespace and name, and queues the watch
+    /// event that says so (`MODIFIED`, or `ADDED`), unless `quietly`: then only a new list sees it.
+    pub fn change(&self, object: Value, quietly: bool) {
+        let version = self.state.version.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut object = object;
+        object["metadata"]["resourceVersion"] = json!(version.to_string());
+        let same = |i: &Value| {
+            i["kind"] == object["kind"]
+                && i["metadata"]["namespace"] == object["metadata"]["namespace"]
+                && i["metadata"]["name"] == object["metadata"]["name"]
+        };
+        let mut items = self.state.items.lock().unwrap();
+        let kind = if let Some(i) = items.iter_mut().find(|i| same(i)) {
+            *i = object.clone();
+            "MODIFIED"
+        } else {
+            items.push(object.clone());
+            "ADDED"
+        };
+        if !quietly {
+            let event = json!({"type": kind, "object": object});
+            let k = object["kind"].as_str().unwrap().to_string();
+            self.state.pending.lock().unwrap().push((k, event));
+        }
+    }
+
+    /// The dump's objects as the server holds them now.
+    pub fn items(&self) -> Vec<Value> {
+        self.state.items.lock().unwrap().clone()
+    }
+
+    /// The next watch of each list answers 410 Gone, so that its watcher lists again.
+    pub fn expire_watches(&self) {
+        *self.state.gone.lock().unwrap() = DUMP_LISTS.iter().map(|(_, _, k)| *k).collect();
     }
 }
 
@@ -460,7 +514,10 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
         return answer;
     }
     if let Some(dump) = &f.dump {
-        return dumped(dump, &parts, &q);
+        if q.get("watch").map(String::as_str) == Some("true") {
+            return watched(state, &parts).await;
+        }
+        return dumped(state, dump, &parts, &q);
     }
     let in_ns = |text: &str, ns: &str| text.replace("\"shop\"", &format!("\"{ns}\""));
     match parts.as_slice() {
@@ -858,7 +915,43 @@ fn hostile(parts: &[&str], q: &BTreeMap<String, String>) -> Option<Reply> {
 /// The target object as `kubectl get KIND NAME -o json` prints it: 5 replicas; in namespace
 /// `rolling`, 3 wanted and 6 during the rollout (its scale says the same).
 /// An answer of the dump's server: discovery of the VPA's group, or a page of a list.
-fn dumped(dump: &Dumped, parts: &[&str], q: &BTreeMap<String, String>) -> Reply {
+/// A watch of a dump list: after half a second (a real one stays open for minutes), the queued
+/// events of its kind and a BOOKMARK, or, after `expire_watches`, 410 Gone.
+async fn watched(state: &State, parts: &[&str]) -> Reply {
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let resource = parts.last().copied().unwrap_or_default();
+    let Some(&(_, _, kind)) = DUMP_LISTS.iter().find(|(_, r, _)| *r == resource) else {
+        return reply(404, "404 page not found\n".to_string());
+    };
+    let expired = {
+        let mut gone = state.gone.lock().unwrap();
+        let before = gone.len();
+        gone.retain(|k| *k != kind);
+        gone.len() < before
+    };
+    if expired {
+        let gone = json!({"type": "ERROR", "object": {"kind": "Status", "apiVersion": "v1",
+            "status": "Failure", "reason": "Expired", "code": 410,
+            "message": "too old resource version"}});
+        return reply(200, format!("{gone}\n"));
+    }
+    let mut lines = String::new();
+    state.pending.lock().unwrap().retain(|(k, event)| {
+        if k == kind {
+            lines.push_str(&format!("{event}\n"));
+            false
+        } else {
+            true
+        }
+    });
+    let version = state.version.load(Ordering::SeqCst).to_string();
+    let bookmark = json!({"type": "BOOKMARK", "object": {"kind": kind,
+        "metadata": {"resourceVersion": version}}});
+    lines.push_str(&format!("{bookmark}\n"));
+    reply(200, lines)
+}
+
+fn dumped(state: &State, dump: &Dumped, parts: &[&str], q: &BTreeMap<String, String>) -> Reply {
     let not_found = || reply(404, "404 page not found\n".to_string());
     let (group_version, rest) = match parts {
         ["api", v, rest @ ..] => (v.to_string(), rest),
@@ -919,7 +1012,8 @@ fn dumped(dump: &Dumped, parts: &[&str], q: &BTreeMap<String, String>) -> Reply 
                           "metadata": {}, "items": items});
         return reply(200, list.to_string());
     }
-    let all: Vec<Value> = (dump.items.iter())
+    let items = state.items.lock().unwrap().clone();
+    let all: Vec<Value> = (items.iter())
         .filter(|i| i["kind"] == kind)
         .filter(in_scope)
         .map(|i| {
@@ -938,8 +1032,10 @@ fn dumped(dump: &Dumped, parts: &[&str], q: &BTreeMap<String, String>) -> Reply 
     } else {
         String::new()
     };
+    let version = state.version.load(Ordering::SeqCst).to_string();
     let list = json!({"kind": format!("{kind}List"), "apiVersion": group_version,
-                      "metadata": {"continue": next}, "items": &all[from..to]});
+                      "metadata": {"continue": next, "resourceVersion": version},
+                      "items": &all[from..to]});
     reply(200, list.to_string())
 }
 

@@ -23,6 +23,7 @@ mod paste;
 mod prometheus;
 mod properties;
 mod schema;
+mod serve;
 mod simulate;
 mod support;
 mod tables;

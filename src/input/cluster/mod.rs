@@ -111,6 +111,49 @@ impl Dump {
     }
 }
 
+/// One object of a dump in its lean form, as a store that keeps objects by name holds it
+/// (`hpacalc serve`'s watches): read by the dump's own reader, put back into a dump to audit.
+#[derive(Debug, Clone)]
+/// The few large kinds are boxed: the pods, many, stay their own size.
+pub enum Lean {
+    Hpa(Box<Whole<HpaHead>>),
+    ScaledObject(Box<Whole<HpaHead>>),
+    Workload(Box<Workload>),
+    Pod(Pod),
+    Pdb(Pdb),
+    Vpa(Vpa),
+}
+
+impl Dump {
+    /// The objects read so far, taken out in their lean form.
+    pub fn drain(&mut self) -> Vec<Lean> {
+        let hpas = (std::mem::take(&mut self.hpas).into_iter()).map(|h| Lean::Hpa(Box::new(h)));
+        let scaled = std::mem::take(&mut self.scaled_objects).into_iter();
+        let workloads = std::mem::take(&mut self.workloads).into_iter();
+        let pods = std::mem::take(&mut self.pods).into_iter().map(Lean::Pod);
+        let pdbs = std::mem::take(&mut self.pdbs).into_iter().map(Lean::Pdb);
+        let vpas = std::mem::take(&mut self.vpas).into_iter().map(Lean::Vpa);
+        hpas.chain(scaled.map(|s| Lean::ScaledObject(Box::new(s))))
+            .chain(workloads.map(|w| Lean::Workload(Box::new(w))))
+            .chain(pods)
+            .chain(pdbs)
+            .chain(vpas)
+            .collect()
+    }
+
+    /// Adds an object kept elsewhere.
+    pub fn put(&mut self, item: Lean) {
+        match item {
+            Lean::Hpa(h) => self.hpas.push(*h),
+            Lean::ScaledObject(s) => self.scaled_objects.push(*s),
+            Lean::Workload(w) => self.workloads.push(*w),
+            Lean::Pod(p) => self.pods.push(p),
+            Lean::Pdb(p) => self.pdbs.push(p),
+            Lean::Vpa(v) => self.vpas.push(v),
+        }
+    }
+}
+
 /// Keeps the first item of each key, in order; returns how many were dropped. Sorting the
 /// positions by key keeps it O(n log n) for the 150,000 pods of a large dump.
 fn keep_first<T>(items: &mut Vec<T>, key: impl Fn(&T) -> (String, String)) -> usize {

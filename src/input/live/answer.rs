@@ -21,9 +21,12 @@ pub struct Page<'a> {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct PageMeta {
     #[serde(default, rename = "continue")]
     next: Option<String>,
+    #[serde(default)]
+    resource_version: Option<String>,
 }
 
 impl<'a> Page<'a> {
@@ -36,6 +39,11 @@ impl<'a> Page<'a> {
         (self.metadata.as_ref())
             .and_then(|m| m.next.as_deref())
             .filter(|t| !t.is_empty())
+    }
+
+    /// The list's `resourceVersion`, which a watch of it starts from.
+    pub fn resource_version(&self) -> Option<&str> {
+        (self.metadata.as_ref()).and_then(|m| m.resource_version.as_deref())
     }
 
     pub fn items(&self) -> &[&'a RawValue] {

@@ -161,6 +161,65 @@ impl Api {
         answer
     }
 
+    /// GET `req.path` as a watch (`?watch=true`): each line of the answer, one event, handed to
+    /// `line` as it arrives, until the server ends the answer or `line` returns false; the refusal
+    /// of an answer that is not a success. A line over `MAX_OBJECT_BYTES` is an error.
+    pub async fn watch(
+        &self,
+        req: &Request,
+        mut line: impl FnMut(&str) -> bool,
+    ) -> Result<Result<(), Refused>, LiveError> {
+        if self.verbosity >= LOG_REQUESTS {
+            crate::term::log(&format!("WATCH {}{}", self.server, req.path));
+        }
+        let request = http::Request::get(req.path.as_str())
+            .header(http::header::ACCEPT, "application/json")
+            .body(Vec::new())
+            .map_err(|e| LiveError(format!("bad watch path {}: {e}", req.path)))?;
+        let response = self
+            .client
+            .send(request.map(kube::client::Body::from))
+            .await
+            .map_err(|e| self.transport_error(&e, req))?;
+        let code = response.status().as_u16();
+        let mut body = response.into_body();
+        let mut pending: Vec<u8> = Vec::new();
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| self.transport_error(&e, req))?;
+            let Some(data) = frame.data_ref() else {
+                continue;
+            };
+            pending.extend_from_slice(data);
+            if pending.len() > MAX_OBJECT_BYTES {
+                return Err(LiveError(format!(
+                    "the API server {} sent a watch event of more than {MAX_OBJECT_BYTES} bytes \
+                     on {}",
+                    self.server, req.path
+                )));
+            }
+            if !(200..300).contains(&code) {
+                continue;
+            }
+            while let Some(end) = memchr::memchr(b'\n', &pending) {
+                let event: Vec<u8> = pending.drain(..=end).collect();
+                let text = String::from_utf8_lossy(&event);
+                if !text.trim().is_empty() && !line(text.trim()) {
+                    return Ok(Ok(()));
+                }
+            }
+        }
+        if !(200..300).contains(&code) {
+            let (message, status) =
+                super::answer::status_message(&String::from_utf8_lossy(&pending));
+            return Ok(Err(Refused {
+                code,
+                message,
+                status,
+            }));
+        }
+        Ok(Ok(()))
+    }
+
     async fn get_unlogged(&self, req: &Request) -> Answer {
         let call = async {
             let request = http::Request::get(req.path.as_str())

@@ -16,20 +16,20 @@ use crate::scenario::MetricSpec;
 use crate::scenario::fleet::Unlisted;
 
 /// One list the audit reads: where the API serves it, and the kind of its items.
-struct Listed {
-    api_version: &'static str,
-    resource: &'static str,
-    kind: &'static str,
+pub(super) struct Listed {
+    pub(super) api_version: &'static str,
+    pub(super) resource: &'static str,
+    pub(super) kind: &'static str,
     /// Served only where an add-on is installed (VPA, KEDA): skipped quietly when it is not.
-    optional: bool,
+    pub(super) optional: bool,
     /// For a list the audit can do without: what goes unchecked when the API refuses it (403),
     /// said in a finding; `None` when a refusal stops the audit.
-    unchecked: Option<&'static str>,
+    pub(super) unchecked: Option<&'static str>,
 }
 
 /// What `kubectl get hpa,deploy,sts,rs,rc,pods,pdb,vpa,scaledobject -A -o json` lists; `hpacalc
 /// rbac` grants `list` on each.
-const LISTS: [Listed; 9] = [
+pub(super) const LISTS: [Listed; 9] = [
     Listed::core(
         "autoscaling/v2",
         "horizontalpodautoscalers",
@@ -85,7 +85,7 @@ impl Listed {
 }
 
 /// The list request of `resource` in `api_version`, in one namespace or all of them.
-fn list_request(api_version: &str, resource: &str, namespace: Option<&str>) -> Request {
+pub(super) fn list_request(api_version: &str, resource: &str, namespace: Option<&str>) -> Request {
     let base = match api_version.split_once('/') {
         Some(_) => format!("/apis/{api_version}"),
         None => format!("/api/{api_version}"),
@@ -126,6 +126,13 @@ pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError>
         let req = list_request(list.api_version, list.resource, namespace);
         read_list(api, &mut dump, &req, list).await?;
     }
+    at_sync(api, &mut dump, namespace).await?;
+    Ok(dump)
+}
+
+/// What is read anew at every sync, beside the lists: the HPAs' events, the PodMetrics, and each
+/// HPA's custom and external metrics (`hpacalc serve` watches the lists and reads these).
+pub async fn at_sync(api: &Api, dump: &mut Dump, namespace: Option<&str>) -> Result<(), LiveError> {
     // The HPAs' events, each HPA's memory as for one HPA: events.k8s.io/v1 when served, else
     // core/v1, as `kubectl get events -A --field-selector involvedObject.kind=...` lists them.
     let (version, field) = match discover(api, "events.k8s.io/v1", "Event").await? {
@@ -145,7 +152,7 @@ pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError>
         optional: true,
         unchecked: Some(WITHOUT_EVENTS),
     };
-    read_list(api, &mut dump, &req, &events).await?;
+    read_list(api, dump, &req, &events).await?;
     // Port of resourceMetricsClient.GetResourceMetric (metrics/client.go): one list of
     // PodMetrics, not paged; an API that is absent or unavailable is its error, as offline.
     let req = list_request("metrics.k8s.io/v1beta1", "pods", namespace);
@@ -159,8 +166,7 @@ pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError>
     };
     dump.read_page(&req.path, "PodMetrics", "", &text)
         .map_err(|e| LiveError(format!("the API server {} answered: {e}", api.server)))?;
-    read_metric_files(api, &mut dump).await?;
-    Ok(dump)
+    read_metric_files(api, dump).await
 }
 
 /// The custom and external metrics of each HPA that has Pods, Object or External metrics, read as
@@ -218,7 +224,7 @@ async fn read_metric_files(api: &Api, dump: &mut Dump) -> Result<(), LiveError> 
 
 /// Every page of one list, read into the dump as it arrives. A list the audit can do without
 /// (`Listed::unchecked`) that the API refuses (403) becomes a finding, and the audit goes on.
-async fn read_list(
+pub(super) async fn read_list(
     api: &Api,
     dump: &mut Dump,
     req: &Request,

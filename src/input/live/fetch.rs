@@ -687,7 +687,7 @@ impl std::io::Write for CappedText {
 pub(super) async fn list_pages(
     api: &Api,
     req: &Request,
-    out: Option<&mut dyn std::io::Write>,
+    out: Option<&mut (dyn std::io::Write + Send)>,
     read: impl FnMut(&str) -> Result<(), LiveError>,
 ) -> Result<(usize, usize), LiveError> {
     match list_pages_or_refused(api, req, out, read).await? {
@@ -701,7 +701,7 @@ pub(super) async fn list_pages(
 pub(super) async fn list_pages_or_refused(
     api: &Api,
     req: &Request,
-    mut out: Option<&mut dyn std::io::Write>,
+    mut out: Option<&mut (dyn std::io::Write + Send)>,
     mut read: impl FnMut(&str) -> Result<(), LiveError>,
 ) -> Result<Result<(usize, usize), (Request, Refused)>, LiveError> {
     let cannot =
@@ -792,7 +792,9 @@ async fn list_pods(
         namespace: Some(namespace.into()),
     };
     let mut saved = how.save.map(std::io::BufWriter::new);
-    let out = saved.as_mut().map(|w| w as &mut dyn std::io::Write);
+    let out = saved
+        .as_mut()
+        .map(|w| w as &mut (dyn std::io::Write + Send));
     let mut pages = Pages::new(PODS_FILE, how.scope, how.target);
     let (_, count) = list_pages(api, &req, out, |text| {
         pages.page(text).map_err(|e| {

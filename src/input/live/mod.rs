@@ -11,6 +11,7 @@ pub mod cluster;
 pub mod fetch;
 pub mod kubeconfig;
 pub mod rbac;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration as StdDuration;

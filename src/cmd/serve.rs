@@ -1,0 +1,268 @@
+//! `hpacalc serve`: the objects the audit reads, watched (`live::watch`); at every sync the
+//! metrics APIs and the events read anew (`live::cluster::at_sync`) and every HPA evaluated by the
+//! audit's own path (`audit::audit_dump`); the answers served on one address: `/metrics` (the
+//! series of `render::series`), `/healthz`, `/readyz` (after the first full sync),
+//! `/api/v1/hpas` and `/api/v1/hpas/NS/NAME` (the `-o json` report). SIGTERM or Ctrl-C stops it.
+
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
+
+use anyhow::Result;
+use http_body_util::Full;
+use hyper::body::Bytes;
+
+use crate::cli::ServeArgs;
+use crate::input::cluster::share::Common;
+use crate::input::inputs::{ControllerFlags, controller_config};
+use crate::input::live::LiveError;
+use crate::input::live::client::{Api, Settings as Connection};
+use crate::input::live::watch::Watched;
+use crate::input::{Settings, flag_duration};
+use crate::render::series::{Running, series, summary};
+use crate::report::fleet::AuditReport;
+use crate::scenario::fleet::FleetFacts;
+use crate::time::Timestamp;
+
+/// This machine's clock.
+fn clock() -> Timestamp {
+    Timestamp(jiff::Timestamp::now().as_millisecond())
+}
+
+/// What the last sync computed, served until the next one ends.
+#[derive(Default)]
+struct Served {
+    metrics: RwLock<String>,
+    audit: RwLock<Option<AuditReport>>,
+    ready: AtomicBool,
+    running: Running,
+}
+
+pub fn run(args: &ServeArgs) -> Result<()> {
+    let timeout = crate::input::live::request_timeout(&args.request_timeout)?;
+    let sync_period = flag_duration("--sync-period", &args.sync_period)?;
+    let settings = Settings::new(controller_config(&ControllerFlags {
+        kube_version: Some(&args.kube_version),
+        feature_gates: args.feature_gates.as_deref(),
+        tolerance: Some(args.tolerance),
+        sync_period: Some(&args.sync_period),
+        ..ControllerFlags::default()
+    })?);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| LiveError(format!("cannot start the I/O runtime: {e}")))?;
+    runtime.block_on(async {
+        let connection = Connection {
+            kubeconfig: args.kubeconfig.as_deref(),
+            context: args.context.as_deref(),
+            cluster: args.cluster.as_deref(),
+            user: args.user.as_deref(),
+            timeout,
+            verbosity: args.verbosity,
+        };
+        let api = Arc::new(Api::connect(&connection).await?);
+        let namespace = match (&args.namespace, args.all_namespaces) {
+            (_, true) => None,
+            (Some(ns), false) => Some(ns.clone()),
+            (None, false) => Some(api.default_namespace.clone()),
+        };
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .map_err(|e| LiveError(format!("cannot listen on {}: {e}", args.listen)))?;
+        let served = Arc::new(Served::default());
+        tokio::spawn(answer(listener, Arc::clone(&served)));
+        let watched = Watched::start(&api, namespace.as_deref()).await?;
+        let syncs = syncs(
+            &api,
+            &watched,
+            namespace.as_deref(),
+            &served,
+            settings,
+            sync_period,
+        );
+        tokio::select! {
+            () = syncs => Ok(()),
+            () = stopped() => Ok(()),
+        }
+    })
+}
+
+/// Resolves at SIGTERM or Ctrl-C.
+async fn stopped() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = interrupt => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = interrupt.await;
+}
+
+/// Every `sync_period`, once every list was read: the audit of what is kept now.
+async fn syncs(
+    api: &Arc<Api>,
+    watched: &Watched,
+    namespace: Option<&str>,
+    served: &Arc<Served>,
+    settings: Settings,
+    sync_period: crate::time::Duration,
+) {
+    let period = std::time::Duration::from_millis(u64::try_from(sync_period.0).unwrap_or(15_000));
+    let mut tick = tokio::time::interval(period.max(std::time::Duration::from_millis(100)));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if !watched.listed() {
+            continue;
+        }
+        let started = std::time::Instant::now();
+        let mut dump = watched.dump();
+        if let Err(e) = crate::input::live::cluster::at_sync(api, &mut dump, namespace).await {
+            crate::term::warn(&format!(
+                "serve: the sync failed: {e}; the last one is served"
+            ));
+            served.running.evaluation_errors.inc();
+            continue;
+        }
+        let now = api.server_time().unwrap_or_else(clock);
+        let mut settings = settings.clone();
+        settings.now = Some(now);
+        let common = Common {
+            settings,
+            custom_metrics: Vec::new(),
+            external_metrics: Vec::new(),
+        };
+        let fleet = FleetFacts {
+            newest: Some(now),
+            sync_period,
+            metrics_api_error: dump.metrics_api_error.clone(),
+            metrics_given: true,
+            unlisted: std::mem::take(&mut dump.unlisted),
+            node_group_max: None,
+        };
+        let audited =
+            tokio::task::spawn_blocking(move || super::audit::audit_dump(&dump, &common, &fleet))
+                .await;
+        let Ok(audit) = audited else {
+            served.running.evaluation_errors.inc();
+            continue;
+        };
+        let failed = u64::try_from(audit.unevaluated.len()).unwrap_or(u64::MAX);
+        served.running.evaluation_errors.inc_by(failed);
+        served
+            .running
+            .sync_duration
+            .observe(started.elapsed().as_secs_f64());
+        #[allow(clippy::cast_precision_loss, reason = "a Unix time in seconds")]
+        let ended = clock().0 as f64 / 1000.0;
+        let text = series(&audit, &served.running, ended);
+        if let Ok(mut m) = served.metrics.write() {
+            *m = text;
+        }
+        if let Ok(mut a) = served.audit.write() {
+            *a = Some(audit);
+        }
+        served.ready.store(true, Ordering::SeqCst);
+    }
+}
+
+type Reply = hyper::Response<Full<Bytes>>;
+
+fn reply(code: u16, kind: &str, body: String) -> Reply {
+    let mut response = hyper::Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = hyper::StatusCode::from_u16(code).unwrap_or_default();
+    if let Ok(v) = hyper::header::HeaderValue::from_str(kind) {
+        response
+            .headers_mut()
+            .insert(hyper::header::CONTENT_TYPE, v);
+    }
+    response
+}
+
+/// Answers every connection of `listener`.
+async fn answer(listener: tokio::net::TcpListener, served: Arc<Served>) {
+    loop {
+        let Ok((tcp, _)) = listener.accept().await else {
+            continue;
+        };
+        let served = Arc::clone(&served);
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req: hyper::Request<_>| {
+                let answer = route(&served, req.method(), req.uri().path());
+                async move { Ok::<_, Infallible>(answer) }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(hyper_util::rt::TokioIo::new(tcp), service)
+                .await;
+        });
+    }
+}
+
+const TEXT: &str = "text/plain; charset=utf-8";
+const JSON: &str = "application/json";
+/// The Prometheus text format's content type.
+const EXPOSITION: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+fn route(served: &Served, method: &hyper::Method, path: &str) -> Reply {
+    if method != hyper::Method::GET && method != hyper::Method::HEAD {
+        return reply(405, TEXT, "only GET is served\n".into());
+    }
+    let ready = served.ready.load(Ordering::SeqCst);
+    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match parts.as_slice() {
+        ["healthz"] => reply(200, TEXT, "ok\n".into()),
+        ["readyz"] if ready => reply(200, TEXT, "ok\n".into()),
+        ["readyz"] => reply(503, TEXT, "the first sync has not ended\n".into()),
+        ["metrics"] => {
+            let text = served.metrics.read().map(|m| m.clone()).unwrap_or_default();
+            reply(200, EXPOSITION, text)
+        }
+        ["api", "v1", "hpas", rest @ ..] => {
+            let Ok(audit) = served.audit.read() else {
+                return reply(500, TEXT, "the last sync is unreadable\n".into());
+            };
+            let Some(audit) = audit.as_ref() else {
+                return reply(503, TEXT, "the first sync has not ended\n".into());
+            };
+            hpas(audit, rest)
+        }
+        _ => reply(
+            404,
+            TEXT,
+            "not found: /metrics, /healthz, /readyz, /api/v1/hpas\n".into(),
+        ),
+    }
+}
+
+/// `/api/v1/hpas`: each HPA's summary; `/api/v1/hpas/NS/NAME`: its whole report.
+fn hpas(audit: &AuditReport, rest: &[&str]) -> Reply {
+    match rest {
+        [] => {
+            let all: Vec<serde_json::Value> = audit.hpas.iter().map(summary).collect();
+            reply(200, JSON, serde_json::json!({"hpas": all}).to_string())
+        }
+        [ns, name] => {
+            let key = format!("{ns}/{name}");
+            match audit.hpas.iter().find(|r| r.hpa == key) {
+                Some(report) => {
+                    let text = serde_json::to_string_pretty(report).unwrap_or_default();
+                    reply(200, JSON, text + "\n")
+                }
+                None => reply(404, TEXT, format!("no HPA {key} in the last sync\n")),
+            }
+        }
+        _ => reply(
+            404,
+            TEXT,
+            "expected /api/v1/hpas or /api/v1/hpas/NAMESPACE/NAME\n".into(),
+        ),
+    }
+}

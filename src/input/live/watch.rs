@@ -1,0 +1,300 @@
+//! `hpacalc serve`'s copy of the cluster: each list the audit reads (`cluster::LISTS`), listed
+//! once and then watched from the list's `resourceVersion`, as an informer keeps it: `ADDED` and
+//! `MODIFIED` objects are read by the dump's own reader into their lean form and kept by name,
+//! `DELETED` ones dropped, `BOOKMARK`s move the version on, and a `410 Gone` (the version is too
+//! old) or a broken watch lists again. Each sync takes a `Dump` of what is kept, then reads what
+//! changes every sync (`cluster::at_sync`), so a sync is the audit of the objects as they are.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration as StdDuration;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::LiveError;
+use super::client::{Api, Request};
+use super::cluster::{LISTS, Listed, list_request};
+use super::fetch::{discover, list_pages_or_refused};
+use crate::input::cluster::{Dump, Lean};
+use crate::scenario::fleet::Unlisted;
+
+/// How long a watch asks the server to keep its answer open.
+const WATCH_SECONDS: u32 = 300;
+/// How long to wait before listing again after an error.
+const RETRY: StdDuration = StdDuration::from_secs(1);
+
+/// What one list holds now.
+#[derive(Default)]
+struct Kept {
+    /// By namespace and name: the order the API lists them in (etcd's keys).
+    objects: BTreeMap<(String, String), Lean>,
+    /// The list was read at least once.
+    listed: bool,
+    /// The API refused the list (403) and the audit goes on without it.
+    unlisted: Option<Unlisted>,
+}
+
+/// The watched lists.
+#[derive(Clone, Default)]
+pub struct Watched {
+    lists: Arc<Vec<Mutex<Kept>>>,
+}
+
+/// One event of a watch.
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    #[serde(borrow)]
+    object: &'a RawValue,
+}
+
+#[derive(Deserialize, Default)]
+struct Head {
+    #[serde(default)]
+    metadata: HeadMeta,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct HeadMeta {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    namespace: String,
+    #[serde(default)]
+    resource_version: Option<String>,
+}
+
+impl Watched {
+    /// Starts watching every list the audit reads, in `namespace` or (with `None`) the whole
+    /// cluster; an add-on's list that discovery does not find is not watched. Each list is kept
+    /// by a task of its own on the current runtime.
+    pub async fn start(api: &Arc<Api>, namespace: Option<&str>) -> Result<Watched, LiveError> {
+        let mut wanted = Vec::new();
+        for list in &LISTS {
+            if list.optional && discover(api, list.api_version, list.kind).await?.is_none() {
+                continue;
+            }
+            wanted.push(list);
+        }
+        let lists: Vec<Mutex<Kept>> = wanted.iter().map(|_| Mutex::default()).collect();
+        let watched = Watched {
+            lists: Arc::new(lists),
+        };
+        for (i, list) in wanted.into_iter().enumerate() {
+            let req = list_request(list.api_version, list.resource, namespace);
+            let (api, watched) = (Arc::clone(api), watched.clone());
+            tokio::spawn(async move { watched.keep(&api, i, list, &req).await });
+        }
+        Ok(watched)
+    }
+
+    /// Whether every list has been read once.
+    pub fn listed(&self) -> bool {
+        (self.lists.iter()).all(|k| k.lock().is_ok_and(|k| k.listed))
+    }
+
+    /// What is kept now, as a dump.
+    pub fn dump(&self) -> Dump {
+        let mut dump = Dump::default();
+        for kept in self.lists.iter() {
+            let Ok(kept) = kept.lock() else {
+                continue;
+            };
+            for item in kept.objects.values() {
+                dump.put(item.clone());
+            }
+            dump.unlisted.extend(kept.unlisted.clone());
+        }
+        dump
+    }
+
+    /// Lists, then watches, list `i` for ever; every failure lists again after a pause.
+    async fn keep(&self, api: &Api, i: usize, list: &'static Listed, req: &Request) {
+        loop {
+            let version = match self.list(api, i, list, req).await {
+                Ok(version) => version,
+                Err(e) => {
+                    crate::term::warn(&format!("serve: {e}; listing again"));
+                    tokio::time::sleep(RETRY).await;
+                    continue;
+                }
+            };
+            let Some(mut version) = version else {
+                // A refused list stays refused until the next try.
+                tokio::time::sleep(RETRY * 30).await;
+                continue;
+            };
+            // Watch from the version, again as long as each answer ends cleanly.
+            while let Some(next) = self.watch(api, i, list, req, &version).await {
+                version = next;
+            }
+            tokio::time::sleep(RETRY).await;
+        }
+    }
+
+    /// Reads list `i` whole, replacing what was kept: the list's version, or `None` when the
+    /// API refused it with 403 (and the audit goes on without it).
+    async fn list(
+        &self,
+        api: &Api,
+        i: usize,
+        list: &'static Listed,
+        req: &Request,
+    ) -> Result<Option<String>, LiveError> {
+        let mut scratch = Dump::default();
+        let mut version = None;
+        let listed = list_pages_or_refused(api, req, None, |text| {
+            version = super::answer::Page::parse(text)
+                .ok()
+                .and_then(|p| p.resource_version().map(str::to_string));
+            scratch
+                .read_page(&req.path, list.kind, list.api_version, text)
+                .map_err(|e| LiveError(format!("{}: {e}", req.path)))
+        })
+        .await?;
+        let mut objects = BTreeMap::new();
+        for item in scratch.drain() {
+            objects.insert(key(&item), item);
+        }
+        let unlisted = match listed {
+            Ok(_) => None,
+            Err((_, r)) if r.code == 403 && list.unchecked.is_some() => Some(Unlisted {
+                group: req.group.clone(),
+                resource: req.resource.clone(),
+                namespace: req.namespace.clone(),
+                answer: r.message,
+                unchecked: list.unchecked.unwrap_or_default().to_string(),
+            }),
+            Err((page, r)) => return Err(super::fetch::refused(api, &page, &r)),
+        };
+        let refused = unlisted.is_some();
+        if let Some(Ok(mut kept)) = self.lists.get(i).map(Mutex::lock) {
+            *kept = Kept {
+                objects,
+                listed: true,
+                unlisted,
+            };
+        }
+        Ok(if refused {
+            None
+        } else {
+            Some(version.unwrap_or_default())
+        })
+    }
+
+    /// Watches list `i` from `version`: the version to watch from next when the answer ended
+    /// cleanly, `None` when the list must be read again (410 Gone, an error, a broken answer).
+    async fn watch(
+        &self,
+        api: &Api,
+        i: usize,
+        list: &'static Listed,
+        req: &Request,
+        version: &str,
+    ) -> Option<String> {
+        let mut watch = req.clone();
+        watch.verb = "watch";
+        watch.path = format!(
+            "{}?watch=true&allowWatchBookmarks=true&resourceVersion={}&timeoutSeconds={WATCH_SECONDS}",
+            req.path,
+            super::fetch::enc(version)
+        );
+        let mut last = version.to_string();
+        let mut relist = false;
+        let answer = api
+            .watch(&watch, |line| match self.apply(i, list, &req.path, line) {
+                Applied::Version(v) => {
+                    last = v;
+                    true
+                }
+                Applied::Nothing => true,
+                Applied::Relist => {
+                    relist = true;
+                    false
+                }
+            })
+            .await;
+        match answer {
+            Ok(Ok(())) if !relist => Some(last),
+            Ok(Ok(())) => None,
+            Ok(Err(r)) => {
+                if r.code != 410 {
+                    crate::term::warn(&format!(
+                        "serve: the watch of {} answered {}: {}; listing again",
+                        req.path, r.code, r.message
+                    ));
+                }
+                None
+            }
+            Err(e) => {
+                crate::term::warn(&format!("serve: {e}; listing again"));
+                None
+            }
+        }
+    }
+
+    /// Applies one watch event to list `i`.
+    fn apply(&self, i: usize, list: &'static Listed, path: &str, line: &str) -> Applied {
+        let Ok(event) = serde_json::from_str::<Event<'_>>(line) else {
+            return Applied::Relist;
+        };
+        let head: Head = serde_json::from_str(event.object.get()).unwrap_or_default();
+        let Some(Ok(mut kept)) = self.lists.get(i).map(Mutex::lock) else {
+            return Applied::Relist;
+        };
+        match event.kind {
+            "ADDED" | "MODIFIED" => {
+                let mut scratch = Dump::default();
+                let page = format!("{{\"items\":[{}]}}", event.object.get());
+                if scratch
+                    .read_page(path, list.kind, list.api_version, &page)
+                    .is_err()
+                {
+                    return Applied::Relist;
+                }
+                for item in scratch.drain() {
+                    kept.objects.insert(key(&item), item);
+                }
+            }
+            "DELETED" => {
+                let m = &head.metadata;
+                kept.objects.remove(&(m.namespace.clone(), m.name.clone()));
+            }
+            "BOOKMARK" => {}
+            // `ERROR`: a Status; 410 Gone (or any other) means listing again.
+            _ => return Applied::Relist,
+        }
+        head.metadata
+            .resource_version
+            .map_or(Applied::Nothing, Applied::Version)
+    }
+}
+
+/// What one event did to what is kept.
+enum Applied {
+    /// Kept; the watch is now at this version.
+    Version(String),
+    Nothing,
+    Relist,
+}
+
+/// An object's namespace and name.
+fn key(item: &Lean) -> (String, String) {
+    let (namespace, name) = match item {
+        Lean::Hpa(h) | Lean::ScaledObject(h) => {
+            let m = &h.head.metadata;
+            (m.namespace.to_string(), m.name.clone())
+        }
+        Lean::Workload(w) => (w.metadata.namespace.to_string(), w.metadata.name.clone()),
+        Lean::Pod(p) => (
+            p.metadata.namespace.to_string(),
+            p.metadata.name.to_string(),
+        ),
+        Lean::Pdb(p) => (p.metadata.namespace.to_string(), p.metadata.name.clone()),
+        Lean::Vpa(v) => (v.metadata.namespace.to_string(), v.metadata.name.clone()),
+    };
+    (namespace, name)
+}
