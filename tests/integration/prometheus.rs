@@ -5,7 +5,7 @@
 //! from a tiny local HTTP server.
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{Test, hpacalc, json_of, row, stderr, stdout, temp_dir};
+use crate::support::{Test, free_port, get, hpacalc, json_of, row, stderr, stdout, temp_dir};
 
 /// 2023-11-14T22:13:20Z: time 0 of the generated data.
 const T0: i64 = 1_700_000_000;
@@ -75,32 +75,10 @@ fn openmetrics() -> String {
     out
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// A plain HTTP/1.0 GET on 127.0.0.1: the status code and the body.
-fn get(port: u16, path: &str) -> Option<(u16, String)> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .ok()?;
-    write!(stream, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
-    let mut text = String::new();
-    stream.read_to_string(&mut text).ok()?;
-    let (head, body) = text.split_once("\r\n\r\n")?;
-    let code = head.split_whitespace().nth(1)?.parse().ok()?;
-    Some((code, body.to_string()))
-}
-
-/// A `prometheus` server on a backfilled TSDB, stopped when dropped.
-struct Prometheus {
+/// A `prometheus` server on 127.0.0.1, stopped when dropped.
+pub struct Prometheus {
     child: Child,
-    port: u16,
+    pub port: u16,
 }
 
 impl Drop for Prometheus {
@@ -110,7 +88,7 @@ impl Drop for Prometheus {
     }
 }
 
-fn tool(name: &str) -> PathBuf {
+pub fn tool(name: &str) -> PathBuf {
     let path = Path::new("/usr/bin").join(name);
     assert!(
         path.exists(),
@@ -135,12 +113,18 @@ fn start_prometheus(dir: &Path) -> Prometheus {
         String::from_utf8_lossy(&o.stderr)
     );
     // No scrape targets: the server only answers queries on loopback.
-    let config = dir.join("prometheus.yml");
-    std::fs::write(
-        &config,
+    run_prometheus(
+        dir,
         "global:\n  scrape_interval: 1h\nscrape_configs: []\n",
+        &tsdb,
     )
-    .unwrap();
+}
+
+/// Debian's `prometheus` with `config` on the TSDB `tsdb`, once it answers `/-/ready`.
+pub fn run_prometheus(dir: &Path, config: &str, tsdb: &Path) -> Prometheus {
+    let file = dir.join("prometheus.yml");
+    std::fs::write(&file, config).unwrap();
+    let config = file;
     let port = free_port();
     let child = Command::new(tool("prometheus"))
         .arg(format!("--config.file={}", config.display()))

@@ -4,8 +4,6 @@
 //! event, and one edited while the watches are expired (410 Gone, a new list), show at a later
 //! sync; SIGTERM stops it with exit 0.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -13,28 +11,7 @@ use serde_json::Value;
 
 use crate::apiserver::{ApiServer, Fixture};
 use crate::live::run_in;
-use crate::support::{json_of, root, temp_dir};
-
-/// A GET on 127.0.0.1:`port`: (status code, body).
-pub fn get(port: u16, path: &str) -> Option<(u16, String)> {
-    let mut tcp = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    tcp.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
-    write!(tcp, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
-    let mut answer = String::new();
-    tcp.read_to_string(&mut answer).ok()?;
-    let (head, body) = answer.split_once("\r\n\r\n")?;
-    let code = head.split_whitespace().nth(1)?.parse().ok()?;
-    Some((code, body.to_string()))
-}
-
-/// A free port on 127.0.0.1.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use crate::support::{free_port, get, json_of, root, temp_dir};
 
 /// `hpacalc serve` running, killed when dropped.
 pub struct Serving {
@@ -172,6 +149,21 @@ fn serve_answers_every_hpa_as_the_audit_does_and_follows_the_watches() {
             > 1.7e9
     );
     assert_eq!(serving.sample("hpacalc_evaluation_errors_total"), Some(0.0));
+    // docs/serve.md's example lines are what /metrics serves.
+    let docs = std::fs::read_to_string(root().join("docs/serve.md")).unwrap();
+    let (_, example) = docs.split_once("For example").unwrap();
+    let (code, metrics) = get(serving.port, "/metrics").unwrap();
+    assert_eq!(code, 200);
+    let lines: Vec<&str> = (example.lines())
+        .filter(|l| l.starts_with("hpacalc_"))
+        .collect();
+    assert_eq!(lines.len(), 6);
+    for line in lines {
+        assert!(
+            metrics.lines().any(|m| m == line),
+            "{line}\nnot in:\n{metrics}"
+        );
+    }
 
     // An HPA edited: the watch's MODIFIED event reaches the next sync.
     let edited = |name: &str, max: i64| {
@@ -206,4 +198,91 @@ fn serve_answers_every_hpa_as_the_audit_does_and_follows_the_watches() {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert_eq!(status.code(), Some(0));
+}
+
+/// The value of the one series a PromQL instant query answers, from Prometheus at `port`.
+fn promql(port: u16, query: &str) -> Option<f64> {
+    let (code, body) = get(port, &format!("/api/v1/query?query={}", encode(query)))?;
+    let v: Value = serde_json::from_str(&body).ok()?;
+    if code != 200 || v["data"]["result"].as_array()?.len() != 1 {
+        return None;
+    }
+    v["data"]["result"][0]["value"][1].as_str()?.parse().ok()
+}
+
+/// A query string's bytes, percent-encoded.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'_' | b'-' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// A real Prometheus (Debian's) scrapes `hpacalc serve`: a PromQL query of each series gives
+/// what `/api/v1/hpas/NS/NAME`, the `-o json` report, says of the same HPA.
+#[test]
+fn a_real_prometheus_scrapes_serve_and_each_series_is_the_reports_value() {
+    let server = ApiServer::start(Fixture::cluster());
+    let serving = Serving::start(&server);
+    let dir = temp_dir("serve-prometheus");
+    let tsdb = dir.join("tsdb");
+    let config = format!(
+        "global:\n  scrape_interval: 1s\nscrape_configs:\n- job_name: hpacalc\n  \
+         static_configs:\n  - targets: ['127.0.0.1:{}']\n",
+        serving.port
+    );
+    let prometheus = crate::prometheus::run_prometheus(&dir, &config, &tsdb);
+    let report = serving.json("/api/v1/hpas/team-0/hot");
+    let hpa = "{namespace=\"team-0\",horizontalpodautoscaler=\"hot\"}";
+    let started = Instant::now();
+    while promql(prometheus.port, &format!("hpacalc_current_replicas{hpa}")).is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no scrape in 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    for (series, field) in [
+        ("hpacalc_desired_replicas", "desiredReplicas"),
+        ("hpacalc_current_replicas", "currentReplicas"),
+        ("hpacalc_min_replicas", "minReplicas"),
+        ("hpacalc_max_replicas", "maxReplicas"),
+    ] {
+        let value = promql(prometheus.port, &format!("{series}{hpa}"));
+        assert_eq!(value, report[field].as_f64(), "{series}");
+    }
+    let cpu = &report["metrics"][0];
+    let labels = "{namespace=\"team-0\",horizontalpodautoscaler=\"hot\",metric_name=\"cpu\"}";
+    let band = &cpu["holdBand"];
+    for (series, value) in [
+        ("hpacalc_metric_value", cpu["currentUtilization"].as_f64()),
+        (
+            "hpacalc_metric_target",
+            cpu["target"]["averageUtilization"].as_f64(),
+        ),
+        ("hpacalc_scale_up_at", band["above"]["value"].as_f64()),
+        ("hpacalc_scale_down_at", band["below"]["value"].as_f64()),
+    ] {
+        assert_eq!(
+            promql(prometheus.port, &format!("{series}{labels}")),
+            value,
+            "{series}"
+        );
+    }
+    let mismatch = report["diagnostics"].to_string().contains("StatusMismatch");
+    let served = promql(prometheus.port, &format!("hpacalc_status_mismatch{hpa}"));
+    assert_eq!(served, Some(f64::from(u8::from(mismatch))));
+    for code in (report["diagnostics"].as_array().unwrap().iter()).map(|d| &d["code"]) {
+        let query = format!("hpacalc_diagnostic{{horizontalpodautoscaler=\"hot\",code={code}}}");
+        assert_eq!(promql(prometheus.port, &query), Some(1.0), "{code}");
+    }
+    for series in [
+        "hpacalc_evaluation_errors_total",
+        "hpacalc_last_sync_timestamp_seconds",
+        "hpacalc_sync_duration_seconds_count",
+    ] {
+        assert!(promql(prometheus.port, series).is_some(), "{series}");
+    }
 }
