@@ -76,6 +76,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+            cand rules 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML'
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
@@ -85,6 +86,12 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         &'hpacalc;rbac'= {
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'hpacalc;rules'= {
+            cand --sync-period '--horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs'
+            cand --prometheus-rule 'Print a prometheus-operator PrometheusRule (monitoring.coreos.com/v1) instead of a plain rules file'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'hpacalc;schema'= {
             cand -h 'Print help'
@@ -184,6 +191,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         }
         &'hpacalc;help'= {
             cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+            cand rules 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML'
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
@@ -191,6 +199,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hpacalc;help;rbac'= {
+        }
+        &'hpacalc;help;rules'= {
         }
         &'hpacalc;help;schema'= {
         }

@@ -8,12 +8,13 @@ pub mod inputs;
 pub mod live;
 pub mod misc;
 pub mod print_hpa;
+pub mod rules;
 pub mod simulate;
 pub mod watch;
 
 use anyhow::Result;
 
-use crate::cli::{AuditArgs, Cli, Command, SimulateArgs};
+use crate::cli::{AuditArgs, Cli, Command, RulesArgs, SimulateArgs};
 
 /// What one invocation runs: a subcommand, or a mode of the top-level flags.
 #[derive(Debug)]
@@ -30,6 +31,7 @@ pub enum Subcommand<'a> {
     Audit(&'a AuditArgs),
     Schema,
     Rbac,
+    Rules(&'a RulesArgs),
     Completions(clap_complete::Shell),
 }
 
@@ -41,6 +43,7 @@ impl Subcommand<'_> {
             (Some(Command::Audit(args)), _) => Subcommand::Audit(args),
             (Some(Command::Schema), _) => Subcommand::Schema,
             (Some(Command::Rbac), _) => Subcommand::Rbac,
+            (Some(Command::Rules(args)), _) => Subcommand::Rules(args),
             (None, Some(name)) if cli.live.watch => Subcommand::Watch(name),
             (None, Some(name)) => Subcommand::Live(name),
             (None, None) if cli.print_hpa => Subcommand::PrintHpa,
@@ -60,6 +63,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Subcommand::Audit(args) => audit::run(args),
         Subcommand::Schema => misc::schema(),
         Subcommand::Rbac => misc::rbac(),
+        Subcommand::Rules(args) => rules::run(args),
         Subcommand::Completions(shell) => misc::completions(shell),
     }
 }

@@ -22,6 +22,7 @@ mod nodes;
 mod paste;
 mod prometheus;
 mod properties;
+mod rules;
 mod schema;
 mod simulate;
 mod support;
