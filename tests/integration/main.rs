@@ -9,6 +9,7 @@ mod apiserver;
 mod audit;
 mod cli;
 mod conformance;
+mod deploy;
 mod hardening;
 mod hostile;
 mod html;
