@@ -80,6 +80,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print the minimal read-only ClusterRole live mode needs, as YAML')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped')
+            [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of every JSON output (report, simulation, watch line)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
@@ -109,6 +110,13 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates: NAME=true|false,...')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Watch every namespace')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Watch every namespace')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'hpacalc;rules' {
+            [CompletionResult]::new('--sync-period', '--sync-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs')
+            [CompletionResult]::new('--prometheus-rule', '--prometheus-rule', [CompletionResultType]::ParameterName, 'Print a prometheus-operator PrometheusRule (monitoring.coreos.com/v1) instead of a plain rules file')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -216,6 +224,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
         'hpacalc;help' {
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print the minimal read-only ClusterRole live mode needs, as YAML')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped')
+            [CompletionResult]::new('rules', 'rules', [CompletionResultType]::ParameterValue, 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of every JSON output (report, simulation, watch line)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
@@ -227,6 +236,9 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             break
         }
         'hpacalc;help;serve' {
+            break
+        }
+        'hpacalc;help;rules' {
             break
         }
         'hpacalc;help;schema' {

@@ -28,6 +28,9 @@ _hpacalc() {
             hpacalc,rbac)
                 cmd="hpacalc__subcmd__rbac"
                 ;;
+            hpacalc,rules)
+                cmd="hpacalc__subcmd__rules"
+                ;;
             hpacalc,schema)
                 cmd="hpacalc__subcmd__schema"
                 ;;
@@ -49,6 +52,9 @@ _hpacalc() {
             hpacalc__subcmd__help,rbac)
                 cmd="hpacalc__subcmd__help__subcmd__rbac"
                 ;;
+            hpacalc__subcmd__help,rules)
+                cmd="hpacalc__subcmd__help__subcmd__rules"
+                ;;
             hpacalc__subcmd__help,schema)
                 cmd="hpacalc__subcmd__help__subcmd__schema"
                 ;;
@@ -65,7 +71,7 @@ _hpacalc() {
 
     case "${cmd}" in
         hpacalc)
-            opts="-f -n -l -o -v -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --cluster --user --v --request-timeout --save --watch --nodes-from-cluster --watch-count --help --version rbac serve schema completions simulate audit help"
+            opts="-f -n -l -o -v -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --cluster --user --v --request-timeout --save --watch --nodes-from-cluster --watch-count --help --version rbac serve rules schema completions simulate audit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -407,7 +413,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__help)
-            opts="rbac serve schema completions simulate audit help"
+            opts="rbac serve rules schema completions simulate audit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -476,6 +482,20 @@ _hpacalc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hpacalc__subcmd__help__subcmd__rules)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hpacalc__subcmd__help__subcmd__schema)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -525,6 +545,24 @@ _hpacalc() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hpacalc__subcmd__rules)
+            opts="-h --prometheus-rule --sync-period --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --sync-period)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -77,6 +77,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --version 'Print version'
             cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
             cand serve 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
+            cand rules 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML'
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
@@ -104,6 +105,12 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --feature-gates 'Override feature gates: NAME=true|false,...'
             cand -A 'Watch every namespace'
             cand --all-namespaces 'Watch every namespace'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'hpacalc;rules'= {
+            cand --sync-period '--horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs'
+            cand --prometheus-rule 'Print a prometheus-operator PrometheusRule (monitoring.coreos.com/v1) instead of a plain rules file'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -206,6 +213,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         &'hpacalc;help'= {
             cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
             cand serve 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
+            cand rules 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML'
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
@@ -215,6 +223,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         &'hpacalc;help;rbac'= {
         }
         &'hpacalc;help;serve'= {
+        }
+        &'hpacalc;help;rules'= {
         }
         &'hpacalc;help;schema'= {
         }

@@ -79,6 +79,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -s h -l help -d 'Print hel
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s V -l version -d 'Print version'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "serve" -d 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "rules" -d 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "completions" -d 'Print a shell completion script'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
@@ -99,6 +100,9 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l kube-version -
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s A -l all-namespaces -d 'Watch every namespace'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -l sync-period -d '--horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -l prometheus-rule -d 'Print a prometheus-operator PrometheusRule (monitoring.coreos.com/v1) instead of a plain rules file'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand schema" -s h -l help -d 'Print help'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s f -l hpa -d 'HPA manifest (YAML or JSON; `-` reads stdin)' -r -F
@@ -183,10 +187,11 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kube-version -
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s A -l all-namespaces -d 'Live: list every namespace of the cluster (kubeconfig) instead of reading files'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "serve" -d 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "completions" -d 'Print a shell completion script'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve schema completions simulate audit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "serve" -d 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "rules" -d 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "completions" -d 'Print a shell completion script'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -2,8 +2,9 @@
 # The README's test command: installs what the tests start and is missing, then runs the tests.
 #   scripts/test.sh [CARGO TEST ARGS...]
 # Some tests start real components on 127.0.0.1 or headless: Debian's `prometheus` and `promtool`
-# serve the replay tests' backfilled TSDB, `chromium` opens the --html page. Both come from apt
-# (one `apt-get update` first); everything else is the Rust toolchain's.
+# serve the replay tests' backfilled TSDB (promtool also checks and unit-tests the alerting rules
+# of `hpacalc rules`), `chromium` opens the --html page. Both come from apt (one `apt-get update`
+# first); everything else is the Rust toolchain's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

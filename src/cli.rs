@@ -348,6 +348,13 @@ pub enum Command {
     /// Lists the objects the audit reads once and then watches them; the metrics APIs and the
     /// HPAs' events are read at every --sync-period. Read-only.
     Serve(Box<ServeArgs>),
+    /// Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML
+    ///
+    /// A rules file (`groups:`, for Prometheus' rule_files), or with --prometheus-rule a
+    /// prometheus-operator PrometheusRule with the same groups: an HPA at maxReplicas above its
+    /// target, a metric that cannot be computed, a status that disagrees with hpacalc, a missing
+    /// request, and a metric within 10 % of a flip.
+    Rules(RulesArgs),
     /// Print the JSON Schema of every JSON output (report, simulation, watch line)
     Schema,
     /// Print a shell completion script
@@ -369,6 +376,19 @@ pub enum Command {
     /// adds the cross-HPA findings (AmbiguousSelector, TargetMissing, PdbBlocksDrain, ...).
     /// `-A` (or `-n NS`) lists the same objects from the cluster instead.
     Audit(Box<AuditArgs>),
+}
+
+/// `hpacalc rules`: which file, and the sync period the status-mismatch rule counts in.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RulesArgs {
+    /// Print a prometheus-operator PrometheusRule (monitoring.coreos.com/v1) instead of a plain
+    /// rules file
+    #[arg(long)]
+    pub prometheus_rule: bool,
+
+    /// --horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs
+    #[arg(long, value_name = "DURATION", default_value = "15s")]
+    pub sync_period: String,
 }
 
 /// `hpacalc audit`: the files of a cluster dump and how to report on them.

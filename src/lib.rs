@@ -13,6 +13,7 @@ pub mod exit_codes;
 pub mod input;
 pub mod output;
 pub mod render;
+pub mod rules;
 pub mod schema;
 pub mod term;
 

@@ -8,13 +8,14 @@ pub mod inputs;
 pub mod live;
 pub mod misc;
 pub mod print_hpa;
+pub mod rules;
 pub mod serve;
 pub mod simulate;
 pub mod watch;
 
 use anyhow::Result;
 
-use crate::cli::{AuditArgs, Cli, Command, ServeArgs, SimulateArgs};
+use crate::cli::{AuditArgs, Cli, Command, RulesArgs, ServeArgs, SimulateArgs};
 
 /// What one invocation runs: a subcommand, or a mode of the top-level flags.
 #[derive(Debug)]
@@ -32,6 +33,7 @@ pub enum Subcommand<'a> {
     Serve(&'a ServeArgs),
     Schema,
     Rbac,
+    Rules(&'a RulesArgs),
     Completions(clap_complete::Shell),
 }
 
@@ -44,6 +46,7 @@ impl Subcommand<'_> {
             (Some(Command::Serve(args)), _) => Subcommand::Serve(args),
             (Some(Command::Schema), _) => Subcommand::Schema,
             (Some(Command::Rbac), _) => Subcommand::Rbac,
+            (Some(Command::Rules(args)), _) => Subcommand::Rules(args),
             (None, Some(name)) if cli.live.watch => Subcommand::Watch(name),
             (None, Some(name)) => Subcommand::Live(name),
             (None, None) if cli.print_hpa => Subcommand::PrintHpa,
@@ -64,6 +67,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Subcommand::Serve(args) => serve::run(args),
         Subcommand::Schema => misc::schema(),
         Subcommand::Rbac => misc::rbac(),
+        Subcommand::Rules(args) => rules::run(args),
         Subcommand::Completions(shell) => misc::completions(shell),
     }
 }

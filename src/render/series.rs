@@ -14,6 +14,20 @@ use prometheus_client::registry::Registry;
 use crate::report::fleet::AuditReport;
 use crate::report::{BandValue, MetricReport, Report, Severity};
 
+/// The series' names, which `hpacalc rules` writes its expressions with.
+pub mod names {
+    pub const DESIRED_REPLICAS: &str = "hpacalc_desired_replicas";
+    pub const CURRENT_REPLICAS: &str = "hpacalc_current_replicas";
+    pub const MIN_REPLICAS: &str = "hpacalc_min_replicas";
+    pub const MAX_REPLICAS: &str = "hpacalc_max_replicas";
+    pub const STATUS_MISMATCH: &str = "hpacalc_status_mismatch";
+    pub const METRIC_VALUE: &str = "hpacalc_metric_value";
+    pub const METRIC_TARGET: &str = "hpacalc_metric_target";
+    pub const SCALE_UP_AT: &str = "hpacalc_scale_up_at";
+    pub const SCALE_DOWN_AT: &str = "hpacalc_scale_down_at";
+    pub const DIAGNOSTIC: &str = "hpacalc_diagnostic";
+}
+
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct Hpa {
     namespace: String,
@@ -60,36 +74,36 @@ pub fn series(audit: &AuditReport, running: &Running, last_sync: f64) -> String 
     let mut registry = Registry::default();
     let hpa_gauges = [
         (
-            "hpacalc_desired_replicas",
+            names::DESIRED_REPLICAS,
             "The replica count hpacalc computes for the next sync",
         ),
         (
-            "hpacalc_current_replicas",
+            names::CURRENT_REPLICAS,
             "The replica count the target has now",
         ),
-        ("hpacalc_min_replicas", "spec.minReplicas"),
-        ("hpacalc_max_replicas", "spec.maxReplicas"),
+        (names::MIN_REPLICAS, "spec.minReplicas"),
+        (names::MAX_REPLICAS, "spec.maxReplicas"),
         (
-            "hpacalc_status_mismatch",
+            names::STATUS_MISMATCH,
             "1 when the HPA's status contradicts the computation on the same inputs",
         ),
     ]
     .map(|(name, help)| (name, help, Family::<Hpa, Gauge>::default()));
     let metric_gauges = [
         (
-            "hpacalc_metric_value",
+            names::METRIC_VALUE,
             "The metric's current value (percent for utilization)",
         ),
         (
-            "hpacalc_metric_target",
+            names::METRIC_TARGET,
             "The metric's target (percent for utilization)",
         ),
         (
-            "hpacalc_scale_up_at",
+            names::SCALE_UP_AT,
             "The metric value from which the count goes up",
         ),
         (
-            "hpacalc_scale_down_at",
+            names::SCALE_DOWN_AT,
             "The metric value at or below which the count goes down",
         ),
     ]
@@ -145,7 +159,7 @@ pub fn series(audit: &AuditReport, running: &Running, last_sync: f64) -> String 
         registry.register(name, help, family);
     }
     registry.register(
-        "hpacalc_diagnostic",
+        names::DIAGNOSTIC,
         "1 for each named cause hpacalc finds for the HPA",
         causes,
     );

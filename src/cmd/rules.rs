@@ -1,0 +1,25 @@
+//! `hpacalc rules`: the flags validated, the rules rendered (`crate::rules`), printed.
+
+use anyhow::Result;
+
+use crate::cli::RulesArgs;
+use crate::error::InputError;
+use crate::rules::{RulesFormat, render};
+use crate::term::write_stdout;
+
+pub fn run(args: &RulesArgs) -> Result<()> {
+    let sync_period = crate::input::flag_duration("--sync-period", &args.sync_period)?;
+    if sync_period.0 <= 0 {
+        return Err(InputError::new(
+            "--sync-period",
+            format!("found {}, expected a positive duration", args.sync_period),
+        )
+        .into());
+    }
+    let format = if args.prometheus_rule {
+        RulesFormat::PrometheusRule
+    } else {
+        RulesFormat::Plain
+    };
+    write_stdout(render(format, sync_period)?.as_bytes())
+}

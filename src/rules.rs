@@ -1,0 +1,415 @@
+//! `hpacalc rules`: the alerting rules over the series `hpacalc serve` exports, as a Prometheus
+//! rules file (`groups:`) or a prometheus-operator `PrometheusRule`.
+//!
+//! Each rule is data (its expression, hold, severity, texts and why), and both files are rendered
+//! from the same list, so they cannot drift: the scalars go through the YAML serializer, the
+//! layout and the comments that say why each rule is what it is are written here.
+//! `contrib/prometheus/hpacalc-rules.test.yaml` holds promtool's unit tests of every rule, and
+//! docs/always-on.md describes them.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::time::Duration;
+
+/// The names of the series the rules read (`hpacalc serve`'s); their labels join with
+/// kube-state-metrics': `namespace`, `horizontalpodautoscaler`, and per metric `metric_name` and
+/// `metric_target_type` (`value`, `average` or `utilization`).
+pub use crate::render::series::names as series;
+
+/// The rule group's name, and the PrometheusRule's.
+pub const GROUP: &str = "hpacalc";
+
+/// The namespace of `contrib/deploy/`, where the PrometheusRule goes with the Deployment.
+pub const NAMESPACE: &str = "hpacalc";
+
+/// How the rules are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RulesFormat {
+    /// A Prometheus rules file (`rule_files:`), `groups:` at the top.
+    Plain,
+    /// A prometheus-operator `PrometheusRule` (monitoring.coreos.com/v1) with the same groups.
+    PrometheusRule,
+}
+
+/// How long a rule's expression must hold before it fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hold {
+    Minutes(i64),
+    /// A number of controller syncs (`--sync-period` each).
+    Syncs(i64),
+}
+
+impl Hold {
+    fn duration(self, sync_period: Duration) -> Duration {
+        match self {
+            Hold::Minutes(m) => Duration(m.saturating_mul(60_000)),
+            Hold::Syncs(n) => Duration(sync_period.0.saturating_mul(n)),
+        }
+    }
+}
+
+/// One alerting rule, as data.
+#[derive(Debug, Clone)]
+struct Rule {
+    alert: &'static str,
+    /// Why the rule is what it is: written as comments above it.
+    why: &'static [&'static str],
+    expr: String,
+    hold: Hold,
+    severity: &'static str,
+    summary: String,
+    description: String,
+}
+
+/// One rule as the rules file writes it (Prometheus' `rulefmt.Rule`).
+#[derive(Serialize)]
+struct RuleYaml<'a> {
+    alert: &'a str,
+    expr: &'a str,
+    #[serde(rename = "for")]
+    hold: String,
+    labels: Labels<'a>,
+    annotations: Annotations<'a>,
+}
+
+#[derive(Serialize)]
+struct Labels<'a> {
+    severity: &'a str,
+}
+
+#[derive(Serialize)]
+struct Annotations<'a> {
+    summary: &'a str,
+    description: &'a str,
+}
+
+/// The HPA an alert is about, in its annotations.
+const HPA: &str = "{{ $labels.namespace }}/{{ $labels.horizontalpodautoscaler }}";
+/// What to run about it.
+const RUN: &str = "hpacalc {{ $labels.horizontalpodautoscaler }} -n {{ $labels.namespace }}";
+/// The metric an alert is about.
+const METRIC: &str = "{{ $labels.metric_name }} ({{ $labels.metric_target_type }})";
+
+/// The diagnostic codes that mean a metric cannot be computed (docs/diagnostics.md).
+const CANNOT_COMPUTE: [&str; 2] = ["InvalidMetric", "MetricsApiUnavailable"];
+
+/// Every rule, in the order of the file.
+fn rules(sync_period: Duration) -> Vec<Rule> {
+    vec![
+        at_max_above_target(),
+        metric_unavailable(),
+        status_mismatch(sync_period),
+        missing_request(),
+        near_flip(),
+    ]
+}
+
+fn at_max_above_target() -> Rule {
+    use series::{CURRENT_REPLICAS, MAX_REPLICAS, METRIC_TARGET, METRIC_VALUE};
+    Rule {
+        alert: "HpaAtMaxAboveTarget",
+        why: &[
+            "At (or above) maxReplicas, with a metric above its target: the controller would add",
+            "replicas and maxReplicas stops it. 15 minutes: longer than a burst, and than the 5m",
+            "downscale window that keeps a count up after one.",
+        ],
+        expr: format!(
+            "({METRIC_VALUE} > {METRIC_TARGET})\n\
+             and on (namespace, horizontalpodautoscaler)\n\
+             ({CURRENT_REPLICAS} >= {MAX_REPLICAS})"
+        ),
+        hold: Hold::Minutes(15),
+        severity: "warning",
+        summary: format!("HPA {HPA} is at maxReplicas with {METRIC} above its target"),
+        description: format!(
+            "{HPA} has been at maxReplicas for 15 minutes while {METRIC} is {{{{ $value }}}}, \
+             above its target: the metrics ask for more replicas than maxReplicas allows. Raise \
+             maxReplicas or lower the load; `{RUN}` shows the count the metrics ask for."
+        ),
+    }
+}
+
+fn metric_unavailable() -> Rule {
+    Rule {
+        alert: "HpaMetricUnavailable",
+        why: &[
+            "A metric the controller cannot compute (docs/diagnostics.md): InvalidMetric (its",
+            "read or its calculation fails) or MetricsApiUnavailable (the metrics API it reads is",
+            "not installed or not available, so all of its metrics fail). The HPA then scales on",
+            "the other metrics only, and never down. Not MissingRequest, which has a rule of its",
+            "own, nor MissingMetrics: with some pods unsampled the controller still computes the",
+            "metric (it recounts them). One alert per HPA, whichever codes are active.",
+        ],
+        expr: format!(
+            "max by (namespace, horizontalpodautoscaler) (\n  {}{{code=~\"{}\"}} == 1\n)",
+            series::DIAGNOSTIC,
+            CANNOT_COMPUTE.join("|")
+        ),
+        hold: Hold::Minutes(5),
+        severity: "warning",
+        summary: format!("HPA {HPA} cannot compute a metric"),
+        description: format!(
+            "{HPA} has had a metric it cannot compute (InvalidMetric or MetricsApiUnavailable) \
+             for 5 minutes: it scales on its other metrics only, and does not scale down. `{RUN}` \
+             names the metric and the error."
+        ),
+    }
+}
+
+fn status_mismatch(sync_period: Duration) -> Rule {
+    let hold = Hold::Syncs(3);
+    Rule {
+        alert: "HpaStatusMismatch",
+        why: &[
+            "The HPA's status says the controller computed another desiredReplicas than hpacalc",
+            "does from the same count and metric values. One sync can disagree while a change",
+            "reaches the two at different times; three in a row (hpacalc rules --sync-period)",
+            "mean the controller's flags, release or inputs differ from what hpacalc sees.",
+        ],
+        expr: format!("{} == 1", series::STATUS_MISMATCH),
+        hold,
+        severity: "warning",
+        summary: format!("HPA {HPA}: its status disagrees with hpacalc's computation"),
+        description: format!(
+            "The status of {HPA} has disagreed for 3 syncs ({}) with what hpacalc computes from \
+             the same replica count and metric values: the controller's flags, its release or \
+             its inputs differ from what hpacalc sees. `{RUN}` shows both numbers and the \
+             likeliest cause.",
+            prometheus_duration(hold.duration(sync_period))
+        ),
+    }
+}
+
+fn missing_request() -> Rule {
+    Rule {
+        alert: "HpaMissingRequest",
+        why: &[
+            "A container without a request for a Utilization metric's resource: the controller",
+            "cannot compute that metric. It does not heal by itself; 5 minutes only lets a",
+            "rollout that fixes it finish.",
+        ],
+        expr: format!(
+            "max by (namespace, horizontalpodautoscaler) (\n  {}{{code=\"MissingRequest\"}} == 1\n)",
+            series::DIAGNOSTIC
+        ),
+        hold: Hold::Minutes(5),
+        severity: "warning",
+        summary: format!("HPA {HPA}: a container has no request for a Utilization metric"),
+        description: format!(
+            "A container of the pods of {HPA} has had no request for the resource of a \
+             Utilization metric for 5 minutes: the controller cannot compute that metric and does \
+             not scale on it. Set the request (an injected sidecar's through its injector's \
+             annotation); `{RUN}` names the container and the annotation."
+        ),
+    }
+}
+
+fn near_flip() -> Rule {
+    use series::{METRIC_VALUE, SCALE_DOWN_AT, SCALE_UP_AT};
+    Rule {
+        alert: "HpaNearFlip",
+        why: &[
+            "A metric inside the hold band and within 10 % of one of its edges: at or above",
+            "0.9 x scale_up_at (and below it), or at or below 1.1 x scale_down_at (and above it).",
+            "Past the edge the count is changing, not about to. The edge label says which; an",
+            "edge that does not exist (at maxReplicas, at minReplicas) has no series.",
+        ],
+        expr: format!(
+            "label_replace(\n  \
+               {METRIC_VALUE} >= 0.9 * {SCALE_UP_AT}\n  \
+               and {METRIC_VALUE} < {SCALE_UP_AT},\n  \
+               \"edge\", \"up\", \"\", \"\"\n\
+             )\n\
+             or\n\
+             label_replace(\n  \
+               {METRIC_VALUE} <= 1.1 * {SCALE_DOWN_AT}\n  \
+               and {METRIC_VALUE} > {SCALE_DOWN_AT},\n  \
+               \"edge\", \"down\", \"\", \"\"\n\
+             )"
+        ),
+        hold: Hold::Minutes(10),
+        severity: "info",
+        summary: format!(
+            "HPA {HPA}: {{{{ $labels.metric_name }}}} is within 10 % of scaling \
+             {{{{ $labels.edge }}}}"
+        ),
+        description: format!(
+            "{METRIC} of {HPA} has been within 10 % of the value where the count goes \
+             {{{{ $labels.edge }}}} (hpacalc_scale_{{{{ $labels.edge }}}}_at) for 10 minutes; it \
+             is {{{{ $value }}}}: a small change of load changes the replica count. `{RUN}` shows \
+             the hold band and the counts on either side."
+        ),
+    }
+}
+
+/// A duration as Prometheus writes one (`45s`, `1m30s`, `1s500ms`): hours, minutes, seconds and
+/// milliseconds, the zero ones left out.
+pub fn prometheus_duration(d: Duration) -> String {
+    let ms = d.0.max(0);
+    if ms == 0 {
+        return "0s".to_string();
+    }
+    let parts = [
+        (ms / 3_600_000, "h"),
+        (ms / 60_000 % 60, "m"),
+        (ms / 1000 % 60, "s"),
+        (ms % 1000, "ms"),
+    ];
+    parts
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, unit)| format!("{n}{unit}"))
+        .collect()
+}
+
+/// The rules file, or the PrometheusRule, for this sync period.
+pub fn render(format: RulesFormat, sync_period: Duration) -> Result<String, serde_yaml::Error> {
+    let groups = groups(sync_period)?;
+    let mut out = format!(
+        "# Alerting rules over the series of `hpacalc serve`, from `hpacalc rules{}{}`.\n\
+         # docs/always-on.md describes each rule; promtool tests them\n\
+         # (contrib/prometheus/hpacalc-rules.test.yaml).\n",
+        if format == RulesFormat::PrometheusRule {
+            " --prometheus-rule"
+        } else {
+            ""
+        },
+        if sync_period == Duration(15_000) {
+            String::new()
+        } else {
+            format!(" --sync-period {}", prometheus_duration(sync_period))
+        }
+    );
+    match format {
+        RulesFormat::Plain => out.push_str(&groups),
+        RulesFormat::PrometheusRule => {
+            let _ = write!(
+                out,
+                "apiVersion: monitoring.coreos.com/v1\n\
+                 kind: PrometheusRule\n\
+                 metadata:\n  \
+                   name: {GROUP}\n  \
+                   namespace: {NAMESPACE}\n  \
+                   labels:\n    \
+                     app.kubernetes.io/name: hpacalc\n\
+                 spec:\n"
+            );
+            out.push_str(&indent(&groups, "  "));
+        }
+    }
+    Ok(out)
+}
+
+/// `groups:` with the one group of every rule, each rule under the comments of its why.
+fn groups(sync_period: Duration) -> Result<String, serde_yaml::Error> {
+    let mut out = format!("groups:\n- name: {GROUP}\n  rules:\n");
+    for rule in rules(sync_period) {
+        for line in rule.why {
+            let _ = writeln!(out, "  # {line}");
+        }
+        let yaml = serde_yaml::to_string(&[RuleYaml {
+            alert: rule.alert,
+            expr: &rule.expr,
+            hold: prometheus_duration(rule.hold.duration(sync_period)),
+            labels: Labels {
+                severity: rule.severity,
+            },
+            annotations: Annotations {
+                summary: &rule.summary,
+                description: &rule.description,
+            },
+        }])?;
+        out.push_str(&indent(&yaml, "  "));
+    }
+    Ok(out)
+}
+
+/// Every non-empty line of `text` behind `prefix`.
+fn indent(text: &str, prefix: &str) -> String {
+    text.lines()
+        .map(|line| {
+            if line.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("{prefix}{line}\n")
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_are_written_as_prometheus_reads_them() {
+        for (ms, text) in [
+            (0, "0s"),
+            (500, "500ms"),
+            (45_000, "45s"),
+            (90_000, "1m30s"),
+            (1_500, "1s500ms"),
+            (3_600_000, "1h"),
+            (90_000_000, "25h"),
+            (3_661_001, "1h1m1s1ms"),
+        ] {
+            assert_eq!(prometheus_duration(Duration(ms)), text, "{ms}");
+        }
+    }
+
+    #[test]
+    fn the_status_mismatch_rule_holds_for_three_syncs() {
+        for (sync, hold) in [(15_000, "45s"), (30_000, "1m30s"), (500, "1s500ms")] {
+            let text = render(RulesFormat::Plain, Duration(sync)).unwrap();
+            let doc: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+            let rules = doc["groups"][0]["rules"].as_sequence().unwrap();
+            let mismatch = rules
+                .iter()
+                .find(|r| r["alert"].as_str() == Some("HpaStatusMismatch"))
+                .unwrap();
+            assert_eq!(mismatch["for"].as_str(), Some(hold), "{sync}");
+            assert!(
+                mismatch["annotations"]["description"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("3 syncs ({hold})"))
+            );
+        }
+    }
+
+    #[test]
+    fn every_rule_names_the_hpa_and_what_to_run() {
+        let text = render(RulesFormat::Plain, Duration(15_000)).unwrap();
+        let doc: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+        let rules = doc["groups"][0]["rules"].as_sequence().unwrap();
+        assert_eq!(rules.len(), 5);
+        for rule in rules {
+            let name = rule["alert"].as_str().unwrap();
+            assert!(rule["labels"]["severity"].as_str().is_some(), "{name}");
+            for key in ["summary", "description"] {
+                let text = rule["annotations"][key].as_str().unwrap();
+                assert!(text.contains(HPA), "{name} {key}");
+            }
+            let description = rule["annotations"]["description"].as_str().unwrap();
+            assert!(description.contains(RUN), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_prometheus_rule_holds_the_same_groups() {
+        let plain: serde_yaml::Value =
+            serde_yaml::from_str(&render(RulesFormat::Plain, Duration(15_000)).unwrap()).unwrap();
+        let operator: serde_yaml::Value =
+            serde_yaml::from_str(&render(RulesFormat::PrometheusRule, Duration(15_000)).unwrap())
+                .unwrap();
+        assert_eq!(
+            operator["apiVersion"].as_str(),
+            Some("monitoring.coreos.com/v1")
+        );
+        assert_eq!(operator["kind"].as_str(), Some("PrometheusRule"));
+        assert_eq!(operator["metadata"]["name"].as_str(), Some(GROUP));
+        assert_eq!(operator["spec"]["groups"], plain["groups"]);
+    }
+}
