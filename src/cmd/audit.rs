@@ -17,6 +17,7 @@ use crate::input::{Settings, Text};
 use crate::render::{Exporter, Json, Sarif, Table, Yaml};
 use crate::report::Severity;
 use crate::report::fleet::AuditReport;
+use crate::scenario::ControllerMemory;
 use crate::scenario::fleet::FleetFacts;
 use crate::term::{terminal, warn, write_stdout};
 use crate::time::Timestamp;
@@ -153,20 +154,61 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
         unlisted: std::mem::take(&mut dump.unlisted),
         node_group_max: args.node_group_max,
     };
-    let audit = audit_dump(&dump, &common, &fleet);
+    let audit = audit_dump(&dump, &common, &fleet, None);
     Ok((audit, places(&dump)))
 }
 
+/// The controller's memory of each HPA (`namespace/name`) from one sync to the next, as `serve`
+/// keeps it.
+pub type Memories = std::sync::Mutex<HashMap<String, ControllerMemory>>;
+
 /// Every HPA of `dump` evaluated, with the findings: the audit of a dump, and each sync of
-/// `hpacalc serve`.
-pub fn audit_dump(dump: &Dump, common: &Common, fleet: &FleetFacts) -> AuditReport {
+/// `hpacalc serve`, which gives the `memories` its earlier syncs left (the first sync of an HPA
+/// starts from what its events say, as one audit does) and gets back what this sync leaves.
+pub fn audit_dump(
+    dump: &Dump,
+    common: &Common,
+    fleet: &FleetFacts,
+    memories: Option<&Memories>,
+) -> AuditReport {
     let view = Fleet::new(dump, fleet);
-    calc::fleet::audit(evaluate(&view, common), fleet, &lone_scaled_objects(dump))
+    let evaluated = evaluate(&view, common, memories);
+    if let Some(Ok(mut kept)) = memories.map(std::sync::Mutex::lock) {
+        // An HPA that is gone is forgotten, as the controller forgets a deleted HPA.
+        let live: std::collections::HashSet<String> =
+            (dump.hpas.iter()).map(|h| hpa_key(&h.head)).collect();
+        kept.retain(|key, _| live.contains(key));
+    }
+    calc::fleet::audit(evaluated, fleet, &lone_scaled_objects(dump))
+}
+
+/// One HPA's case evaluated, with the memory an earlier sync left and, after it, this sync's.
+fn evaluate_remembering(
+    mut case: crate::scenario::fleet::HpaCase,
+    memories: Option<&Memories>,
+) -> calc::fleet::Evaluated {
+    if let (Some(memories), Ok(scenario)) = (memories, &mut case.scenario) {
+        let key = format!("{}/{}", scenario.hpa.namespace, scenario.hpa.name);
+        if let Some(Ok(kept)) = Some(memories.lock())
+            && let Some(memory) = kept.get(&key)
+        {
+            scenario.memory = Some(memory.clone());
+        }
+        let after = calc::memory::remember(scenario);
+        if let Ok(mut kept) = memories.lock() {
+            kept.insert(key, after);
+        }
+    }
+    calc::fleet::evaluate(case)
 }
 
 /// Every HPA built and evaluated, on every core: the cases do not depend on each other, and
 /// each core takes a contiguous run of them, so the order is the dump's.
-fn evaluate(view: &Fleet, common: &Common) -> Vec<calc::fleet::Evaluated> {
+fn evaluate(
+    view: &Fleet,
+    common: &Common,
+    memories: Option<&Memories>,
+) -> Vec<calc::fleet::Evaluated> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let run = view.hpa_count().div_ceil(cores).max(1);
     std::thread::scope(|scope| {
@@ -176,7 +218,7 @@ fn evaluate(view: &Fleet, common: &Common) -> Vec<calc::fleet::Evaluated> {
                 let range = start..(start + run).min(view.hpa_count());
                 scope.spawn(move || {
                     (view.cases(common, range))
-                        .map(calc::fleet::evaluate)
+                        .map(|case| evaluate_remembering(case, memories))
                         .collect::<Vec<_>>()
                 })
             })

@@ -118,11 +118,14 @@ async fn syncs(
     let period = std::time::Duration::from_millis(u64::try_from(sync_period.0).unwrap_or(15_000));
     let mut tick = tokio::time::interval(period.max(std::time::Duration::from_millis(100)));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The controller's memory of each HPA, kept from sync to sync as the controller keeps it.
+    let memories: Arc<super::audit::Memories> = Arc::default();
+    // The first sync comes as soon as every list was read once.
+    while !watched.listed() {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     loop {
         tick.tick().await;
-        if !watched.listed() {
-            continue;
-        }
         let started = std::time::Instant::now();
         let mut dump = watched.dump();
         if let Err(e) = crate::input::live::cluster::at_sync(api, &mut dump, namespace).await {
@@ -148,9 +151,11 @@ async fn syncs(
             unlisted: std::mem::take(&mut dump.unlisted),
             node_group_max: None,
         };
-        let audited =
-            tokio::task::spawn_blocking(move || super::audit::audit_dump(&dump, &common, &fleet))
-                .await;
+        let memories = Arc::clone(&memories);
+        let audited = tokio::task::spawn_blocking(move || {
+            super::audit::audit_dump(&dump, &common, &fleet, Some(&memories))
+        })
+        .await;
         let Ok(audit) = audited else {
             served.running.evaluation_errors.inc();
             continue;

@@ -27,12 +27,12 @@ impl Drop for Serving {
 }
 
 impl Serving {
-    /// Starts `hpacalc serve -A` on `server`, syncing every second, and waits for `/readyz`.
-    pub fn start(server: &ApiServer) -> Serving {
+    /// Starts `hpacalc serve -A` on `server`, syncing every `period`, and waits for `/readyz`.
+    pub fn start(server: &ApiServer, period: &str) -> Serving {
         let port = free_port();
         let log = temp_dir("serve").join("stderr.txt");
         let child = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
-            .args(["serve", "-A", "--sync-period", "1s", "--listen"])
+            .args(["serve", "-A", "--sync-period", period, "--listen"])
             .arg(format!("127.0.0.1:{port}"))
             .arg("--kubeconfig")
             .arg(server.good_kubeconfig())
@@ -97,7 +97,9 @@ fn decided(v: &Value) -> Value {
 #[test]
 fn serve_answers_every_hpa_as_the_audit_does_and_follows_the_watches() {
     let server = ApiServer::start(Fixture::cluster());
-    let serving = Serving::start(&server);
+    // One sync in the minute: every report below is of the first sync, whose memory is what
+    // the events say, as an audit's is.
+    let serving = Serving::start(&server, "60s");
 
     // The whole fleet, as `audit -A` answers at the same evaluation time.
     let hpas = serving.json("/api/v1/hpas");
@@ -115,14 +117,13 @@ fn serve_answers_every_hpa_as_the_audit_does_and_follows_the_watches() {
     for report in audit["hpas"].as_array().unwrap() {
         let key = report["hpa"].as_str().unwrap();
         let served = serving.json(&format!("/api/v1/hpas/{key}"));
-        if served["now"] == report["now"] {
-            let (a, b) = (decided(&served), decided(report));
-            if a != b {
-                let dir = temp_dir("serve-diff");
-                std::fs::write(dir.join("served.json"), format!("{a:#}")).unwrap();
-                std::fs::write(dir.join("audit.json"), format!("{b:#}")).unwrap();
-                panic!("{key}: served and audited differ, see {}", dir.display());
-            }
+        assert_eq!(served["now"], report["now"], "{key}: one sync");
+        let (a, b) = (decided(&served), decided(report));
+        if a != b {
+            let dir = temp_dir("serve-diff");
+            std::fs::write(dir.join("served.json"), format!("{a:#}")).unwrap();
+            std::fs::write(dir.join("audit.json"), format!("{b:#}")).unwrap();
+            panic!("{key}: served and audited differ, see {}", dir.display());
         }
         let (ns, name) = key.split_once('/').unwrap();
         for (series, field) in [
@@ -165,7 +166,10 @@ fn serve_answers_every_hpa_as_the_audit_does_and_follows_the_watches() {
         );
     }
 
-    // An HPA edited: the watch's MODIFIED event reaches the next sync.
+    drop(serving);
+
+    // Every second from here: an HPA edited, the watch's MODIFIED event reaches a later sync.
+    let serving = Serving::start(&server, "1s");
     let edited = |name: &str, max: i64| {
         let mut hpa = (server.items().into_iter())
             .find(|i| i["kind"] == "HorizontalPodAutoscaler" && i["metadata"]["name"] == name)
@@ -210,6 +214,23 @@ fn promql(port: u16, query: &str) -> Option<f64> {
     v["data"]["result"][0]["value"][1].as_str()?.parse().ok()
 }
 
+/// Asserts that the query gives `expected`, asking again for up to 20 s: a scrape under load may
+/// come late.
+fn promql_is(port: u16, query: &str, expected: Option<f64>) {
+    let started = Instant::now();
+    loop {
+        let got = promql(port, query);
+        if got == expected {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{query}: {got:?}, expected {expected:?}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
 /// A query string's bytes, percent-encoded.
 fn encode(text: &str) -> String {
     text.bytes()
@@ -225,7 +246,7 @@ fn encode(text: &str) -> String {
 #[test]
 fn a_real_prometheus_scrapes_serve_and_each_series_is_the_reports_value() {
     let server = ApiServer::start(Fixture::cluster());
-    let serving = Serving::start(&server);
+    let serving = Serving::start(&server, "1s");
     let dir = temp_dir("serve-prometheus");
     let tsdb = dir.join("tsdb");
     let config = format!(
@@ -234,7 +255,6 @@ fn a_real_prometheus_scrapes_serve_and_each_series_is_the_reports_value() {
         serving.port
     );
     let prometheus = crate::prometheus::run_prometheus(&dir, &config, &tsdb);
-    let report = serving.json("/api/v1/hpas/team-0/hot");
     let hpa = "{namespace=\"team-0\",horizontalpodautoscaler=\"hot\"}";
     let started = Instant::now();
     while promql(prometheus.port, &format!("hpacalc_current_replicas{hpa}")).is_none() {
@@ -244,14 +264,25 @@ fn a_real_prometheus_scrapes_serve_and_each_series_is_the_reports_value() {
         );
         std::thread::sleep(Duration::from_millis(500));
     }
+    // From the second sync on, the memory the first left holds the count for the downscale
+    // window: the report (and the series) no longer change from one sync to the next.
+    std::thread::sleep(Duration::from_secs(3));
+    let report = serving.json("/api/v1/hpas/team-0/hot");
+    // The first sync, like `audit`, reads a lower cpu as a scale-down at 40 % (steady load in
+    // the window); later syncs remember the recommendations of 3 the first ones made.
+    let band = &report["metrics"][0]["holdBand"];
+    assert_eq!(band["lowHeldBy"], "stabilizationWindow", "{band}");
     for (series, field) in [
         ("hpacalc_desired_replicas", "desiredReplicas"),
         ("hpacalc_current_replicas", "currentReplicas"),
         ("hpacalc_min_replicas", "minReplicas"),
         ("hpacalc_max_replicas", "maxReplicas"),
     ] {
-        let value = promql(prometheus.port, &format!("{series}{hpa}"));
-        assert_eq!(value, report[field].as_f64(), "{series}");
+        promql_is(
+            prometheus.port,
+            &format!("{series}{hpa}"),
+            report[field].as_f64(),
+        );
     }
     let cpu = &report["metrics"][0];
     let labels = "{namespace=\"team-0\",horizontalpodautoscaler=\"hot\",metric_name=\"cpu\"}";
@@ -265,18 +296,14 @@ fn a_real_prometheus_scrapes_serve_and_each_series_is_the_reports_value() {
         ("hpacalc_scale_up_at", band["above"]["value"].as_f64()),
         ("hpacalc_scale_down_at", band["below"]["value"].as_f64()),
     ] {
-        assert_eq!(
-            promql(prometheus.port, &format!("{series}{labels}")),
-            value,
-            "{series}"
-        );
+        promql_is(prometheus.port, &format!("{series}{labels}"), value);
     }
     let mismatch = report["diagnostics"].to_string().contains("StatusMismatch");
-    let served = promql(prometheus.port, &format!("hpacalc_status_mismatch{hpa}"));
-    assert_eq!(served, Some(f64::from(u8::from(mismatch))));
+    let query = format!("hpacalc_status_mismatch{hpa}");
+    promql_is(prometheus.port, &query, Some(f64::from(u8::from(mismatch))));
     for code in (report["diagnostics"].as_array().unwrap().iter()).map(|d| &d["code"]) {
         let query = format!("hpacalc_diagnostic{{horizontalpodautoscaler=\"hot\",code={code}}}");
-        assert_eq!(promql(prometheus.port, &query), Some(1.0), "{code}");
+        promql_is(prometheus.port, &query, Some(1.0));
     }
     for series in [
         "hpacalc_evaluation_errors_total",

@@ -91,6 +91,20 @@ impl Watched {
         Ok(watched)
     }
 
+    /// A copy that holds `dump`'s objects as one list, read once: what the watches keep, for a
+    /// benchmark of the sync without a cluster (`examples/serve_sync.rs`).
+    pub fn holding(mut dump: Dump) -> Watched {
+        let objects = dump.drain().into_iter().map(|i| (key(&i), i)).collect();
+        let kept = Kept {
+            objects,
+            listed: true,
+            unlisted: None,
+        };
+        Watched {
+            lists: Arc::new(vec![Mutex::new(kept)]),
+        }
+    }
+
     /// Whether every list has been read once.
     pub fn listed(&self) -> bool {
         (self.lists.iter()).all(|k| k.lock().is_ok_and(|k| k.listed))
