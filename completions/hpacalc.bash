@@ -585,7 +585,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__serve)
-            opts="-A -n -v -h --all-namespaces --namespace --listen --kubeconfig --context --cluster --user --request-timeout --v --sync-period --tolerance --kube-version --feature-gates --help"
+            opts="-A -n -v -h --all-namespaces --namespace --listen --kubeconfig --context --cluster --user --request-timeout --v --log-format --sync-period --tolerance --kube-version --feature-gates --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -629,6 +629,10 @@ _hpacalc() {
                     ;;
                 -v)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --sync-period)

@@ -99,6 +99,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --request-timeout 'How long to wait for each API request (`0` waits without limit)'
             cand -v 'kubectl''s log level: 6 or more logs each API request on stderr'
             cand --v 'kubectl''s log level: 6 or more logs each API request on stderr'
+            cand --log-format 'How stderr''s log lines are written: text, or one JSON object a line'
             cand --sync-period '--horizontal-pod-autoscaler-sync-period: how often every HPA is evaluated'
             cand --tolerance '--horizontal-pod-autoscaler-tolerance'
             cand --kube-version 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)'

@@ -968,6 +968,10 @@ pub struct ServeArgs {
     #[arg(short = 'v', long = "v", value_name = "N", default_value_t = 0)]
     pub verbosity: u8,
 
+    /// How stderr's log lines are written: text, or one JSON object a line
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
+    pub log_format: LogFormat,
+
     /// --horizontal-pod-autoscaler-sync-period: how often every HPA is evaluated
     #[arg(
         long,
@@ -998,4 +1002,13 @@ pub struct ServeArgs {
     /// Override feature gates: NAME=true|false,...
     #[arg(long, value_name = "GATES", help_heading = "Controller flags")]
     pub feature_gates: Option<String>,
+}
+
+/// `serve --log-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// `warning: ...` lines
+    Text,
+    /// `{"time", "level", "message"}` a line
+    Json,
 }

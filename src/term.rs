@@ -45,8 +45,31 @@ pub fn print_error(err: &anyhow::Error) {
     let _ = writeln!(anstream::stderr(), "{style}error{style:#}: {message}");
 }
 
+/// How stderr's warnings and log lines are written: text for a person, or, for `hpacalc serve
+/// --log-format json`, one JSON object a line (`time`, `level`, `message`) for a log collector.
+static JSON_LOGS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes stderr's warnings and log lines as JSON from now on.
+pub fn log_json() {
+    JSON_LOGS.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// One JSON log line, when logs are JSON: `true` when it was written.
+fn json_line(level: &str, message: &str) -> bool {
+    if !JSON_LOGS.load(std::sync::atomic::Ordering::SeqCst) {
+        return false;
+    }
+    let time = jiff::Timestamp::now().to_string();
+    let line = serde_json::json!({"time": time, "level": level, "message": message});
+    let _ = writeln!(io::stderr(), "{line}");
+    true
+}
+
 /// Prints `warning: ...` on stderr.
 pub fn warn(message: &str) {
+    if json_line("warning", message) {
+        return;
+    }
     let style = anstyle::Style::new()
         .bold()
         .fg_color(Some(anstyle::AnsiColor::Yellow.into()));
@@ -58,6 +81,9 @@ pub fn warn(message: &str) {
 
 /// Prints a log line (`-v`'s requests) on stderr, escaped as warnings are.
 pub fn log(message: &str) {
+    if json_line("info", message) {
+        return;
+    }
     let message = crate::error::escape_terminal(message);
     let _ = writeln!(anstream::stderr(), "{message}");
 }

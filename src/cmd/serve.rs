@@ -36,9 +36,14 @@ struct Served {
     audit: RwLock<Option<AuditReport>>,
     ready: AtomicBool,
     running: Running,
+    /// When the last sync that answered ended, Unix seconds.
+    last_sync: RwLock<f64>,
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
+    if args.log_format == crate::cli::LogFormat::Json {
+        crate::term::log_json();
+    }
     let timeout = crate::input::live::request_timeout(&args.request_timeout)?;
     let sync_period = flag_duration("--sync-period", &args.sync_period)?;
     let settings = Settings::new(controller_config(&ControllerFlags {
@@ -73,6 +78,13 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             .map_err(|e| LiveError(format!("cannot listen on {}: {e}", args.listen)))?;
         let served = Arc::new(Served::default());
         tokio::spawn(answer(listener, Arc::clone(&served)));
+        let scope = namespace
+            .as_deref()
+            .map_or("every namespace".into(), |ns| format!("namespace {ns}"));
+        crate::term::log(&format!(
+            "serve: {scope} of {} (context {}), answering on http://{}",
+            api.server, api.context, args.listen
+        ));
         let watched = Watched::start(&api, namespace.as_deref()).await?;
         let syncs = syncs(
             &api,
@@ -132,7 +144,7 @@ async fn syncs(
             crate::term::warn(&format!(
                 "serve: the sync failed: {e}; the last one is served"
             ));
-            served.running.evaluation_errors.inc();
+            served.failed();
             continue;
         }
         let now = api.server_time().unwrap_or_else(clock);
@@ -157,7 +169,7 @@ async fn syncs(
         })
         .await;
         let Ok(audit) = audited else {
-            served.running.evaluation_errors.inc();
+            served.failed();
             continue;
         };
         let failed = u64::try_from(audit.unevaluated.len()).unwrap_or(u64::MAX);
@@ -168,14 +180,43 @@ async fn syncs(
             .observe(started.elapsed().as_secs_f64());
         #[allow(clippy::cast_precision_loss, reason = "a Unix time in seconds")]
         let ended = clock().0 as f64 / 1000.0;
-        let text = series(&audit, &served.running, ended);
-        if let Ok(mut m) = served.metrics.write() {
+        if !served.ready.load(Ordering::SeqCst) {
+            crate::term::log(&format!(
+                "serve: the first sync evaluated {} HPA(s) in {:.2} s; ready",
+                audit.hpas.len(),
+                started.elapsed().as_secs_f64()
+            ));
+        }
+        served.publish(audit, ended);
+    }
+}
+
+impl Served {
+    /// A sync's answer, served from now on.
+    fn publish(&self, audit: AuditReport, ended: f64) {
+        let text = series(&audit, &self.running, ended);
+        if let Ok(mut m) = self.metrics.write() {
             *m = text;
         }
-        if let Ok(mut a) = served.audit.write() {
+        if let Ok(mut a) = self.audit.write() {
             *a = Some(audit);
         }
-        served.ready.store(true, Ordering::SeqCst);
+        if let Ok(mut t) = self.last_sync.write() {
+            *t = ended;
+        }
+        self.ready.store(true, Ordering::SeqCst);
+    }
+
+    /// A sync that failed: counted, and the last answer served again with the count.
+    fn failed(&self) {
+        self.running.evaluation_errors.inc();
+        let ended = self.last_sync.read().map_or(0.0, |t| *t);
+        if let Ok(audit) = self.audit.read()
+            && let Some(audit) = audit.as_ref()
+            && let Ok(mut m) = self.metrics.write()
+        {
+            *m = series(audit, &self.running, ended);
+        }
     }
 }
 

@@ -135,6 +135,8 @@ struct State {
     gone: Mutex<Vec<&'static str>>,
     /// The resourceVersion of the objects as they are now.
     version: AtomicUsize,
+    /// The server has gone away: connections are dropped.
+    down: std::sync::atomic::AtomicBool,
 }
 
 pub struct ApiServer {
@@ -200,6 +202,7 @@ impl ApiServer {
             pending: Mutex::new(Vec::new()),
             gone: Mutex::new(Vec::new()),
             version: AtomicUsize::new(100),
+            down: std::sync::atomic::AtomicBool::new(false),
             fixture,
         });
         let served = Arc::clone(&state);
@@ -215,6 +218,11 @@ impl ApiServer {
                     let Ok((tcp, _)) = listener.accept().await else {
                         continue;
                     };
+                    // Gone away (`ApiServer::go_away`): every connection is dropped at once.
+                    if served.down.load(Ordering::SeqCst) {
+                        drop(tcp);
+                        continue;
+                    }
                     let acceptor = acceptor.clone();
                     let state = Arc::clone(&served);
                     tokio::spawn(async move {
@@ -303,6 +311,11 @@ impl ApiServer {
             let k = object["kind"].as_str().unwrap().to_string();
             self.state.pending.lock().unwrap().push((k, event));
         }
+    }
+
+    /// The server goes away (`true`: every connection is dropped) or comes back.
+    pub fn go_away(&self, away: bool) {
+        self.state.down.store(away, Ordering::SeqCst);
     }
 
     /// The dump's objects as the server holds them now.
@@ -499,6 +512,15 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             .map(|p| p.to_string())
             .unwrap_or_default(),
     );
+    if state.down.load(Ordering::SeqCst) {
+        // A request on a connection opened before: closed with it.
+        let mut answer = reply(503, "gone away\n".to_string());
+        answer.headers_mut().insert(
+            "connection",
+            hyper::header::HeaderValue::from_static("close"),
+        );
+        return answer;
+    }
     let authorized = req
         .headers()
         .get("authorization")

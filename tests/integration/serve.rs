@@ -17,6 +17,8 @@ use crate::support::{free_port, get, json_of, root, temp_dir};
 pub struct Serving {
     pub child: Child,
     pub port: u16,
+    /// Its stderr.
+    pub log: std::path::PathBuf,
 }
 
 impl Drop for Serving {
@@ -29,6 +31,11 @@ impl Drop for Serving {
 impl Serving {
     /// Starts `hpacalc serve -A` on `server`, syncing every `period`, and waits for `/readyz`.
     pub fn start(server: &ApiServer, period: &str) -> Serving {
+        Serving::start_with(server, period, &[])
+    }
+
+    /// `start`, with more flags.
+    pub fn start_with(server: &ApiServer, period: &str, flags: &[&str]) -> Serving {
         let port = free_port();
         let log = temp_dir("serve").join("stderr.txt");
         let child = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
@@ -36,6 +43,7 @@ impl Serving {
             .arg(format!("127.0.0.1:{port}"))
             .arg("--kubeconfig")
             .arg(server.good_kubeconfig())
+            .args(flags)
             .env("HOME", &server.dir)
             .env_remove("KUBECONFIG")
             .stdin(Stdio::null())
@@ -43,7 +51,11 @@ impl Serving {
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
-        let serving = Serving { child, port };
+        let serving = Serving {
+            child,
+            port,
+            log: log.clone(),
+        };
         let started = Instant::now();
         while get(port, "/readyz").is_none_or(|(code, _)| code != 200) {
             assert!(
@@ -312,4 +324,122 @@ fn a_real_prometheus_scrapes_serve_and_each_series_is_the_reports_value() {
     ] {
         assert!(promql(prometheus.port, series).is_some(), "{series}");
     }
+}
+
+/// The series' value now, waiting for `check` to hold of it.
+fn sample_until(serving: &Serving, series: &str, what: &str, check: impl Fn(f64) -> bool) -> f64 {
+    serving.until(what, |s| s.sample(series).is_some_and(&check));
+    serving.sample(series).unwrap()
+}
+
+/// Bad days: the API server goes away (the last sync is still served, the errors are counted)
+/// and comes back (syncs go on); an HPA that cannot be evaluated is counted while the others are
+/// served; a burst of 10,000 pod events leaves serve's memory where it was.
+#[test]
+fn serve_rides_out_an_api_server_gone_away_a_bad_hpa_and_a_burst_of_events() {
+    let server = ApiServer::start(Fixture::cluster());
+    let serving = Serving::start_with(&server, "1s", &["--log-format", "json"]);
+    let hot = hpa_series("hpacalc_desired_replicas", "team-0", "hot");
+    let desired = serving.sample(&hot);
+    assert!(desired.is_some());
+    let errors = "hpacalc_evaluation_errors_total";
+    assert_eq!(serving.sample(errors), Some(0.0));
+
+    server.go_away(true);
+    sample_until(&serving, errors, "errors counted while away", |e| e > 0.0);
+    assert_eq!(
+        serving.sample(&hot),
+        desired,
+        "the last sync is still served"
+    );
+    let away = serving
+        .sample("hpacalc_last_sync_timestamp_seconds")
+        .unwrap();
+    server.go_away(false);
+    sample_until(
+        &serving,
+        "hpacalc_last_sync_timestamp_seconds",
+        "a sync after",
+        |t| t > away,
+    );
+    assert_eq!(serving.sample(&hot), desired);
+
+    // An HPA whose metrics no controller can read: counted, the others still served.
+    let mut bad = (server.items().into_iter())
+        .find(|i| i["kind"] == "HorizontalPodAutoscaler" && i["metadata"]["name"] == "cart")
+        .unwrap();
+    bad["metadata"]["name"] = serde_json::json!("broken");
+    bad["spec"]["metrics"] = serde_json::json!([{"type": "Bogus"}]);
+    let before = serving.sample(errors).unwrap();
+    server.change(bad, false);
+    sample_until(&serving, errors, "the bad HPA counted", |e| e > before);
+    assert_eq!(serving.sample(&hot), desired);
+    let listed = serving.json("/api/v1/hpas");
+    assert!(listed["hpas"].as_array().unwrap().len() >= 20);
+
+    // 10,000 MODIFIED events for the pods serve already holds: its memory stays put.
+    let rss = |pid: u32| -> u64 {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        (text.lines())
+            .find_map(|l| {
+                l.strip_prefix("VmRSS:")?
+                    .trim()
+                    .strip_suffix("kB")?
+                    .trim()
+                    .parse()
+                    .ok()
+            })
+            .unwrap()
+    };
+    let pods: Vec<Value> = (server.items().into_iter())
+        .filter(|i| i["kind"] == "Pod")
+        .collect();
+    let first = rss(serving.child.id());
+    for round in 0..10_000 / pods.len() + 1 {
+        for pod in &pods {
+            let mut pod = pod.clone();
+            pod["metadata"]["labels"]["round"] = serde_json::json!(round.to_string());
+            server.change(pod, false);
+        }
+    }
+    let synced = serving
+        .sample("hpacalc_last_sync_timestamp_seconds")
+        .unwrap();
+    sample_until(
+        &serving,
+        "hpacalc_last_sync_timestamp_seconds",
+        "a sync after the burst",
+        |t| t > synced + 2.0,
+    );
+    let after = rss(serving.child.id());
+    assert!(
+        after < first + 64 * 1024,
+        "RSS {first} KiB before the burst, {after} KiB after"
+    );
+    assert_eq!(serving.sample(&hot), desired);
+
+    // `--log-format json`: every stderr line one object, the outage said in them.
+    let log = std::fs::read_to_string(&serving.log).unwrap();
+    let lines: Vec<Value> = (log.lines())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["time"].is_string() && l["message"].is_string())
+    );
+    assert!(lines.iter().any(|l| {
+        l["level"] == "info"
+            && l["message"]
+                .as_str()
+                .unwrap()
+                .contains("the first sync evaluated 20 HPA(s)")
+    }));
+    assert!(lines.iter().any(|l| {
+        l["level"] == "warning"
+            && l["message"]
+                .as_str()
+                .unwrap()
+                .contains("serve: the sync failed")
+    }));
 }

@@ -94,14 +94,21 @@ impl Watched {
     /// A copy that holds `dump`'s objects as one list, read once: what the watches keep, for a
     /// benchmark of the sync without a cluster (`examples/serve_sync.rs`).
     pub fn holding(mut dump: Dump) -> Watched {
-        let objects = dump.drain().into_iter().map(|i| (key(&i), i)).collect();
-        let kept = Kept {
-            objects,
-            listed: true,
-            unlisted: None,
-        };
+        // One list a kind, as the watches keep them: names repeat across kinds.
+        let mut lists: BTreeMap<String, Kept> = BTreeMap::new();
+        for item in dump.drain() {
+            let kind = match &item {
+                Lean::Workload(w) => w.kind.to_string(),
+                other => format!("{:?}", std::mem::discriminant(other)),
+            };
+            let kept = lists.entry(kind).or_insert_with(|| Kept {
+                listed: true,
+                ..Kept::default()
+            });
+            kept.objects.insert(key(&item), item);
+        }
         Watched {
-            lists: Arc::new(vec![Mutex::new(kept)]),
+            lists: Arc::new(lists.into_values().map(Mutex::new).collect()),
         }
     }
 
