@@ -192,6 +192,14 @@ fn serve_answers_every_hpa_as_the_audit_does_and_follows_the_watches() {
     server.change(edited("cart", 30), false);
     let cart = hpa_series("hpacalc_max_replicas", "team-0", "cart");
     serving.until("the watched edit", |s| s.sample(&cart) == Some(30.0));
+    // Its target scaled: the current count follows the Deployment.
+    let mut deployment = (server.items().into_iter())
+        .find(|i| i["kind"] == "Deployment" && i["metadata"]["name"] == "cart")
+        .unwrap();
+    deployment["spec"]["replicas"] = serde_json::json!(5);
+    server.change(deployment, false);
+    let current = hpa_series("hpacalc_current_replicas", "team-0", "cart");
+    serving.until("the scaled target", |s| s.sample(&current) == Some(5.0));
     // An edit the watch never says: the 410 Gone that follows makes serve list again.
     server.change(edited("search", 40), true);
     server.expire_watches();
