@@ -94,8 +94,8 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             break
         }
         'hpacalc;serve' {
-            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Watch one namespace (default: the context''s)')
-            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Watch one namespace (default: the context''s)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Watch this namespace (repeatable; default: the context''s)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Watch this namespace (repeatable; default: the context''s)')
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Where to answer /metrics, /healthz, /readyz and /api/v1/hpas')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (default: its current-context)')

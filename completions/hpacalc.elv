@@ -89,8 +89,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --help 'Print help'
         }
         &'hpacalc;serve'= {
-            cand -n 'Watch one namespace (default: the context''s)'
-            cand --namespace 'Watch one namespace (default: the context''s)'
+            cand -n 'Watch this namespace (repeatable; default: the context''s)'
+            cand --namespace 'Watch this namespace (repeatable; default: the context''s)'
             cand --listen 'Where to answer /metrics, /healthz, /readyz and /api/v1/hpas'
             cand --kubeconfig 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)'
             cand --context 'The kubeconfig context to use (default: its current-context)'

@@ -86,7 +86,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "simulate" -d 'What the
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rbac" -s h -l help -d 'Print help'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s n -l namespace -d 'Watch one namespace (default: the context\'s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s n -l namespace -d 'Watch this namespace (repeatable; default: the context\'s)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l listen -d 'Where to answer /metrics, /healthz, /readyz and /api/v1/hpas' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l context -d 'The kubeconfig context to use (default: its current-context)' -r

@@ -936,9 +936,9 @@ pub struct ServeArgs {
     #[arg(short = 'A', long, conflicts_with = "namespace")]
     pub all_namespaces: bool,
 
-    /// Watch one namespace (default: the context's)
+    /// Watch this namespace (repeatable; default: the context's)
     #[arg(short = 'n', long, value_name = "NAMESPACE")]
-    pub namespace: Option<String>,
+    pub namespace: Vec<String>,
 
     /// Where to answer /metrics, /healthz, /readyz and /api/v1/hpas
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:9090")]

@@ -2,7 +2,8 @@
 //! metrics APIs and the events read anew (`live::cluster::at_sync`) and every HPA evaluated by the
 //! audit's own path (`audit::audit_dump`); the answers served on one address: `/metrics` (the
 //! series of `render::series`), `/healthz`, `/readyz` (after the first full sync),
-//! `/api/v1/hpas` and `/api/v1/hpas/NS/NAME` (the `-o json` report). SIGTERM or Ctrl-C stops it.
+//! `/api/v1/hpas`, `/api/v1/hpas/NS/NAME` (the `-o json` report) and `/api/v1/findings` (the
+//! audit's). SIGTERM or Ctrl-C stops it.
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -68,32 +69,34 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             verbosity: args.verbosity,
         };
         let api = Arc::new(Api::connect(&connection).await?);
-        let namespace = match (&args.namespace, args.all_namespaces) {
-            (_, true) => None,
-            (Some(ns), false) => Some(ns.clone()),
-            (None, false) => Some(api.default_namespace.clone()),
+        let namespaces: Vec<Option<String>> = match (args.namespace.as_slice(), args.all_namespaces)
+        {
+            (_, true) => vec![None],
+            ([], false) => vec![Some(api.default_namespace.clone())],
+            (some, false) => some.iter().cloned().map(Some).collect(),
         };
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .map_err(|e| LiveError(format!("cannot listen on {}: {e}", args.listen)))?;
         let served = Arc::new(Served::default());
         tokio::spawn(answer(listener, Arc::clone(&served)));
-        let scope = namespace
-            .as_deref()
-            .map_or("every namespace".into(), |ns| format!("namespace {ns}"));
+        let scope = match namespaces.as_slice() {
+            [None] => "every namespace".to_string(),
+            some => format!(
+                "namespace(s) {}",
+                some.iter()
+                    .flatten()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
         crate::term::log(&format!(
             "serve: {scope} of {} (context {}), answering on http://{}",
             api.server, api.context, args.listen
         ));
-        let watched = Watched::start(&api, namespace.as_deref()).await?;
-        let syncs = syncs(
-            &api,
-            &watched,
-            namespace.as_deref(),
-            &served,
-            settings,
-            sync_period,
-        );
+        let watched = Watched::start(&api, &namespaces).await?;
+        let syncs = syncs(&api, &watched, &namespaces, &served, settings, sync_period);
         tokio::select! {
             () = syncs => Ok(()),
             () = stopped() => Ok(()),
@@ -122,7 +125,7 @@ async fn stopped() {
 async fn syncs(
     api: &Arc<Api>,
     watched: &Watched,
-    namespace: Option<&str>,
+    namespaces: &[Option<String>],
     served: &Arc<Served>,
     settings: Settings,
     sync_period: crate::time::Duration,
@@ -140,13 +143,24 @@ async fn syncs(
         tick.tick().await;
         let started = std::time::Instant::now();
         let mut dump = watched.dump();
-        if let Err(e) = crate::input::live::cluster::at_sync(api, &mut dump, namespace).await {
-            crate::term::warn(&format!(
-                "serve: the sync failed: {e}; the last one is served"
-            ));
+        let mut failed = 0;
+        for namespace in namespaces {
+            let ns = namespace.as_deref();
+            if let Err(e) = crate::input::live::cluster::at_sync(api, &mut dump, ns).await {
+                crate::term::warn(&format!(
+                    "serve: the sync's reads failed{}: {e}",
+                    ns.map_or(String::new(), |ns| format!(" in namespace {ns}"))
+                ));
+                failed += 1;
+            }
+        }
+        // Every namespace failed: the last answer is served; else the others are.
+        if failed == namespaces.len() {
+            crate::term::warn("serve: the sync failed; the last one is served");
             served.failed();
             continue;
         }
+        served.running.evaluation_errors.inc_by(failed as u64);
         let now = api.server_time().unwrap_or_else(clock);
         let mut settings = settings.clone();
         settings.now = Some(now);
@@ -271,19 +285,23 @@ fn route(served: &Served, method: &hyper::Method, path: &str) -> Reply {
             let text = served.metrics.read().map(|m| m.clone()).unwrap_or_default();
             reply(200, EXPOSITION, text)
         }
-        ["api", "v1", "hpas", rest @ ..] => {
+        ["api", "v1", kind @ ("hpas" | "findings"), rest @ ..] => {
             let Ok(audit) = served.audit.read() else {
                 return reply(500, TEXT, "the last sync is unreadable\n".into());
             };
             let Some(audit) = audit.as_ref() else {
                 return reply(503, TEXT, "the first sync has not ended\n".into());
             };
+            if *kind == "findings" {
+                let all = serde_json::json!({"findings": audit.findings});
+                return reply(200, JSON, all.to_string());
+            }
             hpas(audit, rest)
         }
         _ => reply(
             404,
             TEXT,
-            "not found: /metrics, /healthz, /readyz, /api/v1/hpas\n".into(),
+            "not found: /metrics, /healthz, /readyz, /api/v1/hpas, /api/v1/findings\n".into(),
         ),
     }
 }

@@ -145,49 +145,7 @@ fn check_captures(dir: &Path) {
             at(form[1])
         );
     }
-    let keda = report(dir, &["--hpa", "get-hpa-keda.json"]);
-    assert!(
-        codes(&keda).contains(&"KedaManaged".to_string()),
-        "{}",
-        at("keda")
-    );
-    // Neither text prints the metric's selector, which the rescale reason quotes; describe prints
-    // its name and the labels that name KEDA, a get-hpa row neither (it calls it metric-1).
-    let numbers = |v: &Value| {
-        let mut v = approximate(v);
-        let reason = v.as_object_mut().unwrap().remove("rescaleReason").unwrap();
-        (
-            v,
-            reason
-                .as_str()
-                .unwrap()
-                .split('(')
-                .next()
-                .unwrap()
-                .to_string(),
-        )
-    };
-    let (structured, _) = numbers(&keda);
-    let described = report(dir, &["--hpa", "describe-hpa-keda.txt"]);
-    assert!(
-        codes(&described).contains(&"KedaManaged".to_string()),
-        "{}",
-        at("keda")
-    );
-    for (v, metric) in [
-        (&described, "external metric s0-rabbitmq-worker_tasks"),
-        (
-            &report(dir, &["--hpa", "get-hpa-keda.txt"]),
-            "external metric metric-1",
-        ),
-    ] {
-        assert_eq!(
-            numbers(v),
-            (structured.clone(), metric.to_string()),
-            "{}",
-            at("keda")
-        );
-    }
+    check_keda(dir);
 
     // The events' forms: the decision and the failures reported, each as `get events -o json`.
     let inputs = [
@@ -247,6 +205,54 @@ fn check_captures(dir: &Path) {
         "{}",
         at("top")
     );
+}
+
+/// KEDA's HPA: its describe text and its get-hpa row answer as its `-o json`.
+fn check_keda(dir: &Path) {
+    let at = |form: &str| format!("{}: {form}", dir.display());
+    let keda = report(dir, &["--hpa", "get-hpa-keda.json"]);
+    assert!(
+        codes(&keda).contains(&"KedaManaged".to_string()),
+        "{}",
+        at("keda")
+    );
+    // Neither text prints the metric's selector, which the rescale reason quotes; describe prints
+    // its name and the labels that name KEDA, a get-hpa row neither (it calls it metric-1).
+    let numbers = |v: &Value| {
+        let mut v = approximate(v);
+        let reason = v.as_object_mut().unwrap().remove("rescaleReason").unwrap();
+        (
+            v,
+            reason
+                .as_str()
+                .unwrap()
+                .split('(')
+                .next()
+                .unwrap()
+                .to_string(),
+        )
+    };
+    let (structured, _) = numbers(&keda);
+    let described = report(dir, &["--hpa", "describe-hpa-keda.txt"]);
+    assert!(
+        codes(&described).contains(&"KedaManaged".to_string()),
+        "{}",
+        at("keda")
+    );
+    for (v, metric) in [
+        (&described, "external metric s0-rabbitmq-worker_tasks"),
+        (
+            &report(dir, &["--hpa", "get-hpa-keda.txt"]),
+            "external metric metric-1",
+        ),
+    ] {
+        assert_eq!(
+            numbers(v),
+            (structured.clone(), metric.to_string()),
+            "{}",
+            at("keda")
+        );
+    }
 }
 
 /// The committed captures of each release answer as their structured JSON.

@@ -31,7 +31,7 @@ impl Drop for Serving {
 impl Serving {
     /// Starts `hpacalc serve -A` on `server`, syncing every `period`, and waits for `/readyz`.
     pub fn start(server: &ApiServer, period: &str) -> Serving {
-        Serving::start_with(server, period, &[])
+        Serving::start_with(server, period, &["-A"])
     }
 
     /// `start`, with more flags.
@@ -39,7 +39,7 @@ impl Serving {
         let port = free_port();
         let log = temp_dir("serve").join("stderr.txt");
         let child = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
-            .args(["serve", "-A", "--sync-period", period, "--listen"])
+            .args(["serve", "--sync-period", period, "--listen"])
             .arg(format!("127.0.0.1:{port}"))
             .arg("--kubeconfig")
             .arg(server.good_kubeconfig())
@@ -346,7 +346,7 @@ fn sample_until(serving: &Serving, series: &str, what: &str, check: impl Fn(f64)
 #[test]
 fn serve_rides_out_an_api_server_gone_away_a_bad_hpa_and_a_burst_of_events() {
     let server = ApiServer::start(Fixture::cluster());
-    let serving = Serving::start_with(&server, "1s", &["--log-format", "json"]);
+    let serving = Serving::start_with(&server, "1s", &["-A", "--log-format", "json"]);
     let hot = hpa_series("hpacalc_desired_replicas", "team-0", "hot");
     let desired = serving.sample(&hot);
     assert!(desired.is_some());
@@ -450,4 +450,42 @@ fn serve_rides_out_an_api_server_gone_away_a_bad_hpa_and_a_burst_of_events() {
                 .unwrap()
                 .contains("serve: the sync failed")
     }));
+}
+
+/// Two namespaces, one of which answers 403 to every list: the other is served, the refused
+/// lists are findings, and the refused reads count as errors at every sync.
+#[test]
+fn a_forbidden_namespace_leaves_the_others_served() {
+    let server = ApiServer::start(Fixture::cluster());
+    let serving = Serving::start_with(&server, "1s", &["-n", "team-1", "-n", "locked"]);
+    let listed = serving.json("/api/v1/hpas");
+    let hpas: Vec<&str> = (listed["hpas"].as_array().unwrap().iter())
+        .map(|h| h["hpa"].as_str().unwrap())
+        .collect();
+    assert_eq!(hpas, ["team-1/app-1"]);
+    assert!(
+        serving
+            .sample(&hpa_series("hpacalc_desired_replicas", "team-1", "app-1"))
+            .is_some()
+    );
+    sample_until(
+        &serving,
+        "hpacalc_evaluation_errors_total",
+        "the refused reads",
+        |e| e > 0.0,
+    );
+    let log = std::fs::read_to_string(&serving.log).unwrap();
+    assert!(log.contains("in namespace locked"), "{log}");
+    let findings = serving.json("/api/v1/findings");
+    let forbidden: Vec<&Value> = (findings["findings"].as_array().unwrap().iter())
+        .filter(|f| f["code"] == "ListForbidden")
+        .collect();
+    let messages: Vec<&str> = forbidden
+        .iter()
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.contains("locked")),
+        "{messages:#?}"
+    );
 }

@@ -161,6 +161,14 @@ impl Api {
         answer
     }
 
+    /// How long a watch asks the server to keep its answer open (`timeoutSeconds`): 5 minutes, or
+    /// less than the request timeout, which bounds every read of the answer, so that the server
+    /// ends a quiet watch cleanly before the client gives up on it.
+    pub fn watch_seconds(&self) -> u64 {
+        self.timeout
+            .map_or(300, |t| t.as_secs().saturating_sub(5).clamp(5, 300))
+    }
+
     /// GET `req.path` as a watch (`?watch=true`): each line of the answer, one event, handed to
     /// `line` as it arrives, until the server ends the answer or `line` returns false; the refusal
     /// of an answer that is not a success. A line over `MAX_OBJECT_BYTES` is an error.
@@ -185,7 +193,12 @@ impl Api {
         let mut body = response.into_body();
         let mut pending: Vec<u8> = Vec::new();
         while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|e| self.transport_error(&e, req))?;
+            let frame = match frame {
+                Ok(frame) => frame,
+                // A quiet watch that outlived the read timeout ended; the caller watches again.
+                Err(e) if chain(&e).to_lowercase().contains("timed out") => return Ok(Ok(())),
+                Err(e) => return Err(self.transport_error(&e, req)),
+            };
             let Some(data) = frame.data_ref() else {
                 continue;
             };

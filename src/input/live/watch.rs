@@ -19,8 +19,6 @@ use super::fetch::{discover, list_pages_or_refused};
 use crate::input::cluster::{Dump, Lean};
 use crate::scenario::fleet::Unlisted;
 
-/// How long a watch asks the server to keep its answer open.
-const WATCH_SECONDS: u32 = 300;
 /// How long to wait before listing again after an error.
 const RETRY: StdDuration = StdDuration::from_secs(1);
 
@@ -68,10 +66,13 @@ struct HeadMeta {
 }
 
 impl Watched {
-    /// Starts watching every list the audit reads, in `namespace` or (with `None`) the whole
-    /// cluster; an add-on's list that discovery does not find is not watched. Each list is kept
-    /// by a task of its own on the current runtime.
-    pub async fn start(api: &Arc<Api>, namespace: Option<&str>) -> Result<Watched, LiveError> {
+    /// Starts watching every list the audit reads, in each of `namespaces` or (with `[None]`) the
+    /// whole cluster; an add-on's list that discovery does not find is not watched. Each list is
+    /// kept by a task of its own on the current runtime.
+    pub async fn start(
+        api: &Arc<Api>,
+        namespaces: &[Option<String>],
+    ) -> Result<Watched, LiveError> {
         let mut wanted = Vec::new();
         for list in &LISTS {
             if list.optional && discover(api, list.api_version, list.kind).await?.is_none() {
@@ -79,13 +80,16 @@ impl Watched {
             }
             wanted.push(list);
         }
-        let lists: Vec<Mutex<Kept>> = wanted.iter().map(|_| Mutex::default()).collect();
+        let each: Vec<(&Option<String>, &&Listed)> = (namespaces.iter())
+            .flat_map(|ns| wanted.iter().map(move |list| (ns, list)))
+            .collect();
+        let lists: Vec<Mutex<Kept>> = each.iter().map(|_| Mutex::default()).collect();
         let watched = Watched {
             lists: Arc::new(lists),
         };
-        for (i, list) in wanted.into_iter().enumerate() {
-            let req = list_request(list.api_version, list.resource, namespace);
-            let (api, watched) = (Arc::clone(api), watched.clone());
+        for (i, (namespace, list)) in each.into_iter().enumerate() {
+            let req = list_request(list.api_version, list.resource, namespace.as_deref());
+            let (api, watched, list) = (Arc::clone(api), watched.clone(), *list);
             tokio::spawn(async move { watched.keep(&api, i, list, &req).await });
         }
         Ok(watched)
@@ -180,15 +184,30 @@ impl Watched {
         for item in scratch.drain() {
             objects.insert(key(&item), item);
         }
+        // A refused list is said in the findings, and the others serve: an add-on's goes
+        // unchecked, a namespace whose own lists are refused goes unevaluated.
         let unlisted = match listed {
             Ok(_) => None,
-            Err((_, r)) if r.code == 403 && list.unchecked.is_some() => Some(Unlisted {
-                group: req.group.clone(),
-                resource: req.resource.clone(),
-                namespace: req.namespace.clone(),
-                answer: r.message,
-                unchecked: list.unchecked.unwrap_or_default().to_string(),
-            }),
+            Err((_, r))
+                if r.code == 403 && (list.unchecked.is_some() || req.namespace.is_some()) =>
+            {
+                let unchecked = list.unchecked.map_or_else(
+                    || {
+                        format!(
+                            "the HPAs of namespace {} are evaluated without them",
+                            req.namespace.as_deref().unwrap_or_default()
+                        )
+                    },
+                    str::to_string,
+                );
+                Some(Unlisted {
+                    group: req.group.clone(),
+                    resource: req.resource.clone(),
+                    namespace: req.namespace.clone(),
+                    answer: r.message,
+                    unchecked,
+                })
+            }
             Err((page, r)) => return Err(super::fetch::refused(api, &page, &r)),
         };
         let refused = unlisted.is_some();
@@ -219,9 +238,10 @@ impl Watched {
         let mut watch = req.clone();
         watch.verb = "watch";
         watch.path = format!(
-            "{}?watch=true&allowWatchBookmarks=true&resourceVersion={}&timeoutSeconds={WATCH_SECONDS}",
+            "{}?watch=true&allowWatchBookmarks=true&resourceVersion={}&timeoutSeconds={}",
             req.path,
-            super::fetch::enc(version)
+            super::fetch::enc(version),
+            api.watch_seconds()
         );
         let mut last = version.to_string();
         let mut relist = false;
