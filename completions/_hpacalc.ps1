@@ -111,6 +111,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates: NAME=true|false,...')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Watch every namespace')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Watch every namespace')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Serve the calculator (/calc) alone, with no cluster: no kubeconfig is read')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

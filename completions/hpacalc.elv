@@ -106,6 +106,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --feature-gates 'Override feature gates: NAME=true|false,...'
             cand -A 'Watch every namespace'
             cand --all-namespaces 'Watch every namespace'
+            cand --offline 'Serve the calculator (/calc) alone, with no cluster: no kubeconfig is read'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

@@ -101,6 +101,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l tolerance -d '
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s A -l all-namespaces -d 'Watch every namespace'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l offline -d 'Serve the calculator (/calc) alone, with no cluster: no kubeconfig is read'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -l sync-period -d '--horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -l prometheus-rule -d 'Print a prometheus-operator PrometheusRule (monitoring.coreos.com/v1) instead of a plain rules file'

@@ -346,7 +346,8 @@ pub enum Command {
     /// JSON, until stopped
     ///
     /// Lists the objects the audit reads once and then watches them; the metrics APIs and the
-    /// HPAs' events are read at every --sync-period. Read-only.
+    /// HPAs' events are read at every --sync-period. Read-only. With --offline, the calculator
+    /// (/calc) alone, with no cluster.
     Serve(Box<ServeArgs>),
     /// Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML
     ///
@@ -943,6 +944,10 @@ pub struct ServeArgs {
     /// Where to answer /metrics, /healthz, /readyz and /api/v1/hpas
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:9090")]
     pub listen: std::net::SocketAddr,
+
+    /// Serve the calculator (/calc) alone, with no cluster: no kubeconfig is read
+    #[arg(long)]
+    pub offline: bool,
 
     /// Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)
     #[arg(long, value_name = "FILE")]

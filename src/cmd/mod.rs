@@ -3,6 +3,7 @@
 //! chooses (just's `src/subcommand.rs`).
 
 pub mod audit;
+pub mod calc;
 pub mod evaluate;
 pub mod inputs;
 pub mod live;

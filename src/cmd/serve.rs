@@ -3,7 +3,8 @@
 //! audit's own path (`audit::audit_dump`); the answers served on one address: `/metrics` (the
 //! series of `render::series`), `/healthz`, `/readyz` (after the first full sync),
 //! `/api/v1/hpas`, `/api/v1/hpas/NS/NAME` (the `-o json` report) and `/api/v1/findings` (the
-//! audit's). SIGTERM or Ctrl-C stops it.
+//! audit's). `--offline`: no cluster, the calculator alone (`/calc`, `cmd::calc`), `/healthz` and
+//! `/readyz`. SIGTERM or Ctrl-C stops it.
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,6 +46,9 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     if args.log_format == crate::cli::LogFormat::Json {
         crate::term::log_json();
     }
+    if args.offline {
+        return offline(args);
+    }
     let timeout = crate::input::live::request_timeout(&args.request_timeout)?;
     let sync_period = flag_duration("--sync-period", &args.sync_period)?;
     let settings = Settings::new(controller_config(&ControllerFlags {
@@ -54,12 +58,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         sync_period: Some(&args.sync_period),
         ..ControllerFlags::default()
     })?);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| LiveError(format!("cannot start the I/O runtime: {e}")))?;
-    runtime.block_on(async {
+    runtime()?.block_on(async {
         let connection = Connection {
             kubeconfig: args.kubeconfig.as_deref(),
             context: args.context.as_deref(),
@@ -75,11 +74,12 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             ([], false) => vec![Some(api.default_namespace.clone())],
             (some, false) => some.iter().cloned().map(Some).collect(),
         };
-        let listener = tokio::net::TcpListener::bind(args.listen)
-            .await
-            .map_err(|e| LiveError(format!("cannot listen on {}: {e}", args.listen)))?;
+        let listener = bind(args.listen).await?;
         let served = Arc::new(Served::default());
-        tokio::spawn(answer(listener, Arc::clone(&served)));
+        let answering = Arc::clone(&served);
+        tokio::spawn(accept(listener, move |req| {
+            std::future::ready(route(&answering, req.method(), req.uri().path()))
+        }));
         let scope = match namespaces.as_slice() {
             [None] => "every namespace".to_string(),
             some => format!(
@@ -99,6 +99,36 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         let syncs = syncs(&api, &watched, &namespaces, &served, settings, sync_period);
         tokio::select! {
             () = syncs => Ok(()),
+            () = stopped() => Ok(()),
+        }
+    })
+}
+
+/// The I/O runtime: two workers.
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| LiveError(format!("cannot start the I/O runtime: {e}")))?)
+}
+
+async fn bind(address: std::net::SocketAddr) -> Result<tokio::net::TcpListener> {
+    Ok(tokio::net::TcpListener::bind(address)
+        .await
+        .map_err(|e| LiveError(format!("cannot listen on {address}: {e}")))?)
+}
+
+/// `serve --offline`: the calculator alone, no cluster (no kubeconfig is read).
+fn offline(args: &ServeArgs) -> Result<()> {
+    runtime()?.block_on(async {
+        let listener = bind(args.listen).await?;
+        crate::term::log(&format!(
+            "serve --offline: the calculator on http://{}/calc",
+            args.listen
+        ));
+        tokio::select! {
+            () = accept(listener, offline_route) => Ok(()),
             () = stopped() => Ok(()),
         }
     })
@@ -234,9 +264,9 @@ impl Served {
     }
 }
 
-type Reply = hyper::Response<Full<Bytes>>;
+pub(super) type Reply = hyper::Response<Full<Bytes>>;
 
-fn reply(code: u16, kind: &str, body: String) -> Reply {
+pub(super) fn reply(code: u16, kind: &str, body: String) -> Reply {
     let mut response = hyper::Response::new(Full::new(Bytes::from(body)));
     *response.status_mut() = hyper::StatusCode::from_u16(code).unwrap_or_default();
     if let Ok(v) = hyper::header::HeaderValue::from_str(kind) {
@@ -247,17 +277,21 @@ fn reply(code: u16, kind: &str, body: String) -> Reply {
     response
 }
 
-/// Answers every connection of `listener`.
-async fn answer(listener: tokio::net::TcpListener, served: Arc<Served>) {
+/// Answers every connection of `listener`, each request by `handler`.
+async fn accept<H, F>(listener: tokio::net::TcpListener, handler: H)
+where
+    H: Fn(hyper::Request<hyper::body::Incoming>) -> F + Clone + Send + Sync + 'static,
+    F: std::future::Future<Output = Reply> + Send + 'static,
+{
     loop {
         let Ok((tcp, _)) = listener.accept().await else {
             continue;
         };
-        let served = Arc::clone(&served);
+        let handler = handler.clone();
         tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |req: hyper::Request<_>| {
-                let answer = route(&served, req.method(), req.uri().path());
-                async move { Ok::<_, Infallible>(answer) }
+            let service = hyper::service::service_fn(move |req| {
+                let answer = handler(req);
+                async move { Ok::<_, Infallible>(answer.await) }
             });
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(hyper_util::rt::TokioIo::new(tcp), service)
@@ -266,7 +300,7 @@ async fn answer(listener: tokio::net::TcpListener, served: Arc<Served>) {
     }
 }
 
-const TEXT: &str = "text/plain; charset=utf-8";
+pub(super) const TEXT: &str = "text/plain; charset=utf-8";
 const JSON: &str = "application/json";
 /// The Prometheus text format's content type.
 const EXPOSITION: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -304,6 +338,44 @@ fn route(served: &Served, method: &hyper::Method, path: &str) -> Reply {
             "not found: /metrics, /healthz, /readyz, /api/v1/hpas, /api/v1/findings\n".into(),
         ),
     }
+}
+
+/// The routes of `serve --offline`: `/calc` (GET: the uniform form; POST: a paste), `/healthz`,
+/// `/readyz` (ready at once); `/` sends to `/calc`.
+async fn offline_route(req: hyper::Request<hyper::body::Incoming>) -> Reply {
+    use hyper::Method;
+    let path = req.uri().path().trim_matches('/').to_string();
+    let query = req.uri().query().unwrap_or("").to_string();
+    let method = req.method().clone();
+    let form = match (&method, path.as_str()) {
+        (&Method::GET | &Method::HEAD, "healthz" | "readyz") => {
+            return reply(200, TEXT, "ok\n".into());
+        }
+        (&Method::GET | &Method::HEAD, "") => {
+            let mut to = reply(303, TEXT, "see /calc\n".into());
+            to.headers_mut().insert(
+                hyper::header::LOCATION,
+                hyper::header::HeaderValue::from_static("/calc"),
+            );
+            return to;
+        }
+        (&Method::GET | &Method::HEAD, "calc") => super::calc::Asked::Uniform(query),
+        (&Method::POST, "calc") => match super::calc::read_body(req.into_body()).await {
+            Ok(body) => super::calc::Asked::Paste(body),
+            Err(refused) => return refused,
+        },
+        (_, "calc") => return reply(405, TEXT, "/calc answers GET and POST\n".into()),
+        _ => {
+            return reply(
+                404,
+                TEXT,
+                "not found: /calc, /healthz, /readyz (serve --offline)\n".into(),
+            );
+        }
+    };
+    tokio::task::spawn_blocking(move || super::calc::page(&form))
+        .await
+        .unwrap_or_else(|_| reply(500, TEXT, "the calculation failed\n".into()))
 }
 
 /// `/api/v1/hpas`: each HPA's summary; `/api/v1/hpas/NS/NAME`: its whole report.

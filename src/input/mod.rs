@@ -5,6 +5,7 @@
 pub mod build;
 pub mod builtin;
 pub mod cluster;
+pub mod form;
 pub mod guard;
 pub mod history;
 pub mod inputs;

@@ -64,6 +64,14 @@ fn report_fragment(number: usize, row: &SyncRow, report: &Report) -> String {
         report.current_replicas,
         report.desired_replicas
     );
+    report_body(&mut out, report);
+    out.push_str("</section>\n");
+    out
+}
+
+/// A report's steps, named causes, decision, nodes and assumptions as HTML, every text escaped:
+/// the simulation page's and the calculator's (`render::page`).
+pub(crate) fn report_body(out: &mut String, report: &Report) {
     out.push_str(
         "<table class=\"steps\"><thead><tr><th>Phase</th><th>Step</th><th>Detail</th></tr>\
          </thead><tbody>\n",
@@ -133,8 +141,6 @@ fn report_fragment(number: usize, row: &SyncRow, report: &Report) -> String {
         }
         out.push_str("</ul>\n");
     }
-    out.push_str("</section>\n");
-    out
 }
 
 const STYLE: &str = r##"

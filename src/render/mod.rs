@@ -6,6 +6,7 @@ pub mod chart;
 pub mod fleet;
 pub mod hpa;
 pub mod html;
+pub mod page;
 pub mod series;
 pub mod table;
 pub mod timeline;

@@ -26,14 +26,14 @@ fn the_chart_of_pods_pending_matches_its_snapshot() {
 }
 
 /// What headless Chromium printed: stdout (the DOM with `--dump-dom`) and stderr (its log).
-struct Browser {
-    stdout: String,
-    stderr: String,
+pub(crate) struct Browser {
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 /// Runs Debian's Chromium headless on `url` with `mode` (`--dump-dom`, `--screenshot=...`),
 /// offline and in a fresh profile; its console messages go to stderr.
-fn chromium(url: &str, mode: &str, scratch: &Path) -> Browser {
+pub(crate) fn chromium(url: &str, mode: &str, scratch: &Path) -> Browser {
     let binary = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .into_iter()
         .find(|p| Path::new(p).exists())
@@ -85,7 +85,7 @@ fn chromium(url: &str, mode: &str, scratch: &Path) -> Browser {
 }
 
 /// The console messages in Chromium's log (`INFO:CONSOLE(3)] "Uncaught ..."`).
-fn console(log: &str) -> Vec<&str> {
+pub(crate) fn console(log: &str) -> Vec<&str> {
     log.lines().filter(|l| l.contains("CONSOLE")).collect()
 }
 

@@ -29,3 +29,4 @@ mod serve;
 mod simulate;
 mod support;
 mod tables;
+mod web;

@@ -1,0 +1,169 @@
+//! `/calc` of `hpacalc serve --offline`: a form's fields filled into `Inputs`
+//! (`input::form`), built and evaluated as the command line builds and evaluates them, and the
+//! page rendered (`render::page`). An input error is the page with the CLI's message, 422.
+
+use anyhow::Result;
+use http_body_util::BodyExt;
+
+use super::serve::{Reply, TEXT, reply};
+use crate::calc;
+use crate::input::form::{self, PASTED_FIELDS, UNIFORM_FIELDS, Uniform};
+use crate::input::{self, Inputs};
+use crate::render::page::{self, Answer, Form};
+use crate::report::Report;
+
+/// The largest request body read.
+pub const MAX_BODY: usize = 1 << 20;
+
+/// What a request asks the calculator.
+#[derive(Debug, Clone)]
+pub enum Asked {
+    /// The GET form's query.
+    Uniform(String),
+    /// The POST form's body.
+    Paste(String),
+}
+
+/// The CSP of every page: no script at all, nothing fetched.
+const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'";
+
+fn html(code: u16, body: String) -> Reply {
+    let mut response = reply(code, "text/html; charset=utf-8", body);
+    let headers = response.headers_mut();
+    headers.insert(
+        hyper::header::CONTENT_SECURITY_POLICY,
+        hyper::header::HeaderValue::from_static(CSP),
+    );
+    headers.insert(
+        hyper::header::X_CONTENT_TYPE_OPTIONS,
+        hyper::header::HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        hyper::header::REFERRER_POLICY,
+        hyper::header::HeaderValue::from_static("no-referrer"),
+    );
+    response
+}
+
+/// A POST body of at most `MAX_BODY` bytes; a longer one is read on (to a bound, so that the
+/// client reads the answer) and refused with 413.
+pub async fn read_body(mut body: hyper::body::Incoming) -> Result<String, Reply> {
+    let mut kept = Vec::new();
+    let mut seen = 0usize;
+    while let Some(frame) = body.frame().await {
+        let Ok(frame) = frame else {
+            return Err(reply(
+                400,
+                TEXT,
+                "the request body could not be read\n".into(),
+            ));
+        };
+        if let Ok(data) = frame.into_data() {
+            seen = seen.saturating_add(data.len());
+            if seen <= MAX_BODY {
+                kept.extend_from_slice(&data);
+            } else if seen > 4 * MAX_BODY {
+                break;
+            }
+        }
+    }
+    if seen > MAX_BODY {
+        let mut refused = reply(
+            413,
+            TEXT,
+            format!("the request body is over {MAX_BODY} bytes\n"),
+        );
+        refused.headers_mut().insert(
+            hyper::header::CONNECTION,
+            hyper::header::HeaderValue::from_static("close"),
+        );
+        return Err(refused);
+    }
+    Ok(String::from_utf8_lossy(&kept).into_owned())
+}
+
+/// One sync, as the command line computes it.
+fn evaluate(inputs: Inputs) -> Result<Report> {
+    let scenario = input::build(inputs)?;
+    Ok(calc::evaluate(&scenario))
+}
+
+/// The page answering `asked`.
+pub fn page(asked: &Asked) -> Reply {
+    match asked {
+        Asked::Uniform(query) => uniform(query),
+        Asked::Paste(body) => paste(body),
+    }
+}
+
+fn uniform(query: &str) -> Reply {
+    let pairs = form::decode(query);
+    let now = form::field(&pairs, "now").unwrap_or("").to_string();
+    let given = Uniform::from_pairs(&pairs);
+    let shown = match &given {
+        Ok(u) => u.values(),
+        // As typed, so that the error can be corrected in place.
+        Err(_) => {
+            let d = Uniform::default().values();
+            let mut shown = d.clone();
+            for ((id, _), (value, default)) in UNIFORM_FIELDS.iter().zip(shown.iter_mut().zip(d)) {
+                *value = form::field(&pairs, id).map_or(default, str::to_string);
+            }
+            shown
+        }
+    };
+    let mut page_form = Form {
+        uniform: UNIFORM_FIELDS
+            .iter()
+            .zip(shown)
+            .map(|((id, label), value)| (*id, *label, value))
+            .collect(),
+        now: now.clone(),
+        ..Form::default()
+    };
+    if pairs.is_empty() {
+        return html(200, page::calc(&page_form, Answer::Empty));
+    }
+    let now = Some(now.as_str()).filter(|n| !n.trim().is_empty());
+    let answer = given.and_then(|u| Ok((evaluate(u.inputs(now)?)?, u)));
+    match answer {
+        Ok((report, u)) => {
+            page_form.command = Some((
+                u.command(now),
+                vec![
+                    ("hpa.yaml".to_string(), u.hpa_text()),
+                    ("pods.csv".to_string(), u.pods_csv()),
+                ],
+            ));
+            html(200, page::calc(&page_form, Answer::Report(&report)))
+        }
+        Err(e) => html(
+            422,
+            page::calc(&page_form, Answer::Error(&format!("{e:#}"), "uniform")),
+        ),
+    }
+}
+
+fn paste(body: &str) -> Reply {
+    let pairs = form::decode(body);
+    let page_form = Form {
+        uniform: UNIFORM_FIELDS
+            .iter()
+            .zip(Uniform::default().values())
+            .map(|((id, label), value)| (*id, *label, value))
+            .collect(),
+        pasted: PASTED_FIELDS
+            .iter()
+            .map(|id| (*id, form::field(&pairs, id).unwrap_or("").to_string()))
+            .collect(),
+        now: form::field(&pairs, "now").unwrap_or("").to_string(),
+        command: None,
+    };
+    match form::pasted_inputs(&pairs).and_then(evaluate) {
+        Ok(report) => html(200, page::calc(&page_form, Answer::Report(&report))),
+        Err(e) => html(
+            422,
+            page::calc(&page_form, Answer::Error(&format!("{e:#}"), "paste")),
+        ),
+    }
+}

@@ -1,0 +1,270 @@
+//! `/calc`, the calculator page of `hpacalc serve --offline`: pure functions of the forms' values
+//! and the `Report` (or the input error) to one self-contained HTML page. No script runs; the
+//! `-o json` report is embedded in `<script type="application/json" id="hpacalc-data">` for
+//! tests and scripts. Every value is escaped.
+
+use std::fmt::Write;
+
+use crate::render::html::report_body;
+use crate::report::{HoldBand, Report};
+
+/// What the forms hold, to show them again with the answer.
+#[derive(Debug, Clone, Default)]
+pub struct Form {
+    /// The GET form's fields: (id, label, value).
+    pub uniform: Vec<(&'static str, &'static str, String)>,
+    /// The POST form's pasted texts: (id, text).
+    pub pasted: Vec<(&'static str, String)>,
+    /// The `now` field, as given.
+    pub now: String,
+    /// For the uniform case: the equivalent command and the files it reads (name, text).
+    pub command: Option<(String, Vec<(String, String)>)>,
+}
+
+/// What the page answers.
+#[derive(Debug, Clone, Copy)]
+pub enum Answer<'a> {
+    /// Nothing asked yet.
+    Empty,
+    Report(&'a Report),
+    /// The CLI's located message (`{err:#}`), and which form it is about (`uniform`, `paste`).
+    Error(&'a str, &'a str),
+}
+
+/// Text for an HTML body or attribute: `&<>"'` as entities, control characters (but newlines
+/// and tabs) as `\u{..}`.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON inside a `<script>` element: `</` cannot end it.
+pub fn script_json(json: &str) -> String {
+    json.replace("</", "<\\/")
+}
+
+const STYLE: &str = r"
+body { font: 14px/1.45 system-ui, sans-serif; color: #24292f; margin: 24px auto;
+  max-width: 1200px; padding: 0 16px; }
+h1 { font-size: 20px; } h2 { font-size: 16px; margin: 20px 0 8px; }
+.forms { display: flex; gap: 24px; flex-wrap: wrap; }
+.forms form { flex: 1 1 420px; border: 1px solid #d8dee4; padding: 12px; }
+label { display: block; margin: 4px 0; } input[type=text] { width: 7em; }
+textarea { width: 100%; font: 12px monospace; }
+table { border-collapse: collapse; width: 100%; margin-bottom: 12px; }
+th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid #d8dee4;
+  vertical-align: top; white-space: pre-wrap; }
+thead th { background: #f6f8fa; }
+.why tr.error td:first-child { color: #cf222e; font-weight: 600; }
+.why tr.warning td:first-child { color: #9a6700; font-weight: 600; }
+.decision { font-size: 16px; }
+.error { color: #cf222e; white-space: pre-wrap; border-left: 3px solid #cf222e; padding: 4px 8px; }
+pre { background: #f6f8fa; padding: 8px; overflow: auto; }
+";
+
+/// The whole page.
+pub fn calc(form: &Form, answer: Answer<'_>) -> String {
+    let mut out = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>hpacalc: the HPA calculator</title><style>",
+    );
+    out.push_str(STYLE);
+    out.push_str(
+        "</style></head><body>\n<h1>The HPA calculator</h1>\n<p>What the \
+         HorizontalPodAutoscaler controller does at its next sync, computed by hpacalc's \
+         engine.</p>\n<div class=\"forms\">\n",
+    );
+    let error = |which: &str| match answer {
+        Answer::Error(message, about) if about == which => Some(message),
+        _ => None,
+    };
+    uniform_form(&mut out, form, error("uniform"));
+    paste_form(&mut out, form, error("paste"));
+    out.push_str("</div>\n");
+    if let Answer::Report(report) = answer {
+        report_section(&mut out, form, report);
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+fn error_box(out: &mut String, message: Option<&str>) {
+    if let Some(message) = message {
+        let _ = writeln!(
+            out,
+            "<p class=\"error\" id=\"error\" role=\"alert\">{}</p>",
+            esc(message)
+        );
+    }
+}
+
+/// The uniform case: a GET form, every value in the URL.
+fn uniform_form(out: &mut String, form: &Form, error: Option<&str>) {
+    out.push_str("<form method=\"get\" action=\"/calc\" id=\"uniform\"><h2>Every pod alike</h2>\n");
+    error_box(out, error);
+    for (id, label, value) in &form.uniform {
+        let _ = writeln!(
+            out,
+            "<label for=\"{id}\">{} <input type=\"text\" id=\"{id}\" name=\"{id}\" \
+             value=\"{}\"></label>",
+            esc(label),
+            esc(value)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<label for=\"now-uniform\">now (RFC 3339, optional) <input type=\"text\" \
+         id=\"now-uniform\" name=\"now\" value=\"{}\" style=\"width: 14em\"></label>\n\
+         <button type=\"submit\" id=\"calculate\">Calculate</button></form>",
+        esc(&form.now)
+    );
+}
+
+/// Pasted text: a POST form.
+fn paste_form(out: &mut String, form: &Form, error: Option<&str>) {
+    out.push_str(
+        "<form method=\"post\" action=\"/calc\" id=\"paste\" \
+         enctype=\"application/x-www-form-urlencoded\"><h2>Paste</h2>\n",
+    );
+    error_box(out, error);
+    let labels = [
+        (
+            "hpa",
+            "HPA: a manifest, describe text, a get-hpa table or a ScaledObject",
+        ),
+        (
+            "pods",
+            "pods: samples CSV, kubectl get pods -o json|yaml (optional)",
+        ),
+        (
+            "metrics",
+            "metrics: kubectl top pods text or PodMetrics JSON (optional)",
+        ),
+        (
+            "events",
+            "events: kubectl get events or describe's Events (optional)",
+        ),
+    ];
+    for (id, label) in labels {
+        let text = form
+            .pasted
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map_or("", |(_, t)| t.as_str());
+        let _ = writeln!(
+            out,
+            "<label for=\"{id}\">{}</label><textarea id=\"{id}\" name=\"{id}\" rows=\"{}\">\n{}\
+             </textarea>",
+            esc(label),
+            if id == "hpa" { 10 } else { 4 },
+            esc(text)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<label for=\"now\">now (RFC 3339, optional) <input type=\"text\" id=\"now\" \
+         name=\"now\" value=\"{}\" style=\"width: 14em\"></label>\n\
+         <button type=\"submit\" id=\"explain\">Explain</button></form>",
+        esc(&form.now)
+    );
+}
+
+/// One metric's hold band, as a sentence.
+fn band_text(band: &HoldBand) -> String {
+    let high = band
+        .high
+        .as_ref()
+        .map_or_else(|| "any higher value".to_string(), ToString::to_string);
+    let mut text = format!("the count holds from {} to {high}", band.low);
+    if let Some(below) = &band.below {
+        let _ = write!(text, "; at {} it becomes {}", below.value, below.replicas);
+    }
+    if let Some(above) = &band.above {
+        let _ = write!(text, "; at {} it becomes {}", above.value, above.replicas);
+    }
+    text
+}
+
+/// The answer: the decision, the steps, WHY, the hold band, the command, the JSON.
+fn report_section(out: &mut String, form: &Form, report: &Report) {
+    let _ = writeln!(
+        out,
+        "<section id=\"report\"><h2>HPA {} → {} · Kubernetes {} rules · {}</h2>",
+        esc(&report.hpa),
+        esc(&report.target),
+        esc(&report.kube_version),
+        esc(&report.now)
+    );
+    report_body(out, report);
+    let bands: Vec<_> = report
+        .metrics
+        .iter()
+        .filter_map(|m| m.hold_band.as_ref().map(|b| (&m.name, b)))
+        .collect();
+    if !bands.is_empty() {
+        out.push_str("<h3>Hold band</h3><ul id=\"hold-band\">\n");
+        for (name, band) in bands {
+            let _ = writeln!(out, "<li>{}: {}</li>", esc(name), esc(&band_text(band)));
+        }
+        out.push_str("</ul>\n");
+    }
+    if let Some((command, files)) = &form.command {
+        let _ = writeln!(
+            out,
+            "<h3>The same on the command line</h3><pre id=\"command\">{}</pre>",
+            esc(command)
+        );
+        for (name, text) in files {
+            let _ = writeln!(out, "<p>{}:</p><pre>{}</pre>", esc(name), esc(text));
+        }
+    }
+    let json = serde_json::to_string_pretty(report).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "<details><summary>The -o json report</summary><pre>{}</pre></details>\n\
+         <script type=\"application/json\" id=\"hpacalc-data\">{}</script></section>",
+        esc(&json),
+        script_json(&json)
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_is_escaped_and_the_json_cannot_end_its_script() {
+        assert_eq!(
+            esc("<script>\u{1b}[31m'\"&"),
+            "&lt;script&gt;\\u{1b}[31m&#39;&quot;&amp;"
+        );
+        assert_eq!(script_json(r#"{"a":"</script>"}"#), r#"{"a":"<\/script>"}"#);
+    }
+
+    #[test]
+    fn an_error_is_shown_beside_its_form() {
+        let form = Form {
+            pasted: vec![("hpa", "<script>alert(1)</script>".to_string())],
+            ..Form::default()
+        };
+        let page = calc(&form, Answer::Error("hpa:1:1: <bad>", "paste"));
+        assert!(page.contains("hpa:1:1: &lt;bad&gt;"));
+        assert!(!page.contains("<script>alert"));
+        assert!(page.contains("id=\"explain\""));
+    }
+}
