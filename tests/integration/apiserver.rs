@@ -499,6 +499,56 @@ fn hpa_list(f: &Fixture, namespaces: &[&str], as_table: bool) -> Reply {
     )
 }
 
+/// Discovery as kubectl reads it: `/api`, `/apis`, and the group versions kubectl's mapper asks
+/// about (the HPA's short name `hpa` among them).
+fn discovered(parts: &[&str]) -> Option<Reply> {
+    Some(match parts {
+        ["api"] => reply(
+            200,
+            json!({"kind": "APIVersions", "versions": ["v1"],
+                   "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0",
+                                                   "serverAddress": "127.0.0.1:6443"}]})
+            .to_string(),
+        ),
+        ["apis"] => reply(200, group_list()),
+        ["api", "v1"] => reply(
+            200,
+            discovery(
+                "v1",
+                &[
+                    ("pods", "Pod"),
+                    ("events", "Event"),
+                    ("namespaces", "Namespace"),
+                    ("nodes", "Node"),
+                ],
+            ),
+        ),
+        ["apis", "autoscaling", version @ ("v1" | "v2")] => reply(
+            200,
+            discovery(
+                &format!("autoscaling/{version}"),
+                &[
+                    ("horizontalpodautoscalers", "HorizontalPodAutoscaler"),
+                    ("horizontalpodautoscalers/status", "HorizontalPodAutoscaler"),
+                ],
+            ),
+        ),
+        [
+            "apis",
+            group @ ("custom.metrics.k8s.io" | "external.metrics.k8s.io"),
+            "v1beta1",
+        ] => reply(200, discovery(&format!("{group}/v1beta1"), &[])),
+        ["apis", "metrics.k8s.io", "v1beta1"] => reply(
+            200,
+            discovery(
+                "metrics.k8s.io/v1beta1",
+                &[("pods", "PodMetrics"), ("nodes", "NodeMetrics")],
+            ),
+        ),
+        _ => return None,
+    })
+}
+
 #[allow(
     clippy::too_many_lines,
     reason = "one route per arm, as the API server's paths"
@@ -533,6 +583,9 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
     let f = &state.fixture;
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     if let Some(answer) = hostile(&parts, &q) {
+        return answer;
+    }
+    if let Some(answer) = discovered(&parts) {
         return answer;
     }
     if let Some(dump) = &f.dump {
@@ -638,48 +691,6 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
         ["api", "v1", "events"] => reply(
             200,
             events("shop", q.get("fieldSelector"), "involvedObject"),
-        ),
-        ["api"] => reply(
-            200,
-            json!({"kind": "APIVersions", "versions": ["v1"],
-                   "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0",
-                                                   "serverAddress": "127.0.0.1:6443"}]})
-            .to_string(),
-        ),
-        ["apis"] => reply(200, group_list()),
-        ["api", "v1"] => reply(
-            200,
-            discovery(
-                "v1",
-                &[
-                    ("pods", "Pod"),
-                    ("events", "Event"),
-                    ("namespaces", "Namespace"),
-                    ("nodes", "Node"),
-                ],
-            ),
-        ),
-        ["apis", "autoscaling", version @ ("v1" | "v2")] => reply(
-            200,
-            discovery(
-                &format!("autoscaling/{version}"),
-                &[
-                    ("horizontalpodautoscalers", "HorizontalPodAutoscaler"),
-                    ("horizontalpodautoscalers/status", "HorizontalPodAutoscaler"),
-                ],
-            ),
-        ),
-        [
-            "apis",
-            group @ ("custom.metrics.k8s.io" | "external.metrics.k8s.io"),
-            "v1beta1",
-        ] => reply(200, discovery(&format!("{group}/v1beta1"), &[])),
-        ["apis", "metrics.k8s.io", "v1beta1"] => reply(
-            200,
-            discovery(
-                "metrics.k8s.io/v1beta1",
-                &[("pods", "PodMetrics"), ("nodes", "NodeMetrics")],
-            ),
         ),
         ["apis", "apps", "v1", "namespaces", ns, "deployments", name] if *name != "gone" => {
             reply(200, workload("apps/v1", "Deployment", ns, name))

@@ -129,43 +129,8 @@ fn metric_causes(
     if let Some(error) = &m.error {
         out.push(invalid_metric(m, error));
     }
-    let pods = m.ready_pods + m.unready_pods + m.missing_pods;
     if m.missing_pods > 0 {
-        let effect = match &m.recount {
-            Some(rc) if rc.missing_pods_value_milli == Some(0) => format!(
-                "on a scale-up they count as using nothing: ratio {:.3} → {:.3}",
-                m.ratio.unwrap_or_default(),
-                rc.new_ratio
-            ),
-            Some(rc) if rc.missing_pods_value_milli.is_some() => format!(
-                "on a scale-down they count as using {}: ratio {:.3} → {:.3}",
-                if m.current_utilization.is_some() {
-                    "max(100 %, target) of their request"
-                } else {
-                    "the target value"
-                },
-                m.ratio.unwrap_or_default(),
-                rc.new_ratio
-            ),
-            Some(_) => "at a ratio of exactly 1 they are not added".to_string(),
-            None if m.error.as_deref().is_some_and(|e| {
-                e.contains("did not receive metrics") || e.contains("no metrics returned")
-            }) =>
-            {
-                "no pod has a usable sample, so the metric fails".to_string()
-            }
-            None => String::new(),
-        };
-        out.push(Diagnostic::new(
-            "MissingMetrics",
-            Severity::Warning,
-            format!(
-                "{} of {pods} pods have no sample for {name} (metrics-server or the adapter has none yet, or the pod is new){}",
-                m.missing_pods,
-                if effect.is_empty() { String::new() } else { format!("; {effect}") }
-            ),
-            "check that metrics-server (or the metrics adapter) reports these pods: kubectl top pods; a pod without samples for long is often not scraped",
-        ));
+        out.push(missing_metrics(m, name));
     }
     if let Some(rc) = &m.recount
         && rc.unready_pods_at_zero
@@ -183,6 +148,63 @@ fn metric_causes(
             "pods become ready after their readiness probe passes (cpu: after --horizontal-pod-autoscaler-cpu-initialization-period); Pending pods need room on the nodes",
         ));
     }
+    tolerance_causes(out, m, outcome, current, sync, name);
+    rollout_surge(out, m, outcome, current);
+}
+
+/// `MissingMetrics`: the pods without a sample, and what the recount made of them.
+fn missing_metrics(m: &MetricReport, name: &str) -> Diagnostic {
+    let pods = m.ready_pods + m.unready_pods + m.missing_pods;
+    let effect = match &m.recount {
+        Some(rc) if rc.missing_pods_value_milli == Some(0) => format!(
+            "on a scale-up they count as using nothing: ratio {:.3} → {:.3}",
+            m.ratio.unwrap_or_default(),
+            rc.new_ratio
+        ),
+        Some(rc) if rc.missing_pods_value_milli.is_some() => format!(
+            "on a scale-down they count as using {}: ratio {:.3} → {:.3}",
+            if m.current_utilization.is_some() {
+                "max(100 %, target) of their request"
+            } else {
+                "the target value"
+            },
+            m.ratio.unwrap_or_default(),
+            rc.new_ratio
+        ),
+        Some(_) => "at a ratio of exactly 1 they are not added".to_string(),
+        None if m.error.as_deref().is_some_and(|e| {
+            e.contains("did not receive metrics") || e.contains("no metrics returned")
+        }) =>
+        {
+            "no pod has a usable sample, so the metric fails".to_string()
+        }
+        None => String::new(),
+    };
+    Diagnostic::new(
+        "MissingMetrics",
+        Severity::Warning,
+        format!(
+            "{} of {pods} pods have no sample for {name} (metrics-server or the adapter has none yet, or the pod is new){}",
+            m.missing_pods,
+            if effect.is_empty() {
+                String::new()
+            } else {
+                format!("; {effect}")
+            }
+        ),
+        "check that metrics-server (or the metrics adapter) reports these pods: kubectl top pods; a pod without samples for long is often not scraped",
+    )
+}
+
+/// `RecountReversed` and `WithinTolerance`: what the tolerance band and the recount did.
+fn tolerance_causes(
+    out: &mut Vec<Diagnostic>,
+    m: &MetricReport,
+    outcome: &MetricOutcome<'_>,
+    current: i32,
+    sync: &Sync<'_>,
+    name: &str,
+) {
     let first_within = m.ratio.is_some_and(|r| sync.tolerances.is_within(r));
     let rule = rule_of(outcome);
     if let (Some(rc), Some(rule)) = (&m.recount, rule)
@@ -242,7 +264,6 @@ fn metric_causes(
             "nothing to fix; to react to smaller changes set behavior.scaleUp/scaleDown.tolerance (1.33+) or the controller's --horizontal-pod-autoscaler-tolerance",
         ));
     }
-    rollout_surge(out, m, outcome, current);
 }
 
 /// The calculator's branch that made this metric's proposal, if it made one.
