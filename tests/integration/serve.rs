@@ -162,20 +162,25 @@ fn serve_answers_every_hpa_as_the_audit_does_and_follows_the_watches() {
             > 1.7e9
     );
     assert_eq!(serving.sample("hpacalc_evaluation_errors_total"), Some(0.0));
-    // docs/serve.md's example lines are what /metrics serves.
-    let docs = std::fs::read_to_string(root().join("docs/serve.md")).unwrap();
-    let (_, example) = docs.split_once("For example").unwrap();
+    // The example lines of docs/serve.md and of README's "Always on" are what /metrics serves.
     let (code, metrics) = get(serving.port, "/metrics").unwrap();
     assert_eq!(code, 200);
-    let lines: Vec<&str> = (example.lines())
-        .filter(|l| l.starts_with("hpacalc_"))
-        .collect();
-    assert_eq!(lines.len(), 6);
-    for line in lines {
-        assert!(
-            metrics.lines().any(|m| m == line),
-            "{line}\nnot in:\n{metrics}"
-        );
+    for (file, after, count) in [
+        ("docs/serve.md", "For example", 6),
+        ("README.md", "## Always on", 2),
+    ] {
+        let text = std::fs::read_to_string(root().join(file)).unwrap();
+        let (_, example) = text.split_once(after).unwrap();
+        let lines: Vec<&str> = (example.lines())
+            .filter(|l| l.starts_with("hpacalc_") && l.contains('{'))
+            .collect();
+        assert_eq!(lines.len(), count, "{file}");
+        for line in lines {
+            assert!(
+                metrics.lines().any(|m| m == line),
+                "{file}: {line}\nnot in:\n{metrics}"
+            );
+        }
     }
 
     drop(serving);
