@@ -105,7 +105,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'kubectl''s log level: 6 or more logs each API request on stderr')
             [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'kubectl''s log level: 6 or more logs each API request on stderr')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'How stderr''s log lines are written: text, or one JSON object a line')
-            [CompletionResult]::new('--sync-period', '--sync-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-sync-period: how often every HPA is evaluated')
+            [CompletionResult]::new('--sync-period', '--sync-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-sync-period')
             [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-tolerance')
             [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)')
             [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates: NAME=true|false,...')

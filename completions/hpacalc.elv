@@ -100,7 +100,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand -v 'kubectl''s log level: 6 or more logs each API request on stderr'
             cand --v 'kubectl''s log level: 6 or more logs each API request on stderr'
             cand --log-format 'How stderr''s log lines are written: text, or one JSON object a line'
-            cand --sync-period '--horizontal-pod-autoscaler-sync-period: how often every HPA is evaluated'
+            cand --sync-period '--horizontal-pod-autoscaler-sync-period'
             cand --tolerance '--horizontal-pod-autoscaler-tolerance'
             cand --kube-version 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)'
             cand --feature-gates 'Override feature gates: NAME=true|false,...'

@@ -96,7 +96,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l request-timeou
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s v -l v -d 'kubectl\'s log level: 6 or more logs each API request on stderr' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l log-format -d 'How stderr\'s log lines are written: text, or one JSON object a line' -r -f -a "text\t'`warning: ...` lines'
 json\t'`{"time", "level", "message"}` a line'"
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l sync-period -d '--horizontal-pod-autoscaler-sync-period: how often every HPA is evaluated' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l sync-period -d '--horizontal-pod-autoscaler-sync-period' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l tolerance -d '--horizontal-pod-autoscaler-tolerance' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r

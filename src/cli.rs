@@ -504,36 +504,8 @@ pub struct AuditArgs {
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
 
-    /// --horizontal-pod-autoscaler-sync-period
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = "15s",
-        help_heading = "Controller flags"
-    )]
-    pub sync_period: String,
-
-    /// --horizontal-pod-autoscaler-tolerance
-    #[arg(
-        long,
-        value_name = "RATIO",
-        default_value = "0.1",
-        help_heading = "Controller flags"
-    )]
-    pub tolerance: f64,
-
-    /// Apply the controller rules of this Kubernetes release (1.27 to 1.37)
-    #[arg(
-        long,
-        value_name = "VERSION",
-        default_value = "1.37",
-        help_heading = "Controller flags"
-    )]
-    pub kube_version: String,
-
-    /// Override feature gates: NAME=true|false,...
-    #[arg(long, value_name = "GATES", help_heading = "Controller flags")]
-    pub feature_gates: Option<String>,
+    #[command(flatten)]
+    pub controller: FleetControllerFlags,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -977,7 +949,23 @@ pub struct ServeArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "text")]
     pub log_format: LogFormat,
 
-    /// --horizontal-pod-autoscaler-sync-period: how often every HPA is evaluated
+    #[command(flatten)]
+    pub controller: FleetControllerFlags,
+}
+
+/// `serve --log-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// `warning: ...` lines
+    Text,
+    /// `{"time", "level", "message"}` a line
+    Json,
+}
+
+/// The controller flags a fleet is evaluated with (`audit`, `serve`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct FleetControllerFlags {
+    /// --horizontal-pod-autoscaler-sync-period
     #[arg(
         long,
         value_name = "DURATION",
@@ -1007,13 +995,4 @@ pub struct ServeArgs {
     /// Override feature gates: NAME=true|false,...
     #[arg(long, value_name = "GATES", help_heading = "Controller flags")]
     pub feature_gates: Option<String>,
-}
-
-/// `serve --log-format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LogFormat {
-    /// `warning: ...` lines
-    Text,
-    /// `{"time", "level", "message"}` a line
-    Json,
 }

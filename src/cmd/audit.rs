@@ -12,7 +12,6 @@ use crate::error::{FindingsFailed, InputError};
 use crate::input::cluster::Dump;
 use crate::input::cluster::fleet::{Fleet, hpa_key, lone_scaled_objects, static_checks};
 use crate::input::cluster::share::Common;
-use crate::input::inputs::{ControllerFlags, controller_config};
 use crate::input::{Settings, Text};
 use crate::render::{Exporter, Json, Sarif, Table, Yaml};
 use crate::report::Severity;
@@ -122,13 +121,7 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
             })
             .collect()
     };
-    let mut settings = Settings::new(controller_config(&ControllerFlags {
-        kube_version: Some(&args.kube_version),
-        feature_gates: args.feature_gates.as_deref(),
-        tolerance: Some(args.tolerance),
-        sync_period: Some(&args.sync_period),
-        ..ControllerFlags::default()
-    })?);
+    let mut settings = Settings::from_fleet_flags(&args.controller)?;
     settings.now = match &args.now {
         Some(text) => Some(Timestamp::parse_rfc3339(text).ok_or_else(|| {
             InputError::new(
@@ -148,7 +141,7 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
     };
     let fleet = FleetFacts {
         newest: dump.newest,
-        sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
+        sync_period: crate::input::flag_duration("--sync-period", &args.controller.sync_period)?,
         metrics_api_error: dump.metrics_api_error.clone(),
         metrics_given: live || args.metrics.is_some(),
         unlisted: std::mem::take(&mut dump.unlisted),
@@ -240,7 +233,7 @@ fn manifests(args: &AuditArgs) -> Result<(AuditReport, Places)> {
     dump.dedupe();
     let fleet = FleetFacts {
         newest: None,
-        sync_period: crate::input::flag_duration("--sync-period", &args.sync_period)?,
+        sync_period: crate::input::flag_duration("--sync-period", &args.controller.sync_period)?,
         metrics_api_error: None,
         // No metrics are read: their absence is no finding.
         metrics_given: true,

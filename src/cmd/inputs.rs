@@ -3,7 +3,7 @@
 
 use anyhow::{Result, bail};
 
-use crate::cli::{Cli, NodeFlags};
+use crate::cli::{Cli, FleetControllerFlags, NodeFlags};
 use crate::error::{InputError, UsageError};
 use crate::input::inputs::{ControllerFlags, NodeSettings, controller_config, flag_duration};
 use crate::input::{Given, Inputs, Settings, Text};
@@ -26,6 +26,17 @@ impl NodeSettings {
 }
 
 impl Settings {
+    /// The settings a fleet's controller flags give (`audit`, `serve`), validated.
+    pub fn from_fleet_flags(flags: &FleetControllerFlags) -> Result<Settings> {
+        Ok(Settings::new(controller_config(&ControllerFlags {
+            kube_version: Some(&flags.kube_version),
+            feature_gates: flags.feature_gates.as_deref(),
+            tolerance: Some(flags.tolerance),
+            sync_period: Some(&flags.sync_period),
+            ..ControllerFlags::default()
+        })?))
+    }
+
     /// The settings the flags give, validated (usage errors first, then each flag's value).
     pub fn from_cli(cli: &Cli) -> Result<Settings> {
         let now = match &cli.now {

@@ -16,7 +16,6 @@ use hyper::body::Bytes;
 
 use crate::cli::ServeArgs;
 use crate::input::cluster::share::Common;
-use crate::input::inputs::{ControllerFlags, controller_config};
 use crate::input::live::LiveError;
 use crate::input::live::client::{Api, Settings as Connection};
 use crate::input::live::watch::Watched;
@@ -50,14 +49,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         return offline(args);
     }
     let timeout = crate::input::live::request_timeout(&args.request_timeout)?;
-    let sync_period = flag_duration("--sync-period", &args.sync_period)?;
-    let settings = Settings::new(controller_config(&ControllerFlags {
-        kube_version: Some(&args.kube_version),
-        feature_gates: args.feature_gates.as_deref(),
-        tolerance: Some(args.tolerance),
-        sync_period: Some(&args.sync_period),
-        ..ControllerFlags::default()
-    })?);
+    let sync_period = flag_duration("--sync-period", &args.controller.sync_period)?;
+    let settings = Settings::from_fleet_flags(&args.controller)?;
     runtime()?.block_on(async {
         let connection = Connection {
             kubeconfig: args.kubeconfig.as_deref(),

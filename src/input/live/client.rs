@@ -180,15 +180,7 @@ impl Api {
         if self.verbosity >= LOG_REQUESTS {
             crate::term::log(&format!("WATCH {}{}", self.server, req.path));
         }
-        let request = http::Request::get(req.path.as_str())
-            .header(http::header::ACCEPT, "application/json")
-            .body(Vec::new())
-            .map_err(|e| LiveError(format!("bad watch path {}: {e}", req.path)))?;
-        let response = self
-            .client
-            .send(request.map(kube::client::Body::from))
-            .await
-            .map_err(|e| self.transport_error(&e, req))?;
+        let response = self.send(req).await?;
         let code = response.status().as_u16();
         let mut body = response.into_body();
         let mut pending: Vec<u8> = Vec::new();
@@ -233,22 +225,26 @@ impl Api {
         Ok(Ok(()))
     }
 
+    /// Sends the GET of `req.path`: the answer's head, its body still to read.
+    async fn send(&self, req: &Request) -> Result<http::Response<kube::client::Body>, LiveError> {
+        let request = http::Request::get(req.path.as_str())
+            .header(http::header::ACCEPT, "application/json")
+            .body(Vec::new())
+            .map_err(|e| {
+                LiveError(format!(
+                    "bad request path {}: {e}",
+                    crate::error::quoted_bare(&req.path)
+                ))
+            })?;
+        self.client
+            .send(request.map(kube::client::Body::from))
+            .await
+            .map_err(|e| self.transport_error(&e, req))
+    }
+
     async fn get_unlogged(&self, req: &Request) -> Answer {
         let call = async {
-            let request = http::Request::get(req.path.as_str())
-                .header(http::header::ACCEPT, "application/json")
-                .body(Vec::new())
-                .map_err(|e| {
-                    LiveError(format!(
-                        "bad request path {}: {e}",
-                        crate::error::quoted_bare(&req.path)
-                    ))
-                })?;
-            let response = self
-                .client
-                .send(request.map(kube::client::Body::from))
-                .await
-                .map_err(|e| self.transport_error(&e, req))?;
+            let response = self.send(req).await?;
             let code = response.status().as_u16();
             self.saw_date(response.headers());
             // The cap is checked while the body arrives: an endless answer never fills memory.
