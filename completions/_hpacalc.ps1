@@ -140,6 +140,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--scenario', '--scenario', [CompletionResultType]::ParameterName, 'Run a built-in scenario (`--scenario list` names them); other flags change its settings')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Pick the HPA with this name when the manifest holds several')
             [CompletionResult]::new('--replicas', '--replicas', [CompletionResultType]::ParameterName, 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)')
+            [CompletionResult]::new('--compare', '--compare', [CompletionResultType]::ParameterName, 'Another HPA manifest to run on the same load, cluster model and replay, side by side with --hpa (repeatable; `--what-if` after it changes that configuration only)')
             [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'How long to simulate (default: the last load row + 15m)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')

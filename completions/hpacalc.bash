@@ -659,7 +659,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__simulate)
-            opts="-f -o -h --hpa --load --scenario --name --replicas --duration --output --chart --html --pod-request --pod-startup --pod-termination --node-startup --ca-scan-interval --scale-down-delay-after-add --sync-period --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-min --node-group-max --max-nodes-total --scale-down-utilization-threshold --scale-down-unneeded-time --pod-limit --rollout --max-surge --max-unavailable --min-ready-seconds --startup-cpu --load-map --actual-file --prometheus --query --actual --start --end --step --token --username --password --certificate-authority --insecure-skip-tls-verify --request-timeout --help"
+            opts="-f -o -h --hpa --load --scenario --name --replicas --compare --duration --output --chart --html --pod-request --pod-startup --pod-termination --node-startup --ca-scan-interval --scale-down-delay-after-add --sync-period --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-min --node-group-max --max-nodes-total --scale-down-utilization-threshold --scale-down-unneeded-time --pod-limit --rollout --max-surge --max-unavailable --min-ready-seconds --startup-cpu --load-map --actual-file --prometheus --query --actual --start --end --step --token --username --password --certificate-authority --insecure-skip-tls-verify --request-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -686,6 +686,10 @@ _hpacalc() {
                     return 0
                     ;;
                 --replicas)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compare)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

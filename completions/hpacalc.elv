@@ -131,6 +131,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --scenario 'Run a built-in scenario (`--scenario list` names them); other flags change its settings'
             cand --name 'Pick the HPA with this name when the manifest holds several'
             cand --replicas 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)'
+            cand --compare 'Another HPA manifest to run on the same load, cluster model and replay, side by side with --hpa (repeatable; `--what-if` after it changes that configuration only)'
             cand --duration 'How long to simulate (default: the last load row + 15m)'
             cand -o 'Output format'
             cand --output 'Output format'

@@ -113,6 +113,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l load -d 'Lo
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scenario -d 'Run a built-in scenario (`--scenario list` names them); other flags change its settings' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l name -d 'Pick the HPA with this name when the manifest holds several' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l replicas -d 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l compare -d 'Another HPA manifest to run on the same load, cluster model and replay, side by side with --hpa (repeatable; `--what-if` after it changes that configuration only)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l duration -d 'How long to simulate (default: the last load row + 15m)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t'One row per sync, then the events and a summary'
 json\t'{"timeline": [...], "events": [...], "summary": {...}}'

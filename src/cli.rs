@@ -572,6 +572,11 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "N")]
     pub replicas: Option<i32>,
 
+    /// Another HPA manifest to run on the same load, cluster model and replay, side by side
+    /// with --hpa (repeatable; `--what-if` after it changes that configuration only)
+    #[arg(long, value_name = "FILE", help_heading = "Compare")]
+    pub compare: Vec<PathBuf>,
+
     /// How long to simulate (default: the last load row + 15m)
     #[arg(long, value_name = "DURATION")]
     pub duration: Option<String>,

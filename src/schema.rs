@@ -14,7 +14,7 @@ use crate::calc::simulate::result::Simulation;
 use crate::report::Report;
 
 /// The names of the outputs, as keys of `hpacalc schema`, in print order.
-pub const OUTPUTS: [&str; 4] = ["report", "simulation", "watchLine", "audit"];
+pub const OUTPUTS: [&str; 5] = ["report", "simulation", "comparison", "watchLine", "audit"];
 
 /// One line of `--watch -o json` when an evaluation failed (a successful one is a `report`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -58,6 +58,7 @@ pub fn schema_of(output: &str) -> Option<Schema> {
     match output {
         "report" => Some(schema_for::<Report>()),
         "simulation" => Some(schema_for::<Simulation>()),
+        "comparison" => Some(schema_for::<crate::calc::simulate::compare::Comparison>()),
         "watchLine" => Some(schema_for::<WatchLine>()),
         "audit" => Some(schema_for::<crate::report::fleet::AuditReport>()),
         _ => None,

@@ -22,6 +22,9 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         let text = render::timeline::scenario_list(&list, terminal().width);
         return write_stdout(text.as_bytes());
     }
+    if !args.compare.is_empty() {
+        return compare(args);
+    }
     let inputs = [
         ("--hpa", &args.hpa),
         ("--load", &args.load),
@@ -63,6 +66,60 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         TimelineFormat::Csv => Box::new(Csv),
     };
     write_stdout(exporter.export(&sim, terminal()).as_bytes())
+}
+
+/// `--compare`: each configuration is its own run of the same engine on the same load (read
+/// once), the base (`--hpa` or the scenario) first.
+fn compare(args: &SimulateArgs) -> Result<()> {
+    for (flag, set) in [
+        ("--chart", args.chart.is_some()),
+        ("--html", args.html.is_some()),
+        ("-o csv", args.output == TimelineFormat::Csv),
+    ] {
+        if set {
+            anyhow::bail!(UsageError(format!(
+                "{flag} draws one run; with --compare use -o table or -o json"
+            )));
+        }
+    }
+    let base = inputs_of(args)?;
+    let mut runs = Vec::with_capacity(args.compare.len() + 1);
+    let base_name = match (&args.hpa, &args.scenario) {
+        (Some(path), _) => path.display().to_string(),
+        (None, Some(name)) => format!("scenario {name}"),
+        (None, None) => String::new(),
+    };
+    let mut configs = vec![(base_name, base.clone())];
+    for path in &args.compare {
+        if path == std::path::Path::new("-") {
+            anyhow::bail!(UsageError(
+                "--compare reads a file, not stdin (`-`)".to_string()
+            ));
+        }
+        let inputs = simulation::Inputs {
+            hpa: Text::read(path)?,
+            ..base.clone()
+        };
+        configs.push((path.display().to_string(), inputs));
+    }
+    // The same load warns the same way in every run: each warning once.
+    let mut warned: Vec<String> = Vec::new();
+    for (name, inputs) in &configs {
+        let setup = simulation::build(inputs)?;
+        for w in &setup.scenario.warnings {
+            if !warned.contains(w) {
+                warned.push(w.clone());
+            }
+        }
+        runs.push((name.clone(), calc::simulate::run(&setup)));
+    }
+    warn_all(&warned);
+    let comparison = calc::simulate::compare::compare(runs);
+    let exporter: Box<dyn Exporter<calc::simulate::compare::Comparison>> = match args.output {
+        TimelineFormat::Json => Box::new(Json),
+        _ => Box::new(Table::default()),
+    };
+    write_stdout(exporter.export(&comparison, terminal()).as_bytes())
 }
 
 /// The simulation's inputs: a built-in scenario with the flags over its settings, or the files

@@ -3,6 +3,7 @@
 //! (hyperfine's `src/export/mod.rs`), chosen once by `-o` in the command layer.
 
 pub mod chart;
+pub mod compare;
 pub mod fleet;
 pub mod hpa;
 pub mod html;
@@ -16,6 +17,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::calc::simulate::Simulation;
+use crate::calc::simulate::compare::Comparison;
 use crate::report::Report;
 use crate::report::fleet::AuditReport;
 
@@ -80,6 +82,12 @@ impl Exporter<Report> for Table {
 impl Exporter<Simulation> for Table {
     fn export(&self, sim: &Simulation, terminal: Terminal) -> String {
         timeline::table(sim, terminal)
+    }
+}
+
+impl Exporter<Comparison> for Table {
+    fn export(&self, cmp: &Comparison, terminal: Terminal) -> String {
+        compare::table(cmp, terminal)
     }
 }
 
