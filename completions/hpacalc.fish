@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= cluster= user= v/v= request-timeout= save= watch nodes-from-cluster watch-count= h/help V/version
+    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= cluster= user= v/v= request-timeout= save= watch nodes-from-cluster watch-count= set-request= set-limit= scale-up-tolerance= scale-down-tolerance= min= max= what-if= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -72,6 +72,13 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -s v -l v -d 'kubectl\'s l
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l save -d 'Also write what was read as offline files, with command.txt to reproduce the answer' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l watch-count -d 'Stop --watch after N evaluations (for tests)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l set-request -d 'Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l set-limit -d 'Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can use; repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-up-tolerance -d 'Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-tolerance -d 'Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l min -d 'Set spec.minReplicas' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l max -d 'Set spec.maxReplicas' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l what-if -d 'What if KEY were VALUE: the decision before and after, in one report (repeatable; KEY is a what-if flag or a controller flag without its dashes: tolerance=0.05, kube-version=1.32, set-request=app.cpu=250m)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l print-hpa -d 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l watch -d 'Re-evaluate every --sync-period until Ctrl-C, keeping the controller\'s memory'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l nodes-from-cluster -d 'Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and --all-pods)'
@@ -114,6 +121,13 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scenario -d
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l name -d 'Pick the HPA with this name when the manifest holds several' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l replicas -d 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l compare -d 'Another HPA manifest to run on the same load, cluster model and replay, side by side with --hpa (repeatable; `--what-if` after it changes that configuration only)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l what-if -d 'What if KEY were VALUE, for the --compare before it only (repeatable; KEY is a what-if flag or a controller flag without its dashes: set-request=app.cpu=250m, tolerance=0.05)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l set-request -d 'Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l set-limit -d 'Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can use; repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-up-tolerance -d 'Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-tolerance -d 'Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l min -d 'Set spec.minReplicas' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max -d 'Set spec.maxReplicas' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l duration -d 'How long to simulate (default: the last load row + 15m)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t'One row per sync, then the events and a summary'
 json\t'{"timeline": [...], "events": [...], "summary": {...}}'

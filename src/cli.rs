@@ -230,8 +230,49 @@ pub struct Cli {
     #[command(flatten)]
     pub live: LiveFlags,
 
+    #[command(flatten)]
+    pub what_if: WhatIfFlags,
+
+    /// What if KEY were VALUE: the decision before and after, in one report (repeatable; KEY is
+    /// a what-if flag or a controller flag without its dashes: tolerance=0.05,
+    /// kube-version=1.32, set-request=app.cpu=250m)
+    #[arg(long = "what-if", value_name = "KEY=VALUE", help_heading = "What if")]
+    pub what_if_changes: Vec<String>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// The what-if changes of one sync or of every configuration of a simulation: the same usage
+/// against other requests, limits, tolerances or bounds.
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "What if")]
+pub struct WhatIfFlags {
+    /// Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the
+    /// rightsizing or VPA case (repeatable)
+    #[arg(long = "set-request", value_name = "CONTAINER.RESOURCE=QTY")]
+    pub set_request: Vec<String>,
+
+    /// Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can
+    /// use; repeatable)
+    #[arg(long = "set-limit", value_name = "CONTAINER.RESOURCE=QTY")]
+    pub set_limit: Vec<String>,
+
+    /// Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)
+    #[arg(long, value_name = "RATIO")]
+    pub scale_up_tolerance: Option<f64>,
+
+    /// Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)
+    #[arg(long, value_name = "RATIO")]
+    pub scale_down_tolerance: Option<f64>,
+
+    /// Set spec.minReplicas
+    #[arg(long, value_name = "N")]
+    pub min: Option<i32>,
+
+    /// Set spec.maxReplicas
+    #[arg(long, value_name = "N")]
+    pub max: Option<i32>,
 }
 
 /// The node group, for the Cluster Autoscaler's view of the decision.
@@ -577,6 +618,24 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "FILE", help_heading = "Compare")]
     pub compare: Vec<PathBuf>,
 
+    /// What if KEY were VALUE, for the --compare before it only (repeatable; KEY is a what-if
+    /// flag or a controller flag without its dashes: set-request=app.cpu=250m, tolerance=0.05)
+    #[arg(
+        long = "what-if",
+        value_name = "KEY=VALUE",
+        requires = "compare",
+        help_heading = "Compare"
+    )]
+    pub what_if_changes: Vec<String>,
+
+    /// For each `--what-if`, the `--compare` it follows (0-based), from the command line's order;
+    /// `None` before the first.
+    #[arg(skip)]
+    pub what_if_of: Vec<Option<usize>>,
+
+    #[command(flatten)]
+    pub what_if: WhatIfFlags,
+
     /// How long to simulate (default: the last load row + 15m)
     #[arg(long, value_name = "DURATION")]
     pub duration: Option<String>,
@@ -870,7 +929,29 @@ where
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
     let name = args.first().map_or("hpacalc", |a| invoked_as(a));
     let matches = Cli::command().bin_name(name).try_get_matches_from(args)?;
-    Cli::from_arg_matches(&matches)
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    if let (Some(Command::Simulate(sim)), Some(("simulate", sub))) =
+        (&mut cli.command, matches.subcommand())
+    {
+        sim.what_if_of = what_if_owners(sub);
+    }
+    Ok(cli)
+}
+
+/// Which `--compare` each `--what-if` follows on the command line: clap keeps each value's index.
+fn what_if_owners(matches: &clap::ArgMatches) -> Vec<Option<usize>> {
+    let compares: Vec<usize> = matches
+        .indices_of("compare")
+        .map(Iterator::collect)
+        .unwrap_or_default();
+    matches
+        .indices_of("what_if_changes")
+        .map(|indices| {
+            indices
+                .map(|i| compares.iter().filter(|&&c| c < i).count().checked_sub(1))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

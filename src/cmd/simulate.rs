@@ -4,13 +4,14 @@
 use anyhow::Result;
 
 use crate::calc;
-use crate::cli::{ReplayArgs, SimulateArgs, TimelineFormat};
+use crate::cli::{ReplayArgs, SimulateArgs, TimelineFormat, WhatIfFlags};
 use crate::error::UsageError;
 use crate::input::Text;
 use crate::input::builtin as scenarios;
 use crate::input::prometheus::ReplaySettings;
 use crate::input::simulation;
 use crate::input::simulation::SimSettings;
+use crate::input::what_if::WhatIf;
 use crate::output;
 use crate::render::{self, Csv, Exporter, Json, Table};
 use crate::report::Report;
@@ -89,18 +90,35 @@ fn compare(args: &SimulateArgs) -> Result<()> {
         (None, Some(name)) => format!("scenario {name}"),
         (None, None) => String::new(),
     };
+    if args.what_if_of.contains(&None) {
+        anyhow::bail!(UsageError(
+            "--what-if changes the --compare before it: put it after one (the flags themselves \
+             change every configuration)"
+                .to_string()
+        ));
+    }
     let mut configs = vec![(base_name, base.clone())];
-    for path in &args.compare {
+    for (i, path) in args.compare.iter().enumerate() {
         if path == std::path::Path::new("-") {
             anyhow::bail!(UsageError(
                 "--compare reads a file, not stdin (`-`)".to_string()
             ));
         }
+        let items: Vec<String> = (args.what_if_changes.iter().zip(&args.what_if_of))
+            .filter(|(_, of)| **of == Some(i))
+            .map(|(item, _)| item.clone())
+            .collect();
+        let what_if = WhatIf::parse(&items)?;
+        let mut name = path.display().to_string();
+        if !what_if.is_empty() {
+            name = format!("{name} ({})", what_if.labels().join(", "));
+        }
         let inputs = simulation::Inputs {
             hpa: Text::read(path)?,
+            settings: base.settings.clone().with_what_if(&what_if),
             ..base.clone()
         };
-        configs.push((path.display().to_string(), inputs));
+        configs.push((name, inputs));
     }
     // The same load warns the same way in every run: each warning once.
     let mut warned: Vec<String> = Vec::new();
@@ -184,6 +202,20 @@ fn settings_of(a: &SimulateArgs) -> SimSettings {
         max_unavailable: a.max_unavailable.clone(),
         min_ready_seconds: a.min_ready_seconds,
         startup_cpu: a.startup_cpu.clone(),
+        what_if: what_if_of(&a.what_if),
+    }
+}
+
+/// The what-if flags, typed as `--what-if` items are.
+pub fn what_if_of(f: &WhatIfFlags) -> WhatIf {
+    WhatIf {
+        set_request: f.set_request.clone(),
+        set_limit: f.set_limit.clone(),
+        scale_up_tolerance: f.scale_up_tolerance,
+        scale_down_tolerance: f.scale_down_tolerance,
+        min: f.min,
+        max: f.max,
+        ..WhatIf::default()
     }
 }
 

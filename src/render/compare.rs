@@ -11,6 +11,7 @@ use crate::calc::simulate::{Simulation, clock};
 use crate::render::Terminal;
 use crate::render::table::{new_table, paint, push_table};
 use crate::render::timeline::{at, load_text, load_unit, utilization_text, wrap};
+use crate::report::what_if::WhatIfReport;
 
 /// The comparison table: the configurations, the timeline side by side, the figures.
 pub fn table(cmp: &Comparison, terminal: Terminal) -> String {
@@ -146,6 +147,32 @@ fn figure_cells(f: &Figures, base: &Simulation) -> [String; 9] {
         f.time_to_peak_seconds
             .map_or_else(none, |t| format!("{t}s")),
     ]
+}
+
+/// One sync before and after a what-if: both step-by-step tables and the two counts.
+pub fn what_if_table(r: &WhatIfReport, wide: bool, terminal: Terminal) -> String {
+    let bold = Style::new().bold();
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", paint("Before", bold, terminal.color));
+    out.push_str(&crate::render::table::render(&r.before, wide, terminal));
+    out.push('\n');
+    let heading = format!("What if: {}", r.changes.join(", "));
+    let _ = writeln!(out, "{}", paint(&heading, bold, terminal.color));
+    out.push_str(&crate::render::table::render(&r.after, wide, terminal));
+    out.push('\n');
+    let line = if r.desired_replicas_before == r.desired_replicas_after {
+        format!(
+            "desired replicas: {} before and after the change",
+            r.desired_replicas_before
+        )
+    } else {
+        format!(
+            "desired replicas: {} before, {} after the change",
+            r.desired_replicas_before, r.desired_replicas_after
+        )
+    };
+    out.push_str(&wrap(&line, usize::from(terminal.width), ""));
+    out
 }
 
 fn opt(value: Option<i32>) -> String {

@@ -85,6 +85,12 @@ impl Exporter<Simulation> for Table {
     }
 }
 
+impl Exporter<crate::report::what_if::WhatIfReport> for Table {
+    fn export(&self, r: &crate::report::what_if::WhatIfReport, terminal: Terminal) -> String {
+        compare::what_if_table(r, self.wide, terminal)
+    }
+}
+
 impl Exporter<Comparison> for Table {
     fn export(&self, cmp: &Comparison, terminal: Terminal) -> String {
         compare::table(cmp, terminal)

@@ -199,3 +199,261 @@ fn the_docs_example_is_the_real_output() {
         assert!(lines.contains(&line), "not in the output: {line:?}\n{text}");
     }
 }
+
+/// The night of `docs/replay.md`, starting where the cluster was (4 replicas).
+const NIGHT: [&str; 6] = [
+    "--load",
+    "fixtures/prometheus/night-cpu.json",
+    "--actual-file",
+    "fixtures/prometheus/night-replicas.json",
+    "--pod-request",
+    "cpu=500m",
+];
+
+/// The base and one `--compare` of the same manifest with the `--what-if` items.
+fn what_if_run(items: &[&str]) -> Value {
+    let mut args = vec![
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--compare",
+        "fixtures/hpa/web-cpu.yaml",
+    ];
+    for item in items {
+        args.extend(["--what-if", item]);
+    }
+    args.extend(NIGHT);
+    compare_json(&args)
+}
+
+#[test]
+fn a_set_request_is_the_manifest_with_that_request() {
+    // The flag on the same manifest runs as fixtures/compare/web-250m.yaml does.
+    let v = what_if_run(&["set-request=app.cpu=250m"]);
+    assert_eq!(
+        v["configurations"][1]["name"],
+        "fixtures/hpa/web-cpu.yaml (set-request app.cpu=250m)"
+    );
+    let sim = &v["configurations"][1]["simulation"];
+    assert_eq!(sim["settings"]["podRequest"]["cpu"], "250m");
+    assert_eq!(sim["timeline"][0]["utilization"], 96.0);
+    let (base, half) = (figures(&v, 0), figures(&v, 1));
+    assert_eq!(base["podSeconds"], 47850);
+    assert_eq!(half["podSeconds"], 78660);
+    assert_eq!(half["firstScaleUpSeconds"], 0);
+}
+
+#[test]
+fn each_what_if_changes_only_its_configuration() {
+    // A 600m limit: at 03:12:00 the 4 Ready pods serve 4 × 600m of the 4.6 cores; the 4 new
+    // ones are Ready 15 s later and 8 × 600m covers it: 2.2 cores for 15 s.
+    let v = what_if_run(&["set-limit=app.cpu=600m"]);
+    assert_eq!(figures(&v, 0)["unservedLoadSeconds"], Value::Null);
+    let limited = figures(&v, 1);
+    assert!((limited["unservedLoadSeconds"].as_f64().unwrap() - 33.0).abs() < 1e-9);
+    assert!((limited["peakUnservedLoad"].as_f64().unwrap() - 2.2).abs() < 1e-9);
+    // maxReplicas 8: the second step to 10 never comes; 8 pods from 03:12:00 to 03:45:00, then
+    // 5, not 4: the 1.04-core peaks read 26 % over 8 pods (20 % over 10), ceil(8 × 0.52) = 5,
+    // and keep a 5 in the window. 4 × 9000 + 4 × 1980 + 1 × 2700 = 46620.
+    let v = what_if_run(&["max=8"]);
+    assert_eq!(figures(&v, 1)["peakReplicas"], 8);
+    assert_eq!(figures(&v, 1)["podSeconds"], 46620);
+    assert_eq!(
+        v["configurations"][1]["simulation"]["settings"]["maxReplicas"],
+        8
+    );
+    assert_eq!(v["firstDifferenceSeconds"], 4335);
+    // A 30 s sync period reaches 10 one sync later: 03:12:30.
+    let v = what_if_run(&["sync-period=30s"]);
+    assert_eq!(figures(&v, 1)["timeToPeakSeconds"], 30);
+    assert_eq!(
+        v["configurations"][1]["simulation"]["settings"]["syncPeriodSeconds"],
+        30
+    );
+    // The same HPA under 1.32's rules.
+    let v = what_if_run(&["kube-version=1.32"]);
+    assert_eq!(v["configurations"][0]["simulation"]["kubeVersion"], "1.37");
+    assert_eq!(v["configurations"][1]["simulation"]["kubeVersion"], "1.32");
+}
+
+#[test]
+fn the_flags_change_every_configuration() {
+    let mut args = vec![
+        "--hpa",
+        "fixtures/compare/web-fast-down.yaml",
+        "--compare",
+        "fixtures/compare/web-slow-down.yaml",
+        "--max",
+        "6",
+    ];
+    args.extend(BURSTY);
+    let v = compare_json(&args);
+    for i in 0..2 {
+        assert_eq!(figures(&v, i)["peakReplicas"], 6);
+    }
+}
+
+#[test]
+fn a_what_if_before_any_compare_is_a_usage_error() {
+    Test::new()
+        .args([
+            "simulate",
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--what-if",
+            "tolerance=0.2",
+            "--compare",
+            "fixtures/hpa/web-cpu.yaml",
+        ])
+        .args(NIGHT)
+        .fails(2)
+        .stderr_contains("--what-if changes the --compare before it")
+        .run();
+    Test::new()
+        .args(["simulate", "--hpa", "fixtures/hpa/web-cpu.yaml"])
+        .args(["--compare", "fixtures/hpa/web-cpu.yaml"])
+        .args(["--what-if", "pod-request=cpu=1"])
+        .args(NIGHT)
+        .fails(1)
+        .stderr_contains("expected a KEY among set-request, set-limit")
+        .run();
+    Test::new()
+        .args(["simulate", "--hpa", "fixtures/compare/web-500m.yaml"])
+        .args(["--set-request", "sidecar.cpu=1"])
+        .args(["--load", "fixtures/prometheus/night-cpu.json"])
+        .fails(1)
+        .stderr_contains(
+            "error: --set-request: found the container \"sidecar\", expected one the pods have: app",
+        )
+        .run();
+}
+
+/// One sync of `fixtures/samples/web-cpu.csv` (6 pods, 2400m over 3 cores: 80 % of a 50 %
+/// target) with `extra`.
+fn one_sync(extra: &[&str]) -> Value {
+    Test::new()
+        .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
+        .args(["--pods", "fixtures/samples/web-cpu.csv"])
+        .args(["--now", crate::support::NOW, "-o", "json"])
+        .args(extra)
+        .schema("whatIf")
+        .json()
+}
+
+#[test]
+fn one_sync_gives_the_decision_before_and_after() {
+    // Half the request: 2400m over 1500m is 160 %, ratio 3.2, ceil(3.2 × 6) = 20; with
+    // maxReplicas 30 the legacy scale-up limit max(2 × 6, 4) = 12 caps it.
+    let v = one_sync(&["--set-request", "app.cpu=250m", "--max", "30"]);
+    assert_eq!(
+        v["changes"],
+        serde_json::json!(["set-request app.cpu=250m", "max 30"])
+    );
+    assert_eq!(v["before"]["metrics"][0]["currentUtilization"], 80);
+    assert_eq!(v["after"]["metrics"][0]["currentUtilization"], 160);
+    assert_eq!(v["after"]["decision"]["metricProposal"], 20);
+    assert_eq!(
+        (
+            v["desiredReplicasBefore"].as_i64(),
+            v["desiredReplicasAfter"].as_i64()
+        ),
+        (Some(10), Some(12))
+    );
+    // A tolerance of 0.7 holds 6 at a ratio of 1.6, whether the controller's or the HPA's own.
+    for extra in [
+        &["--what-if", "tolerance=0.7"][..],
+        &["--scale-up-tolerance", "0.7"],
+    ] {
+        let v = one_sync(extra);
+        assert_eq!(v["desiredReplicasAfter"], 6, "{extra:?}");
+    }
+    // A scale-down tolerance leaves a scale-up alone.
+    assert_eq!(
+        one_sync(&["--scale-down-tolerance", "0.7"])["desiredReplicasAfter"],
+        10
+    );
+    let v = one_sync(&["--what-if", "kube-version=1.32"]);
+    assert_eq!(
+        (
+            v["before"]["kubeVersion"].as_str(),
+            v["after"]["kubeVersion"].as_str()
+        ),
+        (Some("1.37"), Some("1.32"))
+    );
+    // Below minReplicas the controller takes the minimum without reading metrics.
+    let v = one_sync(&["--min", "12", "--max", "12"]);
+    assert_eq!(v["desiredReplicasAfter"], 12);
+}
+
+#[test]
+fn one_sync_table_ends_with_both_counts() {
+    let out = Test::new()
+        .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
+        .args([
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+            "--now",
+            crate::support::NOW,
+        ])
+        .args(["--what-if", "tolerance=0.7"])
+        .run();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.first(), Some(&"Before"));
+    assert!(lines.contains(&"What if: tolerance 0.7"), "{text}");
+    assert_eq!(
+        lines.last(),
+        Some(&"desired replicas: 10 before, 6 after the change")
+    );
+    Test::new()
+        .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
+        .args(["--pods", "fixtures/samples/web-cpu.csv"])
+        .args(["--set-limit", "app.cpu=1"])
+        .fails(1)
+        .stderr_contains(
+            "error: --set-limit: found a limit for one sync, expected it with simulate",
+        )
+        .run();
+}
+
+#[test]
+fn a_tolerance_and_an_upgrade_change_what_the_bursts_do() {
+    // A scale-down tolerance of 0.6: 8 pods at 25 % are a ratio of 0.5, above 1 − 0.6, so the
+    // count stays 8 after the first burst: 4 × 1800 + 4 × 1500 = 13200 pod-seconds, one event.
+    let mut args = vec![
+        "--hpa",
+        "fixtures/compare/web-fast-down.yaml",
+        "--compare",
+        "fixtures/compare/web-fast-down.yaml",
+        "--what-if",
+        "scale-down-tolerance=0.6",
+    ];
+    args.extend(BURSTY);
+    let v = compare_json(&args);
+    let f = figures(&v, 1);
+    assert_eq!(f["podSeconds"], 13200);
+    assert_eq!(
+        (f["scaleEvents"].as_i64(), f["directionChanges"].as_i64()),
+        (Some(1), Some(0))
+    );
+    // A scale-up tolerance of 1.5 on both: 1.37 honours it (a ratio of 2 is inside 1 + 1.5, no
+    // scale-up, 600 s above the target); 1.32 has no per-HPA tolerance and runs as without it.
+    let mut args = vec![
+        "--hpa",
+        "fixtures/compare/web-fast-down.yaml",
+        "--scale-up-tolerance",
+        "1.5",
+        "--compare",
+        "fixtures/compare/web-fast-down.yaml",
+        "--what-if",
+        "kube-version=1.32",
+    ];
+    args.extend(BURSTY);
+    let v = compare_json(&args);
+    let (new, old) = (figures(&v, 0), figures(&v, 1));
+    assert_eq!(new["podSeconds"], 7200);
+    assert_eq!(new["scaleEvents"], 0);
+    assert_eq!(new["secondsAboveTarget"], 600);
+    assert_eq!(new["firstScaleUpSeconds"], Value::Null);
+    assert_eq!(old["podSeconds"], 9600);
+    assert_eq!(old["directionChanges"], 3);
+}
