@@ -91,6 +91,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of every JSON output (report, simulation, watch line)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -206,6 +207,24 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'hpacalc;diff' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events, pod-hours>N%, time-above-target>N% (repeatable; needs --load)')
+            [CompletionResult]::new('--load', '--load', [CompletionResultType]::ParameterName, 'Run both sides of each changed HPA on this load: a load CSV or a saved Prometheus answer (as `simulate --load` reads it)')
+            [CompletionResult]::new('--load-map', '--load-map', [CompletionResultType]::ParameterName, 'The series a metric reads in a Prometheus answer (as simulate''s; repeatable)')
+            [CompletionResult]::new('--actual-file', '--actual-file', [CompletionResultType]::ParameterName, 'The replicas the cluster had, a saved query_range answer (the run starts there)')
+            [CompletionResult]::new('--pod-request', '--pod-request', [CompletionResultType]::ParameterName, 'Each pod''s request, as simulate''s (default: the target''s pod template beside the HPA)')
+            [CompletionResult]::new('--replicas', '--replicas', [CompletionResultType]::ParameterName, 'Ready pods at the start, as simulate''s')
+            [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'How long to simulate, as simulate''s')
+            [CompletionResult]::new('--sync-period', '--sync-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-sync-period')
+            [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-tolerance')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)')
+            [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates: NAME=true|false,...')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'hpacalc;audit' {
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Live: list one namespace of the cluster (kubeconfig) instead of reading files')
@@ -245,6 +264,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of every JSON output (report, simulation, watch line)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -265,6 +285,9 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             break
         }
         'hpacalc;help;simulate' {
+            break
+        }
+        'hpacalc;help;diff' {
             break
         }
         'hpacalc;help;audit' {

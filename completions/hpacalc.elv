@@ -88,6 +88,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+            cand diff 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)'
             cand audit 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -196,6 +197,23 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'hpacalc;diff'= {
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --fail-on 'Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events, pod-hours>N%, time-above-target>N% (repeatable; needs --load)'
+            cand --load 'Run both sides of each changed HPA on this load: a load CSV or a saved Prometheus answer (as `simulate --load` reads it)'
+            cand --load-map 'The series a metric reads in a Prometheus answer (as simulate''s; repeatable)'
+            cand --actual-file 'The replicas the cluster had, a saved query_range answer (the run starts there)'
+            cand --pod-request 'Each pod''s request, as simulate''s (default: the target''s pod template beside the HPA)'
+            cand --replicas 'Ready pods at the start, as simulate''s'
+            cand --duration 'How long to simulate, as simulate''s'
+            cand --sync-period '--horizontal-pod-autoscaler-sync-period'
+            cand --tolerance '--horizontal-pod-autoscaler-tolerance'
+            cand --kube-version 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)'
+            cand --feature-gates 'Override feature gates: NAME=true|false,...'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'hpacalc;audit'= {
             cand --cluster 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)'
             cand -n 'Live: list one namespace of the cluster (kubeconfig) instead of reading files'
@@ -234,6 +252,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+            cand diff 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)'
             cand audit 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -248,6 +267,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         &'hpacalc;help;completions'= {
         }
         &'hpacalc;help;simulate'= {
+        }
+        &'hpacalc;help;diff'= {
         }
         &'hpacalc;help;audit'= {
         }

@@ -90,6 +90,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "rules" -d 'Print Prome
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "completions" -d 'Print a shell completion script'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "diff" -d 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rbac" -s h -l help -d 'Print help'
@@ -177,6 +178,21 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l certificate
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l request-timeout -d 'How long to wait for each Prometheus query; `0` waits without limit (default 30s)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l insecure-skip-tls-verify -d 'Do not verify the Prometheus server\'s TLS certificate (insecure)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'What changed per HPA, as tables'
+json\t'{"hpas": [...], "worse": [...]}'
+markdown\t'A pull-request comment'"
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l fail-on -d 'Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events, pod-hours>N%, time-above-target>N% (repeatable; needs --load)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l load -d 'Run both sides of each changed HPA on this load: a load CSV or a saved Prometheus answer (as `simulate --load` reads it)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l load-map -d 'The series a metric reads in a Prometheus answer (as simulate\'s; repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l actual-file -d 'The replicas the cluster had, a saved query_range answer (the run starts there)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l pod-request -d 'Each pod\'s request, as simulate\'s (default: the target\'s pod template beside the HPA)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l replicas -d 'Ready pods at the start, as simulate\'s' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l duration -d 'How long to simulate, as simulate\'s' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l sync-period -d '--horizontal-pod-autoscaler-sync-period' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l tolerance -d '--horizontal-pod-autoscaler-tolerance' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l cluster -d 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s n -l namespace -d 'Live: list one namespace of the cluster (kubeconfig) instead of reading files' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
@@ -205,11 +221,12 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kube-version -
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s A -l all-namespaces -d 'Live: list every namespace of the cluster (kubeconfig) instead of reading files'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "serve" -d 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "rules" -d 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "completions" -d 'Print a shell completion script'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit help" -f -a "serve" -d 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit help" -f -a "rules" -d 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit help" -f -a "completions" -d 'Print a shell completion script'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit help" -f -a "diff" -d 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit help" -f -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -410,6 +410,15 @@ pub enum Command {
     /// start and nodes that take time to boot, using the same controller code as a single sync.
     /// `--scenario list` names the built-in scenarios.
     Simulate(Box<SimulateArgs>),
+    /// What a change to HPA manifests changes: their behaviour, where the count flips, and with
+    /// a load their runs side by side (for a pull request)
+    ///
+    /// OLD and NEW are two manifests or two folders of manifests (read as `audit -f` reads
+    /// them), matched by namespace/name. Without --load, each HPA's static behaviour: bounds,
+    /// targets, windows, rate limits, tolerances and the hold band at each replica count. With
+    /// --load (a load CSV or a saved Prometheus answer), both run through `simulate` and their
+    /// figures compared; --fail-on exits 3 when one gets worse.
+    Diff(Box<DiffArgs>),
     /// Every HPA of a cluster dump: the controller's decision for each, and the problems that
     /// need more than one object to see
     ///
@@ -418,6 +427,75 @@ pub enum Command {
     /// adds the cross-HPA findings (AmbiguousSelector, TargetMissing, PdbBlocksDrain, ...).
     /// `-A` (or `-n NS`) lists the same objects from the cluster instead.
     Audit(Box<AuditArgs>),
+}
+
+/// `hpacalc diff`: the two sides, the load they run on, and what must not get worse.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DiffArgs {
+    /// The manifests before the change: a file or a folder (.yaml, .yml, .json, subfolders too)
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+
+    /// The manifests after the change
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+
+    /// Output format
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = DiffFormat::Table)]
+    pub output: DiffFormat,
+
+    /// Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events,
+    /// pod-hours>N%, time-above-target>N% (repeatable; needs --load)
+    #[arg(long, value_name = "RULE")]
+    pub fail_on: Vec<String>,
+
+    /// Run both sides of each changed HPA on this load: a load CSV or a saved Prometheus answer
+    /// (as `simulate --load` reads it)
+    #[arg(long, value_name = "FILE", help_heading = "Load")]
+    pub load: Option<PathBuf>,
+
+    /// The series a metric reads in a Prometheus answer (as simulate's; repeatable)
+    #[arg(long = "load-map", value_name = "METRIC=SERIES", help_heading = "Load")]
+    pub load_map: Vec<String>,
+
+    /// The replicas the cluster had, a saved query_range answer (the run starts there)
+    #[arg(long, value_name = "FILE", requires = "load", help_heading = "Load")]
+    pub actual_file: Option<PathBuf>,
+
+    /// Each pod's request, as simulate's (default: the target's pod template beside the HPA)
+    #[arg(
+        long,
+        value_name = "RESOURCES",
+        requires = "load",
+        help_heading = "Load"
+    )]
+    pub pod_request: Option<String>,
+
+    /// Ready pods at the start, as simulate's
+    #[arg(long, value_name = "N", requires = "load", help_heading = "Load")]
+    pub replicas: Option<i32>,
+
+    /// How long to simulate, as simulate's
+    #[arg(
+        long,
+        value_name = "DURATION",
+        requires = "load",
+        help_heading = "Load"
+    )]
+    pub duration: Option<String>,
+
+    #[command(flatten)]
+    pub controller: FleetControllerFlags,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// What changed per HPA, as tables
+    Table,
+    /// {"hpas": [...], "worse": [...]}
+    Json,
+    /// A pull-request comment
+    Markdown,
 }
 
 /// `hpacalc rules`: which file, and the sync period the status-mismatch rule counts in.

@@ -14,11 +14,12 @@ use crate::calc::simulate::result::Simulation;
 use crate::report::Report;
 
 /// The names of the outputs, as keys of `hpacalc schema`, in print order.
-pub const OUTPUTS: [&str; 6] = [
+pub const OUTPUTS: [&str; 7] = [
     "report",
     "whatIf",
     "simulation",
     "comparison",
+    "diff",
     "watchLine",
     "audit",
 ];
@@ -67,6 +68,7 @@ pub fn schema_of(output: &str) -> Option<Schema> {
         "whatIf" => Some(schema_for::<crate::report::what_if::WhatIfReport>()),
         "simulation" => Some(schema_for::<Simulation>()),
         "comparison" => Some(schema_for::<crate::calc::simulate::compare::Comparison>()),
+        "diff" => Some(schema_for::<crate::calc::diff::DiffReport>()),
         "watchLine" => Some(schema_for::<WatchLine>()),
         "audit" => Some(schema_for::<crate::report::fleet::AuditReport>()),
         _ => None,

@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod calc;
+pub mod diff;
 pub mod evaluate;
 pub mod inputs;
 pub mod live;
@@ -16,7 +17,7 @@ pub mod watch;
 
 use anyhow::Result;
 
-use crate::cli::{AuditArgs, Cli, Command, RulesArgs, ServeArgs, SimulateArgs};
+use crate::cli::{AuditArgs, Cli, Command, DiffArgs, RulesArgs, ServeArgs, SimulateArgs};
 
 /// What one invocation runs: a subcommand, or a mode of the top-level flags.
 #[derive(Debug)]
@@ -31,6 +32,7 @@ pub enum Subcommand<'a> {
     PrintHpa,
     Simulate(&'a SimulateArgs),
     Audit(&'a AuditArgs),
+    Diff(&'a DiffArgs),
     Serve(&'a ServeArgs),
     Schema,
     Rbac,
@@ -44,6 +46,7 @@ impl Subcommand<'_> {
             (Some(Command::Completions { shell }), _) => Subcommand::Completions(*shell),
             (Some(Command::Simulate(args)), _) => Subcommand::Simulate(args),
             (Some(Command::Audit(args)), _) => Subcommand::Audit(args),
+            (Some(Command::Diff(args)), _) => Subcommand::Diff(args),
             (Some(Command::Serve(args)), _) => Subcommand::Serve(args),
             (Some(Command::Schema), _) => Subcommand::Schema,
             (Some(Command::Rbac), _) => Subcommand::Rbac,
@@ -65,6 +68,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Subcommand::PrintHpa => print_hpa::run(cli),
         Subcommand::Simulate(args) => simulate::run(args),
         Subcommand::Audit(args) => audit::run(args),
+        Subcommand::Diff(args) => diff::run(args),
         Subcommand::Serve(args) => serve::run(args),
         Subcommand::Schema => misc::schema(),
         Subcommand::Rbac => misc::rbac(),

@@ -102,7 +102,7 @@ fn timeline(cmp: &Comparison, base: &Simulation, terminal: Terminal) -> comfy_ta
 }
 
 /// The names of the figures, in the order of `figure_cells`.
-const FIGURES: [&str; 9] = [
+pub(crate) const FIGURES: [&str; 9] = [
     "pod-hours",
     "node-hours",
     "time above target",
@@ -121,7 +121,7 @@ fn figures(cmp: &Comparison, base: &Simulation, terminal: Terminal) -> comfy_tab
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut table = new_table(&header, terminal.width);
     let columns: Vec<[String; 9]> = (cmp.configurations.iter())
-        .map(|c| figure_cells(&c.figures, base))
+        .map(|c| figure_cells(&c.figures, &|t| at(base, t)))
         .collect();
     for (i, name) in FIGURES.iter().enumerate() {
         let mut cells = vec![(*name).to_string()];
@@ -131,8 +131,9 @@ fn figures(cmp: &Comparison, base: &Simulation, terminal: Terminal) -> comfy_tab
     table
 }
 
-/// One configuration's figures as the table writes them, in the order of `FIGURES`.
-fn figure_cells(f: &Figures, base: &Simulation) -> [String; 9] {
+/// One configuration's figures as the table writes them, in the order of `FIGURES`; `time`
+/// writes the time of the first scale-up.
+pub(crate) fn figure_cells(f: &Figures, time: &dyn Fn(i64) -> String) -> [String; 9] {
     let none = || "-".to_string();
     [
         f.pod_hours.to_string(),
@@ -143,7 +144,7 @@ fn figure_cells(f: &Figures, base: &Simulation) -> [String; 9] {
         f.scale_events.to_string(),
         f.direction_changes.to_string(),
         f.peak_replicas.to_string(),
-        f.first_scale_up_seconds.map_or_else(none, |t| at(base, t)),
+        f.first_scale_up_seconds.map_or_else(none, time),
         f.time_to_peak_seconds
             .map_or_else(none, |t| format!("{t}s")),
     ]

@@ -4,6 +4,7 @@
 
 pub mod chart;
 pub mod compare;
+pub mod diff;
 pub mod fleet;
 pub mod hpa;
 pub mod html;
@@ -49,6 +50,10 @@ pub struct Json;
 #[derive(Debug, Clone, Copy)]
 pub struct Yaml;
 
+/// Markdown, for a pull-request comment.
+#[derive(Debug, Clone, Copy)]
+pub struct Markdown;
+
 /// One row per sync, for spreadsheets.
 #[derive(Debug, Clone, Copy)]
 pub struct Csv;
@@ -88,6 +93,18 @@ impl Exporter<Simulation> for Table {
 impl Exporter<crate::report::what_if::WhatIfReport> for Table {
     fn export(&self, r: &crate::report::what_if::WhatIfReport, terminal: Terminal) -> String {
         compare::what_if_table(r, self.wide, terminal)
+    }
+}
+
+impl Exporter<crate::calc::diff::DiffReport> for Table {
+    fn export(&self, d: &crate::calc::diff::DiffReport, terminal: Terminal) -> String {
+        diff::table(d, terminal)
+    }
+}
+
+impl Exporter<crate::calc::diff::DiffReport> for Markdown {
+    fn export(&self, d: &crate::calc::diff::DiffReport, _: Terminal) -> String {
+        diff::markdown(d)
     }
 }
 

@@ -457,3 +457,184 @@ fn a_tolerance_and_an_upgrade_change_what_the_bursts_do() {
     assert_eq!(old["podSeconds"], 9600);
     assert_eq!(old["directionChanges"], 3);
 }
+
+/// `hpacalc diff` of `fixtures/diff/old` and `fixtures/diff/new`: `shop/web` loses its
+/// scale-down window and goes to a 60 % target and 8 replicas; `shop/worker` is the same.
+fn diff(extra: &[&str]) -> Test {
+    Test::new()
+        .args(["diff", "fixtures/diff/old", "fixtures/diff/new"])
+        .args(extra)
+}
+
+const ON_BURSTS: [&str; 4] = [
+    "--load",
+    "fixtures/prometheus/bursty-cpu.json",
+    "--replicas",
+    "4",
+];
+
+#[test]
+fn diff_prints_a_pull_request_comment() {
+    let mut args = vec!["-o", "markdown"];
+    args.extend(ON_BURSTS);
+    let out = diff(&args).run();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let expected = [
+        "## hpacalc diff",
+        "",
+        "2 HPA(s), 1 changed.",
+        "",
+        "### `shop/web` (changed)",
+        "",
+        "| field | old | new |",
+        "|---|---|---|",
+        "| maxReplicas | 10 | 8 |",
+        "| metrics[0] | cpu resource utilization (percentage of request) 50% | cpu resource utilization (percentage of request) 60% |",
+        "| scaleDown.window | 600s | 0s |",
+        "| scaleDown.rateLimit | Pods 1 per 60s | Percent 100 per 15s |",
+        "",
+        "The first metric's values that keep each replica count:",
+        "",
+        "| replicas | old holds | new holds |",
+        "|---|---|---|",
+        // The controller's own band at each count: ceil(ratio × n) keeps n while the ratio
+        // stays within the tolerance and above (n − 1) / n.
+        "| 2 | 0%–55% | 0%–66% |",
+        "| 3 | 34%–55% | 41%–66% |",
+        "| 4 | 38%–55% | 46%–66% |",
+        "| 5 | 41%–55% | 49%–66% |",
+        "| 6 | 42%–55% | 51%–66% |",
+        "| 7 | 43%–55% | 52%–66% |",
+        "| 8 | 44%–55% | 53% and above |",
+        "| 9 | 45%–55% | - |",
+        "| 10 | 45% and above | - |",
+        "",
+        "On the load:",
+        "",
+        "| figure | old | new |",
+        "|---|---|---|",
+        // Old: the slow scale-down of a_tighter_scale_down_costs_pod_hours_and_flaps_less, 13185
+        // pod-seconds. New: 2 cores over 4 pods of 500m is 100 %, ceil(4 × 100 / 60) = 7, and
+        // back to 4 at once: 4 × 1800 + 3 × 300 × 2 = 9000 pod-seconds, 2.5 pod-hours.
+        "| pod-hours | 3.663 | 2.5 |",
+        "| node-hours | - | - |",
+        "| time above target | 0:15 | 0:30 |",
+        "| unserved load × s | - | - |",
+        "| scale events | 2 | 4 |",
+        "| direction changes | 1 | 3 |",
+        "| peak replicas | 8 | 7 |",
+        "| first scale-up | 300s | 300s |",
+        "| time to peak | 0s | 0s |",
+    ];
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines, expected, "{text}");
+}
+
+#[test]
+fn diff_fails_on_what_gets_worse() {
+    let mut args = vec![
+        "-o",
+        "markdown",
+        "--fail-on",
+        "flapping",
+        "--fail-on",
+        "pod-hours>10%",
+    ];
+    args.extend(ON_BURSTS);
+    let out = diff(&args)
+        .status(3)
+        .stderr("error: 1 change(s) got worse by --fail-on flapping,pod-hours>10%\n")
+        .run();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "**Worse by `--fail-on`:**\n\n- `shop/web`: direction changes 1 → 3 (`flapping`)\n"
+        ),
+        "{text}"
+    );
+    // Fewer pod-hours is no worse: the same rule alone passes.
+    let mut args = vec!["--fail-on", "pod-hours>10%"];
+    args.extend(ON_BURSTS);
+    diff(&args).run();
+    let v = {
+        let mut args = vec!["-o", "json", "--fail-on", "flapping"];
+        args.extend(ON_BURSTS);
+        let o = diff(&args).status(3).run();
+        crate::support::json_of(&o, "diff")
+    };
+    assert_eq!(v["worse"][0]["detail"], "direction changes 1 → 3");
+    assert_eq!(v["hpas"][0]["newFigures"]["podSeconds"], 9000);
+    assert_eq!(v["hpas"][1]["status"], "unchanged");
+}
+
+#[test]
+fn diff_without_a_load_compares_the_behaviour() {
+    let out = diff(&[]).run();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&"shop/worker  unchanged  0"), "{text}");
+    assert!(
+        lines.contains(&"scaleDown.window     600s                                     0s"),
+        "{text}"
+    );
+    assert!(!text.contains("FIGURE"), "{text}");
+    diff(&["--fail-on", "flapping"])
+        .fails(2)
+        .stderr_contains("--fail-on compares the runs of both sides: it needs --load")
+        .run();
+    diff(&["--fail-on", "slower"])
+        .fails(1)
+        .stderr_contains(
+            "expected unserved-load, flapping, scale-events, pod-hours>N% or time-above-target>N%",
+        )
+        .run();
+}
+
+#[test]
+fn the_docs_diff_comment_is_the_real_output() {
+    let docs = std::fs::read_to_string(crate::support::root().join("docs/compare.md")).unwrap();
+    let block = docs
+        .split("```markdown\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap();
+    let mut args = vec!["-o", "markdown", "--fail-on", "flapping"];
+    args.extend(ON_BURSTS);
+    let out = diff(&args)
+        .status(3)
+        .stderr("error: 1 change(s) got worse by --fail-on flapping\n")
+        .run();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), block);
+}
+
+#[test]
+fn the_ci_workflow_runs_diff_for_a_comment() {
+    let path = crate::support::root().join("contrib/ci/hpacalc-diff.yaml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let v: serde_json::Value = serde_yaml::from_str(&text).unwrap();
+    let steps = v["jobs"]["diff"]["steps"].as_array().unwrap();
+    let run: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
+    assert!(
+        run.iter()
+            .any(|r| r.contains("hpacalc diff /tmp/hpa/old /tmp/hpa/new -o markdown")),
+        "{run:?}"
+    );
+    assert_eq!(v["permissions"]["pull-requests"], "write");
+    // Its placeholder for a side without an HPA is a manifest diff reads.
+    let dir = crate::support::temp_dir("cmp-ci");
+    std::fs::create_dir_all(dir.join("old")).unwrap();
+    std::fs::write(dir.join("old/none.yaml"), "kind: ConfigMap\n").unwrap();
+    let out = Test::new()
+        .args(["diff"])
+        .arg(dir.join("old"))
+        .arg("fixtures/diff/new/web.yaml")
+        .args(["-o", "markdown"])
+        .run();
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("### `shop/web` (added)")
+    );
+}

@@ -151,7 +151,14 @@ fn check(root: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec
 
 #[test]
 fn schema_names_every_output_and_its_schema_version() {
-    for output in ["report", "whatIf", "simulation", "comparison", "watchLine"] {
+    for output in [
+        "report",
+        "whatIf",
+        "simulation",
+        "comparison",
+        "diff",
+        "watchLine",
+    ] {
         let text = schemas()[output].to_string();
         assert!(text.contains("\"schemaVersion\""), "{output}");
     }
