@@ -32,6 +32,7 @@ struct Side {
     file: Text,
 }
 
+/// Both sides read, every HPA compared, the report printed, then exit 3 if one got worse.
 pub fn run(args: &DiffArgs) -> Result<()> {
     let rules = args
         .fail_on

@@ -5,9 +5,7 @@
 
 use crate::error::InputError;
 use crate::quantity::{build_quantity, parse_milli};
-use crate::scenario::{
-    Behavior, HpaSpec, Pod, PolicyType, Resources, ScalingPolicy, ScalingRules, SelectPolicy,
-};
+use crate::scenario::{Behavior, HpaSpec, Pod, Resources};
 
 /// The changes, as given; each `None` or empty leaves the input as it is.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -66,6 +64,7 @@ impl WhatIf {
         Ok(w)
     }
 
+    /// One `KEY=VALUE` item over the changes so far.
     fn set(&mut self, item: &str) -> Result<(), InputError> {
         let bad = |expected: &str| {
             InputError::new(
@@ -149,6 +148,7 @@ impl WhatIf {
         }
     }
 
+    /// No change at all: the plain command.
     pub fn is_empty(&self) -> bool {
         *self == WhatIf::default()
     }
@@ -237,7 +237,7 @@ impl WhatIf {
                 ));
             }
             // Setting a field of `behavior` makes it non-nil: the API server defaults the rest.
-            let behavior = spec.behavior.get_or_insert_with(default_behavior);
+            let behavior = spec.behavior.get_or_insert_with(Behavior::api_defaults);
             let rules = if up {
                 &mut behavior.scale_up
             } else {
@@ -331,34 +331,6 @@ fn container_quantity(flag: &str, text: &str) -> Result<ContainerQuantity, Input
         resource: resource.to_string(),
         milli,
     })
-}
-
-// Port of SetDefaults_HorizontalPodAutoscalerBehavior with GenerateHPAScaleUpRules and
-// GenerateHPAScaleDownRules (pkg/apis/autoscaling/v2/defaults.go) for a nil behavior: what the
-// API server stores when a change sets one field of it.
-fn default_behavior() -> Behavior {
-    let policy = |policy_type, value| ScalingPolicy {
-        policy_type,
-        value,
-        period_seconds: 15,
-    };
-    Behavior {
-        scale_up: ScalingRules {
-            stabilization_window_seconds: Some(0),
-            select_policy: SelectPolicy::Max,
-            policies: vec![
-                policy(PolicyType::Pods, 4),
-                policy(PolicyType::Percent, 100),
-            ],
-            tolerance: None,
-        },
-        scale_down: ScalingRules {
-            stabilization_window_seconds: None,
-            select_policy: SelectPolicy::Max,
-            policies: vec![policy(PolicyType::Percent, 100)],
-            tolerance: None,
-        },
-    }
 }
 
 #[cfg(test)]

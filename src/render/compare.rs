@@ -176,6 +176,7 @@ pub fn what_if_table(r: &WhatIfReport, wide: bool, terminal: Terminal) -> String
     out
 }
 
+/// A count, or `-` where there is none.
 fn opt(value: Option<i32>) -> String {
     value.map_or_else(|| "-".to_string(), |v| v.to_string())
 }

@@ -118,6 +118,7 @@ impl Rule {
     }
 }
 
+/// Three decimals, as the figures' table prints them.
 fn round(v: f64) -> f64 {
     (v * 1000.0).round() / 1000.0
 }
@@ -129,6 +130,7 @@ fn seconds(s: i64) -> f64 {
 }
 
 impl DiffReport {
+    /// The report of this schema version.
     pub fn new(hpas: Vec<HpaDiff>, worse: Vec<Worse>) -> DiffReport {
         DiffReport {
             schema_version: SCHEMA_VERSION,

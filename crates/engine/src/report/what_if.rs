@@ -23,6 +23,7 @@ pub struct WhatIfReport {
 }
 
 impl WhatIfReport {
+    /// Both reports, and their counts lifted to the top for a quick read.
     pub fn new(changes: Vec<String>, before: Report, after: Report) -> WhatIfReport {
         WhatIfReport {
             schema_version: SCHEMA_VERSION,

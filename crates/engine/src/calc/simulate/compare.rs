@@ -184,6 +184,7 @@ pub fn replicas_at(sim: &Simulation, t: i64) -> Option<i32> {
         .map(|r| r.desired_replicas)
 }
 
+/// Seconds as hours to three decimals, as the table prints them.
 fn hours(seconds: i64) -> f64 {
     (seconds_f64(seconds) / 3.6).round() / 1000.0
 }
