@@ -73,13 +73,12 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
 /// once), the base (`--hpa` or the scenario) first.
 fn compare(args: &SimulateArgs) -> Result<()> {
     for (flag, set) in [
-        ("--chart", args.chart.is_some()),
         ("--html", args.html.is_some()),
         ("-o csv", args.output == TimelineFormat::Csv),
     ] {
         if set {
             anyhow::bail!(UsageError(format!(
-                "{flag} draws one run; with --compare use -o table or -o json"
+                "{flag} draws one run; with --compare use -o table or -o json (and --chart)"
             )));
         }
     }
@@ -133,6 +132,25 @@ fn compare(args: &SimulateArgs) -> Result<()> {
     }
     warn_all(&warned);
     let comparison = calc::simulate::compare::compare(runs);
+    if let Some(path) = &args.chart {
+        let mut read: Vec<output::Input<'_>> = (args.compare.iter())
+            .map(|path| output::Input {
+                flag: "--compare",
+                path,
+            })
+            .collect();
+        let named = [("--hpa", &args.hpa), ("--load", &args.load)];
+        read.extend(
+            named
+                .iter()
+                .filter_map(|(flag, p)| p.as_deref().map(|path| output::Input { flag, path })),
+        );
+        let mut outputs = output::Outputs::new(&read);
+        outputs.check("--chart", path)?;
+        let chart = render::chart::render_comparison(&comparison);
+        outputs.stage("--chart", path, chart.as_bytes())?;
+        outputs.commit()?;
+    }
     let exporter: Box<dyn Exporter<calc::simulate::compare::Comparison>> = match args.output {
         TimelineFormat::Json => Box::new(Json),
         _ => Box::new(Table::default()),

@@ -19,6 +19,14 @@ fn figures(v: &Value, i: usize) -> &Value {
 
 /// `fixtures/prometheus/bursty-cpu.json`: 30 minutes of 15 s samples from 10:00 UTC, 1 core,
 /// 2 cores from 5:00 to 10:00 and from 15:00 to 20:00, 1 core again to 30:00.
+/// The configurations of the bursty hour: no scale-down window, then a tighter scale-down.
+const FAST_SLOW: [&str; 4] = [
+    "--hpa",
+    "fixtures/compare/web-fast-down.yaml",
+    "--compare",
+    "fixtures/compare/web-slow-down.yaml",
+];
+
 const BURSTY: [&str; 6] = [
     "--load",
     "fixtures/prometheus/bursty-cpu.json",
@@ -30,12 +38,7 @@ const BURSTY: [&str; 6] = [
 
 #[test]
 fn a_tighter_scale_down_costs_pod_hours_and_flaps_less() {
-    let mut args = vec![
-        "--hpa",
-        "fixtures/compare/web-fast-down.yaml",
-        "--compare",
-        "fixtures/compare/web-slow-down.yaml",
-    ];
+    let mut args = FAST_SLOW.to_vec();
     args.extend(BURSTY);
     let v = compare_json(&args);
     let (fast, slow) = (figures(&v, 0), figures(&v, 1));
@@ -124,13 +127,8 @@ fn half_the_request_doubles_the_utilization_and_scales_earlier() {
 
 #[test]
 fn the_table_puts_the_configurations_side_by_side() {
-    let mut args = vec![
-        "simulate",
-        "--hpa",
-        "fixtures/compare/web-fast-down.yaml",
-        "--compare",
-        "fixtures/compare/web-slow-down.yaml",
-    ];
+    let mut args = vec!["simulate"];
+    args.extend(FAST_SLOW);
     args.extend(BURSTY);
     let out = Test::new().args(args).run();
     assert!(out.status.success());
@@ -157,8 +155,32 @@ fn the_table_puts_the_configurations_side_by_side() {
 }
 
 #[test]
+fn the_chart_draws_one_line_per_configuration_over_the_load() {
+    let dir = crate::support::Scratch::new("cmp-chart");
+    let path = dir.0.join("compare.svg");
+    let mut args = vec!["simulate"];
+    args.extend(FAST_SLOW);
+    args.extend(["--chart", path.to_str().unwrap()]);
+    args.extend(BURSTY);
+    let out = Test::new().args(args).run();
+    assert!(out.status.success());
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg "), "{svg}");
+    for label in [
+        "#1 fixtures/compare/web-fast-down.yaml",
+        "#2 fixtures/compare/web-slow-down.yaml",
+        "load (cpu)",
+        "The load they all ran on: cpu",
+    ] {
+        assert!(svg.contains(label), "{label}");
+    }
+    // Two configurations and the load: three step lines.
+    assert_eq!(svg.matches("<path d=\"M").count(), 3, "{svg}");
+}
+
+#[test]
 fn one_run_formats_are_refused_with_compare() {
-    for extra in [["--chart", "/tmp/cmp-x.svg"], ["-o", "csv"]] {
+    for extra in [["--html", "/tmp/cmp-x.html"], ["-o", "csv"]] {
         Test::new()
             .args([
                 "simulate",
@@ -170,7 +192,7 @@ fn one_run_formats_are_refused_with_compare() {
             .args(BURSTY)
             .args(extra)
             .fails(2)
-            .stderr_contains("draws one run; with --compare use -o table or -o json")
+            .stderr_contains("draws one run; with --compare use -o table or -o json (and --chart)")
             .run();
     }
 }
