@@ -447,7 +447,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__diff)
-            opts="-o -h --output --fail-on --load --load-map --actual-file --pod-request --replicas --duration --sync-period --tolerance --kube-version --feature-gates --help"
+            opts="-o -h --output --fail-on --load --load-map --actual-file --pod-request --replicas --duration --pods --metrics --now --sync-period --tolerance --kube-version --feature-gates --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -486,6 +486,18 @@ _hpacalc() {
                     return 0
                     ;;
                 --duration)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pods)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --metrics)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

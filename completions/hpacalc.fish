@@ -188,6 +188,9 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l actual-file -d 
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l pod-request -d 'Each pod\'s request, as simulate\'s (default: the target\'s pod template beside the HPA)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l replicas -d 'Ready pods at the start, as simulate\'s' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l duration -d 'How long to simulate, as simulate\'s' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l pods -d 'Evaluate one sync of both sides on these pods (`kubectl get pods -o json`, or samples CSV), as `hpacalc --pods` reads them' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l metrics -d 'The pods\' usage for that sync (PodMetricsList or `kubectl top pods --containers`)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l now -d 'The evaluation time of that sync (default: from the capture, else the clock)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l sync-period -d '--horizontal-pod-autoscaler-sync-period' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l tolerance -d '--horizontal-pod-autoscaler-tolerance' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r

@@ -416,8 +416,9 @@ pub enum Command {
     /// OLD and NEW are two manifests or two folders of manifests (read as `audit -f` reads
     /// them), matched by namespace/name. Without --load, each HPA's static behaviour: bounds,
     /// targets, windows, rate limits, tolerances and the hold band at each replica count. With
-    /// --load (a load CSV or a saved Prometheus answer), both run through `simulate` and their
-    /// figures compared; --fail-on exits 3 when one gets worse.
+    /// --pods (a capture), one sync of each; with --load (a load CSV or a saved Prometheus
+    /// answer), both run through `simulate` and their figures compared; --fail-on exits 3 when
+    /// one gets worse.
     Diff(Box<DiffArgs>),
     /// Every HPA of a cluster dump: the controller's decision for each, and the problems that
     /// need more than one object to see
@@ -483,6 +484,24 @@ pub struct DiffArgs {
         help_heading = "Load"
     )]
     pub duration: Option<String>,
+
+    /// Evaluate one sync of both sides on these pods (`kubectl get pods -o json`, or samples
+    /// CSV), as `hpacalc --pods` reads them
+    #[arg(long, value_name = "FILE", help_heading = "Capture")]
+    pub pods: Option<PathBuf>,
+
+    /// The pods' usage for that sync (PodMetricsList or `kubectl top pods --containers`)
+    #[arg(long, value_name = "FILE", requires = "pods", help_heading = "Capture")]
+    pub metrics: Option<PathBuf>,
+
+    /// The evaluation time of that sync (default: from the capture, else the clock)
+    #[arg(
+        long,
+        value_name = "RFC3339",
+        requires = "pods",
+        help_heading = "Capture"
+    )]
+    pub now: Option<String>,
 
     #[command(flatten)]
     pub controller: FleetControllerFlags,

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 
 use crate::calc;
-use crate::calc::diff::{DiffReport, FieldChange, FlipRow, HpaDiff, Rule, Worse};
+use crate::calc::diff::{DiffReport, FieldChange, FlipRow, HpaDiff, Rule, SyncDecision, Worse};
 use crate::calc::simulate::compare::Figures;
 use crate::cli::{DiffArgs, DiffFormat};
 use crate::error::{DiffWorse, InputError, UsageError};
@@ -46,13 +46,21 @@ pub fn run(args: &DiffArgs) -> Result<()> {
     }
     let settings = Settings::from_fleet_flags(&args.controller)?;
     let (old, new) = (side(&args.old)?, side(&args.new)?);
+    let capture = capture_of(args, &settings)?;
     let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
     keys.sort();
     keys.dedup();
     let mut hpas = Vec::new();
     let mut worse = Vec::new();
     for key in keys {
-        let d = hpa_diff(args, &settings.controller, key, old.get(key), new.get(key))?;
+        let d = hpa_diff(
+            args,
+            capture.as_ref(),
+            &settings.controller,
+            key,
+            old.get(key),
+            new.get(key),
+        )?;
         if let (Some(a), Some(b)) = (&d.old_figures, &d.new_figures) {
             for (text, r) in args.fail_on.iter().zip(&rules) {
                 if let Some(detail) = r.worse(a, b) {
@@ -145,6 +153,7 @@ fn side(path: &std::path::Path) -> Result<BTreeMap<String, Side>> {
 /// One HPA on both sides: what changed, the hold bands, and with a load both runs' figures.
 fn hpa_diff(
     args: &DiffArgs,
+    capture: Option<&Inputs>,
     config: &ControllerConfig,
     key: &str,
     old: Option<&Side>,
@@ -169,25 +178,30 @@ fn hpa_diff(
         (Some(x), Some(y)) if x == y => "unchanged",
         _ => "changed",
     };
-    let (flips, old_figures, new_figures) = match (old, new, &a, &b) {
-        (Some(o), Some(n), Some(x), Some(y)) if status == "changed" => {
-            let flips = flips(config, (o, x), (n, y))?;
-            let (fa, fb) = match &args.load {
-                Some(_) => (Some(run_on_load(args, o)?), Some(run_on_load(args, n)?)),
-                None => (None, None),
-            };
-            (flips, fa, fb)
-        }
-        _ => (Vec::new(), None, None),
-    };
-    Ok(HpaDiff {
+    let mut d = HpaDiff {
         hpa: key.to_string(),
         status: status.to_string(),
         changes,
-        flips,
-        old_figures,
-        new_figures,
-    })
+        flips: Vec::new(),
+        old_figures: None,
+        new_figures: None,
+        old_decision: None,
+        new_decision: None,
+    };
+    if let (Some(o), Some(n), Some(x), Some(y)) = (old, new, &a, &b)
+        && status == "changed"
+    {
+        d.flips = flips(config, (o, x), (n, y))?;
+        if args.load.is_some() {
+            d.old_figures = Some(run_on_load(args, o)?);
+            d.new_figures = Some(run_on_load(args, n)?);
+        }
+        if let Some(capture) = capture {
+            d.old_decision = Some(decide(capture, o)?);
+            d.new_decision = Some(decide(capture, n)?);
+        }
+    }
+    Ok(d)
 }
 
 /// The first metric's hold band at each replica count either side allows, where they differ:
@@ -258,6 +272,33 @@ fn hold_band(
     let report = calc::evaluate(&scenario);
     let band = report.metrics.first().and_then(|m| m.hold_band.as_ref());
     Ok(calc::diff::band_text(band))
+}
+
+/// `--pods` and `--metrics`, read once: the inputs of one sync, the HPA left to each side.
+fn capture_of(args: &DiffArgs, settings: &Settings) -> Result<Option<Inputs>> {
+    let Some(pods) = &args.pods else {
+        return Ok(None);
+    };
+    let mut settings = settings.clone();
+    if let Some(text) = &args.now {
+        settings.now = Some(crate::input::inputs::flag_time("--now", text)?);
+    }
+    let mut inputs = Inputs::of_hpa(Text::new("", ""), settings);
+    inputs.pods = Some(Given::Text(Text::read(pods)?));
+    if let Some(metrics) = &args.metrics {
+        inputs.metrics = Some(Given::Text(Text::read(metrics)?));
+    }
+    Ok(Some(inputs))
+}
+
+/// One side's sync on the capture: the single-sync calculation with that side's HPA.
+fn decide(capture: &Inputs, side: &Side) -> Result<SyncDecision> {
+    let mut inputs = capture.clone();
+    inputs.hpa = side.file.clone();
+    inputs.settings.name = Some(side.name.clone());
+    let scenario = crate::input::build(inputs)?;
+    warn_all(&scenario.warnings);
+    Ok(SyncDecision::of(&calc::evaluate(&scenario)))
 }
 
 /// One side's run on the load: the same `Setup` and engine as `simulate`.

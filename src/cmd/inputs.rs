@@ -4,11 +4,12 @@
 use anyhow::{Result, bail};
 
 use crate::cli::{Cli, FleetControllerFlags, NodeFlags};
-use crate::error::{InputError, UsageError};
-use crate::input::inputs::{ControllerFlags, NodeSettings, controller_config, flag_duration};
+use crate::error::UsageError;
+use crate::input::inputs::{
+    ControllerFlags, NodeSettings, controller_config, flag_duration, flag_time,
+};
 use crate::input::what_if::WhatIf;
 use crate::input::{Given, Inputs, Settings, Text};
-use crate::time::Timestamp;
 
 impl NodeSettings {
     /// The node flags, as given.
@@ -45,18 +46,11 @@ impl Settings {
 
     /// The same with a what-if's controller flags over the command line's.
     pub fn from_cli_with(cli: &Cli, w: &WhatIf) -> Result<Settings> {
-        let now = match &cli.now {
-            Some(text) => Some(Timestamp::parse_rfc3339(text).ok_or_else(|| {
-                InputError::new(
-                    "--now",
-                    format!(
-                        "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
-                        crate::error::quoted(text)
-                    ),
-                )
-            })?),
-            None => None,
-        };
+        let now = cli
+            .now
+            .as_deref()
+            .map(|text| flag_time("--now", text))
+            .transpose()?;
         fn or<'a>(what_if: &'a Option<String>, flag: &'a str) -> Option<&'a str> {
             what_if.as_deref().or(Some(flag))
         }

@@ -180,6 +180,19 @@ pub struct ControllerFlags<'a> {
     pub sync_period: Option<&'a str>,
 }
 
+/// An RFC 3339 time given as `flag` (`--now`, the web form's `now`).
+pub fn flag_time(flag: &str, text: &str) -> Result<Timestamp, InputError> {
+    Timestamp::parse_rfc3339(text).ok_or_else(|| {
+        InputError::new(
+            flag,
+            format!(
+                "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
+                crate::error::quoted(text)
+            ),
+        )
+    })
+}
+
 /// A duration flag, named in the error.
 pub fn flag_duration(flag: &str, text: &str) -> Result<Duration, InputError> {
     Duration::parse(text).map_err(|e| InputError::new(flag, e))

@@ -48,6 +48,18 @@ pub fn table(d: &DiffReport, terminal: Terminal) -> String {
             }
             push_table(&mut out, &t);
         }
+        if let (Some(a), Some(b)) = (&h.old_decision, &h.new_decision) {
+            out.push('\n');
+            let mut t = new_table(&["CAPTURE", "DESIRED", "DECISION"], terminal.width);
+            for (side, d) in [("old", a), ("new", b)] {
+                t.add_row(vec![
+                    side.to_string(),
+                    format!("{} → {}", d.current_replicas, d.desired_replicas),
+                    d.summary.clone(),
+                ]);
+            }
+            push_table(&mut out, &t);
+        }
         if let (Some(a), Some(b)) = (&h.old_figures, &h.new_figures) {
             out.push('\n');
             let mut t = new_table(&["FIGURE", "OLD", "NEW"], terminal.width);
@@ -94,6 +106,19 @@ pub fn markdown(d: &DiffReport) -> String {
             out.push_str("| replicas | old holds | new holds |\n|---|---|---|\n");
             for f in &h.flips {
                 let _ = writeln!(out, "| {} | {} | {} |", f.replicas, f.old, f.new);
+            }
+            out.push('\n');
+        }
+        if let (Some(a), Some(b)) = (&h.old_decision, &h.new_decision) {
+            out.push_str("On the capture:\n\n| | desired replicas | decision |\n|---|---|---|\n");
+            for (side, d) in [("old", a), ("new", b)] {
+                let _ = writeln!(
+                    out,
+                    "| {side} | {} → {} | {} |",
+                    d.current_replicas,
+                    d.desired_replicas,
+                    cell(&d.summary)
+                );
             }
             out.push('\n');
         }

@@ -660,3 +660,27 @@ fn the_ci_workflow_runs_diff_for_a_comment() {
             .contains("### `shop/web` (added)")
     );
 }
+
+#[test]
+fn diff_on_a_capture_gives_both_decisions() {
+    // 2400m over 3 cores is 80 %: against 50 %, ceil(1.6 × 6) = 10; against 60 %,
+    // ceil(80 / 60 × 6) = 8, which the new maxReplicas of 8 also allows.
+    let o = diff(&["-o", "json", "--pods", "fixtures/samples/web-cpu.csv"])
+        .args(["--now", crate::support::NOW])
+        .run();
+    let v = crate::support::json_of(&o, "diff");
+    let web = &v["hpas"][0];
+    assert_eq!(web["oldDecision"]["desiredReplicas"], 10);
+    assert_eq!(web["newDecision"]["desiredReplicas"], 8);
+    assert_eq!(web["newDecision"]["currentReplicas"], 6);
+    assert_eq!(web["oldFigures"], Value::Null);
+    let out = diff(&["-o", "markdown", "--pods", "fixtures/samples/web-cpu.csv"])
+        .args(["--now", crate::support::NOW])
+        .run();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("| new | 6 → 8 | scale up")),
+        "{text}"
+    );
+}

@@ -41,6 +41,30 @@ pub struct HpaDiff {
     /// The figures of a run of each on the given load; null without one.
     pub old_figures: Option<Figures>,
     pub new_figures: Option<Figures>,
+    /// One sync of each on the given capture (`--pods`); null without one.
+    pub old_decision: Option<SyncDecision>,
+    pub new_decision: Option<SyncDecision>,
+}
+
+/// What one side decides on the capture: the report's count and its one-line summary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncDecision {
+    pub current_replicas: i32,
+    pub desired_replicas: i32,
+    /// `decision.summary` of the report.
+    pub summary: String,
+}
+
+impl SyncDecision {
+    /// The part of a report a diff shows.
+    pub fn of(report: &crate::report::Report) -> SyncDecision {
+        SyncDecision {
+            current_replicas: report.current_replicas,
+            desired_replicas: report.desired_replicas,
+            summary: report.decision.summary.clone(),
+        }
+    }
 }
 
 /// One field of the behaviour, as the controller reads it.
