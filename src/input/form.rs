@@ -76,6 +76,8 @@ pub struct Uniform {
     pub tolerance: f64,
     pub min: i64,
     pub max: i64,
+    /// `spec.behavior` as YAML (its fields, unindented); empty is none: the legacy path.
+    pub behavior: String,
 }
 
 impl Default for Uniform {
@@ -90,12 +92,13 @@ impl Default for Uniform {
             tolerance: 0.1,
             min: 1,
             max: 10,
+            behavior: String::new(),
         }
     }
 }
 
 /// The GET form's fields, in the order shown: (id, label).
-pub const UNIFORM_FIELDS: [(&str, &str); 9] = [
+pub const UNIFORM_FIELDS: [(&str, &str); 10] = [
     ("replicas", "current replicas"),
     ("usage", "usage per ready pod (% of a 1000m request)"),
     ("ready", "ready pods"),
@@ -105,6 +108,7 @@ pub const UNIFORM_FIELDS: [(&str, &str); 9] = [
     ("tolerance", "tolerance"),
     ("min", "minReplicas"),
     ("max", "maxReplicas"),
+    ("behavior", "behavior (YAML, optional)"),
 ];
 
 fn whole(pairs: &[(String, String)], name: &str, default: i64, low: i64) -> Result<i64> {
@@ -154,6 +158,10 @@ impl Uniform {
             tolerance,
             min: whole(pairs, "min", d.min, 1)?,
             max: whole(pairs, "max", d.max, 1)?,
+            behavior: field(pairs, "behavior")
+                .unwrap_or("")
+                .trim_end()
+                .to_string(),
         };
         if u.ready + u.unready + u.missing > MAX_PODS {
             return Err(InputError::new(
@@ -166,7 +174,7 @@ impl Uniform {
     }
 
     /// The values as the form shows them, in `UNIFORM_FIELDS`' order.
-    pub fn values(&self) -> [String; 9] {
+    pub fn values(&self) -> [String; 10] {
         [
             self.replicas.to_string(),
             self.usage.to_string(),
@@ -177,19 +185,27 @@ impl Uniform {
             self.tolerance.to_string(),
             self.min.to_string(),
             self.max.to_string(),
+            self.behavior.clone(),
         ]
     }
 
-    /// The HPA: cpu utilization at `target`, `min` to `max`, no behavior.
+    /// The HPA: cpu utilization at `target`, `min` to `max`, and the behavior given.
     pub fn hpa_text(&self) -> String {
-        format!(
+        let mut text = format!(
             "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: calc\n  \
              namespace: default\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    \
              kind: Deployment\n    name: app\n  minReplicas: {}\n  maxReplicas: {}\n  metrics:\n  \
              - type: Resource\n    resource:\n      name: cpu\n      target:\n        \
              type: Utilization\n        averageUtilization: {}\n",
             self.min, self.max, self.target
-        )
+        );
+        if !self.behavior.trim().is_empty() {
+            text.push_str("  behavior:\n");
+            for line in self.behavior.lines() {
+                let _ = writeln!(text, "    {line}");
+            }
+        }
+        text
     }
 
     /// The samples CSV: the ready pods at `usage`, the not ready ones too (the controller sets
@@ -313,6 +329,25 @@ mod tests {
         assert!(u.hpa_text().contains("averageUtilization: 30"));
         let scenario = crate::input::build(u.inputs(Some("2026-11-29T15:00:00Z")).unwrap());
         assert!(scenario.is_ok(), "{scenario:?}");
+    }
+
+    #[test]
+    fn a_behavior_goes_under_spec_behavior_and_is_read_as_a_manifest_s() {
+        let query = "replicas=4&usage=180&ready=4&target=60&max=100&behavior=\
+                     scaleUp%3A%0A++policies%3A%0A++-+type%3A+Pods%0A++++value%3A+1%0A++++\
+                     periodSeconds%3A+60";
+        let u = Uniform::from_pairs(&pairs(query)).unwrap();
+        assert!(
+            u.hpa_text().ends_with(
+                "  behavior:\n    scaleUp:\n      policies:\n      - type: Pods\n        \
+                            value: 1\n        periodSeconds: 60\n"
+            ),
+            "{}",
+            u.hpa_text()
+        );
+        let report = crate::calc::evaluate(&crate::input::build(u.inputs(None).unwrap()).unwrap());
+        // 180 % of 60 % asks for 12; one pod per minute allows 5.
+        assert_eq!(report.desired_replicas, 5);
     }
 
     #[test]

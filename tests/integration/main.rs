@@ -30,3 +30,5 @@ mod simulate;
 mod support;
 mod tables;
 mod web;
+mod web_fleet;
+mod web_simulator;
