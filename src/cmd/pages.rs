@@ -197,6 +197,8 @@ pub fn uniform_of(report: &Report) -> Option<Uniform> {
         min: i64::from(report.min_replicas),
         max: i64::from(report.max_replicas),
         behavior: String::new(),
+        node_allocatable: String::new(),
+        existing_nodes: None,
     })
 }
 

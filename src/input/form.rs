@@ -78,6 +78,10 @@ pub struct Uniform {
     pub max: i64,
     /// `spec.behavior` as YAML (its fields, unindented); empty is none: the legacy path.
     pub behavior: String,
+    /// `--node-allocatable` (`cpu=2,pods=110`): with it, the nodes the decision needs.
+    pub node_allocatable: String,
+    /// `--existing-nodes`.
+    pub existing_nodes: Option<i64>,
 }
 
 impl Default for Uniform {
@@ -93,12 +97,14 @@ impl Default for Uniform {
             min: 1,
             max: 10,
             behavior: String::new(),
+            node_allocatable: String::new(),
+            existing_nodes: None,
         }
     }
 }
 
 /// The GET form's fields, in the order shown: (id, label).
-pub const UNIFORM_FIELDS: [(&str, &str); 10] = [
+pub const UNIFORM_FIELDS: [(&str, &str); 12] = [
     ("replicas", "current replicas"),
     ("usage", "usage per ready pod (% of a 1000m request)"),
     ("ready", "ready pods"),
@@ -109,6 +115,11 @@ pub const UNIFORM_FIELDS: [(&str, &str); 10] = [
     ("min", "minReplicas"),
     ("max", "maxReplicas"),
     ("behavior", "behavior (YAML, optional)"),
+    (
+        "node-allocatable",
+        "node allocatable (cpu=2,pods=110; optional: the nodes needed)",
+    ),
+    ("existing-nodes", "existing nodes (optional)"),
 ];
 
 fn whole(pairs: &[(String, String)], name: &str, default: i64, low: i64) -> Result<i64> {
@@ -162,6 +173,14 @@ impl Uniform {
                 .unwrap_or("")
                 .trim_end()
                 .to_string(),
+            node_allocatable: field(pairs, "node-allocatable")
+                .unwrap_or("")
+                .trim()
+                .to_string(),
+            existing_nodes: match field(pairs, "existing-nodes").map(str::trim) {
+                None | Some("") => None,
+                Some(_) => Some(whole(pairs, "existing-nodes", 0, 0)?),
+            },
         };
         if u.ready + u.unready + u.missing > MAX_PODS {
             return Err(InputError::new(
@@ -174,7 +193,7 @@ impl Uniform {
     }
 
     /// The values as the form shows them, in `UNIFORM_FIELDS`' order.
-    pub fn values(&self) -> [String; 10] {
+    pub fn values(&self) -> [String; 12] {
         [
             self.replicas.to_string(),
             self.usage.to_string(),
@@ -186,6 +205,9 @@ impl Uniform {
             self.min.to_string(),
             self.max.to_string(),
             self.behavior.clone(),
+            self.node_allocatable.clone(),
+            self.existing_nodes
+                .map_or_else(String::new, |n| n.to_string()),
         ]
     }
 
@@ -234,6 +256,12 @@ impl Uniform {
             "hpacalc --hpa hpa.yaml --pods pods.csv --current-replicas {} --tolerance {}",
             self.replicas, self.tolerance
         );
+        if !self.node_allocatable.is_empty() {
+            let _ = write!(out, " --node-allocatable {}", self.node_allocatable);
+        }
+        if let Some(n) = self.existing_nodes {
+            let _ = write!(out, " --existing-nodes {n}");
+        }
         if let Some(now) = now {
             let _ = write!(out, " --now {now}");
         }
@@ -244,6 +272,9 @@ impl Uniform {
     pub fn inputs(&self, now: Option<&str>) -> Result<Inputs> {
         let mut settings = settings(now, Some(self.tolerance))?;
         settings.current_replicas = Some(i32::try_from(self.replicas)?);
+        settings.nodes.node_allocatable =
+            Some(self.node_allocatable.clone()).filter(|a| !a.is_empty());
+        settings.nodes.existing_nodes = self.existing_nodes;
         let mut inputs = Inputs::of_hpa(Text::new("hpa.yaml", self.hpa_text()), settings);
         inputs.pods = Some(Given::Text(Text::new("pods.csv", self.pods_csv())));
         Ok(inputs)
@@ -348,6 +379,26 @@ mod tests {
         let report = crate::calc::evaluate(&crate::input::build(u.inputs(None).unwrap()).unwrap());
         // 180 % of 60 % asks for 12; one pod per minute allows 5.
         assert_eq!(report.desired_replicas, 5);
+    }
+
+    #[test]
+    fn a_node_allocatable_gives_the_nodes_the_decision_needs() {
+        let query = "replicas=4&usage=180&ready=4&target=60&max=12&node-allocatable=cpu%3D2%2Cpods%3D110\
+                     &existing-nodes=2";
+        let u = Uniform::from_pairs(&pairs(query)).unwrap();
+        assert!(
+            u.command(None)
+                .ends_with("--node-allocatable cpu=2,pods=110 --existing-nodes 2")
+        );
+        let report = crate::calc::evaluate(&crate::input::build(u.inputs(None).unwrap()).unwrap());
+        // 8 pods of 1000m, 2 a node of 2 cores: 4 nodes, 2 more than there are.
+        let nodes = report.nodes.expect("the Nodes section");
+        assert_eq!(report.desired_replicas, 8);
+        assert_eq!(
+            (nodes.pods_per_node, nodes.needed, nodes.to_add),
+            (2, 4, 2),
+            "{nodes:?}"
+        );
     }
 
     #[test]

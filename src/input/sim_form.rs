@@ -44,7 +44,7 @@ pub struct Stepping {
 pub const PASTED_TEXTS: [&str; 3] = ["hpa", "load", "actual"];
 
 /// The paste form's settings, each `simulate`'s flag of the same name: (id, label).
-pub const PASTED_SETTINGS: [(&str, &str); 12] = [
+pub const PASTED_SETTINGS: [(&str, &str); 14] = [
     ("replicas", "replicas at the start"),
     ("pod-request", "pod request (cpu=500m)"),
     ("pod-limit", "pod limit"),
@@ -55,6 +55,8 @@ pub const PASTED_SETTINGS: [(&str, &str); 12] = [
     ("pod-startup", "pod startup"),
     ("rollout", "rollout at"),
     ("max-surge", "maxSurge"),
+    ("max-unavailable", "maxUnavailable"),
+    ("min-ready-seconds", "minReadySeconds"),
     ("sync-period", "sync period"),
     ("kube-version", "Kubernetes rules"),
 ];
@@ -248,6 +250,8 @@ fn uniform_inputs(u: &Uniform, duration: Option<String>) -> Result<Inputs> {
             replicas: Some(i32::try_from(u.replicas)?),
             pod_request: Some(format!("cpu={REQUEST_MILLI}m")),
             tolerance: Some(u.tolerance),
+            node_allocatable: Some(u.node_allocatable.clone()).filter(|a| !a.is_empty()),
+            existing_nodes: u.existing_nodes,
             duration,
             ..SimSettings::default()
         },
@@ -298,6 +302,7 @@ fn pasted_inputs(pairs: &[(String, String)], duration: Option<String>) -> Result
             "replicas" => settings.replicas = Some(whole(id, value)?),
             "existing-nodes" => settings.existing_nodes = Some(whole(id, value)?),
             "node-group-max" => settings.node_group_max = Some(whole(id, value)?),
+            "min-ready-seconds" => settings.min_ready_seconds = Some(whole(id, value)?),
             "pod-request" => settings.pod_request = owned,
             "pod-limit" => settings.pod_limit = owned,
             "node-allocatable" => settings.node_allocatable = owned,
@@ -305,6 +310,7 @@ fn pasted_inputs(pairs: &[(String, String)], duration: Option<String>) -> Result
             "pod-startup" => settings.pod_startup = owned,
             "rollout" => settings.rollout = owned,
             "max-surge" => settings.max_surge = owned,
+            "max-unavailable" => settings.max_unavailable = owned,
             "sync-period" => settings.sync_period = owned,
             _ => settings.kube_version = owned,
         }

@@ -125,7 +125,7 @@ fn the_fleet_and_one_hpa_in_chromium() {
         calc,
         format!(
             "/calc?replicas={}&usage={}&ready={}&unready={}&missing={}&target={}&tolerance=0.1&\
-             min={}&max={}&behavior=",
+             min={}&max={}&behavior=&node-allocatable=&existing-nodes=",
             report["currentReplicas"],
             m["currentUtilization"],
             m["readyPods"],

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::html::{chromium, console, screenshot};
-use crate::support::{Scratch, get, root};
+use crate::support::{Scratch, Test, get, root};
 use crate::web::{Offline, data, encode, post};
 
 /// The `href` of the control `id` on `page`.
@@ -250,4 +250,35 @@ fn a_pasted_run_steps_through_one_post_form() {
     let (code, page) = get(server.port, "/simulate?scenario=%3Cscript%3E").unwrap();
     assert_eq!(code, 422);
     assert!(!page.contains("<script>"));
+}
+
+#[test]
+fn a_pasted_prometheus_replay_gives_simulates_json() {
+    let server = Offline::start();
+    let read = |f: &str| std::fs::read_to_string(root().join(f)).unwrap();
+    let cli = Test::new()
+        .args([
+            "simulate",
+            "-o",
+            "json",
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+        ])
+        .args(["--pod-request", "cpu=500m", "--duration", "3600s"])
+        .args(["--load", "fixtures/prometheus/night-cpu.json"])
+        .args(["--actual-file", "fixtures/prometheus/night-replicas.json"])
+        .schema("simulation")
+        .json();
+    let body = format!(
+        "hpa={}&load={}&actual={}&pod-request=cpu%3D500m&t=3600",
+        encode(&read("fixtures/hpa/web-cpu.yaml")),
+        encode(&read("fixtures/prometheus/night-cpu.json")),
+        encode(&read("fixtures/prometheus/night-replicas.json"))
+    );
+    let (code, _, page) = post(server.port, "/simulate", body.as_bytes());
+    assert_eq!(code, 200, "{page}");
+    let shown = data(&page);
+    for key in ["timeline", "summary", "events", "replay", "settings"] {
+        assert_eq!(shown[key], cli[key], "{key}");
+    }
 }
