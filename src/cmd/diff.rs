@@ -325,6 +325,7 @@ fn run_on_load(args: &DiffArgs, side: &Side) -> Result<Figures> {
             ..ReplaySettings::default()
         },
         label: None,
+        load_set: Vec::new(),
     };
     let setup = simulation::build(&inputs)?;
     warn_all(&setup.scenario.warnings);
