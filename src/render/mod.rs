@@ -8,6 +8,7 @@ pub mod hpa;
 pub mod html;
 pub mod page;
 pub mod series;
+pub mod summary;
 pub mod table;
 pub mod timeline;
 
