@@ -773,3 +773,112 @@ fn explain_live_hpa_equals_live_mode_and_audit_of_a_namespace_equals_audit_n() {
     let expected = crate::live::audit_live(&["-n", "team-2", "--now", NOW, "-o", "json"]).run();
     assert_eq!(text, stdout(&expected));
 }
+
+#[test]
+fn the_reference_python_client_gets_the_clis_answer() {
+    let python = std::process::Command::new("python3")
+        .args(["-c", "import mcp"])
+        .output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        eprintln!(
+            "SKIPPED the_reference_python_client_gets_the_clis_answer: python3 with PyPI's `mcp` \
+             is not installed (scripts/test.sh installs it when pip can)"
+        );
+        return;
+    }
+    let o = std::process::Command::new("python3")
+        .arg(root().join("tests/integration/mcp/reference_client.py"))
+        .arg(env!("CARGO_BIN_EXE_hpacalc"))
+        .arg(root())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let seen: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(seen["server"], "hpacalc");
+    assert_eq!(seen["tools"], json!(OFFLINE_TOOLS));
+    assert_eq!(seen["isError"], json!([false, true]));
+    let expected = cli(
+        &[
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+            "--now",
+            NOW,
+            "-o",
+            "json",
+        ],
+        &[
+            ("fixtures/hpa/web-cpu.yaml", "hpa"),
+            ("fixtures/samples/web-cpu.csv", "pods"),
+        ],
+    );
+    assert_eq!(seen["text"][1], json!(expected));
+    assert_eq!(
+        seen["structured"],
+        serde_json::from_str::<Value>(&expected).unwrap()
+    );
+    let error = seen["error"][0].as_str().unwrap();
+    assert!(error.starts_with("arguments: hpa: invalid type"), "{error}");
+}
+
+/// The calls README.md and docs/mcp.md show, each with the summary they show after it: (the
+/// document, the tool, its arguments with each "…the text of FILE…" read, the summary).
+fn documented_calls() -> Vec<(&'static str, String, Value, String)> {
+    let mut calls = Vec::new();
+    for doc in ["README.md", "docs/mcp.md"] {
+        let text = file(doc);
+        for block in text.split("```json\n{\"name\": ").skip(1) {
+            let call: Value = serde_json::from_str(&format!(
+                "{{\"name\": {}",
+                block.split("\n```").next().unwrap()
+            ))
+            .unwrap();
+            let mut arguments = call["arguments"].clone();
+            for value in arguments.as_object_mut().unwrap().values_mut() {
+                let shown = value.as_str().unwrap().to_string();
+                if let Some(path) = shown
+                    .strip_prefix("…the text of ")
+                    .and_then(|p| p.strip_suffix('…'))
+                {
+                    *value = json!(file(path));
+                }
+            }
+            let summary = block
+                .split("```text\n")
+                .nth(1)
+                .and_then(|b| b.split("```").next())
+                .unwrap();
+            calls.push((
+                doc,
+                call["name"].as_str().unwrap().to_string(),
+                arguments,
+                summary.to_string(),
+            ));
+        }
+    }
+    calls
+}
+
+#[test]
+fn the_calls_the_readme_and_docs_show_give_the_summaries_they_show() {
+    let calls = documented_calls();
+    assert_eq!(calls.len(), 2, "one call in README.md, one in docs/mcp.md");
+    let client = Client::start(&[]);
+    let tools = client.tools();
+    for (doc, tool, arguments, shown) in calls {
+        fits(&tools, &tool, &arguments);
+        let (summary, _, _) = answered(&client.call(&tool, arguments));
+        assert_eq!(summary, shown, "{doc}");
+    }
+    // docs/mcp.md names every tool, and the README section the offline ones and the live one.
+    let docs = file("docs/mcp.md");
+    let readme = file("README.md");
+    for tool in OFFLINE_TOOLS.iter().chain(&["explain_live_hpa"]) {
+        assert!(
+            docs.contains(&format!("| `{tool}` |")),
+            "docs/mcp.md: {tool}"
+        );
+        assert!(readme.contains(&format!("`{tool}`")), "README.md: {tool}");
+    }
+}
