@@ -250,17 +250,16 @@ fn case(files: &[(&'static str, &'static str)], extra: Value, flags: &[&'static 
     }
 }
 
+/// The README's example: (argument, file).
+const EXAMPLE: [(&str, &str); 2] = [
+    ("hpa", "fixtures/hpa/web-cpu.yaml"),
+    ("pods", "fixtures/samples/web-cpu.csv"),
+];
+
 #[test]
 fn explain_hpa_equals_the_clis_json_on_the_fixtures() {
     let cases = [
-        case(
-            &[
-                ("hpa", "fixtures/hpa/web-cpu.yaml"),
-                ("pods", "fixtures/samples/web-cpu.csv"),
-            ],
-            json!({"now": NOW}),
-            &["--now", NOW],
-        ),
+        case(&EXAMPLE, json!({"now": NOW}), &["--now", NOW]),
         case(
             &[
                 ("hpa", "fixtures/kubectl/hpa.yaml"),
@@ -797,21 +796,14 @@ fn the_reference_python_client_gets_the_clis_answer() {
     assert_eq!(seen["server"], "hpacalc");
     assert_eq!(seen["tools"], json!(OFFLINE_TOOLS));
     assert_eq!(seen["isError"], json!([false, true]));
+    // The README's example, as reference_client.py sends it.
     let expected = cli(
         &[
-            "--hpa",
-            "fixtures/hpa/web-cpu.yaml",
-            "--pods",
-            "fixtures/samples/web-cpu.csv",
-            "--now",
-            NOW,
-            "-o",
-            "json",
-        ],
-        &[
-            ("fixtures/hpa/web-cpu.yaml", "hpa"),
-            ("fixtures/samples/web-cpu.csv", "pods"),
-        ],
+            &case(&EXAMPLE, json!({}), &["--now", NOW]).flags[..],
+            &["-o", "json"],
+        ]
+        .concat(),
+        &EXAMPLE.map(|(arg, path)| (path, arg)),
     );
     assert_eq!(seen["text"][1], json!(expected));
     assert_eq!(
