@@ -83,6 +83,7 @@ pub struct NodeArgs {
 }
 
 impl NodeArgs {
+    /// The node settings, each left out at the flag's default.
     fn settings(self) -> NodeSettings {
         let d = NodeSettings::default();
         NodeSettings {
@@ -175,10 +176,12 @@ pub fn text(name: &str, text: String) -> Result<Text, InputError> {
     Ok(Text::new(name, text))
 }
 
+/// An optional text argument, bounded.
 fn optional(name: &str, given: Option<String>) -> Result<Option<Text>, InputError> {
     given.map(|t| text(name, t)).transpose()
 }
 
+/// A list of texts, each named by its place (`custom_metrics[1]`), bounded.
 fn each(name: &str, given: Vec<String>) -> Result<Vec<Text>, InputError> {
     (given.into_iter().enumerate())
         .map(|(i, t)| text(&format!("{name}[{i}]"), t))
@@ -252,6 +255,7 @@ pub struct PrintHpaArgs {
 }
 
 impl PrintHpaArgs {
+    /// The HPA's text and the settings that scope it, as `--print-hpa` reads them.
     pub fn inputs(self) -> Result<(Text, Settings)> {
         let mut settings = self.flags.settings()?;
         settings.namespace = self.namespace;
@@ -277,6 +281,7 @@ pub struct LiveArgs {
 }
 
 impl LiveArgs {
+    /// The offline command's settings: live mode reads the rest from the cluster.
     pub fn settings(&self) -> Result<Settings> {
         self.flags.settings()
     }

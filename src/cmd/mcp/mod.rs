@@ -47,6 +47,7 @@ pub struct Server {
     slot: Arc<Semaphore>,
 }
 
+/// Serves one client on stdin and stdout until it closes them.
 pub fn run(args: &McpArgs) -> Result<()> {
     let timeout = crate::input::flag_duration("--call-timeout", &args.call_timeout)?;
     let millis = u64::try_from(timeout.millis()).unwrap_or(0).max(1);
@@ -163,8 +164,7 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let listed = tools::list(&self.context);
-        if !listed.iter().any(|t| t.name == request.name) {
+        if !tools::offers(&self.context, &request.name) {
             return Err(ErrorData::invalid_params(
                 format!(
                     "no tool named {}; tools/list names them",

@@ -122,6 +122,7 @@ fn output(name: &str) -> Option<std::sync::Arc<JsonObject>> {
     }
 }
 
+/// A tool as listed: read-only, idempotent, closed-world (the live ones are opened after).
 fn tool(name: &'static str, description: String, args: JsonObject, out: Option<&str>) -> Tool {
     let mut tool = Tool::new(name, description, args).annotate(
         ToolAnnotations::new()
@@ -174,26 +175,32 @@ pub fn list(context: &Context) -> Vec<Tool> {
         ),
     ];
     if context.allow_live {
-        let mut live = tool(
+        let live = tool(
             "explain_live_hpa",
             LIVE.into(),
             schema_of::<LiveArgs>(),
             Some("report"),
         );
-        if let Some(a) = live.annotations.as_mut() {
-            a.open_world_hint = Some(true);
-        }
         tools.insert(1, live);
-    }
-    for t in tools
-        .iter_mut()
-        .filter(|t| t.name == "audit" && context.allow_live)
-    {
-        if let Some(a) = t.annotations.as_mut() {
-            a.open_world_hint = Some(true);
+        // The tools that read the cluster reach beyond their arguments.
+        for t in
+            (tools.iter_mut()).filter(|t| matches!(t.name.as_ref(), "explain_live_hpa" | "audit"))
+        {
+            if let Some(a) = t.annotations.as_mut() {
+                a.open_world_hint = Some(true);
+            }
         }
     }
     tools
+}
+
+/// Whether the server offers the tool `name`: the live one only with `--allow-live`.
+pub fn offers(context: &Context, name: &str) -> bool {
+    match name {
+        "explain_hpa" | "simulate" | "audit" | "print_hpa" | "list_diagnostics" => true,
+        "explain_live_hpa" => context.allow_live,
+        _ => false,
+    }
 }
 
 /// `list_diagnostics` takes no argument.
@@ -220,7 +227,7 @@ fn parse<T: DeserializeOwned>(arguments: JsonObject) -> Result<T> {
 pub fn call(name: &str, arguments: JsonObject, context: &Context) -> Option<Result<Answer>> {
     Some(match name {
         "explain_hpa" => parse(arguments).and_then(explain),
-        "explain_live_hpa" if context.allow_live => {
+        "explain_live_hpa" if offers(context, name) => {
             parse(arguments).and_then(|a| explain_live(a, context))
         }
         "simulate" => parse(arguments).and_then(simulate),
@@ -345,4 +352,66 @@ fn list_diagnostics() -> Result<Answer> {
         &[],
         &serde_json::json!({ "diagnostics": entries }),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tools_listed_are_the_tools_offered() {
+        for allow_live in [false, true] {
+            let context = Context {
+                allow_live,
+                kubeconfig: None,
+            };
+            let listed: Vec<String> = list(&context).iter().map(|t| t.name.to_string()).collect();
+            for name in [
+                "explain_hpa",
+                "explain_live_hpa",
+                "simulate",
+                "audit",
+                "print_hpa",
+            ] {
+                assert_eq!(
+                    offers(&context, name),
+                    listed.iter().any(|n| n == name),
+                    "{name}"
+                );
+            }
+            assert!(listed.iter().all(|n| offers(&context, n)));
+            assert!(!offers(&context, "compare"));
+        }
+    }
+
+    #[test]
+    fn a_mistyped_argument_is_named_by_its_path() {
+        let args = serde_json::json!({"hpa": "x", "flags": {"tolerance": "a"}});
+        let serde_json::Value::Object(args) = args else {
+            unreachable!()
+        };
+        let e = parse::<ExplainArgs>(args).unwrap_err();
+        assert!(
+            format!("{e:#}").starts_with("arguments: flags.tolerance: invalid type"),
+            "{e:#}"
+        );
+    }
+
+    #[test]
+    fn each_text_is_named_by_its_argument() {
+        let args: ExplainArgs = serde_json::from_value(serde_json::json!({
+            "hpa": "h", "pods": "p", "custom_metrics": ["a", "b"], "now": "2026-11-29T15:00:00Z"
+        }))
+        .unwrap();
+        let inputs = args.inputs().unwrap();
+        assert_eq!(inputs.hpa.name, "hpa");
+        assert_eq!(inputs.pods.as_ref().map(|p| p.name()), Some("pods"));
+        let names: Vec<&str> = inputs
+            .custom_metrics
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect();
+        assert_eq!(names, ["custom_metrics[0]", "custom_metrics[1]"]);
+        assert!(inputs.settings.now.is_some());
+    }
 }
