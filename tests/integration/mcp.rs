@@ -874,3 +874,57 @@ fn the_calls_the_readme_and_docs_show_give_the_summaries_they_show() {
         assert!(readme.contains(&format!("`{tool}`")), "README.md: {tool}");
     }
 }
+
+#[test]
+fn messages_that_are_not_json_rpc_are_dropped_and_the_server_reads_on() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Test::new()
+        .arg("mcp")
+        .command()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let deep = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{{\"name\":\
+         \"explain_hpa\",\"arguments\":{{\"hpa\":{}{}}}}}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    for line in [
+        init.to_string(),
+        initialized.to_string(),
+        deep,
+        "not json at all \u{1b}[2J".to_string(),
+        list.to_string(),
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let first: Value =
+        serde_json::from_str(&rx.recv_timeout(Duration::from_secs(30)).unwrap()).unwrap();
+    assert_eq!(first["id"], 1);
+    let next: Value =
+        serde_json::from_str(&rx.recv_timeout(Duration::from_secs(30)).unwrap()).unwrap();
+    assert_eq!(next["id"], 3, "the two bad lines are not answered: {next}");
+    assert!(next["result"]["tools"].as_array().unwrap().len() == 5);
+    drop(stdin);
+    assert!(
+        child.wait().unwrap().success(),
+        "the server ends when its stdin does"
+    );
+}

@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::{InputError, UsageError};
+use crate::input::cluster::share::Common;
 use crate::input::inputs::{ControllerFlags, NodeSettings, controller_config};
 use crate::input::prometheus::ReplaySettings;
 use crate::input::simulation::{self, SimSettings};
@@ -369,6 +370,12 @@ pub struct AuditArgs {
     pub metrics: Option<String>,
     /// The HPAs' events (`kubectl get events -A -o json`)
     pub events: Option<String>,
+    /// Answers of the custom metrics API, one text each, given to every HPA
+    #[serde(default)]
+    pub custom_metrics: Vec<String>,
+    /// Answers of the external metrics API, one text each, given to every HPA
+    #[serde(default)]
+    pub external_metrics: Vec<String>,
     /// The evaluation time, RFC 3339 (default: the newest time the dump carries)
     pub now: Option<String>,
     /// The node group's maximum size (the Cluster Autoscaler's --nodes)
@@ -387,8 +394,21 @@ pub struct AuditArgs {
 pub const LIVE_AUDIT_ARGS: [&str; 2] = ["namespace", "context"];
 
 impl AuditArgs {
+    /// What every HPA's sync is given besides its share of the dump: the controller flags, the
+    /// time, the metrics APIs' answers.
+    pub fn common(&mut self) -> Result<Common> {
+        Ok(Common {
+            settings: self.settings()?,
+            custom_metrics: each("custom_metrics", std::mem::take(&mut self.custom_metrics))?,
+            external_metrics: each(
+                "external_metrics",
+                std::mem::take(&mut self.external_metrics),
+            )?,
+        })
+    }
+
     /// The settings of every HPA's sync: the controller flags and the time given.
-    pub fn settings(&self) -> Result<Settings> {
+    fn settings(&self) -> Result<Settings> {
         let f = &self.flags;
         let mut settings = Settings::new(controller_config(&ControllerFlags {
             kube_version: f.kube_version.as_deref(),

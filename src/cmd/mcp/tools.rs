@@ -18,7 +18,6 @@ use crate::calc;
 use crate::cmd::audit::{DumpFacts, of_dump};
 use crate::error::UsageError;
 use crate::input::cluster::Dump;
-use crate::input::cluster::share::Common;
 use crate::input::live::{Options, Rules, Session, request_timeout};
 use crate::input::{self, PrintedHpa, simulation};
 use crate::render::{Exporter, Json, Terminal, summary};
@@ -282,7 +281,7 @@ fn simulate(args: SimulateArgs) -> Result<Answer> {
 }
 
 /// Every HPA of a dump (or, with `--allow-live`, of a namespace), as `hpacalc audit -o json`.
-fn audit(args: AuditArgs, context: &Context) -> Result<Answer> {
+fn audit(mut args: AuditArgs, context: &Context) -> Result<Answer> {
     let live = args.namespace.is_some();
     if args.dump.is_none() && !live {
         bail!(UsageError("audit needs a dump".to_string()));
@@ -316,11 +315,7 @@ fn audit(args: AuditArgs, context: &Context) -> Result<Answer> {
     if let Some(t) = &args.metrics {
         dump.read_metrics_text("metrics", &text("metrics", t.clone())?.text)?;
     }
-    let common = Common {
-        settings: args.settings()?,
-        custom_metrics: Vec::new(),
-        external_metrics: Vec::new(),
-    };
+    let common = args.common()?;
     let facts = DumpFacts {
         metrics_given: live || args.metrics.is_some(),
         node_group_max: args.node_group_max,
