@@ -97,7 +97,9 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
         'hpacalc;serve' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Watch this namespace (repeatable; default: the context''s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Watch this namespace (repeatable; default: the context''s)')
-            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Where to answer /metrics, /healthz, /readyz and /api/v1/hpas')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas')
+            [CompletionResult]::new('--page-timeout', '--page-timeout', [CompletionResultType]::ParameterName, 'The longest a page may take to compute; a slower one is answered 503')
+            [CompletionResult]::new('--max-evaluations', '--max-evaluations', [CompletionResultType]::ParameterName, 'How many pages are computed at once; more wait, up to --page-timeout')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (default: its current-context)')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use instead of the context''s, as kubectl''s --cluster')
@@ -112,7 +114,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates: NAME=true|false,...')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Watch every namespace')
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Watch every namespace')
-            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Serve the calculator (/calc) alone, with no cluster: no kubeconfig is read')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Serve the calculator (/calc) and the simulator (/simulate) alone, with no cluster: no kubeconfig is read')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

@@ -627,7 +627,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__serve)
-            opts="-A -n -v -h --all-namespaces --namespace --listen --offline --kubeconfig --context --cluster --user --request-timeout --v --log-format --sync-period --tolerance --kube-version --feature-gates --help"
+            opts="-A -n -v -h --all-namespaces --namespace --listen --offline --page-timeout --max-evaluations --kubeconfig --context --cluster --user --request-timeout --v --log-format --sync-period --tolerance --kube-version --feature-gates --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -642,6 +642,14 @@ _hpacalc() {
                     return 0
                     ;;
                 --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --page-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-evaluations)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -92,7 +92,9 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         &'hpacalc;serve'= {
             cand -n 'Watch this namespace (repeatable; default: the context''s)'
             cand --namespace 'Watch this namespace (repeatable; default: the context''s)'
-            cand --listen 'Where to answer /metrics, /healthz, /readyz and /api/v1/hpas'
+            cand --listen 'Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas'
+            cand --page-timeout 'The longest a page may take to compute; a slower one is answered 503'
+            cand --max-evaluations 'How many pages are computed at once; more wait, up to --page-timeout'
             cand --kubeconfig 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)'
             cand --context 'The kubeconfig context to use (default: its current-context)'
             cand --cluster 'The kubeconfig cluster to use instead of the context''s, as kubectl''s --cluster'
@@ -107,7 +109,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --feature-gates 'Override feature gates: NAME=true|false,...'
             cand -A 'Watch every namespace'
             cand --all-namespaces 'Watch every namespace'
-            cand --offline 'Serve the calculator (/calc) alone, with no cluster: no kubeconfig is read'
+            cand --offline 'Serve the calculator (/calc) and the simulator (/simulate) alone, with no cluster: no kubeconfig is read'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

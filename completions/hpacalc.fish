@@ -88,7 +88,9 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "mcp" -d 'Serve the cal
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rbac" -s h -l help -d 'Print help'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s n -l namespace -d 'Watch this namespace (repeatable; default: the context\'s)' -r
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l listen -d 'Where to answer /metrics, /healthz, /readyz and /api/v1/hpas' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l listen -d 'Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l page-timeout -d 'The longest a page may take to compute; a slower one is answered 503' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l max-evaluations -d 'How many pages are computed at once; more wait, up to --page-timeout' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l context -d 'The kubeconfig context to use (default: its current-context)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l cluster -d 'The kubeconfig cluster to use instead of the context\'s, as kubectl\'s --cluster' -r
@@ -102,7 +104,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l tolerance -d '
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s A -l all-namespaces -d 'Watch every namespace'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l offline -d 'Serve the calculator (/calc) alone, with no cluster: no kubeconfig is read'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l offline -d 'Serve the calculator (/calc) and the simulator (/simulate) alone, with no cluster: no kubeconfig is read'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -l sync-period -d '--horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -l prometheus-rule -d 'Print a prometheus-operator PrometheusRule (monitoring.coreos.com/v1) instead of a plain rules file'

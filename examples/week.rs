@@ -90,6 +90,7 @@ fn run(label: &str, settings: SimSettings) -> Result<()> {
         settings,
         replay: Default::default(),
         label: None,
+        load_set: Vec::new(),
     };
     let setup = simulation::build(&inputs)?;
     let mut best = f64::INFINITY;

@@ -938,13 +938,22 @@ pub struct ServeArgs {
     #[arg(short = 'n', long, value_name = "NAMESPACE")]
     pub namespace: Vec<String>,
 
-    /// Where to answer /metrics, /healthz, /readyz and /api/v1/hpas
+    /// Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:9090")]
     pub listen: std::net::SocketAddr,
 
-    /// Serve the calculator (/calc) alone, with no cluster: no kubeconfig is read
+    /// Serve the calculator (/calc) and the simulator (/simulate) alone, with no cluster: no
+    /// kubeconfig is read
     #[arg(long)]
     pub offline: bool,
+
+    /// The longest a page may take to compute; a slower one is answered 503
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    pub page_timeout: String,
+
+    /// How many pages are computed at once; more wait, up to --page-timeout
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..))]
+    pub max_evaluations: u16,
 
     /// Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)
     #[arg(long, value_name = "FILE")]

@@ -8,6 +8,7 @@ use http_body_util::BodyExt;
 use super::serve::{Reply, TEXT, reply};
 use crate::calc;
 use crate::input::form::{self, PASTED_FIELDS, UNIFORM_FIELDS, Uniform};
+use crate::input::sim_form::{Source, Stepping};
 use crate::input::{self, Inputs};
 use crate::render::page::{self, Answer, Form};
 use crate::report::Report;
@@ -27,7 +28,7 @@ pub enum Asked {
 /// The CSP of every page: no script at all, nothing fetched.
 const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'";
 
-fn html(code: u16, body: String) -> Reply {
+pub(super) fn html(code: u16, body: String) -> Reply {
     let mut response = reply(code, "text/html; charset=utf-8", body);
     let headers = response.headers_mut();
     headers.insert(
@@ -89,14 +90,14 @@ fn evaluate(inputs: Inputs) -> Result<Report> {
 }
 
 /// The page answering `asked`.
-pub fn page(asked: &Asked) -> Reply {
+pub fn page(asked: &Asked, fleet: bool) -> Reply {
     match asked {
-        Asked::Uniform(query) => uniform(query),
-        Asked::Paste(body) => paste(body),
+        Asked::Uniform(query) => uniform(query, fleet),
+        Asked::Paste(body) => paste(body, fleet),
     }
 }
 
-fn uniform(query: &str) -> Reply {
+fn uniform(query: &str, fleet: bool) -> Reply {
     let pairs = form::decode(query);
     let now = form::field(&pairs, "now").unwrap_or("").to_string();
     let given = Uniform::from_pairs(&pairs);
@@ -119,6 +120,7 @@ fn uniform(query: &str) -> Reply {
             .map(|((id, label), value)| (*id, *label, value))
             .collect(),
         now: now.clone(),
+        fleet,
         ..Form::default()
     };
     if pairs.is_empty() {
@@ -135,6 +137,12 @@ fn uniform(query: &str) -> Reply {
                     ("pods.csv".to_string(), u.pods_csv()),
                 ],
             ));
+            let over_time = Stepping {
+                source: Source::Uniform(u),
+                t: 0,
+                load_set: Vec::new(),
+            };
+            page_form.simulate = over_time.href(0, None);
             html(200, page::calc(&page_form, Answer::Report(&report)))
         }
         Err(e) => html(
@@ -144,7 +152,7 @@ fn uniform(query: &str) -> Reply {
     }
 }
 
-fn paste(body: &str) -> Reply {
+fn paste(body: &str, fleet: bool) -> Reply {
     let pairs = form::decode(body);
     let page_form = Form {
         uniform: UNIFORM_FIELDS
@@ -158,6 +166,8 @@ fn paste(body: &str) -> Reply {
             .collect(),
         now: form::field(&pairs, "now").unwrap_or("").to_string(),
         command: None,
+        fleet,
+        simulate: None,
     };
     match form::pasted_inputs(&pairs).and_then(evaluate) {
         Ok(report) => html(200, page::calc(&page_form, Answer::Report(&report))),

@@ -9,10 +9,12 @@ pub mod inputs;
 pub mod live;
 pub mod mcp;
 pub mod misc;
+pub mod pages;
 pub mod print_hpa;
 pub mod rules;
 pub mod serve;
 pub mod simulate;
+pub mod simulator;
 pub mod watch;
 
 use anyhow::Result;

@@ -14,12 +14,16 @@ use anyhow::Result;
 use http_body_util::Full;
 use hyper::body::Bytes;
 
+use super::pages::Site;
 use crate::cli::ServeArgs;
+use crate::input::cluster::Whole;
+use crate::input::cluster::objects::EventHead;
 use crate::input::cluster::share::Common;
 use crate::input::live::LiveError;
 use crate::input::live::client::{Api, Settings as Connection};
 use crate::input::live::watch::Watched;
 use crate::input::{Settings, flag_duration};
+use crate::render::history::History;
 use crate::render::series::{Running, series, summary};
 use crate::report::fleet::AuditReport;
 use crate::scenario::fleet::FleetFacts;
@@ -32,13 +36,17 @@ fn clock() -> Timestamp {
 
 /// What the last sync computed, served until the next one ends.
 #[derive(Default)]
-struct Served {
+pub(super) struct Served {
     metrics: RwLock<String>,
-    audit: RwLock<Option<AuditReport>>,
+    pub(super) audit: RwLock<Option<AuditReport>>,
     ready: AtomicBool,
     running: Running,
     /// When the last sync that answered ended, Unix seconds.
     last_sync: RwLock<f64>,
+    /// The events the last sync read, for the HPA pages.
+    pub(super) events: RwLock<Vec<Whole<EventHead>>>,
+    /// Each HPA's last hour, for its page.
+    pub(super) history: RwLock<History>,
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
@@ -69,9 +77,9 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         };
         let listener = bind(args.listen).await?;
         let served = Arc::new(Served::default());
-        let answering = Arc::clone(&served);
+        let site = Arc::new(Site::new(args, Some(Arc::clone(&served)))?);
         tokio::spawn(accept(listener, move |req| {
-            std::future::ready(route(&answering, req.method(), req.uri().path()))
+            super::pages::answer(Arc::clone(&site), req)
         }));
         let scope = match namespaces.as_slice() {
             [None] => "every namespace".to_string(),
@@ -112,16 +120,18 @@ async fn bind(address: std::net::SocketAddr) -> Result<tokio::net::TcpListener> 
         .map_err(|e| LiveError(format!("cannot listen on {address}: {e}")))?)
 }
 
-/// `serve --offline`: the calculator alone, no cluster (no kubeconfig is read).
+/// `serve --offline`: the calculator and the simulator alone, no cluster (no kubeconfig is read).
 fn offline(args: &ServeArgs) -> Result<()> {
+    let site = Arc::new(Site::new(args, None)?);
     runtime()?.block_on(async {
         let listener = bind(args.listen).await?;
         crate::term::log(&format!(
-            "serve --offline: the calculator on http://{}/calc",
+            "serve --offline: the calculator on http://{0}/calc, the simulator on \
+             http://{0}/simulate",
             args.listen
         ));
         tokio::select! {
-            () = accept(listener, offline_route) => Ok(()),
+            () = accept(listener, move |req| super::pages::answer(Arc::clone(&site), req)) => Ok(()),
             () = stopped() => Ok(()),
         }
     })
@@ -202,10 +212,11 @@ async fn syncs(
         };
         let memories = Arc::clone(&memories);
         let audited = tokio::task::spawn_blocking(move || {
-            super::audit::audit_dump(&dump, &common, &fleet, Some(&memories))
+            let audit = super::audit::audit_dump(&dump, &common, &fleet, Some(&memories));
+            (audit, dump.events)
         })
         .await;
-        let Ok(audit) = audited else {
+        let Ok((audit, events)) = audited else {
             served.failed();
             continue;
         };
@@ -224,16 +235,22 @@ async fn syncs(
                 started.elapsed().as_secs_f64()
             ));
         }
-        served.publish(audit, ended);
+        served.publish(audit, events, ended);
     }
 }
 
 impl Served {
     /// A sync's answer, served from now on.
-    fn publish(&self, audit: AuditReport, ended: f64) {
+    fn publish(&self, audit: AuditReport, events: Vec<Whole<EventHead>>, ended: f64) {
         let text = series(&audit, &self.running, ended);
         if let Ok(mut m) = self.metrics.write() {
             *m = text;
+        }
+        if let Ok(mut h) = self.history.write() {
+            h.record(&audit.hpas, ended);
+        }
+        if let Ok(mut e) = self.events.write() {
+            *e = events;
         }
         if let Ok(mut a) = self.audit.write() {
             *a = Some(audit);
@@ -242,6 +259,14 @@ impl Served {
             *t = ended;
         }
         self.ready.store(true, Ordering::SeqCst);
+    }
+
+    /// When the last sync ended, RFC 3339 (empty before the first).
+    pub(super) fn synced(&self) -> String {
+        let ended = self.last_sync.read().map_or(0.0, |t| *t);
+        #[allow(clippy::cast_possible_truncation, reason = "Unix milliseconds")]
+        let ms = (ended * 1000.0) as i64;
+        jiff::Timestamp::from_millisecond(ms).map_or_else(|_| String::new(), |t| t.to_string())
     }
 
     /// A sync that failed: counted, and the last answer served again with the count.
@@ -298,7 +323,7 @@ const JSON: &str = "application/json";
 /// The Prometheus text format's content type.
 const EXPOSITION: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-fn route(served: &Served, method: &hyper::Method, path: &str) -> Reply {
+pub(super) fn route(served: &Served, method: &hyper::Method, path: &str) -> Reply {
     if method != hyper::Method::GET && method != hyper::Method::HEAD {
         return reply(405, TEXT, "only GET is served\n".into());
     }
@@ -331,44 +356,6 @@ fn route(served: &Served, method: &hyper::Method, path: &str) -> Reply {
             "not found: /metrics, /healthz, /readyz, /api/v1/hpas, /api/v1/findings\n".into(),
         ),
     }
-}
-
-/// The routes of `serve --offline`: `/calc` (GET: the uniform form; POST: a paste), `/healthz`,
-/// `/readyz` (ready at once); `/` sends to `/calc`.
-async fn offline_route(req: hyper::Request<hyper::body::Incoming>) -> Reply {
-    use hyper::Method;
-    let path = req.uri().path().trim_matches('/').to_string();
-    let query = req.uri().query().unwrap_or("").to_string();
-    let method = req.method().clone();
-    let form = match (&method, path.as_str()) {
-        (&Method::GET | &Method::HEAD, "healthz" | "readyz") => {
-            return reply(200, TEXT, "ok\n".into());
-        }
-        (&Method::GET | &Method::HEAD, "") => {
-            let mut to = reply(303, TEXT, "see /calc\n".into());
-            to.headers_mut().insert(
-                hyper::header::LOCATION,
-                hyper::header::HeaderValue::from_static("/calc"),
-            );
-            return to;
-        }
-        (&Method::GET | &Method::HEAD, "calc") => super::calc::Asked::Uniform(query),
-        (&Method::POST, "calc") => match super::calc::read_body(req.into_body()).await {
-            Ok(body) => super::calc::Asked::Paste(body),
-            Err(refused) => return refused,
-        },
-        (_, "calc") => return reply(405, TEXT, "/calc answers GET and POST\n".into()),
-        _ => {
-            return reply(
-                404,
-                TEXT,
-                "not found: /calc, /healthz, /readyz (serve --offline)\n".into(),
-            );
-        }
-    };
-    tokio::task::spawn_blocking(move || super::calc::page(&form))
-        .await
-        .unwrap_or_else(|_| reply(500, TEXT, "the calculation failed\n".into()))
 }
 
 /// `/api/v1/hpas`: each HPA's summary; `/api/v1/hpas/NS/NAME`: its whole report.

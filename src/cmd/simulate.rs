@@ -91,6 +91,7 @@ fn inputs_of(args: &SimulateArgs) -> Result<simulation::Inputs> {
         settings,
         replay,
         label: None,
+        load_set: Vec::new(),
     })
 }
 

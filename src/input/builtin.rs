@@ -168,7 +168,7 @@ spec:
         averageUtilization: 50
 ";
 
-pub const ALL: [BuiltIn; 10] = [
+pub const ALL: [BuiltIn; 12] = [
     BuiltIn {
         name: "tolerance",
         notice: "At 2:00 the load rises 10 % (55 % against a 50 % target): the ratio 1.1 is \
@@ -238,6 +238,45 @@ pub const ALL: [BuiltIn; 10] = [
             replicas: Some(8),
             pod_request: text("cpu=500m"),
             duration: text("10m"),
+            ..SimSettings::default()
+        },
+    },
+    BuiltIn {
+        name: "capped-pending",
+        notice: "6 pods on 2 nodes of 4 slots (2000m, 500m per pod). The load doubles at 1:00: \
+                 100 % against 50 % asks for ceil(2 × 6) = 12 pods, and maxReplicas caps it at 10 \
+                 (TooManyReplicas). 8 fit, 2 stay Pending; the Cluster Autoscaler waits one scan \
+                 because they are under 2 s old, requests node-3 at 1:10, Ready at 2:10, and the \
+                 2 pods land there. With 10 pods at 60 % the formula still asks for 12: the count \
+                 stays at the cap.",
+        hpa: WEB_CPU_50,
+        load: "time,cpu\n0s,1500m\n1m,3000m\n",
+        settings: || SimSettings {
+            replicas: Some(6),
+            pod_request: text("cpu=500m"),
+            node_allocatable: text("cpu=2000m,pods=110"),
+            existing_nodes: Some(2),
+            node_group_min: Some(2),
+            node_group_max: Some(4),
+            node_startup: text("1m"),
+            duration: text("4m"),
+            ..SimSettings::default()
+        },
+    },
+    BuiltIn {
+        name: "drop-to-three",
+        notice: "8 pods at 50 %; just after the 0:00 sync the load falls to 750m for good: every \
+                 sync from 0:15 reads 18 % (750m of 4000m requested, truncated) and recommends \
+                 ceil(8 × 18 / 50) = 3. The 8 recommended at 0:00 \
+                 (and the memory before it) still counts at 5:00, exactly 300 s old, because the \
+                 controller keeps a recommendation that is not older than the window; at 5:15 \
+                 the window holds only 3s and the count falls 8 → 3.",
+        hpa: WEB_CPU_50,
+        load: "time,cpu\n0s,2000m\n1s,750m\n",
+        settings: || SimSettings {
+            replicas: Some(8),
+            pod_request: text("cpu=500m"),
+            duration: text("7m"),
             ..SimSettings::default()
         },
     },

@@ -75,6 +75,12 @@ pub struct Uniform {
     pub tolerance: f64,
     pub min: i64,
     pub max: i64,
+    /// `spec.behavior` as YAML (its fields, unindented); empty is none: the legacy path.
+    pub behavior: String,
+    /// `--node-allocatable` (`cpu=2,pods=110`): with it, the nodes the decision needs.
+    pub node_allocatable: String,
+    /// `--existing-nodes`.
+    pub existing_nodes: Option<i64>,
 }
 
 impl Default for Uniform {
@@ -89,12 +95,15 @@ impl Default for Uniform {
             tolerance: 0.1,
             min: 1,
             max: 10,
+            behavior: String::new(),
+            node_allocatable: String::new(),
+            existing_nodes: None,
         }
     }
 }
 
 /// The GET form's fields, in the order shown: (id, label).
-pub const UNIFORM_FIELDS: [(&str, &str); 9] = [
+pub const UNIFORM_FIELDS: [(&str, &str); 12] = [
     ("replicas", "current replicas"),
     ("usage", "usage per ready pod (% of a 1000m request)"),
     ("ready", "ready pods"),
@@ -104,6 +113,12 @@ pub const UNIFORM_FIELDS: [(&str, &str); 9] = [
     ("tolerance", "tolerance"),
     ("min", "minReplicas"),
     ("max", "maxReplicas"),
+    ("behavior", "behavior (YAML, optional)"),
+    (
+        "node-allocatable",
+        "node allocatable (cpu=2,pods=110; optional: the nodes needed)",
+    ),
+    ("existing-nodes", "existing nodes (optional)"),
 ];
 
 fn whole(pairs: &[(String, String)], name: &str, default: i64, low: i64) -> Result<i64> {
@@ -153,6 +168,18 @@ impl Uniform {
             tolerance,
             min: whole(pairs, "min", d.min, 1)?,
             max: whole(pairs, "max", d.max, 1)?,
+            behavior: field(pairs, "behavior")
+                .unwrap_or("")
+                .trim_end()
+                .to_string(),
+            node_allocatable: field(pairs, "node-allocatable")
+                .unwrap_or("")
+                .trim()
+                .to_string(),
+            existing_nodes: match field(pairs, "existing-nodes").map(str::trim) {
+                None | Some("") => None,
+                Some(_) => Some(whole(pairs, "existing-nodes", 0, 0)?),
+            },
         };
         if u.ready + u.unready + u.missing > MAX_PODS {
             return Err(InputError::new(
@@ -165,7 +192,7 @@ impl Uniform {
     }
 
     /// The values as the form shows them, in `UNIFORM_FIELDS`' order.
-    pub fn values(&self) -> [String; 9] {
+    pub fn values(&self) -> [String; 12] {
         [
             self.replicas.to_string(),
             self.usage.to_string(),
@@ -176,19 +203,30 @@ impl Uniform {
             self.tolerance.to_string(),
             self.min.to_string(),
             self.max.to_string(),
+            self.behavior.clone(),
+            self.node_allocatable.clone(),
+            self.existing_nodes
+                .map_or_else(String::new, |n| n.to_string()),
         ]
     }
 
-    /// The HPA: cpu utilization at `target`, `min` to `max`, no behavior.
+    /// The HPA: cpu utilization at `target`, `min` to `max`, and the behavior given.
     pub fn hpa_text(&self) -> String {
-        format!(
+        let mut text = format!(
             "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: calc\n  \
              namespace: default\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    \
              kind: Deployment\n    name: app\n  minReplicas: {}\n  maxReplicas: {}\n  metrics:\n  \
              - type: Resource\n    resource:\n      name: cpu\n      target:\n        \
              type: Utilization\n        averageUtilization: {}\n",
             self.min, self.max, self.target
-        )
+        );
+        if !self.behavior.trim().is_empty() {
+            text.push_str("  behavior:\n");
+            for line in self.behavior.lines() {
+                let _ = writeln!(text, "    {line}");
+            }
+        }
+        text
     }
 
     /// The samples CSV: the ready pods at `usage`, the not ready ones too (the controller sets
@@ -217,6 +255,12 @@ impl Uniform {
             "hpacalc --hpa hpa.yaml --pods pods.csv --current-replicas {} --tolerance {}",
             self.replicas, self.tolerance
         );
+        if !self.node_allocatable.is_empty() {
+            let _ = write!(out, " --node-allocatable {}", self.node_allocatable);
+        }
+        if let Some(n) = self.existing_nodes {
+            let _ = write!(out, " --existing-nodes {n}");
+        }
         if let Some(now) = now {
             let _ = write!(out, " --now {now}");
         }
@@ -227,6 +271,9 @@ impl Uniform {
     pub fn inputs(&self, now: Option<&str>) -> Result<Inputs> {
         let mut settings = settings(now, Some(self.tolerance))?;
         settings.current_replicas = Some(i32::try_from(self.replicas)?);
+        settings.nodes.node_allocatable =
+            Some(self.node_allocatable.clone()).filter(|a| !a.is_empty());
+        settings.nodes.existing_nodes = self.existing_nodes;
         let mut inputs = Inputs::of_hpa(Text::new("hpa.yaml", self.hpa_text()), settings);
         inputs.pods = Some(Given::Text(Text::new("pods.csv", self.pods_csv())));
         Ok(inputs)
@@ -303,6 +350,45 @@ mod tests {
         assert!(u.hpa_text().contains("averageUtilization: 30"));
         let scenario = crate::input::build(u.inputs(Some("2026-11-29T15:00:00Z")).unwrap());
         assert!(scenario.is_ok(), "{scenario:?}");
+    }
+
+    #[test]
+    fn a_behavior_goes_under_spec_behavior_and_is_read_as_a_manifest_s() {
+        let query = "replicas=4&usage=180&ready=4&target=60&max=100&behavior=\
+                     scaleUp%3A%0A++policies%3A%0A++-+type%3A+Pods%0A++++value%3A+1%0A++++\
+                     periodSeconds%3A+60";
+        let u = Uniform::from_pairs(&pairs(query)).unwrap();
+        assert!(
+            u.hpa_text().ends_with(
+                "  behavior:\n    scaleUp:\n      policies:\n      - type: Pods\n        \
+                            value: 1\n        periodSeconds: 60\n"
+            ),
+            "{}",
+            u.hpa_text()
+        );
+        let report = crate::calc::evaluate(&crate::input::build(u.inputs(None).unwrap()).unwrap());
+        // 180 % of 60 % asks for 12; one pod per minute allows 5.
+        assert_eq!(report.desired_replicas, 5);
+    }
+
+    #[test]
+    fn a_node_allocatable_gives_the_nodes_the_decision_needs() {
+        let query = "replicas=4&usage=180&ready=4&target=60&max=12&node-allocatable=cpu%3D2%2Cpods%3D110\
+                     &existing-nodes=2";
+        let u = Uniform::from_pairs(&pairs(query)).unwrap();
+        assert!(
+            u.command(None)
+                .ends_with("--node-allocatable cpu=2,pods=110 --existing-nodes 2")
+        );
+        let report = crate::calc::evaluate(&crate::input::build(u.inputs(None).unwrap()).unwrap());
+        // 8 pods of 1000m, 2 a node of 2 cores: 4 nodes, 2 more than there are.
+        let nodes = report.nodes.expect("the Nodes section");
+        assert_eq!(report.desired_replicas, 8);
+        assert_eq!(
+            (nodes.pods_per_node, nodes.needed, nodes.to_add),
+            (2, 4, 2),
+            "{nodes:?}"
+        );
     }
 
     #[test]

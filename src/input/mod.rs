@@ -23,6 +23,7 @@ pub mod recognize;
 pub mod required;
 pub mod samples;
 pub mod selector;
+pub mod sim_form;
 pub mod simulation;
 pub mod sources;
 pub mod target;

@@ -39,6 +39,9 @@ pub struct Inputs {
     pub replay: ReplaySettings,
     /// The built-in scenario it is, if one.
     pub label: Option<ScenarioLabel>,
+    /// Loads a person set while stepping through the run (`/simulate`): from each instant on, the
+    /// first metric's total, in milli-units; the curve's later rows are dropped.
+    pub load_set: Vec<(Duration, i64)>,
 }
 
 impl Inputs {
@@ -71,6 +74,7 @@ impl Inputs {
                 name: found.name.to_string(),
                 notice: found.notice.to_string(),
             }),
+            load_set: Vec::new(),
         })
     }
 }
@@ -203,7 +207,10 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
     let loaded = manifest::load(hpa.0, hpa.1, args.name.as_deref())?;
     let keda = scaled_object(&loaded, hpa.0)?;
     let mut warnings = loaded.warnings.clone();
-    let load = load_of(inputs, &loaded.spec.metrics, &mut warnings)?;
+    let mut load = load_of(inputs, &loaded.spec.metrics, &mut warnings)?;
+    for (at, milli) in &inputs.load_set {
+        load.curve.set_from(*at, *milli);
+    }
     let template = template_of(&inputs.hpa, &loaded.spec)?;
     let pod_request = pod_request(args, &loaded.spec.metrics, template.as_ref())?;
     let container = container(hpa.0, &loaded.spec.metrics)?;

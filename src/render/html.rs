@@ -251,7 +251,7 @@ pub fn render(sim: &Simulation, reports: &SyncReports) -> String {
     summary(&mut out, sim, &title);
     chart(&mut out, sim);
     out.push_str("<div class=\"columns\">\n<div>\n<h2>Timeline</h2>\n");
-    timeline(&mut out, sim);
+    timeline(&mut out, sim, 0);
     out.push_str("</div>\n<div>\n");
     chosen(&mut out, reports);
     out.push_str("</div>\n</div>\n");
@@ -301,15 +301,15 @@ fn chart(out: &mut String, sim: &Simulation) {
     );
 }
 
-/// The timeline table: the text table's columns, one row per sync.
-fn timeline(out: &mut String, sim: &Simulation) {
+/// The timeline table: the text table's columns, one row per sync from the `from`-th on.
+pub(crate) fn timeline(out: &mut String, sim: &Simulation, from: usize) {
     out.push_str("<div id=\"timeline-box\">\n<table id=\"timeline\"><thead><tr>");
     for h in header(sim) {
         let _ = write!(out, "<th>{h}</th>");
     }
     out.push_str("</tr></thead>\n<tbody>\n");
     let unit = load_unit(sim);
-    for (i, row) in sim.timeline.iter().enumerate() {
+    for (i, row) in sim.timeline.iter().enumerate().skip(from) {
         let scaled = if row.desired_replicas == row.replicas {
             ""
         } else {
@@ -347,7 +347,7 @@ fn chosen(out: &mut String, reports: &SyncReports) {
 }
 
 /// The events between the syncs, folded.
-fn events(out: &mut String, sim: &Simulation) {
+pub(crate) fn events(out: &mut String, sim: &Simulation) {
     if sim.events.is_empty() {
         return;
     }

@@ -4,10 +4,13 @@
 
 pub mod chart;
 pub mod fleet;
+pub mod fleet_page;
+pub mod history;
 pub mod hpa;
 pub mod html;
 pub mod page;
 pub mod series;
+pub mod simulator;
 pub mod summary;
 pub mod table;
 pub mod timeline;

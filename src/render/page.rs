@@ -19,6 +19,10 @@ pub struct Form {
     pub now: String,
     /// For the uniform case: the equivalent command and the files it reads (name, text).
     pub command: Option<(String, Vec<(String, String)>)>,
+    /// The server has a cluster: the pages link to the fleet.
+    pub fleet: bool,
+    /// The same case in the simulator (a link), when it has one.
+    pub simulate: Option<String>,
 }
 
 /// What the page answers.
@@ -74,18 +78,33 @@ thead th { background: #f6f8fa; }
 .decision { font-size: 16px; }
 .error { color: #cf222e; white-space: pre-wrap; border-left: 3px solid #cf222e; padding: 4px 8px; }
 pre { background: #f6f8fa; padding: 8px; overflow: auto; }
+nav { margin-bottom: 8px; } nav a { color: #0969da; }
 ";
+
+/// The start of every page: its title, the common style and `extra`, and the links between the
+/// pages (`fleet`: the server has a cluster).
+pub fn head(title: &str, extra: &str, fleet: bool) -> String {
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>hpacalc: {}</title><style>{STYLE}{extra}</style></head><body>\n<nav>",
+        esc(title)
+    );
+    if fleet {
+        out.push_str("<a href=\"/\" id=\"nav-fleet\">Fleet</a> · ");
+    }
+    out.push_str(
+        "<a href=\"/calc\" id=\"nav-calc\">Calculator</a> · \
+         <a href=\"/simulate\" id=\"nav-simulate\">Simulator</a></nav>\n",
+    );
+    out
+}
 
 /// The whole page.
 pub fn calc(form: &Form, answer: Answer<'_>) -> String {
-    let mut out = String::from(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>hpacalc: the HPA calculator</title><style>",
-    );
-    out.push_str(STYLE);
+    let mut out = head("the HPA calculator", "", form.fleet);
     out.push_str(
-        "</style></head><body>\n<h1>The HPA calculator</h1>\n<p>What the \
+        "<h1>The HPA calculator</h1>\n<p>What the \
          HorizontalPodAutoscaler controller does at its next sync, computed by hpacalc's \
          engine.</p>\n<div class=\"forms\">\n",
     );
@@ -103,6 +122,45 @@ pub fn calc(form: &Form, answer: Answer<'_>) -> String {
     out
 }
 
+/// A labelled one-line field of a form.
+pub fn text_field(out: &mut String, id: &str, label: &str, value: &str) {
+    let _ = writeln!(
+        out,
+        "<label for=\"{id}\">{} <input type=\"text\" id=\"{id}\" name=\"{id}\" \
+         value=\"{}\"></label>",
+        esc(label),
+        esc(value)
+    );
+}
+
+/// A labelled text area of a form (the newline after the tag keeps a text's first newline).
+pub fn text_area(out: &mut String, id: &str, label: &str, rows: u8, text: &str) {
+    let _ = writeln!(
+        out,
+        "<label for=\"{id}\">{}</label><textarea id=\"{id}\" name=\"{id}\" rows=\"{rows}\">\n{}\
+         </textarea>",
+        esc(label),
+        esc(text)
+    );
+}
+
+/// `HPA ns/name → Kind/name · Kubernetes 1.37 rules · now`: a report's heading.
+pub fn report_title(report: &Report) -> String {
+    format!(
+        "HPA {} → {} · Kubernetes {} rules · {}",
+        report.hpa, report.target, report.kube_version, report.now
+    )
+}
+
+/// The embedded JSON of a page, which no browser runs.
+pub fn data_script(out: &mut String, id: &str, json: &str) {
+    let _ = writeln!(
+        out,
+        "<script type=\"application/json\" id=\"{id}\">{}</script>",
+        script_json(json)
+    );
+}
+
 fn error_box(out: &mut String, message: Option<&str>) {
     if let Some(message) = message {
         let _ = writeln!(
@@ -118,13 +176,11 @@ fn uniform_form(out: &mut String, form: &Form, error: Option<&str>) {
     out.push_str("<form method=\"get\" action=\"/calc\" id=\"uniform\"><h2>Every pod alike</h2>\n");
     error_box(out, error);
     for (id, label, value) in &form.uniform {
-        let _ = writeln!(
-            out,
-            "<label for=\"{id}\">{} <input type=\"text\" id=\"{id}\" name=\"{id}\" \
-             value=\"{}\"></label>",
-            esc(label),
-            esc(value)
-        );
+        if *id == "behavior" {
+            text_area(out, id, label, 4, value);
+        } else {
+            text_field(out, id, label, value);
+        }
     }
     let _ = writeln!(
         out,
@@ -166,14 +222,7 @@ fn paste_form(out: &mut String, form: &Form, error: Option<&str>) {
             .iter()
             .find(|(i, _)| *i == id)
             .map_or("", |(_, t)| t.as_str());
-        let _ = writeln!(
-            out,
-            "<label for=\"{id}\">{}</label><textarea id=\"{id}\" name=\"{id}\" rows=\"{}\">\n{}\
-             </textarea>",
-            esc(label),
-            if id == "hpa" { 10 } else { 4 },
-            esc(text)
-        );
+        text_area(out, id, label, if id == "hpa" { 10 } else { 4 }, text);
     }
     let _ = writeln!(
         out,
@@ -185,7 +234,7 @@ fn paste_form(out: &mut String, form: &Form, error: Option<&str>) {
 }
 
 /// One metric's hold band, as a sentence.
-fn band_text(band: &HoldBand) -> String {
+pub fn band_text(band: &HoldBand) -> String {
     let high = band
         .high
         .as_ref()
@@ -204,11 +253,8 @@ fn band_text(band: &HoldBand) -> String {
 fn report_section(out: &mut String, form: &Form, report: &Report) {
     let _ = writeln!(
         out,
-        "<section id=\"report\"><h2>HPA {} → {} · Kubernetes {} rules · {}</h2>",
-        esc(&report.hpa),
-        esc(&report.target),
-        esc(&report.kube_version),
-        esc(&report.now)
+        "<section id=\"report\"><h2>{}</h2>",
+        esc(&report_title(report))
     );
     report_body(out, report);
     let bands: Vec<_> = report
@@ -223,6 +269,14 @@ fn report_section(out: &mut String, form: &Form, report: &Report) {
         }
         out.push_str("</ul>\n");
     }
+    if let Some(href) = &form.simulate {
+        let _ = writeln!(
+            out,
+            "<p><a id=\"to-simulator\" href=\"{}\">The same pods over time, in the simulator \
+             (what if the load doubles?)</a></p>",
+            esc(href)
+        );
+    }
     if let Some((command, files)) = &form.command {
         let _ = writeln!(
             out,
@@ -236,11 +290,11 @@ fn report_section(out: &mut String, form: &Form, report: &Report) {
     let json = serde_json::to_string_pretty(report).unwrap_or_default();
     let _ = writeln!(
         out,
-        "<details><summary>The -o json report</summary><pre>{}</pre></details>\n\
-         <script type=\"application/json\" id=\"hpacalc-data\">{}</script></section>",
-        esc(&json),
-        script_json(&json)
+        "<details><summary>The -o json report</summary><pre>{}</pre></details>",
+        esc(&json)
     );
+    data_script(out, "hpacalc-data", &json);
+    out.push_str("</section>\n");
 }
 
 #[cfg(test)]

@@ -196,7 +196,7 @@ fn target_type(m: &MetricReport) -> &'static str {
 }
 
 /// (value, target, scale up at, scale down at) of a metric, in base units.
-fn metric_values(m: &MetricReport) -> [Option<f64>; 4] {
+pub(crate) fn metric_values(m: &MetricReport) -> [Option<f64>; 4] {
     let t = &m.target;
     let (value, target) = match t.target_type.as_str() {
         "Utilization" => (

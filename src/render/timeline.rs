@@ -80,7 +80,7 @@ pub(crate) fn load_unit(sim: &Simulation) -> LoadUnit {
 }
 
 /// A load value in the column's unit (Kubernetes notation: `6`, `2160m`, `512Mi`).
-fn load_text(unit: LoadUnit, load: f64) -> String {
+pub(crate) fn load_text(unit: LoadUnit, load: f64) -> String {
     let milli = load_milli(load);
     match unit {
         LoadUnit::Whole => (milli / 1000).to_string(),

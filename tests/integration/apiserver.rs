@@ -62,7 +62,7 @@ pub struct Dumped {
 const DUMP_PAGE: usize = 100;
 
 /// The lists the dump serves: (group version, resource, kind).
-const DUMP_LISTS: [(&str, &str, &str); 10] = [
+const DUMP_LISTS: [(&str, &str, &str); 11] = [
     (
         "autoscaling/v2",
         "horizontalpodautoscalers",
@@ -81,6 +81,7 @@ const DUMP_LISTS: [(&str, &str, &str); 10] = [
     ),
     ("metrics.k8s.io/v1beta1", "pods", "PodMetrics"),
     ("v1", "events", "Event"),
+    ("events.k8s.io/v1", "events", "Event"),
 ];
 
 impl Fixture {

@@ -34,6 +34,28 @@ pub(crate) struct Browser {
 /// Runs Debian's Chromium headless on `url` with `mode` (`--dump-dom`, `--screenshot=...`),
 /// offline and in a fresh profile; its console messages go to stderr.
 pub(crate) fn chromium(url: &str, mode: &str, scratch: &Path) -> Browser {
+    chromium_sized(url, mode, scratch, "1280,2000")
+}
+
+/// A screenshot of `url` in a 1280×960 window, kept under the tests' output as `name` for a
+/// person to look at; with `HPACALC_BLESS=1` also written to `docs/` (README's pictures).
+pub(crate) fn screenshot(url: &str, name: &str, scratch: &Path) {
+    // A folder of its own: `temp_dir` empties it, and tests run side by side.
+    let folder = format!("screenshot-{}", name.trim_end_matches(".png"));
+    let file = crate::support::temp_dir(&folder).join(name);
+    chromium_sized(
+        url,
+        &format!("--screenshot={}", file.display()),
+        scratch,
+        "1280,960",
+    );
+    assert!(std::fs::metadata(&file).unwrap().len() > 1000, "{name}");
+    if std::env::var_os("HPACALC_BLESS").is_some() {
+        std::fs::copy(&file, crate::support::root().join("docs").join(name)).unwrap();
+    }
+}
+
+fn chromium_sized(url: &str, mode: &str, scratch: &Path, size: &str) -> Browser {
     let binary = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .into_iter()
         .find(|p| Path::new(p).exists())
@@ -53,9 +75,9 @@ pub(crate) fn chromium(url: &str, mode: &str, scratch: &Path) -> Browser {
             "--disable-sync",
             "--enable-logging=stderr",
             "--v=0",
-            "--window-size=1280,2000",
             "--hide-scrollbars",
         ])
+        .arg(format!("--window-size={size}"))
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg(mode)
         .arg(url)

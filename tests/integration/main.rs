@@ -31,3 +31,5 @@ mod simulate;
 mod support;
 mod tables;
 mod web;
+mod web_fleet;
+mod web_simulator;

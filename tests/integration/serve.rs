@@ -37,7 +37,7 @@ impl Serving {
     /// `start`, with more flags.
     pub fn start_with(server: &ApiServer, period: &str, flags: &[&str]) -> Serving {
         let port = free_port();
-        let log = temp_dir("serve").join("stderr.txt");
+        let log = temp_dir(&format!("serve-{port}")).join("stderr.txt");
         let child = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
             .args(["serve", "--sync-period", period, "--listen"])
             .arg(format!("127.0.0.1:{port}"))

@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::html::{chromium, console};
+use crate::html::{chromium, console, screenshot};
 use crate::support::{NOW, Scratch, free_port, get, json, root, temp_dir};
 
 /// `hpacalc serve --offline` running, killed when dropped.
-struct Offline {
+pub(crate) struct Offline {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
 }
 
 impl Drop for Offline {
@@ -27,12 +27,18 @@ impl Drop for Offline {
 
 impl Offline {
     /// Starts it with no kubeconfig anywhere, and waits for `/readyz`.
-    fn start() -> Offline {
+    pub(crate) fn start() -> Offline {
+        Offline::start_with(&[])
+    }
+
+    /// `start`, with more flags.
+    pub(crate) fn start_with(flags: &[&str]) -> Offline {
         let port = free_port();
-        let dir = temp_dir("web-home");
+        let dir = temp_dir(&format!("web-home-{port}"));
         let child = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
             .args(["serve", "--offline", "--listen"])
             .arg(format!("127.0.0.1:{port}"))
+            .args(flags)
             .env("HOME", &dir)
             .env("KUBECONFIG", dir.join("no-such-kubeconfig"))
             .stdin(Stdio::null())
@@ -49,13 +55,13 @@ impl Offline {
         serving
     }
 
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}", self.port)
     }
 }
 
 /// `application/x-www-form-urlencoded`, every byte but the unreserved ones escaped.
-fn encode(text: &str) -> String {
+pub(crate) fn encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
@@ -67,7 +73,7 @@ fn encode(text: &str) -> String {
 }
 
 /// A raw HTTP/1.0 POST of `body` to `path`: the status, the head and the body of the answer.
-fn post(port: u16, path: &str, body: &[u8]) -> (u16, String, String) {
+pub(crate) fn post(port: u16, path: &str, body: &[u8]) -> (u16, String, String) {
     let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
@@ -89,7 +95,7 @@ fn post(port: u16, path: &str, body: &[u8]) -> (u16, String, String) {
 }
 
 /// The page's `hpacalc-data` JSON.
-fn data(page: &str) -> Value {
+pub(crate) fn data(page: &str) -> Value {
     let start = page
         .find("id=\"hpacalc-data\">")
         .expect("the page embeds its JSON")
@@ -138,15 +144,12 @@ fn seed_004s_worked_examples_through_the_calculator_form_in_chromium() {
             "the command is shown"
         );
     }
-    // A screenshot for a person to look at, kept under the tests' output.
-    let kept = temp_dir("web-screenshot");
-    let shot = kept.join("calc.png");
-    chromium(
+    // A screenshot for a person to look at (README's, with HPACALC_BLESS=1).
+    screenshot(
         &server.url(&format!("/calc?{}&now={NOW}", examples[2].0)),
-        &format!("--screenshot={}", shot.display()),
+        "web-calc.png",
         &dir.0,
     );
-    assert!(std::fs::metadata(&shot).unwrap().len() > 1000);
 }
 
 #[test]
@@ -209,5 +212,28 @@ fn an_input_error_is_the_clis_message_with_422() {
     assert!(page.contains("id=\"explain\""), "the form is shown again");
     // Only the calculator is served: no cluster path.
     assert_eq!(get(server.port, "/metrics").unwrap().0, 404);
+    assert_eq!(get(server.port, "/healthz").unwrap().0, 200);
+}
+
+#[test]
+fn a_page_past_its_time_limit_or_without_a_free_place_is_503() {
+    let server = Offline::start_with(&["--page-timeout", "1ms", "--max-evaluations", "1"]);
+    // A day of syncs with nodes takes far longer than a millisecond: 503, and its computation
+    // keeps the one place until it ends.
+    let day = "/simulate?scenario=node-scale-down&t=86400";
+    let (code, text) = get(server.port, day).unwrap();
+    assert_eq!(code, 503, "{text}");
+    assert!(
+        text.contains("took longer than --page-timeout (1 ms)"),
+        "{text}"
+    );
+    // The next page finds no free place within its limit.
+    let (code, text) = get(server.port, "/calc?replicas=4").unwrap();
+    assert_eq!(code, 503, "{text}");
+    assert!(
+        text.contains("waited for a free place longer than --page-timeout"),
+        "{text}"
+    );
+    // The health checks are no evaluation.
     assert_eq!(get(server.port, "/healthz").unwrap().0, 200);
 }

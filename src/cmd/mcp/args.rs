@@ -340,6 +340,7 @@ impl SimulateArgs {
             settings: self.flags,
             replay,
             label: None,
+            load_set: Vec::new(),
         })
     }
 }

@@ -31,6 +31,15 @@ pub struct Share<'a> {
     pub own: Option<&'a super::HpaFiles>,
 }
 
+/// Events as the one `List` that `--events` reads.
+pub fn event_list<'a>(events: impl Iterator<Item = &'a str>) -> String {
+    let items: Vec<&str> = events.collect();
+    format!(
+        "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{}]}}",
+        items.join(",")
+    )
+}
+
 /// What every HPA's command shares.
 pub struct Common {
     /// The controller flags and the evaluation time.
@@ -88,11 +97,7 @@ impl Share<'_> {
             inputs.target = Some(Given::Read { name, value });
         }
         if !self.events.is_empty() {
-            let items: Vec<&str> = self.events.iter().map(|e| &*e.text).collect();
-            let list = format!(
-                "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{}]}}",
-                items.join(",")
-            );
+            let list = event_list(self.events.iter().map(|e| &*e.text));
             inputs.events = Some(Text::new(file("events.json"), list));
         }
         for (flag, name, text) in self.own.iter().flat_map(|o| &o.files) {

@@ -65,9 +65,8 @@ pub fn stabilize_recommendation(
 ) -> i32 {
     let mut max_recommendation = prenormalized;
     let mut old_sample = None;
-    let cutoff = now.sub(window);
     for (i, rec) in memory.recommendations.iter().enumerate() {
-        if rec.timestamp.before(cutoff) {
+        if !counts_in_window(rec.timestamp, now, window, true) {
             old_sample = Some(i);
         } else if rec.replicas > max_recommendation {
             max_recommendation = rec.replicas;
@@ -75,6 +74,19 @@ pub fn stabilize_recommendation(
     }
     store_recommendation(memory, old_sample, prenormalized, now);
     max_recommendation
+}
+
+/// Whether a recommendation stored at `at` counts at `now` in a window of `window`: the legacy
+/// path keeps one exactly `window` old (`!rec.timestamp.Before(cutoff)`,
+/// stabilizeRecommendation), the behavior path does not (`rec.timestamp.After(cutoff)`,
+/// stabilizeRecommendationWithBehaviors).
+pub fn counts_in_window(at: Timestamp, now: Timestamp, window: Duration, legacy: bool) -> bool {
+    let cutoff = now.sub(window);
+    if legacy {
+        !at.before(cutoff)
+    } else {
+        at.after(cutoff)
+    }
 }
 
 fn store_recommendation(
@@ -158,15 +170,17 @@ pub fn stabilize_recommendation_with_behaviors(
     down_window_seconds: i32,
 ) -> Limited {
     let mut up_recommendation = arg.desired_replicas;
-    let up_cutoff = now.sub(Duration::from_secs(i64::from(up_window_seconds)));
+    let up_window = Duration::from_secs(i64::from(up_window_seconds));
+    let up_cutoff = now.sub(up_window);
     let mut down_recommendation = arg.desired_replicas;
-    let down_cutoff = now.sub(Duration::from_secs(i64::from(down_window_seconds)));
+    let down_window = Duration::from_secs(i64::from(down_window_seconds));
+    let down_cutoff = now.sub(down_window);
     let mut old_sample = None;
     for (i, rec) in memory.recommendations.iter().enumerate() {
-        if rec.timestamp.after(up_cutoff) {
+        if counts_in_window(rec.timestamp, now, up_window, false) {
             up_recommendation = up_recommendation.min(rec.replicas);
         }
-        if rec.timestamp.after(down_cutoff) {
+        if counts_in_window(rec.timestamp, now, down_window, false) {
             down_recommendation = down_recommendation.max(rec.replicas);
         }
         if rec.timestamp.before(up_cutoff) && rec.timestamp.before(down_cutoff) {
@@ -475,6 +489,15 @@ mod tests {
         // The old sample was overwritten in place, not appended.
         assert_eq!(memory.recommendations.len(), 2);
         assert_eq!(memory.recommendations[1].replicas, 4);
+    }
+
+    #[test]
+    fn a_sample_exactly_window_old_counts_only_on_the_legacy_path() {
+        let window = Duration::from_secs(300);
+        assert!(counts_in_window(ago(300), NOW, window, true));
+        assert!(!counts_in_window(ago(300), NOW, window, false));
+        assert!(counts_in_window(ago(299), NOW, window, false));
+        assert!(!counts_in_window(ago(301), NOW, window, true));
     }
 
     #[test]

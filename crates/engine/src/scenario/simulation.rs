@@ -53,6 +53,73 @@ pub struct LoadCurve {
     pub metric_columns: Vec<usize>,
 }
 
+impl LoadCurve {
+    /// The column of the HPA's first metric: the load a person turns up or down.
+    fn driving_column(&self) -> usize {
+        self.metric_columns.first().copied().unwrap_or(0)
+    }
+
+    /// The first metric's total at `at` (milli-units).
+    pub fn driving_value_at(&self, at: Duration) -> i64 {
+        let column = self.driving_column();
+        self.steps
+            .iter()
+            .take_while(|s| s.at <= at)
+            .last()
+            .and_then(|s| s.values.get(column).copied())
+            .unwrap_or(0)
+    }
+
+    /// From `at` on, the first metric's total is `milli` and every other column keeps its value
+    /// at `at`: the curve's later steps are dropped, since the person now drives the load.
+    pub fn set_from(&mut self, at: Duration, milli: i64) {
+        let column = self.driving_column();
+        let Some(mut step) = self.steps.iter().take_while(|s| s.at <= at).last().cloned() else {
+            return;
+        };
+        self.steps.retain(|s| s.at < at);
+        if let Some(v) = step.values.get_mut(column) {
+            *v = milli;
+        }
+        step.at = at;
+        self.steps.push(step);
+    }
+}
+
+#[cfg(test)]
+mod load_tests {
+    use super::*;
+
+    #[test]
+    fn a_set_load_holds_from_its_instant_and_drops_the_later_steps() {
+        let step = |at: i64, values: Vec<i64>| LoadStep {
+            at: Duration::from_secs(at),
+            values,
+        };
+        let mut curve = LoadCurve {
+            columns: Vec::new(),
+            steps: vec![
+                step(0, vec![7, 1000]),
+                step(120, vec![8, 1100]),
+                step(300, vec![9, 1200]),
+            ],
+            metric_columns: vec![1],
+        };
+        assert_eq!(curve.driving_value_at(Duration::from_secs(119)), 1000);
+        assert_eq!(curve.driving_value_at(Duration::from_secs(120)), 1100);
+        curve.set_from(Duration::from_secs(61), 2000);
+        assert_eq!(
+            curve.steps,
+            [step(0, vec![7, 1000]), step(61, vec![7, 2000])]
+        );
+        curve.set_from(Duration::from_secs(61), 500);
+        assert_eq!(
+            curve.steps,
+            [step(0, vec![7, 1000]), step(61, vec![7, 500])]
+        );
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LoadColumn {

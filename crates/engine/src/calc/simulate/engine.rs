@@ -15,6 +15,7 @@ use crate::time::{Duration, Timestamp};
 
 use super::actual::compare;
 use super::result::{Event, Simulation, SyncRow};
+use super::snapshot::Snapshot;
 
 /// The simulation clock's zero as an instant (any instant would do: only differences matter).
 pub const START: Timestamp = Timestamp(1_800_000_000_000);
@@ -209,6 +210,14 @@ pub fn run_observed<'s>(
     setup: &'s Setup,
     observer: Option<&'s mut SyncObserver<'s>>,
 ) -> Simulation {
+    run_to_snapshot(setup, observer).0
+}
+
+/// Runs the simulation and keeps the cluster as the run leaves it (`/simulate`'s panels).
+pub fn run_to_snapshot<'s>(
+    setup: &'s Setup,
+    observer: Option<&'s mut SyncObserver<'s>>,
+) -> (Simulation, Snapshot) {
     let mut engine = Engine::new(setup);
     engine.observer = observer;
     engine.place_start_pods();
@@ -231,11 +240,12 @@ pub fn run_observed<'s>(
         }
         t = next;
     }
+    let snapshot = engine.snapshot(end);
     let mut simulation = engine.finish(end);
     if let Some(curve) = &setup.actual {
         compare(&mut simulation, curve);
     }
-    simulation
+    (simulation, snapshot)
 }
 
 impl<'s> Engine<'s> {

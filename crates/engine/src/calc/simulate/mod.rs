@@ -31,9 +31,10 @@ mod replicaset;
 pub mod result;
 pub mod rollout;
 mod scheduler;
+pub mod snapshot;
 mod summary;
 
-pub use engine::{START, SyncObserver, clock, run, run_observed};
+pub use engine::{START, SyncObserver, clock, run, run_observed, run_to_snapshot};
 pub use result::*;
 
 #[cfg(test)]

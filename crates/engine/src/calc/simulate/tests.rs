@@ -241,3 +241,45 @@ fn surge_pods_that_stay_pending_mark_the_rows_of_the_rollout() {
     }
     assert_eq!(sim.summary.rollout_surge_syncs, 5);
 }
+
+#[test]
+fn the_snapshot_shows_each_node_s_pods_the_pending_ones_and_the_window() {
+    // The CA test's run stopped at 0:35: 8 pods wanted, 2 nodes of 3 slots (1900m free each,
+    // 600m pods): 6 bound and Ready or starting, 2 Pending, no node requested yet.
+    let mut s = testing::on_nodes(testing::simulation(&[(0, 1000), (30, 3000)], 4), 2);
+    s.duration = Duration::from_secs(35);
+    let (sim, snapshot) = run_to_snapshot(&s, None);
+    assert_eq!(snapshot.time, 35);
+    let slots: Vec<i64> = snapshot.nodes.iter().map(|n| n.slots).collect();
+    let held: Vec<usize> = snapshot.nodes.iter().map(|n| n.pods.len()).collect();
+    assert_eq!(
+        (slots.as_slice(), held.as_slice()),
+        ([3, 3].as_slice(), [3, 3].as_slice())
+    );
+    assert_eq!(snapshot.pending.len(), 2);
+    assert!(snapshot.pending.iter().all(|p| p.state == "pending"));
+    assert!(snapshot.unmodelled.is_empty());
+    assert_eq!(row(&sim, 30).desired_replicas, 8);
+    // The seeded memory (every 15 s from -5:00) and the syncs at 0:00, 0:15 and 0:30, each of
+    // which overwrote the sample its legacy window no longer kept: -4:30 to 0:30 are left, all
+    // counted by the 0:30 sync (at most 300 s old).
+    let kept: Vec<(i64, bool)> = snapshot
+        .recommendations
+        .iter()
+        .map(|c| (c.time, c.counts))
+        .collect();
+    let expected: Vec<(i64, bool)> = (-270..=30).step_by(15).map(|t| (t, true)).collect();
+    assert_eq!(kept, expected);
+}
+
+#[test]
+fn without_a_node_model_the_bound_pods_are_unmodelled() {
+    let mut s = testing::simulation(&[(0, 1000), (60, 2000)], 4);
+    s.duration = Duration::from_secs(60);
+    let (_, snapshot) = run_to_snapshot(&s, None);
+    assert!(snapshot.nodes.is_empty());
+    let states: Vec<&str> = snapshot.unmodelled.iter().map(|p| p.state).collect();
+    // 4 Ready, 4 created at 1:00 and starting.
+    assert_eq!(states.iter().filter(|s| **s == "ready").count(), 4);
+    assert_eq!(states.iter().filter(|s| **s == "starting").count(), 4);
+}

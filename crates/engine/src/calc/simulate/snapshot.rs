@@ -1,0 +1,146 @@
+//! The cluster as a run leaves it, for the panels of `hpacalc serve`'s `/simulate`: each node
+//! with its pod slots and pods, the Pending pods, and the recommendations the controller keeps,
+//! each marked by whether the last sync's stabilization window counted it (the engine's own
+//! rule, `normalize::counts_in_window`).
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::calc::normalize;
+use crate::time::Duration;
+
+use super::engine::{Engine, NodeState, PodState, SimPod, secs};
+
+/// The state at the end of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    /// Seconds from the start.
+    pub time: i64,
+    /// Each node in creation order; empty when the run has no node model.
+    pub nodes: Vec<NodeSnapshot>,
+    /// Without a node model: the bound pods (on one node without limits).
+    pub unmodelled: Vec<PodSnapshot>,
+    /// Pods no node holds yet (phase Pending).
+    pub pending: Vec<PodSnapshot>,
+    /// The recommendations the controller keeps, oldest first.
+    pub recommendations: Vec<WindowCell>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSnapshot {
+    pub name: String,
+    /// Still booting: Ready at `readyAt` (seconds).
+    pub ready_at: Option<i64>,
+    /// How many of the workload's pods it holds at most: those on it and the room left.
+    pub slots: i64,
+    pub pods: Vec<PodSnapshot>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PodSnapshot {
+    /// The pod's name, as the controller sees it (`web-7`, in creation order).
+    pub name: String,
+    /// `pending`, `starting`, `ready` or `terminating`.
+    pub state: &'static str,
+    /// The pod template's revision: 0, then 1 from a rollout on.
+    pub revision: u32,
+}
+
+/// One stored recommendation.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WindowCell {
+    /// When it was stored, seconds (negative: the memory a run starts with).
+    pub time: i64,
+    pub replicas: i32,
+    /// The last sync's scale-down window counted it.
+    pub counts: bool,
+}
+
+fn pod(p: &SimPod, name: &str) -> PodSnapshot {
+    PodSnapshot {
+        name: name.to_string(),
+        state: match p.state {
+            PodState::Pending => "pending",
+            PodState::Starting { .. } => "starting",
+            PodState::Ready { .. } => "ready",
+            PodState::Terminating { .. } => "terminating",
+        },
+        revision: p.revision,
+    }
+}
+
+impl Engine<'_> {
+    /// What the panels show at `end` (ms), the instant the run stopped at.
+    pub(super) fn snapshot(&self, end: i64) -> Snapshot {
+        // `pods` is aligned with the controller's view, which holds the names.
+        let named = || self.pods.iter().zip(&self.scenario.pods);
+        let bound = |id: u32| {
+            named()
+                .filter(|(p, _)| p.node == Some(id) && p.state != PodState::Pending)
+                .map(|(p, seen)| pod(p, &seen.name))
+                .collect::<Vec<_>>()
+        };
+        let nodes = self
+            .nodes
+            .iter()
+            .map(|n| NodeSnapshot {
+                name: n.slot.name.clone(),
+                ready_at: match n.state {
+                    NodeState::Booting { ready_at } => Some(secs(ready_at)),
+                    NodeState::Ready => None,
+                },
+                slots: n
+                    .slot
+                    .workload_pods
+                    .saturating_add(n.slot.room_for(&self.setup.pod_request)),
+                pods: bound(n.id),
+            })
+            .collect();
+        let unmodelled = if self.setup.nodes.is_none() {
+            bound(0)
+        } else {
+            Vec::new()
+        };
+        let pending = named()
+            .filter(|(p, _)| p.state == PodState::Pending)
+            .map(|(p, seen)| pod(p, &seen.name))
+            .collect();
+        Snapshot {
+            time: secs(end),
+            nodes,
+            unmodelled,
+            pending,
+            recommendations: self.window_cells(),
+        }
+    }
+
+    /// The stored recommendations, each judged by the window of the last sync.
+    fn window_cells(&self) -> Vec<WindowCell> {
+        let now = self.scenario.now;
+        let config = &self.scenario.config;
+        let (window, legacy) = match &self.scenario.hpa.behavior {
+            None => (config.downscale_stabilization_window, true),
+            Some(b) => {
+                let seconds =
+                    normalize::scale_down_window(b, config.downscale_stabilization_window);
+                (Duration::from_secs(i64::from(seconds)), false)
+            }
+        };
+        let mut cells: Vec<WindowCell> = self
+            .memory
+            .recommendations
+            .iter()
+            .map(|rec| WindowCell {
+                time: secs(rec.timestamp.0.saturating_sub(super::START.0)),
+                replicas: rec.replicas,
+                counts: normalize::counts_in_window(rec.timestamp, now, window, legacy),
+            })
+            .collect();
+        cells.sort_by_key(|c| c.time);
+        cells
+    }
+}

@@ -1,0 +1,206 @@
+//! `/simulate` of `hpacalc serve`: a state (`input::sim_form`) filled into `simulation::Inputs`,
+//! built and run to its instant as `hpacalc simulate` runs, and the page rendered
+//! (`render::simulator`) with the controls to the next states. An input error is the page with
+//! the CLI's message, 422.
+
+use crate::calc::simulate::{self, Simulation, SyncRow};
+use crate::input::form;
+use crate::input::sim_form::{DEMOS, MAX_SECONDS, PASTED_SETTINGS, PASTED_TEXTS, Source, Stepping};
+use crate::input::{builtin, simulation};
+use crate::render::simulator::{self as page, Control, Frame, To};
+use crate::render::{Exporter, Json};
+use crate::report::Report;
+use crate::time::Duration;
+
+use super::calc::html;
+use super::serve::Reply;
+
+/// What a request asks the simulator.
+#[derive(Debug, Clone)]
+pub enum Asked {
+    /// A link's query.
+    Get(String),
+    /// The POST form's body: a paste, and the button pressed (`go`).
+    Post(String),
+}
+
+/// The load choices: (id, label, per mille of the load now).
+const LOAD_CHOICES: [(&str, &str, i64); 5] = [
+    ("load-50", "×½", 500),
+    ("load-75", "×¾", 750),
+    ("load-125", "×1¼", 1250),
+    ("load-150", "×1½", 1500),
+    ("load-200", "×2", 2000),
+];
+
+/// The pairs a POST means: its button's `go` (`SECONDS` or `SECONDS;AT:QUANTITY`) moves `t` and
+/// may set a load, replacing the sets from that instant on.
+fn pressed(mut pairs: Vec<(String, String)>) -> Vec<(String, String)> {
+    let Some(go) = form::field(&pairs, "go").map(str::to_string) else {
+        return pairs;
+    };
+    let (t, set) = go
+        .split_once(';')
+        .map_or((go.as_str(), None), |(t, s)| (t, Some(s)));
+    pairs.retain(|(n, _)| n != "t" && n != "go");
+    pairs.push(("t".into(), t.to_string()));
+    if let Some(set) = set {
+        let at = set.split(':').next().and_then(|a| a.parse::<i64>().ok());
+        pairs.retain(|(n, v)| {
+            n != "set" || v.split(':').next().and_then(|a| a.parse::<i64>().ok()) < at
+        });
+        pairs.push(("set".into(), set.to_string()));
+    }
+    pairs
+}
+
+/// The page answering `asked`.
+pub fn page(asked: &Asked, fleet: bool) -> Reply {
+    let pairs = match asked {
+        Asked::Get(query) => form::decode(query),
+        Asked::Post(body) => pressed(form::decode(body)),
+    };
+    let mut frame = Frame {
+        fleet,
+        demos: demos(),
+        ..Frame::default()
+    };
+    let stepping = match Stepping::from_pairs(&pairs) {
+        Ok(s) => s,
+        Err(e) => return refused(&mut frame, &pairs, &format!("{e:#}")),
+    };
+    let setup = match stepping.inputs().and_then(|i| simulation::build(&i)) {
+        Ok(setup) => setup,
+        Err(e) => return refused(&mut frame, &pairs, &format!("{e:#}")),
+    };
+    let (sim, snapshot, last) = run(&setup, stepping.t);
+    let sync = sim.settings.sync_period_seconds.max(1);
+    let now = setup.load.driving_value_at(Duration::from_secs(stepping.t));
+    frame.steps = vec![
+        control(
+            &stepping,
+            "next-sync",
+            &format!("Next sync (+{sync} s)"),
+            (stepping.t / sync + 1) * sync,
+            None,
+        ),
+        control(&stepping, "wait-1m", "Wait 1 min", stepping.t + 60, None),
+        control(&stepping, "restart", "Start over", 0, None),
+    ];
+    frame.loads = LOAD_CHOICES
+        .iter()
+        .map(|(id, label, per_mille)| {
+            let milli = now.saturating_mul(*per_mille) / 1000;
+            control(
+                &stepping,
+                id,
+                label,
+                (stepping.t / sync + 1) * sync,
+                Some(milli),
+            )
+        })
+        .collect();
+    if stepping.t == 0 {
+        frame.steps.retain(|c| c.id != "restart");
+    }
+    frame.scenarios = scenarios(&stepping.source);
+    settings_fields(&mut frame, &pairs);
+    if let Source::Paste(fields) = &stepping.source {
+        let mut carried = fields.clone();
+        carried.extend(
+            stepping
+                .load_set
+                .iter()
+                .map(|(at, milli)| ("set".to_string(), format!("{at}:{milli}m"))),
+        );
+        carried.push(("t".into(), stepping.t.to_string()));
+        frame.carried = Some(carried);
+    }
+    let json = Json.export(&sim, crate::term::terminal());
+    html(
+        200,
+        page::page(Some((&sim, &snapshot, last.as_ref())), &frame, &json),
+    )
+}
+
+/// The run to `t`, its snapshot, and the report of its last sync.
+fn run(
+    setup: &crate::scenario::simulation::Setup,
+    t: i64,
+) -> (Simulation, simulate::snapshot::Snapshot, Option<Report>) {
+    let sync = (setup.timing.sync_period.millis() / 1000).max(1);
+    let last_sync = t / sync * sync;
+    let mut last = None;
+    let mut observe = |row: &SyncRow, build: &dyn Fn() -> Report| {
+        if row.time == last_sync {
+            last = Some(build());
+        }
+    };
+    let (sim, snapshot) = simulate::run_to_snapshot(setup, Some(&mut observe));
+    (sim, snapshot, last)
+}
+
+/// A control to the state at `t` (capped at `MAX_SECONDS`) with `load` set from the next second.
+fn control(stepping: &Stepping, id: &str, label: &str, t: i64, load: Option<i64>) -> Control {
+    let t = t.min(MAX_SECONDS);
+    let to = match stepping.href(t, load) {
+        Some(href) => To::Link(href),
+        None => To::Post(match load {
+            Some(milli) => format!("{t};{}:{milli}m", stepping.t + 1),
+            None => t.to_string(),
+        }),
+    };
+    Control {
+        id: id.to_string(),
+        label: label.to_string(),
+        to,
+    }
+}
+
+fn demos() -> Vec<Control> {
+    DEMOS
+        .iter()
+        .enumerate()
+        .map(|(i, name)| Control {
+            id: format!("demo-{}", i + 1),
+            label: format!("{}. {name}", i + 1),
+            to: To::Link(format!("/simulate?scenario={name}&t=0")),
+        })
+        .collect()
+}
+
+fn scenarios(source: &Source) -> Vec<(&'static str, bool)> {
+    builtin::ALL
+        .iter()
+        .map(|s| (s.name, matches!(source, Source::Builtin(n) if n == s.name)))
+        .collect()
+}
+
+/// The paste form's settings, as given.
+fn settings_fields(frame: &mut Frame, pairs: &[(String, String)]) {
+    frame.settings = PASTED_SETTINGS
+        .iter()
+        .map(|(id, label)| {
+            (
+                *id,
+                *label,
+                form::field(pairs, id).unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+}
+
+/// The page with the CLI's message, 422; the pasted texts are kept for correcting in place.
+fn refused(frame: &mut Frame, pairs: &[(String, String)], message: &str) -> Reply {
+    frame.error = Some(message.to_string());
+    frame.scenarios = scenarios(&Source::Builtin(String::new()));
+    settings_fields(frame, pairs);
+    frame.carried = Some(
+        pairs
+            .iter()
+            .filter(|(n, _)| PASTED_TEXTS.contains(&n.as_str()))
+            .cloned()
+            .collect(),
+    );
+    html(422, page::page(None, frame, ""))
+}

@@ -1,0 +1,427 @@
+//! The cluster's pages of `hpacalc serve`: `/`, every HPA of the last sync at a glance, and
+//! `/hpa/NS/NAME`, one HPA's report with its last hour and its events. Pure functions of the
+//! audit's reports; no script runs (the fleet refreshes itself with a `<meta>` refresh at each
+//! sync); `#hpacalc-data` holds the fleet summary or the `-o json` report.
+
+use std::fmt::Write;
+
+use crate::input::paste::events::HpaEvent;
+use crate::render::history::Point;
+use crate::render::html::report_body;
+use crate::render::page::{band_text, data_script, esc, head, report_title};
+use crate::render::series::{metric_values, summary};
+use crate::report::fleet::AuditReport;
+use crate::report::{Report, Severity};
+
+const STYLE: &str = r"
+.bad { color: #cf222e; } .muted { color: #57606a; }
+tr.error td:first-child { border-left: 3px solid #cf222e; }
+tr.warning td:first-child { border-left: 3px solid #9a6700; }
+svg text { font: 10px sans-serif; fill: #57606a; }
+#filters label { display: inline; margin-right: 4px; }
+";
+
+/// What `/` shows.
+pub struct FleetPage<'a> {
+    pub audit: &'a AuditReport,
+    /// The filters, as given (`""`: all).
+    pub namespace: &'a str,
+    pub code: &'a str,
+    /// Seconds between syncs: the page reloads at that pace.
+    pub refresh: u64,
+    /// When the last sync ended (RFC 3339).
+    pub synced: &'a str,
+}
+
+fn worst(report: &Report) -> Option<Severity> {
+    report.diagnostics.iter().map(|d| d.severity).max()
+}
+
+fn mismatch(report: &Report) -> bool {
+    report
+        .status_comparison
+        .as_ref()
+        .is_some_and(|c| !c.matches)
+}
+
+fn severity_class(s: Option<Severity>) -> &'static str {
+    match s {
+        Some(Severity::Error) => "error",
+        Some(Severity::Warning) => "warning",
+        _ => "",
+    }
+}
+
+/// The reports the filters keep, most severe first, then those whose status disagrees.
+pub fn kept<'a>(reports: &'a [Report], namespace: &str, code: &str) -> Vec<&'a Report> {
+    let mut kept: Vec<&Report> = reports
+        .iter()
+        .filter(|r| namespace.is_empty() || r.hpa.split('/').next() == Some(namespace))
+        .filter(|r| code.is_empty() || r.diagnostics.iter().any(|d| d.code == code))
+        .collect();
+    kept.sort_by(|a, b| {
+        (worst(b), mismatch(b))
+            .cmp(&(worst(a), mismatch(a)))
+            .then_with(|| a.hpa.cmp(&b.hpa))
+    });
+    kept
+}
+
+/// A metric's value against its hold band: the band shaded, the target a tick, the value a bar.
+fn band_bar(report: &Report) -> String {
+    let Some(metric) = report.metrics.first() else {
+        return String::new();
+    };
+    let [value, target, up, down] = metric_values(metric);
+    let Some(value) = value else {
+        return "<span class=\"muted\">no value</span>".to_string();
+    };
+    let top = [Some(value), target, up, down]
+        .into_iter()
+        .flatten()
+        .fold(0.0_f64, f64::max)
+        .max(f64::MIN_POSITIVE)
+        * 1.25;
+    let x = |v: f64| (v / top * 160.0).clamp(0.0, 160.0);
+    let mut svg = String::from(
+        "<svg width=\"160\" height=\"14\" role=\"img\"><rect width=\"160\" height=\"14\" \
+         fill=\"#f6f8fa\"/>",
+    );
+    let (low, high) = (down.map_or(0.0, x), up.map_or(160.0, x));
+    let _ = write!(
+        svg,
+        "<rect x=\"{low:.1}\" width=\"{:.1}\" height=\"14\" fill=\"#dafbe1\"/>\
+         <rect y=\"5\" width=\"{:.1}\" height=\"4\" fill=\"#0969da\"/>",
+        (high - low).max(0.0),
+        x(value)
+    );
+    if let Some(t) = target {
+        let _ = write!(
+            svg,
+            "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y2=\"14\" stroke=\"#24292f\"/>",
+            x(t)
+        );
+    }
+    let _ = write!(
+        svg,
+        "<title>{}: {value}, holds between {} and {}</title></svg>",
+        esc(&metric.name),
+        down.map_or_else(|| "any lower value".to_string(), |d| format!("above {d}")),
+        up.map_or_else(|| "any higher value".to_string(), |u| format!("below {u}"))
+    );
+    svg
+}
+
+fn options(out: &mut String, id: &str, label: &str, values: &[&str], chosen: &str) {
+    let _ = write!(
+        out,
+        "<label for=\"{id}\">{label}</label> <select id=\"{id}\" name=\"{}\"><option value=\"\">all\
+         </option>",
+        id.trim_start_matches("filter-")
+    );
+    for v in values {
+        let selected = if *v == chosen { " selected" } else { "" };
+        let _ = write!(out, "<option{selected}>{}</option>", esc(v));
+    }
+    out.push_str("</select> ");
+}
+
+/// `/`: the fleet.
+pub fn fleet(page: &FleetPage<'_>) -> String {
+    let mut out = head("the fleet", STYLE, true);
+    out = out.replacen(
+        "<title>",
+        &format!(
+            "<meta http-equiv=\"refresh\" content=\"{}\"><title>",
+            page.refresh.max(1)
+        ),
+        1,
+    );
+    let a = page.audit;
+    let _ = writeln!(
+        out,
+        "<h1>Every HPA</h1><p class=\"muted\" id=\"synced\">The sync of {}: {} HPA(s), {} \
+         scaling up, {} down, {} at max, {} failing. This page reloads every {} s.</p>",
+        esc(page.synced),
+        a.summary.hpas,
+        a.summary.scaling_up,
+        a.summary.scaling_down,
+        a.summary.at_max,
+        a.summary.failing,
+        page.refresh
+    );
+    let mut namespaces: Vec<&str> = a
+        .hpas
+        .iter()
+        .filter_map(|r| r.hpa.split('/').next())
+        .collect();
+    namespaces.sort_unstable();
+    namespaces.dedup();
+    let mut codes: Vec<&str> = a
+        .hpas
+        .iter()
+        .flat_map(|r| r.diagnostics.iter().map(|d| d.code.as_str()))
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    out.push_str("<form method=\"get\" action=\"/\" id=\"filters\">");
+    options(
+        &mut out,
+        "filter-namespace",
+        "namespace",
+        &namespaces,
+        page.namespace,
+    );
+    options(&mut out, "filter-code", "diagnostic", &codes, page.code);
+    out.push_str("<button type=\"submit\" id=\"filter\">Filter</button></form>\n");
+    out.push_str(
+        "<table id=\"hpas\"><thead><tr><th>HPA</th><th>replicas</th><th>why</th>\
+         <th>metric and hold band</th><th>status</th></tr></thead><tbody>\n",
+    );
+    let kept = kept(&a.hpas, page.namespace, page.code);
+    for r in &kept {
+        let why = r.diagnostics.first().map_or_else(
+            || esc(&r.decision.summary),
+            |d| format!("<b>{}</b> {}", esc(&d.code), esc(&d.message)),
+        );
+        let status = match r.status_comparison.as_ref() {
+            Some(c) if !c.matches => format!(
+                "<span class=\"bad\">differs{}</span>",
+                c.desired_replicas
+                    .map_or(String::new(), |d| format!(": status says {}", d.status))
+            ),
+            Some(_) => "matches".to_string(),
+            None => "-".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "<tr class=\"{}\" data-hpa=\"{}\"><td><a href=\"/hpa/{}\">{}</a><br>\
+             <span class=\"muted\">{}</span></td><td>{} → {}</td><td>{why}</td><td>{}</td>\
+             <td>{status}</td></tr>",
+            severity_class(worst(r)),
+            esc(&r.hpa),
+            esc(&r.hpa),
+            esc(&r.hpa),
+            esc(&r.target),
+            r.current_replicas,
+            r.desired_replicas,
+            band_bar(r)
+        );
+    }
+    out.push_str("</tbody></table>\n");
+    if !a.unevaluated.is_empty() {
+        out.push_str("<h2>Not evaluated</h2><ul id=\"unevaluated\">\n");
+        for u in &a.unevaluated {
+            let _ = writeln!(out, "<li>{}: {}</li>", esc(&u.hpa), esc(&u.error));
+        }
+        out.push_str("</ul>\n");
+    }
+    let data = serde_json::json!({
+        "summary": a.summary,
+        "hpas": kept.iter().map(|r| summary(r)).collect::<Vec<_>>(),
+    });
+    data_script(&mut out, "hpacalc-data", &data.to_string());
+    out.push_str("</body></html>\n");
+    out
+}
+
+/// What `/hpa/NS/NAME` shows.
+pub struct HpaPage<'a> {
+    pub report: &'a Report,
+    pub history: &'a [Point],
+    pub events: &'a [HpaEvent],
+    /// Why the events could not be read, if so.
+    pub events_error: Option<String>,
+    /// The calculator and the simulator with this HPA's numbers, when its metric is a
+    /// Utilization one.
+    pub calc: Option<String>,
+    pub simulate: Option<String>,
+}
+
+/// One line of a chart: its label, its colour, its value at a point.
+type Line<'a> = (&'a str, &'a str, &'a dyn Fn(&Point) -> Option<f64>);
+
+/// A small line chart of `series` (each a label, a colour, and one value a point) over time.
+fn chart(id: &str, points: &[Point], series: &[Line<'_>]) -> String {
+    let (w, h) = (480.0, 120.0);
+    let first = points.first().map_or(0.0, |p| p.at);
+    let span = points.last().map_or(1.0, |p| p.at - first).max(1.0);
+    let top = points
+        .iter()
+        .flat_map(|p| series.iter().filter_map(move |(_, _, f)| f(p)))
+        .fold(0.0_f64, f64::max)
+        .max(f64::MIN_POSITIVE)
+        * 1.1;
+    let mut svg = format!(
+        "<svg id=\"{id}\" width=\"{w}\" height=\"{}\" role=\"img\"><rect width=\"{w}\" \
+         height=\"{h}\" fill=\"#f6f8fa\"/>",
+        h + 14.0
+    );
+    for (i, (label, colour, value)) in series.iter().enumerate() {
+        let line: Vec<String> = points
+            .iter()
+            .filter_map(|p| {
+                let v = value(p)?;
+                Some(format!(
+                    "{:.1},{:.1}",
+                    (p.at - first) / span * w,
+                    h - v / top * h
+                ))
+            })
+            .collect();
+        let _ = write!(
+            svg,
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\" points=\"{}\"/>\
+             <text x=\"{}\" y=\"{}\" fill=\"{colour}\">{}</text>",
+            line.join(" "),
+            4 + i * 120,
+            h + 12.0,
+            esc(label)
+        );
+    }
+    let _ = write!(
+        svg,
+        "<text x=\"{}\" y=\"10\" text-anchor=\"end\">{}</text><text x=\"{}\" y=\"{}\" \
+         text-anchor=\"end\">0</text></svg>",
+        w - 2.0,
+        (top * 100.0).round() / 100.0,
+        w - 2.0,
+        h - 2.0
+    );
+    svg
+}
+
+/// `/hpa/NS/NAME`: the report, its last hour, its events.
+pub fn hpa(page: &HpaPage<'_>) -> String {
+    let r = page.report;
+    let mut out = head(&r.hpa, STYLE, true);
+    let _ = writeln!(out, "<h1>{}</h1>", esc(&report_title(r)));
+    report_body(&mut out, r);
+    for m in &r.metrics {
+        if let Some(band) = &m.hold_band {
+            let _ = writeln!(
+                out,
+                "<p class=\"band\">{}: {}</p>",
+                esc(&m.name),
+                esc(&band_text(band))
+            );
+        }
+    }
+    if let Some(c) = r
+        .status_comparison
+        .as_ref()
+        .and_then(|c| c.explanation.as_ref())
+    {
+        let _ = writeln!(out, "<p id=\"status\">{}</p>", esc(c));
+    }
+    let _ = writeln!(
+        out,
+        "<h2>The last hour ({} syncs)</h2>{}<br>{}",
+        page.history.len(),
+        chart(
+            "history-metric",
+            page.history,
+            &[
+                ("value", "#0969da", &|p: &Point| p.value),
+                ("target", "#24292f", &|p: &Point| p.target),
+                ("scales up at", "#cf222e", &|p: &Point| p.up_at),
+                ("scales down at", "#1a7f37", &|p: &Point| p.down_at),
+            ],
+        ),
+        chart(
+            "history-replicas",
+            page.history,
+            &[
+                ("current", "#24292f", &|p: &Point| Some(f64::from(
+                    p.current
+                ))),
+                ("status desired", "#9a6700", &|p: &Point| p
+                    .status_desired
+                    .map(f64::from)),
+                ("computed", "#0969da", &|p: &Point| Some(f64::from(
+                    p.desired
+                ))),
+            ],
+        )
+    );
+    out.push_str("<h2>Events</h2>\n");
+    if let Some(e) = &page.events_error {
+        let _ = writeln!(out, "<p class=\"bad\" id=\"events-error\">{}</p>", esc(e));
+    }
+    out.push_str("<table id=\"events\"><tbody>\n");
+    for e in page.events {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>×{}</td><td>{}</td></tr>",
+            if e.warning { "Warning" } else { "Normal" },
+            esc(&e.reason),
+            e.count,
+            esc(&e.message)
+        );
+    }
+    out.push_str("</tbody></table>\n<p>");
+    if let Some(href) = &page.calc {
+        let _ = write!(
+            out,
+            "<a id=\"to-calc\" href=\"{}\">In the calculator</a> · ",
+            esc(href)
+        );
+    }
+    if let Some(href) = &page.simulate {
+        let _ = write!(
+            out,
+            "<a id=\"to-simulator\" href=\"{}\">In the simulator (what if the load doubles?)</a>",
+            esc(href)
+        );
+    }
+    let json = serde_json::to_string_pretty(r).unwrap_or_default();
+    out.push_str("</p>\n");
+    data_script(&mut out, "hpacalc-data", &json);
+    out.push_str("</body></html>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calc::testing::{cpu_utilization, scenario};
+    use crate::report::Diagnostic;
+
+    fn report(hpa: &str, severity: Option<Severity>) -> Report {
+        let mut r = crate::calc::evaluate(&scenario(vec![cpu_utilization(50)], 4, 500));
+        r.hpa = hpa.to_string();
+        r.diagnostics = severity
+            .map(|s| Diagnostic::new("AtMaxReplicas", s, "m", ""))
+            .into_iter()
+            .collect();
+        r
+    }
+
+    #[test]
+    fn the_most_severe_come_first_and_the_filters_keep_what_they_say() {
+        let reports = [
+            report("a/quiet", None),
+            report("b/warned", Some(Severity::Warning)),
+            report("a/failing", Some(Severity::Error)),
+            report("a/noted", Some(Severity::Info)),
+        ];
+        let order: Vec<&str> = kept(&reports, "", "")
+            .iter()
+            .map(|r| r.hpa.as_str())
+            .collect();
+        assert_eq!(order, ["a/failing", "b/warned", "a/noted", "a/quiet"]);
+        let in_a: Vec<&str> = kept(&reports, "a", "AtMaxReplicas")
+            .iter()
+            .map(|r| r.hpa.as_str())
+            .collect();
+        assert_eq!(in_a, ["a/failing", "a/noted"]);
+    }
+
+    #[test]
+    fn the_band_bar_escapes_and_marks_the_target() {
+        let r = report("a/web", None);
+        let bar = band_bar(&r);
+        assert!(bar.starts_with("<svg"), "{bar}");
+        assert!(bar.contains("<line"), "the target is a tick");
+    }
+}
