@@ -4,10 +4,11 @@
 use anyhow::{Result, bail};
 
 use crate::cli::{Cli, FleetControllerFlags, NodeFlags};
-use crate::error::{InputError, UsageError};
-use crate::input::inputs::{ControllerFlags, NodeSettings, controller_config, flag_duration};
+use crate::error::UsageError;
+use crate::input::inputs::{
+    ControllerFlags, NodeSettings, controller_config, flag_duration, flag_time,
+};
 use crate::input::{Given, Inputs, Settings, Text};
-use crate::time::Timestamp;
 
 impl NodeSettings {
     /// The node flags, as given.
@@ -39,18 +40,11 @@ impl Settings {
 
     /// The settings the flags give, validated (usage errors first, then each flag's value).
     pub fn from_cli(cli: &Cli) -> Result<Settings> {
-        let now = match &cli.now {
-            Some(text) => Some(Timestamp::parse_rfc3339(text).ok_or_else(|| {
-                InputError::new(
-                    "--now",
-                    format!(
-                        "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
-                        crate::error::quoted(text)
-                    ),
-                )
-            })?),
-            None => None,
-        };
+        let now = cli
+            .now
+            .as_deref()
+            .map(|t| flag_time("--now", t))
+            .transpose()?;
         let controller = controller_config(&ControllerFlags {
             kube_version: cli.kube_version.as_deref(),
             feature_gates: cli.feature_gates.as_deref(),

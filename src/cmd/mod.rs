@@ -7,6 +7,7 @@ pub mod calc;
 pub mod evaluate;
 pub mod inputs;
 pub mod live;
+pub mod mcp;
 pub mod misc;
 pub mod pages;
 pub mod print_hpa;
@@ -18,7 +19,7 @@ pub mod watch;
 
 use anyhow::Result;
 
-use crate::cli::{AuditArgs, Cli, Command, RulesArgs, ServeArgs, SimulateArgs};
+use crate::cli::{AuditArgs, Cli, Command, McpArgs, RulesArgs, ServeArgs, SimulateArgs};
 
 /// What one invocation runs: a subcommand, or a mode of the top-level flags.
 #[derive(Debug)]
@@ -34,6 +35,7 @@ pub enum Subcommand<'a> {
     Simulate(&'a SimulateArgs),
     Audit(&'a AuditArgs),
     Serve(&'a ServeArgs),
+    Mcp(&'a McpArgs),
     Schema,
     Rbac,
     Rules(&'a RulesArgs),
@@ -47,6 +49,7 @@ impl Subcommand<'_> {
             (Some(Command::Simulate(args)), _) => Subcommand::Simulate(args),
             (Some(Command::Audit(args)), _) => Subcommand::Audit(args),
             (Some(Command::Serve(args)), _) => Subcommand::Serve(args),
+            (Some(Command::Mcp(args)), _) => Subcommand::Mcp(args),
             (Some(Command::Schema), _) => Subcommand::Schema,
             (Some(Command::Rbac), _) => Subcommand::Rbac,
             (Some(Command::Rules(args)), _) => Subcommand::Rules(args),
@@ -68,6 +71,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Subcommand::Simulate(args) => simulate::run(args),
         Subcommand::Audit(args) => audit::run(args),
         Subcommand::Serve(args) => serve::run(args),
+        Subcommand::Mcp(args) => mcp::run(args),
         Subcommand::Schema => misc::schema(),
         Subcommand::Rbac => misc::rbac(),
         Subcommand::Rules(args) => rules::run(args),

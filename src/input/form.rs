@@ -8,9 +8,8 @@ use std::fmt::Write;
 use anyhow::Result;
 
 use crate::error::{InputError, UsageError};
-use crate::input::inputs::{ControllerFlags, controller_config};
+use crate::input::inputs::{ControllerFlags, controller_config, flag_time};
 use crate::input::{Given, Inputs, Settings, Text};
-use crate::time::Timestamp;
 
 /// Every pod's request in the uniform case: a percent of it is 10m.
 pub const REQUEST_MILLI: i64 = 1000;
@@ -283,18 +282,9 @@ impl Uniform {
 
 /// `now`, an RFC 3339 time, as `--now` reads it.
 fn settings(now: Option<&str>, tolerance: Option<f64>) -> Result<Settings> {
-    let now = match now.map(str::trim).filter(|t| !t.is_empty()) {
-        Some(text) => Some(Timestamp::parse_rfc3339(text).ok_or_else(|| {
-            InputError::new(
-                "now",
-                format!(
-                    "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
-                    crate::error::quoted(text)
-                ),
-            )
-        })?),
-        None => None,
-    };
+    let now = (now.map(str::trim).filter(|t| !t.is_empty()))
+        .map(|text| flag_time("now", text))
+        .transpose()?;
     let mut settings = Settings::new(controller_config(&ControllerFlags {
         tolerance,
         ..ControllerFlags::default()

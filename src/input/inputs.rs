@@ -185,6 +185,19 @@ pub fn flag_duration(flag: &str, text: &str) -> Result<Duration, InputError> {
     Duration::parse(text).map_err(|e| InputError::new(flag, e))
 }
 
+/// A time flag (`--now`), RFC 3339, named in the error.
+pub fn flag_time(flag: &str, text: &str) -> Result<Timestamp, InputError> {
+    Timestamp::parse_rfc3339(text).ok_or_else(|| {
+        InputError::new(
+            flag,
+            format!(
+                "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
+                crate::error::quoted(text)
+            ),
+        )
+    })
+}
+
 /// The controller's flags validated into its configuration: the one place they are checked, for
 /// one sync, a simulation and an audit alike.
 pub fn controller_config(flags: &ControllerFlags<'_>) -> Result<ControllerConfig, InputError> {
@@ -252,7 +265,10 @@ impl Inputs {
 }
 
 /// The settings of a simulation run, as given; each left `None` takes its default (`--help` names them).
-#[derive(Debug, Clone, Default, PartialEq)]
+/// An MCP call gives them as an object, each named as its flag (`pod_request` for
+/// `--pod-request`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct SimSettings {
     /// The HPA to pick when the manifest holds several.
     pub name: Option<String>,
