@@ -27,7 +27,7 @@ fi
 # The protocol's reference Python client (PyPI `mcp`) for one test of `hpacalc mcp`: installed
 # when pip can, quietly; without it that test says SKIPPED and the others run.
 if command -v python3 >/dev/null 2>&1 && ! python3 -c "import mcp" >/dev/null 2>&1; then
-  python3 -m pip install --quiet --disable-pip-version-check mcp >/dev/null 2>&1 ||
+  python3 -m pip install --quiet --disable-pip-version-check --timeout 20 --retries 1 mcp >/dev/null 2>&1 ||
     echo "note: could not pip install mcp: the reference Python client test will be SKIPPED" >&2
 fi
 
