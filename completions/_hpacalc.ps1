@@ -93,6 +93,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -262,6 +263,14 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'hpacalc;mcp' {
+            [CompletionResult]::new('--call-timeout', '--call-timeout', [CompletionResultType]::ParameterName, 'The longest one tool call may take; a call still running then is answered with an error')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file of the live tools (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)')
+            [CompletionResult]::new('--allow-live', '--allow-live', [CompletionResultType]::ParameterName, 'Also offer the tools that read the cluster through the kubeconfig, as live mode does (explain_live_hpa, audit of a namespace); read-only')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'hpacalc;help' {
             [CompletionResult]::new('rbac', 'rbac', [CompletionResultType]::ParameterValue, 'Print the minimal read-only ClusterRole live mode needs, as YAML')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped')
@@ -271,6 +280,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -296,6 +306,9 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             break
         }
         'hpacalc;help;audit' {
+            break
+        }
+        'hpacalc;help;mcp' {
             break
         }
         'hpacalc;help;help' {

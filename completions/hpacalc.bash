@@ -28,6 +28,9 @@ _hpacalc() {
             hpacalc,help)
                 cmd="hpacalc__subcmd__help"
                 ;;
+            hpacalc,mcp)
+                cmd="hpacalc__subcmd__mcp"
+                ;;
             hpacalc,rbac)
                 cmd="hpacalc__subcmd__rbac"
                 ;;
@@ -55,6 +58,9 @@ _hpacalc() {
             hpacalc__subcmd__help,help)
                 cmd="hpacalc__subcmd__help__subcmd__help"
                 ;;
+            hpacalc__subcmd__help,mcp)
+                cmd="hpacalc__subcmd__help__subcmd__mcp"
+                ;;
             hpacalc__subcmd__help,rbac)
                 cmd="hpacalc__subcmd__help__subcmd__rbac"
                 ;;
@@ -77,7 +83,7 @@ _hpacalc() {
 
     case "${cmd}" in
         hpacalc)
-            opts="-f -n -l -o -v -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --cluster --user --v --request-timeout --save --watch --nodes-from-cluster --watch-count --set-request --set-limit --scale-up-tolerance --scale-down-tolerance --min --max --what-if --help --version rbac serve rules schema completions simulate diff audit help"
+            opts="-f -n -l -o -v -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --cluster --user --v --request-timeout --save --watch --nodes-from-cluster --watch-count --set-request --set-limit --scale-up-tolerance --scale-down-tolerance --min --max --what-if --help --version rbac serve rules schema completions simulate diff audit mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -525,7 +531,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__help)
-            opts="rbac serve rules schema completions simulate diff audit help"
+            opts="rbac serve rules schema completions simulate diff audit mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -581,6 +587,20 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hpacalc__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -657,6 +677,28 @@ _hpacalc() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hpacalc__subcmd__mcp)
+            opts="-h --allow-live --call-timeout --kubeconfig --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --call-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

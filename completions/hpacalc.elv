@@ -90,6 +90,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
             cand diff 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)'
             cand audit 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see'
+            cand mcp 'Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hpacalc;rbac'= {
@@ -250,6 +251,13 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'hpacalc;mcp'= {
+            cand --call-timeout 'The longest one tool call may take; a call still running then is answered with an error'
+            cand --kubeconfig 'Path to the kubeconfig file of the live tools (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)'
+            cand --allow-live 'Also offer the tools that read the cluster through the kubeconfig, as live mode does (explain_live_hpa, audit of a namespace); read-only'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'hpacalc;help'= {
             cand rbac 'Print the minimal read-only ClusterRole live mode needs, as YAML'
             cand serve 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
@@ -259,6 +267,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
             cand diff 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)'
             cand audit 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see'
+            cand mcp 'Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hpacalc;help;rbac'= {
@@ -276,6 +285,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         &'hpacalc;help;diff'= {
         }
         &'hpacalc;help;audit'= {
+        }
+        &'hpacalc;help;mcp'= {
         }
         &'hpacalc;help;help'= {
         }

@@ -4,7 +4,7 @@
 # Some tests start real components on 127.0.0.1 or headless: Debian's `prometheus` and `promtool`
 # serve the replay tests' backfilled TSDB (promtool also checks and unit-tests the alerting rules
 # of `hpacalc rules`), `chromium` opens the --html page. Both come from apt (one `apt-get update`
-# first); everything else is the Rust toolchain's.
+# first); PyPI's `mcp` from pip when it can; everything else is the Rust toolchain's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +22,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
   echo "installing ${missing[*]} for the tests (apt-get)" >&2
   $sudo apt-get update
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# The protocol's reference Python client (PyPI `mcp`) for one test of `hpacalc mcp`: installed
+# when pip can, quietly; without it that test says SKIPPED and the others run.
+if command -v python3 >/dev/null 2>&1 && ! python3 -c "import mcp" >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check --timeout 20 --retries 1 mcp >/dev/null 2>&1 ||
+    echo "note: could not pip install mcp: the reference Python client test will be SKIPPED" >&2
 fi
 
 # Every crate of the workspace: the engine has tests of its own.

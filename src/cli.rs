@@ -428,6 +428,31 @@ pub enum Command {
     /// adds the cross-HPA findings (AmbiguousSelector, TargetMissing, PdbBlocksDrain, ...).
     /// `-A` (or `-n NS`) lists the same objects from the cluster instead.
     Audit(Box<AuditArgs>),
+    /// Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout
+    ///
+    /// An MCP client (Claude Desktop, an IDE, an agent) starts `hpacalc mcp` and calls its tools:
+    /// explain_hpa, simulate, audit, print_hpa, list_diagnostics; with --allow-live also
+    /// explain_live_hpa and audit of a live namespace. Each takes the inputs as text, as a
+    /// person pastes them, and answers the JSON of `-o json` with a short summary. Read-only.
+    Mcp(McpArgs),
+}
+
+/// `hpacalc mcp`: what the tools may read, and how long one call may take.
+#[derive(Debug, Clone, clap::Args)]
+pub struct McpArgs {
+    /// Also offer the tools that read the cluster through the kubeconfig, as live mode does
+    /// (explain_live_hpa, audit of a namespace); read-only
+    #[arg(long)]
+    pub allow_live: bool,
+
+    /// The longest one tool call may take; a call still running then is answered with an error
+    #[arg(long, value_name = "DURATION", default_value = "60s")]
+    pub call_timeout: String,
+
+    /// Path to the kubeconfig file of the live tools (default: $KUBECONFIG, else
+    /// ~/.kube/config, else in-cluster)
+    #[arg(long, value_name = "FILE", requires = "allow_live")]
+    pub kubeconfig: Option<PathBuf>,
 }
 
 /// `hpacalc diff`: the two sides, the load they run on, and what must not get worse.

@@ -4,8 +4,10 @@
 //! dump's share), `input::build` validates it into the engine's `scenario::Scenario`, the pure
 //! calculation (`calc`, the `hpacalc-engine` crate) turns it into a `report::Report`, and an
 //! `render::Exporter` turns that into a table, JSON or YAML. `cmd` wires the layers, one module a
-//! command; `term` is the terminal at the bottom.
+//! command; `term` is the terminal at the bottom. `cmd::mcp` is the same command layer as tools of
+//! the Model Context Protocol.
 
+pub mod catalog;
 pub mod cli;
 pub mod cmd;
 pub mod error;

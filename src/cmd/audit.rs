@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use crate::calc;
 use crate::cli::{AuditArgs, AuditFormat, FailOn};
-use crate::error::{FindingsFailed, InputError};
+use crate::error::FindingsFailed;
 use crate::input::cluster::Dump;
 use crate::input::cluster::fleet::{Fleet, hpa_key, lone_scaled_objects, static_checks};
 use crate::input::cluster::share::Common;
@@ -19,7 +19,6 @@ use crate::report::fleet::AuditReport;
 use crate::scenario::ControllerMemory;
 use crate::scenario::fleet::FleetFacts;
 use crate::term::{terminal, warn, write_stdout};
-use crate::time::Timestamp;
 
 pub fn run(args: &AuditArgs) -> Result<()> {
     let (audit, places) = if args.manifests.is_empty() {
@@ -57,7 +56,7 @@ pub fn run(args: &AuditArgs) -> Result<()> {
 }
 
 /// Where each HPA was read (`file:line`, or `file items[3]`), by `namespace/name`.
-type Places = HashMap<String, String>;
+pub type Places = HashMap<String, String>;
 
 fn places(dump: &Dump) -> Places {
     (dump.hpas.iter())
@@ -97,20 +96,6 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
             .into());
         }
     }
-    dump.dedupe();
-    if dump.duplicates > 0 {
-        warn(&format!(
-            "{} object(s) were given more than once (the same kind, namespace and name): the \
-             first of each is used",
-            dump.duplicates
-        ));
-    }
-    for u in &dump.unlisted {
-        warn(&format!(
-            "cannot list {} (403): {}; the audit goes on",
-            u.resource, u.unchecked
-        ));
-    }
     let read_all = |paths: &[std::path::PathBuf]| -> Result<Vec<Text>> {
         (paths.iter())
             .map(|p| {
@@ -122,33 +107,67 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
             .collect()
     };
     let mut settings = Settings::from_fleet_flags(&args.controller)?;
-    settings.now = match &args.now {
-        Some(text) => Some(Timestamp::parse_rfc3339(text).ok_or_else(|| {
-            InputError::new(
-                "--now",
-                format!(
-                    "found {}, expected an RFC 3339 time such as 2026-11-29T15:04:05Z",
-                    crate::error::quoted(text)
-                ),
-            )
-        })?),
-        None => dump.newest,
-    };
+    settings.now = (args.now.as_deref())
+        .map(|text| crate::input::flag_time("--now", text))
+        .transpose()?;
     let common = Common {
         settings,
         custom_metrics: read_all(&args.custom_metrics)?,
         external_metrics: read_all(&args.external_metrics)?,
     };
-    let fleet = FleetFacts {
-        newest: dump.newest,
-        sync_period: crate::input::flag_duration("--sync-period", &args.controller.sync_period)?,
-        metrics_api_error: dump.metrics_api_error.clone(),
+    let given = DumpFacts {
         metrics_given: live || args.metrics.is_some(),
-        unlisted: std::mem::take(&mut dump.unlisted),
         node_group_max: args.node_group_max,
     };
+    let (audit, places, warnings) = of_dump(dump, common, &given);
+    for w in &warnings {
+        warn(w);
+    }
+    Ok((audit, places))
+}
+
+/// What an audit knows of a dump besides its objects: whether the metrics API's answer was
+/// given (its absence is then no finding) and the node group's size limit.
+#[derive(Debug, Clone, Copy)]
+pub struct DumpFacts {
+    pub metrics_given: bool,
+    pub node_group_max: Option<i64>,
+}
+
+/// The audit of a dump however it was read (files, the live cluster, an MCP call's text): the
+/// objects given twice used once, every HPA evaluated at `common`'s time (else the dump's
+/// newest), and the findings; with where each HPA was read and the warnings to show.
+pub fn of_dump(
+    mut dump: Dump,
+    mut common: Common,
+    given: &DumpFacts,
+) -> (AuditReport, Places, Vec<String>) {
+    dump.dedupe();
+    let mut warnings = Vec::new();
+    if dump.duplicates > 0 {
+        warnings.push(format!(
+            "{} object(s) were given more than once (the same kind, namespace and name): the \
+             first of each is used",
+            dump.duplicates
+        ));
+    }
+    for u in &dump.unlisted {
+        warnings.push(format!(
+            "cannot list {} (403): {}; the audit goes on",
+            u.resource, u.unchecked
+        ));
+    }
+    common.settings.now = common.settings.now.or(dump.newest);
+    let fleet = FleetFacts {
+        newest: dump.newest,
+        sync_period: common.settings.controller.sync_period,
+        metrics_api_error: dump.metrics_api_error.clone(),
+        metrics_given: given.metrics_given,
+        unlisted: std::mem::take(&mut dump.unlisted),
+        node_group_max: given.node_group_max,
+    };
     let audit = audit_dump(&dump, &common, &fleet, None);
-    Ok((audit, places(&dump)))
+    (audit, places(&dump), warnings)
 }
 
 /// The controller's memory of each HPA (`namespace/name`) from one sync to the next, as `serve`

@@ -8,6 +8,7 @@ pub mod diff;
 pub mod evaluate;
 pub mod inputs;
 pub mod live;
+pub mod mcp;
 pub mod misc;
 pub mod pages;
 pub mod print_hpa;
@@ -19,7 +20,7 @@ pub mod watch;
 
 use anyhow::Result;
 
-use crate::cli::{AuditArgs, Cli, Command, DiffArgs, RulesArgs, ServeArgs, SimulateArgs};
+use crate::cli::{AuditArgs, Cli, Command, DiffArgs, McpArgs, RulesArgs, ServeArgs, SimulateArgs};
 
 /// What one invocation runs: a subcommand, or a mode of the top-level flags.
 #[derive(Debug)]
@@ -36,6 +37,7 @@ pub enum Subcommand<'a> {
     Audit(&'a AuditArgs),
     Diff(&'a DiffArgs),
     Serve(&'a ServeArgs),
+    Mcp(&'a McpArgs),
     Schema,
     Rbac,
     Rules(&'a RulesArgs),
@@ -50,6 +52,7 @@ impl Subcommand<'_> {
             (Some(Command::Audit(args)), _) => Subcommand::Audit(args),
             (Some(Command::Diff(args)), _) => Subcommand::Diff(args),
             (Some(Command::Serve(args)), _) => Subcommand::Serve(args),
+            (Some(Command::Mcp(args)), _) => Subcommand::Mcp(args),
             (Some(Command::Schema), _) => Subcommand::Schema,
             (Some(Command::Rbac), _) => Subcommand::Rbac,
             (Some(Command::Rules(args)), _) => Subcommand::Rules(args),
@@ -72,6 +75,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Subcommand::Audit(args) => audit::run(args),
         Subcommand::Diff(args) => diff::run(args),
         Subcommand::Serve(args) => serve::run(args),
+        Subcommand::Mcp(args) => mcp::run(args),
         Subcommand::Schema => misc::schema(),
         Subcommand::Rbac => misc::rbac(),
         Subcommand::Rules(args) => rules::run(args),

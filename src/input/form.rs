@@ -8,7 +8,7 @@ use std::fmt::Write;
 use anyhow::Result;
 
 use crate::error::{InputError, UsageError};
-use crate::input::inputs::{ControllerFlags, controller_config};
+use crate::input::inputs::{ControllerFlags, controller_config, flag_time};
 use crate::input::{Given, Inputs, Settings, Text};
 
 /// Every pod's request in the uniform case: a percent of it is 10m.
@@ -283,7 +283,7 @@ impl Uniform {
 /// `now`, an RFC 3339 time, as `--now` reads it.
 fn settings(now: Option<&str>, tolerance: Option<f64>) -> Result<Settings> {
     let now = (now.map(str::trim).filter(|t| !t.is_empty()))
-        .map(|text| crate::input::inputs::flag_time("now", text))
+        .map(|text| flag_time("now", text))
         .transpose()?;
     let mut settings = Settings::new(controller_config(&ControllerFlags {
         tolerance,

@@ -180,7 +180,12 @@ pub struct ControllerFlags<'a> {
     pub sync_period: Option<&'a str>,
 }
 
-/// An RFC 3339 time given as `flag` (`--now`, the web form's `now`).
+/// A duration flag, named in the error.
+pub fn flag_duration(flag: &str, text: &str) -> Result<Duration, InputError> {
+    Duration::parse(text).map_err(|e| InputError::new(flag, e))
+}
+
+/// A time flag (`--now`), RFC 3339, named in the error.
 pub fn flag_time(flag: &str, text: &str) -> Result<Timestamp, InputError> {
     Timestamp::parse_rfc3339(text).ok_or_else(|| {
         InputError::new(
@@ -191,11 +196,6 @@ pub fn flag_time(flag: &str, text: &str) -> Result<Timestamp, InputError> {
             ),
         )
     })
-}
-
-/// A duration flag, named in the error.
-pub fn flag_duration(flag: &str, text: &str) -> Result<Duration, InputError> {
-    Duration::parse(text).map_err(|e| InputError::new(flag, e))
 }
 
 /// The controller's flags validated into its configuration: the one place they are checked, for
@@ -265,7 +265,10 @@ impl Inputs {
 }
 
 /// The settings of a simulation run, as given; each left `None` takes its default (`--help` names them).
-#[derive(Debug, Clone, Default, PartialEq)]
+/// An MCP call gives them as an object, each named as its flag (`pod_request` for
+/// `--pod-request`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct SimSettings {
     /// The HPA to pick when the manifest holds several.
     pub name: Option<String>,
@@ -300,7 +303,9 @@ pub struct SimSettings {
     pub min_ready_seconds: Option<i64>,
     pub startup_cpu: Option<String>,
     /// The what-if changes of the HPA and the pods (`--set-request`, `--min`, ...); the
-    /// controller ones are the fields above.
+    /// controller ones are the fields above. Not an MCP argument (yet): the command line's only.
+    #[serde(skip)]
+    #[schemars(skip)]
     pub what_if: crate::input::what_if::WhatIf,
 }
 

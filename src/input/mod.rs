@@ -31,5 +31,5 @@ pub mod values;
 pub mod what_if;
 
 pub use build::{PrintedHpa, build, hpa_only, load_hpa};
-pub use inputs::{Given, Inputs, Settings, Text, flag_duration};
+pub use inputs::{Given, Inputs, Settings, Text, flag_duration, flag_time};
 pub use read::read_input;

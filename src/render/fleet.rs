@@ -132,15 +132,18 @@ pub fn table(audit: &AuditReport, wide: bool, width: u16) -> String {
         }
         push_table(&mut out, &f);
     }
-    let s = &audit.summary;
+    let _ = writeln!(out, "\n{}", summary_line(&audit.summary));
+    out
+}
+
+/// The counts under the tables: HPAs by what they do, findings by severity.
+pub(crate) fn summary_line(s: &crate::report::fleet::AuditSummary) -> String {
     let c = &s.findings_by_severity;
-    let _ = writeln!(
-        out,
-        "\n{} HPA(s): {} scaling up, {} scaling down, {} at max, {} failing; findings: {} error(s), \
+    format!(
+        "{} HPA(s): {} scaling up, {} scaling down, {} at max, {} failing; findings: {} error(s), \
          {} warning(s), {} info",
         s.hpas, s.scaling_up, s.scaling_down, s.at_max, s.failing, c.error, c.warning, c.info
-    );
-    out
+    )
 }
 
 /// `file:12` → (`file`, 12); `file items[3]` and plain `file` → no line.

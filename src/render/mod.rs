@@ -13,6 +13,7 @@ pub mod html;
 pub mod page;
 pub mod series;
 pub mod simulator;
+pub mod summary;
 pub mod table;
 pub mod timeline;
 

@@ -888,6 +888,11 @@ fn cluster_server() -> &'static ApiServer {
     SERVER.get_or_init(|| ApiServer::start(Fixture::cluster()))
 }
 
+/// The kubeconfig of `Fixture::cluster`'s server.
+pub(crate) fn cluster_kubeconfig() -> PathBuf {
+    cluster_server().good_kubeconfig()
+}
+
 pub(crate) fn audit_live(args: &[&str]) -> Test {
     let mut all = vec!["audit"];
     all.extend(args);

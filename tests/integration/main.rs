@@ -20,6 +20,7 @@ mod kubectl;
 mod kubectl_real;
 mod live;
 mod live_flags;
+mod mcp;
 mod nodes;
 mod paste;
 mod prometheus;

@@ -240,6 +240,27 @@ impl Dump {
         }
     }
 
+    /// Reads a dump given as text (an MCP call's argument), named `name`: the same readers as a
+    /// file's, JSON streamed and YAML as documents.
+    pub fn read_text(&mut self, name: &str, text: &str) -> Result<(), InputError> {
+        match text.trim_start().as_bytes().first() {
+            None => Err(InputError::new(
+                name,
+                "found nothing, expected kubectl get -o json|yaml output",
+            )),
+            Some(b'{') => self.read_json(name, text.as_bytes()),
+            Some(_) => self.read_yaml(name, text),
+        }
+    }
+
+    /// Reads a PodMetricsList given as text (or the API's error `Status`) into the dump.
+    pub fn read_metrics_text(&mut self, name: &str, text: &str) -> Result<(), InputError> {
+        self.default_kind = "PodMetrics";
+        let out = self.read_text(name, text);
+        self.default_kind = "";
+        out
+    }
+
     fn read_json(&mut self, file: &str, stream: impl BufRead + Send) -> Result<(), InputError> {
         let mut top = Top {
             dump: self,

@@ -1,0 +1,182 @@
+//! `hpacalc mcp`: the calculator as tools of the Model Context Protocol, over stdin and stdout
+//! (the `rmcp` crate, the protocol's Rust SDK). Read-only by construction: the tools compute
+//! from the texts they are given, and only with `--allow-live` do two of them read the cluster,
+//! with the GETs and lists of live mode.
+//!
+//! Every call is bounded: each text by `args::MAX_TEXT_BYTES` and each message by
+//! `MAX_MESSAGE_BYTES`, one call at a time on a thread of its own, answered within
+//! `--call-timeout`. An input error, a bad argument, a call past its time and even a panic are
+//! the call's error result (`isError`, the CLI's located message), never the server's end.
+
+pub mod args;
+pub mod tools;
+
+use std::sync::Arc;
+use std::time::Duration as StdDuration;
+
+use anyhow::Result;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use tokio::sync::Semaphore;
+
+use crate::cli::McpArgs;
+use crate::error::InputError;
+use crate::input::live::LiveError;
+use tools::Context;
+
+/// The largest message read: a larger one is dropped by the transport, unanswered.
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
+
+/// What the server tells a client it is for, at `initialize`.
+const INSTRUCTIONS: &str = "hpacalc runs the Kubernetes HorizontalPodAutoscaler controller's \
+own algorithm on the objects you give it and explains its decision. Prefer explain_hpa to \
+estimating an HPA's behaviour from its formula: paste the HPA (manifest, describe text or get \
+hpa table) and whatever else the user has (pods, metrics or top, events). Every tool is \
+read-only.";
+
+/// The server: the tools, and the one slot a call runs in.
+#[derive(Debug, Clone)]
+pub struct Server {
+    context: Context,
+    timeout: StdDuration,
+    slot: Arc<Semaphore>,
+}
+
+/// Serves one client on stdin and stdout until it closes them.
+pub fn run(args: &McpArgs) -> Result<()> {
+    let timeout = crate::input::flag_duration("--call-timeout", &args.call_timeout)?;
+    let millis = u64::try_from(timeout.millis()).unwrap_or(0).max(1);
+    let server = Server {
+        context: Context {
+            allow_live: args.allow_live,
+            kubeconfig: args.kubeconfig.clone(),
+        },
+        timeout: StdDuration::from_millis(millis),
+        slot: Arc::new(Semaphore::new(1)),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| LiveError(format!("cannot start the I/O runtime: {e}")))?;
+    runtime.block_on(async move {
+        let (stdin, stdout) = rmcp::transport::stdio();
+        let transport =
+            AsyncRwTransport::new_server(stdin, stdout).with_max_line_length(MAX_MESSAGE_BYTES);
+        let running = server
+            .serve(transport)
+            .await
+            .map_err(|e| LiveError(format!("the MCP session did not start: {e}")))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| LiveError(format!("the MCP session ended: {e}")))?;
+        Ok(())
+    })
+}
+
+/// An error result: the text a person reads, as the CLI prints it after `error: `.
+fn failed(message: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message)])
+}
+
+impl Server {
+    /// One call, on a thread of its own: it takes the server's one slot (waiting at most the
+    /// call's time for an earlier call to end), and its answer is awaited until the timeout.
+    /// A call past its time keeps the slot until it ends, so that runaway work never piles up.
+    async fn bounded(&self, name: String, arguments: rmcp::model::JsonObject) -> CallToolResult {
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let shown = crate::error::quoted(&name);
+        let Ok(Ok(permit)) =
+            tokio::time::timeout_at(deadline, self.slot.clone().acquire_owned()).await
+        else {
+            return failed(format!(
+                "{shown}: an earlier call is still running past its --call-timeout; try again \
+                 later"
+            ));
+        };
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let context = self.context.clone();
+        let spawned = std::thread::Builder::new()
+            .name("mcp-call".into())
+            .spawn(move || {
+                let answer = tools::call(&name, arguments, &context);
+                let _ = tx.send(answer);
+                drop(permit);
+            });
+        if let Err(e) = spawned {
+            return failed(format!("{shown}: cannot start the call: {e}"));
+        }
+        match tokio::time::timeout_at(deadline, rx).await {
+            Ok(Ok(Some(Ok(answer)))) => {
+                let mut result = CallToolResult::success(vec![
+                    ContentBlock::text(answer.summary),
+                    ContentBlock::text(answer.json),
+                ]);
+                result.structured_content = Some(answer.value);
+                result
+            }
+            Ok(Ok(Some(Err(e)))) => failed(format!("{e:#}")),
+            Ok(Ok(None)) => failed(format!("{shown}: no such tool; tools/list names them")),
+            Ok(Err(_)) => failed(format!(
+                "{shown}: the call failed inside hpacalc (a bug: please report it with its \
+                 arguments)"
+            )),
+            Err(_) => failed(
+                InputError::new(
+                    "--call-timeout",
+                    format!(
+                        "the call took longer than {} ms, the server's limit for one call",
+                        self.timeout.as_millis()
+                    ),
+                )
+                .to_string(),
+            ),
+        }
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(
+                Implementation::new("hpacalc", env!("CARGO_PKG_VERSION"))
+                    .with_title("hpacalc: the Kubernetes HPA controller, exactly"),
+            )
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools::list(&self.context)))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if !tools::offers(&self.context, &request.name) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "no tool named {}; tools/list names them",
+                    crate::error::quoted(&request.name)
+                ),
+                None,
+            ));
+        }
+        let arguments = request.arguments.unwrap_or_default();
+        Ok(self
+            .bounded(request.name.into_owned(), arguments)
+            .await
+            .into())
+    }
+}

@@ -1,0 +1,70 @@
+//! The short text beside the JSON of an MCP tool's answer (`hpacalc mcp`): what a person reads
+//! first, in the table's own words. One sync: the decision line and the WHY lines; a simulation:
+//! its summary lines; an audit: its counts and its findings. Each reads the value only, as every
+//! renderer does.
+
+use std::fmt::Write;
+
+use crate::calc::simulate::Simulation;
+use crate::render::fleet::summary_line;
+use crate::render::table::decision_line;
+use crate::render::timeline::summary_lines;
+use crate::report::fleet::AuditReport;
+use crate::report::{Report, Severity};
+
+fn severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
+/// One named cause (a diagnostic or a finding) and its fix, as the WHY section words them.
+fn cause(out: &mut String, s: Severity, code: &str, message: &str, fix: &str) {
+    let _ = writeln!(out, "{} {code}: {message}", severity(s));
+    if !fix.is_empty() {
+        let _ = writeln!(out, "  fix: {fix}");
+    }
+}
+
+/// One sync: `HPA ns/name → Kind/name`, the decision line, then WHY, most severe first.
+pub fn report(report: &Report) -> String {
+    let (arrow, summary) = decision_line(report);
+    let mut out = format!(
+        "HPA {} → {}\n{arrow}  {summary}\n",
+        report.hpa, report.target
+    );
+    if !report.diagnostics.is_empty() {
+        out.push_str("WHY\n");
+    }
+    for d in &report.diagnostics {
+        cause(&mut out, d.severity, &d.code, &d.message, &d.fix);
+    }
+    for w in &report.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
+    out
+}
+
+/// A simulation: which HPA, and the summary the timeline ends with.
+pub fn simulation(sim: &Simulation) -> String {
+    let mut out = format!("HPA {} → {}\n", sim.hpa, sim.target);
+    for line in summary_lines(sim) {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// An audit: the counts, then every finding, most severe first.
+pub fn audit(audit: &AuditReport) -> String {
+    let mut out = format!("{}\n", summary_line(&audit.summary));
+    for f in &audit.findings {
+        let code = match &f.hpa {
+            Some(hpa) => format!("{} {hpa}", f.code),
+            None => f.code.clone(),
+        };
+        cause(&mut out, f.severity, &code, &f.message, &f.fix);
+    }
+    out
+}

@@ -1,0 +1,930 @@
+//! `hpacalc mcp` (issue 28) through a real MCP client over a pipe (rmcp's, the protocol's Rust
+//! SDK): initialize, the tools and their argument schemas (valid JSON Schema, and every call
+//! here fits its tool's schema), each tool on the fixtures equal to the CLI's `-o json` on the
+//! same files, malformed, mistyped, oversized and slow calls as tool errors the server
+//! survives, and the live tools against the test API server.
+
+use std::time::{Duration, Instant};
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+use crate::support::{NOW, Test, root, stderr, stdout};
+
+/// A client connected to one `hpacalc mcp` process, driven synchronously.
+struct Client {
+    runtime: tokio::runtime::Runtime,
+    service: Option<RunningService<RoleClient, ()>>,
+}
+
+impl Client {
+    /// `hpacalc mcp ARGS` as the harness configures the binary.
+    fn start(args: &[&str]) -> Client {
+        Client::of(Test::new().arg("mcp").args(args))
+    }
+
+    fn of(test: Test) -> Client {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let command = tokio::process::Command::from(test.command());
+        let service = runtime.block_on(async {
+            let (transport, _) = TokioChildProcess::builder(command)
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            ().serve(transport).await.unwrap()
+        });
+        Client {
+            runtime,
+            service: Some(service),
+        }
+    }
+
+    fn service(&self) -> &RunningService<RoleClient, ()> {
+        self.service.as_ref().unwrap()
+    }
+
+    fn tools(&self) -> Vec<Tool> {
+        self.runtime
+            .block_on(self.service().list_all_tools())
+            .unwrap()
+    }
+
+    /// A call, answered (a tool error is an answer too) within `limit`; `None` past it.
+    fn call_within(&self, name: &str, arguments: Value, limit: Duration) -> Option<CallToolResult> {
+        let Value::Object(arguments) = arguments else {
+            panic!("arguments must be an object");
+        };
+        let params = CallToolRequestParams::new(name.to_string()).with_arguments(arguments);
+        let call = self.service().call_tool(params);
+        self.runtime
+            .block_on(async { tokio::time::timeout(limit, call).await.ok() })
+            .map(|answer| answer.unwrap())
+    }
+
+    fn call(&self, name: &str, arguments: Value) -> CallToolResult {
+        (self.call_within(name, arguments, Duration::from_secs(120))).expect("an answer")
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if let Some(service) = self.service.take() {
+            let _ = self.runtime.block_on(service.cancel());
+        }
+    }
+}
+
+fn texts(result: &CallToolResult) -> Vec<String> {
+    (result.content.iter())
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect()
+}
+
+/// A successful answer: (summary, the JSON text, the structured value).
+#[track_caller]
+fn answered(result: &CallToolResult) -> (String, String, Value) {
+    let t = texts(result);
+    assert_eq!(result.is_error, Some(false), "{t:?}");
+    assert_eq!(t.len(), 2, "{t:?}");
+    let value = result
+        .structured_content
+        .clone()
+        .expect("structured content");
+    assert_eq!(serde_json::from_str::<Value>(&t[1]).unwrap(), value);
+    (t[0].clone(), t[1].clone(), value)
+}
+
+/// A tool error's text.
+#[track_caller]
+fn refused(result: &CallToolResult) -> String {
+    let t = texts(result);
+    assert_eq!(result.is_error, Some(true), "{t:?}");
+    t.join("\n")
+}
+
+fn file(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap()
+}
+
+/// Which file is which tool argument: (path, argument).
+type Names<T> = Vec<(T, T)>;
+
+/// The CLI's stdout on `args`, each file named as the tool argument that carries its text: the
+/// one difference between the two answers is the name an input is shown by.
+fn cli(args: &[&str], names: &[(&str, &str)]) -> String {
+    let o = Test::new().args(args).run();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut out = stdout(&o);
+    for (path, name) in names {
+        out = out.replace(path, name);
+    }
+    out
+}
+
+/// Every argument sent fits the tool's own schema.
+fn fits(tools: &[Tool], name: &str, arguments: &Value) {
+    let tool = tools.iter().find(|t| t.name == name).unwrap();
+    let schema = Value::Object((*tool.input_schema).clone());
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(arguments)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{name}: {errors:?}");
+}
+
+const OFFLINE_TOOLS: [&str; 5] = [
+    "explain_hpa",
+    "simulate",
+    "audit",
+    "print_hpa",
+    "list_diagnostics",
+];
+
+#[test]
+fn initialize_names_the_server_and_tools_list_gives_each_tool_a_valid_schema() {
+    let client = Client::start(&[]);
+    let info = client.service().peer_info().unwrap();
+    let server = info.server_info.as_ref().unwrap();
+    assert_eq!(server.name, "hpacalc");
+    assert_eq!(server.version, env!("CARGO_PKG_VERSION"));
+    assert!(info.capabilities.tools.is_some());
+    assert!(
+        info.instructions
+            .as_deref()
+            .unwrap()
+            .contains("explain_hpa")
+    );
+    let tools = client.tools();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, OFFLINE_TOOLS);
+    for tool in &tools {
+        let schema = Value::Object((*tool.input_schema).clone());
+        assert!(
+            jsonschema::meta::is_valid(&schema),
+            "{}: {schema}",
+            tool.name
+        );
+        assert_eq!(schema["type"], "object", "{}", tool.name);
+        assert_eq!(schema["additionalProperties"], false, "{}", tool.name);
+        if let Some(out) = &tool.output_schema {
+            assert!(jsonschema::meta::is_valid(&Value::Object((**out).clone())));
+        }
+        let description = tool.description.as_deref().unwrap();
+        assert!(description.len() > 100, "{}: {description}", tool.name);
+        let a = tool.annotations.as_ref().unwrap();
+        assert_eq!(a.read_only_hint, Some(true), "{}", tool.name);
+    }
+    let explain = &tools[0];
+    assert_eq!(explain.input_schema["required"], json!(["hpa"]));
+    // The audit reads no cluster without --allow-live: its schema offers no namespace.
+    assert!(
+        tools[2].input_schema["properties"]
+            .get("namespace")
+            .is_none()
+    );
+    let live = Client::start(&["--allow-live"]).tools();
+    let names: Vec<&str> = live.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        [
+            "explain_hpa",
+            "explain_live_hpa",
+            "simulate",
+            "audit",
+            "print_hpa",
+            "list_diagnostics"
+        ]
+    );
+    let described = live[1].description.as_deref().unwrap();
+    assert!(described.contains("READS THE CLUSTER"), "{described}");
+    assert!(
+        live[3].input_schema["properties"]
+            .get("namespace")
+            .is_some()
+    );
+}
+
+/// One explain_hpa case: the tool's arguments, the CLI's flags, and which file is which
+/// argument.
+struct Case {
+    arguments: Value,
+    flags: Vec<&'static str>,
+    names: Vec<(&'static str, &'static str)>,
+}
+
+fn case(files: &[(&'static str, &'static str)], extra: Value, flags: &[&'static str]) -> Case {
+    let mut arguments = extra;
+    let mut all = Vec::new();
+    let mut names = Vec::new();
+    for (arg, path) in files {
+        let (name, flag) = match *arg {
+            "custom_metrics" => ("custom_metrics[0]", "--custom-metrics"),
+            "hpa" => ("hpa", "--hpa"),
+            "pods" => ("pods", "--pods"),
+            "metrics" => ("metrics", "--metrics"),
+            "events" => ("events", "--events"),
+            "history" => ("history", "--history"),
+            "scale" => ("scale", "--scale"),
+            other => panic!("{other}"),
+        };
+        if *arg == "custom_metrics" {
+            arguments[*arg] = json!([file(path)]);
+        } else {
+            arguments[*arg] = json!(file(path));
+        }
+        all.extend([flag, *path]);
+        names.push((*path, name));
+    }
+    all.extend(flags);
+    Case {
+        arguments,
+        flags: all,
+        names,
+    }
+}
+
+/// The README's example: (argument, file).
+const EXAMPLE: [(&str, &str); 2] = [
+    ("hpa", "fixtures/hpa/web-cpu.yaml"),
+    ("pods", "fixtures/samples/web-cpu.csv"),
+];
+
+#[test]
+fn explain_hpa_equals_the_clis_json_on_the_fixtures() {
+    let cases = [
+        case(&EXAMPLE, json!({"now": NOW}), &["--now", NOW]),
+        case(
+            &[
+                ("hpa", "fixtures/kubectl/hpa.yaml"),
+                ("pods", "fixtures/kubectl/pods.json"),
+                ("metrics", "fixtures/kubectl/metrics.json"),
+                ("custom_metrics", "fixtures/kubectl/custom-metrics.json"),
+            ],
+            json!({}),
+            &[],
+        ),
+        case(
+            &[
+                ("hpa", "fixtures/kubectl/hpa.yaml"),
+                ("pods", "fixtures/kubectl/pods.json"),
+                ("metrics", "fixtures/kubectl/top.txt"),
+                ("custom_metrics", "fixtures/kubectl/custom-metrics.json"),
+            ],
+            json!({"flags": {"tolerance": 0.05, "kube_version": "1.31"}}),
+            &["--tolerance", "0.05", "--kube-version", "1.31"],
+        ),
+        case(
+            &[
+                ("hpa", "fixtures/paste/rate-limited/describe.txt"),
+                ("pods", "fixtures/paste/rate-limited/samples.csv"),
+            ],
+            json!({"now": NOW}),
+            &["--now", NOW],
+        ),
+        case(
+            &[("hpa", "fixtures/hpa/failed-metric.yaml")],
+            json!({"now": NOW}),
+            &["--now", NOW],
+        ),
+        case(
+            &[
+                ("hpa", "fixtures/kubectl/hpa.yaml"),
+                ("events", "fixtures/paste/events.yaml"),
+            ],
+            json!({"now": NOW}),
+            &["--now", NOW],
+        ),
+        case(
+            &[("hpa", "fixtures/keda/prometheus.yaml")],
+            json!({"now": NOW, "metric_values": ["rps=50"], "current_replicas": 2}),
+            &[
+                "--now",
+                NOW,
+                "--metric-value",
+                "rps=50",
+                "--current-replicas",
+                "2",
+            ],
+        ),
+    ];
+    let client = Client::start(&[]);
+    let tools = client.tools();
+    for c in cases {
+        fits(&tools, "explain_hpa", &c.arguments);
+        let mut flags = c.flags.clone();
+        flags.extend(["-o", "json"]);
+        let expected = cli(&flags, &c.names);
+        let started = Instant::now();
+        let result = client.call("explain_hpa", c.arguments.clone());
+        let took = started.elapsed();
+        let (summary, text, value) = answered(&result);
+        assert_eq!(text, expected, "{:?}", c.flags);
+        crate::schema::assert_fits("report", &value);
+        // The summary is the table's decision line and WHY lines.
+        let arrow = format!(
+            "{} → {}  ",
+            value["currentReplicas"], value["desiredReplicas"]
+        );
+        assert!(
+            summary.lines().nth(1).unwrap().starts_with(&arrow),
+            "{summary}"
+        );
+        for d in value["diagnostics"].as_array().unwrap() {
+            let line = format!(
+                "{} {}: ",
+                d["severity"].as_str().unwrap(),
+                d["code"].as_str().unwrap()
+            );
+            assert!(summary.contains(&line), "{line}\n{summary}");
+        }
+        eprintln!("explain_hpa {:?}: {took:?}", c.flags.get(1));
+    }
+}
+
+#[test]
+fn simulate_equals_the_clis_json_on_a_scenario_a_load_csv_and_a_prometheus_answer() {
+    let client = Client::start(&[]);
+    let tools = client.tools();
+    let cases: [(Value, Vec<&str>, Names<&str>); 3] = [
+        (
+            json!({"scenario": "pods-pending", "flags": {"duration": "10m"}}),
+            vec!["--scenario", "pods-pending", "--duration", "10m"],
+            vec![],
+        ),
+        (
+            json!({
+                "hpa": file("fixtures/hpa/web-cpu.yaml"),
+                "load": file("fixtures/load/web-day.csv"),
+                "flags": {"pod_request": "cpu=500m", "replicas": 3}
+            }),
+            vec![
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--load",
+                "fixtures/load/web-day.csv",
+                "--pod-request",
+                "cpu=500m",
+                "--replicas",
+                "3",
+            ],
+            vec![
+                ("fixtures/hpa/web-cpu.yaml", "hpa"),
+                ("fixtures/load/web-day.csv", "load"),
+            ],
+        ),
+        (
+            json!({
+                "hpa": file("fixtures/hpa/web-cpu.yaml"),
+                "load": file("fixtures/prometheus/night-cpu.json"),
+                "actual": file("fixtures/prometheus/night-replicas.json"),
+                "flags": {"pod_request": "cpu=500m"}
+            }),
+            vec![
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--load",
+                "fixtures/prometheus/night-cpu.json",
+                "--actual-file",
+                "fixtures/prometheus/night-replicas.json",
+                "--pod-request",
+                "cpu=500m",
+            ],
+            vec![
+                ("fixtures/hpa/web-cpu.yaml", "hpa"),
+                ("fixtures/prometheus/night-cpu.json", "load"),
+                ("fixtures/prometheus/night-replicas.json", "actual"),
+            ],
+        ),
+    ];
+    for (arguments, flags, names) in cases {
+        fits(&tools, "simulate", &arguments);
+        let mut all = vec!["simulate"];
+        all.extend(&flags);
+        all.extend(["-o", "json"]);
+        let expected = cli(&all, &names);
+        let (summary, text, value) = answered(&client.call("simulate", arguments));
+        assert_eq!(text, expected, "{flags:?}");
+        crate::schema::assert_fits("simulation", &value);
+        assert!(summary.contains("replicas: peak "), "{summary}");
+    }
+}
+
+#[test]
+fn audit_equals_the_clis_json_on_a_dump() {
+    let client = Client::start(&[]);
+    let arguments = json!({
+        "dump": file("fixtures/cluster/dump/cluster.json"),
+        "metrics": file("fixtures/cluster/dump/metrics.json"),
+        "now": NOW,
+    });
+    fits(&client.tools(), "audit", &arguments);
+    let expected = cli(
+        &[
+            "audit",
+            "--cluster",
+            "fixtures/cluster/dump/cluster.json",
+            "--metrics",
+            "fixtures/cluster/dump/metrics.json",
+            "--now",
+            NOW,
+            "-o",
+            "json",
+        ],
+        &[
+            ("fixtures/cluster/dump/cluster.json", "dump"),
+            ("fixtures/cluster/dump/metrics.json", "metrics"),
+        ],
+    );
+    let (summary, text, value) = answered(&client.call("audit", arguments));
+    assert_eq!(text, expected);
+    crate::schema::assert_fits("audit", &value);
+    assert!(summary.starts_with("20 HPA(s): "), "{summary}");
+    assert!(summary.contains("AmbiguousSelector"), "{summary}");
+    // A YAML dump is read too.
+    let expected = cli(
+        &[
+            "audit",
+            "--cluster",
+            "fixtures/cluster/yaml/web.yaml",
+            "--now",
+            NOW,
+            "-o",
+            "json",
+        ],
+        &[("fixtures/cluster/yaml/web.yaml", "dump")],
+    );
+    let yaml = json!({"dump": file("fixtures/cluster/yaml/web.yaml"), "now": NOW});
+    assert_eq!(answered(&client.call("audit", yaml)).1, expected);
+}
+
+#[test]
+fn print_hpa_equals_the_clis_json_for_keda_and_old_api_versions() {
+    let client = Client::start(&[]);
+    for path in [
+        "fixtures/keda/cpu-queue.yaml",
+        "fixtures/hpa/v1.yaml",
+        "fixtures/paste/describe.txt",
+    ] {
+        if !root().join(path).exists() {
+            continue;
+        }
+        let expected = cli(
+            &["--hpa", path, "--print-hpa", "-o", "json"],
+            &[(path, "hpa")],
+        );
+        let (summary, text, value) =
+            answered(&client.call("print_hpa", json!({"hpa": file(path)})));
+        assert_eq!(text, expected, "{path}");
+        assert_eq!(value["kind"], "HorizontalPodAutoscaler");
+        assert!(
+            summary.contains("kind: HorizontalPodAutoscaler"),
+            "{summary}"
+        );
+    }
+}
+
+#[test]
+fn list_diagnostics_is_the_table_of_docs_diagnostics_md() {
+    let client = Client::start(&[]);
+    let (summary, _, value) = answered(&client.call("list_diagnostics", json!({})));
+    let listed: Vec<&str> = (value["diagnostics"].as_array().unwrap().iter())
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    let docs = file("docs/diagnostics.md");
+    let documented: Vec<&str> = (docs.lines())
+        .filter(|l| l.starts_with("| `") || l.starts_with("- `"))
+        .flat_map(|l| {
+            let first = l.split(" | ").next().unwrap_or(l);
+            let first = first.split(" (").next().unwrap_or(first);
+            first.split('`').skip(1).step_by(2)
+        })
+        .collect();
+    assert_eq!(listed, documented);
+    assert!(listed.len() > 25, "{listed:?}");
+    for d in value["diagnostics"].as_array().unwrap() {
+        assert!(
+            ["info", "warning", "error", "error / warning"]
+                .contains(&d["severity"].as_str().unwrap()),
+            "{d}"
+        );
+        assert!(!d["when"].as_str().unwrap().is_empty(), "{d}");
+    }
+    assert!(summary.contains("StabilizationHold (info): "), "{summary}");
+}
+
+/// A malformed case of `fixtures/malformed/` as a tool call: the tool, its arguments and which
+/// path is which argument; `None` for a case whose flags no tool argument gives (or a file that
+/// is not text, which a JSON string cannot carry).
+fn as_call(case: &crate::support::Malformed) -> Option<(&'static str, Value, Names<String>)> {
+    let path = format!("{}/{}", crate::support::MALFORMED, case.file);
+    let args: Vec<String> = (case.args.split_whitespace())
+        .map(|a| a.replace("FILE", &path))
+        .collect();
+    let (tool, flags) = match args.first().map(String::as_str) {
+        Some("simulate") => ("simulate", args.get(1..)?),
+        Some(_) => ("explain_hpa", &args[..]),
+        None => return None,
+    };
+    let mut arguments = json!({});
+    let mut names = Vec::new();
+    for pair in flags.chunks(2) {
+        let [flag, value] = pair else { return None };
+        let name = match (tool, flag.as_str()) {
+            (_, "--hpa") => "hpa",
+            ("explain_hpa", "--pods") => "pods",
+            ("explain_hpa", "--metrics") => "metrics",
+            ("explain_hpa", "--history") => "history",
+            ("explain_hpa", "--events") => "events",
+            ("explain_hpa", "--nodes") => "nodes",
+            ("explain_hpa", "--now") => {
+                arguments["now"] = json!(value);
+                continue;
+            }
+            ("simulate", "--load") => "load",
+            ("simulate", "--pod-request") => {
+                arguments["flags"] = json!({"pod_request": value});
+                continue;
+            }
+            _ => return None,
+        };
+        let text = std::fs::read_to_string(root().join(value)).ok()?;
+        arguments[name] = json!(text);
+        names.push((value.clone(), name.to_string()));
+    }
+    Some((tool, arguments, names))
+}
+
+#[test]
+fn every_malformed_input_a_tool_can_carry_is_a_tool_error_with_the_clis_message() {
+    let client = Client::start(&[]);
+    let mut checked = 0;
+    for case in crate::support::malformed_cases() {
+        let Some((tool, arguments, names)) = as_call(&case) else {
+            continue;
+        };
+        let o = case.test().run();
+        let mut message = stderr(&o)
+            .trim_end()
+            .strip_prefix("error: ")
+            .unwrap()
+            .to_string();
+        for (path, name) in &names {
+            message = message.replace(path, name);
+        }
+        let text = refused(&client.call(tool, arguments));
+        assert_eq!(text, message, "{}", case.file);
+        checked += 1;
+    }
+    assert!(checked > 80, "{checked}");
+}
+
+#[test]
+fn mistyped_and_missing_arguments_are_tool_errors_that_name_them() {
+    let client = Client::start(&[]);
+    for (arguments, expected) in [
+        (json!({}), "arguments: missing field `hpa`"),
+        (
+            json!({"hpa": 5}),
+            "arguments: hpa: invalid type: integer `5`, expected a string",
+        ),
+        (
+            json!({"hpa": "x", "podz": "y"}),
+            "arguments: podz: unknown field `podz`",
+        ),
+        (
+            json!({"hpa": "x", "flags": {"tolerance": "much"}}),
+            "arguments: flags.tolerance: invalid type: string \"much\"",
+        ),
+        (
+            json!({"hpa": file("fixtures/hpa/web-cpu.yaml"), "flags": {"tolerance": -1.0}}),
+            "--tolerance: found -1, expected a ratio of 0 or more",
+        ),
+        (
+            json!({"hpa": file("fixtures/hpa/web-cpu.yaml"), "now": "yesterday"}),
+            "--now: found \"yesterday\", expected an RFC 3339 time",
+        ),
+        (
+            json!({"hpa": file("fixtures/hpa/web-cpu.yaml"), "metrics": "{}"}),
+            "metrics needs pods",
+        ),
+        (json!({"hpa": "\u{0}\u{1b}[31m"}), "hpa"),
+    ] {
+        let text = refused(&client.call("explain_hpa", arguments.clone()));
+        assert!(text.starts_with(expected), "{arguments}: {text}");
+        assert!(!text.contains('\u{1b}'), "{text}");
+    }
+    for (tool, arguments, expected) in [
+        (
+            "simulate",
+            json!({}),
+            "simulate needs hpa and load, or a scenario",
+        ),
+        (
+            "simulate",
+            json!({"scenario": "nope"}),
+            "--scenario: found \"nope\"",
+        ),
+        (
+            "simulate",
+            json!({"scenario": "pods-pending", "flags": {"duration": 7}}),
+            "arguments: flags.duration: invalid type",
+        ),
+        ("audit", json!({}), "audit needs a dump"),
+        ("audit", json!({"dump": "[1, 2"}), "dump"),
+        (
+            "audit",
+            json!({"namespace": "shop"}),
+            "arguments: namespace reads the cluster",
+        ),
+        ("print_hpa", json!({"hpa": "kind: Pod\n"}), "hpa"),
+        (
+            "list_diagnostics",
+            json!({"x": 1}),
+            "arguments: x: unknown field `x`",
+        ),
+    ] {
+        let result = client.call_within(tool, arguments.clone(), Duration::from_secs(60));
+        match result {
+            Some(r) => {
+                let text = refused(&r);
+                assert!(text.starts_with(expected), "{tool} {arguments}: {text}");
+            }
+            None => panic!("{tool}: no answer"),
+        }
+    }
+}
+
+#[test]
+fn an_unknown_tool_is_a_protocol_error_and_the_server_goes_on() {
+    let client = Client::start(&[]);
+    let params = CallToolRequestParams::new("rm_rf").with_arguments(serde_json::Map::new());
+    let err = client
+        .runtime
+        .block_on(client.service().call_tool(params))
+        .unwrap_err();
+    assert!(err.to_string().contains("no tool named \"rm_rf\""), "{err}");
+    // Without --allow-live the live tool is not there at all.
+    let params =
+        CallToolRequestParams::new("explain_live_hpa").with_arguments(serde_json::Map::new());
+    let err = (client.runtime)
+        .block_on(client.service().call_tool(params))
+        .unwrap_err();
+    assert!(err.to_string().contains("no tool named"), "{err}");
+    answered(&client.call("list_diagnostics", json!({})));
+}
+
+#[test]
+fn oversized_arguments_are_refused_by_size_and_the_server_goes_on() {
+    let client = Client::start(&[]);
+    let big = "#".repeat(17 * 1024 * 1024);
+    let text = refused(&client.call("explain_hpa", json!({"hpa": big})));
+    assert!(
+        text.starts_with("hpa: found 17825792 bytes, expected at most 16777216 bytes"),
+        "{text}"
+    );
+    let text = refused(&client.call("audit", json!({"dump": big})));
+    assert!(text.starts_with("dump: found 17825792 bytes"), "{text}");
+    // A message over the transport's 64 MiB is dropped unanswered; the server reads on.
+    let huge = "#".repeat(65 * 1024 * 1024);
+    drop(big);
+    let dropped = client.call_within("explain_hpa", json!({"hpa": huge}), Duration::from_secs(3));
+    assert!(dropped.is_none());
+    answered(&client.call("list_diagnostics", json!({})));
+}
+
+#[test]
+fn a_call_past_its_time_is_a_tool_error_and_the_server_goes_on() {
+    let client = Client::start(&["--call-timeout", "20ms"]);
+    let week =
+        json!({"scenario": "pods-pending", "flags": {"duration": "168h", "sync_period": "15s"}});
+    let started = Instant::now();
+    let text = refused(&client.call("simulate", week));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(
+        text.starts_with("--call-timeout: the call took longer than 20 ms"),
+        "{text}"
+    );
+    // The next call waits for the slot the runaway one still holds, within its own time.
+    let mut answered_once = false;
+    for _ in 0..200 {
+        let r = client.call("list_diagnostics", json!({}));
+        if r.is_error == Some(false) {
+            answered_once = true;
+            break;
+        }
+        let text = refused(&r);
+        assert!(
+            text.contains("an earlier call is still running") || text.contains("took longer"),
+            "{text}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(answered_once);
+}
+
+#[test]
+fn explain_live_hpa_equals_live_mode_and_audit_of_a_namespace_equals_audit_n() {
+    let s = crate::live::server();
+    let test = crate::live::run_in(
+        &root(),
+        &["mcp", "--allow-live"],
+        Some(&s.good_kubeconfig()),
+    );
+    let client = Client::of(test);
+    let arguments = json!({"name": "web"});
+    fits(&client.tools(), "explain_live_hpa", &arguments);
+    let (summary, _, mcp) = answered(&client.call("explain_live_hpa", arguments));
+    let o = crate::live::live(&["web", "-o", "json"]).run();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let cli: Value = serde_json::from_slice(&o.stdout).unwrap();
+    crate::schema::assert_fits("report", &mcp);
+    // The same decision from the same reads (the fixture's events are dated from the clock,
+    // so two reads a second apart differ in their times).
+    let untimed = |v: &Value| {
+        let mut d = crate::support::decision(v);
+        d["now"] = Value::Null;
+        d
+    };
+    assert_eq!(untimed(&mcp), untimed(&cli));
+    assert_eq!(crate::support::codes(&mcp), crate::support::codes(&cli));
+    assert_eq!(
+        mcp["steps"].as_array().unwrap().len(),
+        cli["steps"].as_array().unwrap().len()
+    );
+    assert_eq!(mcp["sources"], cli["sources"]);
+    assert!(summary.starts_with("HPA "), "{summary}");
+    let missing = refused(&client.call("explain_live_hpa", json!({"name": "nope"})));
+    assert!(missing.contains("nope"), "{missing}");
+
+    let kubeconfig = crate::live::cluster_kubeconfig();
+    let test = crate::live::run_in(&root(), &["mcp", "--allow-live"], Some(&kubeconfig));
+    let client = Client::of(test);
+    let arguments = json!({"namespace": "team-2", "now": NOW});
+    fits(&client.tools(), "audit", &arguments);
+    let (_, text, _) = answered(&client.call("audit", arguments));
+    let expected = crate::live::audit_live(&["-n", "team-2", "--now", NOW, "-o", "json"]).run();
+    assert_eq!(text, stdout(&expected));
+}
+
+#[test]
+fn the_reference_python_client_gets_the_clis_answer() {
+    let python = std::process::Command::new("python3")
+        .args(["-c", "import mcp"])
+        .output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        eprintln!(
+            "SKIPPED the_reference_python_client_gets_the_clis_answer: python3 with PyPI's `mcp` \
+             is not installed (scripts/test.sh installs it when pip can)"
+        );
+        return;
+    }
+    let o = std::process::Command::new("python3")
+        .arg(root().join("tests/integration/mcp/reference_client.py"))
+        .arg(env!("CARGO_BIN_EXE_hpacalc"))
+        .arg(root())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let seen: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(seen["server"], "hpacalc");
+    assert_eq!(seen["tools"], json!(OFFLINE_TOOLS));
+    assert_eq!(seen["isError"], json!([false, true]));
+    // The README's example, as reference_client.py sends it.
+    let expected = cli(
+        &[
+            &case(&EXAMPLE, json!({}), &["--now", NOW]).flags[..],
+            &["-o", "json"],
+        ]
+        .concat(),
+        &EXAMPLE.map(|(arg, path)| (path, arg)),
+    );
+    assert_eq!(seen["text"][1], json!(expected));
+    assert_eq!(
+        seen["structured"],
+        serde_json::from_str::<Value>(&expected).unwrap()
+    );
+    let error = seen["error"][0].as_str().unwrap();
+    assert!(error.starts_with("arguments: hpa: invalid type"), "{error}");
+}
+
+/// The calls README.md and docs/mcp.md show, each with the summary they show after it: (the
+/// document, the tool, its arguments with each "…the text of FILE…" read, the summary).
+fn documented_calls() -> Vec<(&'static str, String, Value, String)> {
+    let mut calls = Vec::new();
+    for doc in ["README.md", "docs/mcp.md"] {
+        let text = file(doc);
+        for block in text.split("```json\n{\"name\": ").skip(1) {
+            let call: Value = serde_json::from_str(&format!(
+                "{{\"name\": {}",
+                block.split("\n```").next().unwrap()
+            ))
+            .unwrap();
+            let mut arguments = call["arguments"].clone();
+            for value in arguments.as_object_mut().unwrap().values_mut() {
+                let shown = value.as_str().unwrap().to_string();
+                if let Some(path) = shown
+                    .strip_prefix("…the text of ")
+                    .and_then(|p| p.strip_suffix('…'))
+                {
+                    *value = json!(file(path));
+                }
+            }
+            let summary = block
+                .split("```text\n")
+                .nth(1)
+                .and_then(|b| b.split("```").next())
+                .unwrap();
+            calls.push((
+                doc,
+                call["name"].as_str().unwrap().to_string(),
+                arguments,
+                summary.to_string(),
+            ));
+        }
+    }
+    calls
+}
+
+#[test]
+fn the_calls_the_readme_and_docs_show_give_the_summaries_they_show() {
+    let calls = documented_calls();
+    assert_eq!(calls.len(), 2, "one call in README.md, one in docs/mcp.md");
+    let client = Client::start(&[]);
+    let tools = client.tools();
+    for (doc, tool, arguments, shown) in calls {
+        fits(&tools, &tool, &arguments);
+        let (summary, _, _) = answered(&client.call(&tool, arguments));
+        assert_eq!(summary, shown, "{doc}");
+    }
+    // docs/mcp.md names every tool, and the README section the offline ones and the live one.
+    let docs = file("docs/mcp.md");
+    let readme = file("README.md");
+    for tool in OFFLINE_TOOLS.iter().chain(&["explain_live_hpa"]) {
+        assert!(
+            docs.contains(&format!("| `{tool}` |")),
+            "docs/mcp.md: {tool}"
+        );
+        assert!(readme.contains(&format!("`{tool}`")), "README.md: {tool}");
+    }
+}
+
+#[test]
+fn messages_that_are_not_json_rpc_are_dropped_and_the_server_reads_on() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Test::new()
+        .arg("mcp")
+        .command()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let deep = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{{\"name\":\
+         \"explain_hpa\",\"arguments\":{{\"hpa\":{}{}}}}}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    for line in [
+        init.to_string(),
+        initialized.to_string(),
+        deep,
+        "not json at all \u{1b}[2J".to_string(),
+        list.to_string(),
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let first: Value =
+        serde_json::from_str(&rx.recv_timeout(Duration::from_secs(30)).unwrap()).unwrap();
+    assert_eq!(first["id"], 1);
+    let next: Value =
+        serde_json::from_str(&rx.recv_timeout(Duration::from_secs(30)).unwrap()).unwrap();
+    assert_eq!(next["id"], 3, "the two bad lines are not answered: {next}");
+    assert!(next["result"]["tools"].as_array().unwrap().len() == 5);
+    drop(stdin);
+    assert!(
+        child.wait().unwrap().success(),
+        "the server ends when its stdin does"
+    );
+}
