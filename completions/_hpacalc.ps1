@@ -71,6 +71,13 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'How long to wait for each API request (`0` waits without limit)')
             [CompletionResult]::new('--save', '--save', [CompletionResultType]::ParameterName, 'Also write what was read as offline files, with command.txt to reproduce the answer')
             [CompletionResult]::new('--watch-count', '--watch-count', [CompletionResultType]::ParameterName, 'Stop --watch after N evaluations (for tests)')
+            [CompletionResult]::new('--set-request', '--set-request', [CompletionResultType]::ParameterName, 'Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)')
+            [CompletionResult]::new('--set-limit', '--set-limit', [CompletionResultType]::ParameterName, 'Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can use; repeatable)')
+            [CompletionResult]::new('--scale-up-tolerance', '--scale-up-tolerance', [CompletionResultType]::ParameterName, 'Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)')
+            [CompletionResult]::new('--scale-down-tolerance', '--scale-down-tolerance', [CompletionResultType]::ParameterName, 'Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)')
+            [CompletionResult]::new('--min', '--min', [CompletionResultType]::ParameterName, 'Set spec.minReplicas')
+            [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Set spec.maxReplicas')
+            [CompletionResult]::new('--what-if', '--what-if', [CompletionResultType]::ParameterName, 'What if KEY were VALUE: the decision before and after, in one report (repeatable; KEY is a what-if flag or a controller flag without its dashes: tolerance=0.05, kube-version=1.32, set-request=app.cpu=250m)')
             [CompletionResult]::new('--print-hpa', '--print-hpa', [CompletionResultType]::ParameterName, 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Re-evaluate every --sync-period until Ctrl-C, keeping the controller''s memory')
             [CompletionResult]::new('--nodes-from-cluster', '--nodes-from-cluster', [CompletionResultType]::ParameterName, 'Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and --all-pods)')
@@ -84,6 +91,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of every JSON output (report, simulation, watch line)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -143,6 +151,14 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--scenario', '--scenario', [CompletionResultType]::ParameterName, 'Run a built-in scenario (`--scenario list` names them); other flags change its settings')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Pick the HPA with this name when the manifest holds several')
             [CompletionResult]::new('--replicas', '--replicas', [CompletionResultType]::ParameterName, 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)')
+            [CompletionResult]::new('--compare', '--compare', [CompletionResultType]::ParameterName, 'Another HPA manifest to run on the same load, cluster model and replay, side by side with --hpa (repeatable; `--what-if` after it changes that configuration only)')
+            [CompletionResult]::new('--what-if', '--what-if', [CompletionResultType]::ParameterName, 'What if KEY were VALUE, for the --compare before it only (repeatable; KEY is a what-if flag or a controller flag without its dashes: set-request=app.cpu=250m, tolerance=0.05)')
+            [CompletionResult]::new('--set-request', '--set-request', [CompletionResultType]::ParameterName, 'Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)')
+            [CompletionResult]::new('--set-limit', '--set-limit', [CompletionResultType]::ParameterName, 'Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can use; repeatable)')
+            [CompletionResult]::new('--scale-up-tolerance', '--scale-up-tolerance', [CompletionResultType]::ParameterName, 'Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)')
+            [CompletionResult]::new('--scale-down-tolerance', '--scale-down-tolerance', [CompletionResultType]::ParameterName, 'Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)')
+            [CompletionResult]::new('--min', '--min', [CompletionResultType]::ParameterName, 'Set spec.minReplicas')
+            [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Set spec.maxReplicas')
             [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'How long to simulate (default: the last load row + 15m)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
@@ -194,6 +210,27 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'hpacalc;diff' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events, pod-hours>N%, time-above-target>N% (repeatable; needs --load)')
+            [CompletionResult]::new('--load', '--load', [CompletionResultType]::ParameterName, 'Run both sides of each changed HPA on this load: a load CSV or a saved Prometheus answer (as `simulate --load` reads it)')
+            [CompletionResult]::new('--load-map', '--load-map', [CompletionResultType]::ParameterName, 'The series a metric reads in a Prometheus answer (as simulate''s; repeatable)')
+            [CompletionResult]::new('--actual-file', '--actual-file', [CompletionResultType]::ParameterName, 'The replicas the cluster had, a saved query_range answer (the run starts there)')
+            [CompletionResult]::new('--pod-request', '--pod-request', [CompletionResultType]::ParameterName, 'Each pod''s request, as simulate''s (default: the target''s pod template beside the HPA)')
+            [CompletionResult]::new('--replicas', '--replicas', [CompletionResultType]::ParameterName, 'Ready pods at the start, as simulate''s')
+            [CompletionResult]::new('--duration', '--duration', [CompletionResultType]::ParameterName, 'How long to simulate, as simulate''s')
+            [CompletionResult]::new('--pods', '--pods', [CompletionResultType]::ParameterName, 'Evaluate one sync of both sides on these pods (`kubectl get pods -o json`, or samples CSV), as `hpacalc --pods` reads them')
+            [CompletionResult]::new('--metrics', '--metrics', [CompletionResultType]::ParameterName, 'The pods'' usage for that sync (PodMetricsList or `kubectl top pods --containers`)')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The evaluation time of that sync (default: from the capture, else the clock)')
+            [CompletionResult]::new('--sync-period', '--sync-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-sync-period')
+            [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-tolerance')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)')
+            [CompletionResult]::new('--feature-gates', '--feature-gates', [CompletionResultType]::ParameterName, 'Override feature gates: NAME=true|false,...')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'hpacalc;audit' {
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Live: list one namespace of the cluster (kubeconfig) instead of reading files')
@@ -241,6 +278,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of every JSON output (report, simulation, watch line)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('simulate', 'simulate', [CompletionResultType]::ParameterValue, 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -262,6 +300,9 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
             break
         }
         'hpacalc;help;simulate' {
+            break
+        }
+        'hpacalc;help;diff' {
             break
         }
         'hpacalc;help;audit' {

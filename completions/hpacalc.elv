@@ -68,6 +68,13 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --request-timeout 'How long to wait for each API request (`0` waits without limit)'
             cand --save 'Also write what was read as offline files, with command.txt to reproduce the answer'
             cand --watch-count 'Stop --watch after N evaluations (for tests)'
+            cand --set-request 'Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)'
+            cand --set-limit 'Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can use; repeatable)'
+            cand --scale-up-tolerance 'Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)'
+            cand --scale-down-tolerance 'Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)'
+            cand --min 'Set spec.minReplicas'
+            cand --max 'Set spec.maxReplicas'
+            cand --what-if 'What if KEY were VALUE: the decision before and after, in one report (repeatable; KEY is a what-if flag or a controller flag without its dashes: tolerance=0.05, kube-version=1.32, set-request=app.cpu=250m)'
             cand --print-hpa 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`'
             cand --watch 'Re-evaluate every --sync-period until Ctrl-C, keeping the controller''s memory'
             cand --nodes-from-cluster 'Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and --all-pods)'
@@ -81,6 +88,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+            cand diff 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)'
             cand audit 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see'
             cand mcp 'Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -134,6 +142,14 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --scenario 'Run a built-in scenario (`--scenario list` names them); other flags change its settings'
             cand --name 'Pick the HPA with this name when the manifest holds several'
             cand --replicas 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)'
+            cand --compare 'Another HPA manifest to run on the same load, cluster model and replay, side by side with --hpa (repeatable; `--what-if` after it changes that configuration only)'
+            cand --what-if 'What if KEY were VALUE, for the --compare before it only (repeatable; KEY is a what-if flag or a controller flag without its dashes: set-request=app.cpu=250m, tolerance=0.05)'
+            cand --set-request 'Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)'
+            cand --set-limit 'Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can use; repeatable)'
+            cand --scale-up-tolerance 'Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)'
+            cand --scale-down-tolerance 'Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)'
+            cand --min 'Set spec.minReplicas'
+            cand --max 'Set spec.maxReplicas'
             cand --duration 'How long to simulate (default: the last load row + 15m)'
             cand -o 'Output format'
             cand --output 'Output format'
@@ -184,6 +200,26 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'hpacalc;diff'= {
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --fail-on 'Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events, pod-hours>N%, time-above-target>N% (repeatable; needs --load)'
+            cand --load 'Run both sides of each changed HPA on this load: a load CSV or a saved Prometheus answer (as `simulate --load` reads it)'
+            cand --load-map 'The series a metric reads in a Prometheus answer (as simulate''s; repeatable)'
+            cand --actual-file 'The replicas the cluster had, a saved query_range answer (the run starts there)'
+            cand --pod-request 'Each pod''s request, as simulate''s (default: the target''s pod template beside the HPA)'
+            cand --replicas 'Ready pods at the start, as simulate''s'
+            cand --duration 'How long to simulate, as simulate''s'
+            cand --pods 'Evaluate one sync of both sides on these pods (`kubectl get pods -o json`, or samples CSV), as `hpacalc --pods` reads them'
+            cand --metrics 'The pods'' usage for that sync (PodMetricsList or `kubectl top pods --containers`)'
+            cand --now 'The evaluation time of that sync (default: from the capture, else the clock)'
+            cand --sync-period '--horizontal-pod-autoscaler-sync-period'
+            cand --tolerance '--horizontal-pod-autoscaler-tolerance'
+            cand --kube-version 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)'
+            cand --feature-gates 'Override feature gates: NAME=true|false,...'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'hpacalc;audit'= {
             cand --cluster 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)'
             cand -n 'Live: list one namespace of the cluster (kubeconfig) instead of reading files'
@@ -229,6 +265,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand schema 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
             cand completions 'Print a shell completion script'
             cand simulate 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+            cand diff 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)'
             cand audit 'Every HPA of a cluster dump: the controller''s decision for each, and the problems that need more than one object to see'
             cand mcp 'Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -244,6 +281,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         &'hpacalc;help;completions'= {
         }
         &'hpacalc;help;simulate'= {
+        }
+        &'hpacalc;help;diff'= {
         }
         &'hpacalc;help;audit'= {
         }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= cluster= user= v/v= request-timeout= save= watch nodes-from-cluster watch-count= h/help V/version
+    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= cluster= user= v/v= request-timeout= save= watch nodes-from-cluster watch-count= set-request= set-limit= scale-up-tolerance= scale-down-tolerance= min= max= what-if= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -72,6 +72,13 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -s v -l v -d 'kubectl\'s l
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l save -d 'Also write what was read as offline files, with command.txt to reproduce the answer' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l watch-count -d 'Stop --watch after N evaluations (for tests)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l set-request -d 'Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l set-limit -d 'Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can use; repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-up-tolerance -d 'Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-tolerance -d 'Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l min -d 'Set spec.minReplicas' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l max -d 'Set spec.maxReplicas' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l what-if -d 'What if KEY were VALUE: the decision before and after, in one report (repeatable; KEY is a what-if flag or a controller flag without its dashes: tolerance=0.05, kube-version=1.32, set-request=app.cpu=250m)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l print-hpa -d 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l watch -d 'Re-evaluate every --sync-period until Ctrl-C, keeping the controller\'s memory'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l nodes-from-cluster -d 'Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and --all-pods)'
@@ -83,6 +90,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "rules" -d 'Print Prome
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "completions" -d 'Print a shell completion script'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "diff" -d 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "mcp" -d 'Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -116,6 +124,14 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l load -d 'Lo
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scenario -d 'Run a built-in scenario (`--scenario list` names them); other flags change its settings' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l name -d 'Pick the HPA with this name when the manifest holds several' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l replicas -d 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l compare -d 'Another HPA manifest to run on the same load, cluster model and replay, side by side with --hpa (repeatable; `--what-if` after it changes that configuration only)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l what-if -d 'What if KEY were VALUE, for the --compare before it only (repeatable; KEY is a what-if flag or a controller flag without its dashes: set-request=app.cpu=250m, tolerance=0.05)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l set-request -d 'Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l set-limit -d 'Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can use; repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-up-tolerance -d 'Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-tolerance -d 'Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l min -d 'Set spec.minReplicas' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max -d 'Set spec.maxReplicas' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l duration -d 'How long to simulate (default: the last load row + 15m)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t'One row per sync, then the events and a summary'
 json\t'{"timeline": [...], "events": [...], "summary": {...}}'
@@ -165,6 +181,24 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l certificate
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l request-timeout -d 'How long to wait for each Prometheus query; `0` waits without limit (default 30s)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l insecure-skip-tls-verify -d 'Do not verify the Prometheus server\'s TLS certificate (insecure)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'What changed per HPA, as tables'
+json\t'{"hpas": [...], "worse": [...]}'
+markdown\t'A pull-request comment'"
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l fail-on -d 'Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events, pod-hours>N%, time-above-target>N% (repeatable; needs --load)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l load -d 'Run both sides of each changed HPA on this load: a load CSV or a saved Prometheus answer (as `simulate --load` reads it)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l load-map -d 'The series a metric reads in a Prometheus answer (as simulate\'s; repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l actual-file -d 'The replicas the cluster had, a saved query_range answer (the run starts there)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l pod-request -d 'Each pod\'s request, as simulate\'s (default: the target\'s pod template beside the HPA)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l replicas -d 'Ready pods at the start, as simulate\'s' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l duration -d 'How long to simulate, as simulate\'s' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l pods -d 'Evaluate one sync of both sides on these pods (`kubectl get pods -o json`, or samples CSV), as `hpacalc --pods` reads them' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l metrics -d 'The pods\' usage for that sync (PodMetricsList or `kubectl top pods --containers`)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l now -d 'The evaluation time of that sync (default: from the capture, else the clock)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l sync-period -d '--horizontal-pod-autoscaler-sync-period' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l tolerance -d '--horizontal-pod-autoscaler-tolerance' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l cluster -d 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s n -l namespace -d 'Live: list one namespace of the cluster (kubeconfig) instead of reading files' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
@@ -197,12 +231,13 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand mcp" -l call-timeout -d 
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand mcp" -l kubeconfig -d 'Path to the kubeconfig file of the live tools (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand mcp" -l allow-live -d 'Also offer the tools that read the cluster through the kubeconfig, as live mode does (explain_live_hpa, audit of a namespace); read-only'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit mcp help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit mcp help" -f -a "serve" -d 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit mcp help" -f -a "rules" -d 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit mcp help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit mcp help" -f -a "completions" -d 'Print a shell completion script'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit mcp help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit mcp help" -f -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit mcp help" -f -a "mcp" -d 'Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate audit mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit mcp help" -f -a "rbac" -d 'Print the minimal read-only ClusterRole live mode needs, as YAML'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit mcp help" -f -a "serve" -d 'Every HPA of the cluster evaluated at every sync, served to Prometheus (/metrics) and as JSON, until stopped'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit mcp help" -f -a "rules" -d 'Print Prometheus alerting rules over the series of `hpacalc serve`, as YAML'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit mcp help" -f -a "schema" -d 'Print the JSON Schema of every JSON output (report, simulation, watch line)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit mcp help" -f -a "completions" -d 'Print a shell completion script'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit mcp help" -f -a "simulate" -d 'What the HPA, the scheduler and the Cluster Autoscaler do over time for a load curve'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit mcp help" -f -a "diff" -d 'What a change to HPA manifests changes: their behaviour, where the count flips, and with a load their runs side by side (for a pull request)'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit mcp help" -f -a "audit" -d 'Every HPA of a cluster dump: the controller\'s decision for each, and the problems that need more than one object to see'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit mcp help" -f -a "mcp" -d 'Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand help; and not __fish_seen_subcommand_from rbac serve rules schema completions simulate diff audit mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

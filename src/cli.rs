@@ -230,8 +230,49 @@ pub struct Cli {
     #[command(flatten)]
     pub live: LiveFlags,
 
+    #[command(flatten)]
+    pub what_if: WhatIfFlags,
+
+    /// What if KEY were VALUE: the decision before and after, in one report (repeatable; KEY is
+    /// a what-if flag or a controller flag without its dashes: tolerance=0.05,
+    /// kube-version=1.32, set-request=app.cpu=250m)
+    #[arg(long = "what-if", value_name = "KEY=VALUE", help_heading = "What if")]
+    pub what_if_changes: Vec<String>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// The what-if changes of one sync or of every configuration of a simulation: the same usage
+/// against other requests, limits, tolerances or bounds.
+#[derive(Debug, Clone, Default, clap::Args)]
+#[command(next_help_heading = "What if")]
+pub struct WhatIfFlags {
+    /// Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the
+    /// rightsizing or VPA case (repeatable)
+    #[arg(long = "set-request", value_name = "CONTAINER.RESOURCE=QTY")]
+    pub set_request: Vec<String>,
+
+    /// Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can
+    /// use; repeatable)
+    #[arg(long = "set-limit", value_name = "CONTAINER.RESOURCE=QTY")]
+    pub set_limit: Vec<String>,
+
+    /// Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)
+    #[arg(long, value_name = "RATIO")]
+    pub scale_up_tolerance: Option<f64>,
+
+    /// Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)
+    #[arg(long, value_name = "RATIO")]
+    pub scale_down_tolerance: Option<f64>,
+
+    /// Set spec.minReplicas
+    #[arg(long, value_name = "N")]
+    pub min: Option<i32>,
+
+    /// Set spec.maxReplicas
+    #[arg(long, value_name = "N")]
+    pub max: Option<i32>,
 }
 
 /// The node group, for the Cluster Autoscaler's view of the decision.
@@ -369,6 +410,16 @@ pub enum Command {
     /// start and nodes that take time to boot, using the same controller code as a single sync.
     /// `--scenario list` names the built-in scenarios.
     Simulate(Box<SimulateArgs>),
+    /// What a change to HPA manifests changes: their behaviour, where the count flips, and with
+    /// a load their runs side by side (for a pull request)
+    ///
+    /// OLD and NEW are two manifests or two folders of manifests (read as `audit -f` reads
+    /// them), matched by namespace/name. Without --load, each HPA's static behaviour: bounds,
+    /// targets, windows, rate limits, tolerances and the hold band at each replica count. With
+    /// --pods (a capture), one sync of each; with --load (a load CSV or a saved Prometheus
+    /// answer), both run through `simulate` and their figures compared; --fail-on exits 3 when
+    /// one gets worse.
+    Diff(Box<DiffArgs>),
     /// Every HPA of a cluster dump: the controller's decision for each, and the problems that
     /// need more than one object to see
     ///
@@ -402,6 +453,93 @@ pub struct McpArgs {
     /// ~/.kube/config, else in-cluster)
     #[arg(long, value_name = "FILE", requires = "allow_live")]
     pub kubeconfig: Option<PathBuf>,
+}
+
+/// `hpacalc diff`: the two sides, the load they run on, and what must not get worse.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DiffArgs {
+    /// The manifests before the change: a file or a folder (.yaml, .yml, .json, subfolders too)
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+
+    /// The manifests after the change
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+
+    /// Output format
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = DiffFormat::Table)]
+    pub output: DiffFormat,
+
+    /// Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events,
+    /// pod-hours>N%, time-above-target>N% (repeatable; needs --load)
+    #[arg(long, value_name = "RULE")]
+    pub fail_on: Vec<String>,
+
+    /// Run both sides of each changed HPA on this load: a load CSV or a saved Prometheus answer
+    /// (as `simulate --load` reads it)
+    #[arg(long, value_name = "FILE", help_heading = "Load")]
+    pub load: Option<PathBuf>,
+
+    /// The series a metric reads in a Prometheus answer (as simulate's; repeatable)
+    #[arg(long = "load-map", value_name = "METRIC=SERIES", help_heading = "Load")]
+    pub load_map: Vec<String>,
+
+    /// The replicas the cluster had, a saved query_range answer (the run starts there)
+    #[arg(long, value_name = "FILE", requires = "load", help_heading = "Load")]
+    pub actual_file: Option<PathBuf>,
+
+    /// Each pod's request, as simulate's (default: the target's pod template beside the HPA)
+    #[arg(
+        long,
+        value_name = "RESOURCES",
+        requires = "load",
+        help_heading = "Load"
+    )]
+    pub pod_request: Option<String>,
+
+    /// Ready pods at the start, as simulate's
+    #[arg(long, value_name = "N", requires = "load", help_heading = "Load")]
+    pub replicas: Option<i32>,
+
+    /// How long to simulate, as simulate's
+    #[arg(
+        long,
+        value_name = "DURATION",
+        requires = "load",
+        help_heading = "Load"
+    )]
+    pub duration: Option<String>,
+
+    /// Evaluate one sync of both sides on these pods (`kubectl get pods -o json`, or samples
+    /// CSV), as `hpacalc --pods` reads them
+    #[arg(long, value_name = "FILE", help_heading = "Capture")]
+    pub pods: Option<PathBuf>,
+
+    /// The pods' usage for that sync (PodMetricsList or `kubectl top pods --containers`)
+    #[arg(long, value_name = "FILE", requires = "pods", help_heading = "Capture")]
+    pub metrics: Option<PathBuf>,
+
+    /// The evaluation time of that sync (default: from the capture, else the clock)
+    #[arg(
+        long,
+        value_name = "RFC3339",
+        requires = "pods",
+        help_heading = "Capture"
+    )]
+    pub now: Option<String>,
+
+    #[command(flatten)]
+    pub controller: FleetControllerFlags,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// What changed per HPA, as tables
+    Table,
+    /// {"hpas": [...], "worse": [...]}
+    Json,
+    /// A pull-request comment
+    Markdown,
 }
 
 /// `hpacalc rules`: which file, and the sync period the status-mismatch rule counts in.
@@ -596,6 +734,29 @@ pub struct SimulateArgs {
     /// status.currentReplicas, else minReplicas)
     #[arg(long, value_name = "N")]
     pub replicas: Option<i32>,
+
+    /// Another HPA manifest to run on the same load, cluster model and replay, side by side
+    /// with --hpa (repeatable; `--what-if` after it changes that configuration only)
+    #[arg(long, value_name = "FILE", help_heading = "Compare")]
+    pub compare: Vec<PathBuf>,
+
+    /// What if KEY were VALUE, for the --compare before it only (repeatable; KEY is a what-if
+    /// flag or a controller flag without its dashes: set-request=app.cpu=250m, tolerance=0.05)
+    #[arg(
+        long = "what-if",
+        value_name = "KEY=VALUE",
+        requires = "compare",
+        help_heading = "Compare"
+    )]
+    pub what_if_changes: Vec<String>,
+
+    /// For each `--what-if`, the `--compare` it follows (0-based), from the command line's order;
+    /// `None` before the first.
+    #[arg(skip)]
+    pub what_if_of: Vec<Option<usize>>,
+
+    #[command(flatten)]
+    pub what_if: WhatIfFlags,
 
     /// How long to simulate (default: the last load row + 15m)
     #[arg(long, value_name = "DURATION")]
@@ -890,7 +1051,29 @@ where
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
     let name = args.first().map_or("hpacalc", |a| invoked_as(a));
     let matches = Cli::command().bin_name(name).try_get_matches_from(args)?;
-    Cli::from_arg_matches(&matches)
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    if let (Some(Command::Simulate(sim)), Some(("simulate", sub))) =
+        (&mut cli.command, matches.subcommand())
+    {
+        sim.what_if_of = what_if_owners(sub);
+    }
+    Ok(cli)
+}
+
+/// Which `--compare` each `--what-if` follows on the command line: clap keeps each value's index.
+fn what_if_owners(matches: &clap::ArgMatches) -> Vec<Option<usize>> {
+    let compares: Vec<usize> = matches
+        .indices_of("compare")
+        .map(Iterator::collect)
+        .unwrap_or_default();
+    matches
+        .indices_of("what_if_changes")
+        .map(|indices| {
+            indices
+                .map(|i| compares.iter().filter(|&&c| c < i).count().checked_sub(1))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -196,6 +196,15 @@ pub struct FindingsFailed {
     pub severity: &'static str,
 }
 
+/// `hpacalc diff --fail-on` matched: exit 3 after the output, as audit's `--fail-on`.
+#[derive(Debug, thiserror::Error)]
+#[error("{count} change(s) got worse by --fail-on {rules}")]
+pub struct DiffWorse {
+    pub count: usize,
+    /// The rules as given, comma-separated.
+    pub rules: String,
+}
+
 /// The error for a key seen twice in one mapping. The API server's strict decoding
 /// (`kjson.UnmarshalStrict` in apimachinery's serializer/json/json.go, and
 /// `yaml.YAMLToJSONStrict`) refuses it; serde_json would keep the last value silently.

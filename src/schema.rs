@@ -14,7 +14,15 @@ use crate::calc::simulate::result::Simulation;
 use crate::report::Report;
 
 /// The names of the outputs, as keys of `hpacalc schema`, in print order.
-pub const OUTPUTS: [&str; 4] = ["report", "simulation", "watchLine", "audit"];
+pub const OUTPUTS: [&str; 7] = [
+    "report",
+    "whatIf",
+    "simulation",
+    "comparison",
+    "diff",
+    "watchLine",
+    "audit",
+];
 
 /// One line of `--watch -o json` when an evaluation failed (a successful one is a `report`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -57,7 +65,10 @@ fn close_object(schema: &mut Schema) {
 pub fn schema_of(output: &str) -> Option<Schema> {
     match output {
         "report" => Some(schema_for::<Report>()),
+        "whatIf" => Some(schema_for::<crate::report::what_if::WhatIfReport>()),
         "simulation" => Some(schema_for::<Simulation>()),
+        "comparison" => Some(schema_for::<crate::calc::simulate::compare::Comparison>()),
+        "diff" => Some(schema_for::<crate::calc::diff::DiffReport>()),
         "watchLine" => Some(schema_for::<WatchLine>()),
         "audit" => Some(schema_for::<crate::report::fleet::AuditReport>()),
         _ => None,

@@ -1,16 +1,26 @@
-//! `hpacalc --hpa FILE ...`: one sync from files.
+//! `hpacalc --hpa FILE ...`: one sync from files; with what-if flags, the same sync before and
+//! after the change.
 
 use anyhow::Result;
 
 use crate::calc;
 use crate::cli::{Cli, OutputFormat};
-use crate::input::{self, Inputs};
+use crate::error::InputError;
+use crate::input::what_if::WhatIf;
+use crate::input::{self, Inputs, Settings};
 use crate::render::{Exporter, Json, Table, Yaml};
 use crate::report::Report;
+use crate::report::what_if::WhatIfReport;
 use crate::term::{terminal, warn_all, write_stdout};
 
 pub fn run(cli: &Cli) -> Result<()> {
-    let scenario = input::build(Inputs::from_cli(cli)?)?;
+    let inputs = Inputs::from_cli(cli)?;
+    let what_if =
+        crate::cmd::simulate::what_if_of(&cli.what_if).then(&WhatIf::parse(&cli.what_if_changes)?);
+    if !what_if.is_empty() {
+        return before_and_after(cli, inputs, &what_if);
+    }
+    let scenario = input::build(inputs)?;
     warn_all(&scenario.warnings);
     let report = calc::evaluate(&scenario);
     write_stdout(
@@ -18,6 +28,36 @@ pub fn run(cli: &Cli) -> Result<()> {
             .export(&report, terminal())
             .as_bytes(),
     )
+}
+
+/// The sync as given and the same inputs with the changes, each its own evaluation.
+fn before_and_after(cli: &Cli, inputs: Inputs, what_if: &WhatIf) -> Result<()> {
+    if !what_if.set_limit.is_empty() {
+        anyhow::bail!(InputError::new(
+            "--set-limit",
+            "found a limit for one sync, expected it with simulate: the controller reads \
+             requests, and a limit only caps what a pod uses over time"
+        ));
+    }
+    let mut changed = inputs.clone();
+    changed.settings = Settings::from_cli_with(cli, what_if)?;
+    let before = input::build(inputs)?;
+    warn_all(&before.warnings);
+    let mut after = input::build(changed)?;
+    what_if.apply_to_spec(&mut after.hpa)?;
+    what_if.apply_to_pods(&mut after.pods)?;
+    let report = WhatIfReport::new(
+        what_if.labels(),
+        calc::evaluate(&before),
+        calc::evaluate(&after),
+    );
+    let exporter: Box<dyn Exporter<WhatIfReport>> = match cli.output {
+        OutputFormat::Table => Box::new(Table { wide: false }),
+        OutputFormat::Wide => Box::new(Table { wide: true }),
+        OutputFormat::Json => Box::new(Json),
+        OutputFormat::Yaml => Box::new(Yaml),
+    };
+    write_stdout(exporter.export(&report, terminal()).as_bytes())
 }
 
 /// The report's format, as `-o` names it.

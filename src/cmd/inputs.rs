@@ -8,6 +8,7 @@ use crate::error::UsageError;
 use crate::input::inputs::{
     ControllerFlags, NodeSettings, controller_config, flag_duration, flag_time,
 };
+use crate::input::what_if::WhatIf;
 use crate::input::{Given, Inputs, Settings, Text};
 
 impl NodeSettings {
@@ -40,23 +41,35 @@ impl Settings {
 
     /// The settings the flags give, validated (usage errors first, then each flag's value).
     pub fn from_cli(cli: &Cli) -> Result<Settings> {
+        Settings::from_cli_with(cli, &WhatIf::default())
+    }
+
+    /// The same with a what-if's controller flags over the command line's.
+    pub fn from_cli_with(cli: &Cli, w: &WhatIf) -> Result<Settings> {
         let now = cli
             .now
             .as_deref()
-            .map(|t| flag_time("--now", t))
+            .map(|text| flag_time("--now", text))
             .transpose()?;
+        fn or<'a>(what_if: &'a Option<String>, flag: &'a str) -> Option<&'a str> {
+            what_if.as_deref().or(Some(flag))
+        }
         let controller = controller_config(&ControllerFlags {
-            kube_version: cli.kube_version.as_deref(),
-            feature_gates: cli.feature_gates.as_deref(),
-            tolerance: Some(cli.tolerance),
-            cpu_initialization_period: Some(&cli.cpu_initialization_period),
-            initial_readiness_delay: Some(&cli.initial_readiness_delay),
-            downscale_stabilization: Some(&cli.downscale_stabilization),
-            sync_period: Some(&cli.sync_period),
+            kube_version: w.kube_version.as_deref().or(cli.kube_version.as_deref()),
+            feature_gates: w.feature_gates.as_deref().or(cli.feature_gates.as_deref()),
+            tolerance: w.tolerance.or(Some(cli.tolerance)),
+            cpu_initialization_period: or(
+                &w.cpu_initialization_period,
+                &cli.cpu_initialization_period,
+            ),
+            initial_readiness_delay: or(&w.initial_readiness_delay, &cli.initial_readiness_delay),
+            downscale_stabilization: or(&w.downscale_stabilization, &cli.downscale_stabilization),
+            sync_period: or(&w.sync_period, &cli.sync_period),
         })?;
+        let metrics_window = w.metrics_window.as_ref().unwrap_or(&cli.metrics_window);
         Ok(Settings {
             controller,
-            metrics_window: flag_duration("--metrics-window", &cli.metrics_window)?,
+            metrics_window: flag_duration("--metrics-window", metrics_window)?,
             now,
             namespace: cli.namespace.clone(),
             selector: cli.selector.clone(),

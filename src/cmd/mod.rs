@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod calc;
+pub mod diff;
 pub mod evaluate;
 pub mod inputs;
 pub mod live;
@@ -19,7 +20,7 @@ pub mod watch;
 
 use anyhow::Result;
 
-use crate::cli::{AuditArgs, Cli, Command, McpArgs, RulesArgs, ServeArgs, SimulateArgs};
+use crate::cli::{AuditArgs, Cli, Command, DiffArgs, McpArgs, RulesArgs, ServeArgs, SimulateArgs};
 
 /// What one invocation runs: a subcommand, or a mode of the top-level flags.
 #[derive(Debug)]
@@ -34,6 +35,7 @@ pub enum Subcommand<'a> {
     PrintHpa,
     Simulate(&'a SimulateArgs),
     Audit(&'a AuditArgs),
+    Diff(&'a DiffArgs),
     Serve(&'a ServeArgs),
     Mcp(&'a McpArgs),
     Schema,
@@ -48,6 +50,7 @@ impl Subcommand<'_> {
             (Some(Command::Completions { shell }), _) => Subcommand::Completions(*shell),
             (Some(Command::Simulate(args)), _) => Subcommand::Simulate(args),
             (Some(Command::Audit(args)), _) => Subcommand::Audit(args),
+            (Some(Command::Diff(args)), _) => Subcommand::Diff(args),
             (Some(Command::Serve(args)), _) => Subcommand::Serve(args),
             (Some(Command::Mcp(args)), _) => Subcommand::Mcp(args),
             (Some(Command::Schema), _) => Subcommand::Schema,
@@ -70,6 +73,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Subcommand::PrintHpa => print_hpa::run(cli),
         Subcommand::Simulate(args) => simulate::run(args),
         Subcommand::Audit(args) => audit::run(args),
+        Subcommand::Diff(args) => diff::run(args),
         Subcommand::Serve(args) => serve::run(args),
         Subcommand::Mcp(args) => mcp::run(args),
         Subcommand::Schema => misc::schema(),

@@ -4,13 +4,14 @@
 use anyhow::Result;
 
 use crate::calc;
-use crate::cli::{ReplayArgs, SimulateArgs, TimelineFormat};
+use crate::cli::{ReplayArgs, SimulateArgs, TimelineFormat, WhatIfFlags};
 use crate::error::UsageError;
 use crate::input::Text;
 use crate::input::builtin as scenarios;
 use crate::input::prometheus::ReplaySettings;
 use crate::input::simulation;
 use crate::input::simulation::SimSettings;
+use crate::input::what_if::WhatIf;
 use crate::output;
 use crate::render::{self, Csv, Exporter, Json, Table};
 use crate::report::Report;
@@ -21,6 +22,9 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         let list: Vec<(&str, &str)> = scenarios::ALL.iter().map(|s| (s.name, s.notice)).collect();
         let text = render::timeline::scenario_list(&list, terminal().width);
         return write_stdout(text.as_bytes());
+    }
+    if !args.compare.is_empty() {
+        return compare(args);
     }
     let inputs = [
         ("--hpa", &args.hpa),
@@ -63,6 +67,95 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
         TimelineFormat::Csv => Box::new(Csv),
     };
     write_stdout(exporter.export(&sim, terminal()).as_bytes())
+}
+
+/// `--compare`: each configuration is its own run of the same engine on the same load (read
+/// once), the base (`--hpa` or the scenario) first.
+fn compare(args: &SimulateArgs) -> Result<()> {
+    for (flag, set) in [
+        ("--html", args.html.is_some()),
+        ("-o csv", args.output == TimelineFormat::Csv),
+    ] {
+        if set {
+            anyhow::bail!(UsageError(format!(
+                "{flag} draws one run; with --compare use -o table or -o json (and --chart)"
+            )));
+        }
+    }
+    let base = inputs_of(args)?;
+    let mut runs = Vec::with_capacity(args.compare.len() + 1);
+    let base_name = match (&args.hpa, &args.scenario) {
+        (Some(path), _) => path.display().to_string(),
+        (None, Some(name)) => format!("scenario {name}"),
+        (None, None) => String::new(),
+    };
+    if args.what_if_of.contains(&None) {
+        anyhow::bail!(UsageError(
+            "--what-if changes the --compare before it: put it after one (the flags themselves \
+             change every configuration)"
+                .to_string()
+        ));
+    }
+    let mut configs = vec![(base_name, base.clone())];
+    for (i, path) in args.compare.iter().enumerate() {
+        if path == std::path::Path::new("-") {
+            anyhow::bail!(UsageError(
+                "--compare reads a file, not stdin (`-`)".to_string()
+            ));
+        }
+        let items: Vec<String> = (args.what_if_changes.iter().zip(&args.what_if_of))
+            .filter(|(_, of)| **of == Some(i))
+            .map(|(item, _)| item.clone())
+            .collect();
+        let what_if = WhatIf::parse(&items)?;
+        let mut name = path.display().to_string();
+        if !what_if.is_empty() {
+            name = format!("{name} ({})", what_if.labels().join(", "));
+        }
+        let inputs = simulation::Inputs {
+            hpa: Text::read(path)?,
+            settings: base.settings.clone().with_what_if(&what_if),
+            ..base.clone()
+        };
+        configs.push((name, inputs));
+    }
+    // The same load warns the same way in every run: each warning once.
+    let mut warned: Vec<String> = Vec::new();
+    for (name, inputs) in &configs {
+        let setup = simulation::build(inputs)?;
+        for w in &setup.scenario.warnings {
+            if !warned.contains(w) {
+                warned.push(w.clone());
+            }
+        }
+        runs.push((name.clone(), calc::simulate::run(&setup)));
+    }
+    warn_all(&warned);
+    let comparison = calc::simulate::compare::compare(runs);
+    if let Some(path) = &args.chart {
+        let mut read: Vec<output::Input<'_>> = (args.compare.iter())
+            .map(|path| output::Input {
+                flag: "--compare",
+                path,
+            })
+            .collect();
+        let named = [("--hpa", &args.hpa), ("--load", &args.load)];
+        read.extend(
+            named
+                .iter()
+                .filter_map(|(flag, p)| p.as_deref().map(|path| output::Input { flag, path })),
+        );
+        let mut outputs = output::Outputs::new(&read);
+        outputs.check("--chart", path)?;
+        let chart = render::chart::render_comparison(&comparison);
+        outputs.stage("--chart", path, chart.as_bytes())?;
+        outputs.commit()?;
+    }
+    let exporter: Box<dyn Exporter<calc::simulate::compare::Comparison>> = match args.output {
+        TimelineFormat::Json => Box::new(Json),
+        _ => Box::new(Table::default()),
+    };
+    write_stdout(exporter.export(&comparison, terminal()).as_bytes())
 }
 
 /// The simulation's inputs: a built-in scenario with the flags over its settings, or the files
@@ -128,6 +221,20 @@ fn settings_of(a: &SimulateArgs) -> SimSettings {
         max_unavailable: a.max_unavailable.clone(),
         min_ready_seconds: a.min_ready_seconds,
         startup_cpu: a.startup_cpu.clone(),
+        what_if: what_if_of(&a.what_if),
+    }
+}
+
+/// The what-if flags, typed as `--what-if` items are.
+pub fn what_if_of(f: &WhatIfFlags) -> WhatIf {
+    WhatIf {
+        set_request: f.set_request.clone(),
+        set_limit: f.set_limit.clone(),
+        scale_up_tolerance: f.scale_up_tolerance,
+        scale_down_tolerance: f.scale_down_tolerance,
+        min: f.min,
+        max: f.max,
+        ..WhatIf::default()
     }
 }
 

@@ -302,9 +302,43 @@ pub struct SimSettings {
     pub max_unavailable: Option<String>,
     pub min_ready_seconds: Option<i64>,
     pub startup_cpu: Option<String>,
+    /// The what-if changes of the HPA and the pods (`--set-request`, `--min`, ...); the
+    /// controller ones are the fields above. Not an MCP argument (yet): the command line's only.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub what_if: crate::input::what_if::WhatIf,
 }
 
 impl SimSettings {
+    /// These settings with a configuration's `--what-if` changes: each controller flag it sets
+    /// wins, its requests and limits come after these.
+    pub fn with_what_if(mut self, w: &crate::input::what_if::WhatIf) -> SimSettings {
+        fn put<T: Clone>(to: &mut Option<T>, from: &Option<T>) {
+            if from.is_some() {
+                to.clone_from(from);
+            }
+        }
+        put(&mut self.tolerance, &w.tolerance);
+        put(&mut self.sync_period, &w.sync_period);
+        put(
+            &mut self.cpu_initialization_period,
+            &w.cpu_initialization_period,
+        );
+        put(
+            &mut self.initial_readiness_delay,
+            &w.initial_readiness_delay,
+        );
+        put(
+            &mut self.downscale_stabilization,
+            &w.downscale_stabilization,
+        );
+        put(&mut self.kube_version, &w.kube_version);
+        put(&mut self.feature_gates, &w.feature_gates);
+        put(&mut self.metrics_window, &w.metrics_window);
+        self.what_if = self.what_if.then(w);
+        self
+    }
+
     /// These settings over `base`'s: each one given here wins.
     pub fn over(self, base: SimSettings) -> SimSettings {
         fn pick<T>(user: Option<T>, base: Option<T>) -> Option<T> {
@@ -359,6 +393,7 @@ impl SimSettings {
                 base.scale_down_unneeded_time,
             ),
             pod_limit: pick(self.pod_limit, base.pod_limit),
+            what_if: base.what_if.then(&self.what_if),
             rollout: pick(self.rollout, base.rollout),
             max_surge: pick(self.max_surge, base.max_surge),
             max_unavailable: pick(self.max_unavailable, base.max_unavailable),

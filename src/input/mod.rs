@@ -28,6 +28,7 @@ pub mod simulation;
 pub mod sources;
 pub mod target;
 pub mod values;
+pub mod what_if;
 
 pub use build::{PrintedHpa, build, hpa_only, load_hpa};
 pub use inputs::{Given, Inputs, Settings, Text, flag_duration, flag_time};

@@ -9,10 +9,12 @@ use crate::calc::simulate::START;
 use crate::error::{InputError, UsageError};
 use crate::input::builtin::{self, BuiltIn};
 use crate::input::cluster::fleet;
+use crate::input::cluster::objects;
 pub use crate::input::inputs::SimSettings;
 use crate::input::inputs::{ControllerFlags, NodeSettings, Text, controller_config};
 use crate::input::nodes::{NodeFiles, from_settings, parse_resource_list};
 use crate::input::prometheus::{self, ReplaySettings};
+use crate::input::what_if::{self, ContainerQuantity};
 use crate::input::{load_csv, manifest};
 use crate::quantity::build_quantity;
 use crate::scenario::simulation::{
@@ -204,7 +206,8 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
     prometheus::refuse_without_server(&inputs.replay)?;
     let hpa = (inputs.hpa.name.as_str(), &*inputs.hpa.text);
     let (config, timing) = controller_and_timing(args)?;
-    let loaded = manifest::load(hpa.0, hpa.1, args.name.as_deref())?;
+    let mut loaded = manifest::load(hpa.0, hpa.1, args.name.as_deref())?;
+    args.what_if.apply_to_spec(&mut loaded.spec)?;
     let keda = scaled_object(&loaded, hpa.0)?;
     let mut warnings = loaded.warnings.clone();
     let mut load = load_of(inputs, &loaded.spec.metrics, &mut warnings)?;
@@ -212,8 +215,8 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         load.curve.set_from(*at, *milli);
     }
     let template = template_of(&inputs.hpa, &loaded.spec)?;
-    let pod_request = pod_request(args, &loaded.spec.metrics, template.as_ref())?;
     let container = container(hpa.0, &loaded.spec.metrics)?;
+    let pod_request = pod_request(args, &loaded.spec.metrics, template.as_ref(), &container)?;
 
     // A replay starts where the cluster was (the actual replicas at time 0, never negative).
     let start_replicas = match args.replicas.or(load.actual.as_ref().and_then(|a| a.at(0))) {
@@ -264,7 +267,7 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         sources: Vec::new(),
         bounded: Vec::new(),
     };
-    let model = model(args, &pod_request, template.as_ref(), duration)?;
+    let model = model(args, &pod_request, template.as_ref(), &container, duration)?;
     Ok(Setup {
         scenario,
         load: load.curve,
@@ -378,6 +381,11 @@ struct Template {
     /// target's template.
     requests: Resources,
     limits: Resources,
+    /// Each app container's name, requests and limits (what `--set-request` and `--set-limit`
+    /// change).
+    containers: Vec<(String, Resources, Resources)>,
+    /// The pod-level `resources` are set: they, not the containers', are the pod's.
+    pod_level: bool,
 }
 
 /// The HPA's target in the `--hpa` file, read by the reader of cluster dumps.
@@ -390,11 +398,28 @@ fn template_of(hpa: &Text, spec: &crate::scenario::HpaSpec) -> Result<Option<Tem
             && w.metadata.name == target.name
             && *w.metadata.namespace == *spec.namespace
     });
-    Ok(found.map(|w| Template {
-        file: hpa.name.clone(),
-        name: format!("{} {}", w.kind, w.metadata.name),
-        requests: Resources(fleet::per_pod_requests(w)),
-        limits: Resources(fleet::per_pod_limits(w)),
+    Ok(found.map(|w| {
+        let spec = w.spec.template.as_ref().map(|t| &t.spec);
+        let containers = spec.map_or_else(Vec::new, |s| {
+            (s.containers.iter())
+                .map(|c| {
+                    let resources = c.resources.as_ref();
+                    (
+                        c.name.to_string(),
+                        Resources(objects::requests_milli(resources)),
+                        Resources(objects::limits_milli(resources)),
+                    )
+                })
+                .collect()
+        });
+        Template {
+            file: hpa.name.clone(),
+            name: format!("{} {}", w.kind, w.metadata.name),
+            requests: Resources(fleet::per_pod_requests(w)),
+            limits: Resources(fleet::per_pod_limits(w)),
+            containers,
+            pod_level: spec.is_some_and(|s| s.resources.is_some()),
+        }
     }))
 }
 
@@ -404,12 +429,22 @@ fn pod_request(
     args: &SimSettings,
     metrics: &[MetricSpec],
     template: Option<&Template>,
+    container: &str,
 ) -> Result<Resources> {
-    let pod_request = match (&args.pod_request, template) {
+    let mut pod_request = match (&args.pod_request, template) {
         (Some(text), _) => parse_resource_list("--pod-request", text)?.0,
         (None, Some(t)) => t.requests.clone(),
         (None, None) => Resources::default(),
     };
+    let from_template = template.filter(|_| args.pod_request.is_none());
+    let changes = args.what_if.requests()?;
+    set_per_container(
+        &mut pod_request,
+        &changes,
+        from_template,
+        container,
+        Kind::Request,
+    )?;
     for spec in metrics {
         if let MetricSpec::Resource {
             resource, target, ..
@@ -493,9 +528,10 @@ fn model(
     args: &SimSettings,
     pod_request: &Resources,
     template: Option<&Template>,
+    container: &str,
     duration: Duration,
 ) -> Result<Model> {
-    let pod_limit = pod_limit(args, pod_request, template)?;
+    let pod_limit = pod_limit(args, pod_request, template, container)?;
     let rollout = match &args.rollout {
         None => {
             for (set, flag) in [
@@ -567,12 +603,22 @@ fn pod_limit(
     args: &SimSettings,
     pod_request: &Resources,
     template: Option<&Template>,
+    container: &str,
 ) -> Result<Resources> {
-    let pod_limit = match (&args.pod_limit, template) {
+    let mut pod_limit = match (&args.pod_limit, template) {
         (Some(text), _) => parse_resource_list("--pod-limit", text)?.0,
         (None, Some(t)) => t.limits.clone(),
-        (None, None) => return Ok(Resources::default()),
+        (None, None) => Resources::default(),
     };
+    let from_template = template.filter(|_| args.pod_limit.is_none());
+    let changes = args.what_if.limits()?;
+    set_per_container(
+        &mut pod_limit,
+        &changes,
+        from_template,
+        container,
+        Kind::Limit,
+    )?;
     for (name, limit) in &pod_limit.0 {
         // The API server's rule: a request may not exceed its limit.
         if let Some(request) = pod_request.get(name).filter(|r| r > limit) {
@@ -590,6 +636,81 @@ fn pod_limit(
         }
     }
     Ok(pod_limit)
+}
+
+/// Which resource list `--set-request` or `--set-limit` changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Request,
+    Limit,
+}
+
+/// `--set-request` or `--set-limit` on the pod's list: a container of the target's pod template
+/// (the pod's list is then the containers' again, as the audit reads a template), or the
+/// simulated pod's one container.
+fn set_per_container(
+    list: &mut Resources,
+    changes: &[ContainerQuantity],
+    template: Option<&Template>,
+    container: &str,
+    kind: Kind,
+) -> Result<()> {
+    let flag = match kind {
+        Kind::Request => "--set-request",
+        Kind::Limit => "--set-limit",
+    };
+    let Some(t) = template.filter(|t| !t.containers.is_empty()) else {
+        for change in changes {
+            if change.container != container {
+                bail!(what_if::no_container(flag, change, &[container]));
+            }
+            what_if::set(list, &change.resource, change.milli);
+        }
+        return Ok(());
+    };
+    if changes.is_empty() {
+        return Ok(());
+    }
+    if t.pod_level {
+        bail!(InputError::new(
+            flag,
+            format!(
+                "found pod-level resources in the pod template of {} in {}, expected container                  resources: the pod-level ones win over the containers'",
+                t.name, t.file
+            )
+        ));
+    }
+    let mut containers = t.containers.clone();
+    for change in changes {
+        let Some((_, requests, limits)) = containers.iter_mut().find(|c| c.0 == change.container)
+        else {
+            let names: Vec<&str> = t.containers.iter().map(|c| c.0.as_str()).collect();
+            bail!(what_if::no_container(flag, change, &names));
+        };
+        let own = match kind {
+            Kind::Request => requests,
+            Kind::Limit => limits,
+        };
+        what_if::set(own, &change.resource, change.milli);
+    }
+    // Requests add up; a limit bounds the pod only when every container has one.
+    let mut total = Resources::default();
+    let lists: Vec<&Resources> = (containers.iter())
+        .map(|(_, r, l)| if kind == Kind::Request { r } else { l })
+        .collect();
+    for list in &lists {
+        for (name, v) in &list.0 {
+            let sum = total.get(name).unwrap_or(0).saturating_add(*v);
+            what_if::set(&mut total, name, sum);
+        }
+    }
+    if kind == Kind::Limit {
+        total
+            .0
+            .retain(|(name, _)| lists.iter().all(|l| l.get(name).is_some()));
+    }
+    *list = total;
+    Ok(())
 }
 
 /// `--max-surge` / `--max-unavailable`: `3` or `25%`; 25% when not given.

@@ -10,6 +10,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+use crate::calc::simulate::compare::Comparison;
 use crate::calc::simulate::{Simulation, SyncRow};
 
 const WIDTH: f64 = 960.0;
@@ -662,6 +663,43 @@ fn time_axis(svg: &mut String, sim: &Simulation, axis: &TimeAxis) -> Vec<Item> {
     let s = &sim.settings;
     let end = s.duration_seconds.max(1);
     let plot_right = WIDTH - RIGHT;
+    time_grid(svg, sim, axis, end);
+    // A tick at every sync, when they are far enough apart to see.
+    let spacing = (plot_right - LEFT) / (f(end) / f(s.sync_period_seconds.max(1)));
+    if spacing >= 3.0 {
+        let mut ticks = String::new();
+        for row in &sim.timeline {
+            let _ = write!(ticks, "M{:.1},{METRIC_END} v7 ", axis.x(row.time));
+        }
+        let _ = writeln!(
+            svg,
+            r#"<path d="{}" stroke="{MUTED}" stroke-width="1"/>"#,
+            ticks.trim_end()
+        );
+    }
+    let marks = markers(sim, axis);
+    for &(kind, px) in &marks {
+        let _ = writeln!(
+            svg,
+            "{}",
+            kind.shape(f(px) / 10.0, METRIC_END + 10.0 + kind.row())
+        );
+    }
+    let mut items: Vec<Item> = Marker::ALL
+        .into_iter()
+        .filter(|kind| marks.iter().any(|(k, _)| k == kind))
+        .map(|kind| (kind.label().to_string(), kind.shape(11.0, -4.0)))
+        .collect();
+    items.push((
+        "HPA sync".to_string(),
+        format!(r#"<line x1="11" y1="-6" x2="11" y2="6" stroke="{MUTED}" stroke-width="1"/>"#),
+    ));
+    items
+}
+
+/// The time axis's grid, labels and title, up to `end` (seconds), under both panels.
+fn time_grid(svg: &mut String, sim: &Simulation, axis: &TimeAxis, end: i64) {
+    let plot_right = WIDTH - RIGHT;
     let step = time_step(end);
     let mut t = 0;
     while t <= end {
@@ -708,37 +746,112 @@ fn time_axis(svg: &mut String, sim: &Simulation, axis: &TimeAxis) -> Vec<Item> {
             None => time_title(end).to_string(),
         }
     );
-    // A tick at every sync, when they are far enough apart to see.
-    let spacing = (plot_right - LEFT) / (f(end) / f(s.sync_period_seconds.max(1)));
-    if spacing >= 3.0 {
-        let mut ticks = String::new();
-        for row in &sim.timeline {
-            let _ = write!(ticks, "M{:.1},{METRIC_END} v7 ", axis.x(row.time));
-        }
-        let _ = writeln!(
-            svg,
-            r#"<path d="{}" stroke="{MUTED}" stroke-width="1"/>"#,
-            ticks.trim_end()
-        );
+}
+
+/// The configurations' lines of a comparison, in order: a colour and a dash each, so that a
+/// grey-scale print still tells them apart.
+const CONFIGURATIONS: [(&str, &str); 6] = [
+    ("#0969da", ""),
+    ("#cf222e", "8 4"),
+    ("#1a7f37", "3 3"),
+    ("#8250df", "12 4 2 4"),
+    ("#bc4c00", "2 2"),
+    ("#57606a", "10 3"),
+];
+
+/// `simulate --compare --chart`: one desired-replicas line per configuration over the actual
+/// replicas (top), and the load they all ran on (bottom).
+pub fn render_comparison(cmp: &Comparison) -> String {
+    let Some(base) = cmp.configurations.first().map(|c| &c.simulation) else {
+        return String::new();
+    };
+    let end = (cmp.configurations.iter())
+        .map(|c| c.simulation.settings.duration_seconds)
+        .fold(1, i64::max);
+    let axis = TimeAxis { duration: f(end) };
+    let mut svg = heading(base);
+    let mut lines: Vec<Line> = Vec::new();
+    for (i, c) in cmp.configurations.iter().enumerate() {
+        let (color, dash) = CONFIGURATIONS
+            .get(i % CONFIGURATIONS.len())
+            .copied()
+            .unwrap_or(("#0969da", ""));
+        let points = series(&c.simulation.timeline, |r| {
+            Some(f64::from(r.desired_replicas))
+        });
+        lines.push(Line::new(
+            &format!("#{} {}", i + 1, c.name),
+            color,
+            2.2,
+            dash,
+            points,
+        ));
     }
-    let marks = markers(sim, axis);
-    for &(kind, px) in &marks {
-        let _ = writeln!(
-            svg,
-            "{}",
-            kind.shape(f(px) / 10.0, METRIC_END + 10.0 + kind.row())
-        );
+    if base.timeline.iter().any(|r| r.actual_replicas.is_some()) {
+        let points = series(&base.timeline, |r| r.actual_replicas.map(f64::from));
+        lines.push(Line::new(
+            "actual replicas (the cluster)",
+            ACTUAL,
+            1.6,
+            "9 3 2 3",
+            points,
+        ));
     }
-    let mut items: Vec<Item> = Marker::ALL
-        .into_iter()
-        .filter(|kind| marks.iter().any(|(k, _)| k == kind))
-        .map(|kind| (kind.label().to_string(), kind.shape(11.0, -4.0)))
+    let peak = (lines.iter())
+        .flat_map(|l| l.points.iter().filter_map(|p| p.1))
+        .fold(1.0, f64::max);
+    let (max, step) = nice_scale(peak * 1.1, true);
+    let counts = Scale {
+        top: TOP,
+        bottom: TOP_END,
+        max,
+        step,
+    };
+    grid(&mut svg, counts, trim_float);
+    panel_titles(
+        &mut svg,
+        counts,
+        "Desired replicas, one line per configuration",
+        "pods",
+    );
+    for line in &lines {
+        draw(&mut svg, line, end, &axis, counts);
+    }
+    let first = base.load_columns.first();
+    let column = first.map_or("load", |c| c.name.as_str());
+    let unit = match first.and_then(|c| c.resource.as_deref()) {
+        Some("cpu") => "cores",
+        Some("memory") => "bytes",
+        _ => "total",
+    };
+    let load: Vec<(i64, Option<f64>)> = (base.load_curve.iter())
+        .map(|p| (p.time, Some(p.load)))
         .collect();
-    items.push((
-        "HPA sync".to_string(),
-        format!(r#"<line x1="11" y1="-6" x2="11" y2="6" stroke="{MUTED}" stroke-width="1"/>"#),
-    ));
-    items
+    let load_peak = load.iter().filter_map(|p| p.1).fold(0.0, f64::max);
+    let (max, step) = nice_scale(load_peak * 1.1, false);
+    let values = Scale {
+        top: METRIC,
+        bottom: METRIC_END,
+        max,
+        step,
+    };
+    grid(&mut svg, values, trim_float);
+    panel_titles(
+        &mut svg,
+        values,
+        &format!("The load they all ran on: {column}"),
+        unit,
+    );
+    let load_line = Line::new(&format!("load ({column})"), LIMIT, 2.0, "", load);
+    draw(&mut svg, &load_line, end, &axis, values);
+    lines.push(load_line);
+    time_grid(&mut svg, base, &axis, end);
+    draw_legend(
+        &mut svg,
+        lines.iter().map(|l| (esc(&l.label), l.swatch())).collect(),
+    );
+    svg.push_str("</svg>\n");
+    svg
 }
 
 /// The legend, in rows under the time axis title.

@@ -3,6 +3,8 @@
 //! (hyperfine's `src/export/mod.rs`), chosen once by `-o` in the command layer.
 
 pub mod chart;
+pub mod compare;
+pub mod diff;
 pub mod fleet;
 pub mod fleet_page;
 pub mod history;
@@ -20,6 +22,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::calc::simulate::Simulation;
+use crate::calc::simulate::compare::Comparison;
 use crate::report::Report;
 use crate::report::fleet::AuditReport;
 
@@ -50,6 +53,10 @@ pub struct Json;
 /// The same object as YAML.
 #[derive(Debug, Clone, Copy)]
 pub struct Yaml;
+
+/// Markdown, for a pull-request comment.
+#[derive(Debug, Clone, Copy)]
+pub struct Markdown;
 
 /// One row per sync, for spreadsheets.
 #[derive(Debug, Clone, Copy)]
@@ -84,6 +91,30 @@ impl Exporter<Report> for Table {
 impl Exporter<Simulation> for Table {
     fn export(&self, sim: &Simulation, terminal: Terminal) -> String {
         timeline::table(sim, terminal)
+    }
+}
+
+impl Exporter<crate::report::what_if::WhatIfReport> for Table {
+    fn export(&self, r: &crate::report::what_if::WhatIfReport, terminal: Terminal) -> String {
+        compare::what_if_table(r, self.wide, terminal)
+    }
+}
+
+impl Exporter<crate::calc::diff::DiffReport> for Table {
+    fn export(&self, d: &crate::calc::diff::DiffReport, terminal: Terminal) -> String {
+        diff::table(d, terminal)
+    }
+}
+
+impl Exporter<crate::calc::diff::DiffReport> for Markdown {
+    fn export(&self, d: &crate::calc::diff::DiffReport, _: Terminal) -> String {
+        diff::markdown(d)
+    }
+}
+
+impl Exporter<Comparison> for Table {
+    fn export(&self, cmp: &Comparison, terminal: Terminal) -> String {
+        compare::table(cmp, terminal)
     }
 }
 

@@ -16,7 +16,7 @@ use crate::time::{Duration, Timestamp};
 pub type Layout = crate::render::Terminal;
 
 /// Words of `text` in lines of at most `width` characters, each starting with `indent`.
-fn wrap(text: &str, width: usize, indent: &str) -> String {
+pub(crate) fn wrap(text: &str, width: usize, indent: &str) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
@@ -100,7 +100,7 @@ fn milli_text(resource: &str, value: f64) -> String {
     build_quantity(resource, milli)
 }
 
-fn utilization_text(sim: &Simulation, value: Option<f64>) -> String {
+pub(crate) fn utilization_text(sim: &Simulation, value: Option<f64>) -> String {
     match value {
         None => "-".to_string(),
         Some(v) if sim.metric.percent => format!("{v}%"),
@@ -355,7 +355,7 @@ fn reason_text(row: &SyncRow) -> String {
 
 /// A time of the run as the table shows it: from the start (`m:ss`, `h:mm:ss`), or for a replay
 /// of Prometheus data the UTC time of day it happened (`03:12:00`), as the incident is remembered.
-fn at(sim: &Simulation, seconds: i64) -> String {
+pub(crate) fn at(sim: &Simulation, seconds: i64) -> String {
     replay_time(sim, seconds).unwrap_or_else(|| clock(seconds))
 }
 

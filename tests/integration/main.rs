@@ -8,6 +8,7 @@
 mod apiserver;
 mod audit;
 mod cli;
+mod compare;
 mod conformance;
 mod deploy;
 mod hardening;

@@ -15,7 +15,7 @@ fn schemas() -> &'static Value {
 }
 
 /// Panics with every place where `value` does not fit the schema of `output`
-/// (`report`, `simulation`, `watchLine`).
+/// (`report`, `whatIf`, `simulation`, `comparison`, `watchLine`).
 pub fn assert_fits(output: &str, value: &Value) {
     let root = schemas()
         .get(output)
@@ -151,7 +151,14 @@ fn check(root: &Value, schema: &Value, value: &Value, at: &str, errors: &mut Vec
 
 #[test]
 fn schema_names_every_output_and_its_schema_version() {
-    for output in ["report", "simulation", "watchLine"] {
+    for output in [
+        "report",
+        "whatIf",
+        "simulation",
+        "comparison",
+        "diff",
+        "watchLine",
+    ] {
         let text = schemas()[output].to_string();
         assert!(text.contains("\"schemaVersion\""), "{output}");
     }

@@ -4,6 +4,7 @@
 //! in the Kubernetes API; `SCHEMA_VERSION` changes whenever a key changes meaning or disappears.
 
 pub mod fleet;
+pub mod what_if;
 
 use schemars::JsonSchema;
 use serde::Serialize;

@@ -129,6 +129,36 @@ pub struct Behavior {
     pub scale_down: ScalingRules,
 }
 
+impl Behavior {
+    // Port of SetDefaults_HorizontalPodAutoscalerBehavior with GenerateHPAScaleUpRules and
+    // GenerateHPAScaleDownRules (pkg/apis/autoscaling/v2/defaults.go) for a nil behavior: what the
+    // API server stores when a change sets one field of it.
+    pub fn api_defaults() -> Behavior {
+        let policy = |policy_type, value| ScalingPolicy {
+            policy_type,
+            value,
+            period_seconds: 15,
+        };
+        Behavior {
+            scale_up: ScalingRules {
+                stabilization_window_seconds: Some(0),
+                select_policy: SelectPolicy::Max,
+                policies: vec![
+                    policy(PolicyType::Pods, 4),
+                    policy(PolicyType::Percent, 100),
+                ],
+                tolerance: None,
+            },
+            scale_down: ScalingRules {
+                stabilization_window_seconds: None,
+                select_policy: SelectPolicy::Max,
+                policies: vec![policy(PolicyType::Percent, 100)],
+                tolerance: None,
+            },
+        }
+    }
+}
+
 /// `HPAScalingRules` after API defaulting. The scale-down window may still be unset: the controller
 /// fills it from `--horizontal-pod-autoscaler-downscale-stabilization` at each sync.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,6 +4,7 @@
 pub mod band;
 pub mod conditions;
 pub mod diagnose;
+pub mod diff;
 pub mod evidence;
 pub mod explain;
 pub mod fleet;

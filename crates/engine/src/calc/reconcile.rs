@@ -80,8 +80,13 @@ pub struct VersionRules {
 
 impl VersionRules {
     pub fn for_scenario(s: &Scenario) -> VersionRules {
-        let minor = s.config.kube_minor;
-        let gates = s.config.features;
+        VersionRules::for_config(&s.config)
+    }
+
+    /// The rules of the release and the gates of the controller's flags.
+    pub fn for_config(config: &crate::scenario::ControllerConfig) -> VersionRules {
+        let minor = config.kube_minor;
+        let gates = config.features;
         VersionRules {
             symmetric_tolerance: minor <= 32,
             per_hpa_tolerance: minor >= 33 && gates.hpa_configurable_tolerance,

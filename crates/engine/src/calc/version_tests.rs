@@ -24,28 +24,9 @@ fn ratio_of_exactly_1_1_scales_up_to_1_32_and_holds_from_1_33() {
 }
 
 fn default_behavior(up_tolerance: Option<f64>) -> Behavior {
-    let policy = |policy_type, value| ScalingPolicy {
-        policy_type,
-        value,
-        period_seconds: 15,
-    };
-    Behavior {
-        scale_up: ScalingRules {
-            stabilization_window_seconds: Some(0),
-            select_policy: SelectPolicy::Max,
-            policies: vec![
-                policy(PolicyType::Pods, 4),
-                policy(PolicyType::Percent, 100),
-            ],
-            tolerance: up_tolerance,
-        },
-        scale_down: ScalingRules {
-            stabilization_window_seconds: None,
-            select_policy: SelectPolicy::Max,
-            policies: vec![policy(PolicyType::Percent, 100)],
-            tolerance: None,
-        },
-    }
+    let mut b = Behavior::api_defaults();
+    b.scale_up.tolerance = up_tolerance;
+    b
 }
 
 #[test]

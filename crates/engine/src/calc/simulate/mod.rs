@@ -16,12 +16,14 @@
 //! `hpa`, `metrics` (the metrics APIs), `keda`, `replicaset`, `rollout` (the Deployment
 //! controller), `scheduler` and `autoscaler` (the Cluster Autoscaler), each an `impl Engine`;
 //! `cluster` holds the scheduler's and the ReplicaSet's ranking rules, `summary` turns a run into
-//! its `Simulation` (`result`), `actual` compares it with what the cluster did. The inputs of a
+//! its `Simulation` (`result`), `actual` compares it with what the cluster did, `compare` sets
+//! several runs on the same load side by side (`simulate --compare`). The inputs of a
 //! run are `scenario::simulation`.
 
 mod actual;
 mod autoscaler;
 mod cluster;
+pub mod compare;
 mod engine;
 mod hpa;
 mod keda;

@@ -1,0 +1,182 @@
+//! `simulate --compare` as text: the configurations named, one row per sync with each
+//! configuration's replicas side by side, and their figures in one table. Pure: every number
+//! is the engine's (`calc::simulate::compare`).
+
+use std::fmt::Write;
+
+use anstyle::Style;
+
+use crate::calc::simulate::compare::{Comparison, Figures, replicas_at};
+use crate::calc::simulate::{Simulation, clock};
+use crate::render::Terminal;
+use crate::render::table::{new_table, paint, push_table};
+use crate::render::timeline::{at, load_text, load_unit, utilization_text, wrap};
+use crate::report::what_if::WhatIfReport;
+
+/// The comparison table: the configurations, the timeline side by side, the figures.
+pub fn table(cmp: &Comparison, terminal: Terminal) -> String {
+    let mut out = String::new();
+    let Some(base) = cmp.configurations.first().map(|c| &c.simulation) else {
+        return out;
+    };
+    let bold = Style::new().bold();
+    let width = usize::from(terminal.width);
+    let _ = writeln!(
+        out,
+        "{} → {}  ·  {} configurations on the same load  ·  {} target {}",
+        paint(&format!("HPA {}", base.hpa), bold, terminal.color),
+        base.target,
+        cmp.configurations.len(),
+        base.metric.description,
+        base.metric.target
+    );
+    for (i, c) in cmp.configurations.iter().enumerate() {
+        let s = &c.simulation;
+        let line = format!(
+            "#{} {}: HPA {}, Kubernetes {} rules, {} to {} replicas, sync every {}s",
+            i + 1,
+            c.name,
+            s.hpa,
+            s.kube_version,
+            s.settings.min_replicas,
+            s.settings.max_replicas,
+            s.settings.sync_period_seconds
+        );
+        out.push_str(&wrap(&line, width, ""));
+    }
+    let first = cmp.first_difference_seconds.map_or_else(
+        || "the configurations never differ".to_string(),
+        |t| format!("first difference at {}", at(base, t)),
+    );
+    out.push_str(&wrap(&first, width, ""));
+    out.push('\n');
+    push_table(&mut out, &timeline(cmp, base, terminal));
+    out.push('\n');
+    let _ = writeln!(out, "{}", paint("Summary", bold, terminal.color));
+    push_table(&mut out, &figures(cmp, base, terminal));
+    out
+}
+
+/// TIME, LOAD, ACTUAL when the replay has it, then each configuration's UTIL and REPLICAS.
+fn timeline(cmp: &Comparison, base: &Simulation, terminal: Terminal) -> comfy_table::Table {
+    let with_actual = base.summary.actual.is_some();
+    let mut header = vec!["TIME".to_string(), "LOAD".to_string()];
+    if with_actual {
+        header.push("ACTUAL".to_string());
+    }
+    for i in 1..=cmp.configurations.len() {
+        header.push(format!("UTIL #{i}"));
+        header.push(format!("REPLICAS #{i}"));
+    }
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut rows = new_table(&header, terminal.width);
+    let unit = load_unit(base);
+    let mut times: Vec<i64> = (cmp.configurations.iter())
+        .flat_map(|c| c.simulation.timeline.iter().map(|r| r.time))
+        .collect();
+    times.sort_unstable();
+    times.dedup();
+    for t in times {
+        let row = base.timeline.iter().rfind(|r| r.time <= t);
+        let mut cells = vec![
+            at(base, t),
+            row.map_or_else(String::new, |r| load_text(unit, r.load)),
+        ];
+        if with_actual {
+            cells.push(opt(row.and_then(|r| r.actual_replicas)));
+        }
+        for c in &cmp.configurations {
+            let s = &c.simulation;
+            let own = s.timeline.iter().find(|r| r.time == t);
+            cells.push(own.map_or_else(String::new, |r| utilization_text(s, r.utilization)));
+            cells.push(match own {
+                Some(r) if r.desired_replicas != r.replicas => {
+                    format!("{} → {}", r.replicas, r.desired_replicas)
+                }
+                _ => opt(replicas_at(s, t)),
+            });
+        }
+        rows.add_row(cells);
+    }
+    rows
+}
+
+/// The names of the figures, in the order of `figure_cells`.
+pub(crate) const FIGURES: [&str; 9] = [
+    "pod-hours",
+    "node-hours",
+    "time above target",
+    "unserved load × s",
+    "scale events",
+    "direction changes",
+    "peak replicas",
+    "first scale-up",
+    "time to peak",
+];
+
+/// One row per figure, one column per configuration.
+fn figures(cmp: &Comparison, base: &Simulation, terminal: Terminal) -> comfy_table::Table {
+    let mut header = vec!["FIGURE".to_string()];
+    header.extend((1..=cmp.configurations.len()).map(|i| format!("#{i}")));
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut table = new_table(&header, terminal.width);
+    let columns: Vec<[String; 9]> = (cmp.configurations.iter())
+        .map(|c| figure_cells(&c.figures, &|t| at(base, t)))
+        .collect();
+    for (i, name) in FIGURES.iter().enumerate() {
+        let mut cells = vec![(*name).to_string()];
+        cells.extend(columns.iter().filter_map(|c| c.get(i).cloned()));
+        table.add_row(cells);
+    }
+    table
+}
+
+/// One configuration's figures as the table writes them, in the order of `FIGURES`; `time`
+/// writes the time of the first scale-up.
+pub(crate) fn figure_cells(f: &Figures, time: &dyn Fn(i64) -> String) -> [String; 9] {
+    let none = || "-".to_string();
+    [
+        f.pod_hours.to_string(),
+        f.node_hours.map_or_else(none, |h| h.to_string()),
+        clock(f.seconds_above_target),
+        (f.unserved_load_seconds)
+            .map_or_else(none, |u| ((u * 1000.0).round() / 1000.0).to_string()),
+        f.scale_events.to_string(),
+        f.direction_changes.to_string(),
+        f.peak_replicas.to_string(),
+        f.first_scale_up_seconds.map_or_else(none, time),
+        f.time_to_peak_seconds
+            .map_or_else(none, |t| format!("{t}s")),
+    ]
+}
+
+/// One sync before and after a what-if: both step-by-step tables and the two counts.
+pub fn what_if_table(r: &WhatIfReport, wide: bool, terminal: Terminal) -> String {
+    let bold = Style::new().bold();
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", paint("Before", bold, terminal.color));
+    out.push_str(&crate::render::table::render(&r.before, wide, terminal));
+    out.push('\n');
+    let heading = format!("What if: {}", r.changes.join(", "));
+    let _ = writeln!(out, "{}", paint(&heading, bold, terminal.color));
+    out.push_str(&crate::render::table::render(&r.after, wide, terminal));
+    out.push('\n');
+    let line = if r.desired_replicas_before == r.desired_replicas_after {
+        format!(
+            "desired replicas: {} before and after the change",
+            r.desired_replicas_before
+        )
+    } else {
+        format!(
+            "desired replicas: {} before, {} after the change",
+            r.desired_replicas_before, r.desired_replicas_after
+        )
+    };
+    out.push_str(&wrap(&line, usize::from(terminal.width), ""));
+    out
+}
+
+/// A count, or `-` where there is none.
+fn opt(value: Option<i32>) -> String {
+    value.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
