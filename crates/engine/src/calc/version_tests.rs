@@ -3,8 +3,7 @@
 use crate::calc::evaluate;
 use crate::calc::testing::{at_version, cpu_sample, cpu_utilization, external, pod, scenario};
 use crate::scenario::{
-    Behavior, Container, ContainerKind, MetricSpec, MetricTarget, PolicyType, Resources,
-    ScalingPolicy, ScalingRules, SelectPolicy, TargetType,
+    Behavior, Container, ContainerKind, MetricSpec, MetricTarget, Resources, TargetType,
 };
 
 fn desired(s: &crate::scenario::Scenario) -> i32 {
