@@ -78,8 +78,8 @@ pub fn comparison(cmp: &Comparison) -> String {
         let f = &c.figures;
         let _ = writeln!(
             out,
-            "#{} {}: peak {} replicas, {} pod-hours, {} scale events ({} direction changes), \
-             {}s above target",
+            "#{} {}: peak replicas {}, pod-hours {}, scale events {}, direction changes {}, \
+             time above target {}s",
             i + 1,
             c.name,
             f.peak_replicas,
