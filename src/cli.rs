@@ -431,8 +431,8 @@ pub enum Command {
     /// Serve the calculator to AI assistants: the Model Context Protocol over stdin and stdout
     ///
     /// An MCP client (Claude Desktop, an IDE, an agent) starts `hpacalc mcp` and calls its tools:
-    /// explain_hpa, simulate, audit, print_hpa, list_diagnostics; with --allow-live also
-    /// explain_live_hpa and audit of a live namespace. Each takes the inputs as text, as a
+    /// explain_hpa, simulate, compare, diff, audit, print_hpa, list_diagnostics; with
+    /// --allow-live also explain_live_hpa and audit of a live namespace. Each takes the inputs as text, as a
     /// person pastes them, and answers the JSON of `-o json` with a short summary. Read-only.
     Mcp(McpArgs),
 }

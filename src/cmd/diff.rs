@@ -9,7 +9,7 @@ use anyhow::Result;
 use crate::calc;
 use crate::calc::diff::{DiffReport, FieldChange, FlipRow, HpaDiff, Rule, SyncDecision, Worse};
 use crate::calc::simulate::compare::Figures;
-use crate::cli::{DiffArgs, DiffFormat};
+use crate::cli::{DiffArgs, DiffFormat, FleetControllerFlags};
 use crate::error::{DiffWorse, InputError, UsageError};
 use crate::input::cluster::Dump;
 use crate::input::cluster::fleet::hpa_key;
@@ -32,49 +32,47 @@ struct Side {
     file: Text,
 }
 
+/// What a diff is given, every file read: both sides' texts and the options of `hpacalc diff`.
+#[derive(Debug, Clone)]
+pub struct DiffInputs {
+    /// The manifests before the change, each text as one file (several documents each).
+    pub old: Vec<Text>,
+    /// The manifests after it.
+    pub new: Vec<Text>,
+    /// `--fail-on` rules, as given.
+    pub fail_on: Vec<String>,
+    pub load: Option<Text>,
+    pub load_map: Vec<String>,
+    pub actual: Option<Text>,
+    pub pod_request: Option<String>,
+    pub replicas: Option<i32>,
+    pub duration: Option<String>,
+    pub pods: Option<Text>,
+    pub metrics: Option<Text>,
+    pub now: Option<String>,
+    pub controller: FleetControllerFlags,
+}
+
 /// Both sides read, every HPA compared, the report printed, then exit 3 if one got worse.
 pub fn run(args: &DiffArgs) -> Result<()> {
-    let rules = args
-        .fail_on
-        .iter()
-        .map(|r| rule(r))
-        .collect::<Result<Vec<_>, _>>()?;
-    if !rules.is_empty() && args.load.is_none() {
-        anyhow::bail!(UsageError(
-            "--fail-on compares the runs of both sides: it needs --load".to_string()
-        ));
-    }
-    let settings = Settings::from_fleet_flags(&args.controller)?;
-    let (old, new) = (side(&args.old)?, side(&args.new)?);
-    let capture = capture_of(args, &settings)?;
-    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    let mut hpas = Vec::new();
-    let mut worse = Vec::new();
-    for key in keys {
-        let d = hpa_diff(
-            args,
-            capture.as_ref(),
-            &settings.controller,
-            key,
-            old.get(key),
-            new.get(key),
-        )?;
-        if let (Some(a), Some(b)) = (&d.old_figures, &d.new_figures) {
-            for (text, r) in args.fail_on.iter().zip(&rules) {
-                if let Some(detail) = r.worse(a, b) {
-                    worse.push(Worse {
-                        hpa: key.clone(),
-                        rule: text.clone(),
-                        detail,
-                    });
-                }
-            }
-        }
-        hpas.push(d);
-    }
-    let report = DiffReport::new(hpas, worse);
+    let read = |p: Option<&std::path::Path>| p.map(Text::read).transpose();
+    let inputs = DiffInputs {
+        old: files(&args.old)?,
+        new: files(&args.new)?,
+        fail_on: args.fail_on.clone(),
+        load: read(args.load.as_deref())?,
+        load_map: args.load_map.clone(),
+        actual: read(args.actual_file.as_deref())?,
+        pod_request: args.pod_request.clone(),
+        replicas: args.replicas,
+        duration: args.duration.clone(),
+        pods: read(args.pods.as_deref())?,
+        metrics: read(args.metrics.as_deref())?,
+        now: args.now.clone(),
+        controller: args.controller.clone(),
+    };
+    let (report, warnings) = diff_texts(&inputs)?;
+    warn_all(&warnings);
     let exporter: Box<dyn Exporter<DiffReport>> = match args.output {
         DiffFormat::Table => Box::new(Table::default()),
         DiffFormat::Json => Box::new(Json),
@@ -89,6 +87,51 @@ pub fn run(args: &DiffArgs) -> Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// The diff of both sides' texts: every HPA compared, what got worse by the rules in the
+/// report's `worse` (the command's exit 3, not an error here), and the runs' warnings.
+pub fn diff_texts(inputs: &DiffInputs) -> Result<(DiffReport, Vec<String>)> {
+    let rules = (inputs.fail_on.iter())
+        .map(|r| rule(r))
+        .collect::<Result<Vec<_>, _>>()?;
+    if !rules.is_empty() && inputs.load.is_none() {
+        anyhow::bail!(UsageError(
+            "--fail-on compares the runs of both sides: it needs --load".to_string()
+        ));
+    }
+    let settings = Settings::from_fleet_flags(&inputs.controller)?;
+    let (old, new) = (side(&inputs.old)?, side(&inputs.new)?);
+    let capture = capture_of(inputs, &settings)?;
+    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let mut hpas = Vec::new();
+    let mut worse = Vec::new();
+    let mut warnings = Vec::new();
+    for key in keys {
+        let d = hpa_diff(
+            inputs,
+            capture.as_ref(),
+            &settings.controller,
+            key,
+            (old.get(key), new.get(key)),
+            &mut warnings,
+        )?;
+        if let (Some(a), Some(b)) = (&d.old_figures, &d.new_figures) {
+            for (text, r) in inputs.fail_on.iter().zip(&rules) {
+                if let Some(detail) = r.worse(a, b) {
+                    worse.push(Worse {
+                        hpa: key.clone(),
+                        rule: text.clone(),
+                        detail,
+                    });
+                }
+            }
+        }
+        hpas.push(d);
+    }
+    Ok((DiffReport::new(hpas, worse), warnings))
 }
 
 /// `--fail-on RULE`.
@@ -120,14 +163,21 @@ fn rule(text: &str) -> Result<Rule, InputError> {
     })
 }
 
-/// The HPAs of a file or folder, by `namespace/name`.
-fn side(path: &std::path::Path) -> Result<BTreeMap<String, Side>> {
-    let mut dump = Dump::default();
-    let mut files: Vec<Text> = Vec::new();
+/// The manifests of a file or folder, each file's text.
+fn files(path: &std::path::Path) -> Result<Vec<Text>> {
+    let mut files = Vec::new();
     for file in crate::input::cluster::manifests::files(path)? {
         let (name, text) = crate::input::read_input(&file)?;
-        dump.read_manifest_text(&name, &text)?;
         files.push(Text::new(name, text));
+    }
+    Ok(files)
+}
+
+/// The HPAs of one side's manifests, by `namespace/name`, each read as `audit -f` reads a file.
+fn side(files: &[Text]) -> Result<BTreeMap<String, Side>> {
+    let mut dump = Dump::default();
+    for file in files {
+        dump.read_manifest_text(&file.name, &file.text)?;
     }
     dump.dedupe();
     let mut out = BTreeMap::new();
@@ -152,12 +202,12 @@ fn side(path: &std::path::Path) -> Result<BTreeMap<String, Side>> {
 
 /// One HPA on both sides: what changed, the hold bands, and with a load both runs' figures.
 fn hpa_diff(
-    args: &DiffArgs,
+    inputs: &DiffInputs,
     capture: Option<&Inputs>,
     config: &ControllerConfig,
     key: &str,
-    old: Option<&Side>,
-    new: Option<&Side>,
+    (old, new): (Option<&Side>, Option<&Side>),
+    warnings: &mut Vec<String>,
 ) -> Result<HpaDiff> {
     let spec = |s: Option<&Side>| -> Result<Option<HpaSpec>> {
         Ok(
@@ -192,13 +242,13 @@ fn hpa_diff(
         && status == "changed"
     {
         d.flips = flips(config, (o, x), (n, y))?;
-        if args.load.is_some() {
-            d.old_figures = Some(run_on_load(args, o)?);
-            d.new_figures = Some(run_on_load(args, n)?);
+        if let Some(load) = &inputs.load {
+            d.old_figures = Some(run_on_load(inputs, load, o, warnings)?);
+            d.new_figures = Some(run_on_load(inputs, load, n, warnings)?);
         }
         if let Some(capture) = capture {
-            d.old_decision = Some(decide(capture, o)?);
-            d.new_decision = Some(decide(capture, n)?);
+            d.old_decision = Some(decide(capture, o, warnings)?);
+            d.new_decision = Some(decide(capture, n, warnings)?);
         }
     }
     Ok(d)
@@ -275,40 +325,42 @@ fn hold_band(
 }
 
 /// `--pods` and `--metrics`, read once: the inputs of one sync, the HPA left to each side.
-fn capture_of(args: &DiffArgs, settings: &Settings) -> Result<Option<Inputs>> {
-    let Some(pods) = &args.pods else {
+fn capture_of(given: &DiffInputs, settings: &Settings) -> Result<Option<Inputs>> {
+    let Some(pods) = &given.pods else {
         return Ok(None);
     };
     let mut settings = settings.clone();
-    if let Some(text) = &args.now {
+    if let Some(text) = &given.now {
         settings.now = Some(crate::input::inputs::flag_time("--now", text)?);
     }
     let mut inputs = Inputs::of_hpa(Text::new("", ""), settings);
-    inputs.pods = Some(Given::Text(Text::read(pods)?));
-    if let Some(metrics) = &args.metrics {
-        inputs.metrics = Some(Given::Text(Text::read(metrics)?));
-    }
+    inputs.pods = Some(Given::Text(pods.clone()));
+    inputs.metrics = given.metrics.clone().map(Given::Text);
     Ok(Some(inputs))
 }
 
 /// One side's sync on the capture: the single-sync calculation with that side's HPA.
-fn decide(capture: &Inputs, side: &Side) -> Result<SyncDecision> {
+fn decide(capture: &Inputs, side: &Side, warnings: &mut Vec<String>) -> Result<SyncDecision> {
     let mut inputs = capture.clone();
     inputs.hpa = side.file.clone();
     inputs.settings.name = Some(side.name.clone());
     let scenario = crate::input::build(inputs)?;
-    warn_all(&scenario.warnings);
+    warnings.extend(scenario.warnings.iter().cloned());
     Ok(SyncDecision::of(&calc::evaluate(&scenario)))
 }
 
 /// One side's run on the load: the same `Setup` and engine as `simulate`.
-fn run_on_load(args: &DiffArgs, side: &Side) -> Result<Figures> {
-    let read = |p: Option<&std::path::Path>| p.map(Text::read).transpose();
+fn run_on_load(
+    args: &DiffInputs,
+    load: &Text,
+    side: &Side,
+    warnings: &mut Vec<String>,
+) -> Result<Figures> {
     let c = &args.controller;
     let inputs = simulation::Inputs {
         hpa: side.file.clone(),
-        load: read(args.load.as_deref())?,
-        actual: read(args.actual_file.as_deref())?,
+        load: Some(load.clone()),
+        actual: args.actual.clone(),
         settings: SimSettings {
             name: Some(side.name.clone()),
             replicas: args.replicas,
@@ -328,7 +380,7 @@ fn run_on_load(args: &DiffArgs, side: &Side) -> Result<Figures> {
         load_set: Vec::new(),
     };
     let setup = simulation::build(&inputs)?;
-    warn_all(&setup.scenario.warnings);
+    warnings.extend(setup.scenario.warnings.iter().cloned());
     Ok(calc::simulate::compare::figures(&calc::simulate::run(
         &setup,
     )))

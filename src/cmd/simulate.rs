@@ -83,7 +83,6 @@ fn compare(args: &SimulateArgs) -> Result<()> {
         }
     }
     let base = inputs_of(args)?;
-    let mut runs = Vec::with_capacity(args.compare.len() + 1);
     let base_name = match (&args.hpa, &args.scenario) {
         (Some(path), _) => path.display().to_string(),
         (None, Some(name)) => format!("scenario {name}"),
@@ -107,31 +106,15 @@ fn compare(args: &SimulateArgs) -> Result<()> {
             .filter(|(_, of)| **of == Some(i))
             .map(|(item, _)| item.clone())
             .collect();
-        let what_if = WhatIf::parse(&items)?;
-        let mut name = path.display().to_string();
-        if !what_if.is_empty() {
-            name = format!("{name} ({})", what_if.labels().join(", "));
-        }
-        let inputs = simulation::Inputs {
-            hpa: Text::read(path)?,
-            settings: base.settings.clone().with_what_if(&what_if),
-            ..base.clone()
-        };
-        configs.push((name, inputs));
+        configs.push(configuration(
+            path.display().to_string(),
+            &base,
+            Text::read(path)?,
+            &items,
+        )?);
     }
-    // The same load warns the same way in every run: each warning once.
-    let mut warned: Vec<String> = Vec::new();
-    for (name, inputs) in &configs {
-        let setup = simulation::build(inputs)?;
-        for w in &setup.scenario.warnings {
-            if !warned.contains(w) {
-                warned.push(w.clone());
-            }
-        }
-        runs.push((name.clone(), calc::simulate::run(&setup)));
-    }
+    let (comparison, warned) = compare_runs(&configs)?;
     warn_all(&warned);
-    let comparison = calc::simulate::compare::compare(runs);
     if let Some(path) = &args.chart {
         let mut read: Vec<output::Input<'_>> = (args.compare.iter())
             .map(|path| output::Input {
@@ -156,6 +139,46 @@ fn compare(args: &SimulateArgs) -> Result<()> {
         _ => Box::new(Table::default()),
     };
     write_stdout(exporter.export(&comparison, terminal()).as_bytes())
+}
+
+/// One configuration of a comparison: `hpa` on the base's load and settings with the
+/// `--what-if` items, named by `name` and the changes they make.
+pub fn configuration(
+    name: String,
+    base: &simulation::Inputs,
+    hpa: Text,
+    items: &[String],
+) -> Result<(String, simulation::Inputs)> {
+    let what_if = WhatIf::parse(items)?;
+    let mut name = name;
+    if !what_if.is_empty() {
+        name = format!("{name} ({})", what_if.labels().join(", "));
+    }
+    let inputs = simulation::Inputs {
+        hpa,
+        settings: base.settings.clone().with_what_if(&what_if),
+        ..base.clone()
+    };
+    Ok((name, inputs))
+}
+
+/// Each configuration run by the same engine, the base first, and compared; the warnings of
+/// every run, each once (the same load warns the same way in every run).
+pub fn compare_runs(
+    configs: &[(String, simulation::Inputs)],
+) -> Result<(calc::simulate::compare::Comparison, Vec<String>)> {
+    let mut warned: Vec<String> = Vec::new();
+    let mut runs = Vec::with_capacity(configs.len());
+    for (name, inputs) in configs {
+        let setup = simulation::build(inputs)?;
+        for w in &setup.scenario.warnings {
+            if !warned.contains(w) {
+                warned.push(w.clone());
+            }
+        }
+        runs.push((name.clone(), calc::simulate::run(&setup)));
+    }
+    Ok((calc::simulate::compare::compare(runs), warned))
 }
 
 /// The simulation's inputs: a built-in scenario with the flags over its settings, or the files

@@ -1,11 +1,12 @@
 //! The short text beside the JSON of an MCP tool's answer (`hpacalc mcp`): what a person reads
 //! first, in the table's own words. One sync: the decision line and the WHY lines; a simulation:
-//! its summary lines; an audit: its counts and its findings. Each reads the value only, as every
-//! renderer does.
+//! its summary lines; an audit: its counts and its findings; a comparison: each configuration's
+//! figures. Each reads the value only, as every renderer does.
 
 use std::fmt::Write;
 
 use crate::calc::simulate::Simulation;
+use crate::calc::simulate::compare::Comparison;
 use crate::render::fleet::summary_line;
 use crate::render::table::decision_line;
 use crate::render::timeline::summary_lines;
@@ -65,6 +66,34 @@ pub fn audit(audit: &AuditReport) -> String {
             None => f.code.clone(),
         };
         cause(&mut out, f.severity, &code, &f.message, &f.fix);
+    }
+    out
+}
+
+/// A comparison: each configuration's figures on one line, the base first, then the first
+/// time two of them differ.
+pub fn comparison(cmp: &Comparison) -> String {
+    let mut out = String::new();
+    for (i, c) in cmp.configurations.iter().enumerate() {
+        let f = &c.figures;
+        let _ = writeln!(
+            out,
+            "#{} {}: peak replicas {}, pod-hours {}, scale events {}, direction changes {}, \
+             time above target {}s",
+            i + 1,
+            c.name,
+            f.peak_replicas,
+            f.pod_hours,
+            f.scale_events,
+            f.direction_changes,
+            f.seconds_above_target
+        );
+    }
+    match cmp.first_difference_seconds {
+        Some(t) => {
+            let _ = writeln!(out, "first difference at {t}s");
+        }
+        None => out.push_str("the configurations never differ\n"),
     }
     out
 }

@@ -118,13 +118,7 @@ type Names<T> = Vec<(T, T)>;
 /// The CLI's stdout on `args`, each file named as the tool argument that carries its text: the
 /// one difference between the two answers is the name an input is shown by.
 fn cli(args: &[&str], names: &[(&str, &str)]) -> String {
-    let o = Test::new().args(args).run();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let mut out = stdout(&o);
-    for (path, name) in names {
-        out = out.replace(path, name);
-    }
-    out
+    cli_exiting(0, args, names)
 }
 
 /// Every argument sent fits the tool's own schema.
@@ -139,9 +133,11 @@ fn fits(tools: &[Tool], name: &str, arguments: &Value) {
     assert!(errors.is_empty(), "{name}: {errors:?}");
 }
 
-const OFFLINE_TOOLS: [&str; 5] = [
+const OFFLINE_TOOLS: [&str; 7] = [
     "explain_hpa",
     "simulate",
+    "compare",
+    "diff",
     "audit",
     "print_hpa",
     "list_diagnostics",
@@ -185,7 +181,7 @@ fn initialize_names_the_server_and_tools_list_gives_each_tool_a_valid_schema() {
     assert_eq!(explain.input_schema["required"], json!(["hpa"]));
     // The audit reads no cluster without --allow-live: its schema offers no namespace.
     assert!(
-        tools[2].input_schema["properties"]
+        tools[4].input_schema["properties"]
             .get("namespace")
             .is_none()
     );
@@ -197,6 +193,8 @@ fn initialize_names_the_server_and_tools_list_gives_each_tool_a_valid_schema() {
             "explain_hpa",
             "explain_live_hpa",
             "simulate",
+            "compare",
+            "diff",
             "audit",
             "print_hpa",
             "list_diagnostics"
@@ -205,7 +203,7 @@ fn initialize_names_the_server_and_tools_list_gives_each_tool_a_valid_schema() {
     let described = live[1].description.as_deref().unwrap();
     assert!(described.contains("READS THE CLUSTER"), "{described}");
     assert!(
-        live[3].input_schema["properties"]
+        live[5].input_schema["properties"]
             .get("namespace")
             .is_some()
     );
@@ -414,6 +412,237 @@ fn simulate_equals_the_clis_json_on_a_scenario_a_load_csv_and_a_prometheus_answe
         crate::schema::assert_fits("simulation", &value);
         assert!(summary.contains("replicas: peak "), "{summary}");
     }
+}
+
+/// The CLI's stdout as `cli` gives it, with the exit code expected (`diff --fail-on` exits 3).
+fn cli_exiting(code: i32, args: &[&str], names: &[(&str, &str)]) -> String {
+    let o = Test::new().args(args).run();
+    assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
+    let mut out = stdout(&o);
+    for (path, name) in names {
+        out = out.replace(path, name);
+    }
+    out
+}
+
+#[test]
+fn compare_equals_the_clis_json_on_a_prometheus_answer_with_per_configuration_what_ifs() {
+    let client = Client::start(&[]);
+    let tools = client.tools();
+    let cases: [(Value, Vec<&str>, Names<&str>); 3] = [
+        (
+            json!({
+                "hpa": file("fixtures/compare/web-fast-down.yaml"),
+                "compare": [file("fixtures/compare/web-slow-down.yaml")],
+                "load": file("fixtures/prometheus/bursty-cpu.json"),
+                "flags": {"pod_request": "cpu=500m", "replicas": 4}
+            }),
+            vec![
+                "--hpa",
+                "fixtures/compare/web-fast-down.yaml",
+                "--compare",
+                "fixtures/compare/web-slow-down.yaml",
+                "--load",
+                "fixtures/prometheus/bursty-cpu.json",
+                "--pod-request",
+                "cpu=500m",
+                "--replicas",
+                "4",
+            ],
+            vec![
+                ("fixtures/compare/web-fast-down.yaml", "hpa"),
+                ("fixtures/compare/web-slow-down.yaml", "compare[0]"),
+                ("fixtures/prometheus/bursty-cpu.json", "load"),
+            ],
+        ),
+        (
+            json!({
+                "hpa": file("fixtures/hpa/web-cpu.yaml"),
+                "compare": [file("fixtures/compare/web-250m.yaml"), file("fixtures/hpa/web-cpu.yaml")],
+                "what_if": [[], ["set-request=app.cpu=250m", "tolerance=0.05"]],
+                "load": file("fixtures/prometheus/night-cpu.json"),
+                "actual": file("fixtures/prometheus/night-replicas.json"),
+                "flags": {"pod_request": "cpu=500m"}
+            }),
+            vec![
+                "--hpa",
+                "fixtures/hpa/web-cpu.yaml",
+                "--compare",
+                "fixtures/compare/web-250m.yaml",
+                "--compare",
+                "fixtures/hpa/web-cpu.yaml",
+                "--what-if",
+                "set-request=app.cpu=250m",
+                "--what-if",
+                "tolerance=0.05",
+                "--load",
+                "fixtures/prometheus/night-cpu.json",
+                "--actual-file",
+                "fixtures/prometheus/night-replicas.json",
+                "--pod-request",
+                "cpu=500m",
+            ],
+            vec![],
+        ),
+        (
+            json!({
+                "scenario": "pods-pending",
+                "compare": [file("fixtures/compare/web-slow-down.yaml")],
+                "flags": {"duration": "10m"}
+            }),
+            vec![
+                "--scenario",
+                "pods-pending",
+                "--compare",
+                "fixtures/compare/web-slow-down.yaml",
+                "--duration",
+                "10m",
+            ],
+            vec![("fixtures/compare/web-slow-down.yaml", "compare[0]")],
+        ),
+    ];
+    for (i, (arguments, flags, names)) in cases.into_iter().enumerate() {
+        fits(&tools, "compare", &arguments);
+        let mut all = vec!["simulate"];
+        all.extend(&flags);
+        all.extend(["-o", "json"]);
+        let mut expected = cli(&all, &names);
+        if i == 1 {
+            // The same file twice: each configuration by its place.
+            for (from, to) in [
+                ("\"fixtures/hpa/web-cpu.yaml\"", "\"hpa\""),
+                ("fixtures/compare/web-250m.yaml", "compare[0]"),
+                ("fixtures/hpa/web-cpu.yaml (", "compare[1] ("),
+                ("fixtures/hpa/web-cpu.yaml", "hpa"),
+                ("fixtures/prometheus/night-cpu.json", "load"),
+                ("fixtures/prometheus/night-replicas.json", "actual"),
+            ] {
+                expected = expected.replace(from, to);
+            }
+        }
+        let (summary, text, value) = answered(&client.call("compare", arguments));
+        assert_eq!(text, expected, "{flags:?}");
+        crate::schema::assert_fits("comparison", &value);
+        assert!(summary.starts_with("#1 "), "{summary}");
+        assert!(summary.contains("\n#2 "), "{summary}");
+    }
+}
+
+#[test]
+fn a_malformed_configuration_or_what_if_of_compare_is_the_clis_message() {
+    let client = Client::start(&[]);
+    // A malformed configuration is the CLI's located message, named by its argument.
+    let broken = "fixtures/malformed/hpa-bad-indent.yaml";
+    let o = Test::new()
+        .args([
+            "simulate",
+            "--hpa",
+            "fixtures/compare/web-fast-down.yaml",
+            "--compare",
+            broken,
+            "--load",
+            "fixtures/prometheus/bursty-cpu.json",
+            "--pod-request",
+            "cpu=500m",
+        ])
+        .status(1)
+        .run();
+    let message = stderr(&o).trim_end().replace(broken, "compare[0]");
+    let arguments = json!({
+        "hpa": file("fixtures/compare/web-fast-down.yaml"),
+        "compare": [file(broken)],
+        "load": file("fixtures/prometheus/bursty-cpu.json"),
+        "flags": {"pod_request": "cpu=500m"},
+    });
+    let text = refused(&client.call("compare", arguments));
+    assert_eq!(Some(text.as_str()), message.strip_prefix("error: "));
+    let bad = json!({
+        "hpa": file("fixtures/compare/web-fast-down.yaml"),
+        "compare": [file("fixtures/compare/web-slow-down.yaml")],
+        "what_if": [["speed=2"]],
+        "load": file("fixtures/prometheus/bursty-cpu.json"),
+    });
+    let text = refused(&client.call("compare", bad));
+    assert!(text.starts_with("--what-if: found \"speed=2\""), "{text}");
+}
+
+/// Which file of `fixtures/diff` is which argument of `diff`.
+const DIFF_NAMES: [(&str, &str); 5] = [
+    ("fixtures/diff/old/web.yaml", "old[0]"),
+    ("fixtures/diff/old/worker.yaml", "old[1]"),
+    ("fixtures/diff/new/web.yaml", "new[0]"),
+    ("fixtures/diff/new/worker.yaml", "new[1]"),
+    ("fixtures/prometheus/bursty-cpu.json", "load"),
+];
+
+fn diff_sides() -> Value {
+    json!({
+        "old": [file("fixtures/diff/old/web.yaml"), file("fixtures/diff/old/worker.yaml")],
+        "new": [file("fixtures/diff/new/web.yaml"), file("fixtures/diff/new/worker.yaml")],
+    })
+}
+
+#[test]
+fn diff_equals_the_clis_json_and_markdown_and_a_broken_rule_is_an_answer() {
+    let client = Client::start(&[]);
+    let tools = client.tools();
+    let base = ["diff", "fixtures/diff/old", "fixtures/diff/new"];
+    let mut on_load = diff_sides();
+    on_load["load"] = json!(file("fixtures/prometheus/bursty-cpu.json"));
+    on_load["replicas"] = json!(4);
+    let mut worse = on_load.clone();
+    worse["fail_on"] = json!(["flapping", "pod-hours>50%"]);
+    let load = [
+        "--load",
+        "fixtures/prometheus/bursty-cpu.json",
+        "--replicas",
+        "4",
+    ];
+    let rules = ["--fail-on", "flapping", "--fail-on", "pod-hours>50%"];
+    for (arguments, extra, code) in [
+        (diff_sides(), vec![], 0),
+        (on_load, load.to_vec(), 0),
+        (worse, [&load[..], &rules[..]].concat(), 3),
+    ] {
+        fits(&tools, "diff", &arguments);
+        let run = |format: &str| {
+            let mut all = base.to_vec();
+            all.extend(&extra);
+            all.extend(["-o", format]);
+            cli_exiting(code, &all, &DIFF_NAMES)
+        };
+        let (summary, text, value) = answered(&client.call("diff", arguments));
+        assert_eq!(text, run("json"), "{extra:?}");
+        assert_eq!(summary, run("markdown"), "{extra:?}");
+        crate::schema::assert_fits("diff", &value);
+        assert_eq!(value["worse"].as_array().unwrap().is_empty(), code == 0);
+    }
+    // A bad rule is the CLI's message.
+    let o = Test::new()
+        .args(base)
+        .args(load)
+        .args(["--fail-on", "slower"])
+        .status(1)
+        .run();
+    let mut bad = diff_sides();
+    bad["load"] = json!(file("fixtures/prometheus/bursty-cpu.json"));
+    bad["fail_on"] = json!(["slower"]);
+    let text = refused(&client.call("diff", bad));
+    assert_eq!(
+        Some(text.as_str()),
+        stderr(&o).trim_end().strip_prefix("error: ")
+    );
+    // So is a malformed manifest, located in its argument.
+    let broken = "fixtures/malformed/hpa-bad-indent.yaml";
+    let o = Test::new()
+        .args(["diff", "fixtures/diff/old", broken])
+        .status(1)
+        .run();
+    let message = stderr(&o).trim_end().replace(broken, "new[0]");
+    let mut bad = diff_sides();
+    bad["new"] = json!([file(broken)]);
+    let text = refused(&client.call("diff", bad));
+    assert_eq!(Some(text.as_str()), message.strip_prefix("error: "));
 }
 
 #[test]
@@ -828,12 +1057,17 @@ fn documented_calls() -> Vec<(&'static str, String, Value, String)> {
             .unwrap();
             let mut arguments = call["arguments"].clone();
             for value in arguments.as_object_mut().unwrap().values_mut() {
-                let shown = value.as_str().unwrap().to_string();
-                if let Some(path) = shown
-                    .strip_prefix("…the text of ")
-                    .and_then(|p| p.strip_suffix('…'))
-                {
-                    *value = json!(file(path));
+                let each: Vec<&mut Value> = match value {
+                    Value::Array(items) => items.iter_mut().collect(),
+                    other => vec![other],
+                };
+                for value in each {
+                    if let Some(path) = (value.as_str())
+                        .and_then(|shown| shown.strip_prefix("…the text of "))
+                        .and_then(|p| p.strip_suffix('…'))
+                    {
+                        *value = json!(file(path));
+                    }
                 }
             }
             let summary = block
@@ -855,7 +1089,7 @@ fn documented_calls() -> Vec<(&'static str, String, Value, String)> {
 #[test]
 fn the_calls_the_readme_and_docs_show_give_the_summaries_they_show() {
     let calls = documented_calls();
-    assert_eq!(calls.len(), 2, "one call in README.md, one in docs/mcp.md");
+    assert_eq!(calls.len(), 3, "one call in README.md, two in docs/mcp.md");
     let client = Client::start(&[]);
     let tools = client.tools();
     for (doc, tool, arguments, shown) in calls {
@@ -921,7 +1155,7 @@ fn messages_that_are_not_json_rpc_are_dropped_and_the_server_reads_on() {
     let next: Value =
         serde_json::from_str(&rx.recv_timeout(Duration::from_secs(30)).unwrap()).unwrap();
     assert_eq!(next["id"], 3, "the two bad lines are not answered: {next}");
-    assert!(next["result"]["tools"].as_array().unwrap().len() == 5);
+    assert!(next["result"]["tools"].as_array().unwrap().len() == OFFLINE_TOOLS.len());
     drop(stdin);
     assert!(
         child.wait().unwrap().success(),

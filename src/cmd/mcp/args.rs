@@ -8,6 +8,8 @@ use anyhow::{Result, bail};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::cli::FleetControllerFlags;
+use crate::cmd::diff::DiffInputs;
 use crate::error::{InputError, UsageError};
 use crate::input::cluster::share::Common;
 use crate::input::inputs::{ControllerFlags, NodeSettings, controller_config};
@@ -341,6 +343,165 @@ impl SimulateArgs {
             replay,
             label: None,
             load_set: Vec::new(),
+        })
+    }
+}
+
+/// `compare`: configurations run on the same load, as `hpacalc simulate --compare`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompareArgs {
+    /// A built-in scenario by name, the base (its HPA and load); the flags given win over its
+    /// own
+    pub scenario: Option<String>,
+    /// The base HPA manifest (or KEDA ScaledObject), when no scenario is named
+    pub hpa: Option<String>,
+    /// The other HPA manifests, each run on the base's load and flags (`--compare FILE`)
+    pub compare: Vec<String>,
+    /// Each other configuration's what-if changes, KEY=VALUE as `--what-if` after its
+    /// `--compare` (set-request=app.cpu=250m, tolerance=0.05, max=20, ...): what_if[i] changes
+    /// compare[i]
+    #[serde(default)]
+    pub what_if: Vec<Vec<String>>,
+    /// The load curve: a load CSV (time and one column a metric) or a saved Prometheus
+    /// query_range answer
+    pub load: Option<String>,
+    /// The replicas the cluster really had, a saved Prometheus query_range answer, to compare
+    pub actual: Option<String>,
+    /// Which series of a Prometheus answer is which metric: METRIC=INDEX or
+    /// METRIC={LABEL="VALUE",...}
+    #[serde(default)]
+    pub load_map: Vec<String>,
+    /// The simulate flags of every configuration, each named as `hpacalc simulate --FLAG` with
+    /// `_` for `-`
+    #[serde(default)]
+    pub flags: SimSettings,
+}
+
+impl CompareArgs {
+    /// The configurations, the base first, each named by its argument (`hpa`, `compare[0]`)
+    /// and its what-ifs, as the command names each by its file.
+    pub fn configurations(self) -> Result<Vec<(String, simulation::Inputs)>> {
+        if self.compare.is_empty() {
+            bail!(UsageError(
+                "compare needs at least one other HPA in compare".to_string()
+            ));
+        }
+        if self.what_if.len() > self.compare.len() {
+            bail!(UsageError(format!(
+                "arguments: what_if[{}] changes compare[{0}], which is not given",
+                self.compare.len()
+            )));
+        }
+        let base_name = match &self.scenario {
+            Some(name) => format!("scenario {name}"),
+            None => "hpa".to_string(),
+        };
+        let base = SimulateArgs {
+            scenario: self.scenario,
+            hpa: self.hpa,
+            load: self.load,
+            actual: self.actual,
+            load_map: self.load_map,
+            flags: self.flags,
+        }
+        .inputs()?;
+        let mut configs = vec![(base_name, base.clone())];
+        let mut what_if = self.what_if.into_iter();
+        for (i, t) in self.compare.into_iter().enumerate() {
+            let name = format!("compare[{i}]");
+            let items = what_if.next().unwrap_or_default();
+            let hpa = text(&name, t)?;
+            configs.push(crate::cmd::simulate::configuration(
+                name, &base, hpa, &items,
+            )?);
+        }
+        Ok(configs)
+    }
+}
+
+/// `diff`: two sides of HPA manifests, matched by namespace/name, as `hpacalc diff OLD NEW`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiffArgs {
+    /// The manifests before the change, one text each (each may hold several documents or a
+    /// List): HPAs and their targets, as `hpacalc diff` reads OLD's files
+    pub old: Vec<String>,
+    /// The manifests after the change
+    pub new: Vec<String>,
+    /// What makes a changed HPA worse: unserved-load, flapping, scale-events, pod-hours>N%,
+    /// time-above-target>N% (needs load); a rule broken is reported in `worse`, not an error
+    #[serde(default)]
+    pub fail_on: Vec<String>,
+    /// Run both sides of each changed HPA on this load: a load CSV or a saved Prometheus answer
+    pub load: Option<String>,
+    /// The series a metric reads in a Prometheus answer: METRIC=INDEX or
+    /// METRIC={LABEL="VALUE",...}
+    #[serde(default)]
+    pub load_map: Vec<String>,
+    /// The replicas the cluster had, a saved query_range answer (the runs start there); needs
+    /// load
+    pub actual: Option<String>,
+    /// Each pod's request in the runs (default: the target's pod template beside the HPA)
+    pub pod_request: Option<String>,
+    /// Ready pods at the start of the runs
+    pub replicas: Option<i32>,
+    /// How long to run, e.g. 30m
+    pub duration: Option<String>,
+    /// Evaluate one sync of both sides on these pods (`kubectl get pods -o json`, or samples
+    /// CSV)
+    pub pods: Option<String>,
+    /// The pods' usage for that sync (PodMetricsList or `kubectl top pods`); needs pods
+    pub metrics: Option<String>,
+    /// The evaluation time of that sync, RFC 3339; needs pods
+    pub now: Option<String>,
+    /// The controller's flags
+    #[serde(default)]
+    pub flags: FleetArgs,
+}
+
+impl DiffArgs {
+    /// The diff's inputs: the command's, with each text named by its argument (`old[0]`).
+    pub fn inputs(self) -> Result<DiffInputs> {
+        let needs = |given: &[(&str, bool)], needed: &str, present: bool| -> Result<()> {
+            match given.iter().find(|(_, set)| *set && !present) {
+                Some((name, _)) => bail!(UsageError(format!("arguments: {name} needs {needed}"))),
+                None => Ok(()),
+            }
+        };
+        let on_load = [
+            ("actual", self.actual.is_some()),
+            ("pod_request", self.pod_request.is_some()),
+            ("replicas", self.replicas.is_some()),
+            ("duration", self.duration.is_some()),
+        ];
+        needs(&on_load, "load", self.load.is_some())?;
+        let on_pods = [
+            ("metrics", self.metrics.is_some()),
+            ("now", self.now.is_some()),
+        ];
+        needs(&on_pods, "pods", self.pods.is_some())?;
+        let f = self.flags;
+        let d = FleetControllerFlags {
+            sync_period: f.sync_period.unwrap_or_else(|| "15s".to_string()),
+            tolerance: f.tolerance.unwrap_or(0.1),
+            kube_version: f.kube_version.unwrap_or_else(|| "1.37".to_string()),
+            feature_gates: f.feature_gates,
+        };
+        Ok(DiffInputs {
+            old: each("old", self.old)?,
+            new: each("new", self.new)?,
+            fail_on: self.fail_on,
+            load: optional("load", self.load)?,
+            load_map: self.load_map,
+            actual: optional("actual", self.actual)?,
+            pod_request: self.pod_request,
+            replicas: self.replicas,
+            duration: self.duration,
+            pods: optional("pods", self.pods)?,
+            metrics: optional("metrics", self.metrics)?,
+            now: self.now,
+            controller: d,
         })
     }
 }

@@ -12,7 +12,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
 use super::args::{
-    AuditArgs, ExplainArgs, LIVE_AUDIT_ARGS, LiveArgs, PrintHpaArgs, SimulateArgs, text,
+    AuditArgs, CompareArgs, DiffArgs, ExplainArgs, LIVE_AUDIT_ARGS, LiveArgs, PrintHpaArgs,
+    SimulateArgs, text,
 };
 use crate::calc;
 use crate::cmd::audit::{DumpFacts, of_dump};
@@ -88,6 +89,19 @@ rollouts. Call it to see how an HPA reacts to a load spike or drop, how long it 
 its target, or to replay a night from Prometheus. Give an HPA manifest and a load (a load CSV \
 or a saved Prometheus query_range answer), or a built-in scenario: ";
 
+const COMPARE: &str = "Run two or more HPA configurations on the same load and compare them, \
+as `hpacalc simulate --compare` does: the base (hpa, or a built-in scenario) and each of \
+compare, every one with the same load and flags, and per configuration what-if changes \
+(set-request, tolerance, min, max, ...). Call it to choose between HPA changes (a faster \
+scale-down, another target, another request) on a real or built-in load: each configuration's \
+pod-hours, time above target, scale events and flapping, and the first time they differ.";
+
+const DIFF: &str = "Compare the HPAs of two sets of manifests (before and after a change, as a \
+pull request holds them), matched by namespace/name, as `hpacalc diff OLD NEW` does: each \
+changed field of the behaviour, the replica counts whose hold band moves, with pods the sync \
+of both sides on them, and with a load both sides' runs compared; fail_on names what makes a \
+change worse. Call it to review an HPA change. The summary is the Markdown of `-o markdown`.";
+
 const AUDIT: &str = "Audit every HPA of a cluster dump (`kubectl get \
 hpa,deploy,sts,rs,pods,pdb -A -o json`): each HPA's next decision, and the problems that need \
 several objects to see (two HPAs on the same pods, a missing target, a PDB that blocks a \
@@ -159,6 +173,13 @@ pub fn list(context: &Context) -> Vec<Tool> {
             schema_of::<SimulateArgs>(),
             Some("simulation"),
         ),
+        tool(
+            "compare",
+            COMPARE.into(),
+            schema_of::<CompareArgs>(),
+            Some("comparison"),
+        ),
+        tool("diff", DIFF.into(), schema_of::<DiffArgs>(), Some("diff")),
         tool("audit", audit, audit_args, Some("audit")),
         tool(
             "print_hpa",
@@ -196,7 +217,8 @@ pub fn list(context: &Context) -> Vec<Tool> {
 /// Whether the server offers the tool `name`: the live one only with `--allow-live`.
 pub fn offers(context: &Context, name: &str) -> bool {
     match name {
-        "explain_hpa" | "simulate" | "audit" | "print_hpa" | "list_diagnostics" => true,
+        "explain_hpa" | "simulate" | "compare" | "diff" | "audit" | "print_hpa"
+        | "list_diagnostics" => true,
         "explain_live_hpa" => context.allow_live,
         _ => false,
     }
@@ -230,6 +252,8 @@ pub fn call(name: &str, arguments: JsonObject, context: &Context) -> Option<Resu
             parse(arguments).and_then(|a| explain_live(a, context))
         }
         "simulate" => parse(arguments).and_then(simulate),
+        "compare" => parse(arguments).and_then(compare),
+        "diff" => parse(arguments).and_then(diff),
         "audit" => parse(arguments).and_then(|a| audit(a, context)),
         "print_hpa" => parse(arguments).and_then(print_hpa),
         "list_diagnostics" => parse::<NoArgs>(arguments).and_then(|_| list_diagnostics()),
@@ -278,6 +302,21 @@ fn simulate(args: SimulateArgs) -> Result<Answer> {
     let setup = simulation::build(&args.inputs()?)?;
     let sim = calc::simulate::run(&setup);
     Answer::of(summary::simulation(&sim), &setup.scenario.warnings, &sim)
+}
+
+/// Configurations on the same load, as `hpacalc simulate --hpa ... --compare ... -o json`.
+fn compare(args: CompareArgs) -> Result<Answer> {
+    let configs = args.configurations()?;
+    let (comparison, warnings) = crate::cmd::simulate::compare_runs(&configs)?;
+    Answer::of(summary::comparison(&comparison), &warnings, &comparison)
+}
+
+/// Two sides of manifests, as `hpacalc diff OLD NEW -o json`; what got worse by `fail_on` is
+/// the report's `worse`, an answer (the command's exit 3), not an error.
+fn diff(args: DiffArgs) -> Result<Answer> {
+    let (report, warnings) = crate::cmd::diff::diff_texts(&args.inputs()?)?;
+    let markdown = crate::render::Markdown.export(&report, PLAIN);
+    Answer::of(markdown, &warnings, &report)
 }
 
 /// Every HPA of a dump (or, with `--allow-live`, of a namespace), as `hpacalc audit -o json`.
@@ -365,6 +404,8 @@ mod tests {
                 "explain_hpa",
                 "explain_live_hpa",
                 "simulate",
+                "compare",
+                "diff",
                 "audit",
                 "print_hpa",
             ] {
@@ -375,7 +416,7 @@ mod tests {
                 );
             }
             assert!(listed.iter().all(|n| offers(&context, n)));
-            assert!(!offers(&context, "compare"));
+            assert!(!offers(&context, "comparison"));
         }
     }
 
