@@ -10,13 +10,13 @@
 use std::path::Path;
 use std::time::Instant;
 
-use hpacalc::cmd::audit::{Memories, audit_dump};
 use hpacalc::input::Settings;
 use hpacalc::input::cluster::Dump;
 use hpacalc::input::cluster::share::Common;
 use hpacalc::input::inputs::{ControllerFlags, controller_config};
 use hpacalc::input::live::watch::Watched;
 use hpacalc::scenario::fleet::FleetFacts;
+use hpacalc::work::audit::{Memories, audit_dump};
 
 /// A field of `/proc/self/status`, in KiB.
 fn status_kib(field: &str) -> u64 {

@@ -1,24 +1,18 @@
-//! `hpacalc audit`: every HPA of a cluster dump (or of the live cluster with `-A`), evaluated,
-//! with the findings that need more than one object to see; or, with `-f`, the static checks of
-//! manifests.
-
-use std::collections::HashMap;
+//! `hpacalc audit`: the flags read into a dump (a cluster dump, or the live cluster with `-A`)
+//! or into manifests (`-f`), audited by `work::audit`, and the report printed.
 
 use anyhow::Result;
 
-use crate::calc;
 use crate::cli::{AuditArgs, AuditFormat, FailOn};
 use crate::error::FindingsFailed;
 use crate::input::cluster::Dump;
-use crate::input::cluster::fleet::{Fleet, hpa_key, lone_scaled_objects, static_checks};
 use crate::input::cluster::share::Common;
 use crate::input::{Settings, Text};
 use crate::render::{Exporter, Json, Sarif, Table, Yaml};
 use crate::report::Severity;
 use crate::report::fleet::AuditReport;
-use crate::scenario::ControllerMemory;
-use crate::scenario::fleet::FleetFacts;
 use crate::term::{terminal, warn, write_stdout};
+use crate::work::audit::{DumpFacts, Places, of_dump, static_audit};
 
 pub fn run(args: &AuditArgs) -> Result<()> {
     let (audit, places) = if args.manifests.is_empty() {
@@ -53,15 +47,6 @@ pub fn run(args: &AuditArgs) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Where each HPA was read (`file:line`, or `file items[3]`), by `namespace/name`.
-pub type Places = HashMap<String, String>;
-
-fn places(dump: &Dump) -> Places {
-    (dump.hpas.iter())
-        .map(|h| (hpa_key(&h.head), h.place.clone()))
-        .collect()
 }
 
 /// `--cluster`: the decision of every HPA and the findings.
@@ -126,121 +111,6 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
     Ok((audit, places))
 }
 
-/// What an audit knows of a dump besides its objects: whether the metrics API's answer was
-/// given (its absence is then no finding) and the node group's size limit.
-#[derive(Debug, Clone, Copy)]
-pub struct DumpFacts {
-    pub metrics_given: bool,
-    pub node_group_max: Option<i64>,
-}
-
-/// The audit of a dump however it was read (files, the live cluster, an MCP call's text): the
-/// objects given twice used once, every HPA evaluated at `common`'s time (else the dump's
-/// newest), and the findings; with where each HPA was read and the warnings to show.
-pub fn of_dump(
-    mut dump: Dump,
-    mut common: Common,
-    given: &DumpFacts,
-) -> (AuditReport, Places, Vec<String>) {
-    dump.dedupe();
-    let mut warnings = Vec::new();
-    if dump.duplicates > 0 {
-        warnings.push(format!(
-            "{} object(s) were given more than once (the same kind, namespace and name): the \
-             first of each is used",
-            dump.duplicates
-        ));
-    }
-    for u in &dump.unlisted {
-        warnings.push(format!(
-            "cannot list {} (403): {}; the audit goes on",
-            u.resource, u.unchecked
-        ));
-    }
-    common.settings.now = common.settings.now.or(dump.newest);
-    let fleet = FleetFacts {
-        newest: dump.newest,
-        sync_period: common.settings.controller.sync_period,
-        metrics_api_error: dump.metrics_api_error.clone(),
-        metrics_given: given.metrics_given,
-        unlisted: std::mem::take(&mut dump.unlisted),
-        node_group_max: given.node_group_max,
-    };
-    let audit = audit_dump(&dump, &common, &fleet, None);
-    (audit, places(&dump), warnings)
-}
-
-/// The controller's memory of each HPA (`namespace/name`) from one sync to the next, as `serve`
-/// keeps it.
-pub type Memories = std::sync::Mutex<HashMap<String, ControllerMemory>>;
-
-/// Every HPA of `dump` evaluated, with the findings: the audit of a dump, and each sync of
-/// `hpacalc serve`, which gives the `memories` its earlier syncs left (the first sync of an HPA
-/// starts from what its events say, as one audit does) and gets back what this sync leaves.
-pub fn audit_dump(
-    dump: &Dump,
-    common: &Common,
-    fleet: &FleetFacts,
-    memories: Option<&Memories>,
-) -> AuditReport {
-    let view = Fleet::new(dump, fleet);
-    let evaluated = evaluate(&view, common, memories);
-    if let Some(Ok(mut kept)) = memories.map(std::sync::Mutex::lock) {
-        // An HPA that is gone is forgotten, as the controller forgets a deleted HPA.
-        let live: std::collections::HashSet<String> =
-            (dump.hpas.iter()).map(|h| hpa_key(&h.head)).collect();
-        kept.retain(|key, _| live.contains(key));
-    }
-    calc::fleet::audit(evaluated, fleet, &lone_scaled_objects(dump))
-}
-
-/// One HPA's case evaluated, with the memory an earlier sync left and, after it, this sync's.
-fn evaluate_remembering(
-    mut case: crate::scenario::fleet::HpaCase,
-    memories: Option<&Memories>,
-) -> calc::fleet::Evaluated {
-    if let (Some(memories), Ok(scenario)) = (memories, &mut case.scenario) {
-        let key = format!("{}/{}", scenario.hpa.namespace, scenario.hpa.name);
-        if let Some(Ok(kept)) = Some(memories.lock())
-            && let Some(memory) = kept.get(&key)
-        {
-            scenario.memory = Some(memory.clone());
-        }
-        let after = calc::memory::remember(scenario);
-        if let Ok(mut kept) = memories.lock() {
-            kept.insert(key, after);
-        }
-    }
-    calc::fleet::evaluate(case)
-}
-
-/// Every HPA built and evaluated, on every core: the cases do not depend on each other, and
-/// each core takes a contiguous run of them, so the order is the dump's.
-fn evaluate(
-    view: &Fleet,
-    common: &Common,
-    memories: Option<&Memories>,
-) -> Vec<calc::fleet::Evaluated> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let run = view.hpa_count().div_ceil(cores).max(1);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..view.hpa_count())
-            .step_by(run)
-            .map(|start| {
-                let range = start..(start + run).min(view.hpa_count());
-                scope.spawn(move || {
-                    (view.cases(common, range))
-                        .map(|case| evaluate_remembering(case, memories))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        (workers.into_iter())
-            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    })
-}
-
 /// `-f DIR`: the static checks of every HPA in the manifests, no decision.
 fn manifests(args: &AuditArgs) -> Result<(AuditReport, Places)> {
     let mut dump = Dump::default();
@@ -249,15 +119,6 @@ fn manifests(args: &AuditArgs) -> Result<(AuditReport, Places)> {
             dump.read_manifest(&file)?;
         }
     }
-    dump.dedupe();
-    let fleet = FleetFacts {
-        newest: None,
-        sync_period: crate::input::flag_duration("--sync-period", &args.controller.sync_period)?,
-        metrics_api_error: None,
-        // No metrics are read: their absence is no finding.
-        metrics_given: true,
-        unlisted: Vec::new(),
-        node_group_max: None,
-    };
-    Ok((static_checks(&dump, &fleet), places(&dump)))
+    let sync_period = crate::input::flag_duration("--sync-period", &args.controller.sync_period)?;
+    Ok(static_audit(dump, sync_period))
 }

@@ -3,19 +3,16 @@
 //! chooses (just's `src/subcommand.rs`).
 
 pub mod audit;
-pub mod calc;
 pub mod diff;
 pub mod evaluate;
 pub mod inputs;
 pub mod live;
 pub mod mcp;
 pub mod misc;
-pub mod pages;
 pub mod print_hpa;
 pub mod rules;
 pub mod serve;
 pub mod simulate;
-pub mod simulator;
 pub mod watch;
 
 use anyhow::Result;

@@ -19,6 +19,7 @@ mod documents;
 mod lenient;
 pub(crate) mod locate;
 mod map;
+pub mod status;
 mod tags;
 mod v1;
 mod v2beta1;
@@ -37,30 +38,7 @@ use documents::{Document, Source};
 use locate::{FieldPath, Seg};
 use validate::FieldError;
 
-/// What the manifest's `status` says (used for defaults and comparisons).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct HpaStatus {
-    pub current_replicas: Option<i32>,
-    pub desired_replicas: Option<i32>,
-    /// `status.conditions` has `ScaledToZero` with status `True`.
-    pub scaled_to_zero: bool,
-    /// `status.conditions`, in order: the list the controller updates in place.
-    pub conditions: Vec<crate::report::Condition>,
-    /// `status.currentMetrics`, in order.
-    pub current_metrics: Vec<CurrentMetric>,
-}
-
-/// One entry of `status.currentMetrics`, quantities in milli-units.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct CurrentMetric {
-    /// `Resource`, `ContainerResource`, `Pods`, `Object` or `External`.
-    pub metric_type: String,
-    /// Resource or metric name.
-    pub name: String,
-    pub value_milli: Option<i64>,
-    pub average_value_milli: Option<i64>,
-    pub average_utilization: Option<i32>,
-}
+pub use status::{CurrentMetric, HpaStatus};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadedHpa {

@@ -743,3 +743,25 @@ fn the_readmes_evidence_examples_are_the_real_output() {
         );
     }
 }
+
+/// Imports run one way: no two files under `src/` import each other, directly or in a loop
+/// (`scripts/rs_cycles.py` reads the `use` lines and paths; the front ends `serve/` and `mcp/`
+/// and the shared `work/` sit beside `cmd/`, not inside it).
+#[test]
+fn no_two_files_import_each_other() {
+    let run = std::process::Command::new("python3")
+        .args(["scripts/rs_cycles.py", "src"])
+        .current_dir(root())
+        .output();
+    let Ok(out) = run else {
+        eprintln!("SKIPPED no_two_files_import_each_other: no python3 to run scripts/rs_cycles.py");
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "rs_cycles.py failed: {text}");
+    assert_eq!(
+        text.trim().lines().last(),
+        Some("0 file cycle(s)"),
+        "{text}"
+    );
+}

@@ -8,10 +8,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::events::HpaEvent;
+use super::event::{HpaEvent, kept};
 use super::{Lines, Pasted, scale_target_ref, split_cells, v2_spec};
 use crate::error::InputError;
-use crate::input::manifest::{CurrentMetric, HpaStatus};
+use crate::input::manifest::status::{CurrentMetric, HpaStatus};
 use crate::quantity::parse_milli;
 use crate::time::{Duration, Timestamp};
 
@@ -716,7 +716,7 @@ fn event_line(file: &str, n: usize, line: &str, r: &mut Reading) -> Result<(), I
         namespace: String::new(),
         name: String::new(),
         reason: (*reason).to_string(),
-        message: super::events::kept(message),
+        message: kept(message),
         warning: *kind == "Warning",
         count: seen.count,
         first: at(seen.first),

@@ -6,6 +6,7 @@
 //! approximation; the events become the controller memory `--history` gives.
 
 pub mod describe;
+pub mod event;
 pub mod events;
 pub mod table;
 pub mod text;

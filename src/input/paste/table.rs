@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::text::{Header, Row};
 use super::{Lines, Pasted, scale_target_ref, v2_spec};
 use crate::error::InputError;
-use crate::input::manifest::{CurrentMetric, HpaStatus};
+use crate::input::manifest::status::{CurrentMetric, HpaStatus};
 use crate::quantity::parse_milli;
 
 /// The columns read; AGE, last in kubectl's table, may be cut off a paste.

@@ -16,12 +16,12 @@ use super::args::{
     SimulateArgs, text,
 };
 use crate::calc;
-use crate::cmd::audit::{DumpFacts, of_dump};
 use crate::error::UsageError;
 use crate::input::cluster::Dump;
 use crate::input::live::{Options, Rules, Session, request_timeout};
 use crate::input::{self, PrintedHpa, simulation};
 use crate::render::{Exporter, Json, Terminal, summary};
+use crate::work::audit::{DumpFacts, of_dump};
 
 /// What the server was started with that the tools need.
 #[derive(Debug, Clone, Default)]
@@ -307,14 +307,14 @@ fn simulate(args: SimulateArgs) -> Result<Answer> {
 /// Configurations on the same load, as `hpacalc simulate --hpa ... --compare ... -o json`.
 fn compare(args: CompareArgs) -> Result<Answer> {
     let configs = args.configurations()?;
-    let (comparison, warnings) = crate::cmd::simulate::compare_runs(&configs)?;
+    let (comparison, warnings) = crate::work::compare::compare_runs(&configs)?;
     Answer::of(summary::comparison(&comparison), &warnings, &comparison)
 }
 
 /// Two sides of manifests, as `hpacalc diff OLD NEW -o json`; what got worse by `fail_on` is
 /// the report's `worse`, an answer (the command's exit 3), not an error.
 fn diff(args: DiffArgs) -> Result<Answer> {
-    let (report, warnings) = crate::cmd::diff::diff_texts(&args.inputs()?)?;
+    let (report, warnings) = crate::work::diff::diff_texts(&args.inputs()?)?;
     let markdown = crate::render::Markdown.export(&report, PLAIN);
     Answer::of(markdown, &warnings, &report)
 }

@@ -1,5 +1,6 @@
-//! `hpacalc mcp`: the calculator as tools of the Model Context Protocol, over stdin and stdout
-//! (the `rmcp` crate, the protocol's Rust SDK). Read-only by construction: the tools compute
+//! The MCP front end (`hpacalc mcp`; `cmd::mcp` fills `Context` from the flags): the calculator
+//! as tools of the Model Context Protocol, over stdin and stdout (the `rmcp` crate, the
+//! protocol's Rust SDK). Read-only by construction: the tools compute
 //! from the texts they are given, and only with `--allow-live` do two of them read the cluster,
 //! with the GETs and lists of live mode.
 //!
@@ -24,10 +25,9 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use tokio::sync::Semaphore;
 
-use crate::cli::McpArgs;
 use crate::error::InputError;
 use crate::input::live::LiveError;
-use tools::Context;
+pub use tools::Context;
 
 /// The largest message read: a larger one is dropped by the transport, unanswered.
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
@@ -47,15 +47,12 @@ pub struct Server {
     slot: Arc<Semaphore>,
 }
 
-/// Serves one client on stdin and stdout until it closes them.
-pub fn run(args: &McpArgs) -> Result<()> {
-    let timeout = crate::input::flag_duration("--call-timeout", &args.call_timeout)?;
-    let millis = u64::try_from(timeout.millis()).unwrap_or(0).max(1);
+/// Serves one client on stdin and stdout until it closes them: the tools of `context`, each
+/// call answered within `call_timeout`.
+pub fn run(context: Context, call_timeout: crate::time::Duration) -> Result<()> {
+    let millis = u64::try_from(call_timeout.millis()).unwrap_or(0).max(1);
     let server = Server {
-        context: Context {
-            allow_live: args.allow_live,
-            kubeconfig: args.kubeconfig.clone(),
-        },
+        context,
         timeout: StdDuration::from_millis(millis),
         slot: Arc::new(Semaphore::new(1)),
     };

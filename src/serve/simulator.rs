@@ -12,8 +12,7 @@ use crate::render::{Exporter, Json};
 use crate::report::Report;
 use crate::time::Duration;
 
-use super::calc::html;
-use super::serve::Reply;
+use super::http::{Reply, html};
 
 /// What a request asks the simulator.
 #[derive(Debug, Clone)]

@@ -1,22 +1,23 @@
 //! The requests of `hpacalc serve`, both modes: the pages (`/calc`, `/simulate`, and with a
 //! cluster `/` and `/hpa/NS/NAME`) are computed off the I/O threads, at most `--max-evaluations`
 //! at once and for at most `--page-timeout` each; the rest (`/metrics`, `/api/v1/...`,
-//! `/healthz`, `/readyz`) is `serve::route`.
+//! `/healthz`, `/readyz`) is `api::route`.
 
 use std::sync::Arc;
 
-use anyhow::Result;
 use hyper::Method;
 use tokio::sync::Semaphore;
 
-use super::calc::{self, html, read_body};
-use super::serve::{Reply, Served, TEXT, reply, route};
+use super::Config;
+use super::api::route;
+use super::calc;
+use super::http::{Reply, TEXT, html, read_body, reply};
 use super::simulator;
-use crate::cli::ServeArgs;
+use super::sync::Served;
 use crate::input::cluster::share::event_list;
 use crate::input::form::{self, Uniform};
+use crate::input::paste;
 use crate::input::sim_form::{Source, Stepping};
-use crate::input::{flag_duration, paste};
 use crate::render::fleet_page::{self, FleetPage, HpaPage};
 use crate::report::Report;
 
@@ -30,15 +31,17 @@ pub(super) struct Site {
 }
 
 impl Site {
-    pub(super) fn new(args: &ServeArgs, served: Option<Arc<Served>>) -> Result<Site> {
-        let timeout = flag_duration("--page-timeout", &args.page_timeout)?;
-        let period = flag_duration("--sync-period", &args.controller.sync_period)?;
-        Ok(Site {
+    pub(super) fn new(config: &Config, served: Option<Arc<Served>>) -> Site {
+        Site {
             served,
-            timeout: std::time::Duration::from_millis(u64::try_from(timeout.0).unwrap_or(0)),
-            evaluations: Arc::new(Semaphore::new(usize::from(args.max_evaluations))),
-            period: u64::try_from(period.0 / 1000).unwrap_or(15).max(1),
-        })
+            timeout: std::time::Duration::from_millis(
+                u64::try_from(config.page_timeout.0).unwrap_or(0),
+            ),
+            evaluations: Arc::new(Semaphore::new(usize::from(config.max_evaluations))),
+            period: u64::try_from(config.sync_period.0 / 1000)
+                .unwrap_or(15)
+                .max(1),
+        }
     }
 
     /// `work` on a blocking thread once a place is free, answered 503 past the time limit (the

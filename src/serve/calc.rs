@@ -3,18 +3,14 @@
 //! page rendered (`render::page`). An input error is the page with the CLI's message, 422.
 
 use anyhow::Result;
-use http_body_util::BodyExt;
 
-use super::serve::{Reply, TEXT, reply};
+use super::http::{Reply, html};
 use crate::calc;
 use crate::input::form::{self, PASTED_FIELDS, UNIFORM_FIELDS, Uniform};
 use crate::input::sim_form::{Source, Stepping};
 use crate::input::{self, Inputs};
 use crate::render::page::{self, Answer, Form};
 use crate::report::Report;
-
-/// The largest request body read.
-pub const MAX_BODY: usize = 1 << 20;
 
 /// What a request asks the calculator.
 #[derive(Debug, Clone)]
@@ -23,64 +19,6 @@ pub enum Asked {
     Uniform(String),
     /// The POST form's body.
     Paste(String),
-}
-
-/// The CSP of every page: no script at all, nothing fetched.
-const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'";
-
-pub(super) fn html(code: u16, body: String) -> Reply {
-    let mut response = reply(code, "text/html; charset=utf-8", body);
-    let headers = response.headers_mut();
-    headers.insert(
-        hyper::header::CONTENT_SECURITY_POLICY,
-        hyper::header::HeaderValue::from_static(CSP),
-    );
-    headers.insert(
-        hyper::header::X_CONTENT_TYPE_OPTIONS,
-        hyper::header::HeaderValue::from_static("nosniff"),
-    );
-    headers.insert(
-        hyper::header::REFERRER_POLICY,
-        hyper::header::HeaderValue::from_static("no-referrer"),
-    );
-    response
-}
-
-/// A POST body of at most `MAX_BODY` bytes; a longer one is read on (to a bound, so that the
-/// client reads the answer) and refused with 413.
-pub async fn read_body(mut body: hyper::body::Incoming) -> Result<String, Reply> {
-    let mut kept = Vec::new();
-    let mut seen = 0usize;
-    while let Some(frame) = body.frame().await {
-        let Ok(frame) = frame else {
-            return Err(reply(
-                400,
-                TEXT,
-                "the request body could not be read\n".into(),
-            ));
-        };
-        if let Ok(data) = frame.into_data() {
-            seen = seen.saturating_add(data.len());
-            if seen <= MAX_BODY {
-                kept.extend_from_slice(&data);
-            } else if seen > 4 * MAX_BODY {
-                break;
-            }
-        }
-    }
-    if seen > MAX_BODY {
-        let mut refused = reply(
-            413,
-            TEXT,
-            format!("the request body is over {MAX_BODY} bytes\n"),
-        );
-        refused.headers_mut().insert(
-            hyper::header::CONNECTION,
-            hyper::header::HeaderValue::from_static("close"),
-        );
-        return Err(refused);
-    }
-    Ok(String::from_utf8_lossy(&kept).into_owned())
 }
 
 /// One sync, as the command line computes it.

@@ -9,13 +9,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::cli::FleetControllerFlags;
-use crate::cmd::diff::DiffInputs;
 use crate::error::{InputError, UsageError};
 use crate::input::cluster::share::Common;
 use crate::input::inputs::{ControllerFlags, NodeSettings, controller_config};
 use crate::input::prometheus::ReplaySettings;
 use crate::input::simulation::{self, SimSettings};
 use crate::input::{Given, Inputs, Settings, Text, flag_duration, flag_time};
+use crate::work::diff::DiffInputs;
 
 /// The largest text one argument may carry. A message is bounded by the transport
 /// (`MAX_MESSAGE_BYTES`); one text by this, a quarter of it.
@@ -412,7 +412,7 @@ impl CompareArgs {
             let name = format!("compare[{i}]");
             let items = what_if.next().unwrap_or_default();
             let hpa = text(&name, t)?;
-            configs.push(crate::cmd::simulate::configuration(
+            configs.push(crate::work::compare::configuration(
                 name, &base, hpa, &items,
             )?);
         }
