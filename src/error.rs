@@ -71,6 +71,25 @@ pub use hpacalc_engine::quote::{
     escape_terminal, name_list, quoted, quoted_bare,
 };
 
+/// The longest error message any surface shows (the terminal, an MCP error, a page): each value
+/// in it is already cut to 80 characters, so only a message that echoes many is cut here.
+pub const MAX_ERROR_CHARS: usize = 2_000;
+
+/// The one way an error is shown, on every surface (the CLI's `error: ` line, MCP's error
+/// results and protocol errors, the pages, `--watch`'s line): its causes on one line, each quoted
+/// value cut to 80 characters with its length, control characters and line breaks escaped, and
+/// the whole cut to [`MAX_ERROR_CHARS`] with its length.
+pub fn shown(err: &anyhow::Error) -> String {
+    shown_text(&format!("{err:#}"))
+}
+
+/// [`shown`] of a message already written out.
+pub fn shown_text(message: &str) -> String {
+    let message = cut_quoted_spans(message);
+    let message = escape_control(&message);
+    cut(&message, MAX_ERROR_CHARS).into_owned()
+}
+
 /// A parser message as "found X, expected Y" where serde's wording allows.
 fn rephrase(message: &str) -> String {
     let mut out = message.to_string();

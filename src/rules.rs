@@ -264,6 +264,35 @@ pub fn prometheus_duration(d: Duration) -> String {
         .collect()
 }
 
+/// The longest duration Prometheus reads, in milliseconds: prometheus/common's
+/// `model.ParseDuration` refuses one over `1<<63 - 1` nanoseconds ("duration out of range"),
+/// about 292 years (`2562047h47m16s854ms`; promtool 2.42 reads that, and refuses a millisecond
+/// more).
+pub const PROMETHEUS_MAX_MILLIS: i64 = i64::MAX / 1_000_000;
+
+/// Refuses a sync period some rule's `for:` (a multiple of it) would take past what Prometheus
+/// reads: it would load none of the rules. The error says the longest period that fits.
+pub fn check_sync_period(sync_period: Duration) -> Result<(), String> {
+    let longest = rules(sync_period)
+        .iter()
+        .filter_map(|r| match r.hold {
+            Hold::Syncs(n) => Some(n),
+            Hold::Minutes(_) => None,
+        })
+        .max()
+        .unwrap_or(1);
+    match sync_period.0.checked_mul(longest) {
+        Some(ms) if ms <= PROMETHEUS_MAX_MILLIS => Ok(()),
+        _ => Err(format!(
+            "found {}, expected at most {}: a rule holds for {longest} syncs, and Prometheus \
+             reads no duration over {} (about 292 years)",
+            prometheus_duration(sync_period),
+            prometheus_duration(Duration(PROMETHEUS_MAX_MILLIS / longest)),
+            prometheus_duration(Duration(PROMETHEUS_MAX_MILLIS)),
+        )),
+    }
+}
+
 /// The rules file, or the PrometheusRule, for this sync period.
 pub fn render(format: RulesFormat, sync_period: Duration) -> Result<String, serde_yaml::Error> {
     let groups = groups(sync_period)?;
@@ -342,6 +371,18 @@ fn indent(text: &str, prefix: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sync_period_whose_holds_prometheus_cannot_read_is_refused() {
+        // The longest hold is three syncs: a third of the longest duration fits, a millisecond
+        // more does not.
+        let fits = Duration(PROMETHEUS_MAX_MILLIS / 3);
+        assert_eq!(check_sync_period(fits), Ok(()));
+        let err = check_sync_period(Duration(fits.0 + 1)).unwrap_err();
+        assert!(err.contains("expected at most 854015h55m45s618ms"), "{err}");
+        assert!(check_sync_period(Duration(9_999_999_999 * 3_600_000)).is_err());
+        assert!(check_sync_period(Duration(i64::MAX)).is_err());
+    }
 
     #[test]
     fn durations_are_written_as_prometheus_reads_them() {

@@ -25,7 +25,14 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// stream, and returns its exit code: a broken pipe keeps clap's code, another write error is 1.
 pub fn clap_exit_code(err: &clap::Error) -> u8 {
     let code = u8::try_from(err.exit_code()).unwrap_or(crate::exit_codes::USAGE);
-    match err.print() {
+    let printed = if err.use_stderr() {
+        // A usage error quotes what was given (`invalid value '...'`): quoted as every error is.
+        let text = clap_error_text(&err.render().to_string());
+        write!(anstream::stderr(), "{text}")
+    } else {
+        err.print()
+    };
+    match printed {
         Ok(()) => code,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => code,
         // Help that could not be written is a failure; an error keeps its own code.
@@ -34,14 +41,45 @@ pub fn clap_exit_code(err: &clap::Error) -> u8 {
     }
 }
 
+/// clap's usage error, plain, each value it quotes between `'` cut to 80 characters with its
+/// length and control characters escaped; its lines kept.
+fn clap_error_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(8 * 1024));
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(body) => (body, "\n"),
+            None => (line, ""),
+        };
+        let mut parts = body.split('\'');
+        out.push_str(parts.next().unwrap_or(""));
+        for (i, part) in parts.enumerate() {
+            out.push('\'');
+            // Odd parts are inside quotes: a value from the command line.
+            if i % 2 == 0 {
+                out.push_str(&cut_value(part));
+            } else {
+                out.push_str(part);
+            }
+        }
+        out.push_str(end);
+    }
+    out
+}
+
+/// A value clap quotes, as `error::quoted_bare` shows it.
+fn cut_value(value: &str) -> std::borrow::Cow<'_, str> {
+    if value.chars().count() <= crate::error::ECHO_CHARS && !value.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(value);
+    }
+    std::borrow::Cow::Owned(crate::error::quoted_bare(value))
+}
+
 /// Prints `error: ...` on stderr; a stderr that cannot be written to is not a second error.
 pub fn print_error(err: &anyhow::Error) {
     let style = anstyle::Style::new()
         .bold()
         .fg_color(Some(anstyle::AnsiColor::Red.into()));
-    let message = format!("{err:#}");
-    let message = crate::error::cut_quoted_spans(&message);
-    let message = crate::error::escape_terminal(&message);
+    let message = crate::error::shown(err);
     let _ = writeln!(anstream::stderr(), "{style}error{style:#}: {message}");
 }
 

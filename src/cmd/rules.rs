@@ -12,10 +12,15 @@ pub fn run(args: &RulesArgs) -> Result<()> {
     if sync_period.0 <= 0 {
         return Err(InputError::new(
             "--sync-period",
-            format!("found {}, expected a positive duration", args.sync_period),
+            format!(
+                "found {}, expected a positive duration",
+                crate::error::quoted(&args.sync_period)
+            ),
         )
         .into());
     }
+    crate::rules::check_sync_period(sync_period)
+        .map_err(|e| InputError::new("--sync-period", e))?;
     let format = if args.prometheus_rule {
         RulesFormat::PrometheusRule
     } else {

@@ -63,7 +63,7 @@ fn watch(cli: &Cli, session: &Session) -> Result<()> {
             Err(err) => {
                 let now = Timestamp(jiff::Timestamp::now().as_millisecond()).to_rfc3339();
                 let value = crate::schema::WatchError {
-                    error: format!("{err:#}"),
+                    error: crate::error::shown(&err),
                     now: now.clone(),
                 };
                 if cli.output == OutputFormat::Yaml {
@@ -73,8 +73,8 @@ fn watch(cli: &Cli, session: &Session) -> Result<()> {
                     out.push_str(&serde_json::to_string(&value)?);
                     out.push('\n');
                 } else {
-                    let error = format!("{err:#}");
-                    out.push_str(&format!("{now}  error: {}\n", escape_control(&error)));
+                    let error = crate::error::shown(&err);
+                    out.push_str(&format!("{now}  error: {error}\n"));
                 }
             }
         }

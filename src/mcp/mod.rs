@@ -17,8 +17,9 @@ use std::time::Duration as StdDuration;
 
 use anyhow::Result;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::async_rw::AsyncRwTransport;
@@ -77,9 +78,10 @@ pub fn run(context: Context, call_timeout: crate::time::Duration) -> Result<()> 
     })
 }
 
-/// An error result: the text a person reads, as the CLI prints it after `error: `.
+/// An error result: the text a person reads, as the CLI prints it after `error: `
+/// (`error::shown_text`: each value cut to 80 characters, control characters escaped).
 fn failed(message: String) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(message)])
+    CallToolResult::error(vec![ContentBlock::text(crate::error::shown_text(&message))])
 }
 
 impl Server {
@@ -118,7 +120,7 @@ impl Server {
                 result.structured_content = Some(answer.value);
                 result
             }
-            Ok(Ok(Some(Err(e)))) => failed(format!("{e:#}")),
+            Ok(Ok(Some(Err(e)))) => failed(crate::error::shown(&e)),
             Ok(Ok(None)) => failed(format!("{shown}: no such tool; tools/list names them")),
             Ok(Err(_)) => failed(format!(
                 "{shown}: the call failed inside hpacalc (a bug: please report it with its \
@@ -154,6 +156,23 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(tools::list(&self.context)))
+    }
+
+    /// A method MCP does not have: rmcp's own answer echoes the whole method name (4 MiB, if that
+    /// is what came); this one quotes it as every error does.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!(
+                "method not found: {}",
+                crate::error::quoted(&request.method)
+            ),
+            None,
+        ))
     }
 
     async fn call_tool(

@@ -98,13 +98,8 @@ fn nice_scale(peak: f64, whole: bool) -> (f64, f64) {
     ((peak / step - 1e-9).ceil() * step, step)
 }
 
-/// Escapes text for SVG (and HTML).
-pub(crate) fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+/// Text for SVG (and HTML): the one HTML encoder.
+pub(crate) use crate::render::escape::html as esc;
 
 /// `m:ss` below an hour, `h:mm` below two days, else days and hours.
 fn time_label(t: i64) -> String {

@@ -1,6 +1,8 @@
 //! `hpacalc diff` as text: per changed HPA its behaviour's changes, its hold bands where they
 //! differ and the figures of both runs; as tables for a terminal, or as Markdown for a
-//! pull-request comment. Pure: every value is the engine's (`calc::diff`).
+//! pull-request comment. Pure: every value is the engine's (`calc::diff`). Names and values come
+//! from the manifests: each goes through the encoder of its language (`render::escape`), control
+//! bytes shown in the tables, Markdown's syntax escaped in the comment.
 
 use std::fmt::Write;
 
@@ -8,6 +10,7 @@ use crate::calc::diff::{DiffReport, HpaDiff};
 use crate::calc::simulate::compare::Figures;
 use crate::render::Terminal;
 use crate::render::compare::{FIGURES, figure_cells};
+use crate::render::escape::{markdown as md, markdown_code as code, terminal as shown};
 use crate::render::table::{new_table, push_table};
 
 /// One row a figure: its name, and how each side writes it (the comparison's cells).
@@ -25,18 +28,22 @@ pub fn table(d: &DiffReport, terminal: Terminal) -> String {
     let mut list = new_table(&["HPA", "STATUS", "CHANGES"], terminal.width);
     for h in &d.hpas {
         list.add_row(vec![
-            h.hpa.clone(),
+            shown(&h.hpa).into_owned(),
             h.status.clone(),
             h.changes.len().to_string(),
         ]);
     }
     push_table(&mut out, &list);
     for h in d.hpas.iter().filter(|h| h.status != "unchanged") {
-        let _ = writeln!(out, "\n{} ({})", h.hpa, h.status);
+        let _ = writeln!(out, "\n{} ({})", shown(&h.hpa), h.status);
         if !h.changes.is_empty() {
             let mut t = new_table(&["FIELD", "OLD", "NEW"], terminal.width);
             for c in &h.changes {
-                t.add_row(vec![c.field.clone(), c.old.clone(), c.new.clone()]);
+                t.add_row(
+                    [&c.field, &c.old, &c.new]
+                        .map(|v| shown(v).into_owned())
+                        .to_vec(),
+                );
             }
             push_table(&mut out, &t);
         }
@@ -44,7 +51,11 @@ pub fn table(d: &DiffReport, terminal: Terminal) -> String {
             out.push('\n');
             let mut t = new_table(&["REPLICAS", "OLD HOLDS", "NEW HOLDS"], terminal.width);
             for f in &h.flips {
-                t.add_row(vec![f.replicas.to_string(), f.old.clone(), f.new.clone()]);
+                t.add_row(vec![
+                    f.replicas.to_string(),
+                    shown(&f.old).into_owned(),
+                    shown(&f.new).into_owned(),
+                ]);
             }
             push_table(&mut out, &t);
         }
@@ -55,7 +66,7 @@ pub fn table(d: &DiffReport, terminal: Terminal) -> String {
                 t.add_row(vec![
                     side.to_string(),
                     format!("{} → {}", d.current_replicas, d.desired_replicas),
-                    d.summary.clone(),
+                    shown(&d.summary).into_owned(),
                 ]);
             }
             push_table(&mut out, &t);
@@ -73,7 +84,9 @@ pub fn table(d: &DiffReport, terminal: Terminal) -> String {
         let _ = writeln!(
             out,
             "\nworse: {} by --fail-on {}: {}",
-            w.hpa, w.rule, w.detail
+            shown(&w.hpa),
+            w.rule,
+            shown(&w.detail)
         );
     }
     out
@@ -88,16 +101,22 @@ pub fn markdown(d: &DiffReport) -> String {
     if !d.worse.is_empty() {
         out.push_str("**Worse by `--fail-on`:**\n\n");
         for w in &d.worse {
-            let _ = writeln!(out, "- `{}`: {} (`{}`)", w.hpa, w.detail, w.rule);
+            let _ = writeln!(out, "- {}: {} (`{}`)", code(&w.hpa), md(&w.detail), w.rule);
         }
         out.push('\n');
     }
     for h in changed {
-        let _ = writeln!(out, "### `{}` ({})\n", h.hpa, h.status);
+        let _ = writeln!(out, "### {} ({})\n", code(&h.hpa), h.status);
         if !h.changes.is_empty() {
             out.push_str("| field | old | new |\n|---|---|---|\n");
             for c in &h.changes {
-                let _ = writeln!(out, "| {} | {} | {} |", c.field, cell(&c.old), cell(&c.new));
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} |",
+                    md(&c.field),
+                    md(&c.old),
+                    md(&c.new)
+                );
             }
             out.push('\n');
         }
@@ -105,7 +124,7 @@ pub fn markdown(d: &DiffReport) -> String {
             out.push_str("The first metric's values that keep each replica count:\n\n");
             out.push_str("| replicas | old holds | new holds |\n|---|---|---|\n");
             for f in &h.flips {
-                let _ = writeln!(out, "| {} | {} | {} |", f.replicas, f.old, f.new);
+                let _ = writeln!(out, "| {} | {} | {} |", f.replicas, md(&f.old), md(&f.new));
             }
             out.push('\n');
         }
@@ -117,7 +136,7 @@ pub fn markdown(d: &DiffReport) -> String {
                     "| {side} | {} → {} | {} |",
                     d.current_replicas,
                     d.desired_replicas,
-                    cell(&d.summary)
+                    md(&d.summary)
                 );
             }
             out.push('\n');
@@ -125,7 +144,7 @@ pub fn markdown(d: &DiffReport) -> String {
         if let (Some(a), Some(b)) = (&h.old_figures, &h.new_figures) {
             out.push_str("On the load:\n\n| figure | old | new |\n|---|---|---|\n");
             for [name, x, y] in figure_rows(a, b) {
-                let _ = writeln!(out, "| {name} | {x} | {y} |");
+                let _ = writeln!(out, "| {name} | {} | {} |", md(&x), md(&y));
             }
             out.push('\n');
         }
@@ -134,9 +153,4 @@ pub fn markdown(d: &DiffReport) -> String {
         out.pop();
     }
     out
-}
-
-/// A table cell: `|` escaped.
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|")
 }

@@ -5,6 +5,7 @@
 pub mod chart;
 pub mod compare;
 pub mod diff;
+pub mod escape;
 pub mod fleet;
 pub mod fleet_page;
 pub mod history;

@@ -35,31 +35,7 @@ pub enum Answer<'a> {
     Error(&'a str, &'a str),
 }
 
-/// Text for an HTML body or attribute: `&<>"'` as entities, control characters (but newlines
-/// and tabs) as `\u{..}`.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\n' | '\t' => out.push(c),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// JSON inside a `<script>` element: `</` cannot end it.
-pub fn script_json(json: &str) -> String {
-    json.replace("</", "<\\/")
-}
+pub use crate::render::escape::{html as esc, script_json};
 
 const STYLE: &str = r"
 body { font: 14px/1.45 system-ui, sans-serif; color: #24292f; margin: 24px auto;
@@ -307,7 +283,10 @@ mod tests {
             esc("<script>\u{1b}[31m'\"&"),
             "&lt;script&gt;\\u{1b}[31m&#39;&quot;&amp;"
         );
-        assert_eq!(script_json(r#"{"a":"</script>"}"#), r#"{"a":"<\/script>"}"#);
+        assert_eq!(
+            script_json(r#"{"a":"</script>"}"#),
+            r#"{"a":"\u003c/script\u003e"}"#
+        );
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! through `prometheus-client`. The label names join with kube-state-metrics': `namespace`,
 //! `horizontalpodautoscaler`, and per metric `metric_name` and `metric_target_type` (`value`,
 //! `average`, `utilization`, as kube-state-metrics spells them). Every value is read off the
-//! reports the sync computed; none is computed here.
+//! reports the sync computed; none is computed here. Every label value is escaped as the
+//! exposition format says (`render::escape::prometheus_label`) before prometheus-client, which
+//! writes them as they are, sees it: a name from the cluster cannot end its label or its line.
 
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -11,6 +13,7 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 
+use crate::render::escape::prometheus_label as label;
 use crate::report::fleet::AuditReport;
 use crate::report::{BandValue, MetricReport, Report, Severity};
 
@@ -112,8 +115,8 @@ pub fn series(audit: &AuditReport, running: &Running, last_sync: f64) -> String 
     for report in &audit.hpas {
         let (namespace, name) = report.hpa.split_once('/').unwrap_or(("", &report.hpa));
         let hpa = Hpa {
-            namespace: namespace.to_string(),
-            horizontalpodautoscaler: name.to_string(),
+            namespace: label(namespace),
+            horizontalpodautoscaler: label(name),
         };
         let mismatch = report
             .diagnostics
@@ -133,7 +136,7 @@ pub fn series(audit: &AuditReport, running: &Running, last_sync: f64) -> String 
             let labels = Metric {
                 namespace: hpa.namespace.clone(),
                 horizontalpodautoscaler: hpa.horizontalpodautoscaler.clone(),
-                metric_name: m.name.clone(),
+                metric_name: label(&m.name),
                 metric_target_type: target_type(m).to_string(),
             };
             for ((_, _, family), value) in metric_gauges.iter().zip(metric_values(m)) {
@@ -146,7 +149,7 @@ pub fn series(audit: &AuditReport, running: &Running, last_sync: f64) -> String 
             let cause = Cause {
                 namespace: hpa.namespace.clone(),
                 horizontalpodautoscaler: hpa.horizontalpodautoscaler.clone(),
-                code: d.code.clone(),
+                code: label(&d.code),
                 severity: severity(d.severity).to_string(),
             };
             causes.get_or_create(&cause).set(1);

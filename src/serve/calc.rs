@@ -85,7 +85,10 @@ fn uniform(query: &str, fleet: bool) -> Reply {
         }
         Err(e) => html(
             422,
-            page::calc(&page_form, Answer::Error(&format!("{e:#}"), "uniform")),
+            page::calc(
+                &page_form,
+                Answer::Error(&crate::error::shown(&e), "uniform"),
+            ),
         ),
     }
 }
@@ -111,7 +114,7 @@ fn paste(body: &str, fleet: bool) -> Reply {
         Ok(report) => html(200, page::calc(&page_form, Answer::Report(&report))),
         Err(e) => html(
             422,
-            page::calc(&page_form, Answer::Error(&format!("{e:#}"), "paste")),
+            page::calc(&page_form, Answer::Error(&crate::error::shown(&e), "paste")),
         ),
     }
 }

@@ -66,11 +66,11 @@ pub fn page(asked: &Asked, fleet: bool) -> Reply {
     };
     let stepping = match Stepping::from_pairs(&pairs) {
         Ok(s) => s,
-        Err(e) => return refused(&mut frame, &pairs, &format!("{e:#}")),
+        Err(e) => return refused(&mut frame, &pairs, &crate::error::shown(&e)),
     };
     let setup = match stepping.inputs().and_then(|i| simulation::build(&i)) {
         Ok(setup) => setup,
-        Err(e) => return refused(&mut frame, &pairs, &format!("{e:#}")),
+        Err(e) => return refused(&mut frame, &pairs, &crate::error::shown(&e)),
     };
     let (sim, snapshot, last) = run(&setup, stepping.t);
     let sync = sim.settings.sync_period_seconds.max(1);

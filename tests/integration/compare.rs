@@ -512,7 +512,7 @@ fn diff_prints_a_pull_request_comment() {
         "| field | old | new |",
         "|---|---|---|",
         "| maxReplicas | 10 | 8 |",
-        "| metrics[0] | cpu resource utilization (percentage of request) 50% | cpu resource utilization (percentage of request) 60% |",
+        "| metrics\\[0\\] | cpu resource utilization (percentage of request) 50% | cpu resource utilization (percentage of request) 60% |",
         "| scaleDown.window | 600s | 0s |",
         "| scaleDown.rateLimit | Pods 1 per 60s | Percent 100 per 15s |",
         "",

@@ -2,7 +2,9 @@
 //! was run, against the binary. Every case ends within 20 s and 1 GiB, with the right answer or
 //! exit 1, one short error line and nothing on stdout; no file outside what the run was asked to
 //! write changes; no secret reaches a stream; no control byte from an input reaches the
-//! terminal. The cluster-side cases use the test API server's `hostile-*` namespaces.
+//! terminal. The cluster-side cases use the test API server's `hostile-*` namespaces. Round four
+//! (issue 35) adds its own: each output language's encoder on the campaign's names, errors quoted
+//! one way on every surface, and names that are not path segments refused.
 
 use std::path::Path;
 use std::time::Duration;
@@ -45,6 +47,387 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     path.to_str().unwrap().to_string()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Round four (issue 35): what the new surfaces echo goes through the encoder of its language,
+// errors are quoted one way on every surface, and API paths hold only path segments.
+
+/// The campaign's hostile names that a real API server accepts as a metric name (a path
+/// segment): a forged series, a name ending in a backslash, Markdown's line break, heading, HTML,
+/// image and link, a comment opening a script, terminal escapes, a carriage return, the Unicode
+/// line separators and NUL.
+const HOSTILE_NAMES: &[&str] = &[
+    "x\"} 1\nhpacalc_desired_replicas{namespace=\"kube-system\",horizontalpodautoscaler=\"forged\"} 999",
+    "ends-in\\",
+    "q\n# heading\n<img src=x onerror=alert(1)>![i](x)[l](y)|`",
+    "<!--<script",
+    "\u{1b}[31mred\u{7}",
+    "carriage\rreturn",
+    "line\u{2028}separator\u{2029}",
+    "nul\0byte",
+];
+
+/// One External metric a name, each with its own target.
+fn hostile_metrics() -> Vec<Value> {
+    (HOSTILE_NAMES.iter().enumerate())
+        .map(|(i, name)| {
+            json!({"type": "External", "external": {"metric": {"name": name},
+                "target": {"type": "Value", "value": (i + 1).to_string()}}})
+        })
+        .collect()
+}
+
+/// A sample's name and labels.
+type Sample = (String, Vec<(String, String)>);
+
+/// Each sample of a text exposition: its name and labels, read as the format says (`\\`, `\"`
+/// and `\n` the only escapes), or `None` where a line does not parse.
+fn exposition_samples(text: &str) -> Option<Vec<Sample>> {
+    let mut out = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let (name, mut rest) = match line.find(['{', ' ']) {
+            Some(i) => line.split_at(i),
+            None => return None,
+        };
+        let mut labels = Vec::new();
+        if let Some(inner) = rest.strip_prefix('{') {
+            let mut chars = inner.char_indices();
+            let mut key = String::new();
+            loop {
+                let (_, c) = chars.next()?;
+                match c {
+                    '}' => break,
+                    ',' => {}
+                    '=' => {
+                        if chars.next()?.1 != '"' {
+                            return None;
+                        }
+                        let mut value = String::new();
+                        loop {
+                            match chars.next()?.1 {
+                                '\\' => match chars.next()?.1 {
+                                    '\\' => value.push('\\'),
+                                    '"' => value.push('"'),
+                                    'n' => value.push('\n'),
+                                    _ => return None,
+                                },
+                                '"' => break,
+                                c => value.push(c),
+                            }
+                        }
+                        labels.push((std::mem::take(&mut key), value));
+                    }
+                    c => key.push(c),
+                }
+            }
+            rest = &inner[chars.next().map_or(inner.len(), |(i, _)| i)..];
+        }
+        let value = rest.trim();
+        if value.parse::<f64>().is_err() && !["NaN", "+Inf", "-Inf"].contains(&value) {
+            return None;
+        }
+        out.push((name.to_string(), labels));
+    }
+    Some(out)
+}
+
+#[test]
+fn a_hostile_metric_name_forges_no_series_and_the_exposition_parses() {
+    use crate::apiserver::{ApiServer, Fixture};
+    let mut fixture = Fixture::cluster();
+    let dump = fixture.dump.as_mut().unwrap();
+    let hpa = (dump.items.iter_mut())
+        .find(|i| i["kind"] == "HorizontalPodAutoscaler" && i["metadata"]["name"] == "hot")
+        .unwrap();
+    hpa["spec"]["metrics"] = Value::Array(hostile_metrics());
+    // Each External metric is answered (a value of 5), so each has its series.
+    let items: Vec<Value> = (HOSTILE_NAMES.iter())
+        .map(|name| json!({"metricName": name, "metricLabels": {}, "timestamp": NOW, "value": "5"}))
+        .collect();
+    dump.external = Some(json!({"kind": "ExternalMetricValueList",
+        "apiVersion": "external.metrics.k8s.io/v1beta1", "metadata": {}, "items": items}));
+    let server = ApiServer::start(fixture);
+    let serving = crate::serve::Serving::start(&server, "60s");
+    let (code, text) = crate::support::get(serving.port, "/metrics").unwrap();
+    assert_eq!(code, 200);
+
+    // promtool reads it whole: no parse error (exit 1); its lint (exit 3) is about names.
+    let mut promtool = std::process::Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    promtool
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let checked = promtool.wait_with_output().unwrap();
+    let said = format!("{}{}", stdout(&checked), stderr(&checked));
+    assert_ne!(checked.status.code(), Some(1), "{said}");
+    assert!(
+        !said.contains("parsing error") && !said.contains("error while linting"),
+        "{said}"
+    );
+
+    // Every sample is of an HPA the cluster has, and the metric names come back as they were.
+    let samples = exposition_samples(&text).expect("every line parses");
+    let hpas: Vec<(String, String)> = (server.items().iter())
+        .filter(|i| i["kind"] == "HorizontalPodAutoscaler")
+        .map(|i| {
+            let m = &i["metadata"];
+            (
+                m["namespace"].as_str().unwrap().into(),
+                m["name"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let label = |labels: &[(String, String)], key: &str| {
+        labels
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    };
+    for (name, labels) in &samples {
+        let Some(ns) = label(labels, "namespace") else {
+            continue;
+        };
+        let hpa = label(labels, "horizontalpodautoscaler").unwrap();
+        assert!(
+            hpas.contains(&(ns.clone(), hpa.clone())),
+            "{name} {ns}/{hpa}"
+        );
+    }
+    let targets: Vec<String> = (samples.iter())
+        .filter(|(name, labels)| {
+            name == "hpacalc_metric_target"
+                && label(labels, "horizontalpodautoscaler").as_deref() == Some("hot")
+        })
+        .filter_map(|(_, labels)| label(labels, "metric_name"))
+        .collect();
+    for hostile in HOSTILE_NAMES {
+        assert!(
+            targets.iter().any(|t| t.starts_with(hostile)),
+            "{hostile:?} in {targets:?}: {}",
+            serving.json("/api/v1/hpas/team-0/hot")["metrics"]
+        );
+    }
+}
+
+#[test]
+fn diff_markdown_keeps_each_hostile_name_inside_its_cell() {
+    let scratch = Scratch::new("hardening-diff-markdown");
+    let side = |dir: &str, value: &str| {
+        let hpa = json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+            "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment",
+                "name": "web"}, "minReplicas": 2, "maxReplicas": 10,
+                "metrics": hostile_metrics().into_iter().map(|mut m| {
+                    m["external"]["target"]["value"] = json!(value);
+                    m
+                }).collect::<Vec<_>>()}});
+        std::fs::create_dir_all(scratch.0.join(dir)).unwrap();
+        write(&scratch.0.join(dir), "web.json", &hpa.to_string())
+    };
+    let (old, new) = (side("old", "3"), side("new", "4"));
+    let o = Test::new()
+        .args(["diff", &old, &new, "-o", "markdown"])
+        .status(0)
+        .run();
+    let md = stdout(&o);
+    // Each changed metric is one row of three cells: nothing of a name ends the row, starts a
+    // block or opens markup (every special character is behind a backslash).
+    let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| metrics[")).collect();
+    assert!(rows.is_empty(), "the field name is escaped too: {md}");
+    let rows: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| metrics\\["))
+        .collect();
+    assert_eq!(rows.len(), HOSTILE_NAMES.len(), "{md}");
+    for row in rows {
+        let cells = row.replace("\\\\", "").replace("\\|", "");
+        assert_eq!(cells.matches('|').count(), 4, "{row}");
+        let bare = row
+            .replace("\\\\", "")
+            .replace("\\<", "")
+            .replace("\\[", "");
+        assert!(!bare.contains(['<', '[']), "{row}");
+    }
+    assert!(!md.lines().any(|l| l.starts_with("# ")), "{md}");
+    assert!(
+        !md.contains(['\u{1b}', '\u{7}', '\r', '\0', '\u{2028}']),
+        "{md}"
+    );
+}
+
+#[test]
+fn diff_tables_send_no_control_byte_to_the_terminal() {
+    let scratch = Scratch::new("hardening-diff-table");
+    let side = |dir: &str, value: &str| {
+        let hpa = json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+            "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment",
+                "name": "web"}, "minReplicas": 2, "maxReplicas": 10,
+                "metrics": [{"type": "External", "external": {"metric": {"name":
+                    "\u{1b}]0;title\u{7}\u{1b}[2J\r\u{2028}"}, "target": {"type": "Value",
+                    "value": value}}}]}});
+        std::fs::create_dir_all(scratch.0.join(dir)).unwrap();
+        write(&scratch.0.join(dir), "web.json", &hpa.to_string())
+    };
+    let (old, new) = (side("old", "3"), side("new", "4"));
+    let o = Test::new().args(["diff", &old, &new]).status(0).run();
+    let table = stdout(&o);
+    assert!(
+        !table.contains(['\u{1b}', '\u{7}', '\r', '\u{2028}']),
+        "{table:?}"
+    );
+    assert!(table.contains("\\e]0;title\\u0007"), "{table}");
+    // A metric without a selector is named without one: not the controller's `queue(nil)`.
+    assert!(!table.contains("(nil)"), "{table}");
+}
+
+#[test]
+fn the_pages_json_block_ends_where_it_should_whatever_a_name_holds() {
+    use crate::web::{Offline, data, encode, post};
+    let server = Offline::start();
+    let current: Vec<Value> = (HOSTILE_NAMES.iter())
+        .map(|name| {
+            json!({"type": "External", "external": {"metric": {"name": name},
+                "current": {"value": "4"}}})
+        })
+        .collect();
+    let hpa = json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": "web", "namespace": "shop"},
+        "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment",
+            "name": "web"}, "minReplicas": 2, "maxReplicas": 10, "metrics": hostile_metrics()},
+        "status": {"currentReplicas": 3, "desiredReplicas": 3, "currentMetrics": current}});
+    let body = format!("hpa={}&now={}", encode(&hpa.to_string()), encode(NOW));
+    let (code, _, page) = post(server.port, "/calc", body.as_bytes());
+    assert_eq!(code, 200, "{page}");
+    // The block is JSON up to its own end: nothing in it can open a comment or a script.
+    let open = "id=\"hpacalc-data\">";
+    let start = page.find(open).unwrap() + open.len();
+    let end = start + page[start..].find("</script>").unwrap();
+    assert!(!page[start..end].contains(['<', '>', '&']));
+    let v = data(&page);
+    let names: Vec<&str> = (v["metrics"].as_array().unwrap().iter())
+        .filter_map(|m| m["name"].as_str())
+        .collect();
+    assert!(names.iter().any(|n| n.contains("<!--<script")), "{names:?}");
+    // The page goes on after it to its end.
+    assert!(page[end..].trim_end().ends_with("</html>"));
+    // Control characters in the report's tables are shown, never sent.
+    assert!(
+        !page.contains(['\u{1b}', '\u{7}', '\0']),
+        "a raw control byte"
+    );
+    assert!(page.contains("\\u{1b}[31mred"));
+}
+
+#[test]
+fn names_that_are_not_path_segments_are_refused_before_any_request() {
+    for bad in ["..", ".", "a/b", "a%2Fb"] {
+        let err = fail_line(live(&["web", "-n", bad]));
+        assert!(err.contains("invalid namespace"), "{bad}: {err}");
+        assert!(err.contains("client-go refuses it"), "{err}");
+        let err = fail_line(live(&[bad]));
+        assert!(err.contains("invalid resource name"), "{bad}: {err}");
+    }
+    let err = fail_line(audit_live(&["-n", ".."]));
+    assert!(err.contains("may not be '..'"), "{err}");
+    let sent = server().requests();
+    assert!(
+        !sent
+            .iter()
+            .any(|r| r.contains("/../") || r.contains("/./") || r.contains("%2F")),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn a_flag_value_is_quoted_one_way_and_rules_refuses_a_period_prometheus_cannot_hold() {
+    let err = refused(Test::new().args(["rules", "--sync-period", "1s\nerror: forged line"]));
+    assert!(err.contains("\\nerror: forged line"), "{err}");
+    let err = refused(Test::new().args(["rules", "--sync-period", "9999999999h"]));
+    assert!(err.contains("expected at most 854015h55m45s618ms"), "{err}");
+    let long = "7".repeat(5_000);
+    for args in [
+        vec![
+            "-f",
+            "fixtures/hpa/multi.yaml",
+            "--feature-gates",
+            &format!("{long}=true"),
+        ],
+        vec![
+            "-f",
+            "fixtures/hpa/multi.yaml",
+            "--cpu-initialization-period",
+            &long,
+        ],
+    ] {
+        let err = refused(Test::new().args(&args));
+        assert!(err.contains("(5000 characters)"), "{err}");
+        assert_eq!(err.matches("characters)").count(), 1, "one length: {err}");
+    }
+    // clap's own usage error quotes the value the same way.
+    let o = Test::new()
+        .args(["-f", "fixtures/hpa/multi.yaml", "--tolerance"])
+        .arg(format!("{long}\u{1b}[31m"))
+        .status(2)
+        .stdout("")
+        .run();
+    let err = stderr(&o);
+    assert!(err.contains("... (500"), "{err}");
+    assert!(err.len() < 2_000 && !err.contains('\u{1b}'), "{err}");
+}
+
+#[test]
+fn mcp_answers_an_unknown_method_with_its_name_quoted() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Test::new()
+        .arg("mcp")
+        .command()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "hardening", "version": "0"}}});
+    writeln!(stdin, "{initialize}").unwrap();
+    lines.next().unwrap().unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    )
+    .unwrap();
+    let method = "m".repeat(4 * 1024 * 1024);
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc": "2.0", "id": 2, "method": method})
+    )
+    .unwrap();
+    let answer = lines.next().unwrap().unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(answer.len() < 2_000, "{} bytes", answer.len());
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(v["error"]["code"], -32601, "{v}");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.ends_with("...\" (4194304 characters)"), "{message}");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -155,7 +155,7 @@ fn a_bad_sync_period_names_the_flag() {
         ("soon", "error: --sync-period: \"soon\" is not a duration"),
         (
             "0s",
-            "error: --sync-period: found 0s, expected a positive duration",
+            "error: --sync-period: found \"0s\", expected a positive duration",
         ),
     ] {
         Test::new()

@@ -7,9 +7,16 @@ pub const ECHO_CHARS: usize = 80;
 /// The most names listed in one message.
 pub const LIST_NAMES: usize = 20;
 
-/// Control characters shown, never sent to the terminal: `\e`, `\n`, `\u0007`.
+/// A character a terminal acts on rather than shows: a control character, or a Unicode line or
+/// paragraph separator (U+2028, U+2029), which some terminals and editors break the line at.
+fn acts(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
+/// Control characters (and U+2028, U+2029) shown, never sent to the terminal: `\e`, `\n`,
+/// `\u0007`, `\u2028`.
 pub fn escape_control(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(acts) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -19,7 +26,7 @@ pub fn escape_control(text: &str) -> std::borrow::Cow<'_, str> {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\u{1b}' => out.push_str("\\e"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c if acts(c) => out.push_str(&format!("\\u{:04x}", u32::from(c))),
             c => out.push(c),
         }
     }
@@ -28,7 +35,7 @@ pub fn escape_control(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Text for the terminal: control characters escaped as in [`escape_control`], line breaks kept.
 pub fn escape_terminal(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control() && c != '\n') {
+    if !text.chars().any(|c| acts(c) && c != '\n') {
         return std::borrow::Cow::Borrowed(text);
     }
     let lines: Vec<std::borrow::Cow<'_, str>> = text.split('\n').map(escape_control).collect();

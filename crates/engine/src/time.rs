@@ -141,6 +141,8 @@ impl Duration {
         if s == "0" {
             return Ok(Duration::ZERO);
         }
+        // The text as a message shows it: escaped and cut to 80 characters with its length.
+        let shown = || crate::quote::quoted(s);
         let mut total: i128 = 0;
         let mut rest = s;
         while !rest.is_empty() {
@@ -149,7 +151,8 @@ impl Duration {
                 .unwrap_or(rest.len());
             if num_len == 0 {
                 return Err(format!(
-                    "\"{s}\" is not a duration (expected forms like 45s, 5m, 1h30m)"
+                    "{} is not a duration (expected forms like 45s, 5m, 1h30m)",
+                    shown()
                 ));
             }
             let (num, tail) = rest.split_at(num_len);
@@ -164,25 +167,33 @@ impl Duration {
                 "h" => 3_600_000,
                 "" => {
                     return Err(format!(
-                        "\"{s}\" has a number without a unit (use ms, s, m or h)"
+                        "{} has a number without a unit (use ms, s, m or h)",
+                        shown()
                     ));
                 }
                 other => {
                     return Err(format!(
-                        "\"{s}\" has an unknown unit \"{other}\" (use ms, s, m or h)"
+                        "{} has an unknown unit {} (use ms, s, m or h)",
+                        shown(),
+                        crate::quote::quoted(other)
                     ));
                 }
             };
-            total += parse_scaled(num, unit_ms)
-                .ok_or_else(|| format!("\"{s}\" is not a duration (bad number \"{num}\")"))?;
+            total += parse_scaled(num, unit_ms).ok_or_else(|| {
+                format!(
+                    "{} is not a duration (bad number {})",
+                    shown(),
+                    crate::quote::quoted(num)
+                )
+            })?;
             if total > i128::from(i64::MAX) {
-                return Err(format!("\"{s}\" is too long a duration"));
+                return Err(format!("{} is too long a duration", shown()));
             }
             rest = tail;
         }
         i64::try_from(total)
             .map(Duration)
-            .map_err(|_| format!("\"{s}\" is too long a duration"))
+            .map_err(|_| format!("{} is too long a duration", shown()))
     }
 }
 

@@ -94,12 +94,14 @@ pub fn apply_feature_gates(gates: &mut FeatureGates, minor: u32, text: &str) -> 
             )
         })?;
         let (name, value) = (name.trim(), value.trim());
+        // The name as a message shows it: escaped and cut to 80 characters with its length.
+        let shown = crate::quote::quoted_bare(name);
         let enabled = match value.to_ascii_lowercase().as_str() {
             "true" => true,
             "false" => false,
             _ => {
                 return Err(format!(
-                    "found {found}, expected {name}=true or {name}=false",
+                    "found {found}, expected NAME=true or NAME=false",
                     found = crate::quote::quoted(item)
                 ));
             }
@@ -111,13 +113,14 @@ pub fn apply_feature_gates(gates: &mut FeatureGates, minor: u32, text: &str) -> 
             .filter(|g| minor >= g.since)
             .ok_or_else(|| {
                 format!(
-                    "found unrecognized feature gate \"{name}\" for 1.{minor}, expected one of {}",
+                    "found unrecognized feature gate {} for 1.{minor}, expected one of {}",
+                    crate::quote::quoted(name),
                     known.join(", ")
                 )
             })?;
         if gate.locked_from.is_some_and(|from| minor >= from) && !enabled {
             return Err(format!(
-                "found {name}=false, expected true: the feature is GA and locked to true in 1.{minor}"
+                "found {shown}=false, expected true: the feature is GA and locked to true in 1.{minor}"
             ));
         }
         *(gate.field)(gates) = enabled;

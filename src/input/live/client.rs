@@ -304,7 +304,20 @@ impl Api {
     fn transport_error(&self, e: &(dyn std::error::Error + 'static), req: &Request) -> LiveError {
         let text = chain(e);
         let lower = text.to_lowercase();
-        if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
+        if lower.contains("close_notify") {
+            // rustls: "peer closed connection without sending TLS close_notify". The server (or
+            // a proxy) ended the stream without TLS's goodbye, as a watch's end often is: the
+            // certificates were fine, and a body that arrived whole is whole.
+            LiveError(format!(
+                "the API server {} closed the connection without TLS close_notify (context {}): \
+                 the certificates were accepted, and a watch that ends so is harmless (it is \
+                 started again)",
+                self.server, self.context
+            ))
+        } else if lower.contains("certificate")
+            || lower.contains("tls")
+            || lower.contains("handshake")
+        {
             LiveError(format!(
                 "TLS with the API server {} failed (context {}): {text}; check the cluster's \
                  certificate-authority in the kubeconfig",

@@ -118,6 +118,9 @@ pub fn read(settings: &Settings<'_>, namespace: Option<&str>) -> Result<Dump, Li
 
 /// Every object the audit uses, in `namespace` or (with `None`) the whole cluster.
 pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError> {
+    if let Some(ns) = namespace {
+        super::path_segment("namespace", ns)?;
+    }
     let mut dump = Dump::default();
     for list in &LISTS {
         if list.optional && discover(api, list.api_version, list.kind).await?.is_none() {
@@ -196,6 +199,10 @@ async fn read_metric_files(api: &Api, dump: &mut Dump) -> Result<(), LiveError> 
             continue;
         }
         let meta = &h.head.metadata;
+        // A namespace no API server holds (`..`, from a server gone wrong) is not put in a path.
+        if super::path_segment("namespace", &meta.namespace).is_err() {
+            continue;
+        }
         let r = &h.head.spec.scale_target_ref;
         let selector =
             (selectors.get(&(meta.namespace.as_str(), r.kind.as_str(), r.name.as_str())))

@@ -38,6 +38,20 @@ const COMMAND_MARKER: &str = "# The offline command that gives the live answer o
 #[error("{0}")]
 pub struct LiveError(pub String);
 
+/// Refuses a name that cannot be one segment of an API path (`.`, `..`, or holding `/` or `%`)
+/// before any request, as client-go's request builder does (`Request.Namespace`, `.Name`,
+/// `.Resource` in rest/request.go call apimachinery's `IsValidPathSegmentName`): a proxy that
+/// normalizes `namespaces/../horizontalpodautoscalers` would widen a one-namespace read.
+pub fn path_segment(what: &str, name: &str) -> Result<(), LiveError> {
+    match crate::input::manifest::validate::path_segment_refusal(name) {
+        None => Ok(()),
+        Some(reason) => Err(LiveError(format!(
+            "invalid {what} {}: {reason} (client-go refuses it as a segment of an API path)",
+            crate::error::quoted(name)
+        ))),
+    }
+}
+
 /// What a live run is asked for, besides the HPA's name.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -181,6 +195,8 @@ impl Session {
         let api = runtime.block_on(Api::connect(&connection))?;
         let namespace =
             (options.namespace.clone()).unwrap_or_else(|| api.default_namespace.clone());
+        path_segment("namespace", &namespace)?;
+        path_segment("resource name", name)?;
         if let Some(dir) = &options.save {
             std::fs::create_dir_all(dir).map_err(|e| {
                 InputError::new(

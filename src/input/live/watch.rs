@@ -73,6 +73,9 @@ impl Watched {
         api: &Arc<Api>,
         namespaces: &[Option<String>],
     ) -> Result<Watched, LiveError> {
+        for ns in namespaces.iter().flatten() {
+            super::path_segment("namespace", ns)?;
+        }
         let mut wanted = Vec::new();
         for list in &LISTS {
             if list.optional && discover(api, list.api_version, list.kind).await?.is_none() {

@@ -218,29 +218,30 @@ pub fn validate_name_length(name: &str, max: usize, path: &FieldPath) -> Result<
     Ok(())
 }
 
-// Port of IsValidPathSegmentName (k8s.io/apimachinery/pkg/api/validation/path/name.go)
-fn validate_path_segment(name: &str, path: &FieldPath) -> Result<(), FieldError> {
+// Port of IsValidPathSegmentName (k8s.io/apimachinery/pkg/api/validation/path/name.go): a name
+// may not be `.` or `..` (NameMayNotBe) and may not contain `/` or `%` (NameMayNotContain);
+// the first reason, in its words.
+pub fn path_segment_refusal(name: &str) -> Option<String> {
     if name == "." || name == ".." {
-        return Err(field_error(
-            path.clone(),
-            format!(
-                "found {}, expected a name (may not be '{name}')",
-                crate::error::quoted(name)
-            ),
-        ));
+        return Some(format!("may not be '{name}'"));
     }
-    for bad in ["/", "%"] {
-        if name.contains(bad) {
-            return Err(field_error(
-                path.clone(),
-                format!(
-                    "found {}, expected a name without '{bad}' (may not contain '{bad}')",
-                    crate::error::quoted(name)
-                ),
-            ));
-        }
-    }
-    Ok(())
+    ["/", "%"]
+        .into_iter()
+        .find(|bad| name.contains(bad))
+        .map(|bad| format!("may not contain '{bad}'"))
+}
+
+fn validate_path_segment(name: &str, path: &FieldPath) -> Result<(), FieldError> {
+    let Some(reason) = path_segment_refusal(name) else {
+        return Ok(());
+    };
+    Err(field_error(
+        path.clone(),
+        format!(
+            "found {}, expected a name that can be a path segment ({reason})",
+            crate::error::quoted(name)
+        ),
+    ))
 }
 
 // Port of validateMetrics (validation.go)

@@ -6,7 +6,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::calc::metrics::metric_name;
+use crate::calc::metrics::{metric_name, readable};
 use crate::calc::normalize::scale_down_window;
 use crate::calc::reconcile::{VersionRules, tolerances_for_hpa};
 use crate::calc::simulate::compare::Figures;
@@ -257,7 +257,9 @@ fn metric_text(m: &MetricSpec) -> String {
             .or(t.value_milli)
             .map_or_else(String::new, |v| build_quantity(resource, v)),
     };
-    format!("{} {target}", metric_name(m))
+    // The name as a person reads it: a selector as `{app=web}`, none without one (`queue`, not
+    // the controller's `queue(nil)`).
+    format!("{} {target}", readable(&metric_name(m)))
 }
 
 /// A direction's rate policies: `Pods 4 per 15s, Percent 100 per 15s (Max)`.
@@ -328,6 +330,14 @@ mod tests {
         // Better is never worse.
         assert!(Rule::Flapping.worse(&new, &old).is_none());
         assert!(Rule::UnservedLoad.worse(&new, &old).is_none());
+    }
+
+    #[test]
+    fn a_metric_without_a_selector_is_named_without_one() {
+        let spec = testing::scenario(vec![testing::external("queue", Some(30_000), None)], 0, 0);
+        let b = behaviour(&spec.hpa, &ControllerConfig::default());
+        let metric = &b.iter().find(|(k, _)| k == "metrics[0]").unwrap().1;
+        assert_eq!(metric, "external metric queue 30");
     }
 
     #[test]
