@@ -16,6 +16,7 @@ use hpacalc::input::cluster::share::Common;
 use hpacalc::input::inputs::{ControllerFlags, controller_config};
 use hpacalc::input::live::watch::Watched;
 use hpacalc::scenario::fleet::FleetFacts;
+use hpacalc::stop::Stop;
 use hpacalc::work::audit::{Memories, audit_dump};
 
 /// A field of `/proc/self/status`, in KiB.
@@ -96,7 +97,7 @@ fn main() -> anyhow::Result<()> {
             unlisted: Vec::new(),
             node_group_max: None,
         };
-        let audit = audit_dump(&dump, &common, &fleet, Some(&memories));
+        let audit = audit_dump(&dump, &common, &fleet, Some(&memories), &Stop::default())?;
         let total = wall.elapsed().as_secs_f64();
         println!(
             "| {sync} | {} | {:.2} s | {:.2} s | {copied:.2} s | {:.2} s | {:.2} s |",

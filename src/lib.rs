@@ -25,6 +25,6 @@ pub mod term;
 pub mod work;
 
 /// The engine (its own crate, free of I/O), under the paths the rest of hpacalc names it by.
-pub use hpacalc_engine::{calc, formula, quantity, quote, report, scenario, time, version};
+pub use hpacalc_engine::{calc, formula, quantity, quote, report, scenario, stop, time, version};
 
 pub use cmd::run;

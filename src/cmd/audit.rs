@@ -11,6 +11,7 @@ use crate::input::{Settings, Text};
 use crate::render::{Exporter, Json, Sarif, Table, Yaml};
 use crate::report::Severity;
 use crate::report::fleet::AuditReport;
+use crate::stop::Stop;
 use crate::term::{terminal, warn, write_stdout};
 use crate::work::audit::{DumpFacts, Places, of_dump, static_audit};
 
@@ -104,7 +105,7 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
         metrics_given: live || args.metrics.is_some(),
         node_group_max: args.node_group_max,
     };
-    let (audit, places, warnings) = of_dump(dump, common, &given);
+    let (audit, places, warnings) = of_dump(dump, common, &given, &Stop::default())?;
     for w in &warnings {
         warn(w);
     }

@@ -28,6 +28,7 @@ pub fn run(args: &DiffArgs) -> Result<()> {
         metrics: read(args.metrics.as_deref())?,
         now: args.now.clone(),
         controller: args.controller.clone(),
+        bounds: crate::work::bounds::Bounds::default(),
     };
     let (report, warnings) = diff_texts(&inputs)?;
     warn_all(&warnings);

@@ -114,7 +114,7 @@ fn compare(args: &SimulateArgs) -> Result<()> {
             &items,
         )?);
     }
-    let (comparison, warned) = compare_runs(&configs)?;
+    let (comparison, warned) = compare_runs(&configs, &crate::work::bounds::Bounds::default())?;
     warn_all(&warned);
     if let Some(path) = &args.chart {
         let mut read: Vec<output::Input<'_>> = (args.compare.iter())

@@ -17,12 +17,18 @@ pub fn load_hpa(hpa: &Text, settings: &Settings) -> Result<LoadedHpa> {
     let name = settings.name.as_deref();
     Ok(match paste::detect(text) {
         Some(form) => {
-            let mut all = match form {
-                paste::Form::Describe => paste::describe::parse(file, text)?,
-                paste::Form::Table => paste::table::parse(file, text)?,
+            let namespace = settings.namespace.as_deref();
+            let chosen = match form {
+                paste::Form::Describe => {
+                    let mut all = paste::describe::parse(file, text)?;
+                    paste::in_namespace(&mut all, namespace);
+                    paste::choose(file, all, name)?
+                }
+                // A `get hpa -w` capture may hold a row per change of every HPA: read as a
+                // stream, the chosen HPA's last row alone read whole.
+                paste::Form::Table => paste::table::parse_one(file, text, namespace, name)?,
             };
-            paste::in_namespace(&mut all, settings.namespace.as_deref());
-            paste::choose(file, all, name)?.into_loaded(file, form)?
+            chosen.into_loaded(file, form)?
         }
         None => {
             // Other text that is not a manifest (`kubectl top`): say what it is.

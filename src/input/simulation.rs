@@ -99,6 +99,33 @@ pub const MAX_SYNCS: i64 = 100_000;
 /// The most pods one simulation holds: its starting replicas and the HPA's maxReplicas.
 pub const MAX_PODS: i32 = 100_000;
 
+/// The most work one request may ask of the simulation, in pod-syncs (`Setup::work`: the syncs
+/// times the pods and the nodes): a page of `hpacalc serve` or an MCP call past it is refused
+/// before it starts. A pod-sync costs about 3 µs (the campaign's 10,000 replicas over a day of
+/// 15 s syncs, 58 million pod-syncs, took 170 s), so the budget is about 30 s of work, which the
+/// request's deadline then cuts. The command line has no such budget: its user waits for it.
+pub const REQUEST_WORK: u64 = 10_000_000;
+
+/// Refuses, before it starts, a run past `REQUEST_WORK`; `field` is what the request would
+/// change (`t`, `duration`).
+pub fn within_request_budget(setup: &Setup, field: &str) -> Result<(), InputError> {
+    let work = setup.work();
+    if work <= REQUEST_WORK {
+        return Ok(());
+    }
+    let syncs = setup.sync_count();
+    Err(InputError::new(
+        field,
+        format!(
+            "found a run of {syncs} syncs over up to {} pods and nodes, {work} pod-syncs, \
+             expected at most {REQUEST_WORK} pod-syncs for one request (the request budget): \
+             an earlier end, fewer replicas or a longer sync period; `hpacalc simulate` on the \
+             command line has no such budget",
+            work / u64::try_from(syncs.max(1)).unwrap_or(1)
+        ),
+    ))
+}
+
 /// Work proportional to a number in the input is bounded: syncs and pods have a ceiling, and a
 /// load whose sums would overflow the controller's int64 arithmetic is refused.
 fn check_size(

@@ -502,6 +502,7 @@ impl DiffArgs {
             metrics: optional("metrics", self.metrics)?,
             now: self.now,
             controller: d,
+            bounds: crate::work::bounds::Bounds::default(),
         })
     }
 }

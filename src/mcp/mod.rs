@@ -6,13 +6,16 @@
 //!
 //! Every call is bounded: each text by `args::MAX_TEXT_BYTES` and each message by
 //! `MAX_MESSAGE_BYTES`, one call at a time on a thread of its own, answered within
-//! `--call-timeout`. An input error, a bad argument, a call past its time and even a panic are
+//! `--call-timeout` and stopped at it (the work looks at the deadline: the slot frees within an
+//! instant), a run past the request budget refused before it starts; at most
+//! `MAX_QUEUED_CALLS` calls of `MAX_QUEUED_BYTES` of arguments wait or run at once, and one more
+//! is a JSON-RPC error. An input error, a bad argument, a call past its time and even a panic are
 //! the call's error result (`isError`, the CLI's located message), never the server's end.
 
 pub mod args;
 pub mod tools;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration as StdDuration;
 
 use anyhow::Result;
@@ -28,6 +31,8 @@ use tokio::sync::Semaphore;
 
 use crate::error::InputError;
 use crate::input::live::LiveError;
+use crate::stop::{Stop, Stopped};
+use crate::work::bounds::Bounds;
 pub use tools::Context;
 
 /// The largest message read: a larger one is dropped by the transport, unanswered.
@@ -40,12 +45,90 @@ estimating an HPA's behaviour from its formula: paste the HPA (manifest, describ
 hpa table) and whatever else the user has (pods, metrics or top, events). Every tool is \
 read-only.";
 
-/// The server: the tools, and the one slot a call runs in.
+/// The most calls that wait for the slot or hold it: a client that sends more gets a JSON-RPC
+/// error for each one over, at once, instead of a queue that grows with what it sends.
+pub const MAX_QUEUED_CALLS: usize = 8;
+/// The most bytes of arguments those calls hold together (about: the strings and a little for
+/// each JSON node).
+pub const MAX_QUEUED_BYTES: usize = 256 * 1024 * 1024;
+
+/// The server: the tools, the one slot a call runs in, and the calls queued for it.
 #[derive(Debug, Clone)]
 pub struct Server {
     context: Context,
     timeout: StdDuration,
     slot: Arc<Semaphore>,
+    queue: Arc<Mutex<Queued>>,
+}
+
+/// The calls waiting for the slot or holding it, and their arguments' bytes.
+#[derive(Debug, Default)]
+struct Queued {
+    calls: usize,
+    bytes: usize,
+}
+
+/// One call's place in the queue, given back when the call is answered.
+struct InQueue {
+    queue: Arc<Mutex<Queued>>,
+    bytes: usize,
+}
+
+impl Drop for InQueue {
+    fn drop(&mut self) {
+        if let Ok(mut q) = self.queue.lock() {
+            q.calls = q.calls.saturating_sub(1);
+            q.bytes = q.bytes.saturating_sub(self.bytes);
+        }
+    }
+}
+
+/// About how many bytes `value` holds in memory: its strings and keys, and a little for each
+/// node (serde_json's parser nests at most 128 levels, so this recursion is shallow).
+fn weight(value: &serde_json::Value) -> usize {
+    const NODE: usize = 32;
+    match value {
+        serde_json::Value::String(s) => s.len() + NODE,
+        serde_json::Value::Array(a) => a.iter().map(weight).sum::<usize>() + NODE,
+        serde_json::Value::Object(o) => {
+            o.iter().map(|(k, v)| k.len() + weight(v)).sum::<usize>() + NODE
+        }
+        _ => NODE,
+    }
+}
+
+impl Server {
+    /// A place in the queue for a call of `arguments`, or the JSON-RPC error that refuses it.
+    fn enqueue(&self, arguments: &rmcp::model::JsonObject) -> Result<InQueue, ErrorData> {
+        let bytes = arguments
+            .iter()
+            .map(|(k, v)| k.len() + weight(v))
+            .sum::<usize>();
+        let Ok(mut q) = self.queue.lock() else {
+            return Err(ErrorData::internal_error(
+                "the call queue is unreadable",
+                None,
+            ));
+        };
+        if q.calls >= MAX_QUEUED_CALLS || q.bytes.saturating_add(bytes) > MAX_QUEUED_BYTES {
+            return Err(ErrorData::new(
+                ErrorCode(-32000),
+                format!(
+                    "too many calls at once: {} are queued with {} bytes of arguments, the \
+                     server takes at most {MAX_QUEUED_CALLS} calls and {MAX_QUEUED_BYTES} bytes; \
+                     wait for an answer before sending more",
+                    q.calls, q.bytes
+                ),
+                None,
+            ));
+        }
+        q.calls += 1;
+        q.bytes += bytes;
+        Ok(InQueue {
+            queue: Arc::clone(&self.queue),
+            bytes,
+        })
+    }
 }
 
 /// Serves one client on stdin and stdout until it closes them: the tools of `context`, each
@@ -56,6 +139,7 @@ pub fn run(context: Context, call_timeout: crate::time::Duration) -> Result<()> 
         context,
         timeout: StdDuration::from_millis(millis),
         slot: Arc::new(Semaphore::new(1)),
+        queue: Arc::default(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -87,7 +171,8 @@ fn failed(message: String) -> CallToolResult {
 impl Server {
     /// One call, on a thread of its own: it takes the server's one slot (waiting at most the
     /// call's time for an earlier call to end), and its answer is awaited until the timeout.
-    /// A call past its time keeps the slot until it ends, so that runaway work never piles up.
+    /// A call past its time keeps the slot until it ends, so that runaway work never piles up;
+    /// its work is given the same deadline, so it ends within an instant of the answer.
     async fn bounded(&self, name: String, arguments: rmcp::model::JsonObject) -> CallToolResult {
         let deadline = tokio::time::Instant::now() + self.timeout;
         let shown = crate::error::quoted(&name);
@@ -101,10 +186,11 @@ impl Server {
         };
         let (tx, rx) = tokio::sync::oneshot::channel();
         let context = self.context.clone();
+        let bounds = Bounds::request(Stop::at(deadline.into_std()));
         let spawned = std::thread::Builder::new()
             .name("mcp-call".into())
             .spawn(move || {
-                let answer = tools::call(&name, arguments, &context);
+                let answer = tools::call(&name, arguments, &context, &bounds);
                 let _ = tx.send(answer);
                 drop(permit);
             });
@@ -120,13 +206,16 @@ impl Server {
                 result.structured_content = Some(answer.value);
                 result
             }
-            Ok(Ok(Some(Err(e)))) => failed(crate::error::shown(&e)),
+            Ok(Ok(Some(Err(e)))) if e.downcast_ref::<Stopped>().is_none() => {
+                failed(crate::error::shown(&e))
+            }
             Ok(Ok(None)) => failed(format!("{shown}: no such tool; tools/list names them")),
             Ok(Err(_)) => failed(format!(
                 "{shown}: the call failed inside hpacalc (a bug: please report it with its \
                  arguments)"
             )),
-            Err(_) => failed(
+            // Past the deadline: the work stopped at it, or is about to.
+            Err(_) | Ok(Ok(Some(Err(_)))) => failed(
                 InputError::new(
                     "--call-timeout",
                     format!(
@@ -190,9 +279,55 @@ impl ServerHandler for Server {
             ));
         }
         let arguments = request.arguments.unwrap_or_default();
+        let _queued = self.enqueue(&arguments)?;
         Ok(self
             .bounded(request.name.into_owned(), arguments)
             .await
             .into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server() -> Server {
+        Server {
+            context: Context::default(),
+            timeout: StdDuration::from_secs(1),
+            slot: Arc::new(Semaphore::new(1)),
+            queue: Arc::default(),
+        }
+    }
+
+    fn arguments(text_bytes: usize) -> rmcp::model::JsonObject {
+        let mut map = rmcp::model::JsonObject::new();
+        map.insert(
+            "hpa".into(),
+            serde_json::Value::String("x".repeat(text_bytes)),
+        );
+        map
+    }
+
+    #[test]
+    fn queued_calls_are_bounded_in_number_and_in_bytes_and_given_back() {
+        let s = server();
+        let held: Vec<InQueue> = (0..MAX_QUEUED_CALLS)
+            .map(|_| s.enqueue(&arguments(10)).unwrap())
+            .collect();
+        let refused = s.enqueue(&arguments(10)).err().unwrap();
+        assert_eq!(refused.code, ErrorCode(-32000));
+        assert!(
+            refused.message.contains("too many calls at once"),
+            "{}",
+            refused.message
+        );
+        drop(held);
+        // Given back: the bytes bound alone now.
+        let big = s.enqueue(&arguments(MAX_QUEUED_BYTES / 2)).unwrap();
+        assert!(s.enqueue(&arguments(MAX_QUEUED_BYTES / 2)).is_err());
+        drop(big);
+        assert!(s.enqueue(&arguments(MAX_QUEUED_BYTES / 2)).is_ok());
+        assert_eq!(s.queue.lock().unwrap().calls, 0);
     }
 }

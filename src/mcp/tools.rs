@@ -22,6 +22,7 @@ use crate::input::live::{Options, Rules, Session, request_timeout};
 use crate::input::{self, PrintedHpa, simulation};
 use crate::render::{Exporter, Json, Terminal, summary};
 use crate::work::audit::{DumpFacts, of_dump};
+use crate::work::bounds::Bounds;
 
 /// What the server was started with that the tools need.
 #[derive(Debug, Clone, Default)]
@@ -244,17 +245,23 @@ fn parse<T: DeserializeOwned>(arguments: JsonObject) -> Result<T> {
     })
 }
 
-/// Does what the tool `name` does with `arguments`; `None` when no such tool is offered.
-pub fn call(name: &str, arguments: JsonObject, context: &Context) -> Option<Result<Answer>> {
+/// Does what the tool `name` does with `arguments` within `bounds` (a run past the budget is
+/// refused, and the work stops at the deadline); `None` when no such tool is offered.
+pub fn call(
+    name: &str,
+    arguments: JsonObject,
+    context: &Context,
+    bounds: &Bounds,
+) -> Option<Result<Answer>> {
     Some(match name {
         "explain_hpa" => parse(arguments).and_then(explain),
         "explain_live_hpa" if offers(context, name) => {
             parse(arguments).and_then(|a| explain_live(a, context))
         }
-        "simulate" => parse(arguments).and_then(simulate),
-        "compare" => parse(arguments).and_then(compare),
-        "diff" => parse(arguments).and_then(diff),
-        "audit" => parse(arguments).and_then(|a| audit(a, context)),
+        "simulate" => parse(arguments).and_then(|a| simulate(a, bounds)),
+        "compare" => parse(arguments).and_then(|a| compare(a, bounds)),
+        "diff" => parse(arguments).and_then(|a| diff(a, bounds)),
+        "audit" => parse(arguments).and_then(|a| audit(a, context, bounds)),
         "print_hpa" => parse(arguments).and_then(print_hpa),
         "list_diagnostics" => parse::<NoArgs>(arguments).and_then(|_| list_diagnostics()),
         _ => return None,
@@ -298,29 +305,31 @@ fn explain_live(args: LiveArgs, context: &Context) -> Result<Answer> {
 }
 
 /// The controller over time, as `hpacalc simulate ... -o json` runs it.
-fn simulate(args: SimulateArgs) -> Result<Answer> {
+fn simulate(args: SimulateArgs, bounds: &Bounds) -> Result<Answer> {
     let setup = simulation::build(&args.inputs()?)?;
-    let sim = calc::simulate::run(&setup);
+    let sim = bounds.run(&setup, "duration")?;
     Answer::of(summary::simulation(&sim), &setup.scenario.warnings, &sim)
 }
 
 /// Configurations on the same load, as `hpacalc simulate --hpa ... --compare ... -o json`.
-fn compare(args: CompareArgs) -> Result<Answer> {
+fn compare(args: CompareArgs, bounds: &Bounds) -> Result<Answer> {
     let configs = args.configurations()?;
-    let (comparison, warnings) = crate::work::compare::compare_runs(&configs)?;
+    let (comparison, warnings) = crate::work::compare::compare_runs(&configs, bounds)?;
     Answer::of(summary::comparison(&comparison), &warnings, &comparison)
 }
 
 /// Two sides of manifests, as `hpacalc diff OLD NEW -o json`; what got worse by `fail_on` is
 /// the report's `worse`, an answer (the command's exit 3), not an error.
-fn diff(args: DiffArgs) -> Result<Answer> {
-    let (report, warnings) = crate::work::diff::diff_texts(&args.inputs()?)?;
+fn diff(args: DiffArgs, bounds: &Bounds) -> Result<Answer> {
+    let mut inputs = args.inputs()?;
+    inputs.bounds = bounds.clone();
+    let (report, warnings) = crate::work::diff::diff_texts(&inputs)?;
     let markdown = crate::render::Markdown.export(&report, PLAIN);
     Answer::of(markdown, &warnings, &report)
 }
 
 /// Every HPA of a dump (or, with `--allow-live`, of a namespace), as `hpacalc audit -o json`.
-fn audit(mut args: AuditArgs, context: &Context) -> Result<Answer> {
+fn audit(mut args: AuditArgs, context: &Context, bounds: &Bounds) -> Result<Answer> {
     let live = args.namespace.is_some();
     if args.dump.is_none() && !live {
         bail!(UsageError("audit needs a dump".to_string()));
@@ -359,7 +368,7 @@ fn audit(mut args: AuditArgs, context: &Context) -> Result<Answer> {
         metrics_given: live || args.metrics.is_some(),
         node_group_max: args.node_group_max,
     };
-    let (report, _, warnings) = of_dump(dump, common, &facts);
+    let (report, _, warnings) = of_dump(dump, common, &facts, &bounds.stop)?;
     Answer::of(summary::audit(&report), &warnings, &report)
 }
 

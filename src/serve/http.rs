@@ -2,9 +2,11 @@
 //! types, the pages' security headers and a bounded request body. Nothing here knows a route.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
+use tokio::sync::Semaphore;
 
 use crate::input::live::LiveError;
 
@@ -51,9 +53,33 @@ pub fn html(code: u16, body: String) -> Reply {
     response
 }
 
-/// A POST body of at most `MAX_BODY` bytes; a longer one is read on (to a bound, so that the
-/// client reads the answer) and refused with 413.
-pub async fn read_body(mut body: hyper::body::Incoming) -> Result<String, Reply> {
+/// How long a client may take to send a request's body.
+pub const BODY_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A POST body of at most `MAX_BODY` bytes, sent within `BODY_READ_TIMEOUT` (else 408); a longer
+/// one is read on (to a bound, so that the client reads the answer) and refused with 413.
+pub async fn read_body(body: hyper::body::Incoming) -> Result<String, Reply> {
+    match tokio::time::timeout(BODY_READ_TIMEOUT, read_bounded(body)).await {
+        Ok(read) => read,
+        Err(_) => {
+            let mut late = reply(
+                408,
+                TEXT,
+                format!(
+                    "the request body took longer than {} s to arrive\n",
+                    BODY_READ_TIMEOUT.as_secs()
+                ),
+            );
+            late.headers_mut().insert(
+                hyper::header::CONNECTION,
+                hyper::header::HeaderValue::from_static("close"),
+            );
+            Err(late)
+        }
+    }
+}
+
+async fn read_bounded(mut body: hyper::body::Incoming) -> Result<String, Reply> {
     let mut kept = Vec::new();
     let mut seen = 0usize;
     while let Some(frame) = body.frame().await {
@@ -94,25 +120,89 @@ pub async fn bind(address: std::net::SocketAddr) -> anyhow::Result<tokio::net::T
         .map_err(|e| LiveError(format!("cannot listen on {address}: {e}")))?)
 }
 
-/// Answers every connection of `listener`, each request by `handler`.
+/// The most connections open at once; one more is answered 503 and closed at once, so that
+/// half-sent requests cannot take every file descriptor (the default limit is often 1,024).
+pub const MAX_CONNECTIONS: usize = 256;
+/// How long a client may take to send a request's head (hyper's default without a timer is
+/// forever: a slowloris client keeps its connection for ever). It also ends an idle keep-alive.
+pub const HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// The pause after a failed `accept` (EMFILE: no descriptor left), doubled up to the longest
+/// while it keeps failing, instead of a loop that spins a core and serves no one.
+const ACCEPT_PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
+const ACCEPT_PAUSE_MAX: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The answer to a connection over `MAX_CONNECTIONS`, written without reading its request.
+const TOO_MANY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; \
+charset=utf-8\r\nConnection: close\r\nContent-Length: 45\r\n\r\ntoo many open connections; try again shortly\n";
+
+/// Answers every connection of `listener`, each request by `handler`: at most
+/// `MAX_CONNECTIONS` at once, each head read within `HEADER_READ_TIMEOUT`, and a pause after a
+/// failed accept.
 pub async fn accept<H, F>(listener: tokio::net::TcpListener, handler: H)
 where
     H: Fn(hyper::Request<hyper::body::Incoming>) -> F + Clone + Send + Sync + 'static,
     F: std::future::Future<Output = Reply> + Send + 'static,
 {
+    let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let mut pause = ACCEPT_PAUSE;
     loop {
-        let Ok((tcp, _)) = listener.accept().await else {
+        let tcp = match listener.accept().await {
+            Ok((tcp, _)) => {
+                pause = ACCEPT_PAUSE;
+                tcp
+            }
+            Err(_) => {
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(ACCEPT_PAUSE_MAX);
+                continue;
+            }
+        };
+        let Ok(place) = Arc::clone(&open).try_acquire_owned() else {
+            tokio::spawn(refuse(tcp));
             continue;
         };
         let handler = handler.clone();
         tokio::spawn(async move {
+            let _place = place;
             let service = hyper::service::service_fn(move |req| {
                 let answer = handler(req);
                 async move { Ok::<_, Infallible>(answer.await) }
             });
             let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_READ_TIMEOUT)
                 .serve_connection(hyper_util::rt::TokioIo::new(tcp), service)
                 .await;
         });
     }
+}
+
+/// A connection over `MAX_CONNECTIONS`: the short 503, then what the client sent is read away for
+/// at most a second (closing a socket with unread bytes resets it, and the client would see a
+/// reset instead of the answer), then it is closed.
+async fn refuse(tcp: tokio::net::TcpStream) {
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), async {
+        let mut sent = 0usize;
+        while sent < TOO_MANY.len() {
+            tcp.writable().await?;
+            match tcp.try_write(TOO_MANY.get(sent..).unwrap_or_default()) {
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let mut sink = [0u8; 4096];
+        let mut read = 0usize;
+        while read < 64 * 1024 {
+            tcp.readable().await?;
+            match tcp.try_read(&mut sink) {
+                Ok(0) => break,
+                Ok(n) => read += n,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    })
+    .await;
 }

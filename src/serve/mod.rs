@@ -13,6 +13,7 @@ pub mod sync;
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Result;
 
@@ -49,63 +50,82 @@ pub struct Config {
     pub max_evaluations: u16,
 }
 
-/// Serves until SIGTERM or Ctrl-C.
+/// How long the work under way may take to end after SIGTERM: it looks at the stop flag every
+/// few events, so it ends in far less; what does not is abandoned with the process.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Serves until SIGTERM or Ctrl-C, then stops within `SHUTDOWN_GRACE`: no new connection is
+/// accepted, and every page and sync under way is told to stop.
 pub fn run(config: &Config) -> Result<()> {
-    if config.offline {
-        return offline(config);
+    let stopping: Arc<AtomicBool> = Arc::default();
+    let runtime = runtime()?;
+    let served = if config.offline {
+        runtime.block_on(offline(config, &stopping))
+    } else {
+        runtime.block_on(cluster(config, &stopping))
+    };
+    stopping.store(true, Ordering::SeqCst);
+    runtime.shutdown_timeout(SHUTDOWN_GRACE);
+    served
+}
+
+/// `serve` with a cluster: the watches, the syncs and every page.
+async fn cluster(config: &Config, stopping: &Arc<AtomicBool>) -> Result<()> {
+    let connection = Connection {
+        kubeconfig: config.kubeconfig.as_deref(),
+        context: config.context.as_deref(),
+        cluster: config.cluster.as_deref(),
+        user: config.user.as_deref(),
+        timeout: config.request_timeout,
+        verbosity: config.verbosity,
+    };
+    let api = Arc::new(Api::connect(&connection).await?);
+    let namespaces: Vec<Option<String>> =
+        match (config.namespaces.as_slice(), config.all_namespaces) {
+            (_, true) => vec![None],
+            ([], false) => vec![Some(api.default_namespace.clone())],
+            (some, false) => some.iter().cloned().map(Some).collect(),
+        };
+    let listener = bind(config.listen).await?;
+    let served = Arc::new(Served::default());
+    let site = Arc::new(Site::new(
+        config,
+        Some(Arc::clone(&served)),
+        Arc::clone(stopping),
+    ));
+    tokio::spawn(accept(listener, move |req| {
+        pages::answer(Arc::clone(&site), req)
+    }));
+    let scope = match namespaces.as_slice() {
+        [None] => "every namespace".to_string(),
+        some => format!(
+            "namespace(s) {}",
+            some.iter()
+                .flatten()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    crate::term::log(&format!(
+        "serve: {scope} of {} (context {}), answering on http://{}",
+        api.server, api.context, config.listen
+    ));
+    let watched = Watched::start(&api, &namespaces).await?;
+    let settings = config.settings.clone();
+    let syncs = syncs(
+        &api,
+        &watched,
+        &namespaces,
+        &served,
+        settings,
+        config.sync_period,
+        stopping,
+    );
+    tokio::select! {
+        () = syncs => Ok(()),
+        () = stopped() => Ok(()),
     }
-    runtime()?.block_on(async {
-        let connection = Connection {
-            kubeconfig: config.kubeconfig.as_deref(),
-            context: config.context.as_deref(),
-            cluster: config.cluster.as_deref(),
-            user: config.user.as_deref(),
-            timeout: config.request_timeout,
-            verbosity: config.verbosity,
-        };
-        let api = Arc::new(Api::connect(&connection).await?);
-        let namespaces: Vec<Option<String>> =
-            match (config.namespaces.as_slice(), config.all_namespaces) {
-                (_, true) => vec![None],
-                ([], false) => vec![Some(api.default_namespace.clone())],
-                (some, false) => some.iter().cloned().map(Some).collect(),
-            };
-        let listener = bind(config.listen).await?;
-        let served = Arc::new(Served::default());
-        let site = Arc::new(Site::new(config, Some(Arc::clone(&served))));
-        tokio::spawn(accept(listener, move |req| {
-            pages::answer(Arc::clone(&site), req)
-        }));
-        let scope = match namespaces.as_slice() {
-            [None] => "every namespace".to_string(),
-            some => format!(
-                "namespace(s) {}",
-                some.iter()
-                    .flatten()
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        crate::term::log(&format!(
-            "serve: {scope} of {} (context {}), answering on http://{}",
-            api.server, api.context, config.listen
-        ));
-        let watched = Watched::start(&api, &namespaces).await?;
-        let settings = config.settings.clone();
-        let syncs = syncs(
-            &api,
-            &watched,
-            &namespaces,
-            &served,
-            settings,
-            config.sync_period,
-        );
-        tokio::select! {
-            () = syncs => Ok(()),
-            () = stopped() => Ok(()),
-        }
-    })
 }
 
 /// The I/O runtime: two workers.
@@ -118,20 +138,18 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 }
 
 /// `serve --offline`: the calculator and the simulator alone, no cluster (no kubeconfig is read).
-fn offline(config: &Config) -> Result<()> {
-    let site = Arc::new(Site::new(config, None));
-    runtime()?.block_on(async {
-        let listener = bind(config.listen).await?;
-        crate::term::log(&format!(
-            "serve --offline: the calculator on http://{0}/calc, the simulator on \
-             http://{0}/simulate",
-            config.listen
-        ));
-        tokio::select! {
-            () = accept(listener, move |req| pages::answer(Arc::clone(&site), req)) => Ok(()),
-            () = stopped() => Ok(()),
-        }
-    })
+async fn offline(config: &Config, stopping: &Arc<AtomicBool>) -> Result<()> {
+    let site = Arc::new(Site::new(config, None, Arc::clone(stopping)));
+    let listener = bind(config.listen).await?;
+    crate::term::log(&format!(
+        "serve --offline: the calculator on http://{0}/calc, the simulator on \
+         http://{0}/simulate",
+        config.listen
+    ));
+    tokio::select! {
+        () = accept(listener, move |req| pages::answer(Arc::clone(&site), req)) => Ok(()),
+        () = stopped() => Ok(()),
+    }
 }
 
 /// Resolves at SIGTERM or Ctrl-C.

@@ -4,6 +4,7 @@
 //! `/healthz`, `/readyz`) is `api::route`.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use hyper::Method;
 use tokio::sync::Semaphore;
@@ -20,6 +21,7 @@ use crate::input::paste;
 use crate::input::sim_form::{Source, Stepping};
 use crate::render::fleet_page::{self, FleetPage, HpaPage};
 use crate::report::Report;
+use crate::stop::Stop;
 
 /// What every request reads: the last sync (none offline) and the limits of a page.
 pub(super) struct Site {
@@ -28,10 +30,16 @@ pub(super) struct Site {
     evaluations: Arc<Semaphore>,
     /// The sync period, seconds: the fleet page reloads at it.
     period: u64,
+    /// Raised when the server stops: the work under way ends at its next look.
+    pub(super) stopping: Arc<AtomicBool>,
 }
 
 impl Site {
-    pub(super) fn new(config: &Config, served: Option<Arc<Served>>) -> Site {
+    pub(super) fn new(
+        config: &Config,
+        served: Option<Arc<Served>>,
+        stopping: Arc<AtomicBool>,
+    ) -> Site {
         Site {
             served,
             timeout: std::time::Duration::from_millis(
@@ -41,21 +49,24 @@ impl Site {
             period: u64::try_from(config.sync_period.0 / 1000)
                 .unwrap_or(15)
                 .max(1),
+            stopping,
         }
     }
 
-    /// `work` on a blocking thread once a place is free, answered 503 past the time limit (the
-    /// work still holds its place until it ends, so the bound holds).
-    async fn compute(&self, work: impl FnOnce() -> Reply + Send + 'static) -> Reply {
+    /// `work` on a blocking thread once a place is free, answered 503 past the time limit. The
+    /// work holds its place until it ends, so the bound holds, and it is given the deadline
+    /// (`Stop`): the simulation and the evaluations end within an instant of the 503.
+    async fn compute(&self, work: impl FnOnce(&Stop) -> Reply + Send + 'static) -> Reply {
         let deadline = tokio::time::Instant::now() + self.timeout;
         let place =
             tokio::time::timeout_at(deadline, Arc::clone(&self.evaluations).acquire_owned()).await;
         let Ok(Ok(place)) = place else {
             return reply(503, TEXT, busy("waited for a free place", self.timeout));
         };
+        let stop = Stop::at(deadline.into_std()).or_when(Arc::clone(&self.stopping));
         let task = tokio::task::spawn_blocking(move || {
             let _place = place;
-            work()
+            work(&stop)
         });
         match tokio::time::timeout_at(deadline, task).await {
             Ok(Ok(answer)) => answer,
@@ -83,11 +94,12 @@ pub(super) async fn answer(site: Arc<Site>, req: hyper::Request<hyper::body::Inc
     match (path.as_str(), get, method == Method::POST) {
         ("calc", true, _) => {
             let asked = calc::Asked::Uniform(query);
-            site.compute(move || calc::page(&asked, fleet)).await
+            site.compute(move |_| calc::page(&asked, fleet)).await
         }
         ("simulate", true, _) => {
             let asked = simulator::Asked::Get(query);
-            site.compute(move || simulator::page(&asked, fleet)).await
+            site.compute(move |stop| simulator::page(&asked, fleet, stop))
+                .await
         }
         ("calc" | "simulate", _, true) => {
             let body = match read_body(req.into_body()).await {
@@ -96,10 +108,11 @@ pub(super) async fn answer(site: Arc<Site>, req: hyper::Request<hyper::body::Inc
             };
             if path == "calc" {
                 let asked = calc::Asked::Paste(body);
-                site.compute(move || calc::page(&asked, fleet)).await
+                site.compute(move |_| calc::page(&asked, fleet)).await
             } else {
                 let asked = simulator::Asked::Post(body);
-                site.compute(move || simulator::page(&asked, fleet)).await
+                site.compute(move |stop| simulator::page(&asked, fleet, stop))
+                    .await
             }
         }
         ("calc" | "simulate", ..) => reply(405, TEXT, format!("/{path} answers GET and POST\n")),
@@ -108,7 +121,7 @@ pub(super) async fn answer(site: Arc<Site>, req: hyper::Request<hyper::body::Inc
             Some(served) if get && (path.is_empty() || path.starts_with("hpa/")) => {
                 let served = Arc::clone(served);
                 let period = site.period;
-                site.compute(move || cluster_page(&served, &path, &query, period))
+                site.compute(move |_| cluster_page(&served, &path, &query, period))
                     .await
             }
             Some(served) => route(served, &method, req.uri().path()),

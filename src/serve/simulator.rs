@@ -10,9 +10,10 @@ use crate::input::{builtin, simulation};
 use crate::render::simulator::{self as page, Control, Frame, To};
 use crate::render::{Exporter, Json};
 use crate::report::Report;
+use crate::stop::{Stop, Stopped};
 use crate::time::Duration;
 
-use super::http::{Reply, html};
+use super::http::{Reply, TEXT, html, reply};
 
 /// What a request asks the simulator.
 #[derive(Debug, Clone)]
@@ -53,8 +54,9 @@ fn pressed(mut pairs: Vec<(String, String)>) -> Vec<(String, String)> {
     pairs
 }
 
-/// The page answering `asked`.
-pub fn page(asked: &Asked, fleet: bool) -> Reply {
+/// The page answering `asked`, unless `stop` comes first (503); a run past the request budget
+/// is refused before it starts (422).
+pub fn page(asked: &Asked, fleet: bool, stop: &Stop) -> Reply {
     let pairs = match asked {
         Asked::Get(query) => form::decode(query),
         Asked::Post(body) => pressed(form::decode(body)),
@@ -72,7 +74,18 @@ pub fn page(asked: &Asked, fleet: bool) -> Reply {
         Ok(setup) => setup,
         Err(e) => return refused(&mut frame, &pairs, &crate::error::shown(&e)),
     };
-    let (sim, snapshot, last) = run(&setup, stepping.t);
+    if let Err(e) = simulation::within_request_budget(&setup, "t") {
+        return refused(&mut frame, &pairs, &e.to_string());
+    }
+    let Ok((sim, snapshot, last)) = run(&setup, stepping.t, stop) else {
+        return reply(
+            503,
+            TEXT,
+            "the simulation was stopped at --page-timeout; ask for less (an earlier t, fewer \
+             replicas) or try again\n"
+                .into(),
+        );
+    };
     let sync = sim.settings.sync_period_seconds.max(1);
     let now = setup.load.driving_value_at(Duration::from_secs(stepping.t));
     frame.steps = vec![
@@ -122,11 +135,12 @@ pub fn page(asked: &Asked, fleet: bool) -> Reply {
     )
 }
 
-/// The run to `t`, its snapshot, and the report of its last sync.
+/// The run to `t`, its snapshot, and the report of its last sync; `Stopped` once `stop` is due.
 fn run(
     setup: &crate::scenario::simulation::Setup,
     t: i64,
-) -> (Simulation, simulate::snapshot::Snapshot, Option<Report>) {
+    stop: &Stop,
+) -> Result<(Simulation, simulate::snapshot::Snapshot, Option<Report>), Stopped> {
     let sync = (setup.timing.sync_period.millis() / 1000).max(1);
     let last_sync = t / sync * sync;
     let mut last = None;
@@ -135,8 +149,8 @@ fn run(
             last = Some(build());
         }
     };
-    let (sim, snapshot) = simulate::run_to_snapshot(setup, Some(&mut observe));
-    (sim, snapshot, last)
+    let (sim, snapshot) = simulate::run_until(setup, Some(&mut observe), stop)?;
+    Ok((sim, snapshot, last))
 }
 
 /// A control to the state at `t` (capped at `MAX_SECONDS`) with `load` set from the next second.

@@ -16,6 +16,7 @@ use crate::render::history::History;
 use crate::render::series::{Running, series};
 use crate::report::fleet::AuditReport;
 use crate::scenario::fleet::FleetFacts;
+use crate::stop::Stop;
 use crate::time::Timestamp;
 use crate::work::audit::{Memories, audit_dump};
 
@@ -39,7 +40,8 @@ pub struct Served {
     pub history: RwLock<History>,
 }
 
-/// Every `sync_period`, once every list was read: the audit of what is kept now.
+/// Every `sync_period`, once every list was read: the audit of what is kept now; an audit
+/// under way ends when `stopping` is raised.
 pub async fn syncs(
     api: &Arc<Api>,
     watched: &Watched,
@@ -47,6 +49,7 @@ pub async fn syncs(
     served: &Arc<Served>,
     settings: Settings,
     sync_period: crate::time::Duration,
+    stopping: &Arc<AtomicBool>,
 ) {
     let period = std::time::Duration::from_millis(u64::try_from(sync_period.0).unwrap_or(15_000));
     let mut tick = tokio::time::interval(period.max(std::time::Duration::from_millis(100)));
@@ -96,12 +99,13 @@ pub async fn syncs(
             node_group_max: None,
         };
         let memories = Arc::clone(&memories);
+        let stop = Stop::default().or_when(Arc::clone(stopping));
         let audited = tokio::task::spawn_blocking(move || {
-            let audit = audit_dump(&dump, &common, &fleet, Some(&memories));
-            (audit, dump.events)
+            let audit = audit_dump(&dump, &common, &fleet, Some(&memories), &stop);
+            audit.map(|audit| (audit, dump.events))
         })
         .await;
-        let Ok((audit, events)) = audited else {
+        let Ok(Ok((audit, events))) = audited else {
             served.failed();
             continue;
         };

@@ -11,6 +11,7 @@ use crate::input::cluster::share::Common;
 use crate::report::fleet::AuditReport;
 use crate::scenario::ControllerMemory;
 use crate::scenario::fleet::FleetFacts;
+use crate::stop::{Stop, Stopped};
 use crate::time::Duration;
 
 /// Where each HPA was read (`file:line`, or `file items[3]`), by `namespace/name`.
@@ -32,12 +33,14 @@ pub struct DumpFacts {
 
 /// The audit of a dump however it was read (files, the live cluster, an MCP call's text): the
 /// objects given twice used once, every HPA evaluated at `common`'s time (else the dump's
-/// newest), and the findings; with where each HPA was read and the warnings to show.
+/// newest), and the findings; with where each HPA was read and the warnings to show. `Stopped`
+/// once `stop` is due (an MCP call past its time).
 pub fn of_dump(
     mut dump: Dump,
     mut common: Common,
     given: &DumpFacts,
-) -> (AuditReport, Places, Vec<String>) {
+    stop: &Stop,
+) -> Result<(AuditReport, Places, Vec<String>), Stopped> {
     dump.dedupe();
     let mut warnings = Vec::new();
     if dump.duplicates > 0 {
@@ -62,8 +65,8 @@ pub fn of_dump(
         unlisted: std::mem::take(&mut dump.unlisted),
         node_group_max: given.node_group_max,
     };
-    let audit = audit_dump(&dump, &common, &fleet, None);
-    (audit, places(&dump), warnings)
+    let audit = audit_dump(&dump, &common, &fleet, None, stop)?;
+    Ok((audit, places(&dump), warnings))
 }
 
 /// The controller's memory of each HPA (`namespace/name`) from one sync to the next, as `serve`
@@ -73,21 +76,27 @@ pub type Memories = std::sync::Mutex<HashMap<String, ControllerMemory>>;
 /// Every HPA of `dump` evaluated, with the findings: the audit of a dump, and each sync of
 /// `hpacalc serve`, which gives the `memories` its earlier syncs left (the first sync of an HPA
 /// starts from what its events say, as one audit does) and gets back what this sync leaves.
+/// Every core looks at `stop` before each HPA: `Stopped` once it is due.
 pub fn audit_dump(
     dump: &Dump,
     common: &Common,
     fleet: &FleetFacts,
     memories: Option<&Memories>,
-) -> AuditReport {
+    stop: &Stop,
+) -> Result<AuditReport, Stopped> {
     let view = Fleet::new(dump, fleet);
-    let evaluated = evaluate(&view, common, memories);
+    let evaluated = evaluate(&view, common, memories, stop)?;
     if let Some(Ok(mut kept)) = memories.map(std::sync::Mutex::lock) {
         // An HPA that is gone is forgotten, as the controller forgets a deleted HPA.
         let live: std::collections::HashSet<String> =
             (dump.hpas.iter()).map(|h| hpa_key(&h.head)).collect();
         kept.retain(|key, _| live.contains(key));
     }
-    calc::fleet::audit(evaluated, fleet, &lone_scaled_objects(dump))
+    Ok(calc::fleet::audit(
+        evaluated,
+        fleet,
+        &lone_scaled_objects(dump),
+    ))
 }
 
 /// One HPA's case evaluated, with the memory an earlier sync left and, after it, this sync's.
@@ -116,7 +125,8 @@ fn evaluate(
     view: &Fleet,
     common: &Common,
     memories: Option<&Memories>,
-) -> Vec<calc::fleet::Evaluated> {
+    stop: &Stop,
+) -> Result<Vec<calc::fleet::Evaluated>, Stopped> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let run = view.hpa_count().div_ceil(cores).max(1);
     std::thread::scope(|scope| {
@@ -126,14 +136,19 @@ fn evaluate(
                 let range = start..(start + run).min(view.hpa_count());
                 scope.spawn(move || {
                     (view.cases(common, range))
-                        .map(|case| evaluate_remembering(case, memories))
-                        .collect::<Vec<_>>()
+                        .map(|case| {
+                            stop.check()?;
+                            Ok(evaluate_remembering(case, memories))
+                        })
+                        .collect::<Result<Vec<_>, Stopped>>()
                 })
             })
             .collect();
-        (workers.into_iter())
-            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
+        let mut evaluated = Vec::with_capacity(view.hpa_count());
+        for w in workers {
+            evaluated.extend(w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))?);
+        }
+        Ok(evaluated)
     })
 }
 

@@ -8,6 +8,7 @@ use crate::calc;
 use crate::input::Text;
 use crate::input::simulation;
 use crate::input::what_if::WhatIf;
+use crate::work::bounds::Bounds;
 
 /// One configuration of a comparison: `hpa` on the base's load and settings with the
 /// `--what-if` items, named by `name` and the changes they make.
@@ -31,9 +32,11 @@ pub fn configuration(
 }
 
 /// Each configuration run by the same engine, the base first, and compared; the warnings of
-/// every run, each once (the same load warns the same way in every run).
+/// every run, each once (the same load warns the same way in every run). Each run within
+/// `bounds`.
 pub fn compare_runs(
     configs: &[(String, simulation::Inputs)],
+    bounds: &Bounds,
 ) -> Result<(calc::simulate::compare::Comparison, Vec<String>)> {
     let mut warned: Vec<String> = Vec::new();
     let mut runs = Vec::with_capacity(configs.len());
@@ -44,7 +47,7 @@ pub fn compare_runs(
                 warned.push(w.clone());
             }
         }
-        runs.push((name.clone(), calc::simulate::run(&setup)));
+        runs.push((name.clone(), bounds.run(&setup, "duration")?));
     }
     Ok((calc::simulate::compare::compare(runs), warned))
 }

@@ -17,6 +17,7 @@ use crate::input::prometheus::ReplaySettings;
 use crate::input::simulation::{self, SimSettings};
 use crate::input::{Given, Inputs, Settings, Text, manifest};
 use crate::scenario::{ControllerConfig, HpaSpec, MetricSpec, TargetType};
+use crate::work::bounds::Bounds;
 
 /// The most replica counts whose hold band is computed for one HPA.
 const MAX_FLIP_ROWS: i32 = 200;
@@ -49,6 +50,8 @@ pub struct DiffInputs {
     pub metrics: Option<Text>,
     pub now: Option<String>,
     pub controller: FleetControllerFlags,
+    /// The deadline and budget of the request (none on the command line).
+    pub bounds: Bounds,
 }
 
 /// The diff of both sides' texts: every HPA compared, what got worse by the rules in the
@@ -72,6 +75,7 @@ pub fn diff_texts(inputs: &DiffInputs) -> Result<(DiffReport, Vec<String>)> {
     let mut worse = Vec::new();
     let mut warnings = Vec::new();
     for key in keys {
+        inputs.bounds.stop.check()?;
         let d = hpa_diff(
             inputs,
             capture.as_ref(),
@@ -333,7 +337,7 @@ fn run_on_load(
     };
     let setup = simulation::build(&inputs)?;
     warnings.extend(setup.scenario.warnings.iter().cloned());
-    Ok(calc::simulate::compare::figures(&calc::simulate::run(
-        &setup,
-    )))
+    Ok(calc::simulate::compare::figures(
+        &args.bounds.run(&setup, "duration")?,
+    ))
 }

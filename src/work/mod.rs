@@ -4,5 +4,6 @@
 //! `calc::evaluate`, two calls that need no place of their own).
 
 pub mod audit;
+pub mod bounds;
 pub mod compare;
 pub mod diff;

@@ -138,6 +138,19 @@ struct State {
     version: AtomicUsize,
     /// The server has gone away: connections are dropped.
     down: std::sync::atomic::AtomicBool,
+    /// How the watches answer (`ApiServer::watches`).
+    watches: Mutex<Watches>,
+}
+
+/// How the dump's watches answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watches {
+    /// After half a second, the queued events and a BOOKMARK.
+    Usual,
+    /// At once, with no event: a server that closes every watch.
+    EndAtOnce,
+    /// One ADDED event of 4 MiB, past any object the API server stores.
+    Huge,
 }
 
 pub struct ApiServer {
@@ -204,6 +217,7 @@ impl ApiServer {
             gone: Mutex::new(Vec::new()),
             version: AtomicUsize::new(100),
             down: std::sync::atomic::AtomicBool::new(false),
+            watches: Mutex::new(Watches::Usual),
             fixture,
         });
         let served = Arc::clone(&state);
@@ -322,6 +336,11 @@ impl ApiServer {
     /// The dump's objects as the server holds them now.
     pub fn items(&self) -> Vec<Value> {
         self.state.items.lock().unwrap().clone()
+    }
+
+    /// How the watches answer from now on.
+    pub fn watches(&self, how: Watches) {
+        *self.state.watches.lock().unwrap() = how;
     }
 
     /// The next watch of each list answers 410 Gone, so that its watcher lists again.
@@ -901,6 +920,24 @@ fn hostile(parts: &[&str], q: &BTreeMap<String, String>) -> Option<Reply> {
                 list("EventList", &(n + 1).to_string(), &event.to_string()),
             ))
         }
+        // Full pages of events with a new continue token each, for ever.
+        ("hostile-eventflood", "events") => {
+            let n: u64 = q.get("continue").and_then(|c| c.parse().ok()).unwrap_or(0);
+            let events: Vec<String> = (0..500)
+                .map(|i| {
+                    json!({"apiVersion": "v1", "kind": "Event",
+                        "metadata": {"name": format!("web.{n}.{i}"), "namespace": "hostile-eventflood"},
+                        "involvedObject": {"kind": "HorizontalPodAutoscaler", "name": "web"},
+                        "type": "Normal", "reason": "Noise", "message": "again", "count": 1,
+                        "firstTimestamp": ago(60), "lastTimestamp": ago(60)})
+                    .to_string()
+                })
+                .collect();
+            Some(reply(
+                200,
+                list("EventList", &(n + 1).to_string(), &events.join(",")),
+            ))
+        }
         // A PodMetrics list past the input size limit in one answer (`audit` of the namespace).
         ("hostile-hugelist", "pods") if parts.contains(&"metrics.k8s.io") => {
             let item =
@@ -952,8 +989,18 @@ fn hostile(parts: &[&str], q: &BTreeMap<String, String>) -> Option<Reply> {
 /// A watch of a dump list: after half a second (a real one stays open for minutes), the queued
 /// events of its kind and a BOOKMARK, or, after `expire_watches`, 410 Gone.
 async fn watched(state: &State, parts: &[&str]) -> Reply {
+    let how = *state.watches.lock().unwrap();
+    if how == Watches::EndAtOnce {
+        return reply(200, String::new());
+    }
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let resource = parts.last().copied().unwrap_or_default();
+    if how == Watches::Huge {
+        let filler = "x".repeat(4 * 1024 * 1024);
+        let event = json!({"type": "ADDED", "object": {"metadata": {"name": "huge",
+            "namespace": "team-1", "resourceVersion": "1", "annotations": {"a": filler}}}});
+        return reply(200, format!("{event}\n"));
+    }
     let Some(&(_, _, kind)) = DUMP_LISTS.iter().find(|(_, r, _)| *r == resource) else {
         return reply(404, "404 page not found\n".to_string());
     };

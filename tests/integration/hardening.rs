@@ -6,13 +6,18 @@
 //! (issue 35) adds its own: each output language's encoder on the campaign's names, errors quoted
 //! one way on every surface, and names that are not path segments refused.
 
+use std::net::TcpStream;
 use std::path::Path;
-use std::time::Duration;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::apiserver::{ApiServer, Fixture, Watches};
 use crate::live::{audit_live, fail_line, live, run_in, save_dir, server};
-use crate::support::{NOW, Scratch, Test, stderr, stdout};
+use crate::serve::Serving;
+use crate::support::{NOW, Scratch, Test, get, stderr, stdout};
+use crate::web::Offline;
 
 /// The bounds of every case. They guard against hangs and blow-ups, not speed (benches/ measure
 /// that): debug builds of the largest cases take about 10 s alone, and twice that while the other
@@ -732,7 +737,7 @@ fn a_list_that_repeats_its_continue_token_stops() {
 #[test]
 fn a_list_that_never_ends_stops_at_the_page_limit() {
     let err = refused(live(&["web", "-n", "hostile-chatty"]));
-    assert!(err.contains("with more than 2000 pages"), "{err}");
+    assert!(err.contains("with more than 200 pages"), "{err}");
 }
 
 #[test]
@@ -1200,4 +1205,244 @@ fn a_sarif_location_is_a_uri() {
         .unwrap()
         .to_string();
     assert!(uri.ends_with("rendered%20charts/web%231.yaml"), "{uri}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Round four (issue 35): bounded work with a deadline inside, and memory budgets across streams.
+
+/// A uniform case of 10,000 pods over a day of 15 s syncs: 57.6 million pod-syncs.
+const PAST_THE_BUDGET: &str =
+    "/simulate?replicas=10000&ready=10000&usage=50&target=50&min=1&max=10000&t=86400";
+/// 1,000 pods over a day: 5.8 million pod-syncs, within the budget, and minutes of work.
+const WITHIN_THE_BUDGET: &str =
+    "/simulate?replicas=1000&ready=1000&usage=50&target=50&min=1&max=1000&t=86400";
+
+#[test]
+fn a_run_past_the_request_budget_is_refused_before_it_starts() {
+    let server = Offline::start();
+    let started = Instant::now();
+    let (code, page) = get(server.port, PAST_THE_BUDGET).unwrap();
+    assert_eq!(code, 422, "{page}");
+    assert!(page.contains("the request budget"), "{page}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_page_past_its_timeout_frees_its_place_within_a_second() {
+    let server = Offline::start_with(&["--page-timeout", "1s", "--max-evaluations", "1"]);
+    let (code, _) = get(server.port, WITHIN_THE_BUDGET).unwrap();
+    assert_eq!(code, 503);
+    // The one place is free again: the run stopped at its deadline (it used to hold the place
+    // for minutes, and every page answered 503 meanwhile).
+    std::thread::sleep(Duration::from_millis(500));
+    let (code, page) = get(server.port, "/calc?replicas=4&usage=90&ready=4&target=50").unwrap();
+    assert_eq!(code, 200, "{page}");
+}
+
+#[test]
+fn sigterm_ends_serve_within_five_seconds_whatever_runs() {
+    let mut server = Offline::start_with(&["--page-timeout", "300s"]);
+    let port = server.port;
+    let page = std::thread::spawn(move || get(port, WITHIN_THE_BUDGET));
+    std::thread::sleep(Duration::from_secs(1));
+    let pid = server.child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let asked = Instant::now();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "still running 5 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    let _ = page.join();
+}
+
+#[test]
+fn half_sent_requests_are_capped_then_timed_out() {
+    use std::io::{Read, Write};
+    let server = Offline::start();
+    let mut held = Vec::new();
+    for _ in 0..300 {
+        let mut tcp = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        tcp.write_all(b"GET /calc HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            .unwrap();
+        held.push(tcp);
+    }
+    // Over the cap of open connections: answered 503 at once, not left to wait.
+    let (code, body) = get(server.port, "/readyz").unwrap();
+    assert_eq!(code, 503, "{body}");
+    // Each head not sent within the header timeout closes its connection; then all is well.
+    let started = Instant::now();
+    while get(server.port, "/readyz").is_none_or(|(code, _)| code != 200) {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "still refused after 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let mut first = held.swap_remove(0);
+    first
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut rest = Vec::new();
+    assert!(first.read_to_end(&mut rest).is_ok(), "closed by the server");
+}
+
+/// The CPU seconds a process has used, from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after = stat.rsplit_once(") ").unwrap().1;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
+#[test]
+fn accept_errors_pause_instead_of_spinning() {
+    let port = crate::support::free_port();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -n 64 && exec {} serve --offline --listen 127.0.0.1:{port}",
+            env!("CARGO_BIN_EXE_hpacalc")
+        ))
+        .env("KUBECONFIG", "/nonexistent")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while get(port, "/readyz").is_none_or(|(code, _)| code != 200) {
+        assert!(started.elapsed() < Duration::from_secs(30), "not ready");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // 100 connections: past 64 descriptors, accept fails with EMFILE.
+    let held: Vec<TcpStream> = (0..100)
+        .filter_map(|_| TcpStream::connect(("127.0.0.1", port)).ok())
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let before = cpu_seconds(child.id());
+    std::thread::sleep(Duration::from_secs(3));
+    let used = cpu_seconds(child.id()) - before;
+    drop(held);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        used < 1.0,
+        "{used} CPU seconds in 3 s: the accept loop spins"
+    );
+}
+
+/// The watch requests the test API server has answered: (all of them, the lists watched).
+fn watches(server: &ApiServer) -> (usize, usize) {
+    let requests = server.requests();
+    let watched: Vec<&String> = requests
+        .iter()
+        .filter(|r| r.contains("watch=true"))
+        .collect();
+    let mut lists: Vec<&str> = watched
+        .iter()
+        .map(|r| r.split('?').next().unwrap())
+        .collect();
+    lists.sort_unstable();
+    lists.dedup();
+    (watched.len(), lists.len())
+}
+
+#[test]
+fn a_watch_that_ends_at_once_is_watched_again_after_the_reflectors_backoff() {
+    let server = ApiServer::start(Fixture::cluster());
+    let serving = Serving::start(&server, "1s");
+    server.watches(Watches::EndAtOnce);
+    std::thread::sleep(Duration::from_secs(1));
+    let (before, lists) = watches(&server);
+    std::thread::sleep(Duration::from_secs(5));
+    let (after, _) = watches(&server);
+    eprintln!("{} watches of {lists} lists in 5 s", after - before);
+    // Backoffs of [0.8, 1.6), [1.6, 3.2), [3.2, 6.4) s: at most 4 watches a list in 5 s (they
+    // were 400 to 565 a second in all before).
+    assert!(
+        after - before <= 4 * lists,
+        "{} watches of {lists} lists in 5 s",
+        after - before
+    );
+    server.watches(Watches::Usual);
+    assert_eq!(get(serving.port, "/readyz").unwrap().0, 200);
+}
+
+/// The peak resident memory of a process, MiB.
+fn peak_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kib / 1024
+}
+
+#[test]
+fn a_watch_event_past_the_api_servers_limit_ends_its_watch_within_the_memory_budget() {
+    let server = ApiServer::start(Fixture::cluster());
+    let serving = Serving::start(&server, "1s");
+    server.watches(Watches::Huge);
+    let started = Instant::now();
+    loop {
+        let log = std::fs::read_to_string(&serving.log).unwrap_or_default();
+        if log.contains("sent a watch event of more than 3145728 bytes") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "{log}");
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    server.watches(Watches::Usual);
+    assert_eq!(get(serving.port, "/readyz").unwrap().0, 200);
+    // Every list's watch sent 4 MiB at once: each stopped at 3 MiB, and the total at 64 MiB.
+    let peak = peak_mib(serving.child.id());
+    eprintln!("peak {peak} MiB");
+    assert!(peak < 400, "peak {peak} MiB");
+}
+
+#[test]
+fn an_endless_events_list_stops_at_its_item_cap() {
+    let started = Instant::now();
+    let err = refused(live(&["web", "-n", "hostile-eventflood"]));
+    assert!(err.contains("with more than 50000 events"), "{err}");
+    eprintln!("{err} ({:.1} s)", started.elapsed().as_secs_f64());
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn a_get_hpa_watch_of_many_hpas_is_read_as_a_stream() {
+    let tmp = Scratch::new("watch-many");
+    let mut text = String::from(
+        "NAMESPACE   NAME   REFERENCE        TARGETS       MINPODS   MAXPODS   REPLICAS   AGE\n",
+    );
+    for i in 0..200_000 {
+        text.push_str(&format!(
+            "ns{i:<7}   web    Deployment/web   cpu: {}%/50%   2         10        4          5m\n",
+            40 + i % 20
+        ));
+    }
+    let path = write(&tmp.0, "watch.txt", &text);
+    // Each row's spec kept would take about 1 GB (300,000 rows took 1.6 GB).
+    let out = Test::new()
+        .args(["--hpa", &path, "-n", "ns5", "-o", "json"])
+        .within(Duration::from_secs(90))
+        .memory_limit_mib(512)
+        .status(0)
+        .run();
+    assert!(stdout(&out).contains("\"hpa\": \"ns5/web\""));
 }

@@ -959,6 +959,24 @@ fn a_call_past_its_time_is_a_tool_error_and_the_server_goes_on() {
 }
 
 #[test]
+fn a_call_past_its_time_stops_its_work_and_frees_the_slot_within_a_second() {
+    let client = Client::start(&["--call-timeout", "1s"]);
+    let week =
+        json!({"scenario": "pods-pending", "flags": {"duration": "168h", "sync_period": "15s"}});
+    let text = refused(&client.call("simulate", week));
+    assert!(
+        text.starts_with("--call-timeout: the call took longer than 1000 ms"),
+        "{text}"
+    );
+    // The runaway run stopped at the deadline: the next call gets the slot at once (it used to
+    // wait for the whole week to be simulated).
+    std::thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    answered(&client.call("list_diagnostics", json!({})));
+    assert!(started.elapsed() < Duration::from_millis(900));
+}
+
+#[test]
 fn explain_live_hpa_equals_live_mode_and_audit_of_a_namespace_equals_audit_n() {
     let s = crate::live::server();
     let test = crate::live::run_in(

@@ -14,7 +14,7 @@ use crate::support::{NOW, Scratch, free_port, get, json, root, temp_dir};
 
 /// `hpacalc serve --offline` running, killed when dropped.
 pub(crate) struct Offline {
-    child: Child,
+    pub(crate) child: Child,
     pub(crate) port: u16,
 }
 

@@ -12,5 +12,6 @@ pub mod quantity;
 pub mod quote;
 pub mod report;
 pub mod scenario;
+pub mod stop;
 pub mod time;
 pub mod version;

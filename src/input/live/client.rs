@@ -6,6 +6,7 @@
 //! 503 means. From `-v=6` on, each request is logged on stderr, as kubectl logs it.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration as StdDuration;
 
 use http_body_util::BodyExt;
@@ -31,6 +32,8 @@ pub struct Api {
     /// machine's, in milliseconds: the controller's clock is the server's side. Kept for the
     /// session, so the times of `--watch`'s evaluations follow each other.
     server_offset: std::sync::Arc<std::sync::Mutex<Option<i64>>>,
+    /// The bytes every watch of this API holds of events not yet ended (`MAX_WATCHES_BYTES`).
+    watch_bytes: std::sync::Arc<AtomicUsize>,
 }
 
 /// What a request is, for error messages and the RBAC rule that allows it.
@@ -49,11 +52,54 @@ pub struct Request {
 /// no object above 1.5 MB, and no metrics API answer for one HPA comes near this.
 pub const MAX_OBJECT_BYTES: usize = 64 * 1024 * 1024;
 
+/// The largest watch event: the API server's own limit on a request body,
+/// `MaxRequestBodyBytes: 3 * 1024 * 1024` (k8s.io/apiserver's `NewConfig`: etcd takes requests of
+/// at most 1.5 MiB by default, `--max-request-bytes`, and a JSON body may be twice its stored
+/// protobuf form). No object the API server stores comes near it; past it, the watch ends and
+/// the list is read again after the reflector's backoff.
+pub const MAX_WATCH_EVENT_BYTES: usize = 3 * 1024 * 1024;
+/// The most bytes of events not yet ended that every watch of `serve` holds together (35 lists
+/// sending 3 MiB events at once would hold 105 MiB); a watch whose event would take the total
+/// past it ends, as one over `MAX_WATCH_EVENT_BYTES` does.
+pub const MAX_WATCHES_BYTES: usize = 64 * 1024 * 1024;
+
+/// The most bytes of the events list, a page or all of them (`fetch::MAX_EVENT_PAGES`).
+pub const MAX_EVENTS_BYTES: usize = 64 * 1024 * 1024;
+
+/// The bytes one watch counts in its API's total, given back when the watch ends.
+struct Held<'a> {
+    total: &'a AtomicUsize,
+    bytes: usize,
+}
+
+impl Held<'_> {
+    /// Counts `now` bytes for this watch: the total across watches after the change.
+    fn set(&mut self, now: usize) -> usize {
+        if now >= self.bytes {
+            let grown = now - self.bytes;
+            self.bytes = now;
+            self.total.fetch_add(grown, Ordering::SeqCst) + grown
+        } else {
+            let shrunk = self.bytes - now;
+            self.bytes = now;
+            self.total.fetch_sub(shrunk, Ordering::SeqCst) - shrunk
+        }
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.set(0);
+    }
+}
+
 impl Request {
     /// The largest answer read: a page of a list may be large (the PodMetrics of a cluster are
     /// one answer), one object never is.
     pub fn max_bytes(&self) -> usize {
-        if self.verb == "list" {
+        if self.verb == "list" && self.resource == "events" {
+            MAX_EVENTS_BYTES
+        } else if self.verb == "list" {
             usize::try_from(crate::input::read::MAX_INPUT_BYTES).unwrap_or(usize::MAX)
         } else {
             MAX_OBJECT_BYTES
@@ -118,6 +164,7 @@ impl Api {
             timeout: settings.timeout,
             verbosity: settings.verbosity,
             server_offset: std::sync::Arc::default(),
+            watch_bytes: std::sync::Arc::default(),
         })
     }
 
@@ -171,7 +218,8 @@ impl Api {
 
     /// GET `req.path` as a watch (`?watch=true`): each line of the answer, one event, handed to
     /// `line` as it arrives, until the server ends the answer or `line` returns false; the refusal
-    /// of an answer that is not a success. A line over `MAX_OBJECT_BYTES` is an error.
+    /// of an answer that is not a success. A line over `MAX_WATCH_EVENT_BYTES`, or past
+    /// `MAX_WATCHES_BYTES` across watches, is an error.
     pub async fn watch(
         &self,
         req: &Request,
@@ -184,6 +232,10 @@ impl Api {
         let code = response.status().as_u16();
         let mut body = response.into_body();
         let mut pending: Vec<u8> = Vec::new();
+        let mut held = Held {
+            total: &self.watch_bytes,
+            bytes: 0,
+        };
         while let Some(frame) = body.frame().await {
             let frame = match frame {
                 Ok(frame) => frame,
@@ -195,10 +247,17 @@ impl Api {
                 continue;
             };
             pending.extend_from_slice(data);
-            if pending.len() > MAX_OBJECT_BYTES {
+            if pending.len() > MAX_WATCH_EVENT_BYTES {
                 return Err(LiveError(format!(
-                    "the API server {} sent a watch event of more than {MAX_OBJECT_BYTES} bytes \
-                     on {}",
+                    "the API server {} sent a watch event of more than {MAX_WATCH_EVENT_BYTES} \
+                     bytes (the API server's own request limit) on {}",
+                    self.server, req.path
+                )));
+            }
+            if held.set(pending.len()) > MAX_WATCHES_BYTES {
+                return Err(LiveError(format!(
+                    "the watches of {} hold more than {MAX_WATCHES_BYTES} bytes of events at once; \
+                     {} ends and is listed again",
                     self.server, req.path
                 )));
             }
@@ -206,12 +265,15 @@ impl Api {
                 continue;
             }
             while let Some(end) = memchr::memchr(b'\n', &pending) {
-                let event: Vec<u8> = pending.drain(..=end).collect();
-                let text = String::from_utf8_lossy(&event);
-                if !text.trim().is_empty() && !line(text.trim()) {
+                let text = String::from_utf8_lossy(pending.get(..=end).unwrap_or_default());
+                let go_on = text.trim().is_empty() || line(text.trim());
+                drop(text);
+                pending.drain(..=end);
+                if !go_on {
                     return Ok(Ok(()));
                 }
             }
+            held.set(pending.len());
         }
         if !(200..300).contains(&code) {
             let (message, status) =

@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 
 use super::LiveError;
 use super::answer::{self, Page};
-use super::client::{Api, Refused, Request};
+use super::client::{Api, MAX_EVENTS_BYTES, Refused, Request};
 use crate::input::kubectl::pods::{CapturedPods, Pages};
 use crate::input::kubectl::scale::Scale;
 use crate::input::kubectl::{Scope, name_list};
@@ -23,6 +23,21 @@ use crate::time::Timestamp;
 pub const PAGE_SIZE: usize = 500;
 /// The most pages one list is read in: 2,000 pages of 500 are a million objects.
 pub const MAX_PAGES: usize = 2_000;
+/// The events only say how the HPAs got where they are, and the API server keeps them an hour
+/// (`--event-ttl`): their list stops, an error, past 200 pages, 50,000 events or 64 MiB, far
+/// below what the other lists may hold (a cluster's HPAs rarely have a few thousand events).
+pub const MAX_EVENT_PAGES: usize = 200;
+pub const MAX_EVENTS: usize = 50_000;
+
+/// How much of one list is read: (pages, items, bytes).
+fn list_limits(req: &Request) -> (usize, usize, usize) {
+    if req.resource == "events" {
+        (MAX_EVENT_PAGES, MAX_EVENTS, MAX_EVENTS_BYTES)
+    } else {
+        let bytes = usize::try_from(crate::input::read::MAX_INPUT_BYTES).unwrap_or(usize::MAX);
+        (MAX_PAGES, usize::MAX, bytes.saturating_mul(MAX_PAGES))
+    }
+}
 
 /// The files the paged lists are written to, in the capture directory.
 pub const PODS_FILE: &str = "pods.json";
@@ -712,6 +727,8 @@ pub(super) async fn list_pages_or_refused(
     }
     let mut count = 0;
     let mut pages = 0;
+    let mut bytes = 0usize;
+    let (max_pages, max_items, max_bytes) = list_limits(req);
     let mut next: Option<String> = None;
     let mut tokens: std::collections::HashSet<String> = std::collections::HashSet::new();
     let separator = if req.path.contains('?') { '&' } else { '?' };
@@ -734,6 +751,7 @@ pub(super) async fn list_pages_or_refused(
         };
         let page = Page::parse(&text).map_err(|e| unreadable(api, &page_req, "a list", &e))?;
         pages += 1;
+        bytes = bytes.saturating_add(text.len());
         for item in page.items() {
             if let Some(out) = &mut out {
                 if count > 0 {
@@ -754,8 +772,19 @@ pub(super) async fn list_pages_or_refused(
                 pages + 1
             )));
         }
-        if pages >= MAX_PAGES {
-            return Err(endless(format!("with more than {MAX_PAGES} pages")));
+        if pages >= max_pages {
+            return Err(endless(format!("with more than {max_pages} pages")));
+        }
+        if count >= max_items {
+            return Err(endless(format!(
+                "with more than {max_items} {} in {pages} pages",
+                req.resource
+            )));
+        }
+        if bytes >= max_bytes {
+            return Err(endless(format!(
+                "with more than {max_bytes} bytes in {pages} pages"
+            )));
         }
     }
     if let Some(out) = &mut out {

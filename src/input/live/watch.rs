@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration as StdDuration;
+use std::time::{Duration as StdDuration, Instant};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -19,8 +19,65 @@ use super::fetch::{discover, list_pages_or_refused};
 use crate::input::cluster::{Dump, Lean};
 use crate::scenario::fleet::Unlisted;
 
-/// How long to wait before listing again after an error.
-const RETRY: StdDuration = StdDuration::from_secs(1);
+/// How long to wait before listing again after the API refused the list (403).
+const REFUSED_RETRY: StdDuration = StdDuration::from_secs(30);
+
+/// client-go's reflector backs off between two `ListAndWatch` (`NewReflectorWithOptions`:
+/// `wait.NewExponentialBackoffManager(800*time.Millisecond, 30*time.Second, 2*time.Minute, 2.0,
+/// 1.0, clock)`): 0.8 s doubled at every failure up to 30 s, each pause stretched by a random
+/// part up to itself (jitter 1.0: [0.8, 1.6) s first, [30, 60) s at the most), back to 0.8 s
+/// after 2 minutes without a pause.
+const BACKOFF_INITIAL: StdDuration = StdDuration::from_millis(800);
+const BACKOFF_MAX: StdDuration = StdDuration::from_secs(30);
+const BACKOFF_RESET: StdDuration = StdDuration::from_secs(120);
+/// A watch shorter than this with no event is a failure (`watchHandler`'s "very short watch").
+const VERY_SHORT_WATCH: StdDuration = StdDuration::from_secs(1);
+
+/// The reflector's pause between two lists.
+#[derive(Debug, Clone, Copy)]
+struct Backoff {
+    next: StdDuration,
+    last: Option<Instant>,
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Backoff {
+            next: BACKOFF_INITIAL,
+            last: None,
+        }
+    }
+}
+
+impl Backoff {
+    /// The next pause at `now`, `random` in [0, 1): exponentialBackoffManagerImpl's
+    /// getNextBackoff (reset after `BACKOFF_RESET`) and wait.Backoff's Step (factor 2, capped,
+    /// then jittered by up to 1.0 of itself).
+    fn step(&mut self, now: Instant, random: f64) -> StdDuration {
+        if self
+            .last
+            .is_none_or(|last| now.duration_since(last) > BACKOFF_RESET)
+        {
+            self.next = BACKOFF_INITIAL;
+        }
+        self.last = Some(now);
+        let pause = self.next;
+        self.next = (pause * 2).min(BACKOFF_MAX);
+        pause + pause.mul_f64(random.clamp(0.0, 1.0))
+    }
+}
+
+/// A number in [0, 1) that differs from call to call (the standard library's random hash keys;
+/// a jitter needs no better).
+fn unit_random() -> f64 {
+    use std::hash::{BuildHasher, Hasher};
+    let bits = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish();
+    #[allow(clippy::cast_precision_loss, reason = "53 random bits")]
+    let unit = (bits >> 11) as f64 / (1u64 << 53) as f64;
+    unit
+}
 
 /// What one list holds now.
 #[derive(Default)]
@@ -139,27 +196,51 @@ impl Watched {
         dump
     }
 
-    /// Lists, then watches, list `i` for ever; every failure lists again after a pause.
+    /// Lists, then watches, list `i` for ever, as client-go's `Reflector.Run` does: every
+    /// `ListAndWatch` that ends (a failed list, a failed, expired or very short watch) is
+    /// followed by the reflector's backoff, then a new list.
     async fn keep(&self, api: &Api, i: usize, list: &'static Listed, req: &Request) {
+        let mut backoff = Backoff::default();
         loop {
-            let version = match self.list(api, i, list, req).await {
-                Ok(version) => version,
-                Err(e) => {
-                    crate::term::warn(&format!("serve: {e}; listing again"));
-                    tokio::time::sleep(RETRY).await;
+            match self.list(api, i, list, req).await {
+                Ok(Some(version)) => self.watch_from(api, i, list, req, version).await,
+                Ok(None) => {
+                    // A refused list stays refused until the next try.
+                    tokio::time::sleep(REFUSED_RETRY).await;
                     continue;
                 }
-            };
-            let Some(mut version) = version else {
-                // A refused list stays refused until the next try.
-                tokio::time::sleep(RETRY * 30).await;
-                continue;
-            };
-            // Watch from the version, again as long as each answer ends cleanly.
-            while let Some(next) = self.watch(api, i, list, req, &version).await {
-                version = next;
+                Err(e) => crate::term::warn(&format!("serve: {e}; listing again")),
             }
-            tokio::time::sleep(RETRY).await;
+            tokio::time::sleep(backoff.step(Instant::now(), unit_random())).await;
+        }
+    }
+
+    /// Watches list `i` from `version` again as long as each watch ends cleanly
+    /// (`Reflector.watch`); returns when the list must be read again. A watch that ended
+    /// within a second without an event is a failure, as `watchHandler` says ("very short
+    /// watch"): a server that closes every watch at once is not asked again at once.
+    async fn watch_from(
+        &self,
+        api: &Api,
+        i: usize,
+        list: &'static Listed,
+        req: &Request,
+        mut version: String,
+    ) {
+        loop {
+            let started = Instant::now();
+            let Some((next, events)) = self.watch(api, i, list, req, &version).await else {
+                return;
+            };
+            if events == 0 && started.elapsed() < VERY_SHORT_WATCH {
+                crate::term::warn(&format!(
+                    "serve: the watch of {} ended within a second with no event; listing again \
+                     after a pause",
+                    req.path
+                ));
+                return;
+            }
+            version = next;
         }
     }
 
@@ -228,8 +309,9 @@ impl Watched {
         })
     }
 
-    /// Watches list `i` from `version`: the version to watch from next when the answer ended
-    /// cleanly, `None` when the list must be read again (410 Gone, an error, a broken answer).
+    /// Watches list `i` from `version`: the version to watch from next and the events seen
+    /// when the answer ended cleanly, `None` when the list must be read again (410 Gone, an
+    /// error, a broken answer).
     async fn watch(
         &self,
         api: &Api,
@@ -237,7 +319,7 @@ impl Watched {
         list: &'static Listed,
         req: &Request,
         version: &str,
-    ) -> Option<String> {
+    ) -> Option<(String, usize)> {
         let mut watch = req.clone();
         watch.verb = "watch";
         watch.path = format!(
@@ -248,13 +330,18 @@ impl Watched {
         );
         let mut last = version.to_string();
         let mut relist = false;
+        let mut events = 0usize;
         let answer = api
             .watch(&watch, |line| match self.apply(i, list, &req.path, line) {
                 Applied::Version(v) => {
                     last = v;
+                    events += 1;
                     true
                 }
-                Applied::Nothing => true,
+                Applied::Nothing => {
+                    events += 1;
+                    true
+                }
                 Applied::Relist => {
                     relist = true;
                     false
@@ -262,7 +349,7 @@ impl Watched {
             })
             .await;
         match answer {
-            Ok(Ok(())) if !relist => Some(last),
+            Ok(Ok(())) if !relist => Some((last, events)),
             Ok(Ok(())) => None,
             Ok(Err(r)) => {
                 if r.code != 410 {
@@ -341,4 +428,29 @@ fn key(item: &Lean) -> (String, String) {
         Lean::Vpa(v) => (v.metadata.namespace.to_string(), v.metadata.name.clone()),
     };
     (namespace, name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backoff_is_the_reflectors_doubled_capped_jittered_and_reset() {
+        let mut b = Backoff::default();
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + StdDuration::from_secs(s);
+        // No jitter: 0.8, 1.6, 3.2, ... up to 30 s.
+        let pauses: Vec<u128> = (0..8).map(|i| b.step(at(i), 0.0).as_millis()).collect();
+        assert_eq!(
+            pauses,
+            [800, 1600, 3200, 6400, 12_800, 25_600, 30_000, 30_000]
+        );
+        // Jitter 1.0: up to the pause again, [30, 60) s at the most.
+        assert_eq!(b.step(at(9), 0.5).as_millis(), 45_000);
+        // Two minutes without a pause: from 0.8 s again, jittered into [0.8, 1.6).
+        assert_eq!(b.step(at(9 + 121), 0.25).as_millis(), 1000);
+        assert_eq!(b.step(at(9 + 122), 0.0).as_millis(), 1600);
+        let r = unit_random();
+        assert!((0.0..1.0).contains(&r));
+    }
 }

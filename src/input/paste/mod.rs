@@ -164,28 +164,44 @@ fn missing_metrics(shown: &[String]) -> Diagnostic {
     )
 }
 
+/// What the choice of one HPA among several reads of each: its namespace and name (a whole
+/// pasted HPA, or a row of a `get hpa -w` capture kept as its key alone).
+pub trait Keyed {
+    fn namespace(&self) -> &str;
+    fn name(&self) -> &str;
+}
+
+impl Keyed for Pasted {
+    fn namespace(&self) -> &str {
+        &self.namespace
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
 /// Keeps the HPAs of `namespace` (`-n`): a get-hpa table from `-A` lists every namespace.
-pub fn in_namespace(all: &mut Vec<(usize, Pasted)>, namespace: Option<&str>) {
+pub fn in_namespace<T: Keyed>(all: &mut Vec<(usize, T)>, namespace: Option<&str>) {
     if let Some(ns) = namespace
-        && all.iter().any(|(_, p)| p.namespace == ns)
+        && all.iter().any(|(_, p)| p.namespace() == ns)
     {
-        all.retain(|(_, p)| p.namespace == ns);
+        all.retain(|(_, p)| p.namespace() == ns);
     }
 }
 
 /// Several HPAs in one text: the one named `name`, or the only one. Rows of `kubectl get hpa -w`
 /// repeat an HPA once per change: the last row is the newest.
-pub fn choose(
+pub fn choose<T: Keyed>(
     file: &str,
-    all: Vec<(usize, Pasted)>,
+    all: Vec<(usize, T)>,
     name: Option<&str>,
-) -> Result<Pasted, InputError> {
-    let key = |p: &Pasted| format!("{}/{}", p.namespace, p.name);
+) -> Result<T, InputError> {
+    let key = |p: &T| format!("{}/{}", p.namespace(), p.name());
     let mut keys: Vec<String> = all.iter().map(|(_, p)| key(p)).collect();
     keys.sort_unstable();
     keys.dedup();
-    let mut candidates: Vec<(usize, Pasted)> = match name {
-        Some(n) => all.into_iter().filter(|(_, p)| p.name == n).collect(),
+    let mut candidates: Vec<(usize, T)> = match name {
+        Some(n) => all.into_iter().filter(|(_, p)| p.name() == n).collect(),
         None => all,
     };
     let mut chosen: Vec<String> = candidates.iter().map(|(_, p)| key(p)).collect();
@@ -249,13 +265,12 @@ mod tests {
                 .step_by(3)
             {
                 let cut = &text[..end];
-                let parsed = match form {
-                    Form::Describe => describe::parse("p.txt", cut),
-                    Form::Table => table::parse("p.txt", cut),
+                let chosen = match form {
+                    Form::Describe => describe::parse("p.txt", cut)
+                        .and_then(|all| choose("p.txt", all, Some("web"))),
+                    Form::Table => table::parse_one("p.txt", cut, None, Some("web")),
                 };
-                let result = parsed
-                    .and_then(|all| choose("p.txt", all, Some("web")))
-                    .and_then(|one| one.into_loaded("p.txt", form));
+                let result = chosen.and_then(|one| one.into_loaded("p.txt", form));
                 if let Err(e) = result
                     && !e.message.starts_with("found no HPA named")
                 {

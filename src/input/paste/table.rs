@@ -8,6 +8,8 @@
 //! name or type, `<unknown>` is a metric the status has no value for, and only the first two are
 //! shown (`+ 1 more...`). What the table does not say is assumed and said.
 
+use std::collections::HashMap;
+
 use serde_json::{Value, json};
 
 use super::text::{Header, Row};
@@ -26,15 +28,73 @@ const COLUMNS: [&str; 6] = [
     "REPLICAS",
 ];
 
-/// Parses every row; each comes with its line. Rows of `-w` for the same HPA come in order, and
-/// only the last of each HPA is kept (a capture of 300,000 rows holds a few HPAs), at the place
-/// of its first.
-pub fn parse(file: &str, text: &str) -> Result<Vec<(usize, Pasted)>, InputError> {
+/// One HPA's last row, as the choice needs it: its key, and where to read it again.
+struct LastRow<'t> {
+    namespace: String,
+    name: String,
+    n: usize,
+    line: &'t str,
+    header: usize,
+}
+
+impl super::Keyed for LastRow<'_> {
+    fn namespace(&self) -> &str {
+        &self.namespace
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// The one HPA of the table that `-n` (`namespace`) and `--name` choose, as `in_namespace` and
+/// `choose` pick among `parse`'s rows, read as a stream: every row is read and checked in turn,
+/// but only each HPA's key and the place of its last row are kept, and the chosen row is read
+/// again. A `kubectl get hpa -A -w` capture of 300,000 rows over as many HPAs holds their names
+/// (tens of MB), not 300,000 specs (1.6 GB).
+pub fn parse_one(
+    file: &str,
+    text: &str,
+    namespace: Option<&str>,
+    name: Option<&str>,
+) -> Result<Pasted, InputError> {
+    let mut kept: Vec<(usize, LastRow<'_>)> = Vec::new();
+    let mut seen: HashMap<(String, String), usize> = HashMap::new();
+    let headers = scan(file, text, |n, pasted, line, header| {
+        let key = (pasted.namespace, pasted.name);
+        let last = |(namespace, name): (String, String)| LastRow {
+            namespace,
+            name,
+            n,
+            line,
+            header,
+        };
+        match seen.get(&key).and_then(|&at| kept.get_mut(at)) {
+            Some(earlier) => earlier.1 = last(key),
+            None => {
+                seen.insert(key.clone(), kept.len());
+                kept.push((n, last(key)));
+            }
+        }
+    })?;
+    drop(seen);
+    super::in_namespace(&mut kept, namespace);
+    let chosen = super::choose(file, kept, name)?;
+    let header = headers.get(chosen.header).ok_or_else(|| {
+        InputError::new(file, "found a row without its header").at(chosen.n, Some(1))
+    })?;
+    row(file, chosen.n, chosen.line, header)
+}
+
+/// Reads every row in order, each checked (`row`), and hands it to `each` with its line
+/// number, its text and the index of its header among those returned.
+fn scan<'t>(
+    file: &str,
+    text: &'t str,
+    mut each: impl FnMut(usize, Pasted, &'t str, usize),
+) -> Result<Vec<Header>, InputError> {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut header: Option<Header> = None;
-    let mut out: Vec<(usize, Pasted)> = Vec::new();
-    let mut seen: std::collections::HashMap<(String, String), usize> =
-        std::collections::HashMap::new();
+    let mut headers: Vec<Header> = Vec::new();
+    let mut rows = 0usize;
     for (i, raw) in body.lines().enumerate() {
         let n = i + 1;
         let line = raw.trim_end();
@@ -57,34 +117,27 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<(usize, Pasted)>, InputError>
                     .at(n, Some(1)));
                 }
             }
-            header = Some(words);
+            headers.push(words);
             continue;
         }
-        let Some(columns) = &header else {
+        let Some(columns) = headers.last() else {
             return Err(InputError::new(
                 file,
                 "found a row before the header, expected the header NAME  REFERENCE  TARGETS ...",
             )
             .at(n, Some(1)));
         };
-        let pasted = row(file, n, line, columns)?;
-        let key = (pasted.namespace.clone(), pasted.name.clone());
-        match seen.get(&key).and_then(|&at| out.get_mut(at)) {
-            Some(earlier) => *earlier = (n, pasted),
-            None => {
-                seen.insert(key, out.len());
-                out.push((n, pasted));
-            }
-        }
+        each(n, row(file, n, line, columns)?, line, headers.len() - 1);
+        rows += 1;
     }
-    if out.is_empty() {
+    if rows == 0 {
         return Err(InputError::new(
             file,
             "found no row under the header, expected one HPA per row",
         )
         .at(1, Some(1)));
     }
-    Ok(out)
+    Ok(headers)
 }
 
 fn row(file: &str, n: usize, line: &str, header: &Header) -> Result<Pasted, InputError> {
@@ -412,10 +465,33 @@ mod tests {
     }
 
     #[test]
+    fn a_watch_of_many_hpas_keeps_the_chosen_ones_last_row_and_checks_every_row() {
+        let mut text = String::from(
+            "NAMESPACE   NAME   REFERENCE        TARGETS        MINPODS   MAXPODS   REPLICAS   AGE\n",
+        );
+        for (i, ns) in ["a", "b", "a", "c", "a"].iter().enumerate() {
+            text.push_str(&format!(
+                "{ns}           web    Deployment/web   cpu: 4{i}%/50%   2         10        {}          5m\n",
+                i + 1
+            ));
+        }
+        let chosen = parse_one("w.txt", &text, Some("a"), Some("web")).unwrap();
+        assert_eq!(chosen.namespace, "a");
+        assert_eq!(chosen.status.current_replicas, Some(5));
+        assert!(chosen.notes[0].contains("w.txt:6"), "{}", chosen.notes[0]);
+        let many = parse_one("w.txt", &text, None, None).unwrap_err();
+        assert!(many.message.starts_with("found 3 HPAs"), "{many}");
+        // A bad row is found wherever it is, even of an HPA not chosen.
+        text.push_str("c           web    Deployment/web   cpu: 1%/50%    2         ten       3          5m\n");
+        let bad = parse_one("w.txt", &text, Some("a"), Some("web")).unwrap_err();
+        assert_eq!(bad.line, Some(7));
+    }
+
+    #[test]
     fn a_row_with_shifted_columns_is_located() {
         let text = "NAME   REFERENCE        TARGETS         MINPODS   MAXPODS   REPLICAS   AGE\n\
                     web    Deployment/web   cpu: 46%/50%    2         10        3m\n";
-        let err = parse("t.txt", text).unwrap_err();
+        let err = parse_one("t.txt", text, None, None).unwrap_err();
         assert_eq!(err.line, Some(2));
         assert!(
             err.message.contains("found 6 column(s), expected 7"),
@@ -423,7 +499,7 @@ mod tests {
         );
         let text = "NAME   REFERENCE        TARGETS         MINPODS   MAXPODS   REPLICAS   AGE\n\
                     web    Deployment/web   cpu: 46%/50%    2         ten       3          3m\n";
-        let err = parse("t.txt", text).unwrap_err();
+        let err = parse_one("t.txt", text, None, None).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("MAXPODS"));
         assert_eq!(err.column, Some(51), "{err}");
     }

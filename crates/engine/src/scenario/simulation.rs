@@ -164,6 +164,27 @@ impl Setup {
         let period = self.timing.sync_period.millis().max(1000);
         usize::try_from(self.duration.millis().max(0) / period + 1).unwrap_or(usize::MAX)
     }
+
+    /// The run's work in pod-syncs, an upper bound a front end weighs before it starts a run:
+    /// every sync looks at each pod (the replica calculator) and each node (the scheduler and
+    /// the Cluster Autoscaler), so the work is the syncs times the most pods (the starting
+    /// replicas or `maxReplicas`) plus the nodes the run starts with (each node it adds holds a
+    /// pod, so the pods bound those).
+    pub fn work(&self) -> u64 {
+        let pods = self
+            .start_replicas
+            .max(self.scenario.hpa.max_replicas)
+            .max(1);
+        let nodes = self.nodes.as_ref().map_or(0, |g| match &g.input.existing {
+            crate::scenario::Existing::Template(n) => n.unwrap_or(0),
+            crate::scenario::Existing::Nodes(list) => i64::try_from(list.len()).unwrap_or(i64::MAX),
+        });
+        let per_sync =
+            u64::try_from(i64::from(pods).saturating_add(nodes.max(0))).unwrap_or(u64::MAX);
+        u64::try_from(self.sync_count())
+            .unwrap_or(u64::MAX)
+            .saturating_mul(per_sync)
+    }
 }
 
 /// `--startup-cpu 2x:45s`: for `duration` after it starts, a pod uses `factor_milli / 1000`

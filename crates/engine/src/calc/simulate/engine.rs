@@ -11,6 +11,7 @@ use crate::scenario::simulation::Setup;
 use crate::scenario::{
     ConditionStatus, ControllerMemory, Existing, NodeInput, Pod, PodPhase, ReadyCondition, Scenario,
 };
+use crate::stop::{Stop, Stopped};
 use crate::time::{Duration, Timestamp};
 
 use super::actual::compare;
@@ -218,6 +219,33 @@ pub fn run_to_snapshot<'s>(
     setup: &'s Setup,
     observer: Option<&'s mut SyncObserver<'s>>,
 ) -> (Simulation, Snapshot) {
+    let (engine, end) = drive(setup, observer, &Stop::default());
+    finish(setup, engine, end)
+}
+
+/// `run_to_snapshot` that ends with `Stopped` once `stop` is due: a server's request past its
+/// time limit frees its place within a few events, however long the run would have been.
+pub fn run_until<'s>(
+    setup: &'s Setup,
+    observer: Option<&'s mut SyncObserver<'s>>,
+    stop: &Stop,
+) -> Result<(Simulation, Snapshot), Stopped> {
+    let (engine, end) = drive(setup, observer, stop);
+    stop.check()?;
+    Ok(finish(setup, engine, end))
+}
+
+/// How many events pass between two looks at the clock: one look costs about as much as a
+/// few dozen nanoseconds, an event a few microseconds at least.
+const EVENTS_PER_CHECK: u32 = 16;
+
+/// The event loop, from 0 to the run's end or until `stop` is due (then the engine is left
+/// where it stopped).
+fn drive<'s>(
+    setup: &'s Setup,
+    observer: Option<&'s mut SyncObserver<'s>>,
+    stop: &Stop,
+) -> (Engine<'s>, i64) {
     let mut engine = Engine::new(setup);
     engine.observer = observer;
     engine.place_start_pods();
@@ -226,6 +254,7 @@ pub fn run_to_snapshot<'s>(
     let sync = setup.timing.sync_period.millis().max(1000);
     let scan = setup.timing.ca_scan_interval.millis().max(1000);
     let mut t = 0i64;
+    let mut events = 0u32;
     loop {
         let is_sync = t % sync == 0;
         let is_scan = setup.nodes.is_some() && t % scan == 0;
@@ -239,7 +268,16 @@ pub fn run_to_snapshot<'s>(
             break;
         }
         t = next;
+        events = events.wrapping_add(1);
+        if events.is_multiple_of(EVENTS_PER_CHECK) && stop.due() {
+            break;
+        }
     }
+    (engine, end)
+}
+
+/// The run's result and the cluster where it ends.
+fn finish(setup: &Setup, engine: Engine<'_>, end: i64) -> (Simulation, Snapshot) {
     let snapshot = engine.snapshot(end);
     let mut simulation = engine.finish(end);
     if let Some(curve) = &setup.actual {

@@ -36,7 +36,7 @@ mod scheduler;
 pub mod snapshot;
 mod summary;
 
-pub use engine::{START, SyncObserver, clock, run, run_observed, run_to_snapshot};
+pub use engine::{START, SyncObserver, clock, run, run_observed, run_to_snapshot, run_until};
 pub use result::*;
 
 #[cfg(test)]
