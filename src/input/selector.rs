@@ -30,6 +30,14 @@ enum Op {
     LessThan(i64),
 }
 
+/// A selector as a `metav1.LabelSelector` holds it: matchLabels pairs, and the expressions
+/// `(key, operator, values)`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LabelSelectorParts {
+    pub labels: Vec<(String, String)>,
+    pub expressions: Vec<(String, &'static str, Vec<String>)>,
+}
+
 /// One token of the selector text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Token {
@@ -125,6 +133,30 @@ impl Selector {
 
     pub fn is_empty(&self) -> bool {
         self.requirements.is_empty()
+    }
+
+    /// The requirements as a `metav1.LabelSelector`'s parts: each `key=value` (a one-value `In`)
+    /// a matchLabels pair, every other an expression `(key, operator, values)` with the
+    /// operator's name (`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`).
+    pub fn label_selector_parts(&self) -> LabelSelectorParts {
+        let mut parts = LabelSelectorParts::default();
+        for r in &self.requirements {
+            let key = r.key.clone();
+            let (operator, values) = match &r.op {
+                Op::In(values) if values.len() == 1 && !parts.labels.iter().any(|l| l.0 == key) => {
+                    parts.labels.push((key, values.concat()));
+                    continue;
+                }
+                Op::In(values) => ("In", values.clone()),
+                Op::NotIn(values) => ("NotIn", values.clone()),
+                Op::Exists => ("Exists", Vec::new()),
+                Op::DoesNotExist => ("DoesNotExist", Vec::new()),
+                Op::GreaterThan(n) => ("Gt", vec![n.to_string()]),
+                Op::LessThan(n) => ("Lt", vec![n.to_string()]),
+            };
+            parts.expressions.push((key, operator, values));
+        }
+        parts
     }
 
     /// Whether labels (looked up by `get`) satisfy every requirement.

@@ -31,13 +31,15 @@ pub struct TargetScale {
 }
 
 /// Why the target's scale could not be read: an audit's target that is not in the dump, or of
-/// a kind the API serves without a scale subresource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// a kind the API serves without a scale subresource, or (live) the API's own error answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ScaleUnread {
     /// No object of the target's kind and name in the HPA's namespace.
     NotFound,
     /// A kind without a scale subresource (DaemonSet, Job, ...).
     NoScaleSubresource,
+    /// Live: the API server answered the scale read with this error (its message).
+    Answered(String),
 }
 
 impl ScaleUnread {
@@ -48,6 +50,15 @@ impl ScaleUnread {
     /// The error, and the assumption line that says where it comes from.
     pub fn error(self, target: &ObjectReference) -> (String, String) {
         match self {
+            ScaleUnread::Answered(message) => {
+                let note = format!(
+                    "The API server answered the read of {} {}'s scale subresource with an \
+                     error: the controller's scale read fails the same way (FailedGetScale), and \
+                     the sync stops there.",
+                    target.kind, target.name
+                );
+                (message, note)
+            }
             ScaleUnread::NotFound => {
                 let group = target.api_version.rsplit_once('/').map_or("", |(g, _)| g);
                 let resource = match group {
@@ -306,6 +317,10 @@ mod tests {
             ScaleUnread::NoScaleSubresource.error(&daemon).0,
             "the server could not find the requested resource"
         );
+        let answer = "rollouts.argoproj.io \"worker\" not found".to_string();
+        let (error, note) = ScaleUnread::Answered(answer.clone()).error(&web());
+        assert_eq!(error, answer, "the API's own message");
+        assert!(note.contains("FailedGetScale"), "{note}");
     }
 
     #[test]

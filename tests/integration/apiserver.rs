@@ -62,7 +62,7 @@ pub struct Dumped {
 const DUMP_PAGE: usize = 100;
 
 /// The lists the dump serves: (group version, resource, kind).
-const DUMP_LISTS: [(&str, &str, &str); 11] = [
+const DUMP_LISTS: [(&str, &str, &str); 12] = [
     (
         "autoscaling/v2",
         "horizontalpodautoscalers",
@@ -82,6 +82,16 @@ const DUMP_LISTS: [(&str, &str, &str); 11] = [
     ("metrics.k8s.io/v1beta1", "pods", "PodMetrics"),
     ("v1", "events", "Event"),
     ("events.k8s.io/v1", "events", "Event"),
+    ("argoproj.io/v1alpha1", "rollouts", "Rollout"),
+];
+
+/// The kinds whose objects have a scale subresource in the dump's server.
+const SCALED: [&str; 5] = [
+    "Deployment",
+    "StatefulSet",
+    "ReplicaSet",
+    "ReplicationController",
+    "Rollout",
 ];
 
 impl Fixture {
@@ -102,6 +112,53 @@ impl Fixture {
             version: Some("v1.37.0"),
             dump: None,
         }
+    }
+
+    /// `Fixture::cluster` with an Argo Rollout in namespace `shop`: `worker` (5 replicas,
+    /// selector `app=worker`, its five pods at 95% of their CPU request) scaled by the HPA
+    /// `worker` (70%), and the HPA `lost` on the Rollout `vanished`, which does not exist.
+    pub fn cluster_with_rollout() -> Fixture {
+        let mut fixture = Fixture::cluster();
+        let dump = fixture.dump.as_mut().unwrap();
+        let hpa = |name: &str, target: &str| {
+            json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+                   "metadata": {"name": name, "namespace": "shop", "generation": 1,
+                                "uid": format!("00000000-0000-4000-8000-{:0>12}", name.len()),
+                                "creationTimestamp": "2026-11-01T00:00:00Z"},
+                   "spec": {"scaleTargetRef": {"apiVersion": "argoproj.io/v1alpha1",
+                                               "kind": "Rollout", "name": target},
+                            "minReplicas": 2, "maxReplicas": 10,
+                            "metrics": [{"type": "Resource", "resource": {"name": "cpu",
+                                "target": {"type": "Utilization", "averageUtilization": 70}}}]},
+                   "status": {"observedGeneration": 1, "currentReplicas": 5,
+                              "desiredReplicas": 5}})
+        };
+        dump.items.push(hpa("worker", "worker"));
+        dump.items.push(hpa("lost", "vanished"));
+        dump.items.push(
+            json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout",
+            "metadata": {"name": "worker", "namespace": "shop"},
+            "spec": {"replicas": 5, "selector": {"matchLabels": {"app": "worker"}},
+                     "template": {"metadata": {"labels": {"app": "worker"}}}},
+            "status": {"replicas": 5, "selector": "app=worker"}}),
+        );
+        let metrics = dump.metrics["items"].as_array_mut().unwrap();
+        for i in 0..5 {
+            let name = format!("worker-6c8d7-{i:05}");
+            let mut pod = synthetic_pod(i);
+            pod["metadata"]["name"] = json!(name);
+            pod["metadata"]["labels"] = json!({"app": "worker"});
+            pod["metadata"]["ownerReferences"][0]["name"] = json!("worker-6c8d7");
+            pod["spec"]["initContainers"] = json!([]);
+            pod["spec"]["containers"][0]["resources"]["requests"]["cpu"] = json!("100m");
+            dump.items.push(pod);
+            metrics.push(json!({"metadata": {"name": name, "namespace": "shop",
+                                              "labels": {"app": "worker"}},
+                                "timestamp": "2026-11-29T14:59:45Z", "window": "15s",
+                                "containers": [{"name": "app",
+                                                "usage": {"cpu": "95m", "memory": "200Mi"}}]}));
+        }
+        fixture
     }
 
     /// `fixtures/cluster/dump/{cluster,metrics}.json` served as a live cluster.
@@ -1045,7 +1102,23 @@ fn dumped(state: &State, dump: &Dumped, parts: &[&str], q: &BTreeMap<String, Str
             None => not_found(),
         };
     }
+    if let ["namespaces", ns, resource, name, tail @ ..] = rest {
+        return dumped_object(state, &group_version, (ns, resource, name), tail);
+    }
     let (ns, resource) = match rest {
+        [] if group_version == "argoproj.io/v1alpha1" => {
+            return reply(
+                200,
+                discovery(
+                    &group_version,
+                    &[
+                        ("rollouts", "Rollout"),
+                        ("rollouts/scale", "Scale"),
+                        ("rollouts/status", "Rollout"),
+                    ],
+                ),
+            );
+        }
         [] if group_version == "autoscaling.k8s.io/v1" => {
             return reply(
                 200,
@@ -1088,15 +1161,18 @@ fn dumped(state: &State, dump: &Dumped, parts: &[&str], q: &BTreeMap<String, Str
             .unwrap()
             .iter()
             .filter(in_scope)
+            .filter(|item| selects(q.get("labelSelector"), &item["metadata"]["labels"]))
             .collect();
         let list = json!({"kind": "PodMetricsList", "apiVersion": group_version,
                           "metadata": {}, "items": items});
         return reply(200, list.to_string());
     }
     let items = state.items.lock().unwrap().clone();
+    let selected = |item: &&Value| selects(q.get("labelSelector"), &item["metadata"]["labels"]);
     let all: Vec<Value> = (items.iter())
         .filter(|i| i["kind"] == kind)
         .filter(in_scope)
+        .filter(selected)
         .map(|i| {
             let mut item = i.clone();
             let object = item.as_object_mut().unwrap();
@@ -1118,6 +1194,69 @@ fn dumped(state: &State, dump: &Dumped, parts: &[&str], q: &BTreeMap<String, Str
                       "metadata": {"continue": next, "resourceVersion": version},
                       "items": &all[from..to]});
     reply(200, list.to_string())
+}
+
+/// Whether labels hold every `key=value` of a selector (the only form the tests' selectors take).
+fn selects(selector: Option<&String>, labels: &Value) -> bool {
+    selector.is_none_or(|s| {
+        (s.split(',').filter(|r| !r.is_empty()))
+            .all(|r| r.split_once('=').is_some_and(|(k, v)| labels[k] == v))
+    })
+}
+
+/// One object of the dump (`GET …/namespaces/NS/RESOURCE/NAME`) or its scale subresource
+/// (`…/NAME/scale`), computed from the object as the API server's scale subresources are; an
+/// object that is not there answers the API server's NotFound.
+fn dumped_object(
+    state: &State,
+    group_version: &str,
+    (ns, resource, name): (&str, &str, &str),
+    tail: &[&str],
+) -> Reply {
+    let Some(&(_, _, kind)) = DUMP_LISTS
+        .iter()
+        .find(|(gv, r, _)| *gv == group_version && *r == resource)
+    else {
+        return reply(404, "404 page not found\n".to_string());
+    };
+    let group = group_version.rsplit_once('/').map_or("", |(g, _)| g);
+    let scale = match tail {
+        [] => false,
+        ["scale"] if SCALED.contains(&kind) => true,
+        _ => return reply(404, "404 page not found\n".to_string()),
+    };
+    let items = state.items.lock().unwrap();
+    let found = items.iter().find(|i| {
+        i["kind"] == kind && i["metadata"]["namespace"] == ns && i["metadata"]["name"] == name
+    });
+    let Some(object) = found else {
+        // A custom resource's scale is read through its store: its NotFound names the resource.
+        let resource = match (scale, kind) {
+            (true, "Rollout") | (false, _) => resource.to_string(),
+            (true, _) => format!("{resource}/scale"),
+        };
+        let qualified = match group {
+            "" => resource,
+            group => format!("{resource}.{group}"),
+        };
+        return status(
+            404,
+            "NotFound",
+            &format!("{qualified} \"{name}\" not found"),
+        );
+    };
+    if !scale {
+        return reply(200, object.to_string());
+    }
+    let labels = object["spec"]["selector"]["matchLabels"].as_object();
+    let selector: Vec<String> = (labels.into_iter().flatten())
+        .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+        .collect();
+    let scale = json!({"kind": "Scale", "apiVersion": "autoscaling/v1",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": {"replicas": object["spec"]["replicas"]},
+        "status": {"replicas": object["status"]["replicas"], "selector": selector.join(",")}});
+    reply(200, scale.to_string())
 }
 
 fn workload(api_version: &str, kind: &str, ns: &str, name: &str) -> String {

@@ -643,6 +643,53 @@ fn the_ci_workflow_runs_diff_for_a_comment() {
         "{run:?}"
     );
     assert_eq!(v["permissions"]["pull-requests"], "write");
+    // hpacalc from a release, not a registry where the crate is not published.
+    assert!(run.iter().any(|r| r.contains("gh release download")));
+    assert!(!run.iter().any(|r| r.contains("cargo install")), "{run:?}");
+    // Its test of a file holding an HPA takes YAML and JSON manifests, as grep -E reads it.
+    let holds = (run.iter().flat_map(|r| r.lines()))
+        .find_map(|l| l.trim().strip_prefix("holds_hpa='")?.strip_suffix('\''))
+        .expect("the holds_hpa pattern");
+    for (manifest, holds_hpa) in [
+        ("kind: HorizontalPodAutoscaler\n", true),
+        (
+            "{\"apiVersion\": \"keda.sh/v1alpha1\", \"kind\": \"ScaledObject\"}\n",
+            true,
+        ),
+        ("{\"kind\":\"HorizontalPodAutoscaler\"}\n", true),
+        ("kind: HorizontalPodAutoscalerList2\n", false),
+        ("kind: Deployment\n", false),
+    ] {
+        let mut grep = std::process::Command::new("grep")
+            .args(["-qE", holds])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        grep.stdin
+            .take()
+            .unwrap()
+            .write_all(manifest.as_bytes())
+            .unwrap();
+        assert_eq!(grep.wait().unwrap().success(), holds_hpa, "{manifest}");
+    }
+    // One comment, found again by its marker and edited; none on a fork's pull request, whose
+    // result is the job summary.
+    let comment = (steps.iter())
+        .find(|s| {
+            s["run"]
+                .as_str()
+                .is_some_and(|r| r.contains("--method PATCH"))
+        })
+        .expect("a step that edits the comment");
+    assert!(
+        comment["if"]
+            .as_str()
+            .unwrap()
+            .contains("head.repo.full_name == github.repository")
+    );
+    assert!(run.iter().any(|r| r.contains("<!-- hpacalc-diff -->")));
+    assert!(run.iter().any(|r| r.contains("$GITHUB_STEP_SUMMARY")));
     // Its placeholder for a side without an HPA is a manifest diff reads.
     let dir = crate::support::temp_dir("cmp-ci");
     std::fs::create_dir_all(dir.join("old")).unwrap();

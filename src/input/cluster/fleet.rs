@@ -26,7 +26,7 @@ use crate::scenario::{MetricSpec, SelectorError, TargetType};
 use crate::time::Timestamp;
 
 /// Kinds the API serves without a scale subresource: an HPA cannot target them.
-const NO_SCALE_KINDS: [&str; 10] = [
+pub const NO_SCALE_KINDS: [&str; 10] = [
     "DaemonSet",
     "Job",
     "CronJob",
@@ -227,10 +227,11 @@ impl<'a> Fleet<'a> {
         common: &Common,
     ) -> Result<crate::scenario::Scenario, String> {
         let meta = &m.hpa.head.metadata;
-        let scale_error = match m.state {
+        let scale_error = match &m.state {
             TargetState::Found => None,
             TargetState::Missing => Some(ScaleUnread::NotFound),
             TargetState::NoScale => Some(ScaleUnread::NoScaleSubresource),
+            TargetState::Unread { answer } => Some(ScaleUnread::Answered(answer.clone())),
         };
         let scaled_object = (meta.owner_references.iter())
             .filter(|_| scale_error.is_none())
@@ -310,8 +311,7 @@ fn match_hpas<'a>(dump: &'a Dump, index: &PodIndex) -> (Vec<Matched<'a>>, Select
             .copied();
         let state = match target {
             Some(_) => TargetState::Found,
-            None if NO_SCALE_KINDS.contains(&target_ref.kind.as_str()) => TargetState::NoScale,
-            None => TargetState::Missing,
+            None => unfound_state(dump, ns, &target_ref.kind, &target_ref.name),
         };
         let label_selector = target.and_then(|w| w.spec.selector.as_ref());
         let selector = label_selector.and_then(|s| {
@@ -335,6 +335,20 @@ fn match_hpas<'a>(dump: &'a Dump, index: &PodIndex) -> (Vec<Matched<'a>>, Select
         });
     }
     (matched, Selections::new(selections))
+}
+
+/// A target that no workload of the dump is: what the API answered its scale read (live), a kind
+/// without a scale subresource, or missing.
+fn unfound_state(dump: &Dump, namespace: &str, kind: &str, name: &str) -> TargetState {
+    let key = (namespace.to_string(), kind.to_string(), name.to_string());
+    match dump.scales_unread.get(&key) {
+        Some(ScaleUnread::Answered(answer)) => TargetState::Unread {
+            answer: answer.clone(),
+        },
+        Some(ScaleUnread::NoScaleSubresource) => TargetState::NoScale,
+        _ if NO_SCALE_KINDS.contains(&kind) => TargetState::NoScale,
+        _ => TargetState::Missing,
+    }
 }
 
 // Port of validateAndParseSelector (horizontal.go): a scale without a selector, or pods another
@@ -783,8 +797,7 @@ fn static_facts(
     let r = &head.spec.scale_target_ref;
     let state = match target {
         Some(_) => TargetState::Found,
-        None if NO_SCALE_KINDS.contains(&r.kind.as_str()) => TargetState::NoScale,
-        None => TargetState::Missing,
+        None => unfound_state(dump, &meta.namespace, &r.kind, &r.name),
     };
     let (resources, utilization_resources, missing_requests) = match spec {
         Some(s) => requests_facts(&s.metrics, target),

@@ -53,6 +53,10 @@ pub struct Dump {
     /// Live: each HPA's custom and external metrics, as its own command's files, by
     /// `namespace/name`.
     pub hpa_files: std::collections::HashMap<String, HpaFiles>,
+    /// Live: the scale targets that are no listed workload whose scale read the API answered
+    /// with an error, by (namespace, kind, name).
+    pub scales_unread:
+        std::collections::HashMap<(String, String, String), crate::input::target::ScaleUnread>,
     /// Lists the API refused (live) that the audit went on without.
     pub unlisted: Vec<crate::scenario::fleet::Unlisted>,
     /// Items of kinds the audit does not use, by kind.

@@ -366,6 +366,9 @@ impl LabelSelector {
                 "In" => format!("{} in ({})", e.key, e.values.join(",")),
                 "NotIn" => format!("{} notin ({})", e.key, e.values.join(",")),
                 "Exists" => e.key.clone(),
+                // A scale's selector text may compare integers, which a LabelSelector cannot.
+                "Gt" => format!("{}>{}", e.key, e.values.concat()),
+                "Lt" => format!("{}<{}", e.key, e.values.concat()),
                 _ => format!("!{}", e.key),
             });
         }

@@ -81,7 +81,7 @@ impl Share<'_> {
             Text::new(file(manifest), &*self.manifest.text),
             common.settings.clone(),
         );
-        inputs.scale_error = self.scale_error;
+        inputs.scale_error = self.scale_error.clone();
         if self.scale_error.is_none() {
             let pods_file = file("pods.json");
             let captured = pods::from_objects(&pods_file, &self.pods, &scope, &target_ref)?;

@@ -133,8 +133,9 @@ pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError>
     Ok(dump)
 }
 
-/// What is read anew at every sync, beside the lists: the HPAs' events, the PodMetrics, and each
-/// HPA's custom and external metrics (`hpacalc serve` watches the lists and reads these).
+/// What is read anew at every sync, beside the lists: the HPAs' events, the PodMetrics, the
+/// scale of each target of a kind no list holds (`scales`), and each HPA's custom and external
+/// metrics (`hpacalc serve` watches the lists and reads these).
 pub async fn at_sync(api: &Api, dump: &mut Dump, namespace: Option<&str>) -> Result<(), LiveError> {
     // The HPAs' events, each HPA's memory as for one HPA: events.k8s.io/v1 when served, else
     // core/v1, as `kubectl get events -A --field-selector involvedObject.kind=...` lists them.
@@ -169,6 +170,9 @@ pub async fn at_sync(api: &Api, dump: &mut Dump, namespace: Option<&str>) -> Res
     };
     dump.read_page(&req.path, "PodMetrics", "", &text)
         .map_err(|e| LiveError(format!("the API server {} answered: {e}", api.server)))?;
+    // The targets of other kinds, through their scale: the Pods metrics below read with their
+    // selectors.
+    super::scales::read(api, dump).await?;
     read_metric_files(api, dump).await
 }
 

@@ -519,7 +519,7 @@ pub fn refused(api: &Api, req: &Request, r: &Refused) -> LiveError {
 }
 
 /// `/apis/GROUP/VERSION` or `/api/v1`.
-fn group_version_path(api_version: &str) -> String {
+pub(super) fn group_version_path(api_version: &str) -> String {
     if api_version.contains('/') {
         format!("/apis/{api_version}")
     } else {
@@ -569,7 +569,7 @@ fn unreadable(api: &Api, req: &Request, expected: &str, e: &serde_json::Error) -
     ))
 }
 
-fn group_of(api_version: &str) -> &str {
+pub(super) fn group_of(api_version: &str) -> &str {
     api_version.rsplit_once('/').map_or("", |(g, _)| g)
 }
 
@@ -618,20 +618,28 @@ async fn read_scale(
         namespace: req.namespace.clone(),
     };
     let (scale, object) = tokio::join!(api.get(&req), api.get(&object_req));
-    let not_found = || {
+    let not_found = |message: &str| {
         LiveError(format!(
-            "the target of HPA {hpa}, {what}, not found in namespace {namespace}: the controller \
-             answers FailedGetScale"
+            "the target of HPA {hpa}, {what}, not found in namespace {namespace}: the API server \
+             answered its scale read with {}, and the controller answers FailedGetScale with \
+             that message",
+            crate::error::quoted(message)
         ))
     };
     let scale = match scale? {
         Ok(text) => text,
-        Err(r) if r.code == 404 => return Err(not_found()),
+        Err(r) if r.code == 404 => {
+            let group_resource = match req.group.as_str() {
+                "" => req.resource.clone(),
+                group => format!("{}.{group}", req.resource),
+            };
+            return Err(not_found(&client_error_message(&r, "get", &group_resource)));
+        }
         Err(r) => return Err(refused(api, &req, &r)),
     };
     let object = match object? {
         Ok(text) => text,
-        Err(r) if r.code == 404 => return Err(not_found()),
+        Err(r) if r.code == 404 => return Err(not_found(&r.message)),
         Err(r) => return Err(refused(api, &object_req, &r)),
     };
     Ok(TargetRead {

@@ -11,6 +11,7 @@ pub mod cluster;
 pub mod fetch;
 pub mod kubeconfig;
 pub mod rbac;
+pub mod scales;
 pub mod watch;
 
 use std::path::{Path, PathBuf};

@@ -12,14 +12,19 @@ rules:
 - apiGroups: ["autoscaling"]
   resources: ["horizontalpodautoscalers"]
   verbs: ["get", "list"]
-# The target and its scale subresource. Add a rule per custom resource that an HPA targets,
-# e.g. apiGroups: ["argoproj.io"], resources: ["rollouts", "rollouts/scale"].
+# The targets and their scale subresource: the built-in kinds', and every kind's scale (an
+# Argo Rollout's, any custom resource's), which the controller reads whatever the kind is.
+# `hpacalc HPA` also reads the target object itself: for a custom kind, add `get` on its
+# resource (e.g. apiGroups: ["argoproj.io"], resources: ["rollouts"]).
 - apiGroups: ["apps"]
   resources: ["deployments", "deployments/scale", "statefulsets", "statefulsets/scale",
               "replicasets", "replicasets/scale"]
   verbs: ["get"]
 - apiGroups: [""]
   resources: ["replicationcontrollers", "replicationcontrollers/scale"]
+  verbs: ["get"]
+- apiGroups: ["*"]
+  resources: ["*/scale"]
   verbs: ["get"]
 # `hpacalc audit -A` / `-n NS`: every workload, PDB, VPA and KEDA ScaledObject (the last two
 # only where those add-ons are installed).
@@ -83,6 +88,7 @@ mod tests {
             "horizontalpodautoscalers",
             "deployments",
             "deployments/scale",
+            "*/scale",
             "pods",
             "events",
             "*",

@@ -123,7 +123,7 @@ pub fn hpa_findings(h: &HpaFacts, report: Option<&Report>, fleet: &FleetFacts) -
 /// `TargetMissing`, `TargetKindMismatch`: the controller cannot read the target's scale.
 fn target_finding(h: &HpaFacts) -> Option<Finding> {
     let target = target_object(h);
-    match h.target {
+    match &h.target {
         TargetState::Missing => Some(finding(
             "TargetMissing",
             Severity::Error,
@@ -137,6 +137,21 @@ fn target_finding(h: &HpaFacts) -> Option<Finding> {
             ),
             "fix scaleTargetRef (kind, name, apiVersion), or include the target in the dump"
                 .to_string(),
+        )),
+        // Port of the scale read of reconcileAutoscaler (horizontal.go): the error
+        // scaleNamespacer.Scales(...).Get answers is the event and condition FailedGetScale.
+        TargetState::Unread { answer } => Some(finding(
+            "TargetMissing",
+            Severity::Error,
+            h,
+            vec![target],
+            format!(
+                "scaleTargetRef names {} {}, whose scale the API server does not give: {answer}; \
+                 the controller cannot read its scale (AbleToScale False, FailedGetScale) and \
+                 does nothing",
+                h.target_kind, h.target_name
+            ),
+            "fix scaleTargetRef (kind, name, apiVersion), or create the target".to_string(),
         )),
         TargetState::NoScale => Some(finding(
             "TargetKindMismatch",
@@ -662,6 +677,24 @@ mod tests {
     #[test]
     fn a_healthy_hpa_has_no_finding() {
         assert!(codes(&facts()).is_empty());
+    }
+
+    #[test]
+    fn a_scale_read_answered_with_an_error_is_target_missing_quoting_the_api() {
+        let mut h = facts();
+        h.target_kind = "Rollout".into();
+        h.target = TargetState::Unread {
+            answer: "rollouts.argoproj.io \"web\" not found".into(),
+        };
+        let f = hpa_findings(&h, None, &fleet());
+        assert_eq!(f[0].code, "TargetMissing");
+        assert_eq!(f[0].severity, Severity::Error);
+        assert!(
+            f[0].message
+                .contains("does not give: rollouts.argoproj.io \"web\" not found;"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]

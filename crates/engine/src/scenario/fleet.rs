@@ -12,6 +12,11 @@ pub enum TargetState {
     Missing,
     /// A kind the API serves without a scale subresource.
     NoScale,
+    /// Live: the API answered the read of the target's scale subresource with an error (404,
+    /// or a kind no API serves): its message, which the controller's FailedGetScale carries.
+    Unread {
+        answer: String,
+    },
 }
 
 /// A PodDisruptionBudget covering the HPA's pods.
