@@ -585,7 +585,15 @@ fn from_status_alone(loaded: &LoadedHpa, settings: &Settings, files: &values::Fr
     let (specs, status) = (&loaded.spec.metrics, &loaded.status);
     let given =
         !settings.metric_values.is_empty() || files.custom_answered || files.external_answered;
+    // The controller said it could not compute (ScalingActive False, FailedGet...): that is
+    // its answer, whatever the status holds of the metrics.
+    let failure_stated = (status.conditions.iter()).any(|c| {
+        c.condition_type == "ScalingActive"
+            && c.status == "False"
+            && c.reason.starts_with("FailedGet")
+    });
     loaded.form.is_some()
+        || failure_stated
         || (!status.current_metrics.is_empty()
             && (kubectl::status_only::reads_pods(specs)
                 || (!given && kubectl::status_only::keeps_only_averages(specs, status))))

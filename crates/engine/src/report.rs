@@ -27,6 +27,11 @@ pub struct Report {
     /// `flag`, `status` or `samples`.
     pub current_replicas_source: String,
     pub desired_replicas: i32,
+    /// The other counts the next sync may set, when what the inputs hide (pods unready or
+    /// without a sample behind the status's averages, recommendations the events only bound)
+    /// leaves more than one answer: each with what decides it. `desiredReplicas` is the one
+    /// consistent with the HPA's status; empty when the inputs give one answer.
+    pub other_outcomes: Vec<Outcome>,
     pub min_replicas: i32,
     pub max_replicas: i32,
     pub metrics: Vec<MetricReport>,
@@ -46,6 +51,18 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// Which input form each fact came from: a pasted value, a file, a flag, or computed.
     pub sources: Vec<FactSource>,
+}
+
+/// One count the next sync may set (`otherOutcomes[]`), found by running the controller forward
+/// over what the inputs hide.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    pub replicas: i32,
+    /// What decides it, e.g. `once every pod is ready and reporting`.
+    pub when: String,
+    /// The input that would settle it, e.g. `pass --pods and --metrics`.
+    pub settle: String,
 }
 
 /// Where one fact of the report came from (`sources[]`).

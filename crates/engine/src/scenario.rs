@@ -529,15 +529,11 @@ pub struct Scenario {
     pub bounded: Vec<BoundedRecommendation>,
 }
 
-/// A recommendation an event gives only as a bound. A rescale's new size comes after the
-/// stabilization window and the rate limit (`normalizeDesiredReplicasWithBehaviors`): a
-/// scale-down's new size is at least the recommendation that sync recorded (the window's max,
-/// then the scale-down limit, only raise it), a scale-up's at most (the window's min, then the
-/// scale-up limit and maxReplicas, only lower it). `memory` holds it at the bound.
+/// A recommendation an event gives only through its rescale's new size: the window and the rate
+/// limit come after it, so which recommendations set that size is found by running the sync
+/// forward (`calc::infer::recommendation_ranges`). `memory` holds it at the new size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoundedRecommendation {
     pub timestamp: Timestamp,
     pub new_size: i32,
-    /// A scale-down's: the recommendation was at most `new_size`; else at least.
-    pub at_most: bool,
 }

@@ -575,7 +575,6 @@ pub fn to_history(
             out.bounded.push(BoundedRecommendation {
                 timestamp: r.time,
                 new_size: r.new_size,
-                at_most: change < 0,
             });
         }
         let event = ScaleEvent {
@@ -616,9 +615,9 @@ fn keep_memory(
     } else {
         out.notes.push(format!(
             "{source}: {} rescale(s) in the last {longest} are the controller's memory; each new \
-             size bounds that sync's recommendation (a scale-down's from above, a scale-up's from \
-             below: the window and the rate limit come after it), and syncs between rescales are \
-             unknown.",
+             size bounds that sync's recommendation (the window and the rate limit come after \
+             it: the recommendations that set it are found by running that sync forward), and \
+             syncs between rescales are unknown.",
             memory.recommendations.len()
         ));
         out.memory = Some(memory);

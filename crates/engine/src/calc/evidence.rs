@@ -4,7 +4,8 @@
 //! HPA on the same pods, a scale it could not read, a metric it could not get): then it is named
 //! first in WHY, and where the controller's code makes it decide the count, it decides it here.
 
-use crate::report::{Condition, Diagnostic, Report, Severity};
+use crate::calc::infer::RecommendationRange;
+use crate::report::{Condition, Diagnostic, Outcome, Report, Severity};
 use crate::scenario::{Scenario, SelectorError};
 
 /// The code of a fact the controller wrote that the inputs do not show.
@@ -22,6 +23,93 @@ pub fn selector_from_status(s: &Scenario) -> Option<SelectorError> {
         reason: c.reason.clone(),
         message: c.message.clone(),
     })
+}
+
+/// A failure the status states and the inputs cannot check (the values are the status's own,
+/// or there are none): ScalingActive=False `FailedGet<Kind>Metric`, or AbleToScale=False
+/// `FailedGetScale`. The scenario returned makes the sync fail the same way, so the controller's
+/// own code, run forward, gives what it does while the failure lasts.
+pub fn failure_from_status(s: &Scenario) -> Option<(&Condition, Scenario)> {
+    if !s.approximation {
+        return None;
+    }
+    let stated = s.status_conditions.iter().find(|c| {
+        c.status == "False"
+            && ((c.condition_type == "ScalingActive" && c.reason.starts_with("FailedGet"))
+                || (c.condition_type == "AbleToScale" && c.reason == "FailedGetScale"))
+    })?;
+    let mut failing = s.clone();
+    if stated.reason == "FailedGetScale" {
+        failing.scale_error = Some(stated.message.clone());
+        return Some((stated, failing));
+    }
+    let kind = (stated.reason.strip_prefix("FailedGet"))
+        .and_then(|r| r.strip_suffix("Metric"))
+        .unwrap_or_default();
+    let values = &mut failing.metrics;
+    for spec in s.hpa.metrics.iter().filter(|m| m.type_name() == kind) {
+        let name = spec.metric_name();
+        match kind {
+            // No sample: the resource metrics API returned none, as the controller saw it.
+            "Resource" | "ContainerResource" => values.resource.clear(),
+            "Pods" => {
+                values.pods.remove(name);
+            }
+            "Object" => {
+                values.object.remove(name);
+            }
+            "External" => {
+                values.external.remove(name);
+            }
+            _ => {}
+        }
+    }
+    Some((stated, failing))
+}
+
+/// The failure the status states, first in WHY: the controller keeps what its own code gives
+/// while it lasts (`held`), and `without` is what the status's values give once it ends.
+pub fn failure_diagnostic(c: &Condition, held: &Report, without: &Report) -> Diagnostic {
+    let (kept, after) = (held.desired_replicas, without.desired_replicas);
+    let valued = without.metrics.iter().any(|m| m.error.is_none());
+    let then = if !valued {
+        "the inputs hold no value to say what it gives after".to_string()
+    } else if after == kept {
+        format!("once it ends the status's values give {after} too")
+    } else {
+        format!("once it ends the status's values give {after}")
+    };
+    Diagnostic::new(
+        "StatusFailure",
+        Severity::Error,
+        format!(
+            "the controller reports {}=False {}{}: {}. While that lasts its sync gives {kept} \
+             ({} → {kept}); {then}",
+            c.condition_type,
+            c.reason,
+            since(c),
+            c.message,
+            held.current_replicas
+        ),
+        fix_for_failure(&c.reason),
+    )
+}
+
+fn fix_for_failure(reason: &str) -> &'static str {
+    match reason {
+        "FailedGetScale" => {
+            "check that the target exists and serves the scale subresource, and the \
+             controller's RBAC (system:controller:horizontal-pod-autoscaler) for it"
+        }
+        "FailedGetResourceMetric" | "FailedGetContainerResourceMetric" => {
+            "check the resource metrics API (kubectl top pods; kubectl get apiservice \
+             v1beta1.metrics.k8s.io) and that every container of the target's pods has a request"
+        }
+        _ => {
+            "check the metrics API the metric comes from (kubectl get apiservice) and its \
+             adapter's logs; pass the pods and metrics to compute from them instead"
+        }
+    }
 }
 
 fn scaling_active_false(s: &Scenario) -> Option<&Condition> {
@@ -125,49 +213,38 @@ pub fn explained(s: &Scenario, report: &Report) -> Vec<Diagnostic> {
     out
 }
 
-/// The rescales whose new sizes only bound the memory: said, and where the bound decides the
-/// count, the other answer is given in WHY (after the errors, before the rest) and in the
-/// decision. `report` was computed with each bounded recommendation at its far extreme,
-/// `at_bound` with each at its bound.
-pub fn bounds(s: &Scenario, at_bound: &Report, report: &mut Report) {
+/// The rescales whose new sizes only bound the memory: said, and where the recommendations the
+/// forward search left decide the count, the other answer is given in WHY (after the errors,
+/// before the rest), in the decision and in `otherOutcomes`. `report` and `other` were computed
+/// at the two ends of every range.
+pub fn bounds(
+    s: &Scenario,
+    ranges: &[Option<RecommendationRange>],
+    other: &Report,
+    report: &mut Report,
+) {
     let n = s.bounded.len();
-    let (got, other) = (report.desired_replicas, at_bound.desired_replicas);
-    if got == other {
+    let (got, alternative) = (report.desired_replicas, other.desired_replicas);
+    let mut newest: Vec<_> = ranges.iter().flatten().collect();
+    newest.sort_by_key(|r| std::cmp::Reverse(r.bound.timestamp));
+    let named: Vec<String> = (newest.iter().take(3)).map(|r| described(r)).collect();
+    if got == alternative {
+        let found = if named.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", named.join(", "))
+        };
         report.assumptions.push(format!(
-            "The events give {n} recommendation(s) only as bounds (a rescale's new size comes \
-             after the stabilization window and the rate limit): the answer is {got} at either \
-             bound."
+            "The events give {n} recommendation(s) only through their rescales' new sizes{found}: \
+             the answer is {got} whichever of them each sync recommended."
         ));
         return;
     }
-    let mut newest: Vec<_> = s.bounded.iter().collect();
-    newest.sort_by_key(|b| std::cmp::Reverse(b.timestamp));
-    let named: Vec<String> = (newest.iter().take(3))
-        .map(|b| {
-            format!(
-                "to {} at {} (a scale-{}: that sync recommended at {} {})",
-                b.new_size,
-                b.timestamp.to_rfc3339(),
-                if b.at_most { "down" } else { "up" },
-                if b.at_most { "most" } else { "least" },
-                b.new_size
-            )
-        })
-        .collect();
-    let more = n.saturating_sub(named.len());
+    let more = newest.len().saturating_sub(named.len());
     let more = if more > 0 {
         format!(" and {more} more")
     } else {
         String::new()
-    };
-    // A scale-down's recommendation lies below its bound, a scale-up's above.
-    let side = match (
-        s.bounded.iter().all(|b| b.at_most),
-        s.bounded.iter().any(|b| b.at_most),
-    ) {
-        (true, _) => "Below",
-        (false, false) => "Above",
-        (false, true) => "Past",
     };
     let after_errors = (report.diagnostics.iter())
         .position(|d| d.severity < Severity::Error)
@@ -178,9 +255,9 @@ pub fn bounds(s: &Scenario, at_bound: &Report, report: &mut Report) {
             "MemoryBounded",
             Severity::Warning,
             format!(
-                "the events bound the controller's memory without fixing it: the rescale(s) {}{more}. \
-                 {side} those bounds the next count is {got}; if each recommendation was its bound \
-                 itself, it is {other}",
+                "the events bound the controller's memory without fixing it: the rescale(s) \
+                 {}{more}. With the recommendations at one end of those ranges the next count is \
+                 {got}; at the other it is {alternative}",
                 named.join(", ")
             ),
             "pass --history with the controller's own recommendations (its -v=4 log, or a \
@@ -188,10 +265,32 @@ pub fn bounds(s: &Scenario, at_bound: &Report, report: &mut Report) {
         ),
     );
     report.decision.summary = format!(
-        "{}; or {other} if the rescales' new sizes were the recommendations themselves (the \
-         events only bound them)",
+        "{}; or {alternative}, depending on what the rescales' syncs recommended (the events only \
+         bound it)",
         report.decision.summary
     );
+    report.other_outcomes.push(Outcome {
+        replicas: alternative,
+        when: "if the rescales' syncs recommended the other end of what their new sizes allow"
+            .to_string(),
+        settle: "pass --history with the controller's own recommendations".to_string(),
+    });
+}
+
+/// One rescale and the recommendations its sync can have made, as the forward run found them.
+fn described(r: &RecommendationRange) -> String {
+    let b = r.bound;
+    let recommended = if r.low == r.high {
+        format!("{}", r.low)
+    } else {
+        format!("between {} and {}", r.low, r.high)
+    };
+    format!(
+        "from {} to {} at {} (that sync recommended {recommended})",
+        r.from,
+        b.new_size,
+        b.timestamp.to_rfc3339()
+    )
 }
 
 /// Whether every metric of the kind a `FailedGet<Kind>Metric` reason names computed here.
@@ -296,6 +395,44 @@ mod tests {
         assert!(!evaluate(&s).diagnostics.iter().any(|d| d.code == CODE));
     }
 
+    #[test]
+    fn a_failure_the_status_states_is_the_answer_while_it_lasts() {
+        // From the status alone: 4 pods at 80 % of 50 % would give 7, but the controller says
+        // it could not get the cpu metric: it keeps 4, and says why first.
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 800);
+        s.approximation = true;
+        s.status_conditions = vec![condition(
+            "ScalingActive",
+            "FailedGetResourceMetric",
+            "the HPA was unable to compute the replica count: failed to get cpu utilization",
+        )];
+        let r = evaluate(&s);
+        assert_eq!(r.desired_replicas, 4);
+        let first = &r.diagnostics[0];
+        assert_eq!(first.code, "StatusFailure", "{:#?}", r.diagnostics);
+        assert!(
+            first.message.starts_with(
+                "the controller reports ScalingActive=False FailedGetResourceMetric since \
+                 2026-11-29T14:02:10Z: the HPA was unable to compute the replica count: failed \
+                 to get cpu utilization. While that lasts its sync gives 4 (4 → 4); once it ends \
+                 the status's values give 7"
+            ),
+            "{}",
+            first.message
+        );
+        assert_eq!(r.other_outcomes[0].replicas, 7);
+        // The scale unread: the sync stops there.
+        s.status_conditions = vec![condition("AbleToScale", "FailedGetScale", "not found")];
+        let r = evaluate(&s);
+        assert_eq!(
+            (r.desired_replicas, r.diagnostics[0].code.as_str()),
+            (4, "StatusFailure")
+        );
+        // With pods given, the inputs are checked instead: the computed answer stands.
+        s.approximation = false;
+        assert_eq!(evaluate(&s).desired_replicas, 7);
+    }
+
     /// A rate-limited scale-down to 16 (Pods 4 per 60 s) 70 s ago, and metrics proposing 8.
     fn rate_limited_scale_down() -> Scenario {
         use crate::scenario::{
@@ -341,7 +478,6 @@ mod tests {
         s.bounded = vec![BoundedRecommendation {
             timestamp: at,
             new_size: 16,
-            at_most: true,
         }];
         s
     }
@@ -354,23 +490,25 @@ mod tests {
         assert_eq!(r.desired_replicas, 12);
         let first = &r.diagnostics[0];
         assert_eq!(first.code, "MemoryBounded", "{:#?}", r.diagnostics);
+        // Forward: from 20, any recommendation up to 16 sets 16 (the limit allows 20 - 4).
         assert!(
             first.message.contains(
-                "the rescale(s) to 16 at 2027-01-15T07:58:50Z (a scale-down: that sync \
-                 recommended at most 16). Below those bounds the next count is 12; if each \
-                 recommendation was its bound itself, it is 16"
+                "the rescale(s) from 20 to 16 at 2027-01-15T07:58:50Z (that sync recommended \
+                 between 0 and 16). With the recommendations at one end of those ranges the next \
+                 count is 12; at the other it is 16"
             ),
             "{}",
             first.message
         );
         assert!(
             r.decision.summary.ends_with(
-                "; or 16 if the rescales' new sizes were the recommendations themselves (the \
-                 events only bound them)"
+                "; or 16, depending on what the rescales' syncs recommended (the events only \
+                 bound it)"
             ),
             "{}",
             r.decision.summary
         );
+        assert_eq!(r.other_outcomes[0].replicas, 16);
         // The same memory given as exact (a --history CSV) holds 16, and says nothing of bounds.
         let exact = Scenario {
             bounded: Vec::new(),
@@ -384,7 +522,7 @@ mod tests {
     #[test]
     fn bounds_that_do_not_change_the_count_are_said_in_the_assumptions() {
         let mut s = rate_limited_scale_down();
-        // At 45 % the metrics propose ceil(0.9 × 16) = 15: above 12 and below 16 neither way.
+        // At 90 % the metrics propose ceil(1.8 × 16) = 29, above the window either way.
         s = Scenario {
             metrics: scenario(vec![cpu_utilization(50)], 16, 900).metrics,
             ..s
@@ -393,14 +531,14 @@ mod tests {
         assert!(!r.diagnostics.iter().any(|d| d.code == "MemoryBounded"));
         assert!(
             (r.assumptions.iter())
-                .any(|a| a.starts_with("The events give 1 recommendation(s) only as bounds")),
+                .any(|a| a.starts_with("The events give 1 recommendation(s) only through their")),
             "{:#?}",
             r.assumptions
         );
     }
 
     #[test]
-    fn a_scale_up_bounds_its_recommendation_from_below() {
+    fn a_scale_up_inside_its_window_holds_its_new_size() {
         use crate::scenario::{
             Behavior, BoundedRecommendation, ControllerMemory, PolicyType, Recommendation,
             ScaleEvent, ScalingPolicy, ScalingRules, SelectPolicy,
@@ -437,19 +575,17 @@ mod tests {
         s.bounded = vec![BoundedRecommendation {
             timestamp: at,
             new_size: 6,
-            at_most: false,
         }];
+        // Forward, only a recommendation of 6 sets 6 from 4 (100 % per 15 s allows 8), and the
+        // scale-up window's min keeps it 30 s later: one answer, although the metrics say 10.
         let r = evaluate(&s);
-        assert_eq!(r.desired_replicas, 10);
-        let d = &r.diagnostics[0];
-        assert_eq!(d.code, "MemoryBounded");
+        assert_eq!(r.desired_replicas, 6);
+        assert!(!r.diagnostics.iter().any(|d| d.code == "MemoryBounded"));
+        assert!(r.other_outcomes.is_empty());
         assert!(
-            d.message.ends_with(
-                "(a scale-up: that sync recommended at least 6). Above those bounds the next \
-                 count is 10; if each recommendation was its bound itself, it is 6"
-            ),
-            "{}",
-            d.message
+            (r.assumptions.iter()).any(|a| a.contains("(that sync recommended 6)")),
+            "{:#?}",
+            r.assumptions
         );
     }
 }

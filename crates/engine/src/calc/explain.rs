@@ -604,6 +604,7 @@ pub fn build(
         current_replicas: current,
         current_replicas_source: source_text(&s.current_replicas_source).to_string(),
         desired_replicas: desired,
+        other_outcomes: Vec::new(),
         min_replicas: sync.min_replicas,
         max_replicas: hpa.max_replicas,
         metrics,

@@ -8,6 +8,7 @@ pub mod diff;
 pub mod evidence;
 pub mod explain;
 pub mod fleet;
+pub mod infer;
 pub mod keda;
 pub mod memory;
 pub mod metrics;
@@ -25,7 +26,7 @@ pub mod testing;
 #[cfg(test)]
 mod version_tests;
 
-use crate::report::Report;
+use crate::report::{self, Report};
 use crate::scenario::Scenario;
 
 /// One sync as the controller would run it now, reported step by step. For a KEDA ScaledObject,
@@ -64,34 +65,81 @@ fn evaluate_hpa(scenario: &Scenario) -> Report {
         (report.diagnostics).insert(0, evidence::selector_diagnostic(scenario, &error, &without));
         return report;
     }
-    evaluate_bounded(scenario)
+    // The status states a failure the inputs cannot check: it is the answer while it lasts.
+    if let Some((condition, failing)) = evidence::failure_from_status(scenario) {
+        let without = evaluate_bounded(scenario);
+        let mut report = evaluate_bounded(&failing);
+        report.diagnostics.retain(|d| d.code != "MissingMetrics");
+        let first = evidence::failure_diagnostic(condition, &report, &without);
+        report.diagnostics.insert(0, first);
+        let valued = without.metrics.iter().any(|m| m.error.is_none());
+        if valued && without.desired_replicas != report.desired_replicas {
+            report.decision.summary = format!(
+                "{}; or {} once the controller reads what it failed to get",
+                report.decision.summary, without.desired_replicas
+            );
+            report.other_outcomes.push(report::Outcome {
+                replicas: without.desired_replicas,
+                when: format!("once the {} failure ends", condition.reason),
+                settle: "pass --pods and --metrics captured now".to_string(),
+            });
+        }
+        return report;
+    }
+    let report = evaluate_bounded(scenario);
+    match infer::hidden_pods(scenario, &report) {
+        Some((hidden, trial)) => with_hidden_pods(&hidden, &trial),
+        None => report,
+    }
 }
 
-/// Some recommendations are known from events only as bounds (`Scenario::bounded`). The sync is
-/// computed with them at their bound, as the memory holds them, and at the other extreme: a
-/// scale-down's recommendation as low as it can be (0), a scale-up's as high (maxReplicas, which
-/// clamps it anyway). They stay in the memory, which is then not empty: an empty one would make
-/// `recordInitialRecommendation` record the current count. A window's max or min lies between
-/// the two, so every count the evidence allows does too. The report is the second one's; where
-/// the two differ it says so, first in WHY and in the decision.
+/// The sync with the pods the status hides, as the controller's last sync needed them: its
+/// count is the answer, and every pod ready and reporting the other outcome.
+fn with_hidden_pods(hidden: &infer::HiddenPods, trial: &Scenario) -> Report {
+    let mut report = evaluate_bounded(trial);
+    report.assumptions.push(format!(
+        "The status's averages hide {} pod(s) unready or without a sample: the fewest for which \
+         the controller's sync gives status.desiredReplicas {} from these values.",
+        hidden.counts.first().copied().unwrap_or_default(),
+        hidden.status_desired
+    ));
+    // The pods without a sample are inferred, not seen: no metrics pipeline to check.
+    report.diagnostics.retain(|d| d.code != "MissingMetrics");
+    report
+        .diagnostics
+        .insert(0, infer::hidden_pods_diagnostic(hidden));
+    let all = hidden.all_reporting;
+    report.decision.summary = format!(
+        "{}; or {all} once every pod is ready and reporting (pass --pods and --metrics)",
+        report.decision.summary
+    );
+    report.other_outcomes.push(report::Outcome {
+        replicas: all,
+        when: "once every pod is ready and reporting".to_string(),
+        settle: "pass --pods and --metrics".to_string(),
+    });
+    report
+}
+
+/// Some recommendations are known from events only as bounds (`Scenario::bounded`). What each
+/// rescale's sync can have recommended is found forward (`infer::recommendation_ranges`: the
+/// recommendations for which that sync sets the event's new size), and the next sync is computed
+/// at both ends of every range. A window's max or min is monotone in each recommendation, so
+/// every count the evidence allows lies between the two. The report is the one at the end away
+/// from the new size (a scale-down's lowest recommendation, a scale-up's highest); where the two
+/// differ it says so, first in WHY, in the decision and in `otherOutcomes`. (The status cannot
+/// choose between them: it was written at another sync, under another rate limit.)
 fn evaluate_bounded(scenario: &Scenario) -> Report {
     if scenario.bounded.is_empty() || scenario.memory.is_none() {
         return evaluate_sync(scenario);
     }
-    let at_bound = evaluate_sync(scenario);
-    let mut loose = scenario.clone();
-    let highest = scenario.hpa.max_replicas;
-    if let Some(memory) = &mut loose.memory {
-        for r in &mut memory.recommendations {
-            let bound = (scenario.bounded.iter())
-                .find(|b| b.timestamp == r.timestamp && b.new_size == r.replicas);
-            if let Some(b) = bound {
-                r.replicas = if b.at_most { 0 } else { highest };
-            }
-        }
-    }
-    let mut report = evaluate_sync(&loose);
-    evidence::bounds(scenario, &at_bound, &mut report);
+    let ranges = infer::recommendation_ranges(scenario);
+    let far = |r: &infer::RecommendationRange| if r.scale_down() { r.low } else { r.high };
+    let near = |r: &infer::RecommendationRange| if r.scale_down() { r.high } else { r.low };
+    let far_report = evaluate_sync(&infer::with_recommendations(scenario, &ranges, far));
+    let near_report = evaluate_sync(&infer::with_recommendations(scenario, &ranges, near));
+    let (mut report, other) = (far_report, near_report);
+    evidence::bounds(scenario, &ranges, &other, &mut report);
     report
 }
 
