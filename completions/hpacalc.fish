@@ -132,7 +132,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-up-to
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-tolerance -d 'Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l min -d 'Set spec.minReplicas' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max -d 'Set spec.maxReplicas' -r
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l duration -d 'How long to simulate (default: the last load row + 15m)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l duration -d 'How long to simulate, e.g. 30m, 7d (default: the last load row + 15m)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s o -l output -d 'Output format' -r -f -a "table\t'One row per sync, then the events and a summary'
 json\t'{"timeline": [...], "events": [...], "summary": {...}}'
 csv\t'One row per sync, for spreadsheets'"
@@ -179,6 +179,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l username -d
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l password -d 'Password for basic auth to the Prometheus server' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l certificate-authority -d 'A PEM file of the CA that signed the Prometheus server\'s certificate' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l request-timeout -d 'How long to wait for each Prometheus query; `0` waits without limit (default 30s)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l every-sync -d 'Print every sync in the table, not only the first, the last and those where a column changes (-o json and -o csv always have every sync)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l insecure-skip-tls-verify -d 'Do not verify the Prometheus server\'s TLS certificate (insecure)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'What changed per HPA, as tables'

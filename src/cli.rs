@@ -758,13 +758,18 @@ pub struct SimulateArgs {
     #[command(flatten)]
     pub what_if: WhatIfFlags,
 
-    /// How long to simulate (default: the last load row + 15m)
+    /// How long to simulate, e.g. 30m, 7d (default: the last load row + 15m)
     #[arg(long, value_name = "DURATION")]
     pub duration: Option<String>,
 
     /// Output format
     #[arg(short = 'o', long = "output", value_enum, default_value_t = TimelineFormat::Table)]
     pub output: TimelineFormat,
+
+    /// Print every sync in the table, not only the first, the last and those where a column
+    /// changes (-o json and -o csv always have every sync)
+    #[arg(long)]
+    pub every_sync: bool,
 
     /// Also write an SVG chart of load, replicas and nodes over time to this file
     ///

@@ -134,15 +134,57 @@ pub fn warn_all(warnings: &[String]) {
 }
 
 /// What the renderers need of the terminal: colour on a terminal unless NO_COLOR is set
-/// (anstream also honours CLICOLOR_FORCE), and `COLUMNS` when set (tests set it for stable
-/// snapshots), else 120.
+/// (anstream also honours CLICOLOR_FORCE), and the width (see [`width`]).
 pub fn terminal() -> Terminal {
     Terminal {
         color: anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never,
-        width: std::env::var("COLUMNS")
+        width: width(),
+    }
+}
+
+/// Whether stdout is a terminal (a person reads it; a pipe or a file is read by a program).
+pub fn stdout_is_terminal() -> bool {
+    io::IsTerminal::is_terminal(&io::stdout())
+}
+
+/// The width without a terminal or `COLUMNS`: a table still fits beside a side panel.
+const DEFAULT_WIDTH: u16 = 100;
+/// Narrower than this, the step table's details would be a word a line: the width is raised.
+const MIN_WIDTH: u16 = 40;
+
+/// The width of the output: the terminal's when stdout is one (bash sets `COLUMNS` but does not
+/// export it, so a program never sees it unless the user exports it), else `COLUMNS` (tests set
+/// it for stable snapshots), else 100.
+fn width() -> u16 {
+    let from_terminal = terminal_size::terminal_size_of(io::stdout()).map(|(w, _)| w.0);
+    let from_env = || {
+        std::env::var("COLUMNS")
             .ok()
-            .and_then(|c| c.parse().ok())
-            .filter(|&w: &u16| w >= 40)
-            .unwrap_or(120),
+            .and_then(|c| c.trim().parse::<u16>().ok())
+    };
+    choose_width(from_terminal, from_env)
+}
+
+/// The first width known, at least [`MIN_WIDTH`].
+fn choose_width(terminal: Option<u16>, columns: impl FnOnce() -> Option<u16>) -> u16 {
+    terminal
+        .filter(|&w| w > 0)
+        .or_else(columns)
+        .unwrap_or(DEFAULT_WIDTH)
+        .max(MIN_WIDTH)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_terminal_width_wins_then_columns_then_100() {
+        assert_eq!(choose_width(Some(80), || Some(150)), 80);
+        assert_eq!(choose_width(None, || Some(150)), 150);
+        assert_eq!(choose_width(Some(0), || Some(90)), 90);
+        assert_eq!(choose_width(None, || None), 100);
+        assert_eq!(choose_width(Some(20), || None), 40);
+        assert_eq!(choose_width(None, || Some(10)), 40);
     }
 }

@@ -13,9 +13,9 @@ use crate::input::simulation;
 use crate::input::simulation::SimSettings;
 use crate::input::what_if::WhatIf;
 use crate::output;
-use crate::render::{self, Csv, Exporter, Json, Table};
+use crate::render::{self, Csv, Exporter, Json, Timeline};
 use crate::report::Report;
-use crate::term::{terminal, warn_all, write_stdout};
+use crate::term::{stdout_is_terminal, terminal, warn_all, write_stdout};
 use crate::work::compare::{compare_runs, configuration};
 
 pub fn run(args: &SimulateArgs) -> Result<()> {
@@ -63,7 +63,10 @@ pub fn run(args: &SimulateArgs) -> Result<()> {
     }
     outputs.commit()?;
     let exporter: Box<dyn Exporter<calc::simulate::Simulation>> = match args.output {
-        TimelineFormat::Table => Box::new(Table::default()),
+        TimelineFormat::Table => Box::new(Timeline(render::timeline::Rows {
+            every_sync: args.every_sync,
+            sparkline: stdout_is_terminal(),
+        })),
         TimelineFormat::Json => Box::new(Json),
         TimelineFormat::Csv => Box::new(Csv),
     };
@@ -137,7 +140,10 @@ fn compare(args: &SimulateArgs) -> Result<()> {
     }
     let exporter: Box<dyn Exporter<calc::simulate::compare::Comparison>> = match args.output {
         TimelineFormat::Json => Box::new(Json),
-        _ => Box::new(Table::default()),
+        _ => Box::new(Timeline(render::timeline::Rows {
+            every_sync: args.every_sync,
+            sparkline: false,
+        })),
     };
     write_stdout(exporter.export(&comparison, terminal()).as_bytes())
 }

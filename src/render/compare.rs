@@ -10,11 +10,19 @@ use crate::calc::simulate::compare::{Comparison, Figures, replicas_at};
 use crate::calc::simulate::{Simulation, clock};
 use crate::render::Terminal;
 use crate::render::table::{new_table, paint, push_table};
-use crate::render::timeline::{at, load_text, load_unit, utilization_text, wrap};
+use crate::render::timeline::{
+    Rows, at, changed_rows, load_text, load_unit, shown_note, utilization_text, wrap,
+};
 use crate::report::what_if::WhatIfReport;
 
 /// The comparison table: the configurations, the timeline side by side, the figures.
 pub fn table(cmp: &Comparison, terminal: Terminal) -> String {
+    table_with(cmp, terminal, Rows::default())
+}
+
+/// The comparison table with the syncs `rows` asks for (every sync, or those where a column
+/// changes).
+pub fn table_with(cmp: &Comparison, terminal: Terminal, rows: Rows) -> String {
     let mut out = String::new();
     let Some(base) = cmp.configurations.first().map(|c| &c.simulation) else {
         return out;
@@ -50,7 +58,11 @@ pub fn table(cmp: &Comparison, terminal: Terminal) -> String {
     );
     out.push_str(&wrap(&first, width, ""));
     out.push('\n');
-    push_table(&mut out, &timeline(cmp, base, terminal));
+    let (table, shown) = timeline(cmp, base, terminal, rows.every_sync);
+    if shown.gaps > 0 {
+        out.push_str(&wrap(&shown_note(shown.syncs, shown.total), width, ""));
+    }
+    push_table(&mut out, &table);
     out.push('\n');
     let _ = writeln!(out, "{}", paint("Summary", bold, terminal.color));
     push_table(&mut out, &figures(cmp, base, terminal));
@@ -58,7 +70,12 @@ pub fn table(cmp: &Comparison, terminal: Terminal) -> String {
 }
 
 /// TIME, LOAD, ACTUAL when the replay has it, then each configuration's UTIL and REPLICAS.
-fn timeline(cmp: &Comparison, base: &Simulation, terminal: Terminal) -> comfy_table::Table {
+fn timeline(
+    cmp: &Comparison,
+    base: &Simulation,
+    terminal: Terminal,
+    every_sync: bool,
+) -> (comfy_table::Table, ShownCount) {
     let with_actual = base.summary.actual.is_some();
     let mut header = vec!["TIME".to_string(), "LOAD".to_string()];
     if with_actual {
@@ -76,6 +93,8 @@ fn timeline(cmp: &Comparison, base: &Simulation, terminal: Terminal) -> comfy_ta
         .collect();
     times.sort_unstable();
     times.dedup();
+    let total = times.len();
+    let mut all = Vec::with_capacity(total);
     for t in times {
         let row = base.timeline.iter().rfind(|r| r.time <= t);
         let mut cells = vec![
@@ -96,9 +115,25 @@ fn timeline(cmp: &Comparison, base: &Simulation, terminal: Terminal) -> comfy_ta
                 _ => opt(replicas_at(s, t)),
             });
         }
-        rows.add_row(cells);
+        all.push(cells);
     }
-    rows
+    let shown = changed_rows(all, every_sync);
+    let count = ShownCount {
+        syncs: shown.syncs,
+        gaps: shown.gaps,
+        total,
+    };
+    for row in shown.rows {
+        rows.add_row(row);
+    }
+    (rows, count)
+}
+
+/// How many syncs the side-by-side table printed, of how many, and its `…` rows.
+struct ShownCount {
+    syncs: usize,
+    gaps: usize,
+    total: usize,
 }
 
 /// The names of the figures, in the order of `figure_cells`.

@@ -47,6 +47,11 @@ pub struct Table {
     pub wide: bool,
 }
 
+/// A simulation's or a comparison's table: the syncs where something changes, or every sync,
+/// and on a terminal a sparkline of desired replicas above them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Timeline(pub timeline::Rows);
+
 /// The value as one pretty-printed JSON object.
 #[derive(Debug, Clone, Copy)]
 pub struct Json;
@@ -116,6 +121,18 @@ impl Exporter<crate::calc::diff::DiffReport> for Markdown {
 impl Exporter<Comparison> for Table {
     fn export(&self, cmp: &Comparison, terminal: Terminal) -> String {
         compare::table(cmp, terminal)
+    }
+}
+
+impl Exporter<Simulation> for Timeline {
+    fn export(&self, sim: &Simulation, terminal: Terminal) -> String {
+        timeline::table_with(sim, terminal, self.0)
+    }
+}
+
+impl Exporter<Comparison> for Timeline {
+    fn export(&self, cmp: &Comparison, terminal: Terminal) -> String {
+        compare::table_with(cmp, terminal, self.0)
     }
 }
 

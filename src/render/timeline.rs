@@ -112,8 +112,22 @@ fn opt(value: Option<i32>) -> String {
     value.map_or_else(|| "-".to_string(), |v| v.to_string())
 }
 
-/// The table: a heading, one row per sync, the events, the summary.
+/// Which syncs the table shows, and what heads it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rows {
+    /// Every sync (`--every-sync`), not only those where something changes.
+    pub every_sync: bool,
+    /// A sparkline of desired replicas above the table (stdout is a terminal).
+    pub sparkline: bool,
+}
+
+/// The table of the syncs where something changes, without a sparkline.
 pub fn table(sim: &Simulation, layout: Layout) -> String {
+    table_with(sim, layout, Rows::default())
+}
+
+/// The table: a heading, the syncs (`rows`), the events, the summary.
+pub fn table_with(sim: &Simulation, layout: Layout, rows_shown: Rows) -> String {
     let bold = Style::new().bold();
     let width = usize::from(layout.width);
     let mut out = String::new();
@@ -198,12 +212,7 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
     }
     out.push('\n');
 
-    let mut rows = new_table(&header(sim), layout.width);
-    let unit = load_unit(sim);
-    for row in &sim.timeline {
-        rows.add_row(cells(sim, unit, row));
-    }
-    push_table(&mut out, &rows);
+    push_syncs(&mut out, sim, layout, rows_shown);
 
     if !sim.events.is_empty() {
         out.push('\n');
@@ -228,6 +237,105 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
         out.push_str(&wrap(&line, width, "  "));
     }
     out
+}
+
+/// The syncs `rows_shown` asks for, under the sparkline and the line that says how many.
+fn push_syncs(out: &mut String, sim: &Simulation, layout: Layout, rows_shown: Rows) {
+    let width = usize::from(layout.width);
+    if rows_shown.sparkline {
+        out.push_str(&sparkline_line(sim, width));
+    }
+    let unit = load_unit(sim);
+    let all: Vec<Vec<String>> = sim.timeline.iter().map(|r| cells(sim, unit, r)).collect();
+    let shown = changed_rows(all, rows_shown.every_sync);
+    if shown.gaps > 0 {
+        out.push_str(&wrap(
+            &shown_note(shown.syncs, sim.timeline.len()),
+            width,
+            "",
+        ));
+    }
+    let mut rows = new_table(&header(sim), layout.width);
+    for row in shown.rows {
+        rows.add_row(row);
+    }
+    push_table(out, &rows);
+}
+
+/// The rows a table prints, and how many syncs and gaps they stand for.
+pub(crate) struct Shown {
+    pub rows: Vec<Vec<String>>,
+    /// Syncs printed.
+    pub syncs: usize,
+    /// Runs of syncs left out, each printed as one `…` row.
+    pub gaps: usize,
+}
+
+/// The syncs to print: the first, the last, and each whose cells after the first (its time)
+/// differ from the sync before it; each run of left-out syncs is one `…` row. `every` keeps all.
+pub(crate) fn changed_rows(rows: Vec<Vec<String>>, every: bool) -> Shown {
+    let count = rows.len();
+    let mut shown = Shown {
+        rows: Vec::with_capacity(if every { count } else { 16 }),
+        syncs: 0,
+        gaps: 0,
+    };
+    let mut previous: Option<Vec<String>> = None;
+    let mut skipped = false;
+    for (i, row) in rows.into_iter().enumerate() {
+        let changed = previous.as_ref().is_none_or(|p| p.get(1..) != row.get(1..));
+        if every || changed || i + 1 == count {
+            if skipped {
+                shown.rows.push(vec!["…".to_string()]);
+                shown.gaps += 1;
+                skipped = false;
+            }
+            shown.rows.push(row.clone());
+            shown.syncs += 1;
+        } else {
+            skipped = true;
+        }
+        previous = Some(row);
+    }
+    shown
+}
+
+/// The line above a table that leaves syncs out: how many it prints, and how to see them all.
+pub(crate) fn shown_note(syncs: usize, total: usize) -> String {
+    format!(
+        "{syncs} of {total} syncs shown: the first, the last and each that changes a column; … \
+         stands for syncs like the one above it (--every-sync shows all)"
+    )
+}
+
+/// Eight heights of a sparkline, lowest first.
+const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+/// `desired replicas 2 ▁▁▂▅██▇▅▃▂▁ 10`: the run in at most the line's width, each character the
+/// highest desired count of the syncs it stands for, scaled between the run's lowest and highest.
+pub(crate) fn sparkline_line(sim: &Simulation, width: usize) -> String {
+    let desired: Vec<i32> = sim.timeline.iter().map(|r| r.desired_replicas).collect();
+    let (Some(&low), Some(&high)) = (desired.iter().min(), desired.iter().max()) else {
+        return String::new();
+    };
+    let label = format!("desired replicas {low} ");
+    let tail = format!(" {high}");
+    let room = width
+        .saturating_sub(label.chars().count() + tail.chars().count())
+        .max(10);
+    let per_char = desired.len().div_ceil(room).max(1);
+    let span = i64::from(high) - i64::from(low);
+    let line: String = desired
+        .chunks(per_char)
+        .map(|chunk| {
+            let top = i64::from(chunk.iter().copied().max().unwrap_or(low)) - i64::from(low);
+            let level = if span == 0 { 0 } else { top * 7 / span };
+            BARS.get(usize::try_from(level).unwrap_or(0))
+                .copied()
+                .unwrap_or('█')
+        })
+        .collect();
+    format!("{label}{line}{tail}\n")
 }
 
 /// The columns of the table, one per `cells`.
@@ -476,6 +584,42 @@ mod tests {
     fn wrap_breaks_between_words_and_indents() {
         assert_eq!(wrap("aa bb cc", 6, "  "), "  aa\n  bb\n  cc\n");
         assert_eq!(wrap("aa bb cc", 80, ""), "aa bb cc\n");
+    }
+
+    fn rows(cells: &[&[&str]]) -> Vec<Vec<String>> {
+        cells
+            .iter()
+            .map(|r| r.iter().map(|c| (*c).to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn only_syncs_where_something_changes_are_shown_with_the_first_and_last() {
+        let all = rows(&[
+            &["0:00", "1", "4"],
+            &["0:15", "1", "4"],
+            &["0:30", "2", "4 → 8"],
+            &["0:45", "2", "8"],
+            &["1:00", "2", "8"],
+            &["1:15", "2", "8"],
+        ]);
+        let shown = changed_rows(all.clone(), false);
+        let times: Vec<&str> = shown.rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(times, ["0:00", "…", "0:30", "0:45", "…", "1:15"]);
+        assert_eq!((shown.syncs, shown.gaps), (4, 2));
+        let every = changed_rows(all, true);
+        assert_eq!((every.rows.len(), every.syncs, every.gaps), (6, 6, 0));
+    }
+
+    #[test]
+    fn the_sparkline_scales_desired_replicas_between_the_lowest_and_highest() {
+        let mut sim =
+            crate::calc::simulate::run(&crate::input::builtin::builtin_setup("real-drop"));
+        for (i, row) in sim.timeline.iter_mut().enumerate() {
+            row.desired_replicas = if i < 4 { 2 } else { 10 };
+        }
+        sim.timeline.truncate(8);
+        assert_eq!(sparkline_line(&sim, 80), "desired replicas 2 ▁▁▁▁████ 10\n");
     }
 
     #[test]

@@ -98,6 +98,64 @@ fn readme_example_table_matches_the_snapshot() {
     );
 }
 
+/// The width is the terminal's when stdout is one, whatever `COLUMNS` says (bash does not export
+/// it): under a pseudo-terminal of 80 columns (util-linux's `script`), the README's example has no
+/// line over 80 characters, though the harness exports `COLUMNS=120`.
+#[test]
+fn the_readme_example_fits_an_80_column_terminal() {
+    let command = format!(
+        "stty cols 80 rows 60; exec {} --hpa fixtures/hpa/web-cpu.yaml --pods \\
+         fixtures/samples/web-cpu.csv --now {NOW}",
+        env!("CARGO_BIN_EXE_hpacalc")
+    );
+    let o = Test::new()
+        .program("script")
+        .args(["-qec", &command, "/dev/null"])
+        .status(0)
+        .run();
+    // A terminal's line discipline ends lines with CR LF.
+    let text = stdout(&o).replace("\r\n", "\n");
+    assert!(
+        text.contains("6 → 10"),
+        "no decision under the terminal:\n{text}"
+    );
+    let over: Vec<&str> = text.lines().filter(|l| l.chars().count() > 80).collect();
+    assert!(
+        over.is_empty(),
+        "lines over 80 columns on an 80-column terminal: {over:#?}"
+    );
+    let widest = text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    assert!(
+        widest > 70,
+        "the table does not use the terminal's width ({widest}):\n{text}"
+    );
+}
+
+/// Piped, without `COLUMNS`, the output is 100 columns wide.
+#[test]
+fn piped_output_without_columns_is_100_wide() {
+    let o = Test::new()
+        .env_remove("COLUMNS")
+        .args([
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+        ])
+        .args(["--now", NOW])
+        .status(0)
+        .run();
+    let widest = stdout(&o)
+        .lines()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    assert!(
+        (90..=100).contains(&widest),
+        "widest line {widest}, expected 90 to 100"
+    );
+}
+
 /// The README is the first screen and a map of docs/ (fd's is 25 KB): it stays under 25 KiB, and
 /// every docs file it links to exists, as does every docs file it maps.
 #[test]

@@ -197,29 +197,50 @@ fn one_run_formats_are_refused_with_compare() {
     }
 }
 
-#[test]
-fn the_docs_example_is_the_real_output() {
-    let docs = std::fs::read_to_string(crate::support::root().join("docs/compare.md")).unwrap();
-    let block = docs
-        .split("```text\n")
-        .find(|b| b.starts_with("HPA shop/web"))
-        .and_then(|b| b.split("```").next())
-        .unwrap();
-    let out = Test::new()
-        .args([
-            "simulate",
-            "--hpa",
-            "fixtures/compare/web-fast-down.yaml",
-            "--compare",
-            "fixtures/compare/web-slow-down.yaml",
-        ])
-        .args(BURSTY)
-        .run();
-    let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    for line in block.lines().filter(|l| *l != "…") {
-        assert!(lines.contains(&line), "not in the output: {line:?}\n{text}");
+/// The fenced blocks of a document, in order: each block's info string and text.
+fn fenced_blocks(doc: &str) -> Vec<(&str, String)> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(&str, String)> = None;
+    for line in doc.lines() {
+        match (&mut open, line.strip_prefix("```")) {
+            (None, Some(info)) => open = Some((info, String::new())),
+            (Some(_), Some(_)) => blocks.extend(open.take()),
+            (Some((_, text)), None) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            (None, None) => {}
+        }
     }
+    blocks
+}
+
+/// docs/compare.md's examples are the real output: each block that is one `hpacalc` command
+/// (lines joined at a trailing `\`) followed by a block that is not a command is run, and its
+/// stdout must be that block, character for character (a synopsis is followed by its example
+/// command, so it is not run).
+#[test]
+fn the_docs_examples_are_the_real_output() {
+    let docs = std::fs::read_to_string(crate::support::root().join("docs/compare.md")).unwrap();
+    let blocks = fenced_blocks(&docs);
+    let mut ran = 0;
+    for pair in blocks.windows(2) {
+        let (command, (_, expected)) = (&pair[0].1, &pair[1]);
+        if !command.starts_with("hpacalc ") || expected.starts_with("hpacalc ") {
+            continue;
+        }
+        let joined = command.replace("\\\n", " ");
+        let args: Vec<&str> = joined.split_whitespace().skip(1).collect();
+        let out = Test::new().args(&args).run();
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            *expected,
+            "docs/compare.md's output of `{}` is not the real output",
+            joined.trim()
+        );
+        ran += 1;
+    }
+    assert!(ran >= 2, "only {ran} example(s) of docs/compare.md ran");
 }
 
 /// The night of `docs/replay.md`, starting where the cluster was (4 replicas).

@@ -944,7 +944,7 @@ fn surge_pods_that_are_pending_are_said_in_rollout_surge_as_the_table_shows_them
     }
     assert_eq!(v["summary"]["rolloutSurgeSyncs"], 5);
     let table = Test::new()
-        .args(["simulate"])
+        .args(["simulate", "--every-sync"])
         .args(args)
         .stdin(load)
         .status(0)
@@ -1057,13 +1057,64 @@ fn the_readme_simulate_example_is_the_real_output() {
     let block = &block[..block.find("```").expect("the example's end")];
     let o = hpacalc(&["simulate", "--scenario", "pods-pending"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let out = stdout(&o);
-    let mut lines = out.lines();
-    // Every shown line, in order; `…` stands for the lines left out.
-    for shown in block.lines().filter(|l| *l != "…") {
-        assert!(
-            lines.any(|l| l == shown),
-            "docs/simulate.md's simulate example is out of date at {shown:?}; the output is:\n{out}"
-        );
-    }
+    assert_eq!(
+        stdout(&o),
+        block,
+        "docs/simulate.md's simulate example is not the real output"
+    );
+}
+
+/// Durations take days; a day of syncs is every sync in the JSON, and the table prints the first,
+/// the last and the syncs that change a column, unless `--every-sync`.
+#[test]
+fn a_day_takes_d_and_the_table_prints_only_the_syncs_that_change() {
+    let args = ["simulate", "--scenario", "real-drop", "--duration", "1d"];
+    let v = Test::new().args(args).args(["-o", "json"]).json();
+    // 86,400 s at a 15 s sync period, both ends included.
+    assert_eq!(v["timeline"].as_array().unwrap().len(), 5761);
+    let short = stdout(&Test::new().args(args).status(0).run());
+    assert!(
+        short.contains("syncs shown: the first, the last"),
+        "{short}"
+    );
+    assert!(short.contains("\n…\n"), "{short}");
+    assert!(short.lines().count() < 80, "{short}");
+    assert!(
+        short.contains("\n23:59:45  ") || short.contains("\n24:00:00  "),
+        "{short}"
+    );
+    let every = stdout(&Test::new().args(args).arg("--every-sync").status(0).run());
+    assert!(every.lines().count() > 5761, "{}", every.lines().count());
+    assert!(!every.contains("syncs shown"));
+    Test::new()
+        .args(["simulate", "--scenario", "real-drop", "--duration", "400d"])
+        .fails(1)
+        .stderr_contains("expected at most")
+        .run();
+}
+
+/// On a terminal (util-linux's `script`), a sparkline of desired replicas heads the table;
+/// piped, it does not.
+#[test]
+fn a_sparkline_of_desired_replicas_heads_the_table_on_a_terminal() {
+    let command = format!(
+        "stty cols 100 rows 60; exec {} simulate --scenario real-drop",
+        env!("CARGO_BIN_EXE_hpacalc")
+    );
+    let o = Test::new()
+        .program("script")
+        .args(["-qec", &command, "/dev/null"])
+        .status(0)
+        .run();
+    let text = stdout(&o).replace("\r\n", "\n");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("desired replicas "))
+        .unwrap_or_else(|| panic!("no sparkline:\n{text}"));
+    // real-drop holds 8, then falls to 4 when the window lets go.
+    assert!(line.starts_with("desired replicas 4 █"), "{line}");
+    assert!(line.ends_with("▁ 8"), "{line}");
+    assert!(line.chars().count() <= 100, "{line}");
+    let piped = hpacalc(&["simulate", "--scenario", "real-drop"]);
+    assert!(!stdout(&piped).contains("desired replicas "));
 }

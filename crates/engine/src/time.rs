@@ -131,8 +131,9 @@ impl Duration {
         self.0
     }
 
-    /// Parses a Go-style duration: `300ms`, `45s`, `10m`, `1h30m`, `1.5h`, `0`. Negative values are
-    /// refused; callers that want an age say so.
+    /// Parses a Go-style duration: `300ms`, `45s`, `10m`, `1h30m`, `1.5h`, `0`, and days (`7d`,
+    /// `1d12h`), which Go's `time.ParseDuration` lacks but kubectl's ages and Prometheus's ranges
+    /// use. Negative values are refused; callers that want an age say so.
     pub fn parse(text: &str) -> Result<Duration, String> {
         let s = text.trim();
         if s.is_empty() {
@@ -151,7 +152,7 @@ impl Duration {
                 .unwrap_or(rest.len());
             if num_len == 0 {
                 return Err(format!(
-                    "{} is not a duration (expected forms like 45s, 5m, 1h30m)",
+                    "{} is not a duration (expected forms like 45s, 5m, 1h30m, 7d)",
                     shown()
                 ));
             }
@@ -165,15 +166,16 @@ impl Duration {
                 "s" => 1000,
                 "m" => 60_000,
                 "h" => 3_600_000,
+                "d" => 86_400_000,
                 "" => {
                     return Err(format!(
-                        "{} has a number without a unit (use ms, s, m or h)",
+                        "{} has a number without a unit (use ms, s, m, h or d)",
                         shown()
                     ));
                 }
                 other => {
                     return Err(format!(
-                        "{} has an unknown unit {} (use ms, s, m or h)",
+                        "{} has an unknown unit {} (use ms, s, m, h or d)",
                         shown(),
                         crate::quote::quoted(other)
                     ));
@@ -308,6 +310,9 @@ mod tests {
             ("4m59s", 299_000),
             ("1.5h", 5_400_000),
             ("0.5s", 500),
+            ("7d", 604_800_000),
+            ("1d12h", 129_600_000),
+            ("0.5d", 43_200_000),
         ] {
             assert_eq!(Duration::parse(text), Ok(Duration(ms)), "{text}");
         }
