@@ -305,6 +305,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         input_diagnostics: said.diagnostics,
         sources,
         nodes: node_group,
+        node_groups: None,
         approximation,
         observed_status,
         keda,

@@ -261,6 +261,7 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         warnings,
         input_diagnostics: Vec::new(),
         nodes: None,
+        node_groups: None,
         approximation: false,
         observed_status: None,
         keda,
