@@ -390,6 +390,7 @@ impl Files {
             events: Some(self.events),
             nodes,
             all_pods,
+            node_groups: None,
             settings,
             live: None,
         }
