@@ -57,6 +57,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --pod-request 'The effective request of one pod, e.g. cpu=500m,memory=256Mi (default: from the samples)'
             cand --nodes 'Real nodes: `kubectl get nodes -o json` (Ready, not cordoned nodes take pods)'
             cand --all-pods 'The cluster''s pods, `kubectl get pods -A -o json`: what each node already runs'
+            cand --node-groups 'Several node groups (YAML or JSON list: name, allocatable, capacity, labels, taints, minSize, maxSize, currentSize, pricePerHour, priority): the Cluster Autoscaler''s loops, one group each'
+            cand --expander 'The expander chain of --node-groups: least-waste, most-pods, least-nodes, priority, price, random, comma-separated [default: least-waste]'
             cand --scale-down-utilization-threshold '--scale-down-utilization-threshold of the Cluster Autoscaler'
             cand --scale-down-unneeded-time '--scale-down-unneeded-time of the Cluster Autoscaler'
             cand --kubeconfig 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)'

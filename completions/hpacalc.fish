@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= cluster= user= v/v= request-timeout= save= watch nodes-from-cluster watch-count= set-request= set-limit= scale-up-tolerance= scale-down-tolerance= min= max= what-if= h/help V/version
+    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= node-groups= expander= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= cluster= user= v/v= request-timeout= save= watch nodes-from-cluster watch-count= set-request= set-limit= scale-up-tolerance= scale-down-tolerance= min= max= what-if= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -62,6 +62,8 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l max-nodes-total -d '--m
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l pod-request -d 'The effective request of one pod, e.g. cpu=500m,memory=256Mi (default: from the samples)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l nodes -d 'Real nodes: `kubectl get nodes -o json` (Ready, not cordoned nodes take pods)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l all-pods -d 'The cluster\'s pods, `kubectl get pods -A -o json`: what each node already runs' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l node-groups -d 'Several node groups (YAML or JSON list: name, allocatable, capacity, labels, taints, minSize, maxSize, currentSize, pricePerHour, priority): the Cluster Autoscaler\'s loops, one group each' -r -F
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l expander -d 'The expander chain of --node-groups: least-waste, most-pods, least-nodes, priority, price, random, comma-separated [default: least-waste]' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-utilization-threshold -d '--scale-down-utilization-threshold of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F

@@ -312,6 +312,20 @@ pub struct NodeFlags {
     #[arg(long, value_name = "FILE", requires = "nodes_file")]
     pub all_pods: Option<std::path::PathBuf>,
 
+    /// Several node groups (YAML or JSON list: name, allocatable, capacity, labels, taints, minSize,
+    /// maxSize, currentSize, pricePerHour, priority): the Cluster Autoscaler's loops, one group each
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["node_allocatable", "nodes_file", "existing_nodes", "node_group_max"]
+    )]
+    pub node_groups: Option<std::path::PathBuf>,
+
+    /// The expander chain of --node-groups: least-waste, most-pods, least-nodes, priority, price,
+    /// random, comma-separated [default: least-waste]
+    #[arg(long, value_name = "CHAIN", requires = "node_groups")]
+    pub expander: Option<String>,
+
     /// --scale-down-utilization-threshold of the Cluster Autoscaler
     #[arg(long, value_name = "RATIO", default_value = "0.5")]
     pub scale_down_utilization_threshold: f64,

@@ -23,6 +23,7 @@ impl NodeSettings {
             pod_request: flags.pod_request.clone(),
             scale_down_utilization_threshold: flags.scale_down_utilization_threshold,
             scale_down_unneeded_time: flags.scale_down_unneeded_time.clone(),
+            expander: flags.expander.clone(),
         }
     }
 }
@@ -133,6 +134,7 @@ impl Inputs {
             target: read(&cli.target)?.map(Given::Text),
             nodes: read(&cli.nodes.nodes_file)?,
             all_pods: read(&cli.nodes.all_pods)?,
+            node_groups: read(&cli.nodes.node_groups)?,
             settings,
             live: None,
         })

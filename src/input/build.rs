@@ -87,6 +87,7 @@ struct Read {
     samples: samples::Samples,
     past: past::Past,
     nodes: (Option<Text>, Option<Text>),
+    node_groups: Option<Text>,
     said: Said,
 }
 
@@ -106,6 +107,7 @@ fn read(inputs: Inputs) -> Result<Read> {
         events,
         nodes,
         all_pods,
+        node_groups,
         settings,
         live,
     } = inputs;
@@ -174,6 +176,7 @@ fn read(inputs: Inputs) -> Result<Read> {
         samples,
         past,
         nodes: (nodes, all_pods),
+        node_groups,
         said,
     })
 }
@@ -225,6 +228,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         mut samples,
         past,
         nodes: (nodes, all_pods),
+        node_groups,
         mut said,
         ..
     } = read;
@@ -284,13 +288,24 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
             &mut said,
         )?,
     };
-    let node_group = node_group(
-        &settings,
-        (&nodes, &all_pods),
-        &samples.pods,
-        &loaded,
-        counts.current,
-    )?;
+    let (node_group, node_groups) = match &node_groups {
+        Some(text) => {
+            let daemonsets = nodes::daemonsets(&settings.nodes)?;
+            let request = nodes::pod_request(&settings.nodes, &samples.pods)?;
+            let groups = super::node_groups::read(text, &settings.nodes, daemonsets, request)?;
+            (None, Some(groups))
+        }
+        None => {
+            let group = node_group(
+                &settings,
+                (&nodes, &all_pods),
+                &samples.pods,
+                &loaded,
+                counts.current,
+            )?;
+            (group, None)
+        }
+    };
 
     Ok(Scenario {
         scaled_to_zero: loaded.status.scaled_to_zero,
@@ -311,6 +326,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         input_diagnostics: said.diagnostics,
         sources,
         nodes: node_group,
+        node_groups,
         approximation,
         observed_status,
         keda,

@@ -78,6 +78,8 @@ pub struct Inputs {
     /// `kubectl get nodes -o json` and the cluster's pods, for the Nodes section.
     pub nodes: Option<Text>,
     pub all_pods: Option<Text>,
+    /// `--node-groups`: several Cluster Autoscaler node groups, instead of one.
+    pub node_groups: Option<Text>,
     pub settings: Settings,
     /// Live mode: the API server answered every input but `history` (a file given beside it).
     pub live: Option<LiveSource>,
@@ -131,6 +133,8 @@ pub struct NodeSettings {
     pub pod_request: Option<String>,
     pub scale_down_utilization_threshold: f64,
     pub scale_down_unneeded_time: String,
+    /// `--expander`: the chain, as given (least-waste when `None`).
+    pub expander: Option<String>,
 }
 
 impl Default for NodeSettings {
@@ -144,6 +148,7 @@ impl Default for NodeSettings {
             pod_request: None,
             scale_down_utilization_threshold: 0.5,
             scale_down_unneeded_time: "10m".to_string(),
+            expander: None,
         }
     }
 }
@@ -258,6 +263,7 @@ impl Inputs {
             events: None,
             nodes: None,
             all_pods: None,
+            node_groups: None,
             settings,
             live: None,
         }

@@ -14,6 +14,7 @@ pub mod kubectl;
 pub mod live;
 pub mod load_csv;
 pub mod manifest;
+pub mod node_groups;
 pub mod nodes;
 pub mod past;
 pub mod paste;

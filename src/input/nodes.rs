@@ -156,6 +156,34 @@ fn cluster_nodes(
     Ok(Some(parsed))
 }
 
+/// What `--daemonset-requests` take on every node: requests summed, a pod slot each unless
+/// `pods=N` says otherwise.
+pub fn daemonsets(flags: &NodeSettings) -> Result<Capacity, InputError> {
+    let mut daemonsets = Capacity::default();
+    for text in &flags.daemonset_requests {
+        let (r, pods) = parse_resource_list("--daemonset-requests", text)?;
+        for (name, v) in r.0 {
+            match daemonsets.resources.0.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, total)) => *total = total.saturating_add(v),
+                None => daemonsets.resources.0.push((name, v)),
+            }
+        }
+        daemonsets.pods += pods.unwrap_or(1);
+    }
+    Ok(daemonsets)
+}
+
+/// The workload's pod request: `--pod-request`, else the most common among the samples.
+pub fn pod_request(flags: &NodeSettings, pods: &[Pod]) -> Result<(Resources, String), InputError> {
+    Ok(match &flags.pod_request {
+        Some(text) => (
+            parse_resource_list("--pod-request", text)?.0,
+            "--pod-request".to_string(),
+        ),
+        None => pod_request_from_samples(pods),
+    })
+}
+
 /// `--nodes` and `--all-pods`, when given.
 #[derive(Clone, Copy, Default)]
 pub struct NodeFiles<'a> {
@@ -214,19 +242,7 @@ pub fn from_settings(
             return Ok(None);
         }
     };
-    let mut daemonsets = Capacity::default();
-    let mut daemonset_pods = 0;
-    for text in &flags.daemonset_requests {
-        let (r, pods) = parse_resource_list("--daemonset-requests", text)?;
-        for (name, v) in r.0 {
-            match daemonsets.resources.0.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, total)) => *total = total.saturating_add(v),
-                None => daemonsets.resources.0.push((name, v)),
-            }
-        }
-        daemonset_pods += pods.unwrap_or(1);
-    }
-    daemonsets.pods = daemonset_pods;
+    let daemonsets = daemonsets(flags)?;
     let (existing, daemonsets) = match cluster {
         // The DaemonSets found on the template node, unless the flags name them.
         Some((nodes, found)) if flags.daemonset_requests.is_empty() => {
@@ -238,13 +254,7 @@ pub fn from_settings(
             daemonsets,
         ),
     };
-    let (pod_request, pod_request_source) = match &flags.pod_request {
-        Some(text) => (
-            parse_resource_list("--pod-request", text)?.0,
-            "--pod-request".to_string(),
-        ),
-        None => pod_request_from_samples(pods),
-    };
+    let (pod_request, pod_request_source) = pod_request(flags, pods)?;
     if !(flags.scale_down_utilization_threshold.is_finite()
         && (0.0..=1.0).contains(&flags.scale_down_utilization_threshold))
     {

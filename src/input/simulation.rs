@@ -288,6 +288,7 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         warnings,
         input_diagnostics: Vec::new(),
         nodes: None,
+        node_groups: None,
         approximation: false,
         observed_status: None,
         keda,
@@ -834,6 +835,7 @@ fn node_group(
         scale_down_utilization_threshold: args.scale_down_utilization_threshold.unwrap_or(0.5),
         scale_down_unneeded_time: (args.scale_down_unneeded_time.clone())
             .unwrap_or_else(|| "10m".to_string()),
+        expander: None,
     };
     let Some(mut input) = from_settings(&flags, NodeFiles::default(), &[], namespace)? else {
         return Ok(None);

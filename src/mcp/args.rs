@@ -100,6 +100,7 @@ impl NodeArgs {
                 .unwrap_or(d.scale_down_utilization_threshold),
             scale_down_unneeded_time: (self.scale_down_unneeded_time)
                 .unwrap_or(d.scale_down_unneeded_time),
+            expander: None,
         }
     }
 }

@@ -293,12 +293,17 @@ pub(crate) fn nodes_rows(n: &NodesReport) -> Vec<Vec<String>> {
         None => "none hit".to_string(),
         Some("nodeGroupMax") => "the node group's maximum size".to_string(),
         Some("maxNodesTotal") => "--max-nodes-total".to_string(),
+        Some("noExpansionOptions") => "no node group can take the remaining pods".to_string(),
+        Some("tie") => "a tie the Cluster Autoscaler breaks at random (see the loops)".to_string(),
         Some("podTooLarge") => {
             "the pod is larger than a node of this group: never schedulable here".to_string()
         }
         Some(other) => other.to_string(),
     };
     table.push(vec!["limits".to_string(), limit]);
+    if let Some(plan) = &n.node_groups {
+        table.extend(crate::render::node_groups::plan_rows(plan));
+    }
     if !n.underutilized_nodes.is_empty() {
         table.push(vec![
             "scale-down".to_string(),

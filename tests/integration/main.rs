@@ -21,6 +21,7 @@ mod kubectl_real;
 mod live;
 mod live_flags;
 mod mcp;
+mod node_groups;
 mod nodes;
 mod paste;
 mod prometheus;

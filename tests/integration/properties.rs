@@ -326,6 +326,7 @@ fn build(p: &Params) -> Scenario {
         warnings: Vec::new(),
         input_diagnostics: Vec::new(),
         nodes: None,
+        node_groups: None,
         approximation: false,
         observed_status: None,
         keda: None,

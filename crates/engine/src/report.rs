@@ -4,6 +4,7 @@
 //! in the Kubernetes API; `SCHEMA_VERSION` changes whenever a key changes meaning or disappears.
 
 pub mod fleet;
+pub mod node_groups;
 pub mod what_if;
 
 use schemars::JsonSchema;
@@ -398,6 +399,8 @@ pub struct NodesReport {
     /// After a scale-down: nodes at or under the threshold, removable once unneeded that long.
     pub underutilized_nodes: Vec<String>,
     pub nodes: Vec<NodeSummary>,
+    /// With `--node-groups`: the Cluster Autoscaler's loops over several groups; null otherwise.
+    pub node_groups: Option<node_groups::NodeGroupsReport>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

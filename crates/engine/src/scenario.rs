@@ -6,6 +6,7 @@
 
 pub mod fleet;
 pub mod keda;
+pub mod node_groups;
 pub mod simulation;
 
 use std::collections::BTreeMap;
@@ -517,6 +518,8 @@ pub struct Scenario {
     pub input_diagnostics: Vec<crate::report::Diagnostic>,
     /// The node group, when node information was given.
     pub nodes: Option<NodeInput>,
+    /// Several Cluster Autoscaler node groups (`--node-groups`), instead of `nodes`.
+    pub node_groups: Option<node_groups::NodeGroupsInput>,
     /// The result is approximated from the HPA's status alone (no pods were given).
     pub approximation: bool,
     /// What the manifest's status says the controller computed at its last sync, to compare.

@@ -407,6 +407,7 @@ impl Files {
             events: Some(self.events),
             nodes,
             all_pods,
+            node_groups: None,
             settings,
             live: None,
         }

@@ -13,6 +13,7 @@ pub mod keda;
 pub mod memory;
 pub mod metrics;
 pub mod metrics_client;
+pub mod node_groups;
 pub mod nodes;
 pub mod normalize;
 pub mod others;
@@ -152,7 +153,15 @@ fn evaluate_sync(scenario: &Scenario) -> Report {
     report.nodes = scenario
         .nodes
         .as_ref()
-        .map(|n| nodes::plan(n, scenario.current_replicas, sync.desired_replicas));
+        .map(|n| nodes::plan(n, scenario.current_replicas, sync.desired_replicas))
+        .or_else(|| {
+            let groups = scenario.node_groups.as_ref()?;
+            Some(node_groups::nodes_report(
+                groups,
+                scenario.current_replicas,
+                sync.desired_replicas,
+            ))
+        });
     if scenario.approximation {
         status::label_approximation(&mut report);
     }

@@ -182,10 +182,15 @@ pub fn pods_per_node(
 }
 
 pub(crate) fn template_slot(name: String, input: &NodeInput) -> Slot {
+    fresh_slot(name, &input.template, &input.daemonsets)
+}
+
+/// A fresh node of `template` with the DaemonSets' pods on it.
+pub(crate) fn fresh_slot(name: String, template: &Capacity, daemonsets: &Capacity) -> Slot {
     Slot {
         name,
-        allocatable: input.template.clone(),
-        requested: input.daemonsets.clone(),
+        allocatable: template.clone(),
+        requested: daemonsets.clone(),
         workload_pods: 0,
         schedulable: true,
         added: false,
@@ -205,11 +210,23 @@ pub(crate) struct Estimate {
 // fills nodes opened earlier in this estimate (stopping at the first pod that fits none), then
 // packs next-fit onto new template nodes, at most `limit` of them.
 pub(crate) fn estimate(groups: &[(Resources, i64)], input: &NodeInput, limit: i64) -> Estimate {
+    estimate_on(groups, &input.template, &input.daemonsets, limit)
+}
+
+/// [`estimate`] for any template node and DaemonSets: what each node group's option computes.
+pub(crate) fn estimate_on(
+    groups: &[(Resources, i64)],
+    template: &Capacity,
+    daemonsets: &Capacity,
+    limit: i64,
+) -> Estimate {
+    // Port of DecreasingPodOrderer.calculatePodScore: cpu and memory over the template's
+    // allocatable, summed.
     let score = |r: &Resources| {
         ["cpu", "memory"]
             .iter()
             .filter_map(|name| {
-                let alloc = input.template.resources.get(name).filter(|a| *a > 0)?;
+                let alloc = template.resources.get(name).filter(|a| *a > 0)?;
                 Some(ratio(r.get(name).unwrap_or(0), alloc))
             })
             .sum::<f64>()
@@ -253,7 +270,7 @@ pub(crate) fn estimate(groups: &[(Resources, i64)], input: &NodeInput, limit: i6
                 new_allowed = false;
                 break;
             }
-            let mut slot = template_slot(format!("new-{}", opened.len() + 1), input);
+            let mut slot = fresh_slot(format!("new-{}", opened.len() + 1), template, daemonsets);
             slot.added = true;
             if !slot.fits(request) {
                 break;
@@ -425,6 +442,7 @@ pub fn plan(input: &NodeInput, current: i32, desired: i32) -> NodesReport {
         scale_down_unneeded_time: input.scale_down_unneeded_time.to_string(),
         underutilized_nodes: underutilized,
         nodes,
+        node_groups: None,
     }
 }
 

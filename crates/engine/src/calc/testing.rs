@@ -111,6 +111,7 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         warnings: Vec::new(),
         input_diagnostics: Vec::new(),
         nodes: None,
+        node_groups: None,
         approximation: false,
         observed_status: None,
         keda: None,
