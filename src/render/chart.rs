@@ -966,7 +966,7 @@ mod tests {
             width: 200,
         };
         let table = crate::render::timeline::table(&sim, layout);
-        assert!(table.contains("12-01 00:04:00"), "{table}");
+        assert!(table.contains("12-01 00:02:00"), "{table}");
     }
 
     #[test]
