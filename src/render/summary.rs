@@ -1,12 +1,15 @@
 //! The short text beside the JSON of an MCP tool's answer (`hpacalc mcp`): what a person reads
 //! first, in the table's own words. One sync: the decision line and the WHY lines; a simulation:
 //! its summary lines; an audit: its counts and its findings; a comparison: each configuration's
-//! figures. Each reads the value only, as every renderer does.
+//! figures. Each reads the value only, as every renderer does. Names and messages from the
+//! inputs are terminal text (`render::escape::terminal`): a line break in one cannot start a line
+//! of its own.
 
 use std::fmt::Write;
 
 use crate::calc::simulate::Simulation;
 use crate::calc::simulate::compare::Comparison;
+use crate::render::escape::terminal as shown;
 use crate::render::fleet::summary_line;
 use crate::render::table::decision_line;
 use crate::render::timeline::summary_lines;
@@ -23,9 +26,9 @@ fn severity(s: Severity) -> &'static str {
 
 /// One named cause (a diagnostic or a finding) and its fix, as the WHY section words them.
 fn cause(out: &mut String, s: Severity, code: &str, message: &str, fix: &str) {
-    let _ = writeln!(out, "{} {code}: {message}", severity(s));
+    let _ = writeln!(out, "{} {}: {}", severity(s), shown(code), shown(message));
     if !fix.is_empty() {
-        let _ = writeln!(out, "  fix: {fix}");
+        let _ = writeln!(out, "  fix: {}", shown(fix));
     }
 }
 
@@ -33,8 +36,10 @@ fn cause(out: &mut String, s: Severity, code: &str, message: &str, fix: &str) {
 pub fn report(report: &Report) -> String {
     let (arrow, summary) = decision_line(report);
     let mut out = format!(
-        "HPA {} → {}\n{arrow}  {summary}\n",
-        report.hpa, report.target
+        "HPA {} → {}\n{arrow}  {}\n",
+        shown(&report.hpa),
+        shown(&report.target),
+        shown(summary)
     );
     if !report.diagnostics.is_empty() {
         out.push_str("WHY\n");
@@ -43,16 +48,16 @@ pub fn report(report: &Report) -> String {
         cause(&mut out, d.severity, &d.code, &d.message, &d.fix);
     }
     for w in &report.warnings {
-        let _ = writeln!(out, "warning: {w}");
+        let _ = writeln!(out, "warning: {}", shown(w));
     }
     out
 }
 
 /// A simulation: which HPA, and the summary the timeline ends with.
 pub fn simulation(sim: &Simulation) -> String {
-    let mut out = format!("HPA {} → {}\n", sim.hpa, sim.target);
+    let mut out = format!("HPA {} → {}\n", shown(&sim.hpa), shown(&sim.target));
     for line in summary_lines(sim) {
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "{}", shown(&line));
     }
     out
 }
@@ -81,7 +86,7 @@ pub fn comparison(cmp: &Comparison) -> String {
             "#{} {}: peak replicas {}, pod-hours {}, scale events {}, direction changes {}, \
              time above target {}s",
             i + 1,
-            c.name,
+            shown(&c.name),
             f.peak_replicas,
             f.pod_hours,
             f.scale_events,

@@ -482,6 +482,16 @@ fn replica_counts(raw: &Value, spec: &FieldPath) -> Result<ReplicaCounts, FieldE
 }
 
 // Port of verifyName (scaledobject_webhook.go).
+/// A name quoted with its length, once: `quoted` gives the length of a name it cuts.
+fn with_length(name: &str) -> String {
+    let count = name.chars().count();
+    if count > crate::error::ECHO_CHARS {
+        crate::error::quoted(name)
+    } else {
+        format!("{} ({count} characters)", crate::error::quoted(name))
+    }
+}
+
 fn verify_name(
     meta: &FieldPath,
     name: &str,
@@ -502,11 +512,10 @@ fn verify_name(
         return Err(field_error(
             hpa_config.key("name"),
             format!(
-                "found the HPA name {} of {} characters, expected at most {MAX_LABEL_VALUE}: set \
+                "found the HPA name {}, expected at most {MAX_LABEL_VALUE} characters: set \
                  spec.advanced.horizontalPodAutoscalerConfig.name to a shorter name or shorten \
                  the ScaledObject's name",
-                crate::error::quoted(hpa_name),
-                hpa_name.len()
+                with_length(hpa_name)
             ),
         ));
     }
