@@ -320,6 +320,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         config: settings.controller,
         memory: past.memory,
         bounded: past.bounded,
+        earliest_now: observed.earliest_now,
         now,
         input_notes: said.notes,
         warnings: said.warnings,

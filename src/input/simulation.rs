@@ -294,6 +294,7 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         keda,
         sources: Vec::new(),
         bounded: Vec::new(),
+        earliest_now: None,
     };
     let model = model(args, &pod_request, template.as_ref(), &container, duration)?;
     Ok(Setup {

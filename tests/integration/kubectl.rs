@@ -150,19 +150,59 @@ fn pods_ready_an_hour_before_a_top_capture_are_not_in_their_initialization_perio
     let said = (v["assumptions"].as_array().unwrap().iter()).any(|a| {
         a.as_str().unwrap().starts_with(&format!(
             "No --now, and no time of the capture in the inputs (a pod's start or Ready time is \
-             not one; kubectl top text has none): evaluated at the current time, {now}."
+             not one; kubectl top text has none): evaluated at the current time, {now}; the \
+             inputs allow any time from 2026-11-29T14:00:20Z"
         ))
     });
     assert!(said, "{}", v["assumptions"]);
+    // Captured at the pods' Ready transition, inside their initialization period but Ready and
+    // sampled at the evaluation time, the sync gives 6 too: said.
+    let checked = (v["assumptions"].as_array().unwrap().iter()).any(|a| {
+        a == "At the earliest instant the inputs allow, 2026-11-29T14:00:20Z, the sync gives 6 too."
+    });
+    assert!(checked, "{}", v["assumptions"]);
 }
 
-/// The status was written at a sync before the capture: its newest condition change dates it
-/// when nothing newer does.
+/// The status was written at a sync before the capture: its newest condition change bounds the
+/// capture's time from below, as the pods' times do.
 #[test]
-fn the_status_conditions_date_a_capture_without_sample_times() {
+fn the_status_conditions_only_bound_a_capture_without_sample_times() {
+    // A condition's time is written at a sync before the capture: a lower bound, not the
+    // capture's time. Without a sample time the clock is used, and the bound is said.
     let v = capture_time("hpa-status.yaml", &[]);
-    assert_eq!(v["now"], "2026-11-29T14:58:45Z");
+    assert!(
+        v["now"].as_str().unwrap() > "2026-11-29T14:58:45Z",
+        "{}",
+        v["now"]
+    );
     assert_eq!(v["desiredReplicas"], 6);
+    let said = (v["assumptions"].as_array().unwrap().iter()).any(|a| {
+        a.as_str()
+            .unwrap()
+            .contains("the inputs allow any time from 2026-11-29T14:58:45Z")
+    });
+    assert!(said, "{:#}", v["assumptions"]);
+}
+
+/// The issue's capture: `kubectl top` text (no clock), the pods' JSON with Ready transitions at
+/// 14:00:20, and a status whose newest condition is 20 s older. The capture cannot predate the
+/// pods' own Ready transitions: they are ready, and the sync scales 4 → 6, not 4 → 4.
+#[test]
+fn now_never_predates_the_pods_ready_transitions() {
+    let v = capture_time("hpa-condition-before-ready.yaml", &[]);
+    assert!(
+        v["now"].as_str().unwrap() >= "2026-11-29T14:00:20Z",
+        "{}",
+        v["now"]
+    );
+    assert_eq!(v["metrics"][0]["readyPods"], 4, "{}", v["metrics"][0]);
+    assert_eq!(v["desiredReplicas"], 6);
+    let said = (v["assumptions"].as_array().unwrap().iter()).any(|a| {
+        a.as_str()
+            .unwrap()
+            .contains("the inputs allow any time from 2026-11-29T14:00:20Z (in fixtures/kubectl/capture-time/pods.json)")
+    });
+    assert!(said, "{:#}", v["assumptions"]);
 }
 
 /// Memory reads in binary units in sentences, exact at the band's edges; the JSON keeps the

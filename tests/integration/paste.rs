@@ -614,3 +614,66 @@ fn an_unknown_external_metric_in_describe_text_is_the_controllers_failed_metric(
         codes(&v)
     );
 }
+
+/// Issue 36, item 4: a v1 HPA with no current utilization whose conditions annotation says
+/// `ScalingActive False FailedGetResourceMetric` is answered (exit 0), the reason first in WHY:
+/// the controller keeps the count. It used to be refused with "no pods: pass --pods".
+#[test]
+fn a_v1_failure_in_the_conditions_annotation_is_the_answer() {
+    let v = json(&["--hpa", "fixtures/hpa/v1-failed-metric.yaml"]);
+    assert_eq!(
+        (&v["currentReplicas"], &v["desiredReplicas"]),
+        (&4.into(), &4.into())
+    );
+    let first = &v["diagnostics"][0];
+    assert_eq!(first["code"], "StatusFailure", "{:#}", v["diagnostics"]);
+    assert!(
+        first["message"].as_str().unwrap().starts_with(
+            "the controller reports ScalingActive=False FailedGetResourceMetric since \
+             2026-11-29T14:00:00Z: the HPA was unable to compute the replica count"
+        ),
+        "{}",
+        first["message"]
+    );
+}
+
+/// Issue 36, item 1: a legacy scale-up event (describe's Events: 4 → 6, the limit 8) ran the
+/// sync forward: only a recommendation of 6 sets it, so it is not a floor that lets the window
+/// hold more. A paste of the events as `kubectl get events` prints them, with the HPA's YAML.
+#[test]
+fn a_legacy_scale_up_event_is_run_forward_not_taken_as_a_floor() {
+    let dir = temp_dir("legacy-scale-up");
+    let hpa = dir.join("hpa.yaml");
+    std::fs::write(
+        &hpa,
+        "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\n  \
+         namespace: shop\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    \
+         name: web\n  minReplicas: 2\n  maxReplicas: 20\n  metrics:\n  - type: Resource\n    \
+         resource:\n      name: cpu\n      target:\n        type: Utilization\n        \
+         averageUtilization: 50\nstatus:\n  currentReplicas: 6\n  desiredReplicas: 6\n  \
+         currentMetrics:\n  - type: Resource\n    resource:\n      name: cpu\n      current:\n        \
+         averageUtilization: 66\n        averageValue: 330m\n",
+    )
+    .unwrap();
+    let events = dir.join("events.txt");
+    std::fs::write(
+        &events,
+        "LAST SEEN   TYPE     REASON              OBJECT                          MESSAGE\n\
+         60s         Normal   SuccessfulRescale   horizontalpodautoscaler/web     New size: 6; reason: cpu resource utilization (percentage of request) above target\n",
+    )
+    .unwrap();
+    let v = json(&[
+        "--hpa",
+        hpa.to_str().unwrap(),
+        "--events",
+        events.to_str().unwrap(),
+    ]);
+    let said = v["assumptions"].to_string();
+    assert!(said.contains("that sync recommended"), "{said}");
+    assert!(
+        !(v["diagnostics"].as_array().unwrap().iter())
+            .any(|d| d["code"] == "MemoryBounded" && d["message"].as_str().unwrap().contains("20")),
+        "{:#}",
+        v["diagnostics"]
+    );
+}

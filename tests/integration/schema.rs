@@ -205,3 +205,29 @@ fn a_wrong_type_deep_inside_does_not_fit() {
     );
     assert!(message.contains("$.metrics[0]: key `extra`"), "{message}");
 }
+
+/// `otherOutcomes` (issue 36): in the report's schema with its meaning, and an answer that has
+/// outcomes fits it.
+#[test]
+fn other_outcomes_are_in_the_schema_and_an_inferred_answer_fits() {
+    let report = &schemas()["report"];
+    let field = &report["properties"]["otherOutcomes"];
+    assert!(
+        field["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("consistent with the HPA's status")),
+        "{field}"
+    );
+    let outcome = resolve(report, "#/$defs/Outcome");
+    for key in ["replicas", "when", "settle"] {
+        assert!(outcome["properties"].get(key).is_some(), "{outcome}");
+    }
+    let v = json_output(&[
+        "--hpa",
+        "fixtures/kubectl/hpa.yaml",
+        "--now",
+        "2026-11-29T14:59:58Z",
+    ]);
+    assert_eq!(v["otherOutcomes"][0]["replicas"], 8);
+    assert_fits("report", &v);
+}

@@ -508,6 +508,9 @@ pub struct Scenario {
     /// window recommended what this one recommends and no scale event happened.
     pub memory: Option<ControllerMemory>,
     pub now: Timestamp,
+    /// `now` is the clock because the inputs carry no capture time: the earliest instant they
+    /// allow (the newest of their times), where the decision is checked too.
+    pub earliest_now: Option<Timestamp>,
     /// What the input stage assumed or substituted, said in the output's assumptions.
     pub input_notes: Vec<String>,
     /// What the input stage warned about (unknown keys, stray pods, ...): printed on stderr and

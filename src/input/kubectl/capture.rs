@@ -33,6 +33,9 @@ pub struct Observed {
     /// The scale's selector failed the controller's check (`InvalidSelector`).
     pub selector_error: Option<crate::scenario::SelectorError>,
     pub now: Timestamp,
+    /// `now` is the clock, later than every time in the inputs: the earliest instant they allow
+    /// (the newest of their times), at which the decision is checked too.
+    pub earliest_now: Option<Timestamp>,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
     /// Named causes the captures show (`SelectorOverlap`).
@@ -155,24 +158,28 @@ pub fn observe(
         selector_error: None,
         // Set below, before anything reads it.
         now: Timestamp::GO_ZERO,
+        earliest_now: None,
         notes: Vec::new(),
         warnings: Vec::new(),
         diagnostics: Vec::new(),
         target: None,
         sources: Vec::new(),
     };
-    let mut newest = Newest::default();
+    // `newest`: the capture's own time (a sample's, an answer's); `bound`: every time the
+    // capture cannot predate (the status's conditions, the pods' start and Ready transitions).
+    let (mut newest, mut bound) = (Newest::default(), Newest::default());
     let have_pods = given.pods.is_some();
     let usage_given = given.metrics.is_some();
     let pods = read_pods(given.pods, usage_given, scope, loaded, &mut out)?;
-    // The status was written at a sync before the capture: its newest condition change is a
-    // time the capture is not older than.
     let status_times = (loaded.status.conditions.iter())
         .filter_map(|c| Timestamp::parse_rfc3339(c.last_transition_time.as_deref()?));
-    newest.offer(
+    bound.offer(
         status_times.max(),
         loaded.source.file.as_deref().unwrap_or("the HPA"),
     );
+    if let PodsRead::Captured(file, captured) = &pods {
+        bound.offer(captured.newest, file);
+    }
     let no_excluded = HashSet::new();
     let excluded = match &pods {
         PodsRead::Captured(_, c) => &c.excluded,
@@ -193,7 +200,7 @@ pub fn observe(
         &mut newest,
         |f, t, m| custom::parse_external(f, t, m).map(|v| (custom::newest(&[], &v), v)),
     )?;
-    out.now = evaluation_time(now, &newest, &mut out);
+    out.now = evaluation_time(now, &newest, &bound, &mut out);
 
     let from_files = custom::match_metrics(
         specs,
@@ -370,32 +377,72 @@ fn read_answers<V>(
     Ok(all)
 }
 
-/// `--now`, else the capture's time (said in the assumptions), else the clock (said too).
-fn evaluation_time(now: Option<Timestamp>, newest: &Newest, out: &mut Observed) -> Timestamp {
+/// `--now`; else the capture's time (a sample's), but never before a time the capture cannot
+/// predate (`bound`); else the clock, when not earlier than every such time (else the newest of
+/// them). Each is said in the assumptions.
+fn evaluation_time(
+    now: Option<Timestamp>,
+    newest: &Newest,
+    bound: &Newest,
+    out: &mut Observed,
+) -> Timestamp {
     out.sources.push(match (now, &newest.0) {
         (Some(_), _) => source("now", "flag", Some("--now")),
         (None, Some((_, file))) => source("now", "newest time in the inputs", Some(file)),
         (None, None) => source("now", "clock", None),
     });
-    match (now, &newest.0) {
-        (Some(t), _) => t,
-        (None, Some((t, file))) => {
+    if let Some(t) = now {
+        return t;
+    }
+    let later = |t: Timestamp| bound.0.as_ref().filter(|(b, _)| b.after(t));
+    if let Some((t, file)) = &newest.0 {
+        if let Some((b, in_file)) = later(*t) {
             out.notes.push(format!(
-                "No --now: evaluated at {}, the newest time in the inputs (in {file}).",
-                t.to_rfc3339()
+                "No --now: the newest sample time, {} (in {file}), is before {} (in {in_file}), \
+                 which the capture cannot predate: evaluated at {}.",
+                t.to_rfc3339(),
+                b.to_rfc3339(),
+                b.to_rfc3339()
             ));
-            *t
+            return *b;
         }
-        (None, None) => {
-            // Whole seconds, as kubectl and the API write times.
-            let t = Timestamp(jiff::Timestamp::now().as_second().saturating_mul(1000));
+        out.notes.push(format!(
+            "No --now: evaluated at {}, the newest time in the inputs (in {file}).",
+            t.to_rfc3339()
+        ));
+        return *t;
+    }
+    // Whole seconds, as kubectl and the API write times.
+    let clock = Timestamp(jiff::Timestamp::now().as_second().saturating_mul(1000));
+    let said = "No --now, and no time of the capture in the inputs (a pod's start or Ready time is \
+                not one; kubectl top text has none)";
+    match &bound.0 {
+        Some((b, in_file)) if b.after(clock) => {
             out.notes.push(format!(
-                "No --now, and no time of the capture in the inputs (a pod's start or Ready \
-                 time is not one; kubectl top text has none): evaluated at the current time, \
-                 {}. Pass --now with the time of the capture.",
-                t.to_rfc3339()
+                "{said}: the current time is before {} (in {in_file}), which the capture cannot \
+                 predate: evaluated at {}. Pass --now with the time of the capture.",
+                b.to_rfc3339(),
+                b.to_rfc3339()
             ));
-            t
+            *b
+        }
+        Some((b, in_file)) => {
+            out.notes.push(format!(
+                "{said}: evaluated at the current time, {}; the inputs allow any time from {} \
+                 (in {in_file}). Pass --now with the time of the capture.",
+                clock.to_rfc3339(),
+                b.to_rfc3339()
+            ));
+            out.earliest_now = Some(*b);
+            clock
+        }
+        None => {
+            out.notes.push(format!(
+                "{said}: evaluated at the current time, {}. Pass --now with the time of the \
+                 capture.",
+                clock.to_rfc3339()
+            ));
+            clock
         }
     }
 }

@@ -170,12 +170,13 @@ pub fn with_recommendations(
     out
 }
 
-/// The pods the status hides behind its averages, found forward: the counts of pods unready or
-/// without a sample for which the controller's last sync, from the status's count and values,
-/// gives `status.desiredReplicas`.
+/// The pods the status hides behind its averages, found forward: the counts of pods unready
+/// (`unready`) and without a sample (`missing`) for which the controller's last sync, from the
+/// status's count and values, gives `status.desiredReplicas`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HiddenPods {
-    pub counts: Vec<usize>,
+    /// `(unready, missing)`, fewest hidden first.
+    pub counts: Vec<(usize, usize)>,
     pub replicas: usize,
     /// `status.desiredReplicas`: what the sync gives while they stay so.
     pub status_desired: i32,
@@ -183,14 +184,22 @@ pub struct HiddenPods {
     pub all_reporting: i32,
 }
 
+impl HiddenPods {
+    /// The fewest and the most pods hidden among the survivors.
+    pub fn least_and_most(&self) -> (usize, usize) {
+        let totals = self.counts.iter().map(|(u, m)| u + m);
+        (totals.clone().min().unwrap_or(0), totals.max().unwrap_or(0))
+    }
+}
+
 /// For an answer from the status alone that disagrees with `status.desiredReplicas` (from the
 /// same count): the hidden pods that reproduce it, and the scenario with the fewest of them.
 ///
-/// One count stands for both kinds: the recount (`GetResourceReplicas`, `calcPlainMetric...`)
-/// counts an unready pod and a pod without a sample alike on a scale-up (at 0), and only the one
-/// without a sample on a scale-down (at the target), so hiding a pod's samples covers both. The
-/// synthetic pods are alike: which ones are hidden does not matter, only how many. At most 256
-/// counts are tried (a stride on larger targets).
+/// Two unknowns, because the recount treats them apart (`GetResourceReplicas`): on a scale-up
+/// both count at 0; on a scale-down a pod without a sample counts at the target and an unready
+/// one (cpu, inside its initialization period) drops out. The averages the status holds are over
+/// the other pods, which stay alike: which pods are hidden does not matter, only how many. The
+/// pairs with at most N-1 hidden are tried, on a stride that keeps them under about 4,000.
 pub fn hidden_pods(s: &Scenario, report: &crate::report::Report) -> Option<(HiddenPods, Scenario)> {
     let o = s.observed_status.as_ref()?;
     let d = o.desired_replicas?;
@@ -199,12 +208,21 @@ pub fn hidden_pods(s: &Scenario, report: &crate::report::Report) -> Option<(Hidd
         return None;
     }
     let n = s.pods.len();
+    let stride = (n / 64).max(1);
+    let pairs = (0..n).step_by(stride).flat_map(|u| {
+        (0..n.saturating_sub(u))
+            .step_by(stride)
+            .map(move |m| (u, m))
+    });
+    let mut pairs: Vec<(usize, usize)> = pairs.filter(|&(u, m)| u + m > 0).collect();
+    pairs.sort_by_key(|&(u, m)| (u + m, u));
     let mut trial = s.clone();
-    let counts = survivors((1..n).step_by((n / 256).max(1)), |k| {
-        hide(s, &mut trial, k);
+    let counts = survivors(pairs, |(u, m)| {
+        hide(s, &mut trial, u, m);
         desired_of(&trial) == d
     });
-    hide(s, &mut trial, *counts.first()?);
+    let (u, m) = *counts.first()?;
+    hide(s, &mut trial, u, m);
     let hidden = HiddenPods {
         counts,
         replicas: n,
@@ -214,10 +232,24 @@ pub fn hidden_pods(s: &Scenario, report: &crate::report::Report) -> Option<(Hidd
     Some((hidden, trial))
 }
 
-/// `trial` with the samples of the last `k` pods of `s` removed (every metric's).
-fn hide(s: &Scenario, trial: &mut Scenario, k: usize) {
-    let kept = s.pods.len().saturating_sub(k);
-    let hidden: std::collections::HashSet<&str> = (s.pods.iter().skip(kept))
+/// `trial` as `s` with the last `missing` pods without samples (every metric's) and the
+/// `unready` before them unready: Ready=False since now, started now (inside the cpu
+/// initialization period).
+fn hide(s: &Scenario, trial: &mut Scenario, unready: usize, missing: usize) {
+    let n = s.pods.len();
+    let sampled = n.saturating_sub(missing);
+    let ready = sampled.saturating_sub(unready);
+    for (i, (pod, original)) in trial.pods.iter_mut().zip(&s.pods).enumerate() {
+        pod.clone_from(original);
+        if (ready..sampled).contains(&i) {
+            pod.start_time = Some(s.now);
+            pod.ready = Some(crate::scenario::ReadyCondition {
+                status: crate::scenario::ConditionStatus::False,
+                last_transition_time: s.now,
+            });
+        }
+    }
+    let hidden: std::collections::HashSet<&str> = (s.pods.iter().skip(sampled))
         .map(|p| p.name.as_str())
         .collect();
     trial.metrics.resource = (s.metrics.resource.iter())
@@ -225,11 +257,11 @@ fn hide(s: &Scenario, trial: &mut Scenario, k: usize) {
         .cloned()
         .collect();
     for (name, values) in &s.metrics.pods {
-        let sampled = (values.iter())
+        let kept = (values.iter())
             .filter(|v| !hidden.contains(v.pod.as_str()))
             .cloned()
             .collect();
-        trial.metrics.pods.insert(name.clone(), sampled);
+        trial.metrics.pods.insert(name.clone(), kept);
     }
 }
 
@@ -245,8 +277,7 @@ fn desired_of(s: &Scenario) -> i32 {
 pub fn hidden_pods_diagnostic(h: &HiddenPods) -> crate::report::Diagnostic {
     use crate::report::{Diagnostic, Severity};
     let (d, all, n) = (h.status_desired, h.all_reporting, h.replicas);
-    let least = h.counts.first().copied().unwrap_or_default();
-    let most = h.counts.last().copied().unwrap_or_default();
+    let (least, most) = h.least_and_most();
     let how_many = if most + 1 >= n {
         format!("at least {least}")
     } else if least == most {
@@ -267,6 +298,60 @@ pub fn hidden_pods_diagnostic(h: &HiddenPods) -> crate::report::Diagnostic {
         "pass --pods (kubectl get pods -o json) and --metrics (kubectl top pods, or the \
          PodMetrics) to see which pods",
     )
+}
+
+/// `now` is the clock, and the inputs allow any instant from `earliest`: the sync is run at
+/// `earliest` too; where its count differs, the instant from which the clock's answer holds is
+/// found by bisection over whole seconds (the answer changes once as pods age past their
+/// initialization periods and windows expire; about 30 syncs for a year's range), and said.
+pub fn at_the_earliest_instant(
+    s: &Scenario,
+    earliest: Timestamp,
+    evaluate: impl Fn(&Scenario) -> crate::report::Report,
+    report: &mut crate::report::Report,
+) {
+    let mut at = Scenario {
+        earliest_now: None,
+        ..s.clone()
+    };
+    let mut count_at = |t: Timestamp| {
+        at.now = t;
+        evaluate(&at).desired_replicas
+    };
+    let first = count_at(earliest);
+    let answer = report.desired_replicas;
+    if first == answer {
+        report.assumptions.push(format!(
+            "At the earliest instant the inputs allow, {}, the sync gives {answer} too.",
+            earliest.to_rfc3339()
+        ));
+        return;
+    }
+    // The last second that still gives `first`, and the first that gives the answer.
+    let (mut low, mut high) = (earliest.0 / 1000, s.now.0 / 1000);
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if count_at(Timestamp(mid * 1000)) == first {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    let from = Timestamp(high * 1000).to_rfc3339();
+    report.assumptions.push(format!(
+        "The inputs allow any instant from {}: captured then, the sync gives {first}; it gives \
+         {answer} from {from}.",
+        earliest.to_rfc3339()
+    ));
+    report.decision.summary = format!(
+        "{}; or {first} if captured before {from} (pass --now with the capture's time)",
+        report.decision.summary
+    );
+    report.other_outcomes.push(crate::report::Outcome {
+        replicas: first,
+        when: format!("if the capture was taken before {from}"),
+        settle: "pass --now with the capture's time".to_string(),
+    });
 }
 
 #[cfg(test)]
@@ -404,7 +489,9 @@ mod tests {
         // 1 hidden pod: 64 % → 7; 2: 48 %, inside the tolerance; 3 and 4: the recount turns
         // the scale-up into a scale-down, and the controller keeps 5.
         let (hidden, _) = hidden_pods(&s, &plain).unwrap();
-        assert_eq!(hidden.counts, vec![2, 3, 4]);
+        // On a scale-up an unready pod counts as one without a sample: both kinds survive.
+        assert_eq!(hidden.least_and_most(), (2, 4));
+        assert!(hidden.counts.contains(&(0, 2)) && hidden.counts.contains(&(2, 0)));
         let r = evaluate(&s);
         assert_eq!(r.desired_replicas, 5);
         assert_eq!(r.diagnostics[0].code, "StatusHiddenPods");
@@ -443,6 +530,34 @@ mod tests {
         let r = evaluate(&s);
         assert_eq!(r.desired_replicas, 8);
         assert!(r.other_outcomes.is_empty());
+    }
+
+    #[test]
+    fn the_earliest_instant_the_inputs_allow_is_checked_and_the_change_dated() {
+        // A recommendation of 10 made 100 s before the earliest instant stays in the 300 s
+        // legacy window (inclusive) until 200 s after it: captured then, the count is held.
+        let mut s = scenario(vec![cpu_utilization(50)], 10, 250);
+        let earliest = s.now;
+        s.memory = Some(ControllerMemory {
+            recommendations: vec![Recommendation {
+                replicas: 10,
+                timestamp: earliest.sub(Duration::from_secs(100)),
+            }],
+            ..ControllerMemory::default()
+        });
+        s.now = earliest.add(Duration::from_secs(1000));
+        s.earliest_now = Some(earliest);
+        let r = evaluate(&s);
+        assert_eq!(r.desired_replicas, 5);
+        assert_eq!(r.other_outcomes[0].replicas, 10);
+        let changes = earliest.add(Duration::from_secs(201)).to_rfc3339();
+        assert!(
+            (r.assumptions.iter()).any(|a| a.ends_with(&format!(
+                "captured then, the sync gives 10; it gives 5 from {changes}."
+            ))),
+            "{:#?}",
+            r.assumptions
+        );
     }
 
     #[test]

@@ -34,6 +34,14 @@ use crate::scenario::Scenario;
 /// KEDA's poll comes first (`keda`): the HPA's sync then reads what KEDA serves and starts from
 /// the count KEDA set, and the report's desired count is the result of both.
 pub fn evaluate(scenario: &Scenario) -> Report {
+    let mut report = evaluate_now(scenario);
+    if let Some(earliest) = scenario.earliest_now.filter(|t| t.before(scenario.now)) {
+        infer::at_the_earliest_instant(scenario, earliest, evaluate_now, &mut report);
+    }
+    report
+}
+
+fn evaluate_now(scenario: &Scenario) -> Report {
     let Some(k) = &scenario.keda else {
         return evaluate_hpa(scenario);
     };
@@ -101,7 +109,7 @@ fn with_hidden_pods(hidden: &infer::HiddenPods, trial: &Scenario) -> Report {
     report.assumptions.push(format!(
         "The status's averages hide {} pod(s) unready or without a sample: the fewest for which \
          the controller's sync gives status.desiredReplicas {} from these values.",
-        hidden.counts.first().copied().unwrap_or_default(),
+        hidden.least_and_most().0,
         hidden.status_desired
     ));
     // The pods without a sample are inferred, not seen: no metrics pipeline to check.

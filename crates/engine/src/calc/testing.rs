@@ -117,6 +117,7 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         keda: None,
         sources: Vec::new(),
         bounded: Vec::new(),
+        earliest_now: None,
     }
 }
 

@@ -1,0 +1,97 @@
+//! The cost of issue 36's forward inference: one `evaluate` of an answer from the status alone
+//! whose count needs hidden pods (the (unready, missing) pairs searched), and of a describe
+//! text's rescale event (every recommendation run through that sync), against the same sync
+//! without them. `cargo run --release -p hpacalc-engine --example infer_cost`; the numbers are in
+//! docs/performance.md.
+
+use std::time::Instant;
+
+use hpacalc_engine::calc::evaluate;
+use hpacalc_engine::calc::testing::{cpu_utilization, scenario};
+use hpacalc_engine::scenario::{
+    BoundedRecommendation, ControllerMemory, ObservedMetric, ObservedStatus, Recommendation,
+    ScaleEvent, Scenario,
+};
+use hpacalc_engine::time::Duration;
+
+/// `n` pods at 80 % of a 50 % target; with `status`, the controller kept `n`.
+fn status_only(n: usize, status: bool) -> Scenario {
+    let mut s = scenario(vec![cpu_utilization(50)], n, 800);
+    s.hpa.max_replicas = i32::try_from(4 * n).unwrap_or(i32::MAX);
+    s.approximation = true;
+    let count = i32::try_from(n).unwrap_or(i32::MAX);
+    s.observed_status = status.then(|| ObservedStatus {
+        conditions: Vec::new(),
+        current_replicas: Some(count),
+        desired_replicas: Some(count),
+        current_metrics: vec![ObservedMetric {
+            metric_type: "Resource".into(),
+            name: "cpu".into(),
+            value_milli: None,
+            average_value_milli: Some(800),
+            average_utilization: Some(80),
+        }],
+    });
+    s
+}
+
+/// A legacy scale-up 4 → 6 a minute ago, maxReplicas `max`.
+fn rescaled(max: i32, bounded: bool) -> Scenario {
+    let mut s = scenario(vec![cpu_utilization(50)], 6, 660);
+    s.hpa.max_replicas = max;
+    let at = s.now.sub(Duration::from_secs(60));
+    s.memory = Some(ControllerMemory {
+        recommendations: vec![Recommendation {
+            replicas: 6,
+            timestamp: at,
+        }],
+        scale_up_events: vec![ScaleEvent {
+            replica_change: 2,
+            timestamp: at,
+            outdated: false,
+        }],
+        scale_down_events: Vec::new(),
+    });
+    if bounded {
+        s.bounded = vec![BoundedRecommendation {
+            timestamp: at,
+            new_size: 6,
+        }];
+    }
+    s
+}
+
+/// The median of `runs` evaluations, in microseconds.
+fn median_micros(s: &Scenario, runs: usize) -> f64 {
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            std::hint::black_box(evaluate(std::hint::black_box(s)));
+            start.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times.get(times.len() / 2).copied().unwrap_or_default()
+}
+
+fn main() {
+    println!("case\twithout\twith\t(median µs of one evaluate)");
+    for n in [5, 50, 500] {
+        let runs = if n > 100 { 5 } else { 51 };
+        let (plain, inferred) = (status_only(n, false), status_only(n, true));
+        println!(
+            "status alone, {n} pods\t{:.0}\t{:.0}",
+            median_micros(&plain, runs),
+            median_micros(&inferred, runs)
+        );
+    }
+    for max in [10, 100, 1000] {
+        let runs = if max > 100 { 5 } else { 51 };
+        let (plain, inferred) = (rescaled(max, false), rescaled(max, true));
+        println!(
+            "one rescale event, maxReplicas {max}\t{:.0}\t{:.0}",
+            median_micros(&plain, runs),
+            median_micros(&inferred, runs)
+        );
+    }
+}
