@@ -248,14 +248,15 @@ pub struct Cli {
 #[derive(Debug, Clone, Default, clap::Args)]
 #[command(next_help_heading = "What if")]
 pub struct WhatIfFlags {
-    /// Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the
-    /// rightsizing or VPA case (repeatable)
-    #[arg(long = "set-request", value_name = "CONTAINER.RESOURCE=QTY")]
+    /// Give every container another request, `RESOURCE=QUANTITY` (cpu=250m, as `kubectl set
+    /// resources --requests` does), or one container, `CONTAINER.RESOURCE=QUANTITY`
+    /// (app.cpu=250m): the rightsizing or VPA case (repeatable)
+    #[arg(long = "set-request", value_name = "[CONTAINER.]RESOURCE=QTY")]
     pub set_request: Vec<String>,
 
-    /// Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can
-    /// use; repeatable)
-    #[arg(long = "set-limit", value_name = "CONTAINER.RESOURCE=QTY")]
+    /// Give every container (`RESOURCE=QUANTITY`) or one (`CONTAINER.RESOURCE=QUANTITY`) another
+    /// limit (simulate: what a pod can use; repeatable)
+    #[arg(long = "set-limit", value_name = "[CONTAINER.]RESOURCE=QTY")]
     pub set_limit: Vec<String>,
 
     /// Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)
@@ -471,7 +472,7 @@ pub struct DiffArgs {
     pub output: DiffFormat,
 
     /// Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events,
-    /// pod-hours>N%, time-above-target>N% (repeatable; needs --load)
+    /// pod-hours[>N%], time-above-target[>N%] (alone: any increase; repeatable; needs --load)
     #[arg(long, value_name = "RULE")]
     pub fail_on: Vec<String>,
 
