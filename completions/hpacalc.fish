@@ -74,8 +74,8 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -s v -l v -d 'kubectl\'s l
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l save -d 'Also write what was read as offline files, with command.txt to reproduce the answer' -r -F
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l watch-count -d 'Stop --watch after N evaluations (for tests)' -r
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -l set-request -d 'Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)' -r
-complete -c hpacalc -n "__fish_hpacalc_needs_command" -l set-limit -d 'Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can use; repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l set-request -d 'Give every container another request, `RESOURCE=QUANTITY` (cpu=250m, as `kubectl set resources --requests` does), or one container, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l set-limit -d 'Give every container (`RESOURCE=QUANTITY`) or one (`CONTAINER.RESOURCE=QUANTITY`) another limit (simulate: what a pod can use; repeatable)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-up-tolerance -d 'Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-tolerance -d 'Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l min -d 'Set spec.minReplicas' -r
@@ -128,8 +128,8 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l name -d 'Pi
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l replicas -d 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l compare -d 'Another HPA manifest to run on the same load, cluster model and replay, side by side with --hpa (repeatable; `--what-if` after it changes that configuration only)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l what-if -d 'What if KEY were VALUE, for the --compare before it only (repeatable; KEY is a what-if flag or a controller flag without its dashes: set-request=app.cpu=250m, tolerance=0.05)' -r
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l set-request -d 'Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)' -r
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l set-limit -d 'Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can use; repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l set-request -d 'Give every container another request, `RESOURCE=QUANTITY` (cpu=250m, as `kubectl set resources --requests` does), or one container, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l set-limit -d 'Give every container (`RESOURCE=QUANTITY`) or one (`CONTAINER.RESOURCE=QUANTITY`) another limit (simulate: what a pod can use; repeatable)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-up-tolerance -d 'Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-tolerance -d 'Set behavior.scaleDown.tolerance (HPAConfigurableTolerance, 1.33+)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l min -d 'Set spec.minReplicas' -r
@@ -187,7 +187,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -s h -l help -
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "table\t'What changed per HPA, as tables'
 json\t'{"hpas": [...], "worse": [...]}'
 markdown\t'A pull-request comment'"
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l fail-on -d 'Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events, pod-hours>N%, time-above-target>N% (repeatable; needs --load)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l fail-on -d 'Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events, pod-hours[>N%], time-above-target[>N%] (alone: any increase; repeatable; needs --load)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l load -d 'Run both sides of each changed HPA on this load: a load CSV or a saved Prometheus answer (as `simulate --load` reads it)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l load-map -d 'The series a metric reads in a Prometheus answer (as simulate\'s; repeatable)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l actual-file -d 'The replicas the cluster had, a saved query_range answer (the run starts there)' -r -F

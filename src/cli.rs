@@ -248,14 +248,15 @@ pub struct Cli {
 #[derive(Debug, Clone, Default, clap::Args)]
 #[command(next_help_heading = "What if")]
 pub struct WhatIfFlags {
-    /// Give a container another request, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the
-    /// rightsizing or VPA case (repeatable)
-    #[arg(long = "set-request", value_name = "CONTAINER.RESOURCE=QTY")]
+    /// Give every container another request, `RESOURCE=QUANTITY` (cpu=250m, as `kubectl set
+    /// resources --requests` does), or one container, `CONTAINER.RESOURCE=QUANTITY`
+    /// (app.cpu=250m): the rightsizing or VPA case (repeatable)
+    #[arg(long = "set-request", value_name = "[CONTAINER.]RESOURCE=QTY")]
     pub set_request: Vec<String>,
 
-    /// Give a container another limit, `CONTAINER.RESOURCE=QUANTITY` (simulate: what a pod can
-    /// use; repeatable)
-    #[arg(long = "set-limit", value_name = "CONTAINER.RESOURCE=QTY")]
+    /// Give every container (`RESOURCE=QUANTITY`) or one (`CONTAINER.RESOURCE=QUANTITY`) another
+    /// limit (simulate: what a pod can use; repeatable)
+    #[arg(long = "set-limit", value_name = "[CONTAINER.]RESOURCE=QTY")]
     pub set_limit: Vec<String>,
 
     /// Set behavior.scaleUp.tolerance (HPAConfigurableTolerance, 1.33+)
@@ -485,7 +486,7 @@ pub struct DiffArgs {
     pub output: DiffFormat,
 
     /// Exit 3 when a changed HPA gets worse by RULE: unserved-load, flapping, scale-events,
-    /// pod-hours>N%, time-above-target>N% (repeatable; needs --load)
+    /// pod-hours[>N%], time-above-target[>N%] (alone: any increase; repeatable; needs --load)
     #[arg(long, value_name = "RULE")]
     pub fail_on: Vec<String>,
 
@@ -1069,14 +1070,86 @@ where
     use clap::{CommandFactory, FromArgMatches};
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
     let name = args.first().map_or("hpacalc", |a| invoked_as(a));
-    let matches = Cli::command().bin_name(name).try_get_matches_from(args)?;
+    let only_program = args.len() == 1;
+    let matches = match Cli::command().bin_name(name).try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(_) if only_program && !std::io::IsTerminal::is_terminal(&std::io::stdin()) => {
+            // `cat describe.txt | hpacalc`: the text is on stdin, and `--hpa -` reads it.
+            return Err(Cli::command().bin_name(name).error(
+                clap::error::ErrorKind::MissingRequiredArgument,
+                format!(
+                    "no HPA given, and stdin is not a terminal: to read the HPA from stdin, \
+                     run `{name} --hpa -` (`kubectl describe hpa web | {name} --hpa -`)"
+                ),
+            ));
+        }
+        Err(e) => return Err(e),
+    };
     let mut cli = Cli::from_arg_matches(&matches)?;
+    if let Some(given) = cli.live_hpa.take() {
+        match positional_hpa(&given).map_err(|m| {
+            Cli::command()
+                .bin_name(name)
+                .error(clap::error::ErrorKind::InvalidValue, m)
+        })? {
+            Positional::Name(n) => cli.live_hpa = Some(n),
+            Positional::File(path) => {
+                crate::term::log(&format!(
+                    "{name}: reading {} as --hpa: a file of that name exists (hpa/NAME names \
+                     an HPA of the cluster)",
+                    path.display()
+                ));
+                cli.hpa = Some(path);
+            }
+        }
+    }
     if let (Some(Command::Simulate(sim)), Some(("simulate", sub))) =
         (&mut cli.command, matches.subcommand())
     {
         sim.what_if_of = what_if_owners(sub);
     }
     Ok(cli)
+}
+
+/// What the positional argument names.
+#[derive(Debug, PartialEq, Eq)]
+enum Positional {
+    /// An HPA of the cluster.
+    Name(String),
+    /// A file that exists: the `--hpa` input (`hpacalc describe.txt`).
+    File(PathBuf),
+}
+
+/// kubectl's forms of an HPA's type (`kubectl api-resources`: the short name `hpa`, the
+/// singular and plural, each with the group or version.group).
+const HPA_TYPES: [&str; 3] = ["hpa", "horizontalpodautoscaler", "horizontalpodautoscalers"];
+
+/// The positional argument as kubectl reads a resource: `TYPE/NAME` (`hpa/web`,
+/// `horizontalpodautoscalers.autoscaling/web`) names an HPA; a bare word that is an existing
+/// file is the `--hpa` input; otherwise the word is the HPA's name.
+fn positional_hpa(given: &str) -> Result<Positional, String> {
+    if let Some((kind, name)) = given.split_once('/')
+        && !std::path::Path::new(given).exists()
+    {
+        let lower = kind.to_ascii_lowercase();
+        let (resource, group) = lower.split_once('.').unwrap_or((&lower, ""));
+        let group_ok = matches!(
+            group,
+            "" | "autoscaling" | "v1.autoscaling" | "v2.autoscaling"
+        );
+        if HPA_TYPES.contains(&resource) && group_ok && !name.is_empty() && !name.contains('/') {
+            return Ok(Positional::Name(name.to_string()));
+        }
+        return Err(format!(
+            "found {}, expected an HPA's name, TYPE/NAME with an HPA's type (hpa/web, \
+             horizontalpodautoscalers.autoscaling/web), or a file to read as --hpa",
+            crate::error::quoted(given)
+        ));
+    }
+    if std::path::Path::new(given).is_file() {
+        return Ok(Positional::File(PathBuf::from(given)));
+    }
+    Ok(Positional::Name(given.to_string()))
 }
 
 /// Which `--compare` each `--what-if` follows on the command line: clap keeps each value's index.
@@ -1100,6 +1173,31 @@ mod tests {
     use clap::CommandFactory;
 
     use super::*;
+
+    #[test]
+    fn kubectl_type_name_forms_name_an_hpa() {
+        for given in [
+            "hpa/web",
+            "HPA/web",
+            "horizontalpodautoscaler/web",
+            "horizontalpodautoscalers.autoscaling/web",
+            "hpa.v2.autoscaling/web",
+        ] {
+            assert_eq!(
+                positional_hpa(given),
+                Ok(Positional::Name("web".into())),
+                "{given}"
+            );
+        }
+        for bad in ["deployment/web", "hpa/", "hpa/a/b", "hpa.apps/web"] {
+            assert!(positional_hpa(bad).is_err(), "{bad}");
+        }
+        assert_eq!(positional_hpa("web"), Ok(Positional::Name("web".into())));
+        assert_eq!(
+            positional_hpa("Cargo.toml"),
+            Ok(Positional::File("Cargo.toml".into()))
+        );
+    }
 
     #[test]
     fn the_plugin_binary_calls_itself_kubectl_hpacalc() {

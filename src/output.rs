@@ -24,6 +24,9 @@ pub struct Outputs<'a> {
     staged: Vec<Staged>,
     /// A `--save` folder this run created: removed again if the run fails and it is empty.
     created_dir: Option<PathBuf>,
+    /// The `--save` folder: its files hold cluster data and are private (0600); every other
+    /// file (`--html`, `--chart`) follows the umask, as other tools' outputs do.
+    capture: Option<PathBuf>,
     committed: bool,
 }
 
@@ -40,6 +43,7 @@ impl<'a> Outputs<'a> {
             inputs,
             staged: Vec::new(),
             created_dir: None,
+            capture: None,
             committed: false,
         }
     }
@@ -82,7 +86,12 @@ impl<'a> Outputs<'a> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
+            let in_capture = self
+                .capture
+                .as_deref()
+                .is_some_and(|d| path.parent() == Some(d));
+            // 0666 is what the umask is taken from, as `open(2)` with O_CREAT does for shells.
+            options.mode(if in_capture { 0o600 } else { 0o666 });
         }
         let file = options.open(&temp).map_err(|e| cannot(flag, path, &e))?;
         self.staged.push(Staged {
@@ -98,6 +107,7 @@ impl<'a> Outputs<'a> {
     /// files are not this run's to replace.
     pub fn capture_dir(&mut self, dir: &Path, marker: &str) -> Result<()> {
         let shown = dir.display().to_string();
+        self.capture = Some(dir.to_path_buf());
         match fs::metadata(dir) {
             Err(_) => {
                 let mut builder = fs::DirBuilder::new();
@@ -409,6 +419,31 @@ mod tests {
         );
         fs::write(fresh.join("command.txt"), format!("{marker} ...\n")).unwrap();
         Outputs::new(&[]).capture_dir(&fresh, marker).unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_capture_is_private_and_other_outputs_follow_the_umask() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let dir = scratch("modes");
+        let capture = dir.join("incident").join("4711");
+        let mut out = Outputs::new(&[]);
+        out.capture_dir(&capture, "# marker").unwrap();
+        out.stage("--save", &capture.join("pods.json"), b"{}")
+            .unwrap();
+        out.stage("--html", &dir.join("report.html"), b"<html>")
+            .unwrap();
+        out.commit().unwrap();
+        assert_eq!(mode(&capture), 0o700);
+        assert_eq!(mode(&dir.join("incident")), 0o700);
+        assert_eq!(mode(&capture.join("pods.json")), 0o600);
+        // The umask of the test process only removes bits: never more than 0666, and the owner
+        // can always read and write.
+        let html = mode(&dir.join("report.html"));
+        assert_eq!(html & 0o600, 0o600, "{html:o}");
+        assert_eq!(html & !0o666, 0, "{html:o}");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -690,7 +690,7 @@ fn set_per_container(
     };
     let Some(t) = template.filter(|t| !t.containers.is_empty()) else {
         for change in changes {
-            if change.container != container {
+            if !change.applies_to(container) {
                 bail!(what_if::no_container(flag, change, &[container]));
             }
             what_if::set(list, &change.resource, change.milli);
@@ -711,16 +711,19 @@ fn set_per_container(
     }
     let mut containers = t.containers.clone();
     for change in changes {
-        let Some((_, requests, limits)) = containers.iter_mut().find(|c| c.0 == change.container)
-        else {
+        let mut found = false;
+        for (_, requests, limits) in containers.iter_mut().filter(|c| change.applies_to(&c.0)) {
+            let own = match kind {
+                Kind::Request => requests,
+                Kind::Limit => limits,
+            };
+            what_if::set(own, &change.resource, change.milli);
+            found = true;
+        }
+        if !found {
             let names: Vec<&str> = t.containers.iter().map(|c| c.0.as_str()).collect();
             bail!(what_if::no_container(flag, change, &names));
-        };
-        let own = match kind {
-            Kind::Request => requests,
-            Kind::Limit => limits,
-        };
-        what_if::set(own, &change.resource, change.milli);
+        }
     }
     // Requests add up; a limit bounds the pod only when every container has one.
     let mut total = Resources::default();

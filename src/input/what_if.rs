@@ -46,10 +46,12 @@ pub const KEYS: [&str; 14] = [
     "metrics-window",
 ];
 
-/// One container's resource set to a quantity (`app.cpu=250m`).
+/// A resource set to a quantity in one container (`app.cpu=250m`) or, as `kubectl set resources
+/// --requests=cpu=250m` does, in every container (`cpu=250m`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContainerQuantity {
-    pub container: String,
+    /// `None`: every container.
+    pub container: Option<String>,
     pub resource: String,
     pub milli: i64,
 }
@@ -256,7 +258,7 @@ impl WhatIf {
                 for c in pod
                     .containers
                     .iter_mut()
-                    .filter(|c| c.name == change.container)
+                    .filter(|c| change.applies_to(&c.name))
                 {
                     set(&mut c.requests, &change.resource, change.milli);
                     found = true;
@@ -275,6 +277,13 @@ impl WhatIf {
     }
 }
 
+impl ContainerQuantity {
+    /// Whether the change sets the container named `name`.
+    pub fn applies_to(&self, name: &str) -> bool {
+        self.container.as_deref().is_none_or(|c| c == name)
+    }
+}
+
 /// A resource list with one entry set.
 pub fn set(list: &mut Resources, resource: &str, milli: i64) {
     match list.0.iter_mut().find(|(n, _)| n == resource) {
@@ -289,7 +298,7 @@ pub fn no_container(flag: &str, change: &ContainerQuantity, names: &[&str]) -> I
         flag,
         format!(
             "found the container {}, expected one the pods have: {}",
-            crate::error::quoted(&change.container),
+            crate::error::quoted(change.container.as_deref().unwrap_or("")),
             if names.is_empty() {
                 "none".to_string()
             } else {
@@ -299,20 +308,26 @@ pub fn no_container(flag: &str, change: &ContainerQuantity, names: &[&str]) -> I
     )
 }
 
-/// `CONTAINER.RESOURCE=QUANTITY`.
+/// `CONTAINER.RESOURCE=QUANTITY`, or `RESOURCE=QUANTITY` for every container. A container's
+/// name is a DNS-1123 label (`ValidateDNS1123Label` in `validateContainers`), never with a dot:
+/// the name is cut at the first dot, so `app.nvidia.com/gpu=1` is `nvidia.com/gpu` of `app`.
 fn container_quantity(flag: &str, text: &str) -> Result<ContainerQuantity, InputError> {
     let bad = || {
         InputError::new(
             flag,
             format!(
-                "found {}, expected CONTAINER.RESOURCE=QUANTITY such as app.cpu=250m",
+                "found {}, expected RESOURCE=QUANTITY (every container) or \
+                 CONTAINER.RESOURCE=QUANTITY (one), such as cpu=250m or app.cpu=250m",
                 crate::error::quoted(text)
             ),
         )
     };
     let (name, value) = text.split_once('=').ok_or_else(bad)?;
-    let (container, resource) = name.rsplit_once('.').ok_or_else(bad)?;
-    if container.is_empty() || resource.is_empty() {
+    let (container, resource) = match name.split_once('.') {
+        Some((container, resource)) => (Some(container), resource),
+        None => (None, name),
+    };
+    if container.is_some_and(str::is_empty) || resource.is_empty() {
         return Err(bad());
     }
     let milli =
@@ -327,7 +342,7 @@ fn container_quantity(flag: &str, text: &str) -> Result<ContainerQuantity, Input
         ));
     }
     Ok(ContainerQuantity {
-        container: container.to_string(),
+        container: container.map(str::to_string),
         resource: resource.to_string(),
         milli,
     })
@@ -368,14 +383,54 @@ mod tests {
     }
 
     #[test]
-    fn a_container_quantity_names_the_container_and_the_resource() {
-        let q = container_quantity("--set-request", "web.app.cpu=1500m").unwrap();
+    fn a_resource_without_a_container_sets_every_container_as_kubectl_set_resources_does() {
+        let q = container_quantity("--set-request", "cpu=250m").unwrap();
         assert_eq!(
-            (q.container.as_str(), q.resource.as_str()),
-            ("web.app", "cpu")
+            (q.container, q.resource.as_str(), q.milli),
+            (None, "cpu", 250)
+        );
+        let w = WhatIf {
+            set_request: vec!["cpu=250m".into()],
+            ..WhatIf::default()
+        };
+        let pod = |names: &[&str]| Pod {
+            name: "web-1".to_string(),
+            phase: crate::scenario::PodPhase::Running,
+            deleting: false,
+            start_time: None,
+            ready: None,
+            containers: names
+                .iter()
+                .map(|n| crate::scenario::Container {
+                    name: (*n).to_string(),
+                    kind: crate::scenario::ContainerKind::App,
+                    requests: Resources::default(),
+                })
+                .collect(),
+            pod_requests: None,
+            overhead: None,
+        };
+        let mut pods = vec![pod(&["app", "sidecar"]), pod(&["app"])];
+        w.apply_to_pods(&mut pods).unwrap();
+        for c in pods.iter().flat_map(|p| &p.containers) {
+            assert_eq!(c.requests.get("cpu"), Some(250), "{}", c.name);
+        }
+    }
+
+    #[test]
+    fn a_container_quantity_names_the_container_and_the_resource() {
+        let q = container_quantity("--set-request", "app.cpu=1500m").unwrap();
+        assert_eq!(
+            (q.container.as_deref(), q.resource.as_str()),
+            (Some("app"), "cpu")
         );
         assert_eq!(q.milli, 1500);
-        for bad in ["cpu=1", "app.cpu", ".cpu=1", "app.=1", "app.cpu=lots"] {
+        let gpu = container_quantity("--set-limit", "app.nvidia.com/gpu=1").unwrap();
+        assert_eq!(
+            (gpu.container.as_deref(), gpu.resource.as_str()),
+            (Some("app"), "nvidia.com/gpu")
+        );
+        for bad in ["app.cpu", ".cpu=1", "app.=1", "app.cpu=lots", "=1"] {
             assert!(container_quantity("--set-request", bad).is_err(), "{bad}");
         }
     }

@@ -13,6 +13,7 @@ use crate::render::table::{new_table, paint, push_table};
 use crate::render::timeline::{
     Rows, at, changed_rows, load_text, load_unit, shown_note, utilization_text, wrap,
 };
+use crate::report::Report;
 use crate::report::what_if::WhatIfReport;
 
 /// The comparison table: the configurations, the timeline side by side, the figures.
@@ -196,7 +197,7 @@ pub fn what_if_table(r: &WhatIfReport, wide: bool, terminal: Terminal) -> String
     let _ = writeln!(out, "{}", paint(&heading, bold, terminal.color));
     out.push_str(&crate::render::table::render(&r.after, wide, terminal));
     out.push('\n');
-    let line = if r.desired_replicas_before == r.desired_replicas_after {
+    let counts = if r.desired_replicas_before == r.desired_replicas_after {
         format!(
             "desired replicas: {} before and after the change",
             r.desired_replicas_before
@@ -207,8 +208,80 @@ pub fn what_if_table(r: &WhatIfReport, wide: bool, terminal: Terminal) -> String
             r.desired_replicas_before, r.desired_replicas_after
         )
     };
+    let between = in_between(&r.before, &r.after);
+    let line = if between.is_empty() {
+        counts
+    } else {
+        format!("{counts}: {}", between.join(", "))
+    };
     out.push_str(&wrap(&line, usize::from(terminal.width), ""));
     out
+}
+
+/// What changed between the two syncs, in the controller's order: each metric's current value
+/// (`cpu utilization 80% → 160%`), the proposal, the count after the window, and the limit that
+/// capped the answer after the change (`capped by max 10`). Read from the two reports.
+fn in_between(before: &Report, after: &Report) -> Vec<String> {
+    let mut out = Vec::new();
+    for (b, a) in before.metrics.iter().zip(&after.metrics) {
+        let name = a
+            .container
+            .as_ref()
+            .map_or_else(|| a.name.clone(), |c| format!("{} of {c}", a.name));
+        match (b.current_utilization, a.current_utilization) {
+            (Some(x), Some(y)) if x != y => out.push(format!("{name} utilization {x}% → {y}%")),
+            _ => {
+                let value = |m: &crate::report::MetricReport| {
+                    m.current_average_value
+                        .clone()
+                        .or_else(|| m.current_value.clone())
+                };
+                if let (Some(x), Some(y)) = (value(b), value(a))
+                    && x != y
+                {
+                    out.push(format!("{name} {x} → {y}"));
+                }
+            }
+        }
+    }
+    let (db, da) = (&before.decision, &after.decision);
+    if let (Some(x), Some(y)) = (db.metric_proposal, da.metric_proposal)
+        && x != y
+    {
+        out.push(format!("proposal {x} → {y}"));
+    }
+    if let (Some(x), Some(y)) = (db.stabilized_replicas, da.stabilized_replicas)
+        && x != y
+        && da.metric_proposal != Some(y)
+    {
+        out.push(format!("after the stabilization window {x} → {y}"));
+    }
+    if let Some(cap) = capped(after) {
+        out.push(cap);
+    }
+    out
+}
+
+/// The limit that changed the count after the window, named from ScalingLimited's reason.
+fn capped(report: &Report) -> Option<String> {
+    let d = &report.decision;
+    let (Some(stable), Some(limited)) = (d.stabilized_replicas, d.limited_replicas) else {
+        return None;
+    };
+    if stable == limited {
+        return None;
+    }
+    let reason = (report.conditions.iter())
+        .find(|c| c.condition_type == "ScalingLimited" && c.status == "True")
+        .map(|c| c.reason.as_str());
+    Some(match reason {
+        Some("TooManyReplicas") => format!("capped by max {limited}"),
+        Some("TooFewReplicas") => format!("raised to min {limited}"),
+        Some("ScaleUpLimit") => format!("capped by the scale-up limit at {limited}"),
+        Some("ScaleDownLimit") => format!("held by the scale-down limit at {limited}"),
+        Some(other) => format!("{other}: {limited}"),
+        None => format!("limited to {limited}"),
+    })
 }
 
 /// A count, or `-` where there is none.

@@ -111,6 +111,9 @@ fn rule(text: &str) -> Result<Rule, InputError> {
         "unserved-load" => Some(Rule::UnservedLoad),
         "flapping" => Some(Rule::Flapping),
         "scale-events" => Some(Rule::ScaleEvents),
+        // Without a threshold, any increase.
+        "pod-hours" => Some(Rule::PodHours(0.0)),
+        "time-above-target" => Some(Rule::TimeAboveTarget(0.0)),
         _ => match text.split_once('>') {
             Some(("pod-hours", p)) => percent(p).map(Rule::PodHours),
             Some(("time-above-target", p)) => percent(p).map(Rule::TimeAboveTarget),
@@ -121,8 +124,8 @@ fn rule(text: &str) -> Result<Rule, InputError> {
         InputError::new(
             "--fail-on",
             format!(
-                "found {}, expected unserved-load, flapping, scale-events, pod-hours>N% or \
-                 time-above-target>N%",
+                "found {}, expected unserved-load, flapping, scale-events, pod-hours[>N%] or \
+                 time-above-target[>N%]",
                 crate::error::quoted(text)
             ),
         )
@@ -340,4 +343,20 @@ fn run_on_load(
     Ok(calc::simulate::compare::figures(
         &args.bounds.run(&setup, "duration")?,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_without_a_threshold_means_any_increase() {
+        assert_eq!(rule("pod-hours").unwrap(), Rule::PodHours(0.0));
+        assert_eq!(
+            rule("time-above-target").unwrap(),
+            Rule::TimeAboveTarget(0.0)
+        );
+        assert_eq!(rule("pod-hours>10%").unwrap(), Rule::PodHours(10.0));
+        assert!(rule("pod-hours>").is_err());
+    }
 }

@@ -823,3 +823,32 @@ fn no_two_files_import_each_other() {
         "{text}"
     );
 }
+
+/// kubectl habits: a file given as the positional argument is read as `--hpa` (said on stderr),
+/// and the same paste as `--hpa` gives the same answer; `TYPE/NAME` with another type is a usage
+/// error; no argument with a pipe on stdin suggests `--hpa -`.
+#[test]
+fn a_file_as_the_positional_argument_is_read_as_hpa() {
+    let as_flag = Test::new()
+        .args(["--hpa", "fixtures/paste/describe.txt", "--now", NOW])
+        .status(0)
+        .run();
+    let out = Test::new()
+        .args(["fixtures/paste/describe.txt", "--now", NOW])
+        .status(0)
+        .stderr_contains("reading fixtures/paste/describe.txt as --hpa")
+        .run();
+    assert_eq!(stdout(&out), stdout(&as_flag));
+    Test::new()
+        .args(["deployment/web", "-n", "shop"])
+        .fails(2)
+        .stderr_contains("expected an HPA's name, TYPE/NAME with an HPA's type (hpa/web")
+        .run();
+    Test::new()
+        .stdin(std::fs::read("fixtures/paste/describe.txt").unwrap())
+        .fails(2)
+        .stderr_contains(
+            "stdin is not a terminal: to read the HPA from stdin, run `hpacalc --hpa -`",
+        )
+        .run();
+}

@@ -445,7 +445,7 @@ fn one_sync_table_ends_with_both_counts() {
     assert!(lines.contains(&"What if: tolerance 0.7"), "{text}");
     assert_eq!(
         lines.last(),
-        Some(&"desired replicas: 10 before, 6 after the change")
+        Some(&"desired replicas: 10 before, 6 after the change: proposal 10 → 6")
     );
     Test::new()
         .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
@@ -629,7 +629,7 @@ fn diff_without_a_load_compares_the_behaviour() {
     diff(&["--fail-on", "slower"])
         .fails(1)
         .stderr_contains(
-            "expected unserved-load, flapping, scale-events, pod-hours>N% or time-above-target>N%",
+            "expected unserved-load, flapping, scale-events, pod-hours[>N%] or time-above-target[>N%]",
         )
         .run();
 }
@@ -751,4 +751,58 @@ fn diff_on_a_capture_gives_both_decisions() {
             .any(|l| l.starts_with("| new | 6 → 8 | scale up")),
         "{text}"
     );
+}
+
+/// `--fail-on pod-hours` alone is any increase: the old side of the bursts costs more pod-hours
+/// (3.663 against 2.5), so a pull request back to it fails, and the other way passes.
+#[test]
+fn fail_on_pod_hours_alone_is_any_increase() {
+    let run = |old: &str, new: &str| {
+        Test::new()
+            .args(["diff", old, new, "--fail-on", "pod-hours"])
+            .args([
+                "--load",
+                "fixtures/prometheus/bursty-cpu.json",
+                "--replicas",
+                "4",
+            ])
+    };
+    run("fixtures/diff/new", "fixtures/diff/old")
+        .status(3)
+        .stderr_contains("got worse by --fail-on pod-hours")
+        .run();
+    run("fixtures/diff/old", "fixtures/diff/new")
+        .status(0)
+        .run();
+}
+
+/// `--set-request cpu=250m` sets every container, as `kubectl set resources --requests` does,
+/// and the last line names what changed in between: 2400m over 1500m is 160 %, a proposal of
+/// `ceil(3.2 × 6) = 20`, capped by maxReplicas.
+#[test]
+fn a_request_for_every_container_and_what_changed_in_between() {
+    let out = Test::new()
+        .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
+        .args([
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+            "--now",
+            crate::support::NOW,
+        ])
+        .args(["--set-request", "cpu=250m"])
+        .status(0)
+        .run();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("What if: set-request cpu=250m"), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some(
+            "desired replicas: 10 before and after the change: cpu utilization 80% → 160%, \
+             proposal 10 → 20, capped by max 10"
+        ),
+        "{text}"
+    );
+    let named = one_sync(&["--set-request", "app.cpu=250m"]);
+    let every = one_sync(&["--set-request", "cpu=250m"]);
+    assert_eq!(named["after"]["metrics"], every["after"]["metrics"]);
 }

@@ -1163,3 +1163,14 @@ fn audit_live_and_files_are_one_or_the_other() {
         Test::new().args(args).status(2).run();
     }
 }
+
+/// kubectl's `TYPE/NAME` forms name the same HPA as its bare name.
+#[test]
+fn kubectl_type_name_forms_read_the_same_hpa() {
+    let bare = live_json(&["web", "-n", "shop"]);
+    for form in ["hpa/web", "horizontalpodautoscalers.autoscaling/web"] {
+        let v = live_json(&[form, "-n", "shop"]);
+        assert_eq!(v["hpa"], bare["hpa"], "{form}");
+        assert_eq!(v["desiredReplicas"], bare["desiredReplicas"], "{form}");
+    }
+}

@@ -1118,3 +1118,28 @@ fn a_sparkline_of_desired_replicas_heads_the_table_on_a_terminal() {
     let piped = hpacalc(&["simulate", "--scenario", "real-drop"]);
     assert!(!stdout(&piped).contains("desired replicas "));
 }
+
+/// `--chart` and `--html` follow the umask, as a shell's `>` does (a report is for sharing); the
+/// files of a capture (`--save`) are private, which `output.rs`'s unit test checks.
+#[cfg(unix)]
+#[test]
+fn chart_and_html_files_follow_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Scratch::new("umask");
+    let (chart, html) = (dir.0.join("run.svg"), dir.0.join("run.html"));
+    let command = format!(
+        "umask 022; exec {} simulate --scenario real-drop --chart {} --html {}",
+        env!("CARGO_BIN_EXE_hpacalc"),
+        chart.display(),
+        html.display()
+    );
+    Test::new()
+        .program("sh")
+        .args(["-c", &command])
+        .status(0)
+        .run();
+    for path in [&chart, &html] {
+        let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "{}: {mode:o}", path.display());
+    }
+}
