@@ -195,6 +195,23 @@ fn group(file: &str, i: usize, doc: GroupDoc) -> Result<NodeGroupSpec, InputErro
     })
 }
 
+/// The ConfigMap's `priorities` text (`parsePrioritiesYAMLString`), as the upstream tests give it.
+pub fn priority_config(file: &str, text: &str) -> Result<Vec<(i64, regex::Regex)>, InputError> {
+    priorities(file, &serde_yaml::Value::String(text.to_string()))
+}
+
+// Port of groupIDMatchesList over every level: the levels whose expressions match the name
+// anywhere (`FindStringIndex`).
+pub fn matched_levels(expressions: &[(i64, regex::Regex)], name: &str) -> Vec<i64> {
+    let mut levels: Vec<i64> = Vec::new();
+    for (level, re) in expressions {
+        if re.is_match(name) && !levels.contains(level) {
+            levels.push(*level);
+        }
+    }
+    levels
+}
+
 /// The priority expander's ConfigMap data (`parsePrioritiesYAMLString`): level → expressions.
 fn priorities(
     file: &str,
@@ -206,7 +223,8 @@ fn priorities(
             if text.trim().is_empty() {
                 return Err(InputError::new(
                     file,
-                    "found an empty priority configuration, expected level: [expressions]",
+                    "priority configuration in cluster-autoscaler-priority-expander configmap is \
+                     empty; please provide valid configuration",
                 )
                 .field("priorities"));
             }
@@ -297,11 +315,12 @@ pub fn read(
     let expressions = prios.as_ref().map(|p| priorities(file, p)).transpose()?;
     let priorities_configured =
         expressions.is_some() || groups.iter().any(|g| !g.priorities.is_empty());
-    for g in &mut groups {
-        for (level, re) in expressions.iter().flatten() {
-            // `groupIDMatchesList`: the expression matches anywhere in the name.
-            if re.is_match(&g.name) && !g.priorities.contains(level) {
-                g.priorities.push(*level);
+    if let Some(expressions) = &expressions {
+        for g in &mut groups {
+            for level in matched_levels(expressions, &g.name) {
+                if !g.priorities.contains(&level) {
+                    g.priorities.push(level);
+                }
             }
         }
     }

@@ -5,6 +5,7 @@
 //! A port that drifts from the controller fails here with the vector's id and a field-by-field
 //! diff; the vectors are never edited to make a case pass.
 
+mod expander;
 mod normalization;
 mod replica;
 
@@ -18,10 +19,27 @@ use serde_json::Value;
 
 /// Vectors hpacalc deliberately does not reproduce: (id, the upstream behaviour not modelled).
 /// Skipped vectors still run; one that passes is reported so the entry can go.
-const SKIPS: &[(&str, &str)] = &[];
+const SKIPS: &[(&str, &str)] = &[
+    (
+        "cluster-autoscaler/TestBinpackingEstimate/hostport-conflict-forces-pod-per-node",
+        "host ports (the NodePorts filter) are not modelled",
+    ),
+    (
+        "cluster-autoscaler/TestBinpackingEstimate/hostname-topology-spreading-with-maxskew-2-forces-2-pods/node",
+        "topology spread constraints are not modelled in the estimator",
+    ),
+    (
+        "cluster-autoscaler/TestBinpackingEstimate/zonal-topology-spreading-with-maxskew-2-only-allows-2-pods-to-schedule",
+        "topology spread constraints are not modelled in the estimator",
+    ),
+    (
+        "cluster-autoscaler/TestBinpackingEstimate/hostname-topology-spreading-with-maxskew-1-with-a-large-scaleup-handles-scheduling-pods-retroactively",
+        "topology spread constraints are not modelled in the estimator",
+    ),
+];
 
-/// How many vectors the two files hold (README: 100 + 96).
-const EXPECTED_VECTORS: usize = 196;
+/// How many vectors the files hold (README: 100 + 96 + 51).
+const EXPECTED_VECTORS: usize = 247;
 
 /// Runs one vector of a file.
 type Runner = fn(&Value) -> Check;
@@ -124,9 +142,10 @@ fn run_one(run: Runner, vector: &Value) -> Check {
 
 fn run_suite() -> Summary {
     let mut summary = Summary::default();
-    let files: [(&str, Runner); 2] = [
+    let files: [(&str, Runner); 3] = [
         ("replica_calculator.json", replica::run),
         ("normalization.json", normalization::run),
+        ("cluster_autoscaler.json", expander::run),
     ];
     for (file, run) in files {
         for vector in load(file) {
@@ -202,10 +221,15 @@ fn upstream_conformance() {
 fn the_fixtures_hold_every_upstream_case_once() {
     let replica = load("replica_calculator.json");
     let normalization = load("normalization.json");
-    assert_eq!((replica.len(), normalization.len()), (100, 96));
+    let autoscaler = load("cluster_autoscaler.json");
+    assert_eq!(
+        (replica.len(), normalization.len(), autoscaler.len()),
+        (100, 96, 51)
+    );
     let mut ids: Vec<&str> = replica
         .iter()
         .chain(&normalization)
+        .chain(&autoscaler)
         .map(|v| text(v, "id"))
         .collect();
     ids.sort_unstable();

@@ -213,15 +213,10 @@ pub(crate) fn estimate(groups: &[(Resources, i64)], input: &NodeInput, limit: i6
     estimate_on(groups, &input.template, &input.daemonsets, limit)
 }
 
-/// [`estimate`] for any template node and DaemonSets: what each node group's option computes.
-pub(crate) fn estimate_on(
-    groups: &[(Resources, i64)],
-    template: &Capacity,
-    daemonsets: &Capacity,
-    limit: i64,
-) -> Estimate {
-    // Port of DecreasingPodOrderer.calculatePodScore: cpu and memory over the template's
-    // allocatable, summed.
+// Port of DecreasingPodOrderer.Order and calculatePodScore: the groups' indices by their cpu
+// and memory over the template's allocatable, summed, largest first (a stable sort: Go's
+// sort.Slice leaves equal scores in no promised order).
+pub fn decreasing_order(requests: &[&Resources], template: &Capacity) -> Vec<usize> {
     let score = |r: &Resources| {
         ["cpu", "memory"]
             .iter()
@@ -231,13 +226,46 @@ pub(crate) fn estimate_on(
             })
             .sum::<f64>()
     };
-    // Each group with the pods placed so far, largest score first (a stable sort).
-    let mut order: Vec<(&Resources, i64, &mut i64)> = Vec::new();
+    let scores: Vec<f64> = requests.iter().map(|r| score(r)).collect();
+    let mut order: Vec<usize> = (0..requests.len()).collect();
+    order.sort_by(|a, b| {
+        let (sa, sb) = (scores.get(*a), scores.get(*b));
+        sb.zip(sa)
+            .map_or(std::cmp::Ordering::Equal, |(b, a)| b.total_cmp(a))
+    });
+    order
+}
+
+/// What the estimator answers: nodes opened (with pods) and the pods placed per group, in the
+/// groups' order, for `limit` new nodes at most.
+pub fn estimate_counts(
+    groups: &[(Resources, i64)],
+    template: &Capacity,
+    daemonsets: &Capacity,
+    limit: i64,
+) -> (i64, Vec<i64>) {
+    let e = estimate_on(groups, template, daemonsets, limit);
+    (i64::try_from(e.nodes.len()).unwrap_or(i64::MAX), e.placed)
+}
+
+/// [`estimate`] for any template node and DaemonSets: what each node group's option computes.
+pub(crate) fn estimate_on(
+    groups: &[(Resources, i64)],
+    template: &Capacity,
+    daemonsets: &Capacity,
+    limit: i64,
+) -> Estimate {
+    // Each group with the pods placed so far, largest score first.
+    let mut slots: Vec<Option<(&Resources, i64, &mut i64)>> = Vec::new();
     let mut placed = vec![0i64; groups.len()];
     for ((request, count), done) in groups.iter().zip(placed.iter_mut()) {
-        order.push((request, *count, done));
+        slots.push(Some((request, *count, done)));
     }
-    order.sort_by(|a, b| score(b.0).total_cmp(&score(a.0)));
+    let requests: Vec<&Resources> = groups.iter().map(|(r, _)| r).collect();
+    let order: Vec<(&Resources, i64, &mut i64)> = decreasing_order(&requests, template)
+        .into_iter()
+        .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+        .collect();
     let mut opened: Vec<Slot> = Vec::new();
     let mut new_allowed = true;
     for (request, count, done) in order {

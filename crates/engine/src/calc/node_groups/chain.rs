@@ -84,22 +84,45 @@ fn filter(e: Expander, cands: &[Candidate], among: &[usize], ctx: &ExpanderConte
     }
 }
 
-// Port of chainStrategy.BestOption: stop as soon as one option remains; the fallback strategy
-// (random) decides among the rest.
-pub fn choose(chain: &[Expander], cands: &[Candidate], ctx: &ExpanderContext) -> Outcome {
-    let mut among: Vec<usize> = (0..cands.len()).collect();
-    let mut outcome = Outcome::default();
-    for &e in chain {
-        let filtered = filter(e, cands, &among, ctx);
-        among.clone_from(&filtered.kept);
-        outcome.steps.push(Step {
-            expander: e,
-            filtered,
-        });
+// Port of chainStrategy.BestOption: each filter narrows what the one before kept; stop as soon
+// as one option remains. Returns what is left for the fallback strategy (one option or more, or
+// none), whatever the filters are.
+pub fn narrow<F>(count: usize, filters: impl IntoIterator<Item = F>) -> Vec<usize>
+where
+    F: FnOnce(&[usize]) -> Vec<usize>,
+{
+    let mut among: Vec<usize> = (0..count).collect();
+    for filter in filters {
+        among = filter(&among);
         if among.len() == 1 {
             break;
         }
     }
+    among
+}
+
+/// The chain of expanders over `cands`: each pass recorded, then the fallback (random) as a tie.
+pub fn choose(chain: &[Expander], cands: &[Candidate], ctx: &ExpanderContext) -> Outcome {
+    let steps = std::cell::RefCell::new(Vec::with_capacity(chain.len()));
+    let among = narrow(
+        cands.len(),
+        chain.iter().map(|&e| {
+            let steps = &steps;
+            move |among: &[usize]| {
+                let filtered = filter(e, cands, among, ctx);
+                let kept = filtered.kept.clone();
+                steps.borrow_mut().push(Step {
+                    expander: e,
+                    filtered,
+                });
+                kept
+            }
+        }),
+    );
+    let mut outcome = Outcome {
+        steps: steps.into_inner(),
+        ..Outcome::default()
+    };
     match among.len() {
         0 => {}
         1 => outcome.chosen = among.first().copied(),

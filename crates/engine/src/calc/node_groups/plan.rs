@@ -387,11 +387,7 @@ fn notes(input: &NodeGroupsInput) -> Vec<String> {
             );
         } else {
             for g in input.groups.iter().filter(|g| g.priorities.is_empty()) {
-                notes.push(format!(
-                    "Priority expander: node group {} not found in priority expander \
-                     configuration. The group won't be used.",
-                    g.name
-                ));
+                notes.push(super::priority::not_found_warning(&g.name));
             }
         }
     }

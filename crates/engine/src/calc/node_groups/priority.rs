@@ -4,6 +4,14 @@
 
 use super::candidate::{Candidate, ExpanderContext, Filtered, float};
 
+/// The event the expander records for a group no expression matches.
+pub fn not_found_warning(group: &str) -> String {
+    format!(
+        "Priority expander: node group {group} not found in priority expander configuration. \
+         The group won't be used."
+    )
+}
+
 // Port of priority.BestOptions. Levels start at -1, so a group matched only below -1 never wins;
 // without a ConfigMap, or when no option matches, every option is kept.
 pub fn best_options(cands: &[Candidate], among: &[usize], ctx: &ExpanderContext) -> Filtered {
