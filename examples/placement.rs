@@ -51,7 +51,8 @@ fn settings(n: i64, duration: &str) -> SimSettings {
         pod_request: text("cpu=500m,memory=512Mi"),
         node_allocatable: text("cpu=1,memory=4Gi,pods=1"),
         existing_nodes: Some(n),
-        node_group_max: Some(n * 2),
+        // hpacalc's node limit.
+        node_group_max: Some((n * 2).min(10_000)),
         ..SimSettings::default()
     }
 }
