@@ -16,7 +16,9 @@ use crate::input::cluster::fleet::hpa_key;
 use crate::input::prometheus::ReplaySettings;
 use crate::input::simulation::{self, SimSettings};
 use crate::input::{Given, Inputs, Settings, Text, manifest};
-use crate::scenario::{ControllerConfig, HpaSpec, MetricSpec, TargetType};
+use crate::scenario::{
+    ControllerConfig, HpaSpec, MetricSpec, Pod, PodMetrics, Scenario, TargetType,
+};
 use crate::work::bounds::Bounds;
 
 /// The most replica counts whose hold band is computed for one HPA.
@@ -71,24 +73,30 @@ pub fn diff_texts(inputs: &DiffInputs) -> Result<(DiffReport, Vec<String>)> {
     let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
     keys.sort();
     keys.dedup();
-    let mut hpas = Vec::new();
-    let mut worse = Vec::new();
-    let mut warnings = Vec::new();
-    for key in keys {
+    let each = |key: &&String| -> Result<(HpaDiff, Vec<String>)> {
         inputs.bounds.stop.check()?;
+        let mut warnings = Vec::new();
         let d = hpa_diff(
             inputs,
             capture.as_ref(),
             &settings.controller,
             key,
-            (old.get(key), new.get(key)),
+            (old.get(*key), new.get(*key)),
             &mut warnings,
         )?;
+        Ok((d, warnings))
+    };
+    let mut hpas = Vec::new();
+    let mut worse = Vec::new();
+    let mut warnings = Vec::new();
+    for (key, compared) in keys.iter().zip(on_every_core(&keys, each)) {
+        let (d, said) = compared?;
+        warnings.extend(said);
         if let (Some(a), Some(b)) = (&d.old_figures, &d.new_figures) {
             for (text, r) in inputs.fail_on.iter().zip(&rules) {
                 if let Some(detail) = r.worse(a, b) {
                     worse.push(Worse {
-                        hpa: key.clone(),
+                        hpa: (*key).clone(),
                         rule: text.clone(),
                         detail,
                     });
@@ -98,6 +106,22 @@ pub fn diff_texts(inputs: &DiffInputs) -> Result<(DiffReport, Vec<String>)> {
         hpas.push(d);
     }
     Ok((DiffReport::new(hpas, worse), warnings))
+}
+
+/// `f` of every item, on every core, in the items' order: the HPAs do not depend on each other,
+/// and each core takes a contiguous run of them, as the audit's evaluation does.
+fn on_every_core<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let run = items.len().div_ceil(cores).max(1);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (items.chunks(run))
+            .map(|chunk| scope.spawn(move || chunk.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        (workers.into_iter())
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    })
 }
 
 /// `--fail-on RULE`.
@@ -226,15 +250,19 @@ fn flips(
     };
     let low = a.min_replicas.min(b.min_replicas).max(1);
     let high = a.max_replicas.max(b.max_replicas).min(low + MAX_FLIP_ROWS);
+    let (syncs_a, syncs_b) = (
+        UniformSyncs::new(config, old, a, &ra, high)?,
+        UniformSyncs::new(config, new, b, &rb, high)?,
+    );
     let mut rows = Vec::new();
     for n in low..=high {
-        let band = |side: &Side, spec: &HpaSpec, r: &(String, i32)| -> Result<String> {
+        let band = |syncs: &UniformSyncs, spec: &HpaSpec| -> Result<String> {
             if n < spec.min_replicas || n > spec.max_replicas {
                 return Ok("-".to_string());
             }
-            hold_band(config, side, r, n)
+            syncs.hold_band(n)
         };
-        let (x, y) = (band(old, a, &ra)?, band(new, b, &rb)?);
+        let (x, y) = (band(&syncs_a, a)?, band(&syncs_b, b)?);
         if x != y {
             rows.push(FlipRow {
                 replicas: n,
@@ -260,14 +288,79 @@ fn utilization(spec: &HpaSpec) -> Option<(String, i32)> {
     }
 }
 
-/// The hold band of one sync of `n` ready pods at the target, each requesting 1000 units: the
-/// uniform case of `serve --offline`'s calculator, as samples (input::form does the same).
-fn hold_band(
+/// One side's syncs of `n` ready pods at the target, each requesting 1000 units: the uniform
+/// case of `serve --offline`'s calculator, as samples (input::form does the same). The inputs
+/// are read once, for the largest count the side allows, and each smaller count's scenario is
+/// that one's first `n` pods: `uniform_scenario` of `n` gives the same (a test says so), without
+/// reading the manifest and the samples again for every count.
+struct UniformSyncs {
+    /// The scenario of `largest` pods, without its pods and their samples.
+    base: Option<Scenario>,
+    pods: Vec<Pod>,
+    samples: Vec<PodMetrics>,
+}
+
+impl UniformSyncs {
+    fn new(
+        config: &ControllerConfig,
+        side: &Side,
+        spec: &HpaSpec,
+        target: &(String, i32),
+        high: i32,
+    ) -> Result<UniformSyncs> {
+        let largest = high.min(spec.max_replicas);
+        if largest < spec.min_replicas.max(1) {
+            return Ok(UniformSyncs {
+                base: None,
+                pods: Vec::new(),
+                samples: Vec::new(),
+            });
+        }
+        let mut base = uniform_scenario(config, side, target, largest)?;
+        let pods = std::mem::take(&mut base.pods);
+        let samples = std::mem::take(&mut base.metrics.resource);
+        Ok(UniformSyncs {
+            base: Some(base),
+            pods,
+            samples,
+        })
+    }
+
+    /// The scenario of the sync of `n` pods, `n` from 1 to the largest count.
+    fn at(&self, n: i32) -> Option<Scenario> {
+        let k = usize::try_from(n).ok()?;
+        let mut scenario = self.base.clone()?;
+        scenario.pods = self.pods.get(..k)?.to_vec();
+        scenario.metrics.resource = self.samples.get(..k)?.to_vec();
+        scenario.current_replicas = n;
+        scenario.status_replicas = n;
+        Some(scenario)
+    }
+
+    /// The hold band of the sync of `n` pods.
+    fn hold_band(&self, n: i32) -> Result<String> {
+        let Some(scenario) = self.at(n) else {
+            anyhow::bail!("no uniform sync of {n} pods");
+        };
+        Ok(band_of(&scenario))
+    }
+}
+
+/// The first metric's hold band of a sync, as the diff prints it.
+fn band_of(scenario: &Scenario) -> String {
+    let report = calc::evaluate(scenario);
+    let band = report.metrics.first().and_then(|m| m.hold_band.as_ref());
+    calc::diff::band_text(band)
+}
+
+/// The scenario of one sync of `n` ready pods at the target, each requesting 1000 units, read
+/// from samples as the calculator's form gives them.
+fn uniform_scenario(
     config: &ControllerConfig,
     side: &Side,
     (resource, percent): &(String, i32),
     n: i32,
-) -> Result<String> {
+) -> Result<Scenario> {
     let mut csv = format!("pod,ready,{resource},{resource}_request\n");
     for i in 0..n {
         csv.push_str(&format!("pod-{i},true,{}m,1000m\n", percent * 10));
@@ -277,10 +370,7 @@ fn hold_band(
     settings.now = crate::time::Timestamp::parse_rfc3339("2026-01-01T00:00:00Z");
     let mut inputs = Inputs::of_hpa(Text::new(&side.place, side.text.clone()), settings);
     inputs.pods = Some(Given::Text(Text::new("<diff: uniform pods>", csv)));
-    let scenario = crate::input::build(inputs)?;
-    let report = calc::evaluate(&scenario);
-    let band = report.metrics.first().and_then(|m| m.hold_band.as_ref());
-    Ok(calc::diff::band_text(band))
+    crate::input::build(inputs)
 }
 
 /// `--pods` and `--metrics`, read once: the inputs of one sync, the HPA left to each side.
@@ -358,5 +448,88 @@ mod tests {
         );
         assert_eq!(rule("pod-hours>10%").unwrap(), Rule::PodHours(10.0));
         assert!(rule("pod-hours>").is_err());
+    }
+
+    fn side(yaml: &str) -> (Side, HpaSpec) {
+        let file = Text::new("hpa.yaml", yaml);
+        let spec = manifest::load("hpa.yaml:1", yaml, None).unwrap().spec;
+        let side = Side {
+            place: "hpa.yaml:1".into(),
+            text: yaml.into(),
+            name: spec.name.clone(),
+            file,
+        };
+        (side, spec)
+    }
+
+    fn hpa(min: i32, max: i32, resource: &str, percent: i32, behavior: &str) -> String {
+        format!(
+            "apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {{name: web, namespace: shop}}
+spec:
+  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: web}}
+  minReplicas: {min}
+  maxReplicas: {max}
+  metrics:
+  - type: Resource
+    resource: {{name: {resource}, target: {{type: Utilization, averageUtilization: {percent}}}}}
+{behavior}"
+        )
+    }
+
+    /// Each count's sync cut from the largest one is the sync read from that count's own
+    /// samples, scenario and band alike: the diff's hold bands are the ones it read before,
+    /// for targets, bounds, behaviours, tolerances and API versions of every kind.
+    #[test]
+    fn a_uniform_sync_cut_from_the_largest_is_the_one_read_for_its_count() {
+        let v1 = "apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: old, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: old}
+  minReplicas: 3
+  maxReplicas: 9
+  targetCPUUtilizationPercentage: 70
+";
+        let window = "  behavior:\n    scaleDown: {stabilizationWindowSeconds: 0}\n    \
+                      scaleUp: {policies: [{type: Pods, value: 1, periodSeconds: 60}]}\n";
+        let cases = [
+            hpa(1, 12, "cpu", 50, ""),
+            hpa(2, 10, "cpu", 60, window),
+            hpa(5, 7, "memory", 150, ""),
+            hpa(1, 3, "cpu", 1, ""),
+            v1.to_string(),
+        ];
+        let tolerant = ControllerConfig {
+            tolerance: 0.25,
+            ..ControllerConfig::default()
+        };
+        let mut bands = std::collections::BTreeSet::new();
+        for config in [ControllerConfig::default(), tolerant] {
+            for yaml in &cases {
+                let (side, spec) = side(yaml);
+                let target = utilization(&spec).unwrap();
+                let syncs = UniformSyncs::new(&config, &side, &spec, &target, 40).unwrap();
+                for n in spec.min_replicas.max(1)..=spec.max_replicas {
+                    let read = uniform_scenario(&config, &side, &target, n).unwrap();
+                    let cut = syncs.at(n).unwrap();
+                    assert_eq!(cut, read, "{yaml} at {n}");
+                    let band = syncs.hold_band(n).unwrap();
+                    assert_eq!(band, band_of(&read), "{yaml} at {n}");
+                    bands.insert(band);
+                }
+            }
+        }
+        // The cases give bands of many kinds, not one.
+        assert!(bands.len() > 10, "{bands:?}");
+    }
+
+    #[test]
+    fn work_on_every_core_keeps_the_items_order() {
+        let items: Vec<usize> = (0..1000).collect();
+        let doubled = on_every_core(&items, |i| i * 2);
+        assert_eq!(doubled, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+        assert!(on_every_core(&[] as &[usize], |i| *i).is_empty());
     }
 }

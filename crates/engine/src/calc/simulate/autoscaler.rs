@@ -8,7 +8,7 @@ use crate::calc::nodes::{self, Slot};
 use crate::scenario::Resources;
 use crate::scenario::simulation::NodeGroup;
 
-use super::engine::{Engine, NodeState, PodState, SimNode, clock, count, secs};
+use super::engine::{Engine, NodeState, PodState, SimNode, clock, count, node_index, secs};
 
 /// The Cluster Autoscaler skips a scale-up while every unschedulable pod is younger than this
 /// (`unschedulablePodWithGpuTimeBuffer`'s non-GPU counterpart in `static_autoscaler.go`).
@@ -155,19 +155,19 @@ impl Engine<'_> {
         self.delete_nodes(t, group, &deleted, blocked_by_min);
     }
 
-    /// Pods that must move off each node (terminating pods need no new home).
+    /// Pods that must move off each node (terminating pods need no new home), counted in one
+    /// pass over the pods.
     fn movable_pods(&self) -> Vec<i64> {
-        self.nodes
-            .iter()
-            .map(|n| {
-                count(
-                    self.pods
-                        .iter()
-                        .filter(|p| p.active() && p.node == Some(n.id))
-                        .count(),
-                )
-            })
-            .collect()
+        let mut movable = vec![0i64; self.nodes.len()];
+        for p in self.pods.iter().filter(|p| p.active()) {
+            if let Some(n) = (p.node)
+                .and_then(|id| node_index(&self.nodes, id))
+                .and_then(|i| movable.get_mut(i))
+            {
+                *n += 1;
+            }
+        }
+        movable
     }
 
     // Mirrors Planner.categorizeNodes (core/scaledown/planner/planner.go): a Ready node at or
@@ -176,17 +176,13 @@ impl Engine<'_> {
         let request = &self.setup.pod_request;
         let threshold = group.input.scale_down_utilization_threshold;
         let size = count(self.nodes.len());
-        let mut room: Vec<i64> = self
-            .nodes
-            .iter()
-            .map(|n| {
-                if n.state == NodeState::Ready && n.slot.schedulable {
-                    room_for(&n.slot, request)
-                } else {
-                    0
-                }
-            })
-            .collect();
+        let mut room = Rooms::new(self.nodes.iter().map(|n| {
+            if n.state == NodeState::Ready && n.slot.schedulable {
+                room_for(&n.slot, request)
+            } else {
+                0
+            }
+        }));
         // The Ready nodes as (index, node, pods to move).
         let mut order: Vec<(usize, &SimNode, i64)> = self
             .nodes
@@ -206,26 +202,10 @@ impl Engine<'_> {
                 }
                 // The node's pods must fit on the other nodes; a fit is committed, so later
                 // candidates cannot count on the same room.
-                let mut trial = room.clone();
-                let mut left = pods;
-                for ((j, r), &gone) in trial.iter_mut().enumerate().zip(&removable) {
-                    if j == i {
-                        // The candidate itself takes none, and has no room once removed.
-                        *r = 0;
-                        continue;
-                    }
-                    if gone || left == 0 {
-                        continue;
-                    }
-                    let take = (*r).min(left);
-                    *r -= take;
-                    left -= take;
-                }
-                if left == 0 {
-                    room = trial;
-                    if let Some(flag) = removable.get_mut(i) {
-                        *flag = true;
-                    }
+                if room.move_off(i, pods)
+                    && let Some(flag) = removable.get_mut(i)
+                {
+                    *flag = true;
                 }
             }
         }
@@ -386,4 +366,123 @@ fn new_node_limit(group: &NodeGroup, size: i64) -> (i64, String) {
 /// pods (`pods_per_node` with the node's own requests in place of the DaemonSets').
 fn room_for(slot: &Slot, request: &Resources) -> i64 {
     nodes::pods_per_node(&slot.allocatable, &slot.requested, request).0
+}
+
+/// The room each node has left while the scale-down planner commits the moves of the nodes it
+/// finds unneeded: a move takes room first-fit, in node order, from every node but the one
+/// emptied, which has none once removed. Room only shrinks, so the nodes before `first` have
+/// none left, and a candidate whose pods do not fit is told so by the total alone: each node is
+/// passed over once in a whole loop, where trying each candidate over every node would be
+/// quadratic in the node count.
+struct Rooms {
+    room: Vec<i64>,
+    total: i128,
+    first: usize,
+}
+
+impl Rooms {
+    fn new(room: impl Iterator<Item = i64>) -> Rooms {
+        let room: Vec<i64> = room.collect();
+        let total = room.iter().map(|&r| i128::from(r)).sum();
+        let mut rooms = Rooms {
+            room,
+            total,
+            first: 0,
+        };
+        rooms.skip_full();
+        rooms
+    }
+
+    /// Moves `pods` off node `i` onto the others and takes `i`'s room away, if they all fit;
+    /// false, and nothing changed, if they do not.
+    fn move_off(&mut self, i: usize, pods: i64) -> bool {
+        let own = self.room.get(i).copied().unwrap_or(0);
+        if self.total - i128::from(own) < i128::from(pods) {
+            return false;
+        }
+        let mut left = pods;
+        let mut j = self.first;
+        while left > 0 && j < self.room.len() {
+            if j != i
+                && let Some(r) = self.room.get_mut(j)
+            {
+                let take = (*r).min(left);
+                *r -= take;
+                left -= take;
+                self.total -= i128::from(take);
+            }
+            j += 1;
+        }
+        if let Some(r) = self.room.get_mut(i) {
+            self.total -= i128::from(*r);
+            *r = 0;
+        }
+        self.skip_full();
+        true
+    }
+
+    fn skip_full(&mut self) {
+        while self.room.get(self.first).is_some_and(|&r| r == 0) {
+            self.first += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rooms;
+
+    /// The planner's move as it was written first: each candidate tried on a copy of every
+    /// node's room, kept when its pods all fit.
+    fn move_off_by_trial(room: &mut Vec<i64>, removed: &[bool], i: usize, pods: i64) -> bool {
+        let mut trial = room.clone();
+        let mut left = pods;
+        for ((j, r), &gone) in trial.iter_mut().enumerate().zip(removed) {
+            if j == i {
+                *r = 0;
+                continue;
+            }
+            if gone || left == 0 {
+                continue;
+            }
+            let take = (*r).min(left);
+            *r -= take;
+            left -= take;
+        }
+        if left == 0 {
+            *room = trial;
+        }
+        left == 0
+    }
+
+    #[test]
+    fn moves_commit_as_the_trial_on_every_node_commits() {
+        // Nodes with no room, some room and much room; candidates empty, small and too large,
+        // in the planner's order (empty ones first), some of them twice.
+        let start = vec![0, 3, 1, 0, 5, 2, 0, 0, 4, 1, 0, 2];
+        let candidates = [
+            (3, 0),
+            (7, 0),
+            (0, 2),
+            (10, 1),
+            (1, 4),
+            (5, 9),
+            (11, 3),
+            (2, 2),
+            (8, 1),
+            (9, 6),
+            (4, 1),
+            (6, 0),
+        ];
+        let mut fast = Rooms::new(start.iter().copied());
+        let mut slow = start.clone();
+        let mut removed = vec![false; start.len()];
+        for (i, pods) in candidates {
+            let by_trial = move_off_by_trial(&mut slow, &removed, i, pods);
+            assert_eq!(fast.move_off(i, pods), by_trial, "node {i}, {pods} pod(s)");
+            assert_eq!(fast.room, slow, "node {i}, {pods} pod(s)");
+            removed[i] |= by_trial;
+        }
+        assert!(removed.iter().any(|r| *r) && removed.iter().any(|r| !*r));
+    }
 }

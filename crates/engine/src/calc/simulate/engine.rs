@@ -211,7 +211,8 @@ pub fn run_observed<'s>(
     setup: &'s Setup,
     observer: Option<&'s mut SyncObserver<'s>>,
 ) -> Simulation {
-    run_to_snapshot(setup, observer).0
+    let (engine, end) = drive(setup, observer, &Stop::default());
+    finish(engine, end)
 }
 
 /// Runs the simulation and keeps the cluster as the run leaves it (`/simulate`'s panels).
@@ -220,7 +221,8 @@ pub fn run_to_snapshot<'s>(
     observer: Option<&'s mut SyncObserver<'s>>,
 ) -> (Simulation, Snapshot) {
     let (engine, end) = drive(setup, observer, &Stop::default());
-    finish(setup, engine, end)
+    let snapshot = engine.snapshot(end);
+    (finish(engine, end), snapshot)
 }
 
 /// `run_to_snapshot` that ends with `Stopped` once `stop` is due: a server's request past its
@@ -232,7 +234,8 @@ pub fn run_until<'s>(
 ) -> Result<(Simulation, Snapshot), Stopped> {
     let (engine, end) = drive(setup, observer, stop);
     stop.check()?;
-    Ok(finish(setup, engine, end))
+    let snapshot = engine.snapshot(end);
+    Ok((finish(engine, end), snapshot))
 }
 
 /// How many events pass between two looks at the clock: one look costs about as much as a
@@ -276,14 +279,14 @@ fn drive<'s>(
     (engine, end)
 }
 
-/// The run's result and the cluster where it ends.
-fn finish(setup: &Setup, engine: Engine<'_>, end: i64) -> (Simulation, Snapshot) {
-    let snapshot = engine.snapshot(end);
+/// The run's result, compared with the actual replicas when they were given.
+fn finish(engine: Engine<'_>, end: i64) -> Simulation {
+    let setup = engine.setup;
     let mut simulation = engine.finish(end);
     if let Some(curve) = &setup.actual {
         compare(&mut simulation, curve);
     }
-    (simulation, snapshot)
+    simulation
 }
 
 impl<'s> Engine<'s> {
@@ -430,9 +433,9 @@ impl<'s> Engine<'s> {
     pub(super) fn remove_pods(&mut self, gone: impl Fn(&SimPod) -> bool) {
         let keep: Vec<bool> = self.pods.iter().map(|p| !gone(p)).collect();
         for (p, _) in self.pods.iter().zip(&keep).filter(|(_, k)| !**k) {
-            if let Some(n) = p
-                .node
-                .and_then(|id| self.nodes.iter_mut().find(|n| n.id == id))
+            if let Some(n) = (p.node)
+                .and_then(|id| node_index(&self.nodes, id))
+                .and_then(|i| self.nodes.get_mut(i))
             {
                 n.slot.remove(&self.setup.pod_request);
             }
@@ -446,11 +449,17 @@ impl<'s> Engine<'s> {
     }
 
     pub(super) fn node_name(&self, id: u32) -> String {
-        self.nodes
-            .iter()
-            .find(|n| n.id == id)
+        node_index(&self.nodes, id)
+            .and_then(|i| self.nodes.get(i))
             .map_or_else(|| format!("node {id}"), |n| n.slot.name.clone())
     }
+}
+
+/// Where the node `id` is in `nodes`, found in a logarithm of their count: ids are handed out in
+/// increasing order (`start_nodes`, then each node the Cluster Autoscaler adds) and nodes are
+/// only ever removed, so the list stays sorted by id.
+pub(super) fn node_index(nodes: &[SimNode], id: u32) -> Option<usize> {
+    nodes.binary_search_by_key(&id, |n| n.id).ok()
 }
 
 /// The existing nodes: `--existing-nodes`, or just enough for the start pods.

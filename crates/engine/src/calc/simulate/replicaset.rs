@@ -4,6 +4,8 @@
 //! `pkg/controller/replicaset/replica_set.go`; during a rollout the Deployment controller
 //! (`rollout.rs`) sizes the two ReplicaSets.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::scenario::{Container, ContainerKind, Pod, PodPhase};
 
 use super::cluster::{RankedPod, deletion_key};
@@ -66,13 +68,17 @@ impl Engine<'_> {
         if extra == 0 {
             return;
         }
-        // Colocated pods are counted over the whole workload (the controller's related pods).
-        let active: Vec<&SimPod> = self.pods.iter().filter(|p| p.active()).collect();
-        let mut ranked: Vec<RankedPod> = active
-            .iter()
+        // Colocated pods are counted over the whole workload (the controller's related pods),
+        // once per node.
+        let active = || self.pods.iter().filter(|p| p.active());
+        let mut on_node: BTreeMap<Option<u32>, usize> = BTreeMap::new();
+        for p in active() {
+            *on_node.entry(p.node).or_default() += 1;
+        }
+        let mut ranked: Vec<RankedPod> = active()
             .filter(|p| p.revision == revision)
             .map(|p| {
-                let colocated = active.iter().filter(|q| q.node == p.node).count();
+                let colocated = on_node.get(&p.node).copied().unwrap_or(0);
                 let ready_since = match p.state {
                     PodState::Ready { since } => Some(since),
                     _ => None,
@@ -89,7 +95,7 @@ impl Engine<'_> {
             })
             .collect();
         ranked.sort_by_key(|r| deletion_key(r, t));
-        let victims: Vec<u64> = ranked.iter().take(extra).map(|r| r.seq).collect();
+        let victims: BTreeSet<u64> = ranked.iter().take(extra).map(|r| r.seq).collect();
         let termination = self.setup.timing.pod_termination.millis();
         if termination == 0 {
             self.remove_pods(|p| victims.contains(&p.seq));

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::calc::normalize;
 use crate::time::Duration;
 
-use super::engine::{Engine, NodeState, PodState, SimPod, secs};
+use super::engine::{Engine, NodeState, PodState, SimPod, node_index, secs};
 
 /// The state at the end of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -78,16 +78,25 @@ impl Engine<'_> {
     pub(super) fn snapshot(&self, end: i64) -> Snapshot {
         // `pods` is aligned with the controller's view, which holds the names.
         let named = || self.pods.iter().zip(&self.scenario.pods);
-        let bound = |id: u32| {
-            named()
-                .filter(|(p, _)| p.node == Some(id) && p.state != PodState::Pending)
-                .map(|(p, seen)| pod(p, &seen.name))
-                .collect::<Vec<_>>()
-        };
+        // Each bound pod to its node, in one pass; node 0 is the unlimited one of a run without
+        // node information.
+        let mut bound: Vec<Vec<PodSnapshot>> = self.nodes.iter().map(|_| Vec::new()).collect();
+        let mut unmodelled = Vec::new();
+        for (p, seen) in named().filter(|(p, _)| p.state != PodState::Pending) {
+            let Some(id) = p.node else { continue };
+            match node_index(&self.nodes, id).and_then(|i| bound.get_mut(i)) {
+                Some(on_node) => on_node.push(pod(p, &seen.name)),
+                None if id == 0 && self.setup.nodes.is_none() => {
+                    unmodelled.push(pod(p, &seen.name));
+                }
+                None => {}
+            }
+        }
         let nodes = self
             .nodes
             .iter()
-            .map(|n| NodeSnapshot {
+            .zip(bound)
+            .map(|(n, pods)| NodeSnapshot {
                 name: n.slot.name.clone(),
                 ready_at: match n.state {
                     NodeState::Booting { ready_at } => Some(secs(ready_at)),
@@ -97,14 +106,9 @@ impl Engine<'_> {
                     .slot
                     .workload_pods
                     .saturating_add(n.slot.room_for(&self.setup.pod_request)),
-                pods: bound(n.id),
+                pods,
             })
             .collect();
-        let unmodelled = if self.setup.nodes.is_none() {
-            bound(0)
-        } else {
-            Vec::new()
-        };
         let pending = named()
             .filter(|(p, _)| p.state == PodState::Pending)
             .map(|(p, seen)| pod(p, &seen.name))
