@@ -664,7 +664,7 @@ fn set_per_container(
             if change.container != container {
                 bail!(what_if::no_container(flag, change, &[container]));
             }
-            what_if::set(list, &change.resource, change.milli);
+            list.set(&change.resource, change.milli);
         }
         return Ok(());
     };
@@ -691,7 +691,7 @@ fn set_per_container(
             Kind::Request => requests,
             Kind::Limit => limits,
         };
-        what_if::set(own, &change.resource, change.milli);
+        own.set(&change.resource, change.milli);
     }
     // Requests add up; a limit bounds the pod only when every container has one.
     let mut total = Resources::default();
@@ -701,7 +701,7 @@ fn set_per_container(
     for list in &lists {
         for (name, v) in &list.0 {
             let sum = total.get(name).unwrap_or(0).saturating_add(*v);
-            what_if::set(&mut total, name, sum);
+            total.set(name, sum);
         }
     }
     if kind == Kind::Limit {

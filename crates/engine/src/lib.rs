@@ -14,3 +14,4 @@ pub mod report;
 pub mod scenario;
 pub mod time;
 pub mod version;
+pub mod what_if;
