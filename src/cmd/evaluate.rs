@@ -44,8 +44,7 @@ fn before_and_after(cli: &Cli, inputs: Inputs, what_if: &WhatIf) -> Result<()> {
     let before = input::build(inputs)?;
     warn_all(&before.warnings);
     let mut after = input::build(changed)?;
-    what_if.apply_to_spec(&mut after.hpa)?;
-    what_if.apply_to_pods(&mut after.pods)?;
+    what_if.apply(&mut after)?;
     let report = WhatIfReport::new(
         what_if.labels(),
         calc::evaluate(&before),

@@ -693,7 +693,7 @@ fn set_per_container(
             if !change.applies_to(container) {
                 bail!(what_if::no_container(flag, change, &[container]));
             }
-            what_if::set(list, &change.resource, change.milli);
+            list.set(&change.resource, change.milli);
         }
         return Ok(());
     };
@@ -717,7 +717,7 @@ fn set_per_container(
                 Kind::Request => requests,
                 Kind::Limit => limits,
             };
-            what_if::set(own, &change.resource, change.milli);
+            own.set(&change.resource, change.milli);
             found = true;
         }
         if !found {
@@ -733,7 +733,7 @@ fn set_per_container(
     for list in &lists {
         for (name, v) in &list.0 {
             let sum = total.get(name).unwrap_or(0).saturating_add(*v);
-            what_if::set(&mut total, name, sum);
+            total.set(name, sum);
         }
     }
     if kind == Kind::Limit {

@@ -5,7 +5,8 @@
 
 use crate::error::InputError;
 use crate::quantity::{build_quantity, parse_milli};
-use crate::scenario::{Behavior, HpaSpec, Pod, Resources};
+use crate::scenario::{HpaSpec, Pod, Scenario};
+use hpacalc_engine::what_if::{self, Change, Refused};
 
 /// The changes, as given; each `None` or empty leaves the input as it is.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -197,83 +198,39 @@ impl WhatIf {
             .collect()
     }
 
-    /// `--min`, `--max` and the per-direction tolerances on the validated spec, checked as the
-    /// API server checks them.
-    pub fn apply_to_spec(&self, spec: &mut HpaSpec) -> Result<(), InputError> {
-        if let Some(min) = self.min {
-            spec.min_replicas = min;
+    /// The changes as the engine applies them (`hpacalc_engine::what_if`): the bounds, the
+    /// tolerances and the requests, typed. The controller flags go through `Settings`.
+    pub fn changes(&self) -> Result<Vec<Change>, InputError> {
+        let mut out = Vec::new();
+        out.extend(self.min.map(Change::MinReplicas));
+        out.extend(self.max.map(Change::MaxReplicas));
+        out.extend(self.tolerance.map(Change::Tolerance));
+        out.extend(self.scale_up_tolerance.map(Change::ScaleUpTolerance));
+        out.extend(self.scale_down_tolerance.map(Change::ScaleDownTolerance));
+        for r in self.requests()? {
+            out.push(Change::Request {
+                container: r.container,
+                resource: r.resource,
+                milli: r.milli,
+            });
         }
-        if let Some(max) = self.max {
-            spec.max_replicas = max;
-        }
-        // validateHorizontalPodAutoscalerSpec (HPAScaleToZero on): min ≥ 0, max ≥ 1, max ≥ min.
-        if spec.min_replicas < 0 {
-            return Err(InputError::new(
-                "--min",
-                format!("found {}, expected 0 or more", spec.min_replicas),
-            ));
-        }
-        if spec.max_replicas < 1 || spec.max_replicas < spec.min_replicas {
-            return Err(InputError::new(
-                "--max",
-                format!(
-                    "found {}, expected at least 1 and at least minReplicas ({})",
-                    spec.max_replicas, spec.min_replicas
-                ),
-            ));
-        }
-        for (tolerance, up) in [
-            (self.scale_up_tolerance, true),
-            (self.scale_down_tolerance, false),
-        ] {
-            let Some(t) = tolerance else { continue };
-            if !(t.is_finite() && t >= 0.0) {
-                let flag = if up {
-                    "--scale-up-tolerance"
-                } else {
-                    "--scale-down-tolerance"
-                };
-                return Err(InputError::new(
-                    flag,
-                    format!("found {t}, expected a ratio of 0 or more"),
-                ));
-            }
-            // Setting a field of `behavior` makes it non-nil: the API server defaults the rest.
-            let behavior = spec.behavior.get_or_insert_with(Behavior::api_defaults);
-            let rules = if up {
-                &mut behavior.scale_up
-            } else {
-                &mut behavior.scale_down
-            };
-            rules.tolerance = Some(t);
-        }
-        Ok(())
+        Ok(out)
+    }
+
+    /// Every change on one sync's scenario, as the engine's fix check applies its own.
+    pub fn apply(&self, s: &mut Scenario) -> Result<(), InputError> {
+        what_if::apply(s, &self.changes()?).map_err(refused)
     }
 
     /// `--set-request` on every pod of one sync that has the container.
     pub fn apply_to_pods(&self, pods: &mut [Pod]) -> Result<(), InputError> {
-        for change in self.requests()? {
-            let mut found = false;
-            for pod in pods.iter_mut() {
-                for c in pod
-                    .containers
-                    .iter_mut()
-                    .filter(|c| change.applies_to(&c.name))
-                {
-                    set(&mut c.requests, &change.resource, change.milli);
-                    found = true;
-                }
-            }
-            if !found {
-                let mut names: Vec<&str> = (pods.iter())
-                    .flat_map(|p| p.containers.iter().map(|c| c.name.as_str()))
-                    .collect();
-                names.sort_unstable();
-                names.dedup();
-                return Err(no_container("--set-request", &change, &names));
-            }
-        }
-        Ok(())
+        what_if::apply_to_pods(pods, &self.changes()?).map_err(refused)
+    }
+
+    /// `--min`, `--max` and the per-direction tolerances on the validated spec, checked as the
+    /// API server checks them.
+    pub fn apply_to_spec(&self, spec: &mut HpaSpec) -> Result<(), InputError> {
+        what_if::apply_to_spec(spec, &self.changes()?).map_err(refused)
     }
 }
 
@@ -284,11 +241,31 @@ impl ContainerQuantity {
     }
 }
 
-/// A resource list with one entry set.
-pub fn set(list: &mut Resources, resource: &str, milli: i64) {
-    match list.0.iter_mut().find(|(n, _)| n == resource) {
-        Some((_, v)) => *v = milli,
-        None => list.0.push((resource.to_string(), milli)),
+/// The flag and the message of a change the engine refused.
+fn refused(r: Refused) -> InputError {
+    match r {
+        Refused::Min(min) => InputError::new("--min", format!("found {min}, expected 0 or more")),
+        Refused::Max { max, min } => InputError::new(
+            "--max",
+            format!("found {max}, expected at least 1 and at least minReplicas ({min})"),
+        ),
+        Refused::Tolerance { up, value } => InputError::new(
+            if up {
+                "--scale-up-tolerance"
+            } else {
+                "--scale-down-tolerance"
+            },
+            format!("found {value}, expected a ratio of 0 or more"),
+        ),
+        Refused::NoContainer { container, names } => {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let change = ContainerQuantity {
+                container,
+                resource: String::new(),
+                milli: 0,
+            };
+            no_container("--set-request", &change, &names)
+        }
     }
 }
 
@@ -351,6 +328,7 @@ fn container_quantity(flag: &str, text: &str) -> Result<ContainerQuantity, Input
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::Resources;
 
     #[test]
     fn items_parse_by_key_and_later_ones_win() {

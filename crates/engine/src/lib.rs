@@ -15,3 +15,4 @@ pub mod scenario;
 pub mod stop;
 pub mod time;
 pub mod version;
+pub mod what_if;

@@ -8,7 +8,7 @@ use crate::calc::reconcile::{Branch, Normalization, Sync};
 use crate::calc::replicas::Rule;
 use crate::calc::status::Reconciled;
 use crate::report::{Diagnostic, MetricReport, Report, Severity};
-use crate::scenario::Scenario;
+use crate::scenario::{PodPhase, Scenario};
 use crate::time::{Duration, Timestamp};
 
 /// Containers that mesh and agent injectors add to pods, with the pod-template annotation that
@@ -75,7 +75,7 @@ pub fn diagnose(s: &Scenario, sync: &Sync<'_>, report: &Report) -> Vec<Diagnosti
         Branch::Metrics | Branch::MetricsFailed => {
             // The report's metrics are the sync's outcomes, in the same order.
             for (m, outcome) in report.metrics.iter().zip(&sync.outcomes) {
-                metric_causes(&mut out, m, outcome, current, sync);
+                metric_causes(&mut out, s, m, outcome, sync);
             }
             if sync.combined.as_ref().is_some_and(|c| c.failed) {
                 out.extend(invalid_blocks_scale_down(report, current));
@@ -120,17 +120,22 @@ fn scaling_disabled(s: &Scenario) -> Diagnostic {
 /// The causes one metric shows: its pods, its recount, its tolerance, its error.
 fn metric_causes(
     out: &mut Vec<Diagnostic>,
+    s: &Scenario,
     m: &MetricReport,
     outcome: &MetricOutcome<'_>,
-    current: i32,
     sync: &Sync<'_>,
 ) {
+    let current = s.current_replicas;
     let name = &readable(&m.description);
     if let Some(error) = &m.error {
-        out.push(invalid_metric(m, error));
+        out.push(invalid_metric(s, m, error));
+    }
+    let finished = finished_without_sample(s, m);
+    if !finished.is_empty() {
+        out.push(finished_pods(&finished, name));
     }
     if m.missing_pods > 0 {
-        out.push(missing_metrics(m, name));
+        out.push(missing_metrics(m, name, finished.len()));
     }
     if let Some(rc) = &m.recount
         && rc.unready_pods_at_zero
@@ -152,8 +157,58 @@ fn metric_causes(
     rollout_surge(out, m, outcome, current);
 }
 
+/// The pods of a metric in phase Succeeded without a sample: a finished pod has no usage in the
+/// metrics API, and before kubernetes/kubernetes#141302 `groupPods` does not ignore it.
+fn finished_without_sample<'s>(s: &'s Scenario, m: &MetricReport) -> Vec<&'s str> {
+    let missing = || (m.pods.iter()).filter(|p| p.class == "missing");
+    // A resource metric with no sample at all fails before `groupPods`: no pod is classed.
+    let none_sampled = m.pods.is_empty()
+        && m.error.is_some()
+        && matches!(m.metric_type.as_str(), "Resource" | "ContainerResource");
+    let sampled = |name: &str| s.metrics.resource.iter().any(|p| p.pod == name);
+    s.pods
+        .iter()
+        .filter(|p| p.phase == PodPhase::Succeeded)
+        .filter(|p| missing().any(|c| c.name == p.name) || (none_sampled && !sampled(&p.name)))
+        .map(|p| p.name.as_str())
+        .collect()
+}
+
+/// `FinishedPodsUnderSelector`: Succeeded pods (a finished Job or test pod) under the selector.
+fn finished_pods(pods: &[&str], name: &str) -> Diagnostic {
+    Diagnostic::new(
+        "FinishedPodsUnderSelector",
+        Severity::Warning,
+        format!(
+            "{} pod(s) in phase Succeeded match the HPA's selector ({}): a finished pod has no \
+             usage in the metrics API, so the controller counts it as a pod without a sample \
+             for {name}",
+            pods.len(),
+            shortlist(pods)
+        ),
+        "these pods are not the target's: delete them (a Completed Job or test pod), or give \
+         them labels outside the HPA's selector",
+    )
+}
+
+/// Up to three names, then how many more.
+fn shortlist(names: &[&str]) -> String {
+    let shown: Vec<&str> = names.iter().take(3).copied().collect();
+    match names.len() - shown.len() {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
+/// What to do about pods without a sample when the metrics API itself answered.
+const NO_SAMPLE_FIX: &str = "the metrics API answered without these pods: a new pod gets its \
+     first sample within the metrics resolution; a pod with a container that is not running \
+     (CrashLoopBackOff, OOMKilled: kubectl get pods shows the restarts) has none, nor does a \
+     pod on a node the metrics pipeline does not scrape (a Windows node needs its own \
+     metrics source)";
+
 /// `MissingMetrics`: the pods without a sample, and what the recount made of them.
-fn missing_metrics(m: &MetricReport, name: &str) -> Diagnostic {
+fn missing_metrics(m: &MetricReport, name: &str, finished: usize) -> Diagnostic {
     let pods = m.ready_pods + m.unready_pods + m.missing_pods;
     let effect = match &m.recount {
         Some(rc) if rc.missing_pods_value_milli == Some(0) => format!(
@@ -192,7 +247,11 @@ fn missing_metrics(m: &MetricReport, name: &str) -> Diagnostic {
                 format!("; {effect}")
             }
         ),
-        "check that metrics-server (or the metrics adapter) reports these pods: kubectl top pods; a pod without samples for long is often not scraped",
+        if finished == m.missing_pods {
+            "see FinishedPodsUnderSelector"
+        } else {
+            NO_SAMPLE_FIX
+        },
     )
 }
 
@@ -207,8 +266,11 @@ fn tolerance_causes(
 ) {
     let first_within = m.ratio.is_some_and(|r| sync.tolerances.is_within(r));
     let rule = rule_of(outcome);
+    // Only the rules that keep the count: after `RecountSamples` the recount's own count is the
+    // proposal, in the first pass's direction (2 → 3), and nothing was reversed.
     if let (Some(rc), Some(rule)) = (&m.recount, rule)
         && rule.recount()
+        && rule != Rule::RecountSamples
         && !(first_within && rule.within_tolerance())
     {
         let what = if rule.within_tolerance() {
@@ -303,7 +365,7 @@ fn rollout_surge(
 }
 
 /// An invalid metric: `MissingRequest` when a container has no request, else `InvalidMetric`.
-fn invalid_metric(m: &MetricReport, error: &str) -> Diagnostic {
+fn invalid_metric(s: &Scenario, m: &MetricReport, error: &str) -> Diagnostic {
     let reason = m.error_reason.as_deref().unwrap_or("FailedGetMetric");
     if let Some(rest) = error
         .split_once("missing request for ")
@@ -319,12 +381,23 @@ fn invalid_metric(m: &MetricReport, error: &str) -> Diagnostic {
                 .iter()
                 .find(|(name, ..)| *name == c || c.starts_with(&format!("{name}-")))
         });
-        let fix = match sidecar {
-            Some((name, injector, cpu, memory)) => format!(
+        // "<resource> in container <c> of Pod <p>": a finished pod is not the target's.
+        let finished = (rest.rsplit_once(" of Pod ").map(|(_, p)| p))
+            .and_then(|p| s.pods.iter().find(|pod| pod.name == p))
+            .filter(|p| matches!(p.phase, PodPhase::Succeeded | PodPhase::Failed));
+        let fix = match (finished, sidecar) {
+            (Some(p), _) => format!(
+                "Pod {} is in phase {:?} (a finished Job or test pod) but matches the HPA's \
+                 selector, and the controller sums the requests of every pod the selector \
+                 lists: delete it or give it labels outside the selector; the target's own pods \
+                 need no change",
+                p.name, p.phase
+            ),
+            (None, Some((name, injector, cpu, memory))) => format!(
                 "{name} is injected by {injector}: set its request with the pod template annotation {} (or mesh-wide in the injector's config), then roll the pods",
                 if m.name == "memory" { memory } else { cpu }
             ),
-            None => format!(
+            (None, None) => format!(
                 "set resources.requests.{} on every container of the pods (init sidecars included), or target AverageValue instead of Utilization",
                 m.name
             ),
@@ -344,8 +417,19 @@ fn invalid_metric(m: &MetricReport, error: &str) -> Diagnostic {
         Severity::Error,
         format!("{}: {reason}: {error}", readable(&m.description)),
         match reason {
-            "FailedGetResourceMetric" | "FailedGetContainerResourceMetric" => {
+            // "check metrics-server" only when the metrics API itself failed, or when no pod is
+            // known (the status alone): then it may be the pipeline's.
+            "FailedGetResourceMetric" | "FailedGetContainerResourceMetric"
+                if s.metrics.resource_api_error.is_some()
+                    || s.approximation
+                    || s.pods.is_empty() =>
+            {
                 "check metrics-server: kubectl top pods -n NAMESPACE"
+            }
+            "FailedGetResourceMetric" | "FailedGetContainerResourceMetric"
+                if !error.contains("missing request") =>
+            {
+                NO_SAMPLE_FIX
             }
             "FailedGetPodsMetric" | "FailedGetObjectMetric" => {
                 "check the custom metrics adapter: kubectl get --raw /apis/custom.metrics.k8s.io/v1beta1"
@@ -1027,6 +1111,70 @@ mod tests {
         let d = find(&s, "MissingMetrics");
         assert!(!d.message.contains("so the metric fails"), "{}", d.message);
         assert!(codes(&s).contains(&"MissingRequest".to_string()));
+    }
+
+    #[test]
+    fn a_recount_that_keeps_the_direction_is_not_called_reversed() {
+        // 2 ready pods at 90 % of 50 %, one without a sample: counted at 0 the ratio is
+        // (900 + 900 + 0) / 3 / 500 = 1.2, still a scale-up: ceil(1.2 × 3) = 4.
+        let mut s = scenario(vec![cpu_utilization(50)], 2, 900);
+        s.pods.push(pod("new", 1000));
+        s.current_replicas = 3;
+        let report = evaluate(&s);
+        assert!(report.desired_replicas > 3, "{}", report.desired_replicas);
+        assert!(!codes(&s).contains(&"RecountReversed".to_string()));
+    }
+
+    #[test]
+    fn a_finished_pod_without_a_sample_is_its_own_cause_not_metrics_server() {
+        let mut s = scenario(vec![cpu_utilization(50)], 3, 600);
+        let mut done = pod("smoke-test", 1000);
+        done.phase = crate::scenario::PodPhase::Succeeded;
+        s.pods.push(done);
+        let d = find(&s, "FinishedPodsUnderSelector");
+        assert!(
+            d.message
+                .starts_with("1 pod(s) in phase Succeeded match the HPA's selector (smoke-test)"),
+            "{}",
+            d.message
+        );
+        assert_eq!(
+            find(&s, "MissingMetrics").fix,
+            "see FinishedPodsUnderSelector"
+        );
+        // A Running pod without a sample: its own causes, still not metrics-server.
+        s.pods.push(pod("crashing", 1000));
+        let fix = find(&s, "MissingMetrics").fix;
+        assert!(fix.contains("container that is not running"), "{fix}");
+        assert!(!fix.contains("check"), "{fix}");
+    }
+
+    #[test]
+    fn a_missing_request_on_a_finished_pod_names_the_pod_not_the_requests() {
+        let mut s = scenario(vec![cpu_utilization(50)], 2, 500);
+        let mut done = pod("helm-test", 1000);
+        done.phase = crate::scenario::PodPhase::Succeeded;
+        done.containers[0].requests = Resources(vec![]);
+        s.pods.push(done);
+        let d = find(&s, "MissingRequest");
+        assert!(
+            d.fix.starts_with("Pod helm-test is in phase Succeeded"),
+            "{}",
+            d.fix
+        );
+        assert!(!d.fix.contains("set resources.requests"), "{}", d.fix);
+    }
+
+    #[test]
+    fn check_metrics_server_only_when_the_metrics_api_failed() {
+        let mut s = scenario(vec![cpu_utilization(50)], 2, 500);
+        s.metrics.resource.clear();
+        let d = find(&s, "InvalidMetric");
+        assert!(!d.fix.contains("metrics-server"), "{}", d.fix);
+        s.metrics.resource_api_error =
+            Some("the server is currently unable to handle the request".into());
+        let d = find(&s, "InvalidMetric");
+        assert!(d.fix.starts_with("check metrics-server"), "{}", d.fix);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The controller's calculation, pure: a `Scenario` in, a `Report` out. One file per controller
 //! concern, each naming the Go functions it ports.
 
+pub mod advice;
 pub mod band;
 pub mod conditions;
 pub mod diagnose;
@@ -181,6 +182,7 @@ fn evaluate_sync(scenario: &Scenario) -> Report {
         report.steps.extend(status::steps(c));
     }
     report.diagnostics = diagnose::diagnose(scenario, &sync, &report);
+    advice::check(scenario, &sync, &mut report);
     report.diagnostics.extend(overflow_diagnostics(&sync));
     let explained = evidence::explained(scenario, &report);
     report.diagnostics.extend(explained);
