@@ -773,13 +773,27 @@ pub fn build_quantity_format(resource: &str) -> Format {
     }
 }
 
-/// A quantity for a sentence: memory in binary units (`memory_words`: `3678Mi`, `~1.5Gi`, never
-/// raw bytes or milli-bytes); other resources as `buildQuantity` writes them (`250m`, `2`).
+/// A quantity for a sentence, every value of one resource in one unit: memory in binary units
+/// (`memory_words`: `3678Mi`, `~1.5Gi`, never raw bytes or milli-bytes); cpu in millicores
+/// (`2400m over 3000m`, never `2400m over 3`); anything else (a custom or external metric's
+/// value, `""`) as a plain decimal (`16.001–22`, `0.866`). The JSON keeps `buildQuantity`'s form.
 pub fn human_quantity(resource: &str, milli: i64) -> String {
-    if resource == "memory" {
-        memory_words(milli)
+    match resource {
+        "memory" => memory_words(milli),
+        "cpu" => format!("{milli}m"),
+        _ => plain_decimal(milli),
+    }
+}
+
+/// Milli-units as a plain decimal, at most three decimals: `16001` → `16.001`, `866` → `0.866`.
+pub fn plain_decimal(milli: i64) -> String {
+    let sign = if milli < 0 { "-" } else { "" };
+    let a = milli.unsigned_abs();
+    let (whole, fraction) = (a / 1000, a % 1000);
+    if fraction == 0 {
+        format!("{sign}{whole}")
     } else {
-        build_quantity(resource, milli)
+        trim_decimals(&format!("{sign}{whole}.{fraction:03}"))
     }
 }
 
@@ -854,6 +868,18 @@ pub fn build_quantity(resource: &str, milli: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_sentence_keeps_one_unit_per_resource() {
+        use super::human_quantity;
+        assert_eq!(human_quantity("cpu", 2400), "2400m");
+        assert_eq!(human_quantity("cpu", 3000), "3000m");
+        assert_eq!(human_quantity("", 16_001), "16.001");
+        assert_eq!(human_quantity("", 22_000), "22");
+        assert_eq!(human_quantity("", 866), "0.866");
+        assert_eq!(human_quantity("", -1500), "-1.5");
+        assert_eq!(human_quantity("memory", 1_048_576_000 * 900), "900Mi");
+    }
 
     #[test]
     fn memory_reads_in_binary_units_for_sentences() {

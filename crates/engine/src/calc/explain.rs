@@ -318,15 +318,33 @@ fn band_words(m: &MetricReport, v: &BandValue) -> String {
     }
 }
 
-/// A quantity of the metric for a sentence: memory in binary units, anything else as it is.
+/// A quantity of the metric for a sentence, in the one unit of its resource
+/// (`human_quantity`): memory in binary units, cpu in millicores, any other value a decimal.
 fn quantity_words(m: &MetricReport, q: &str) -> String {
-    let memory =
-        m.name == "memory" && matches!(m.metric_type.as_str(), "Resource" | "ContainerResource");
-    if memory {
-        crate::quantity::parse_milli(q)
-            .map_or_else(|_| q.to_string(), crate::quantity::memory_words)
+    let resource = match m.metric_type.as_str() {
+        "Resource" | "ContainerResource" => m.name.as_str(),
+        _ => "",
+    };
+    crate::quantity::parse_milli(q).map_or_else(|_| q.to_string(), |v| human_quantity(resource, v))
+}
+
+/// An Object or External metric's value for a sentence: the quantity, and the decimal it means
+/// when the two differ (`866m = 0.866`); per second for a rate (prometheus-adapter's default
+/// rules name a counter's rate `<name>_per_second`).
+fn value_words(m: &MetricReport, q: &str) -> String {
+    let Ok(v) = crate::quantity::parse_milli(q) else {
+        return q.to_string();
+    };
+    let plain = crate::quantity::plain_decimal(v);
+    let per = if m.name.ends_with("_per_second") || m.name.ends_with("per_second") {
+        " per second"
     } else {
-        q.to_string()
+        ""
+    };
+    if plain == q {
+        format!("{q}{per}")
+    } else {
+        format!("{q} = {plain}{per}")
     }
 }
 
@@ -363,10 +381,9 @@ fn metric_steps(
     match &outcome.result {
         Ok(Computed::PodBased(p)) => pod_metric_steps(steps, spec, m, p, t, current_replicas),
         Ok(Computed::Value(v)) => {
-            let current = m
-                .current_value
-                .clone()
-                .or_else(|| m.current_average_value.clone())
+            let current = (m.current_value.as_deref())
+                .or(m.current_average_value.as_deref())
+                .map(|q| value_words(m, q))
                 .unwrap_or_default();
             step(steps, "metric", "current", current);
             step(
@@ -1124,8 +1141,8 @@ fn value_proposal_text(
     {
         format!(
             "ceil(total {} ÷ target average {}) = {}",
-            decimal(v.total),
-            decimal(avg),
+            crate::quantity::plain_decimal(v.total),
+            crate::quantity::plain_decimal(avg),
             v.replicas
         )
     } else {
@@ -1389,15 +1406,30 @@ mod tests {
     }
 
     #[test]
+    fn an_adapter_value_says_what_it_is() {
+        use crate::calc::testing::external;
+        let mut s = scenario(
+            vec![external("http_requests_per_second", Some(1000), None)],
+            2,
+            0,
+        );
+        s.metrics
+            .external
+            .insert("http_requests_per_second".into(), vec![866]);
+        let r = evaluate(&s);
+        assert_eq!(step(&r, "current").detail, "866m = 0.866 per second");
+    }
+
+    #[test]
     fn the_recount_writes_out_its_sums() {
         let mut s = scenario(vec![cpu_utilization(50)], 3, 900);
         s.pods.push(crate::calc::testing::pod("missing", 1000));
         let r = evaluate(&s);
         let rc = step(&r, "recount");
-        // (2700m + 0) over (3 + 1) = 67 %.
+        // (2700m + 0m) over (3000m + 1000m) = 67 %: one unit in the sentence.
         assert!(
             rc.detail
-                .ends_with("(2700m + 0) over (3 + 1) = 67%, ratio 67 ÷ 50 = 1.340"),
+                .ends_with("(2700m + 0m) over (3000m + 1000m) = 67%, ratio 67 ÷ 50 = 1.340"),
             "{}",
             rc.detail
         );
