@@ -175,7 +175,9 @@ pub fn with_recommendations(
 /// status's count and values, gives `status.desiredReplicas`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HiddenPods {
-    /// `(unready, missing)`, fewest hidden first.
+    /// The fewest pods hidden that reproduce the status's count.
+    pub least: usize,
+    /// `(unready, missing)` with `least` hidden that reproduce it.
     pub counts: Vec<(usize, usize)>,
     pub replicas: usize,
     /// `status.desiredReplicas`: what the sync gives while they stay so.
@@ -184,22 +186,15 @@ pub struct HiddenPods {
     pub all_reporting: i32,
 }
 
-impl HiddenPods {
-    /// The fewest and the most pods hidden among the survivors.
-    pub fn least_and_most(&self) -> (usize, usize) {
-        let totals = self.counts.iter().map(|(u, m)| u + m);
-        (totals.clone().min().unwrap_or(0), totals.max().unwrap_or(0))
-    }
-}
-
 /// For an answer from the status alone that disagrees with `status.desiredReplicas` (from the
-/// same count): the hidden pods that reproduce it, and the scenario with the fewest of them.
+/// same count): the fewest hidden pods that reproduce it, and the scenario with them.
 ///
 /// Two unknowns, because the recount treats them apart (`GetResourceReplicas`): on a scale-up
 /// both count at 0; on a scale-down a pod without a sample counts at the target and an unready
 /// one (cpu, inside its initialization period) drops out. The averages the status holds are over
 /// the other pods, which stay alike: which pods are hidden does not matter, only how many. The
-/// pairs with at most N-1 hidden are tried, on a stride that keeps them under about 4,000.
+/// totals are tried from 1 up, each split into at most 16 ways, at most 16 totals (a stride on
+/// larger targets), and the search stops at the first total that reproduces the count.
 pub fn hidden_pods(s: &Scenario, report: &crate::report::Report) -> Option<(HiddenPods, Scenario)> {
     let o = s.observed_status.as_ref()?;
     let d = o.desired_replicas?;
@@ -208,28 +203,27 @@ pub fn hidden_pods(s: &Scenario, report: &crate::report::Report) -> Option<(Hidd
         return None;
     }
     let n = s.pods.len();
-    let stride = (n / 64).max(1);
-    let pairs = (0..n).step_by(stride).flat_map(|u| {
-        (0..n.saturating_sub(u))
-            .step_by(stride)
-            .map(move |m| (u, m))
-    });
-    let mut pairs: Vec<(usize, usize)> = pairs.filter(|&(u, m)| u + m > 0).collect();
-    pairs.sort_by_key(|&(u, m)| (u + m, u));
     let mut trial = s.clone();
-    let counts = survivors(pairs, |(u, m)| {
+    for total in (1..n).step_by(n.div_ceil(16).max(1)) {
+        let splits = (0..=total).step_by((total / 16).max(1));
+        let counts = survivors(splits.map(|u| (u, total - u)), |(u, m)| {
+            hide(s, &mut trial, u, m);
+            desired_of(&trial) == d
+        });
+        let Some(&(u, m)) = counts.first() else {
+            continue;
+        };
         hide(s, &mut trial, u, m);
-        desired_of(&trial) == d
-    });
-    let (u, m) = *counts.first()?;
-    hide(s, &mut trial, u, m);
-    let hidden = HiddenPods {
-        counts,
-        replicas: n,
-        status_desired: d,
-        all_reporting: report.desired_replicas,
-    };
-    Some((hidden, trial))
+        let hidden = HiddenPods {
+            least: total,
+            counts,
+            replicas: n,
+            status_desired: d,
+            all_reporting: report.desired_replicas,
+        };
+        return Some((hidden, trial));
+    }
+    None
 }
 
 /// `trial` as `s` with the last `missing` pods without samples (every metric's) and the
@@ -277,14 +271,7 @@ fn desired_of(s: &Scenario) -> i32 {
 pub fn hidden_pods_diagnostic(h: &HiddenPods) -> crate::report::Diagnostic {
     use crate::report::{Diagnostic, Severity};
     let (d, all, n) = (h.status_desired, h.all_reporting, h.replicas);
-    let (least, most) = h.least_and_most();
-    let how_many = if most + 1 >= n {
-        format!("at least {least}")
-    } else if least == most {
-        format!("{least}")
-    } else {
-        format!("{least} to {most}")
-    };
+    let how_many = format!("at least {}", h.least);
     Diagnostic::new(
         "StatusHiddenPods",
         Severity::Warning,
@@ -490,7 +477,7 @@ mod tests {
         // the scale-up into a scale-down, and the controller keeps 5.
         let (hidden, _) = hidden_pods(&s, &plain).unwrap();
         // On a scale-up an unready pod counts as one without a sample: both kinds survive.
-        assert_eq!(hidden.least_and_most(), (2, 4));
+        assert_eq!(hidden.least, 2);
         assert!(hidden.counts.contains(&(0, 2)) && hidden.counts.contains(&(2, 0)));
         let r = evaluate(&s);
         assert_eq!(r.desired_replicas, 5);

@@ -110,8 +110,7 @@ fn with_hidden_pods(hidden: &infer::HiddenPods, trial: &Scenario) -> Report {
     report.assumptions.push(format!(
         "The status's averages hide {} pod(s) unready or without a sample: the fewest for which \
          the controller's sync gives status.desiredReplicas {} from these values.",
-        hidden.least_and_most().0,
-        hidden.status_desired
+        hidden.least, hidden.status_desired
     ));
     // The pods without a sample are inferred, not seen: no metrics pipeline to check.
     report.diagnostics.retain(|d| d.code != "MissingMetrics");
