@@ -965,8 +965,12 @@ mod tests {
             color: false,
             width: 200,
         };
-        let table = crate::render::timeline::table(&sim, layout);
-        assert!(table.contains("12-01 00:02:00"), "{table}");
+        let every = crate::render::timeline::Rows {
+            every_sync: true,
+            sparkline: false,
+        };
+        let table = crate::render::timeline::table_with(&sim, layout, every);
+        assert!(table.contains("12-01 00:04:00"), "{table}");
     }
 
     #[test]
