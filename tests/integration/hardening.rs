@@ -343,6 +343,15 @@ fn names_that_are_not_path_segments_are_refused_before_any_request() {
         let err = fail_line(live(&["web", "-n", bad]));
         assert!(err.contains("invalid namespace"), "{bad}: {err}");
         assert!(err.contains("client-go refuses it"), "{err}");
+        if bad == "a/b" {
+            // kubectl's TYPE/NAME form: a type that is not an HPA's is a usage error.
+            live(&[bad])
+                .status(2)
+                .stdout("")
+                .stderr_contains("TYPE/NAME with an HPA's type")
+                .run();
+            continue;
+        }
         let err = fail_line(live(&[bad]));
         assert!(err.contains("invalid resource name"), "{bad}: {err}");
     }

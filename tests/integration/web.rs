@@ -219,7 +219,7 @@ fn an_input_error_is_the_clis_message_with_422() {
 fn a_page_past_its_time_limit_or_without_a_free_place_is_503() {
     let server = Offline::start_with(&["--page-timeout", "1ms", "--max-evaluations", "1"]);
     // A day of syncs with nodes takes far longer than a millisecond: 503, and its computation
-    // keeps the one place until it ends.
+    // stops at that deadline.
     let day = "/simulate?scenario=node-scale-down&t=86400";
     let (code, text) = get(server.port, day).unwrap();
     assert_eq!(code, 503, "{text}");
@@ -227,13 +227,11 @@ fn a_page_past_its_time_limit_or_without_a_free_place_is_503() {
         text.contains("took longer than --page-timeout (1 ms)"),
         "{text}"
     );
-    // The next page finds no free place within its limit.
+    // The next page has 1 ms too: it waits for the place the run frees at its deadline, or
+    // computes past its own limit; either way a 503 that names the limit.
     let (code, text) = get(server.port, "/calc?replicas=4").unwrap();
     assert_eq!(code, 503, "{text}");
-    assert!(
-        text.contains("waited for a free place longer than --page-timeout"),
-        "{text}"
-    );
+    assert!(text.contains("--page-timeout"), "{text}");
     // The health checks are no evaluation.
     assert_eq!(get(server.port, "/healthz").unwrap().0, 200);
 }

@@ -36,18 +36,28 @@ pub fn check(s: &Scenario, sync: &Sync<'_>, report: &mut Report) {
 
 fn check_fixes(s: &Scenario, sync: &Sync<'_>, report: &Report, out: &mut [Diagnostic]) {
     let Some(n) = &sync.normalization else { return };
+    // A checked fix depends on the sync, not on the line: each is run once, however many lines
+    // share it (an HPA of 20,000 metrics has as many WithinTolerance lines).
+    let mut checked: [Option<Option<String>>; 4] = Default::default();
     for d in out.iter_mut() {
-        let checked = match (d.code.as_str(), n.limited.reason) {
-            ("AtMaxReplicas", "TooManyReplicas") if !d.fix.starts_with("see ") => {
-                raise_max(s, n, report)
-            }
-            ("AtMinReplicas", "TooFewReplicas") => lower_min(s, n, report),
-            ("WithinTolerance", _) => smaller_tolerance(s, report),
-            ("RateLimited", "ScaleUpLimit") => faster_scale_up(s, n, report),
-            _ => None,
+        let slot = match (d.code.as_str(), n.limited.reason) {
+            ("AtMaxReplicas", "TooManyReplicas") if !d.fix.starts_with("see ") => 0,
+            ("AtMinReplicas", "TooFewReplicas") => 1,
+            ("WithinTolerance", _) => 2,
+            ("RateLimited", "ScaleUpLimit") => 3,
+            _ => continue,
         };
-        if let Some(fix) = checked {
-            d.fix = fix;
+        let Some(cell) = checked.get_mut(slot) else {
+            continue;
+        };
+        let fix = cell.get_or_insert_with(|| match slot {
+            0 => raise_max(s, n, report),
+            1 => lower_min(s, n, report),
+            2 => smaller_tolerance(s, report),
+            _ => faster_scale_up(s, n, report),
+        });
+        if let Some(fix) = fix {
+            d.fix.clone_from(fix);
         }
     }
 }
