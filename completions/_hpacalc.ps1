@@ -107,7 +107,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
         'hpacalc;serve' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Watch this namespace (repeatable; default: the context''s)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Watch this namespace (repeatable; default: the context''s)')
-            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas: HOST:PORT, [IPV6]:PORT, or :PORT for every address')
             [CompletionResult]::new('--page-timeout', '--page-timeout', [CompletionResultType]::ParameterName, 'The longest a page may take to compute; a slower one is answered 503')
             [CompletionResult]::new('--max-evaluations', '--max-evaluations', [CompletionResultType]::ParameterName, 'How many pages are computed at once; more wait, up to --page-timeout')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)')

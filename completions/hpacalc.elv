@@ -102,7 +102,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         &'hpacalc;serve'= {
             cand -n 'Watch this namespace (repeatable; default: the context''s)'
             cand --namespace 'Watch this namespace (repeatable; default: the context''s)'
-            cand --listen 'Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas'
+            cand --listen 'Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas: HOST:PORT, [IPV6]:PORT, or :PORT for every address'
             cand --page-timeout 'The longest a page may take to compute; a slower one is answered 503'
             cand --max-evaluations 'How many pages are computed at once; more wait, up to --page-timeout'
             cand --kubeconfig 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)'

@@ -98,7 +98,7 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "mcp" -d 'Serve the cal
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rbac" -s h -l help -d 'Print help'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s n -l namespace -d 'Watch this namespace (repeatable; default: the context\'s)' -r
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l listen -d 'Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l listen -d 'Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas: HOST:PORT, [IPV6]:PORT, or :PORT for every address' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l page-timeout -d 'The longest a page may take to compute; a slower one is answered 503' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l max-evaluations -d 'How many pages are computed at once; more wait, up to --page-timeout' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F

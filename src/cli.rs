@@ -1238,9 +1238,10 @@ pub struct ServeArgs {
     #[arg(short = 'n', long, value_name = "NAMESPACE")]
     pub namespace: Vec<String>,
 
-    /// Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas
-    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:9090")]
-    pub listen: std::net::SocketAddr,
+    /// Where to answer the pages, /metrics, /healthz, /readyz and /api/v1/hpas: HOST:PORT,
+    /// [IPV6]:PORT, or :PORT for every address
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:8722")]
+    pub listen: String,
 
     /// Serve the calculator (/calc) and the simulator (/simulate) alone, with no cluster: no
     /// kubeconfig is read

@@ -63,6 +63,20 @@ struct Rule {
     description: String,
 }
 
+impl Rule {
+    /// The anchor of the rule's row in docs/diagnostics.md (`#alert-` and its name, lowercase).
+    fn anchor(&self) -> String {
+        format!("alert-{}", self.alert.to_lowercase())
+    }
+}
+
+/// Where each alert's runbook row is: docs/diagnostics.md's "Alerts" table, one row a rule.
+pub const RUNBOOK_BASE: &str = "https://github.com/hpacalc/hpacalc/blob/main/docs/diagnostics.md";
+
+/// The job label of hpacalc's own scrape (the Service's name, which prometheus-operator's
+/// ServiceMonitor gives as `job`, and the static example's `job_name`).
+pub const JOB: &str = "hpacalc";
+
 /// One rule as the rules file writes it (Prometheus' `rulefmt.Rule`).
 #[derive(Serialize)]
 struct RuleYaml<'a> {
@@ -83,6 +97,7 @@ struct Labels<'a> {
 struct Annotations<'a> {
     summary: &'a str,
     description: &'a str,
+    runbook_url: String,
 }
 
 /// The HPA an alert is about, in its annotations.
@@ -95,6 +110,10 @@ const METRIC: &str = "{{ $labels.metric_name }} ({{ $labels.metric_target_type }
 /// The diagnostic codes that mean a metric cannot be computed (docs/diagnostics.md).
 const CANNOT_COMPUTE: [&str; 2] = ["InvalidMetric", "MetricsApiUnavailable"];
 
+/// The finding codes that mean the controller cannot read or set the target's scale, or reads no
+/// metric (docs/audit.md): it does nothing for the HPA.
+const CANNOT_SCALE: [&str; 3] = ["TargetMissing", "TargetKindMismatch", "AmbiguousSelector"];
+
 /// Every rule, in the order of the file.
 fn rules(sync_period: Duration) -> Vec<Rule> {
     vec![
@@ -103,7 +122,112 @@ fn rules(sync_period: Duration) -> Vec<Rule> {
         status_mismatch(sync_period),
         missing_request(),
         near_flip(),
+        cannot_scale(),
+        scaling_inactive(),
+        hpacalc_absent(),
+        hpacalc_stale(sync_period),
     ]
+}
+
+fn cannot_scale() -> Rule {
+    Rule {
+        alert: "HpaCannotScale",
+        why: &[
+            "An audit finding that leaves the controller nothing to do: TargetMissing (the",
+            "target's scale cannot be read: AbleToScale False, FailedGetScale),",
+            "TargetKindMismatch (a kind without a scale subresource) or AmbiguousSelector (another",
+            "HPA selects the same pods: ScalingActive False, and no metric is read). None heals by",
+            "itself; 5 minutes lets a rollout that creates the target finish. One alert per HPA.",
+        ],
+        expr: format!(
+            "max by (namespace, horizontalpodautoscaler) (\n  {}{{code=~\"{}\"}} == 1\n)",
+            series::FINDING,
+            CANNOT_SCALE.join("|")
+        ),
+        hold: Hold::Minutes(5),
+        severity: "warning",
+        summary: format!("HPA {HPA} cannot scale its target"),
+        description: format!(
+            "{HPA} has had a finding that stops the controller for 5 minutes (TargetMissing, \
+             TargetKindMismatch or AmbiguousSelector): it neither reads its metrics nor changes \
+             the count. `{RUN}` names the finding and its fix."
+        ),
+    }
+}
+
+fn scaling_inactive() -> Rule {
+    Rule {
+        alert: "HpaScalingInactive",
+        why: &[
+            "The condition ScalingActive is False as hpacalc computes it: the controller cannot",
+            "compute a count (every metric failed, or the selector is refused) and keeps the one",
+            "it has. 10 minutes: longer than a metrics pipeline's restart. Not ScalingDisabled, a",
+            "target scaled to 0 on purpose, which pauses the HPA (its ScalingDisabled finding is",
+            "in hpacalc_finding). The reason label says which failure.",
+        ],
+        expr: format!(
+            "{}{{condition=\"ScalingActive\",status=\"False\",reason!=\"ScalingDisabled\"}} == 1",
+            series::CONDITION
+        ),
+        hold: Hold::Minutes(10),
+        severity: "warning",
+        summary: format!("HPA {HPA}: ScalingActive is False ({{{{ $labels.reason }}}})"),
+        description: format!(
+            "{HPA} has had ScalingActive False, reason {{{{ $labels.reason }}}}, for 10 minutes: \
+             the controller computes no count and keeps the current one whatever the load. \
+             `{RUN}` shows the failing metric or selector."
+        ),
+    }
+}
+
+fn hpacalc_absent() -> Rule {
+    Rule {
+        alert: "HpacalcAbsent",
+        why: &[
+            "No scrape of hpacalc succeeds: the target is not discovered (no up series) or every",
+            "one is down (up 0). Then no other rule here can fire: their silence means nothing.",
+            "The job label is the Service's name, hpacalc (edit it if you scrape another job).",
+        ],
+        expr: format!("absent(up{{job=\"{JOB}\"}} == 1)"),
+        hold: Hold::Minutes(5),
+        severity: "warning",
+        summary: "hpacalc is not scraped: the HPA alerts cannot fire".to_string(),
+        description: format!(
+            "No scrape of job {JOB} has succeeded for 5 minutes (no target, or every one is \
+             down), so hpacalc's alerts about HPAs cannot fire. Check the hpacalc Deployment \
+             (`kubectl -n {NAMESPACE} get pods`) and the ServiceMonitor or scrape config."
+        ),
+    }
+}
+
+fn hpacalc_stale(sync_period: Duration) -> Rule {
+    let hold = Hold::Minutes(5);
+    let late = stale_after(sync_period);
+    Rule {
+        alert: "HpacalcStale",
+        why: &[
+            "hpacalc answers scrapes but its last successful sync is old: the API server refuses",
+            "its reads, or a sync takes far longer than the period. The series are the last",
+            "sync's, so every HPA alert reads an old state. Late: 20 sync periods, at least 5",
+            "minutes; before the first sync the time is 0, so a serve never ready fires too.",
+        ],
+        expr: format!("time() - {} > {}", series::LAST_SYNC, late.0 / 1000),
+        hold,
+        severity: "warning",
+        summary: "hpacalc's last sync is old: the series are stale".to_string(),
+        description: format!(
+            "hpacalc at {{{{ $labels.instance }}}} has not ended a sync for more than {} (its \
+             last one ended {{{{ $value | humanizeDuration }}}} ago): what it exports is old. \
+             Its log says why (`kubectl -n {NAMESPACE} logs deploy/hpacalc`); \
+             hpacalc_evaluation_errors_total counts the failed syncs.",
+            prometheus_duration(late)
+        ),
+    }
+}
+
+/// When hpacalc's last sync is late: 20 sync periods, and at least 5 minutes.
+fn stale_after(sync_period: Duration) -> Duration {
+    Duration(sync_period.0.saturating_mul(20).max(300_000))
 }
 
 fn at_max_above_target() -> Rule {
@@ -348,6 +472,7 @@ fn groups(sync_period: Duration) -> Result<String, serde_yaml::Error> {
             annotations: Annotations {
                 summary: &rule.summary,
                 description: &rule.description,
+                runbook_url: format!("{RUNBOOK_BASE}#{}", rule.anchor()),
             },
         }])?;
         out.push_str(&indent(&yaml, "  "));
@@ -425,10 +550,20 @@ mod tests {
         let text = render(RulesFormat::Plain, Duration(15_000)).unwrap();
         let doc: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
         let rules = doc["groups"][0]["rules"].as_sequence().unwrap();
-        assert_eq!(rules.len(), 5);
+        assert_eq!(rules.len(), 9);
         for rule in rules {
             let name = rule["alert"].as_str().unwrap();
             assert!(rule["labels"]["severity"].as_str().is_some(), "{name}");
+            let url = rule["annotations"]["runbook_url"].as_str().unwrap();
+            assert_eq!(
+                url,
+                format!("{RUNBOOK_BASE}#alert-{}", name.to_lowercase()),
+                "{name}"
+            );
+            // hpacalc's own alerts are about no HPA.
+            if name.starts_with("Hpacalc") {
+                continue;
+            }
             for key in ["summary", "description"] {
                 let text = rule["annotations"][key].as_str().unwrap();
                 assert!(text.contains(HPA), "{name} {key}");
@@ -436,6 +571,16 @@ mod tests {
             let description = rule["annotations"]["description"].as_str().unwrap();
             assert!(description.contains(RUN), "{name}");
         }
+    }
+
+    #[test]
+    fn hpacalc_is_stale_after_20_syncs_and_at_least_5_minutes() {
+        for (sync, late) in [(15_000, 300_000), (1_000, 300_000), (60_000, 1_200_000)] {
+            assert_eq!(stale_after(Duration(sync)), Duration(late), "{sync}");
+        }
+        let rules = rules(Duration(60_000));
+        let stale = rules.iter().find(|r| r.alert == "HpacalcStale").unwrap();
+        assert!(stale.expr.ends_with("> 1200"), "{}", stale.expr);
     }
 
     #[test]

@@ -11,7 +11,10 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         crate::term::log_json();
     }
     let config = Config {
-        listen: args.listen,
+        listen: args
+            .listen
+            .parse()
+            .map_err(|e| crate::error::InputError::new("--listen", e))?,
         offline: args.offline,
         namespaces: args.namespace.clone(),
         all_namespaces: args.all_namespaces,

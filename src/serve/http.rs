@@ -16,6 +16,8 @@ pub const TEXT: &str = "text/plain; charset=utf-8";
 pub const JSON: &str = "application/json";
 /// The Prometheus text format's content type.
 pub const EXPOSITION: &str = "text/plain; version=0.0.4; charset=utf-8";
+/// OpenMetrics' content type, when the `Accept` header asks for it.
+pub const OPENMETRICS: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 /// The largest request body read.
 pub const MAX_BODY: usize = 1 << 20;
@@ -114,10 +116,113 @@ async fn read_bounded(mut body: hyper::body::Incoming) -> Result<String, Reply> 
     Ok(String::from_utf8_lossy(&kept).into_owned())
 }
 
-pub async fn bind(address: std::net::SocketAddr) -> anyhow::Result<tokio::net::TcpListener> {
-    Ok(tokio::net::TcpListener::bind(address)
-        .await
-        .map_err(|e| LiveError(format!("cannot listen on {address}: {e}")))?)
+/// The port `serve` answers on unless told otherwise: none of Prometheus' (9090 to 9094),
+/// node_exporter's (9100) or any exporter's of the Prometheus wiki's "Default port allocations"
+/// (9100 to 9999, allocated to the last), kube-state-metrics' (8080, 8081), Grafana's (3000), nor
+/// Kubernetes' own (6443, 10249 to 10259); docs/serve.md says why.
+pub const DEFAULT_PORT: u16 = 8722;
+
+/// Where `serve --listen` answers: `HOST:PORT`, `[IPV6]:PORT`, or `:PORT` for every address (as
+/// Go's `net.Listen` reads `:PORT`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Listen {
+    /// An IP address, or a name bound at each of its addresses until one takes.
+    At { host: String, port: u16 },
+    /// Every address, IPv6 and IPv4.
+    Every { port: u16 },
+}
+
+impl std::str::FromStr for Listen {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Listen, String> {
+        let expected = || {
+            format!(
+                "found {}, expected HOST:PORT, [IPV6]:PORT or :PORT (every address), e.g. \
+                 127.0.0.1:{DEFAULT_PORT} or :{DEFAULT_PORT}",
+                crate::error::quoted(text)
+            )
+        };
+        let (host, port) = text.rsplit_once(':').ok_or_else(expected)?;
+        let port: u16 = port.parse().map_err(|_| expected())?;
+        if host.is_empty() {
+            return Ok(Listen::Every { port });
+        }
+        let host = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            Some(v6) if v6.parse::<std::net::Ipv6Addr>().is_ok() => v6,
+            Some(_) => return Err(expected()),
+            // An IPv6 address without its brackets is ambiguous (its last group or a port).
+            None if host.contains(':') => return Err(expected()),
+            None => host,
+        };
+        if host
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '/')
+        {
+            return Err(expected());
+        }
+        Ok(Listen::At {
+            host: host.to_string(),
+            port,
+        })
+    }
+}
+
+impl std::fmt::Display for Listen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Listen::At { host, port } if host.contains(':') => write!(f, "[{host}]:{port}"),
+            Listen::At { host, port } => write!(f, "{host}:{port}"),
+            Listen::Every { port } => write!(f, ":{port}"),
+        }
+    }
+}
+
+/// The listeners of `--listen`. Every address is `[::]`, which on Linux also takes IPv4 unless
+/// `net.ipv6.bindv6only` is set: then `0.0.0.0` is bound beside it (where `[::]` took IPv4
+/// already, that bind finds the port in use, and is not needed). Without IPv6, `0.0.0.0` alone.
+pub async fn bind(listen: &Listen) -> anyhow::Result<Vec<tokio::net::TcpListener>> {
+    use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
+    let failed = |e: std::io::Error| LiveError(format!("cannot listen on {listen}: {e}"));
+    match listen {
+        Listen::At { host, port } => {
+            let listener = tokio::net::TcpListener::bind((host.as_str(), *port))
+                .await
+                .map_err(failed)?;
+            Ok(vec![listener])
+        }
+        Listen::Every { port } => {
+            let v4 = SocketAddr::from((Ipv4Addr::UNSPECIFIED, *port));
+            let v6 = SocketAddr::from((Ipv6Addr::UNSPECIFIED, *port));
+            match tokio::net::TcpListener::bind(v6).await {
+                Ok(six) => {
+                    // The port is taken now: `0.0.0.0` binds only where `[::]` left IPv4 out
+                    // (on the port `[::]` got, which `:0` chose).
+                    let port = six.local_addr().map_or(*port, |a| a.port());
+                    let v4 = SocketAddr::from((Ipv4Addr::UNSPECIFIED, port));
+                    let four = tokio::net::TcpListener::bind(v4).await.ok();
+                    Ok(std::iter::once(six).chain(four).collect())
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => Err(failed(e).into()),
+                Err(_) => Ok(vec![
+                    tokio::net::TcpListener::bind(v4).await.map_err(failed)?,
+                ]),
+            }
+        }
+    }
+}
+
+/// Answers every connection of each listener by `handler`, as `accept` does for one.
+pub async fn accept_all<H, F>(listeners: Vec<tokio::net::TcpListener>, handler: H)
+where
+    H: Fn(hyper::Request<hyper::body::Incoming>) -> F + Clone + Send + Sync + 'static,
+    F: std::future::Future<Output = Reply> + Send + 'static,
+{
+    let mut tasks = tokio::task::JoinSet::new();
+    for listener in listeners {
+        tasks.spawn(accept(listener, handler.clone()));
+    }
+    while tasks.join_next().await.is_some() {}
 }
 
 /// The most connections open at once; one more is answered 503 and closed at once, so that
@@ -205,4 +310,34 @@ async fn refuse(tcp: tokio::net::TcpStream) {
         Ok(())
     })
     .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_reads_host_port_ipv6_and_every_address() {
+        let at = |host: &str, port| Listen::At {
+            host: host.into(),
+            port,
+        };
+        for (text, listen) in [
+            (":8722", Listen::Every { port: 8722 }),
+            ("127.0.0.1:9", at("127.0.0.1", 9)),
+            ("0.0.0.0:8722", at("0.0.0.0", 8722)),
+            ("[::]:8722", at("::", 8722)),
+            ("[::1]:80", at("::1", 80)),
+            ("localhost:8722", at("localhost", 8722)),
+        ] {
+            assert_eq!(text.parse::<Listen>(), Ok(listen.clone()), "{text}");
+            assert_eq!(listen.to_string(), text);
+        }
+        for bad in [
+            "8722", ":", ":99999", "::1:80", "[x]:80", "a b:80", "host:", "",
+        ] {
+            let err = bad.parse::<Listen>().unwrap_err();
+            assert!(err.contains("expected HOST:PORT"), "{bad}: {err}");
+        }
+    }
 }

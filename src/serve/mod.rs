@@ -22,14 +22,14 @@ use crate::input::live::LiveError;
 use crate::input::live::client::{Api, Settings as Connection};
 use crate::input::live::watch::Watched;
 use crate::time::Duration;
-use http::{accept, bind};
+use http::{accept_all, bind};
 use pages::Site;
 use sync::{Served, syncs};
 
 /// What `serve` runs with, every flag read and checked.
 #[derive(Debug, Clone)]
 pub struct Config {
-    pub listen: std::net::SocketAddr,
+    pub listen: http::Listen,
     /// No cluster: the calculator and the simulator alone.
     pub offline: bool,
     /// The namespaces watched; empty: the kubeconfig's; `all`: every one.
@@ -86,14 +86,14 @@ async fn cluster(config: &Config, stopping: &Arc<AtomicBool>) -> Result<()> {
             ([], false) => vec![Some(api.default_namespace.clone())],
             (some, false) => some.iter().cloned().map(Some).collect(),
         };
-    let listener = bind(config.listen).await?;
+    let listeners = bind(&config.listen).await?;
     let served = Arc::new(Served::default());
     let site = Arc::new(Site::new(
         config,
         Some(Arc::clone(&served)),
         Arc::clone(stopping),
     ));
-    tokio::spawn(accept(listener, move |req| {
+    tokio::spawn(accept_all(listeners, move |req| {
         pages::answer(Arc::clone(&site), req)
     }));
     let scope = match namespaces.as_slice() {
@@ -108,8 +108,10 @@ async fn cluster(config: &Config, stopping: &Arc<AtomicBool>) -> Result<()> {
         ),
     };
     crate::term::log(&format!(
-        "serve: {scope} of {} (context {}), answering on http://{}",
-        api.server, api.context, config.listen
+        "serve: {scope} of {} (context {}), answering on {}",
+        api.server,
+        api.context,
+        answering(&config.listen)
     ));
     let watched = Watched::start(&api, &namespaces).await?;
     let settings = config.settings.clone();
@@ -140,15 +142,22 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 /// `serve --offline`: the calculator and the simulator alone, no cluster (no kubeconfig is read).
 async fn offline(config: &Config, stopping: &Arc<AtomicBool>) -> Result<()> {
     let site = Arc::new(Site::new(config, None, Arc::clone(stopping)));
-    let listener = bind(config.listen).await?;
+    let listeners = bind(&config.listen).await?;
     crate::term::log(&format!(
-        "serve --offline: the calculator on http://{0}/calc, the simulator on \
-         http://{0}/simulate",
-        config.listen
+        "serve --offline: answering on {}: the calculator at /calc, the simulator at /simulate",
+        answering(&config.listen)
     ));
     tokio::select! {
-        () = accept(listener, move |req| pages::answer(Arc::clone(&site), req)) => Ok(()),
+        () = accept_all(listeners, move |req| pages::answer(Arc::clone(&site), req)) => Ok(()),
         () = stopped() => Ok(()),
+    }
+}
+
+/// Where the log says `serve` answers.
+fn answering(listen: &http::Listen) -> String {
+    match listen {
+        http::Listen::Every { port } => format!("every address, port {port}"),
+        at => format!("http://{at}"),
     }
 }
 

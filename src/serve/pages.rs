@@ -124,7 +124,11 @@ pub(super) async fn answer(site: Arc<Site>, req: hyper::Request<hyper::body::Inc
                 site.compute(move |_| cluster_page(&served, &path, &query, period))
                     .await
             }
-            Some(served) => route(served, &method, req.uri().path()),
+            Some(served) => {
+                let accept = req.headers().get(hyper::header::ACCEPT);
+                let accept = accept.and_then(|a| a.to_str().ok());
+                route(served, &method, req.uri().path(), accept)
+            }
         },
     }
 }

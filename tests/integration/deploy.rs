@@ -8,7 +8,6 @@
 //! where podman is installed.
 
 use std::collections::BTreeSet;
-use std::net::SocketAddr;
 
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{Container, Namespace, Service, ServiceAccount};
@@ -145,14 +144,14 @@ fn the_deploy_files_are_their_kinds_and_refer_to_each_other() {
     let ports = service.ports.as_ref().unwrap();
     assert_eq!(ports.len(), 1);
     assert_eq!(ports[0].name.as_deref(), Some("metrics"));
-    assert_eq!(ports[0].port, 9090);
+    assert_eq!(ports[0].port, 8722);
     assert_eq!(
         ports[0].target_port,
         Some(IntOrString::String("metrics".into()))
     );
 }
 
-/// `hpacalc serve -A --listen ADDR` on port 9090, named `metrics`, with its probes, non-root
+/// `hpacalc serve -A --listen :8722` (every address) on port 8722, named `metrics`, with its probes, non-root
 /// on a read-only root filesystem, with resources.
 #[test]
 fn the_deployment_runs_serve_read_only_and_probed() {
@@ -162,13 +161,12 @@ fn the_deployment_runs_serve_read_only_and_probed() {
     assert_eq!(args.first().map(String::as_str), Some("serve"));
     assert!(args.iter().any(|a| a == "-A"), "{args:?}");
     let listen = args.iter().position(|a| a == "--listen").unwrap();
-    let addr: SocketAddr = args[listen + 1].parse().unwrap();
-    assert_eq!(addr.port(), 9090);
+    assert_eq!(args[listen + 1], ":8722", "every address, the default port");
     assert_eq!(args.len(), 4, "only the flags serve takes: {args:?}");
 
     let ports = c.ports.as_deref().unwrap();
     assert_eq!(ports.len(), 1);
-    assert_eq!(ports[0].container_port, 9090);
+    assert_eq!(ports[0].container_port, 8722);
     assert_eq!(ports[0].name.as_deref(), Some("metrics"));
     for (probe, path) in [
         (&c.liveness_probe, "/healthz"),

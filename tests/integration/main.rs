@@ -5,6 +5,7 @@
 // Test code: a panic is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+mod always_on;
 mod apiserver;
 mod audit;
 mod cli;

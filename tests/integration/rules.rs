@@ -66,7 +66,11 @@ fn every_rule_has_a_firing_test_and_a_near_miss() {
             "HpaMetricUnavailable",
             "HpaStatusMismatch",
             "HpaMissingRequest",
-            "HpaNearFlip"
+            "HpaNearFlip",
+            "HpaCannotScale",
+            "HpaScalingInactive",
+            "HpacalcAbsent",
+            "HpacalcStale"
         ]
     );
     let tests = yaml(&root().join(RULES_TEST));
@@ -89,6 +93,28 @@ fn every_rule_has_a_firing_test_and_a_near_miss() {
         assert!(
             cases.iter().any(|(n, a)| n == name && *a == 0),
             "{RULES_TEST}: no test sees {name} hold back on a near miss"
+        );
+    }
+}
+
+/// Every alert's runbook_url is its row's anchor in docs/diagnostics.md, and that anchor exists
+/// once, on a row that names the alert.
+#[test]
+fn every_runbook_url_is_a_row_of_diagnostics_md() {
+    let plain = yaml(&root().join(RULES));
+    let docs = std::fs::read_to_string(root().join("docs/diagnostics.md")).unwrap();
+    for rule in plain["groups"][0]["rules"].as_sequence().unwrap() {
+        let name = rule["alert"].as_str().unwrap();
+        let url = rule["annotations"]["runbook_url"].as_str().unwrap();
+        let (page, anchor) = url.split_once('#').unwrap();
+        assert!(page.ends_with("/docs/diagnostics.md"), "{name}: {url}");
+        let tag = format!("<a id=\"{anchor}\"></a>");
+        let rows: Vec<&str> = docs.lines().filter(|l| l.contains(&tag)).collect();
+        assert_eq!(rows.len(), 1, "{name}: {tag} in docs/diagnostics.md");
+        assert!(
+            rows[0].starts_with(&format!("| {tag}`{name}` |")),
+            "{name}: {}",
+            rows[0]
         );
     }
 }
@@ -126,7 +152,7 @@ fn promtool_checks_the_rules_and_runs_their_tests() {
         return;
     };
     let checked = run_promtool(&promtool, &["check", "rules", RULES]);
-    assert!(checked.contains("SUCCESS: 5 rules found"), "{checked}");
+    assert!(checked.contains("SUCCESS: 9 rules found"), "{checked}");
     let tested = run_promtool(&promtool, &["test", "rules", RULES_TEST]);
     assert!(tested.contains("SUCCESS"), "{tested}");
 
@@ -145,7 +171,7 @@ fn promtool_checks_the_rules_and_runs_their_tests() {
     std::fs::write(&slow, &o.stdout).unwrap();
     for file in [&groups, &slow] {
         let checked = run_promtool(&promtool, &["check", "rules", file.to_str().unwrap()]);
-        assert!(checked.contains("SUCCESS: 5 rules found"), "{checked}");
+        assert!(checked.contains("SUCCESS: 9 rules found"), "{checked}");
     }
 }
 

@@ -36,7 +36,11 @@ impl Serving {
 
     /// `start`, with more flags.
     pub fn start_with(server: &ApiServer, period: &str, flags: &[&str]) -> Serving {
-        let port = free_port();
+        Serving::start_on(server, period, free_port(), flags)
+    }
+
+    /// `start_with`, on 127.0.0.1:`port`.
+    pub fn start_on(server: &ApiServer, period: &str, port: u16, flags: &[&str]) -> Serving {
         let log = temp_dir(&format!("serve-{port}")).join("stderr.txt");
         let child = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
             .args(["serve", "--sync-period", period, "--listen"])

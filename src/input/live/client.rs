@@ -241,6 +241,18 @@ impl Api {
                 Ok(frame) => frame,
                 // A quiet watch that outlived the read timeout ended; the caller watches again.
                 Err(e) if chain(&e).to_lowercase().contains("timed out") => return Ok(Ok(())),
+                // The server (or a proxy) closed the stream between two events without TLS's
+                // goodbye, as a watch's end often is: every event arrived whole, so the watch
+                // ended as a clean one does, and the caller watches again from the last version
+                // (a watch that ends so within a second is still client-go's "very short
+                // watch"). Cut inside an event, it is an error, which still blames no CA.
+                Err(e)
+                    if (200..300).contains(&code)
+                        && pending.is_empty()
+                        && closed_without_goodbye(&chain(&e)) =>
+                {
+                    return Ok(Ok(()));
+                }
                 Err(e) => return Err(self.transport_error(&e, req)),
             };
             let Some(data) = frame.data_ref() else {
@@ -366,7 +378,7 @@ impl Api {
     fn transport_error(&self, e: &(dyn std::error::Error + 'static), req: &Request) -> LiveError {
         let text = chain(e);
         let lower = text.to_lowercase();
-        if lower.contains("close_notify") {
+        if closed_without_goodbye(&text) {
             // rustls: "peer closed connection without sending TLS close_notify". The server (or
             // a proxy) ended the stream without TLS's goodbye, as a watch's end often is: the
             // certificates were fine, and a body that arrived whole is whole.
@@ -477,6 +489,12 @@ fn http_date(text: &str) -> Option<Timestamp> {
     Some(Timestamp(t.as_millisecond()))
 }
 
+/// rustls' "peer closed connection without sending TLS close_notify": an end of the stream, not
+/// a certificate the client refused.
+fn closed_without_goodbye(chain: &str) -> bool {
+    chain.to_lowercase().contains("close_notify")
+}
+
 pub fn chain(e: &(dyn std::error::Error + 'static)) -> String {
     let mut parts: Vec<String> = vec![e.to_string()];
     let mut source = e.source();
@@ -493,6 +511,25 @@ pub fn chain(e: &(dyn std::error::Error + 'static)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stream_closed_without_close_notify_is_an_end_not_a_certificate_failure() {
+        // What hyper gives when rustls reads the end of the stream without TLS's goodbye.
+        let eof = std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            "peer closed connection without sending TLS close_notify: \
+             https://docs.rs/rustls/latest/rustls/manual/_03_howto/index.html#unexpected-eof",
+        );
+        let outer = std::io::Error::other(eof);
+        assert!(closed_without_goodbye(&chain(&outer)));
+        for failure in [
+            "invalid peer certificate: UnknownIssuer",
+            "received fatal alert: HandshakeFailure",
+            "connection refused",
+        ] {
+            assert!(!closed_without_goodbye(failure), "{failure}");
+        }
+    }
 
     #[test]
     fn error_chains_skip_repeated_sources() {
