@@ -205,6 +205,35 @@ fn now_never_predates_the_pods_ready_transitions() {
     assert!(said, "{:#}", v["assumptions"]);
 }
 
+/// Issue 36, item 3: `status.lastScaleTime` and an event's own time bound `now` from below
+/// like the conditions' and the pods' times: the earliest instant said is the newest of them.
+#[test]
+fn last_scale_time_and_event_times_bound_the_capture() {
+    let allowed_from = |v: &serde_json::Value, from: &str| {
+        (v["assumptions"].as_array().unwrap().iter()).any(|a| {
+            a.as_str()
+                .unwrap()
+                .contains(&format!("the inputs allow any time from {from}"))
+        })
+    };
+    let v = capture_time("hpa-last-scale.yaml", &[]);
+    assert!(
+        allowed_from(
+            &v,
+            "2026-11-29T14:05:00Z (in fixtures/kubectl/capture-time/hpa-last-scale.yaml)"
+        ),
+        "{:#}",
+        v["assumptions"]
+    );
+    let events = "fixtures/kubectl/capture-time/events.yaml";
+    let v = capture_time("hpa-last-scale.yaml", &["--events", events]);
+    assert!(
+        allowed_from(&v, &format!("2026-11-29T14:06:00Z (in {events})")),
+        "{:#}",
+        v["assumptions"]
+    );
+}
+
 /// Memory reads in binary units in sentences, exact at the band's edges; the JSON keeps the
 /// exact quantities (the lowest value that keeps the count is one milli-byte above 112.5Mi).
 #[test]

@@ -256,6 +256,7 @@ fn pod(name: &str, p: &PodParams) -> Pod {
         }],
         pod_requests: None,
         overhead: None,
+        placement: Default::default(),
     }
 }
 
