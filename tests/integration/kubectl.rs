@@ -805,3 +805,36 @@ fn a_scale_without_a_usable_selector_is_invalid_selector_and_keeps_the_count() {
         );
     }
 }
+
+/// docs/on-call.md's inference examples are the real output: each `console` block of the
+/// section "How hpacalc infers what the inputs hide" (and the one just before it) is run, and
+/// every run of lines between `...` elisions must appear in its stdout as printed.
+#[test]
+fn the_on_call_inference_examples_are_the_real_output() {
+    let doc = std::fs::read_to_string(root().join("docs/on-call.md")).unwrap();
+    let start = doc
+        .find("The HPA alone already says something")
+        .expect("docs/on-call.md's status-only example");
+    let end = doc[start..]
+        .find("Other captures work the same way")
+        .map_or(doc.len(), |e| start + e);
+    let mut ran = 0;
+    for block in doc[start..end].split("```console\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let mut lines = block.lines();
+        let command = lines.next().unwrap().strip_prefix("$ hpacalc ").unwrap();
+        let out = Test::new().args(command.split_whitespace()).run();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let rest: Vec<&str> = lines.collect();
+        for chunk in rest.split(|l| *l == "...").filter(|c| !c.is_empty()) {
+            let chunk = chunk.join("\n");
+            assert!(
+                stdout.contains(&chunk),
+                "docs/on-call.md's output of `hpacalc {command}` is not the real output:\n\
+                 {chunk}\n--- real ---\n{stdout}"
+            );
+        }
+        ran += 1;
+    }
+    assert!(ran >= 2, "only {ran} example(s) ran");
+}

@@ -235,7 +235,8 @@ pub fn hidden_pods(s: &Scenario, report: &crate::report::Report) -> Option<(Hidd
             replicas: n,
             status_desired: d,
             all_reporting: report.desired_replicas,
-            limit: limit.map(|c| format!("ScalingLimited={} {}", c.status, c.reason)),
+            limit: (limit.filter(|c| c.status == "True"))
+                .map(|c| format!("ScalingLimited=True {}", c.reason)),
         };
         return Some((hidden, trial));
     }
