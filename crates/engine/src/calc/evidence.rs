@@ -152,8 +152,11 @@ pub fn held_by_unable_to_scale(c: &Condition, mut report: Report) -> Report {
 /// `ScalingLimited` as the status states it, first in WHY: reproduced by the sync here (its own
 /// cause, `AtMaxReplicas`, `AtMinReplicas` or `RateLimited`, is folded into this line), or, when
 /// nothing the inputs hide reproduces it, a contradiction (`StatusMismatch`).
+///
+/// Only for an answer from the status alone, as the failures the status states: with pods given
+/// the inputs are checked, and the sync's own cause says it.
 pub fn limit_first(s: &Scenario, report: &mut Report) {
-    let Some(stated) = stated_limit(s).filter(|c| c.status == "True") else {
+    let Some(stated) = stated_limit(s).filter(|c| c.status == "True" && s.approximation) else {
         return;
     };
     let computed = (report.conditions.iter()).find(|c| c.condition_type == "ScalingLimited");
@@ -189,10 +192,13 @@ pub fn limit_first(s: &Scenario, report: &mut Report) {
         _ => "RateLimited",
     };
     let folded = (report.diagnostics.iter()).position(|d| d.code == cause);
-    let (why, fix, severity) = match folded.map(|i| report.diagnostics.remove(i)) {
-        Some(d) => (format!("; here too: {}", d.message), d.fix, d.severity),
-        None => (String::new(), String::new(), Severity::Info),
+    let (why, fix) = match folded.map(|i| report.diagnostics.remove(i)) {
+        Some(d) => (format!("; here too: {}", d.message), d.fix),
+        None => (String::new(), String::new()),
     };
+    // The status's own word on why the count stops where it does: a warning, as the reason
+    // first in WHY.
+    let severity = Severity::Warning;
     // First among its severity: a graver cause (a bounded memory, an error) stays above it.
     let at = (report.diagnostics.iter())
         .position(|d| d.severity <= severity)
@@ -828,6 +834,11 @@ mod tests {
             r.diagnostics
         );
         assert!(r.diagnostics[0].message.contains("ScaleUpLimit"));
+        // With pods given the inputs are checked: the sync's own cause says it.
+        s.approximation = false;
+        let r = evaluate(&s);
+        assert!(!r.diagnostics.iter().any(|d| d.code == "StatusLimited"));
+        assert!(r.diagnostics.iter().any(|d| d.code == "RateLimited"));
     }
 
     #[test]
