@@ -137,7 +137,14 @@ fn read(inputs: Inputs) -> Result<Read> {
         external: &external_metrics,
     };
     let window = settings.metrics_window;
-    let mut observed = capture::observe(captures, &loaded, &scope, settings.now, window)?;
+    let event_time = past::newest_time(events.as_ref())?;
+    let mut observed = capture::observe_after(
+        captures,
+        &loaded,
+        &scope,
+        (settings.now, event_time),
+        window,
+    )?;
     observed.selector_error = selector_error;
     said.warnings.append(&mut observed.warnings);
     said.notes.append(&mut observed.notes);

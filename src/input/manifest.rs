@@ -511,6 +511,7 @@ fn status_v2(
             })
             .collect(),
         current_metrics,
+        last_scale_time: status.last_scale_time.as_ref().map(|t| t.0.to_string()),
     })
 }
 

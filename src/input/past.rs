@@ -25,6 +25,18 @@ pub struct Past {
     pub sources: Vec<FactSource>,
 }
 
+/// The newest time of `--events` (`lastTimestamp`, `eventTime`, ...; not the ages of a table
+/// or of describe text, which count back from the capture), with its file: the capture cannot
+/// predate it.
+pub fn newest_time(events: Option<&Text>) -> Result<Option<(Timestamp, String)>> {
+    let Some(Text { name: file, text }) = events else {
+        return Ok(None);
+    };
+    let list = events::parse(file, text)?;
+    let newest = (list.iter()).filter(|e| !e.relative).map(|e| e.last).max();
+    Ok(newest.map(|t| (t, file.clone())))
+}
+
 /// Reads `--history` and `--events`; without `--events`, the describe text's events (`pasted`,
 /// from `hpa_file`) stand in for them.
 pub fn read(

@@ -518,6 +518,7 @@ fn assemble(pods: Vec<PodRows>, header: &Header, settings: &SampleSettings<'_>) 
             containers: rows.containers,
             pod_requests: None,
             overhead: None,
+            placement: Default::default(),
         });
     }
     // An API that returns no item for a metric is an absent name, not an empty list.
@@ -874,6 +875,7 @@ mod tests {
                 }],
                 pod_requests: None,
                 overhead: None,
+                placement: Default::default(),
             }]
         );
         assert!(s.resource_metrics.is_empty());

@@ -387,6 +387,7 @@ mod tests {
                 .collect(),
             pod_requests: None,
             overhead: None,
+            placement: Default::default(),
         };
         let mut pods = vec![pod(&["app", "sidecar"]), pod(&["app"])];
         w.apply_to_pods(&mut pods).unwrap();

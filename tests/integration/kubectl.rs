@@ -205,6 +205,35 @@ fn now_never_predates_the_pods_ready_transitions() {
     assert!(said, "{:#}", v["assumptions"]);
 }
 
+/// Issue 36, item 3: `status.lastScaleTime` and an event's own time bound `now` from below
+/// like the conditions' and the pods' times: the earliest instant said is the newest of them.
+#[test]
+fn last_scale_time_and_event_times_bound_the_capture() {
+    let allowed_from = |v: &serde_json::Value, from: &str| {
+        (v["assumptions"].as_array().unwrap().iter()).any(|a| {
+            a.as_str()
+                .unwrap()
+                .contains(&format!("the inputs allow any time from {from}"))
+        })
+    };
+    let v = capture_time("hpa-last-scale.yaml", &[]);
+    assert!(
+        allowed_from(
+            &v,
+            "2026-11-29T14:05:00Z (in fixtures/kubectl/capture-time/hpa-last-scale.yaml)"
+        ),
+        "{:#}",
+        v["assumptions"]
+    );
+    let events = "fixtures/kubectl/capture-time/events.yaml";
+    let v = capture_time("hpa-last-scale.yaml", &["--events", events]);
+    assert!(
+        allowed_from(&v, &format!("2026-11-29T14:06:00Z (in {events})")),
+        "{:#}",
+        v["assumptions"]
+    );
+}
+
 /// Memory reads in binary units in sentences, exact at the band's edges; the JSON keeps the
 /// exact quantities (the lowest value that keeps the count is one milli-byte above 112.5Mi).
 #[test]
@@ -775,4 +804,37 @@ fn a_scale_without_a_usable_selector_is_invalid_selector_and_keeps_the_count() {
             "{name}: {active}"
         );
     }
+}
+
+/// docs/on-call.md's inference examples are the real output: each `console` block of the
+/// section "How hpacalc infers what the inputs hide" (and the one just before it) is run, and
+/// every run of lines between `...` elisions must appear in its stdout as printed.
+#[test]
+fn the_on_call_inference_examples_are_the_real_output() {
+    let doc = std::fs::read_to_string(root().join("docs/on-call.md")).unwrap();
+    let start = doc
+        .find("The HPA alone already says something")
+        .expect("docs/on-call.md's status-only example");
+    let end = doc[start..]
+        .find("Other captures work the same way")
+        .map_or(doc.len(), |e| start + e);
+    let mut ran = 0;
+    for block in doc[start..end].split("```console\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let mut lines = block.lines();
+        let command = lines.next().unwrap().strip_prefix("$ hpacalc ").unwrap();
+        let out = Test::new().args(command.split_whitespace()).run();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let rest: Vec<&str> = lines.collect();
+        for chunk in rest.split(|l| *l == "...").filter(|c| !c.is_empty()) {
+            let chunk = chunk.join("\n");
+            assert!(
+                stdout.contains(&chunk),
+                "docs/on-call.md's output of `hpacalc {command}` is not the real output:\n\
+                 {chunk}\n--- real ---\n{stdout}"
+            );
+        }
+        ran += 1;
+    }
+    assert!(ran >= 2, "only {ran} example(s) ran");
 }

@@ -677,3 +677,49 @@ fn a_legacy_scale_up_event_is_run_forward_not_taken_as_a_floor() {
         v["diagnostics"]
     );
 }
+
+/// Issue 36: `ScalingLimited True TooManyReplicas` in describe's Conditions is the first WHY
+/// line when the sync reproduces it (exit 0), with the cause's own fix folded in.
+#[test]
+fn a_too_many_replicas_limit_in_describe_text_is_said_first() {
+    let v = json(&["--hpa", "fixtures/hpa/describe-too-many-replicas.txt"]);
+    assert_eq!(
+        (&v["currentReplicas"], &v["desiredReplicas"]),
+        (&4.into(), &6.into())
+    );
+    let first = &v["diagnostics"][0];
+    assert_eq!(first["code"], "StatusLimited", "{:#}", v["diagnostics"]);
+    assert!(
+        first["message"].as_str().unwrap().starts_with(
+            "the controller reports ScalingLimited=True TooManyReplicas: the desired replica \
+             count is more than the maximum replica count. The sync here reproduces it: 4 → 6"
+        ),
+        "{}",
+        first["message"]
+    );
+    assert!(first["fix"].as_str().unwrap().contains("maxReplicas"));
+}
+
+/// Issue 36: `AbleToScale False FailedUpdateScale` in describe's Conditions is the answer
+/// while it lasts (exit 0): the count computed does not reach the target.
+#[test]
+fn a_failed_scale_update_in_describe_text_holds_the_count() {
+    let v = json(&["--hpa", "fixtures/hpa/describe-failed-update-scale.txt"]);
+    assert_eq!(
+        (&v["currentReplicas"], &v["desiredReplicas"]),
+        (&4.into(), &4.into())
+    );
+    assert_eq!(v["otherOutcomes"][0]["replicas"], 8);
+    let first = &v["diagnostics"][0];
+    assert_eq!(first["code"], "StatusFailure", "{:#}", v["diagnostics"]);
+    assert!(
+        (first["message"].as_str().unwrap()).contains("AbleToScale=False FailedUpdateScale"),
+        "{}",
+        first["message"]
+    );
+    assert!(
+        !(v["diagnostics"].as_array().unwrap().iter()).any(|d| d["code"] == "ControllerReported"),
+        "{:#}",
+        v["diagnostics"]
+    );
+}

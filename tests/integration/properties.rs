@@ -256,6 +256,7 @@ fn pod(name: &str, p: &PodParams) -> Pod {
         }],
         pod_requests: None,
         overhead: None,
+        placement: Default::default(),
     }
 }
 
@@ -1200,8 +1201,15 @@ fn render_yaml(report: &hpacalc::report::Report) -> String {
 /// Ready pods all using `usage` of 1 cpu, unready ones (inside the cpu initialization period,
 /// sampled) and ones without a sample, under a cpu Utilization target.
 fn hidden_pods_params() -> impl Strategy<Value = Params> {
-    (1usize..8, 0usize..4, 0usize..4, 50i64..1500, 20i32..90).prop_map(
-        |(ready, unready, missing, usage, target)| {
+    (
+        1usize..8,
+        0usize..4,
+        0usize..4,
+        50i64..1500,
+        20i32..90,
+        2i32..40,
+    )
+        .prop_map(|(ready, unready, missing, usage, target, max)| {
             let pod = |state, sampled| PodParams {
                 state,
                 sampled,
@@ -1215,24 +1223,26 @@ fn hidden_pods_params() -> impl Strategy<Value = Params> {
             pods.extend(vec![pod(PodState::Ready, false); missing]);
             Params {
                 min: 1,
-                max: 40,
+                // Low maxima make the sync write ScalingLimited=True TooManyReplicas, which
+                // the status fed back carries as evidence.
+                max: max.max(count(ready + unready + missing)),
                 current: count(pods.len()),
                 metrics: vec![MetricParams::CpuUtilization(target)],
                 pods,
                 behavior: None,
                 memory: None,
             }
-        },
-    )
+        })
 }
 
-/// The status the controller writes after the sync `r` of `s`: its count, its answer, and the
-/// first pass's average (`computeStatusForResourceMetric`).
+/// The status the controller writes after the sync `r` of `s`: its count, its answer, its
+/// conditions (`ScalingLimited` among them) and the first pass's average
+/// (`computeStatusForResourceMetric`).
 fn written_status(s: &Scenario, r: &Report) -> Option<ObservedStatus> {
     let m = r.metrics.first()?;
     let average = hpacalc::quantity::parse_milli(m.current_average_value.as_deref()?).ok()?;
     Some(ObservedStatus {
-        conditions: Vec::new(),
+        conditions: r.conditions.clone(),
         current_replicas: Some(s.current_replicas),
         desired_replicas: Some(r.desired_replicas),
         current_metrics: vec![ObservedMetric {
@@ -1265,6 +1275,7 @@ proptest! {
         };
         let mut fed_back = build(&alike);
         fed_back.approximation = true;
+        fed_back.status_conditions.clone_from(&status.conditions);
         fed_back.observed_status = Some(status);
         let a = evaluate(&fed_back);
         let answers: Vec<i32> = std::iter::once(a.desired_replicas)

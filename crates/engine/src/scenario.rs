@@ -239,6 +239,19 @@ pub struct Pod {
     pub pod_requests: Option<Resources>,
     /// `spec.overhead` (set from the RuntimeClass): the pod-level path adds it.
     pub overhead: Option<Resources>,
+    /// Where it runs and whether its containers do: causes of a missing sample, never read by
+    /// the controller's arithmetic.
+    pub placement: Placement,
+}
+
+/// What a pod capture says of a pod beyond the controller's inputs: a pod on a Windows node
+/// (`spec.nodeSelector` `kubernetes.io/os: windows`), a container not running (its
+/// `status.containerStatuses[].state.waiting.reason`, `CrashLoopBackOff`, or `terminated`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Placement {
+    pub windows: bool,
+    /// The first container not running: its name and the reason kubectl shows.
+    pub not_running: Option<(String, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

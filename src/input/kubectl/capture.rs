@@ -146,6 +146,18 @@ pub fn observe(
     now: Option<Timestamp>,
     window: Duration,
 ) -> Result<Observed> {
+    observe_after(given, loaded, scope, (now, None), window)
+}
+
+/// `observe`, with the newest time of the events given (`--events` with their own times, not
+/// describe's ages): the capture cannot predate it either.
+pub fn observe_after(
+    given: Captures<'_>,
+    loaded: &LoadedHpa,
+    scope: &Scope,
+    (now, events): (Option<Timestamp>, Option<(Timestamp, String)>),
+    window: Duration,
+) -> Result<Observed> {
     let specs = &loaded.spec.metrics;
     let mut out = Observed {
         pods: Vec::new(),
@@ -172,7 +184,12 @@ pub fn observe(
     let usage_given = given.metrics.is_some();
     let pods = read_pods(given.pods, usage_given, scope, loaded, &mut out)?;
     let status_times = (loaded.status.conditions.iter())
-        .filter_map(|c| Timestamp::parse_rfc3339(c.last_transition_time.as_deref()?));
+        .filter_map(|c| c.last_transition_time.as_deref())
+        .chain(loaded.status.last_scale_time.as_deref())
+        .filter_map(Timestamp::parse_rfc3339);
+    if let Some((t, file)) = events {
+        bound.offer(Some(t), &file);
+    }
     bound.offer(
         status_times.max(),
         loaded.source.file.as_deref().unwrap_or("the HPA"),
@@ -706,6 +723,7 @@ mod tests {
             containers: Vec::new(),
             pod_requests: None,
             overhead: None,
+            placement: Default::default(),
         };
         let mut notes = Vec::new();
         note_strays(

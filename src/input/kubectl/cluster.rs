@@ -302,6 +302,7 @@ fn to_pod(spec: &Spec<'_>) -> Pod {
             .map(|r| r.0.clone()),
         // The node view adds spec.overhead to each pod's request itself.
         overhead: None,
+        placement: Default::default(),
     }
 }
 

@@ -73,6 +73,9 @@ struct PodSpec<'a> {
     /// A workload's `spec.replicas` (the scale target's, when the list holds it).
     #[serde(default)]
     replicas: Option<i64>,
+    /// `kubernetes.io/os: windows` places the pod on a Windows node.
+    #[serde(default)]
+    node_selector: Option<std::collections::BTreeMap<String, String>>,
 }
 
 #[derive(Deserialize)]
@@ -104,6 +107,32 @@ struct PodStatus<'a> {
     /// A workload's `status.replicas`.
     #[serde(default)]
     replicas: Option<i64>,
+    #[serde(default)]
+    container_statuses: Option<Vec<RawContainerStatus>>,
+}
+
+/// `status.containerStatuses[]`: a container not running says why in `state.waiting` or
+/// `state.terminated`.
+#[derive(Deserialize)]
+struct RawContainerStatus {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    state: Option<RawState>,
+}
+
+#[derive(Deserialize)]
+struct RawState {
+    #[serde(default)]
+    waiting: Option<RawReason>,
+    #[serde(default)]
+    terminated: Option<RawReason>,
+}
+
+#[derive(Deserialize)]
+struct RawReason {
+    #[serde(default)]
+    reason: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -213,6 +242,7 @@ fn raw_pod(pod: &objects::Pod) -> Result<RawPod<'_>, (String, String)> {
             overhead: (spec.overhead.as_ref().map(resource_map).transpose())
                 .map_err(|(f, m)| (format!("spec.overhead.{f}"), m))?,
             replicas: None,
+            node_selector: None,
         }),
         status: Some(PodStatus {
             phase: status.phase.as_deref().and_then(str),
@@ -220,6 +250,7 @@ fn raw_pod(pod: &objects::Pod) -> Result<RawPod<'_>, (String, String)> {
                 .map_err(|m| ("status.startTime".to_string(), m))?,
             conditions: (!conditions.is_empty()).then_some(conditions),
             replicas: None,
+            container_statuses: None,
         }),
     })
 }
@@ -1136,6 +1167,12 @@ fn to_pod(
     }
     let pod_requests = spec.resources.map(|r| requests(Some(r)));
     let overhead = spec.overhead.map(|o| o.0);
+    let placement = crate::scenario::Placement {
+        windows: (spec.node_selector.as_ref())
+            .and_then(|s| s.get("kubernetes.io/os"))
+            .is_some_and(|os| os == "windows"),
+        not_running: not_running(status.container_statuses.unwrap_or_default()),
+    };
     Ok(Pod {
         name,
         phase,
@@ -1145,6 +1182,17 @@ fn to_pod(
         containers,
         pod_requests,
         overhead,
+        placement,
+    })
+}
+
+/// The first container waiting or terminated, with the reason kubectl prints in its STATUS
+/// column (`CrashLoopBackOff`, `ImagePullBackOff`, `OOMKilled`, `Error`).
+fn not_running(statuses: Vec<RawContainerStatus>) -> Option<(String, String)> {
+    statuses.into_iter().find_map(|c| {
+        let state = c.state?;
+        let reason = (state.waiting.or(state.terminated))?.reason?;
+        Some((c.name.unwrap_or_default(), reason))
     })
 }
 
@@ -1251,6 +1299,34 @@ mod tests {
         assert_eq!(pod.containers[0].requests.get("cpu"), Some(500));
         assert_eq!(pod.pod_requests, None);
         assert_eq!(captured.newest, Some(t("2026-11-29T12:00:30Z")));
+    }
+
+    #[test]
+    fn a_windows_node_selector_and_a_waiting_container_are_kept() {
+        // As `kubectl get pods -o json` prints them: a nodeSelector, and containerStatuses whose
+        // state is waiting (CrashLoopBackOff) or running.
+        let text = r#"{"kind":"Pod","metadata":{"name":"web-1"},"spec":{
+            "nodeSelector":{"kubernetes.io/os":"windows"},
+            "containers":[{"name":"app","resources":{"requests":{"cpu":"1"}}},
+                          {"name":"log","resources":{"requests":{"cpu":"10m"}}}]},
+            "status":{"phase":"Running","containerStatuses":[
+              {"name":"log","ready":true,"restartCount":0,"state":{"running":{"startedAt":"2026-11-29T12:00:00Z"}}},
+              {"name":"app","ready":false,"restartCount":7,"state":{"waiting":{"reason":"CrashLoopBackOff",
+               "message":"back-off 5m0s restarting failed container=app"}},
+               "lastState":{"terminated":{"exitCode":1,"reason":"Error"}}}]}}"#;
+        let pod = parse_json(text, None).unwrap().pods.remove(0);
+        assert!(pod.placement.windows);
+        assert_eq!(
+            pod.placement.not_running,
+            Some(("app".to_string(), "CrashLoopBackOff".to_string()))
+        );
+        // A Linux pod with every container running: nothing kept.
+        let text = text.replace("windows", "linux").replace(
+            r#""waiting":{"reason":"CrashLoopBackOff","#,
+            r#""running":{"#,
+        );
+        let pod = parse_json(&text, None).unwrap().pods.remove(0);
+        assert_eq!(pod.placement, crate::scenario::Placement::default());
     }
 
     #[test]

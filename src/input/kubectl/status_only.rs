@@ -327,6 +327,7 @@ fn pods(plan: &Plan<'_>, count: usize, now: Timestamp, window: Duration) -> Synt
             containers: containers.clone(),
             pod_requests: None,
             overhead: None,
+            placement: Default::default(),
         });
         if has_usage {
             out.resource_metrics.push(PodMetrics {

@@ -13,6 +13,8 @@ pub struct HpaStatus {
     pub conditions: Vec<crate::report::Condition>,
     /// `status.currentMetrics`, in order.
     pub current_metrics: Vec<CurrentMetric>,
+    /// `status.lastScaleTime` (RFC 3339): a time the capture cannot predate.
+    pub last_scale_time: Option<String>,
 }
 
 /// One entry of `status.currentMetrics`, quantities in milli-units.

@@ -246,6 +246,7 @@ fn kubectl_capture_keeps_behavior_and_status_without_warnings() {
             current_replicas: Some(6),
             desired_replicas: Some(7),
             scaled_to_zero: false,
+            last_scale_time: loaded.status.last_scale_time.clone(),
             conditions: loaded.status.conditions.clone(),
             current_metrics: vec![
                 CurrentMetric {

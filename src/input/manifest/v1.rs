@@ -346,6 +346,7 @@ pub fn convert_status(
     if let (Some(status), Some(raw)) = (status, raw) {
         out.current_replicas = present(raw, "currentReplicas").map(|_| status.current_replicas);
         out.desired_replicas = present(raw, "desiredReplicas").map(|_| status.desired_replicas);
+        out.last_scale_time = status.last_scale_time.as_ref().map(|t| t.0.to_string());
         if let Some(pct) = status.current_cpu_utilization_percentage {
             out.current_metrics.push(CurrentMetric {
                 metric_type: "Resource".to_string(),

@@ -349,6 +349,9 @@ pub fn convert_status(raw_status: Option<&Value>) -> Result<HpaStatus, FieldErro
         scaled_to_zero,
         conditions,
         current_metrics,
+        last_scale_time: present(status, "lastScaleTime")
+            .and_then(Value::as_str)
+            .map(str::to_string),
     })
 }
 

@@ -813,6 +813,8 @@ fn finish(file: &str, last_line: usize, r: Reading) -> Result<Pasted, InputError
             scaled_to_zero: r.scaled_to_zero,
             current_metrics: current,
             conditions: r.conditions,
+            // describe prints no lastScaleTime.
+            last_scale_time: None,
         },
         events: r.events,
         notes,

@@ -193,6 +193,7 @@ fn row(file: &str, n: usize, line: &str, header: &Header) -> Result<Pasted, Inpu
             current_metrics: current,
             // Only ScaledToZero is read from the pasted conditions.
             conditions: Vec::new(),
+            last_scale_time: None,
         },
         events: Vec::new(),
         notes,

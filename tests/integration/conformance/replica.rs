@@ -84,6 +84,7 @@ fn pod(p: &Value, containers: Vec<Container>) -> Pod {
         containers,
         pod_requests: None,
         overhead: None,
+        placement: Default::default(),
     }
 }
 
@@ -446,6 +447,7 @@ fn request_pod(p: &Value, resource: &str) -> Pod {
         containers,
         pod_requests,
         overhead: None,
+        placement: Default::default(),
     }
 }
 

@@ -134,9 +134,15 @@ fn metric_causes(
     if !finished.is_empty() {
         out.push(finished_pods(&finished, name));
     }
+    let placed = placement_causes(s, m, name);
     if m.missing_pods > 0 {
-        out.push(missing_metrics(m, name, finished.len()));
+        let mut missing = missing_metrics(m, name, finished.len());
+        if let Some(first) = placed.first().filter(|_| finished.is_empty()) {
+            missing.fix = format!("see {}", first.code);
+        }
+        out.push(missing);
     }
+    out.extend(placed);
     if let Some(rc) = &m.recount
         && rc.unready_pods_at_zero
         && m.unready_pods > 0
@@ -172,6 +178,62 @@ fn finished_without_sample<'s>(s: &'s Scenario, m: &MetricReport) -> Vec<&'s str
         .filter(|p| missing().any(|c| c.name == p.name) || (none_sampled && !sampled(&p.name)))
         .map(|p| p.name.as_str())
         .collect()
+}
+
+/// `WindowsPods` and `ContainerNotRunning`: the pods of a metric without a sample (or unready)
+/// that the capture shows on a Windows node, or with a container not running. Each is its own
+/// cause, not the metrics pipeline's: metrics-server answered for the other pods.
+fn placement_causes(s: &Scenario, m: &MetricReport, name: &str) -> Vec<Diagnostic> {
+    let classed = |p: &crate::scenario::Pod, classes: &[&str]| {
+        (m.pods.iter()).any(|c| c.name == p.name && classes.contains(&c.class.as_str()))
+    };
+    let running = |p: &&crate::scenario::Pod| p.phase != PodPhase::Succeeded;
+    let windows: Vec<&str> = (s.pods.iter().filter(running))
+        .filter(|p| p.placement.windows && classed(p, &["missing"]))
+        .map(|p| p.name.as_str())
+        .collect();
+    let stopped: Vec<(&str, &str, &str)> = (s.pods.iter().filter(running))
+        .filter(|p| classed(p, &["missing", "unready"]))
+        .filter_map(|p| {
+            let (c, why) = p.placement.not_running.as_ref()?;
+            Some((p.name.as_str(), c.as_str(), why.as_str()))
+        })
+        .collect();
+    let mut out = Vec::new();
+    if !windows.is_empty() {
+        out.push(Diagnostic::new(
+            "WindowsPods",
+            Severity::Warning,
+            format!(
+                "{} pod(s) without a sample for {name} run on Windows nodes (nodeSelector \
+                 kubernetes.io/os: windows): {}",
+                windows.len(),
+                shortlist(&windows)
+            ),
+            "metrics-server reads each node's kubelet: check that the Windows nodes' kubelets \
+             serve resource metrics (kubectl top nodes lists them) and that metrics-server's \
+             nodeSelector or tolerations do not leave them out",
+        ));
+    }
+    if let Some(&(pod, container, why)) = stopped.first() {
+        let names: Vec<&str> = stopped.iter().map(|(p, _, _)| *p).collect();
+        out.push(Diagnostic::new(
+            "ContainerNotRunning",
+            Severity::Warning,
+            format!(
+                "{} pod(s) counted without a sample or unready for {name} have a container not \
+                 running: {} (container {container} of {pod}: {why})",
+                stopped.len(),
+                shortlist(&names)
+            ),
+            format!(
+                "kubectl describe pod {pod} and kubectl logs {pod} -c {container} --previous: \
+                 a container that is not running has no usage to report and keeps the pod \
+                 unready"
+            ),
+        ));
+    }
+    out
 }
 
 /// `FinishedPodsUnderSelector`: Succeeded pods (a finished Job or test pod) under the selector.
@@ -1147,6 +1209,59 @@ mod tests {
         let fix = find(&s, "MissingMetrics").fix;
         assert!(fix.contains("container that is not running"), "{fix}");
         assert!(!fix.contains("check"), "{fix}");
+    }
+
+    #[test]
+    fn a_windows_pod_without_a_sample_is_its_own_cause_not_metrics_server() {
+        let mut s = scenario(vec![cpu_utilization(50)], 3, 600);
+        let mut win = pod("web-win-0", 1000);
+        win.placement.windows = true;
+        s.pods.push(win);
+        s.current_replicas = 4;
+        let d = find(&s, "WindowsPods");
+        assert!(
+            d.message.starts_with(
+                "1 pod(s) without a sample for cpu resource utilization (percentage of request) \
+                 run on Windows nodes (nodeSelector kubernetes.io/os: windows): web-win-0"
+            ),
+            "{}",
+            d.message
+        );
+        assert!(!d.fix.starts_with("check metrics-server"), "{}", d.fix);
+        assert_eq!(find(&s, "MissingMetrics").fix, "see WindowsPods");
+        // A Linux pod without a sample: no such cause.
+        s.pods.last_mut().unwrap().placement.windows = false;
+        assert!(!codes(&s).contains(&"WindowsPods".to_string()));
+    }
+
+    #[test]
+    fn a_crash_looping_container_is_its_own_cause_not_metrics_server() {
+        let mut s = scenario(vec![cpu_utilization(50)], 3, 600);
+        let mut crashing = pod("web-7d9f-x2", 1000);
+        crashing.placement.not_running = Some(("app".into(), "CrashLoopBackOff".into()));
+        s.pods.push(crashing);
+        s.current_replicas = 4;
+        let d = find(&s, "ContainerNotRunning");
+        assert!(
+            d.message
+                .ends_with("web-7d9f-x2 (container app of web-7d9f-x2: CrashLoopBackOff)"),
+            "{}",
+            d.message
+        );
+        assert!(
+            d.fix.starts_with("kubectl describe pod web-7d9f-x2"),
+            "{}",
+            d.fix
+        );
+        assert_eq!(find(&s, "MissingMetrics").fix, "see ContainerNotRunning");
+        // Every container running: the generic fix, which is not "check metrics-server".
+        s.pods.last_mut().unwrap().placement.not_running = None;
+        assert!(!codes(&s).contains(&"ContainerNotRunning".to_string()));
+        assert!(
+            !find(&s, "MissingMetrics")
+                .fix
+                .contains("check metrics-server")
+        );
     }
 
     #[test]

@@ -67,6 +67,156 @@ pub fn failure_from_status(s: &Scenario) -> Option<(&Condition, Scenario)> {
     Some((stated, failing))
 }
 
+/// The status's `ScalingLimited` condition, as evidence the sync must reproduce: its status
+/// and reason (`TooManyReplicas`, `TooFewReplicas`, `ScaleUpLimit`, `ScaleDownLimit`,
+/// `DesiredWithinRange`), set after normalization by `normalizeDesiredReplicas` and
+/// `normalizeDesiredReplicasWithBehaviors`.
+pub fn stated_limit(s: &Scenario) -> Option<&Condition> {
+    (s.status_conditions.iter()).find(|c| c.condition_type == "ScalingLimited")
+}
+
+/// Whether a sync's conditions agree with the `ScalingLimited` the status states (a sync that
+/// leaves the condition alone, out of the min/max range, keeps the status's own).
+pub fn agrees_with_limit(stated: Option<&Condition>, computed: Option<&Condition>) -> bool {
+    match (stated, computed) {
+        (Some(s), Some(c)) => s.status == c.status && s.reason == c.reason,
+        _ => true,
+    }
+}
+
+/// `AbleToScale=False` for a reason other than `FailedGetScale` (which `failure_from_status`
+/// runs forward): the controller computed a count it did not write. `FailedUpdateScale` is the
+/// only other reason `reconcileAutoscaler` sets; the `Backoff*` reasons come from controllers
+/// before 1.18 (`shouldScale`), which did not rescale either. Only from the status alone: with
+/// pods given the inputs are checked instead (`explained`).
+pub fn unable_to_scale(s: &Scenario) -> Option<&Condition> {
+    if !s.approximation {
+        return None;
+    }
+    (s.status_conditions.iter()).find(|c| {
+        c.condition_type == "AbleToScale" && c.status == "False" && c.reason != "FailedGetScale"
+    })
+}
+
+/// The count held by a scale the controller could not update: the sync computes `without`, the
+/// target keeps its replicas while the failure lasts. First in WHY, with the other outcome.
+pub fn held_by_unable_to_scale(c: &Condition, mut report: Report) -> Report {
+    let (current, computed) = (report.current_replicas, report.desired_replicas);
+    let then = if computed == current {
+        format!("once it ends the sync keeps {computed} too")
+    } else {
+        format!("once it ends the sync sets {computed}")
+    };
+    // Said here, with its answer: not twice.
+    let stated = format!("AbleToScale=False {}", c.reason);
+    (report.diagnostics).retain(|d| !(d.code == CODE && d.message.contains(&stated)));
+    report.diagnostics.insert(
+        0,
+        Diagnostic::new(
+            "StatusFailure",
+            Severity::Error,
+            format!(
+                "the controller reports AbleToScale=False {}{}: {}. Its sync computes a count \
+                 but the target's scale is not updated, so it stays at {current} ({current} → \
+                 {current}) while that lasts; {then}",
+                c.reason,
+                since(c),
+                c.message
+            ),
+            "check that the target exists and serves the scale subresource, the controller's \
+             RBAC (system:controller:horizontal-pod-autoscaler) for it, and admission webhooks \
+             or quotas that refuse the update (kubectl get events)",
+        ),
+    );
+    if computed != current {
+        report.decision.summary = format!(
+            "the controller cannot update the target's scale (AbleToScale=False {}); or \
+             {computed} once it can",
+            c.reason
+        );
+        report.decision.change = "none".to_string();
+        report.other_outcomes.insert(
+            0,
+            Outcome {
+                replicas: computed,
+                when: format!("once the {} failure ends", c.reason),
+                settle: "check the target's scale subresource and the controller's events"
+                    .to_string(),
+            },
+        );
+        report.desired_replicas = current;
+    }
+    report
+}
+
+/// `ScalingLimited` as the status states it, first in WHY: reproduced by the sync here (its own
+/// cause, `AtMaxReplicas`, `AtMinReplicas` or `RateLimited`, is folded into this line), or, when
+/// nothing the inputs hide reproduces it, a contradiction (`StatusMismatch`).
+///
+/// Only for an answer from the status alone, as the failures the status states: with pods given
+/// the inputs are checked, and the sync's own cause says it.
+pub fn limit_first(s: &Scenario, report: &mut Report) {
+    let Some(stated) = stated_limit(s).filter(|c| c.status == "True" && s.approximation) else {
+        return;
+    };
+    let computed = (report.conditions.iter()).find(|c| c.condition_type == "ScalingLimited");
+    let head = format!(
+        "the controller reports ScalingLimited=True {}{}: {}",
+        stated.reason,
+        since(stated),
+        stated.message
+    );
+    if !agrees_with_limit(Some(stated), computed) {
+        let found = computed.map_or("no ScalingLimited".to_string(), |c| {
+            format!("ScalingLimited={} {}", c.status, c.reason)
+        });
+        report.diagnostics.insert(
+            0,
+            Diagnostic::new(
+                "StatusMismatch",
+                Severity::Warning,
+                format!(
+                    "{head}. The sync here sets {found} ({} → {}), and no pods hidden behind \
+                     the status's averages reproduce the controller's",
+                    report.current_replicas, report.desired_replicas
+                ),
+                "the status was written at another moment, or from other values: pass --pods \
+                 and --metrics captured now",
+            ),
+        );
+        return;
+    }
+    let cause = match stated.reason.as_str() {
+        "TooManyReplicas" => "AtMaxReplicas",
+        "TooFewReplicas" => "AtMinReplicas",
+        _ => "RateLimited",
+    };
+    let folded = (report.diagnostics.iter()).position(|d| d.code == cause);
+    let (why, fix) = match folded.map(|i| report.diagnostics.remove(i)) {
+        Some(d) => (format!("; here too: {}", d.message), d.fix),
+        None => (String::new(), String::new()),
+    };
+    // The status's own word on why the count stops where it does: a warning, as the reason
+    // first in WHY.
+    let severity = Severity::Warning;
+    // First among its severity: a graver cause (a bounded memory, an error) stays above it.
+    let at = (report.diagnostics.iter())
+        .position(|d| d.severity <= severity)
+        .unwrap_or(report.diagnostics.len());
+    report.diagnostics.insert(
+        at,
+        Diagnostic::new(
+            "StatusLimited",
+            severity,
+            format!(
+                "{head}. The sync here reproduces it: {} → {}{why}",
+                report.current_replicas, report.desired_replicas
+            ),
+            fix,
+        ),
+    );
+}
+
 /// The failure the status states, first in WHY: the controller keeps what its own code gives
 /// while it lasts (`held`), and `without` is what the status's values give once it ends.
 pub fn failure_diagnostic(c: &Condition, held: &Report, without: &Report) -> Diagnostic {
@@ -587,5 +737,171 @@ mod tests {
             "{:#?}",
             r.assumptions
         );
+    }
+
+    /// The status-only shape `kubectl describe hpa` gives: `n` current / `desired` desired,
+    /// the cpu average, and the conditions.
+    fn status_only(n: usize, usage: i64, desired: i32, conditions: Vec<Condition>) -> Scenario {
+        use crate::scenario::{ObservedMetric, ObservedStatus};
+        let mut s = scenario(vec![cpu_utilization(50)], n, usage);
+        s.approximation = true;
+        s.status_conditions.clone_from(&conditions);
+        s.observed_status = Some(ObservedStatus {
+            conditions,
+            current_replicas: Some(s.current_replicas),
+            desired_replicas: Some(desired),
+            current_metrics: vec![ObservedMetric {
+                metric_type: "Resource".into(),
+                name: "cpu".into(),
+                value_milli: None,
+                average_value_milli: Some(usage),
+                average_utilization: Some(i32::try_from(usage / 10).unwrap()),
+            }],
+        });
+        s
+    }
+
+    fn limited(reason: &str, message: &str) -> Condition {
+        Condition {
+            status: "True".into(),
+            ..condition("ScalingLimited", reason, message)
+        }
+    }
+
+    #[test]
+    fn a_too_many_replicas_limit_the_sync_reproduces_is_the_first_why_line() {
+        // 4 pods at 100 % of 50 %: 8 asked, maxReplicas 6 (below the legacy limit 8).
+        let mut s = status_only(
+            4,
+            1000,
+            6,
+            vec![limited(
+                "TooManyReplicas",
+                "the desired replica count is more than the maximum replica count",
+            )],
+        );
+        s.hpa.max_replicas = 6;
+        let r = evaluate(&s);
+        assert_eq!(r.desired_replicas, 6);
+        let first = &r.diagnostics[0];
+        assert_eq!(first.code, "StatusLimited", "{:#?}", r.diagnostics);
+        assert!(
+            first.message.starts_with(
+                "the controller reports ScalingLimited=True TooManyReplicas since \
+                 2026-11-29T14:02:10Z: the desired replica count is more than the maximum \
+                 replica count. The sync here reproduces it: 4 → 6; here too: cpu resource \
+                 utilization (percentage of request) asks for 8, above maxReplicas 6: the count \
+                 stops at 6"
+            ),
+            "{}",
+            first.message
+        );
+        // Folded into the line, not said twice; its fix kept.
+        assert!(!r.diagnostics.iter().any(|d| d.code == "AtMaxReplicas"));
+        assert!(first.fix.contains("maxReplicas"), "{}", first.fix);
+        // DesiredWithinRange (False) is not a limit: nothing to say first.
+        s.status_conditions = vec![Condition {
+            status: "False".into(),
+            ..condition("ScalingLimited", "DesiredWithinRange", "in range")
+        }];
+        s.hpa.max_replicas = 10;
+        if let Some(o) = &mut s.observed_status {
+            o.desired_replicas = Some(8);
+        }
+        let r = evaluate(&s);
+        assert_eq!(r.desired_replicas, 8);
+        assert!(!r.diagnostics.iter().any(|d| d.code == "StatusLimited"));
+    }
+
+    #[test]
+    fn a_rate_limit_reason_in_the_status_is_said_first() {
+        // 2 pods at 400 % of 50 %: 16 asked; the legacy limit from 2 is max(4, 4) = 4.
+        let mut s = status_only(
+            2,
+            4000,
+            4,
+            vec![limited(
+                "ScaleUpLimit",
+                "the desired replica count is increasing faster than the maximum scale rate",
+            )],
+        );
+        s.hpa.max_replicas = 20;
+        let r = evaluate(&s);
+        assert_eq!(r.desired_replicas, 4);
+        assert_eq!(
+            r.diagnostics[0].code, "StatusLimited",
+            "{:#?}",
+            r.diagnostics
+        );
+        assert!(r.diagnostics[0].message.contains("ScaleUpLimit"));
+        // With pods given the inputs are checked: the sync's own cause says it.
+        s.approximation = false;
+        let r = evaluate(&s);
+        assert!(!r.diagnostics.iter().any(|d| d.code == "StatusLimited"));
+        assert!(r.diagnostics.iter().any(|d| d.code == "RateLimited"));
+    }
+
+    #[test]
+    fn a_too_many_replicas_limit_keeps_only_hidden_pods_that_reproduce_it() {
+        // 10 pods at 40 % of 50 %: 8. The status kept 10, which pods unready or without a
+        // sample would explain (a scale-down's recount counts them at the target)...
+        let mut s = status_only(10, 400, 10, Vec::new());
+        s.hpa.max_replicas = 10;
+        let r = evaluate(&s);
+        assert_eq!(
+            (r.desired_replicas, r.diagnostics[0].code.as_str()),
+            (10, "StatusHiddenPods")
+        );
+        // ...but not with ScalingLimited=True TooManyReplicas: hiding pods never asks for more
+        // than 10, so no value survives and the status is a contradiction.
+        s.status_conditions = vec![limited("TooManyReplicas", "more than the maximum")];
+        let r = evaluate(&s);
+        assert!(!r.diagnostics.iter().any(|d| d.code == "StatusHiddenPods"));
+        let first = &r.diagnostics[0];
+        assert_eq!(first.code, "StatusMismatch", "{:#?}", r.diagnostics);
+        assert!(
+            first.message.contains(
+                "The sync here sets ScalingLimited=False DesiredWithinRange (10 → 8), and no \
+                 pods hidden behind the status's averages reproduce the controller's"
+            ),
+            "{}",
+            first.message
+        );
+    }
+
+    #[test]
+    fn a_scale_the_controller_cannot_update_keeps_the_count_while_it_lasts() {
+        // 4 pods at 100 % of 50 %: the sync computes 8, the update is refused.
+        let s = status_only(
+            4,
+            1000,
+            4,
+            vec![condition(
+                "AbleToScale",
+                "FailedUpdateScale",
+                "the HPA controller was unable to update the target scale: admission webhook denied",
+            )],
+        );
+        let r = evaluate(&s);
+        assert_eq!(r.desired_replicas, 4);
+        let first = &r.diagnostics[0];
+        assert_eq!(first.code, "StatusFailure");
+        assert!(
+            first.message.ends_with(
+                "admission webhook denied. Its sync computes a count but the target's scale is \
+                 not updated, so it stays at 4 (4 → 4) while that lasts; once it ends the sync \
+                 sets 8"
+            ),
+            "{}",
+            first.message
+        );
+        assert_eq!(r.other_outcomes[0].replicas, 8);
+        assert!(r.decision.summary.ends_with("; or 8 once it can"));
+        // With pods given, the inputs are checked: the count computed stands.
+        let checked = Scenario {
+            approximation: false,
+            ..s
+        };
+        assert_eq!(evaluate(&checked).desired_replicas, 8);
     }
 }

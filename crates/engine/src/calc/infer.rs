@@ -184,6 +184,8 @@ pub struct HiddenPods {
     pub status_desired: i32,
     /// What the status's values give with every pod ready and reporting.
     pub all_reporting: i32,
+    /// The status's `ScalingLimited`, reproduced too (`ScalingLimited=True TooManyReplicas`).
+    pub limit: Option<String>,
 }
 
 /// For an answer from the status alone that disagrees with `status.desiredReplicas` (from the
@@ -199,7 +201,15 @@ pub fn hidden_pods(s: &Scenario, report: &crate::report::Report) -> Option<(Hidd
     let o = s.observed_status.as_ref()?;
     let d = o.desired_replicas?;
     let same_count = o.current_replicas == Some(s.current_replicas);
-    if !s.approximation || !same_count || d == report.desired_replicas || s.pods.len() < 2 {
+    // `ScalingLimited` is evidence too: the values kept must reproduce its status and reason.
+    let limit = crate::calc::evidence::stated_limit(s);
+    let computed_limit = (report.conditions.iter()).find(|c| c.condition_type == "ScalingLimited");
+    let agrees = crate::calc::evidence::agrees_with_limit(limit, computed_limit);
+    if !s.approximation
+        || !same_count
+        || (d == report.desired_replicas && agrees)
+        || s.pods.len() < 2
+    {
         return None;
     }
     let n = s.pods.len();
@@ -208,7 +218,12 @@ pub fn hidden_pods(s: &Scenario, report: &crate::report::Report) -> Option<(Hidd
         let splits = (0..=total).step_by((total / 16).max(1));
         let counts = survivors(splits.map(|u| (u, total - u)), |(u, m)| {
             hide(s, &mut trial, u, m);
-            desired_of(&trial) == d
+            let sync = sync_of(&trial);
+            sync.desired_replicas == d
+                && crate::calc::evidence::agrees_with_limit(
+                    limit,
+                    sync.conditions.get("ScalingLimited"),
+                )
         });
         let Some(&(u, m)) = counts.first() else {
             continue;
@@ -220,6 +235,8 @@ pub fn hidden_pods(s: &Scenario, report: &crate::report::Report) -> Option<(Hidd
             replicas: n,
             status_desired: d,
             all_reporting: report.desired_replicas,
+            limit: (limit.filter(|c| c.status == "True"))
+                .map(|c| format!("ScalingLimited=True {}", c.reason)),
         };
         return Some((hidden, trial));
     }
@@ -259,11 +276,11 @@ fn hide(s: &Scenario, trial: &mut Scenario, unready: usize, missing: usize) {
     }
 }
 
-/// The count the sync sets (`reconcile`, as `evaluate` runs it).
-fn desired_of(s: &Scenario) -> i32 {
+/// The sync as `evaluate` runs it (`reconcile`): its count and its conditions.
+fn sync_of(s: &Scenario) -> reconcile::Sync<'_> {
     let assume_steady = s.memory.is_none();
     let mut memory = s.memory.clone().unwrap_or_default();
-    reconcile::reconcile(s, &mut memory, assume_steady).desired_replicas
+    reconcile::reconcile(s, &mut memory, assume_steady)
 }
 
 /// `StatusHiddenPods`: the last sync's count, what the status's values alone give, and the
@@ -272,15 +289,25 @@ pub fn hidden_pods_diagnostic(h: &HiddenPods) -> crate::report::Diagnostic {
     use crate::report::{Diagnostic, Severity};
     let (d, all, n) = (h.status_desired, h.all_reporting, h.replicas);
     let how_many = format!("at least {}", h.least);
+    let limit = h
+        .limit
+        .as_ref()
+        .map(|l| format!(", {l}"))
+        .unwrap_or_default();
+    let then = if all == d {
+        format!("{all} too, by another path")
+    } else {
+        all.to_string()
+    };
     Diagnostic::new(
         "StatusHiddenPods",
         Severity::Warning,
         format!(
-            "the controller's last sync set {d} (status.desiredReplicas) where the status's \
-             metrics alone give {all} from {n} replicas: that needs {how_many} of the {n} pods \
-             unready or without a sample (its recount counts them at 0 on a scale-up, at the \
-             target on a scale-down). While they stay so the next sync keeps {d}; once every \
-             pod is ready and reporting it gives {all}"
+            "the controller's last sync set {d} (status.desiredReplicas{limit}) where the \
+             status's metrics alone give {all} from {n} replicas: that needs {how_many} of the \
+             {n} pods unready or without a sample (its recount counts them at 0 on a scale-up, \
+             at the target on a scale-down). While they stay so the next sync keeps {d}; once \
+             every pod is ready and reporting it gives {then}"
         ),
         "pass --pods (kubectl get pods -o json) and --metrics (kubectl top pods, or the \
          PodMetrics) to see which pods",

@@ -97,10 +97,17 @@ fn evaluate_hpa(scenario: &Scenario) -> Report {
         return report;
     }
     let report = evaluate_bounded(scenario);
-    match infer::hidden_pods(scenario, &report) {
+    // A scale the controller could not update: the count it computes does not reach the target,
+    // and `status.desiredReplicas` is the last one it wrote, not evidence of hidden pods.
+    if let Some(c) = evidence::unable_to_scale(scenario) {
+        return evidence::held_by_unable_to_scale(c, report);
+    }
+    let mut report = match infer::hidden_pods(scenario, &report) {
         Some((hidden, trial)) => with_hidden_pods(&hidden, &trial),
         None => report,
-    }
+    };
+    evidence::limit_first(scenario, &mut report);
+    report
 }
 
 /// The sync with the pods the status hides, as the controller's last sync needed them: its
@@ -118,15 +125,17 @@ fn with_hidden_pods(hidden: &infer::HiddenPods, trial: &Scenario) -> Report {
         .diagnostics
         .insert(0, infer::hidden_pods_diagnostic(hidden));
     let all = hidden.all_reporting;
-    report.decision.summary = format!(
-        "{}; or {all} once every pod is ready and reporting (pass --pods and --metrics)",
-        report.decision.summary
-    );
-    report.other_outcomes.push(report::Outcome {
-        replicas: all,
-        when: "once every pod is ready and reporting".to_string(),
-        settle: "pass --pods and --metrics".to_string(),
-    });
+    if all != report.desired_replicas {
+        report.decision.summary = format!(
+            "{}; or {all} once every pod is ready and reporting (pass --pods and --metrics)",
+            report.decision.summary
+        );
+        report.other_outcomes.push(report::Outcome {
+            replicas: all,
+            when: "once every pod is ready and reporting".to_string(),
+            settle: "pass --pods and --metrics".to_string(),
+        });
+    }
     report
 }
 

@@ -675,6 +675,7 @@ mod tests {
             ],
             pod_requests: None,
             overhead: None,
+            placement: Default::default(),
         };
         assert_eq!(effective_requests(&pod), res(1000, 832));
         pod.containers.swap(2, 3);

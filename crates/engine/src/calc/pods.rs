@@ -367,6 +367,7 @@ mod tests {
             containers: vec![],
             pod_requests: None,
             overhead: None,
+            placement: Default::default(),
         }
     }
 

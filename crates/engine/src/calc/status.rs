@@ -127,10 +127,13 @@ pub fn reconcile_desired(
     // writes the current replicas and the metrics, not desiredReplicas, which keeps its last
     // value (0 for an HPA that never computed one). A failed selector check (AmbiguousSelector,
     // InvalidSelector) computes nothing either.
+    // A failed scale update (`AbleToScale=False FailedUpdateScale`) returns before `setStatus`
+    // too: the same.
     let controller_failed = s.status_conditions.iter().any(|c| {
-        c.condition_type == "ScalingActive"
+        (c.condition_type == "ScalingActive"
             && c.status == "False"
-            && (c.reason.starts_with("FailedGet") || c.reason.ends_with("Selector"))
+            && (c.reason.starts_with("FailedGet") || c.reason.ends_with("Selector")))
+            || (c.condition_type == "AbleToScale" && c.reason == "FailedUpdateScale")
     });
     if controller_failed {
         return Reconciled::Explained(

@@ -60,6 +60,7 @@ pub fn pod(name: &str, cpu_request: i64) -> Pod {
         }],
         pod_requests: None,
         overhead: None,
+        placement: Default::default(),
     }
 }
 

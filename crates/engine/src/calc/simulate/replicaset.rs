@@ -28,6 +28,7 @@ impl Engine<'_> {
             }],
             pod_requests: None,
             overhead: None,
+            placement: Default::default(),
         });
         self.pods.push(SimPod {
             seq: self.next_seq,
