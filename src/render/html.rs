@@ -69,9 +69,46 @@ fn report_fragment(number: usize, row: &SyncRow, report: &Report) -> String {
     out
 }
 
-/// A report's steps, named causes, decision, nodes and assumptions as HTML, every text escaped:
-/// the simulation page's and the calculator's (`render::page`).
+/// A report as HTML, every text escaped: the answer first (`headline`), then the steps, the
+/// named causes, the nodes and the assumptions: the simulation page's, the calculator's
+/// (`render::page`) and the cluster's (`render::fleet_page`).
 pub(crate) fn report_body(out: &mut String, report: &Report) {
+    headline(out, report);
+    report_details(out, report);
+}
+
+/// The answer a person reads first: the decision (`6 → 10 scale up: ...`) and the first WHY
+/// line (the most severe named cause, as the table's WHY orders them), above the steps.
+pub(crate) fn headline(out: &mut String, report: &Report) {
+    let (arrow, summary) = decision_line(report);
+    let _ = writeln!(
+        out,
+        r#"<p class="decision {}"><b>{arrow}</b> {}</p>"#,
+        esc(&report.decision.change),
+        esc(summary)
+    );
+    if let Some(d) = report.diagnostics.first() {
+        let severity = severity_name(d.severity);
+        let _ = writeln!(
+            out,
+            r#"<p class="first-why {severity}"><b>{severity} {}</b>: {}</p>"#,
+            esc(&d.code),
+            esc(&d.message)
+        );
+    }
+}
+
+pub(crate) fn severity_name(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
+/// The rest of a report after its headline: the steps, every named cause with its fix, the
+/// nodes and the assumptions.
+pub(crate) fn report_details(out: &mut String, report: &Report) {
     out.push_str(
         "<table class=\"steps\"><thead><tr><th>Phase</th><th>Step</th><th>Detail</th></tr>\
          </thead><tbody>\n",
@@ -95,11 +132,7 @@ pub(crate) fn report_body(out: &mut String, report: &Report) {
              <tbody>\n",
         );
         for d in &report.diagnostics {
-            let severity = match d.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Info => "info",
-            };
+            let severity = severity_name(d.severity);
             let fix = if d.fix.is_empty() {
                 String::new()
             } else {
@@ -114,13 +147,6 @@ pub(crate) fn report_body(out: &mut String, report: &Report) {
         }
         out.push_str("</tbody></table>\n");
     }
-    let (arrow, summary) = decision_line(report);
-    let _ = writeln!(
-        out,
-        r#"<p class="decision {}"><b>{arrow}</b> {}</p>"#,
-        esc(&report.decision.change),
-        esc(summary)
-    );
     if let Some(nodes) = &report.nodes {
         out.push_str(
             "<table class=\"nodes\"><thead><tr><th>Nodes</th><th>Detail</th></tr></thead><tbody>\n",
@@ -171,6 +197,7 @@ thead th { position: sticky; top: 0; background: #f6f8fa; }
 .why tr.error td:first-child { color: #cf222e; font-weight: 600; }
 .why tr.warning td:first-child { color: #9a6700; font-weight: 600; }
 .decision { font-size: 15px; } .decision b { font-size: 16px; }
+.first-why.error b { color: #cf222e; } .first-why.warning b { color: #9a6700; }
 nav button { font: inherit; margin-right: 6px; }
 "##;
 
