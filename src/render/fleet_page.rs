@@ -11,11 +11,13 @@ use crate::render::html::report_body;
 use crate::render::page::{band_text, data_script, esc, head, report_title};
 use crate::render::series::{metric_values, summary};
 use crate::report::fleet::AuditReport;
-use crate::report::{Report, Severity};
+use crate::report::{Condition, Report, Severity};
 
 const STYLE: &str = r"
 .bad { color: #cf222e; } .muted { color: #57606a; }
 tr.error td:first-child { border-left: 3px solid #cf222e; }
+tr.failing { background: #ffebe9; } .failing { color: #cf222e; }
+.band-words { font-size: 12px; color: #57606a; } .window-hold { font-size: 12px; color: #9a6700; }
 tr.warning td:first-child { border-left: 3px solid #9a6700; }
 svg text { font: 10px sans-serif; fill: #57606a; }
 #filters label { display: inline; margin-right: 4px; }
@@ -37,6 +39,20 @@ fn worst(report: &Report) -> Option<Severity> {
     report.diagnostics.iter().map(|d| d.severity).max()
 }
 
+/// Why the HPA counts as failing (the audit's rule, `calc::fleet::assemble`): its
+/// ScalingActive or AbleToScale condition is False.
+pub fn failing(report: &Report) -> Option<&Condition> {
+    report.conditions.iter().find(|c| {
+        matches!(c.condition_type.as_str(), "ScalingActive" | "AbleToScale") && c.status == "False"
+    })
+}
+
+/// A failing condition as a person reads it: `ScalingActive False (FailedGetResourceMetric):
+/// message`.
+fn failing_words(c: &Condition) -> String {
+    format!("{} False ({}): {}", c.condition_type, c.reason, c.message)
+}
+
 fn mismatch(report: &Report) -> bool {
     report
         .status_comparison
@@ -52,7 +68,8 @@ fn severity_class(s: Option<Severity>) -> &'static str {
     }
 }
 
-/// The reports the filters keep, most severe first, then those whose status disagrees.
+/// The reports the filters keep: the failing first, then the most severe, then those whose
+/// status disagrees.
 pub fn kept<'a>(reports: &'a [Report], namespace: &str, code: &str) -> Vec<&'a Report> {
     let mut kept: Vec<&Report> = reports
         .iter()
@@ -60,14 +77,76 @@ pub fn kept<'a>(reports: &'a [Report], namespace: &str, code: &str) -> Vec<&'a R
         .filter(|r| code.is_empty() || r.diagnostics.iter().any(|d| d.code == code))
         .collect();
     kept.sort_by(|a, b| {
-        (worst(b), mismatch(b))
-            .cmp(&(worst(a), mismatch(a)))
+        (failing(b).is_some(), worst(b), mismatch(b))
+            .cmp(&(failing(a).is_some(), worst(a), mismatch(a)))
             .then_with(|| a.hpa.cmp(&b.hpa))
     });
     kept
 }
 
-/// A metric's value against its hold band: the band shaded, the target a tick, the value a bar.
+/// What keeps the count where a band stops, in words (`HoldBand::low_held_by`'s codes).
+fn held_by_words(code: &str) -> &str {
+    match code {
+        "minReplicas" => "minReplicas",
+        "maxReplicas" => "maxReplicas",
+        "stabilizationWindow" => "the stabilization window",
+        "rateLimit" => "the rate limit",
+        "otherMetric" => "another metric",
+        "invalidMetric" => "an invalid metric",
+        "recount" => "the recount of missing and unready pods",
+        other => other,
+    }
+}
+
+/// The stabilization window's hold, when it kept the count from the metrics' proposal:
+/// `the window holds 4; the metrics ask 2`.
+fn window_hold(report: &Report) -> Option<String> {
+    let d = &report.decision;
+    match (d.metric_proposal, d.stabilized_replicas) {
+        (Some(asked), Some(held)) if asked != held => {
+            Some(format!("the window holds {held}; the metrics ask {asked}"))
+        }
+        _ => None,
+    }
+}
+
+/// The first metric's hold band in words, as its own page says it: the values that keep the
+/// count and what keeps it past each open end, or why no value keeps it.
+fn band_words(report: &Report) -> Option<String> {
+    let metric = report.metrics.first()?;
+    let Some(band) = &metric.hold_band else {
+        // The metric's own "hold band" step says why no value keeps the count; with several
+        // metrics the steps cannot be told apart by name, so the sentence is general.
+        let step = (report.metrics.len() == 1)
+            .then(|| report.steps.iter().find(|s| s.title == "hold band"))
+            .flatten();
+        return Some(step.map_or_else(
+            || {
+                format!(
+                    "no value of {} alone keeps {}",
+                    metric.name, report.current_replicas
+                )
+            },
+            |s| s.detail.clone(),
+        ));
+    };
+    let low = match (&band.below, &band.low_held_by) {
+        (None, Some(by)) => format!("any lower value (held by {})", held_by_words(by)),
+        _ => band.low.to_string(),
+    };
+    let high = match (&band.high, &band.high_held_by) {
+        (Some(h), _) => h.to_string(),
+        (None, Some(by)) => format!("any higher value (held by {})", held_by_words(by)),
+        (None, None) => "any higher value".to_string(),
+    };
+    Some(format!(
+        "{} keeps {} from {low} to {high}",
+        metric.name, report.current_replicas
+    ))
+}
+
+/// A metric's value against its hold band: the band shaded (none when no value keeps the
+/// count), the target a tick, the value a bar; beneath, the band in words and the window's hold.
 fn band_bar(report: &Report) -> String {
     let Some(metric) = report.metrics.first() else {
         return String::new();
@@ -87,12 +166,18 @@ fn band_bar(report: &Report) -> String {
         "<svg width=\"160\" height=\"14\" role=\"img\"><rect width=\"160\" height=\"14\" \
          fill=\"#f6f8fa\"/>",
     );
-    let (low, high) = (down.map_or(0.0, x), up.map_or(160.0, x));
+    if metric.hold_band.is_some() {
+        let (low, high) = (down.map_or(0.0, x), up.map_or(160.0, x));
+        let _ = write!(
+            svg,
+            "<rect class=\"band\" x=\"{low:.1}\" width=\"{:.1}\" height=\"14\" \
+             fill=\"#dafbe1\"/>",
+            (high - low).max(0.0)
+        );
+    }
     let _ = write!(
         svg,
-        "<rect x=\"{low:.1}\" width=\"{:.1}\" height=\"14\" fill=\"#dafbe1\"/>\
-         <rect y=\"5\" width=\"{:.1}\" height=\"4\" fill=\"#0969da\"/>",
-        (high - low).max(0.0),
+        "<rect y=\"5\" width=\"{:.1}\" height=\"4\" fill=\"#0969da\"/>",
         x(value)
     );
     if let Some(t) = target {
@@ -102,13 +187,18 @@ fn band_bar(report: &Report) -> String {
             x(t)
         );
     }
+    let words = band_words(report).unwrap_or_default();
+    let hold = window_hold(report);
     let _ = write!(
         svg,
-        "<title>{}: {value}, holds between {} and {}</title></svg>",
+        "<title>{}: {value}; {}</title></svg><br><span class=\"band-words\">{}</span>",
         esc(&metric.name),
-        down.map_or_else(|| "any lower value".to_string(), |d| format!("above {d}")),
-        up.map_or_else(|| "any higher value".to_string(), |u| format!("below {u}"))
+        esc(&words),
+        esc(&words)
     );
+    if let Some(hold) = hold {
+        let _ = write!(svg, "<br><b class=\"window-hold\">{}</b>", esc(&hold));
+    }
     svg
 }
 
@@ -180,10 +270,20 @@ pub fn fleet(page: &FleetPage<'_>) -> String {
     );
     let kept = kept(&a.hpas, page.namespace, page.code);
     for r in &kept {
-        let why = r.diagnostics.first().map_or_else(
+        let mut why = r.diagnostics.first().map_or_else(
             || esc(&r.decision.summary),
             |d| format!("<b>{}</b> {}", esc(&d.code), esc(&d.message)),
         );
+        let class = match failing(r) {
+            Some(c) => {
+                why = format!(
+                    "<b class=\"bad failing\">failing: {}</b><br>{why}",
+                    esc(&failing_words(c))
+                );
+                "error failing"
+            }
+            None => severity_class(worst(r)),
+        };
         let status = match r.status_comparison.as_ref() {
             Some(c) if !c.matches => format!(
                 "<span class=\"bad\">differs{}</span>",
@@ -198,7 +298,7 @@ pub fn fleet(page: &FleetPage<'_>) -> String {
             "<tr class=\"{}\" data-hpa=\"{}\"><td><a href=\"/hpa/{}\">{}</a><br>\
              <span class=\"muted\">{}</span></td><td>{} → {}</td><td>{why}</td><td>{}</td>\
              <td>{status}</td></tr>",
-            severity_class(worst(r)),
+            class,
             esc(&r.hpa),
             esc(&r.hpa),
             esc(&r.hpa),
@@ -296,6 +396,13 @@ pub fn hpa(page: &HpaPage<'_>) -> String {
     let r = page.report;
     let mut out = head(&r.hpa, STYLE, true);
     let _ = writeln!(out, "<h1>{}</h1>", esc(&report_title(r)));
+    if let Some(c) = failing(r) {
+        let _ = writeln!(
+            out,
+            "<p class=\"bad failing\" id=\"failing\"><b>failing: {}</b></p>",
+            esc(&failing_words(c))
+        );
+    }
     report_body(&mut out, r);
     for m in &r.metrics {
         if let Some(band) = &m.hold_band {
@@ -415,6 +522,81 @@ mod tests {
             .map(|r| r.hpa.as_str())
             .collect();
         assert_eq!(in_a, ["a/failing", "a/noted"]);
+    }
+
+    #[test]
+    fn a_count_no_value_keeps_has_no_band_and_says_what_the_window_holds() {
+        use crate::calc::testing::recommended;
+        // 4 pods at the target, but 8 recommended a minute ago: the window sets 8, and no value
+        // of the metric alone keeps 4.
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 500);
+        s.memory = Some(recommended(8, 60));
+        let r = crate::calc::evaluate(&s);
+        assert!(r.metrics[0].hold_band.is_none(), "no band keeps 4");
+        let step = r.steps.iter().find(|s| s.title == "hold band").unwrap();
+        let bar = band_bar(&r);
+        assert!(!bar.contains("class=\"band\""), "no value is shaded: {bar}");
+        assert!(!bar.contains("any lower value"), "{bar}");
+        assert!(bar.contains(&esc(&step.detail)), "{bar}");
+        assert!(step.detail.starts_with("no value"), "{}", step.detail);
+        let (asked, held) = (
+            r.decision.metric_proposal.unwrap(),
+            r.decision.stabilized_replicas.unwrap(),
+        );
+        assert_ne!(asked, held);
+        assert!(bar.contains(&format!(
+            "<b class=\"window-hold\">the window holds {held}; the metrics ask {asked}</b>"
+        )));
+    }
+
+    #[test]
+    fn a_band_is_shaded_from_its_low_to_its_high_with_what_holds_an_open_end() {
+        let mut s = scenario(vec![cpu_utilization(60)], 2, 500);
+        s.hpa.min_replicas = 2;
+        let r = crate::calc::evaluate(&s);
+        let band = r.metrics[0].hold_band.clone().unwrap();
+        let bar = band_bar(&r);
+        assert!(bar.contains("class=\"band\""), "{bar}");
+        assert!(
+            bar.contains(&format!(
+                "cpu keeps 2 from any lower value (held by minReplicas) to {}",
+                band.high.unwrap()
+            )),
+            "{bar}"
+        );
+        assert!(!bar.contains("window-hold"));
+    }
+
+    #[test]
+    fn a_failing_hpa_is_red_with_its_condition_first() {
+        let mut quiet = report("a/quiet", Some(Severity::Warning));
+        let mut failed = report("a/failed", Some(Severity::Info));
+        failed.conditions.push(Condition {
+            condition_type: "ScalingActive".into(),
+            status: "False".into(),
+            reason: "FailedGetResourceMetric".into(),
+            message: "no <metrics>".into(),
+            last_transition_time: None,
+        });
+        quiet.conditions.clear();
+        let reports = [quiet, failed];
+        let order: Vec<&str> = kept(&reports, "", "")
+            .iter()
+            .map(|r| r.hpa.as_str())
+            .collect();
+        assert_eq!(order, ["a/failed", "a/quiet"]);
+        let page = hpa(&HpaPage {
+            report: &reports[1],
+            history: &[],
+            events: &[],
+            events_error: None,
+            calc: None,
+            simulate: None,
+        });
+        assert!(page.contains(
+            "<p class=\"bad failing\" id=\"failing\"><b>failing: ScalingActive False \
+             (FailedGetResourceMetric): no &lt;metrics&gt;</b></p>"
+        ));
     }
 
     #[test]

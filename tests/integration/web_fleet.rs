@@ -18,8 +18,15 @@ fn page(serving: &Serving, path: &str) -> String {
     page
 }
 
-/// The highest severity of a report's diagnostics, as a rank (error 2, warning 1, else 0).
+/// A report's place on the fleet page, as a rank: failing (ScalingActive or AbleToScale False)
+/// 3, else the highest severity of its diagnostics (error 2, warning 1, else 0).
 fn rank(report: &Value) -> i32 {
+    let failing = report["conditions"].as_array().unwrap().iter().any(|c| {
+        (c["type"] == "ScalingActive" || c["type"] == "AbleToScale") && c["status"] == "False"
+    });
+    if failing {
+        return 3;
+    }
     report["diagnostics"]
         .as_array()
         .unwrap()
@@ -69,7 +76,7 @@ fn the_fleet_and_one_hpa_in_chromium() {
         listed["hpas"].as_array().unwrap().len()
     );
     assert_eq!(shown["summary"]["hpas"], 21);
-    // Most severe first.
+    // Failing first, then the most severe.
     let ranks: Vec<i32> = (shown["hpas"].as_array().unwrap().iter())
         .map(|h| rank(&serving.json(&format!("/api/v1/hpas/{}", h["hpa"].as_str().unwrap()))))
         .collect();
