@@ -12,6 +12,7 @@ use crate::render::page::{band_text, data_script, esc, head, report_title};
 use crate::render::series::{metric_values, summary};
 use crate::report::fleet::AuditReport;
 use crate::report::{Condition, Report, Severity};
+use crate::time::Timestamp;
 
 const STYLE: &str = r"
 .bad { color: #cf222e; } .muted { color: #57606a; }
@@ -341,54 +342,195 @@ pub struct HpaPage<'a> {
 /// One line of a chart: its label, its colour, its value at a point.
 type Line<'a> = (&'a str, &'a str, &'a dyn Fn(&Point) -> Option<f64>);
 
-/// A small line chart of `series` (each a label, a colour, and one value a point) over time.
+/// `HH:MM` (UTC) of Unix seconds.
+fn clock_utc(at: f64) -> String {
+    #[allow(clippy::cast_possible_truncation, reason = "seconds of a day")]
+    let of_day = (at.rem_euclid(86_400.0)) as i64;
+    format!("{:02}:{:02}", of_day / 3600, of_day % 3600 / 60)
+}
+
+/// The times a time axis labels: whole multiples of a step of 1, 5, 10, 15, 30 or 60 minutes,
+/// the smallest that gives at most 6 labels over `first..=last` (Unix seconds).
+fn time_ticks(first: f64, last: f64) -> Vec<f64> {
+    let span = (last - first).max(1.0);
+    let step = [60.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0]
+        .into_iter()
+        .find(|step| span / step <= 6.0)
+        .unwrap_or(3600.0 * (span / 3600.0 / 6.0).ceil());
+    let mut t = (first / step).ceil() * step;
+    let mut ticks = Vec::new();
+    while t <= last && ticks.len() < 12 {
+        ticks.push(t);
+        t += step;
+    }
+    ticks
+}
+
+/// A small line chart of `series` (each a label, a colour, and one value a point) over time:
+/// a legend above, the value scale at the left, the times (UTC) beneath.
 fn chart(id: &str, points: &[Point], series: &[Line<'_>]) -> String {
-    let (w, h) = (480.0, 120.0);
+    let (left, top_margin, w, h) = (40.0, 20.0, 460.0, 110.0);
     let first = points.first().map_or(0.0, |p| p.at);
-    let span = points.last().map_or(1.0, |p| p.at - first).max(1.0);
+    let last = points.last().map_or(first, |p| p.at);
+    let span = (last - first).max(1.0);
     let top = points
         .iter()
         .flat_map(|p| series.iter().filter_map(move |(_, _, f)| f(p)))
         .fold(0.0_f64, f64::max)
         .max(f64::MIN_POSITIVE)
         * 1.1;
+    let x = |at: f64| left + (at - first) / span * w;
+    let y = |v: f64| top_margin + h - v / top * h;
     let mut svg = format!(
-        "<svg id=\"{id}\" width=\"{w}\" height=\"{}\" role=\"img\"><rect width=\"{w}\" \
-         height=\"{h}\" fill=\"#f6f8fa\"/>",
-        h + 14.0
+        "<svg id=\"{id}\" width=\"{}\" height=\"{}\" role=\"img\"><rect x=\"{left}\" \
+         y=\"{top_margin}\" width=\"{w}\" height=\"{h}\" fill=\"#f6f8fa\"/>",
+        left + w + 8.0,
+        top_margin + h + 16.0
     );
-    for (i, (label, colour, value)) in series.iter().enumerate() {
+    // The legend: a swatch and a label a series.
+    let mut at = left;
+    for (label, colour, _) in series {
+        let _ = write!(
+            svg,
+            "<g class=\"legend\"><line x1=\"{at:.1}\" x2=\"{:.1}\" y1=\"9\" y2=\"9\" \
+             stroke=\"{colour}\" stroke-width=\"3\"/><text x=\"{:.1}\" y=\"12\">{}</text></g>",
+            at + 14.0,
+            at + 18.0,
+            esc(label)
+        );
+        #[allow(clippy::cast_precision_loss, reason = "a short label")]
+        let advance = 30.0 + 6.0 * label.chars().count() as f64;
+        at += advance;
+    }
+    for (_, colour, value) in series {
         let line: Vec<String> = points
             .iter()
-            .filter_map(|p| {
-                let v = value(p)?;
-                Some(format!(
-                    "{:.1},{:.1}",
-                    (p.at - first) / span * w,
-                    h - v / top * h
-                ))
-            })
+            .filter_map(|p| Some(format!("{:.1},{:.1}", x(p.at), y(value(p)?))))
             .collect();
         let _ = write!(
             svg,
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\" points=\"{}\"/>\
-             <text x=\"{}\" y=\"{}\" fill=\"{colour}\">{}</text>",
-            line.join(" "),
-            4 + i * 120,
-            h + 12.0,
-            esc(label)
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\" points=\"{}\"/>",
+            line.join(" ")
         );
+    }
+    // The value scale.
+    let _ = write!(
+        svg,
+        "<text x=\"{0}\" y=\"{1}\" text-anchor=\"end\">{2}</text>\
+         <text x=\"{0}\" y=\"{3}\" text-anchor=\"end\">0</text>",
+        left - 3.0,
+        top_margin + 8.0,
+        (top * 100.0).round() / 100.0,
+        top_margin + h
+    );
+    // The time axis.
+    let base = top_margin + h;
+    if !points.is_empty() {
+        for t in time_ticks(first, last) {
+            let _ = write!(
+                svg,
+                "<line class=\"tick\" x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{base}\" y2=\"{1}\" \
+                 stroke=\"#8c959f\"/><text class=\"time\" x=\"{0:.1}\" y=\"{2}\" \
+                 text-anchor=\"middle\">{3}</text>",
+                x(t),
+                base + 4.0,
+                base + 14.0,
+                clock_utc(t)
+            );
+        }
     }
     let _ = write!(
         svg,
-        "<text x=\"{}\" y=\"10\" text-anchor=\"end\">{}</text><text x=\"{}\" y=\"{}\" \
-         text-anchor=\"end\">0</text></svg>",
-        w - 2.0,
-        (top * 100.0).round() / 100.0,
-        w - 2.0,
-        h - 2.0
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">UTC</text></svg>",
+        left + w + 6.0,
+        base + 14.0
     );
     svg
+}
+
+/// How long ago, as kubectl prints an age (`k8s.io/apimachinery/pkg/util/duration.HumanDuration`,
+/// ported rule by rule): seconds below 2 minutes, minutes and seconds below 10, minutes below 3
+/// hours, hours and minutes below 8, hours below 2 days, days and hours below 8 days, days below
+/// 2 years, then years and days below 8 years, then years.
+pub fn human_duration(millis: i64) -> String {
+    let seconds = millis.div_euclid(1000);
+    if seconds < -1 {
+        return "<invalid>".to_string();
+    } else if seconds < 0 {
+        return "0s".to_string();
+    } else if seconds < 60 * 2 {
+        return format!("{seconds}s");
+    }
+    let minutes = seconds / 60;
+    if minutes < 10 {
+        let s = seconds % 60;
+        return if s == 0 {
+            format!("{minutes}m")
+        } else {
+            format!("{minutes}m{s}s")
+        };
+    } else if minutes < 60 * 3 {
+        return format!("{minutes}m");
+    }
+    let hours = minutes / 60;
+    if hours < 8 {
+        let m = minutes % 60;
+        if m == 0 {
+            format!("{hours}h")
+        } else {
+            format!("{hours}h{m}m")
+        }
+    } else if hours < 48 {
+        format!("{hours}h")
+    } else if hours < 24 * 8 {
+        let h = hours % 24;
+        if h == 0 {
+            format!("{}d", hours / 24)
+        } else {
+            format!("{}d{h}h", hours / 24)
+        }
+    } else if hours < 24 * 365 * 2 {
+        format!("{}d", hours / 24)
+    } else if hours < 24 * 365 * 8 {
+        let dy = (hours / 24) % 365;
+        if dy == 0 {
+            format!("{}y", hours / 24 / 365)
+        } else {
+            format!("{}y{dy}d", hours / 24 / 365)
+        }
+    } else {
+        format!("{}y", hours / 24 / 365)
+    }
+}
+
+/// An event's age at `now` as `kubectl describe` writes it: `3m`, or `3m (x4 over 10m)` for a
+/// repeated one.
+fn event_age(e: &HpaEvent, now: Option<Timestamp>) -> String {
+    let Some(now) = now else {
+        return "-".to_string();
+    };
+    let e = e.clone().at(now);
+    let last = human_duration(now.0.saturating_sub(e.last.0));
+    if e.count > 1 {
+        format!(
+            "{last} (x{} over {})",
+            e.count,
+            human_duration(now.0.saturating_sub(e.first.0))
+        )
+    } else {
+        last
+    }
+}
+
+/// What the metric chart draws: the first metric and its unit.
+fn chart_title(r: &Report) -> String {
+    r.metrics.first().map_or_else(
+        || "The metric".to_string(),
+        |m| match m.target.target_type.as_str() {
+            "Utilization" => format!("{}: utilization, % of request", m.name),
+            _ => format!("{}: value in base units (cores, bytes)", m.name),
+        },
+    )
 }
 
 /// `/hpa/NS/NAME`: the report, its last hour, its events.
@@ -423,8 +565,9 @@ pub fn hpa(page: &HpaPage<'_>) -> String {
     }
     let _ = writeln!(
         out,
-        "<h2>The last hour ({} syncs)</h2>{}<br>{}",
+        "<h2>The last hour ({} syncs)</h2><h3>{}</h3>{}<h3>Replicas</h3>{}",
         page.history.len(),
+        esc(&chart_title(r)),
         chart(
             "history-metric",
             page.history,
@@ -455,14 +598,18 @@ pub fn hpa(page: &HpaPage<'_>) -> String {
     if let Some(e) = &page.events_error {
         let _ = writeln!(out, "<p class=\"bad\" id=\"events-error\">{}</p>", esc(e));
     }
-    out.push_str("<table id=\"events\"><tbody>\n");
+    let now = Timestamp::parse_rfc3339(&r.now);
+    out.push_str(
+        "<table id=\"events\"><thead><tr><th>Type</th><th>Reason</th><th>Age</th>\
+         <th>Message</th></tr></thead><tbody>\n",
+    );
     for e in page.events {
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>×{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td class=\"age\">{}</td><td>{}</td></tr>",
             if e.warning { "Warning" } else { "Normal" },
             esc(&e.reason),
-            e.count,
+            esc(&event_age(e, now)),
             esc(&e.message)
         );
     }
@@ -597,6 +744,90 @@ mod tests {
             "<p class=\"bad failing\" id=\"failing\"><b>failing: ScalingActive False \
              (FailedGetResourceMetric): no &lt;metrics&gt;</b></p>"
         ));
+    }
+
+    #[test]
+    fn ages_read_as_kubectl_prints_them() {
+        for (seconds, age) in [
+            (-5, "<invalid>"),
+            (-1, "0s"),
+            (0, "0s"),
+            (119, "119s"),
+            (120, "2m"),
+            (125, "2m5s"),
+            (600, "10m"),
+            (3 * 3600 - 1, "179m"),
+            (3 * 3600, "3h"),
+            (3 * 3600 + 60, "3h1m"),
+            (8 * 3600, "8h"),
+            (48 * 3600, "2d"),
+            (49 * 3600, "2d1h"),
+            (8 * 86_400, "8d"),
+            (2 * 365 * 86_400, "2y"),
+            (2 * 365 * 86_400 + 86_400, "2y1d"),
+            (9 * 365 * 86_400, "9y"),
+        ] {
+            assert_eq!(human_duration(seconds * 1000), age, "{seconds}s");
+        }
+    }
+
+    #[test]
+    fn a_chart_has_a_legend_and_times_along_its_axis() {
+        let r = report("a/web", None);
+        // An hour of syncs from 10:00:07 UTC, every 15 s.
+        let start = 1_796_119_207.0; // 2026-12-01T10:00:07Z
+        let points: Vec<Point> = (0..240)
+            .map(|i| Point::of(&r, start + 15.0 * f64::from(i)))
+            .collect();
+        let svg = chart(
+            "c",
+            &points,
+            &[
+                ("value", "#0969da", &|p: &Point| p.value),
+                ("target", "#24292f", &|p: &Point| p.target),
+            ],
+        );
+        assert_eq!(svg.matches("class=\"legend\"").count(), 2);
+        assert!(svg.contains(">value</text>") && svg.contains(">target</text>"));
+        let times: Vec<&str> = svg
+            .split("class=\"time\"")
+            .skip(1)
+            .filter_map(|s| s.split('>').nth(1)?.split('<').next())
+            .collect();
+        assert_eq!(times, ["10:10", "10:20", "10:30", "10:40", "10:50"]);
+        assert!(svg.contains(">UTC</text>"));
+    }
+
+    #[test]
+    fn events_show_their_age_at_the_sync() {
+        let r = report("a/web", None);
+        let now = Timestamp::parse_rfc3339(&r.now).unwrap();
+        let event = HpaEvent {
+            kind: String::new(),
+            namespace: String::new(),
+            name: String::new(),
+            reason: "SuccessfulRescale".into(),
+            message: "New size: 4".into(),
+            warning: false,
+            count: 3,
+            first: Timestamp(now.0 - 600_000),
+            last: Timestamp(now.0 - 125_000),
+            origin: String::new(),
+            relative: false,
+            count_hidden: false,
+        };
+        let page = hpa(&HpaPage {
+            report: &r,
+            history: &[],
+            events: &[event],
+            events_error: None,
+            calc: None,
+            simulate: None,
+        });
+        assert!(
+            page.contains("<td class=\"age\">2m5s (x3 over 10m)</td>"),
+            "{page}"
+        );
     }
 
     #[test]
