@@ -237,6 +237,14 @@ pub fn escape(text: &str) -> String {
 /// The uniform case over time: its HPA, `replicas` pods of `REQUEST_MILLI` each, and the load the
 /// ready pods use now, held flat.
 fn uniform_inputs(u: &Uniform, duration: Option<String>) -> Result<Inputs> {
+    if u.is_average_value() {
+        return Err(InputError::new(
+            "average-value",
+            "found an AverageValue target, expected the calculator's utilization case: the \
+             simulator's uniform load is cpu at a percent of a 1000m request",
+        )
+        .into());
+    }
     let total = u
         .ready
         .saturating_mul(u.usage)

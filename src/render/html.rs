@@ -14,7 +14,7 @@ use std::fmt::Write;
 use crate::calc::simulate::{Simulation, SyncRow, clock};
 use crate::render::chart::{self, esc};
 use crate::render::table::{decision_line, listed_steps, nodes_rows};
-use crate::render::timeline::{cells, header, load_unit, summary_lines};
+use crate::render::timeline::{LoadUnit, cells, header, load_unit, summary_lines};
 use crate::report::{Report, Severity};
 
 /// The most reports a page keeps.
@@ -278,7 +278,7 @@ pub fn render(sim: &Simulation, reports: &SyncReports) -> String {
     summary(&mut out, sim, &title);
     chart(&mut out, sim);
     out.push_str("<div class=\"columns\">\n<div>\n<h2>Timeline</h2>\n");
-    timeline(&mut out, sim, 0);
+    timeline(&mut out, sim, 0, load_unit(sim));
     out.push_str("</div>\n<div>\n");
     chosen(&mut out, reports);
     out.push_str("</div>\n</div>\n");
@@ -328,14 +328,14 @@ fn chart(out: &mut String, sim: &Simulation) {
     );
 }
 
-/// The timeline table: the text table's columns, one row per sync from the `from`-th on.
-pub(crate) fn timeline(out: &mut String, sim: &Simulation, from: usize) {
+/// The timeline table: the text table's columns, one row per sync from the `from`-th on, loads
+/// in `unit`.
+pub(crate) fn timeline(out: &mut String, sim: &Simulation, from: usize, unit: LoadUnit) {
     out.push_str("<div id=\"timeline-box\">\n<table id=\"timeline\"><thead><tr>");
     for h in header(sim) {
         let _ = write!(out, "<th>{h}</th>");
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    let unit = load_unit(sim);
     for (i, row) in sim.timeline.iter().enumerate().skip(from) {
         let scaled = if row.desired_replicas == row.replicas {
             ""

@@ -12,7 +12,7 @@ use crate::calc::simulate::{Simulation, clock};
 use crate::render::chart;
 use crate::render::html::{events, report_body, timeline};
 use crate::render::page::{data_script, esc, head, text_area, text_field};
-use crate::render::timeline::{cells, header, load_text, load_unit, summary_lines};
+use crate::render::timeline::{LoadUnit, cells, header, load_text, load_unit, summary_lines};
 use crate::report::Report;
 
 /// Where a control goes.
@@ -112,7 +112,12 @@ pub fn page(
             chart::render(sim)
         );
         out.push_str("<h2>The last syncs</h2>\n");
-        timeline(&mut out, sim, sim.timeline.len().saturating_sub(20));
+        timeline(
+            &mut out,
+            sim,
+            sim.timeline.len().saturating_sub(20),
+            page_unit(sim),
+        );
         events(&mut out, sim);
         data_script(&mut out, "hpacalc-data", json);
         let cluster = serde_json::to_string(snapshot).unwrap_or_default();
@@ -123,6 +128,18 @@ pub fn page(
     open_form(&mut out, frame);
     out.push_str("</body></html>\n");
     out
+}
+
+/// The loads' unit on every simulator page: millicores for cpu (`1000m`, `3000m`), whatever the
+/// run's values, so that no demo reads `1` where another reads `3000m`; other resources as the
+/// timeline writes them.
+pub(crate) fn page_unit(sim: &Simulation) -> LoadUnit {
+    let resource = sim.load_columns.first().and_then(|c| c.resource.as_deref());
+    if resource == Some("cpu") {
+        LoadUnit::Milli
+    } else {
+        load_unit(sim)
+    }
 }
 
 fn control(out: &mut String, c: &Control) {
@@ -172,7 +189,7 @@ fn controls(out: &mut String, sim: &Simulation, frame: &Frame) {
         out.push_str("</form>\n");
     }
     let now = sim.settings.duration_seconds;
-    let unit = load_unit(sim);
+    let unit = page_unit(sim);
     let load = sim.timeline.last().map_or(0.0, |r| r.load);
     let _ = write!(
         out,
@@ -240,7 +257,7 @@ fn hpa_panel(out: &mut String, sim: &Simulation, snapshot: &Snapshot, last: Opti
         strip(snapshot, stabilized)
     );
     if let Some(row) = sim.timeline.last() {
-        let unit = load_unit(sim);
+        let unit = page_unit(sim);
         let _ = writeln!(
             out,
             "<h3>The sync at {}</h3><table id=\"last-sync\">",
@@ -301,7 +318,7 @@ fn workload_panel(out: &mut String, sim: &Simulation) {
          <table>\n",
     );
     if let Some(row) = sim.timeline.last() {
-        let unit = load_unit(sim);
+        let unit = page_unit(sim);
         row2(out, "load", &load_text(unit, row.load));
         let reading = row.utilization.map_or_else(
             || "-".to_string(),

@@ -132,7 +132,8 @@ fn the_fleet_and_one_hpa_in_chromium() {
         calc,
         format!(
             "/calc?replicas={}&usage={}&ready={}&unready={}&missing={}&target={}&tolerance=0.1&\
-             min={}&max={}&behavior=&node-allocatable=&existing-nodes=",
+             min={}&max={}&behavior=&node-allocatable=&existing-nodes=&resource=cpu&\
+             average-value=&usage-value=",
             report["currentReplicas"],
             m["currentUtilization"],
             m["readyPods"],
