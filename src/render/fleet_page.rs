@@ -342,11 +342,16 @@ pub struct HpaPage<'a> {
 /// One line of a chart: its label, its colour, its value at a point.
 type Line<'a> = (&'a str, &'a str, &'a dyn Fn(&Point) -> Option<f64>);
 
-/// `HH:MM` (UTC) of Unix seconds.
-fn clock_utc(at: f64) -> String {
+/// `HH:MM` (UTC) of Unix seconds, or `HH:MM:SS` with `seconds`.
+fn clock_utc(at: f64, seconds: bool) -> String {
     #[allow(clippy::cast_possible_truncation, reason = "seconds of a day")]
     let of_day = (at.rem_euclid(86_400.0)) as i64;
-    format!("{:02}:{:02}", of_day / 3600, of_day % 3600 / 60)
+    let minutes = format!("{:02}:{:02}", of_day / 3600, of_day % 3600 / 60);
+    if seconds {
+        format!("{minutes}:{:02}", of_day % 60)
+    } else {
+        minutes
+    }
 }
 
 /// The times a time axis labels: whole multiples of a step of 1, 5, 10, 15, 30 or 60 minutes,
@@ -426,23 +431,36 @@ fn chart(id: &str, points: &[Point], series: &[Line<'_>]) -> String {
     // The time axis.
     let base = top_margin + h;
     if !points.is_empty() {
-        for t in time_ticks(first, last) {
+        // Fewer than two whole minutes to label (a short history): its first and last times,
+        // to the second.
+        let mut ticks = time_ticks(first, last);
+        let seconds = ticks.len() < 2;
+        if seconds {
+            ticks = vec![first, last];
+            ticks.dedup();
+        }
+        for (i, t) in ticks.into_iter().enumerate() {
+            let anchor = match (seconds, i) {
+                (false, _) => "middle",
+                (true, 0) => "start",
+                (true, _) => "end",
+            };
             let _ = write!(
                 svg,
                 "<line class=\"tick\" x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{base}\" y2=\"{1}\" \
                  stroke=\"#8c959f\"/><text class=\"time\" x=\"{0:.1}\" y=\"{2}\" \
-                 text-anchor=\"middle\">{3}</text>",
+                 text-anchor=\"{anchor}\">{3}</text>",
                 x(t),
                 base + 4.0,
                 base + 14.0,
-                clock_utc(t)
+                clock_utc(t, seconds)
             );
         }
     }
     let _ = write!(
         svg,
         "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">UTC</text></svg>",
-        left + w + 6.0,
+        left - 3.0,
         base + 14.0
     );
     svg
@@ -796,6 +814,13 @@ mod tests {
             .collect();
         assert_eq!(times, ["10:10", "10:20", "10:30", "10:40", "10:50"]);
         assert!(svg.contains(">UTC</text>"));
+        // Three syncs a second apart: the first and the last time, to the second.
+        let short = chart(
+            "c",
+            &points[..3],
+            &[("value", "#0969da", &|p: &Point| p.value)],
+        );
+        assert!(short.contains(">10:00:07</text>") && short.contains(">10:00:37</text>"));
     }
 
     #[test]
