@@ -97,14 +97,14 @@ pub fn moments(sim: &Simulation) -> Vec<Moment> {
     let mut prev: Option<&crate::calc::simulate::SyncRow> = None;
     for row in &sim.timeline {
         let reason = row.reason.as_deref().unwrap_or("");
-        if let Some(p) = prev {
-            if load_text(unit, p.load) != load_text(unit, row.load) {
-                let way = if row.load > p.load { "rises" } else { "falls" };
-                add(
-                    row.time,
-                    format!("the load {way} to {}", load_text(unit, row.load)),
-                );
-            }
+        if let Some(p) = prev
+            && load_text(unit, p.load) != load_text(unit, row.load)
+        {
+            let way = if row.load > p.load { "rises" } else { "falls" };
+            add(
+                row.time,
+                format!("the load {way} to {}", load_text(unit, row.load)),
+            );
         }
         let was_held = prev.is_some_and(|p| p.reason.as_deref() == Some("ScaleDownStabilized"));
         if reason == "ScaleDownStabilized" && !was_held {
@@ -480,20 +480,18 @@ fn clock_signed(seconds: i64) -> String {
 /// change reached the ReplicaSet: at 5:15 of drop-to-three it read 8 Ready and set 3, and the
 /// ReplicaSet deleted 5 at the same instant.)
 pub fn pod_counts(snapshot: &Snapshot) -> [usize; 4] {
-    let mut counts = [0; 4];
-    let every = (snapshot.nodes.iter().flat_map(|n| &n.pods))
-        .chain(&snapshot.unmodelled)
-        .chain(&snapshot.pending);
-    for p in every {
-        let i = match p.state {
-            "ready" => 0,
-            "starting" => 1,
-            "pending" => 2,
-            _ => 3,
-        };
-        counts[i] += 1;
-    }
-    counts
+    let every = || {
+        (snapshot.nodes.iter().flat_map(|n| &n.pods))
+            .chain(&snapshot.unmodelled)
+            .chain(&snapshot.pending)
+    };
+    let of = |state: &str| every().filter(|p| p.state == state).count();
+    [
+        of("ready"),
+        of("starting"),
+        of("pending"),
+        of("terminating"),
+    ]
 }
 
 /// The workload and the Cluster Autoscaler: load, metrics, the Deployment, the pods and nodes

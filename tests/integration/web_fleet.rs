@@ -169,7 +169,13 @@ fn the_fleet_and_one_hpa_in_chromium() {
         }
         screenshot(&url, shot, &dir.0);
     }
-    // The web HPA's event, with its age, in the browser.
+    the_event_has_its_age(&serving, &dir);
+    // The calculator and the simulator are served beside the cluster's pages.
+    assert!(page(&serving, "/simulate").contains("id=\"nav-fleet\""));
+}
+
+/// The web HPA's event, with its age, in the browser.
+fn the_event_has_its_age(serving: &Serving, dir: &Scratch) {
     let url = format!("http://127.0.0.1:{}/hpa/shop/web", serving.port);
     let b = chromium(&url, "--dump-dom", &dir.0);
     let age = b
@@ -183,8 +189,6 @@ fn the_fleet_and_one_hpa_in_chromium() {
             && age.ends_with(|c: char| "smhdy".contains(c)),
         "{age}"
     );
-    // The calculator and the simulator are served beside the cluster's pages.
-    assert!(page(&serving, "/simulate").contains("id=\"nav-fleet\""));
 }
 
 /// The fleet's rules, on its dumped DOM: every bar says its band in words and shades no band
@@ -197,7 +201,7 @@ fn the_fleet_tells_the_story(serving: &Serving, dom: &str) {
         .map(|r| r.split("</tr>").next().unwrap())
         .collect();
     let summary = data(dom)["summary"].clone();
-    assert_eq!(rows.len(), summary["hpas"].as_u64().unwrap() as usize);
+    assert_eq!(u64::try_from(rows.len()).ok(), summary["hpas"].as_u64());
     let mut failing = 0;
     for row in &rows {
         let hpa = row
@@ -239,8 +243,8 @@ fn the_fleet_tells_the_story(serving: &Serving, dom: &str) {
         list.split("</ul>").next().unwrap().matches("<li>").count()
     });
     assert_eq!(
-        failing + unevaluated,
-        summary["failing"].as_u64().unwrap() as usize,
+        u64::try_from(failing + unevaluated).ok(),
+        summary["failing"].as_u64(),
         "every failing HPA is marked"
     );
 }
