@@ -81,6 +81,12 @@ pub struct Uniform {
     pub node_allocatable: String,
     /// `--existing-nodes`.
     pub existing_nodes: Option<i64>,
+    /// The metric's resource (`cpu`, `memory`) of an AverageValue target.
+    pub resource: String,
+    /// An AverageValue target (`100Mi`); empty: the Utilization target `target`.
+    pub average_value: String,
+    /// With an AverageValue target: each ready pod's usage (`120Mi`).
+    pub usage_value: String,
 }
 
 impl Default for Uniform {
@@ -98,12 +104,15 @@ impl Default for Uniform {
             behavior: String::new(),
             node_allocatable: String::new(),
             existing_nodes: None,
+            resource: "cpu".to_string(),
+            average_value: String::new(),
+            usage_value: String::new(),
         }
     }
 }
 
 /// The GET form's fields, in the order shown: (id, label).
-pub const UNIFORM_FIELDS: [(&str, &str); 12] = [
+pub const UNIFORM_FIELDS: [(&str, &str); 15] = [
     ("replicas", "current replicas"),
     ("usage", "usage per ready pod (% of a 1000m request)"),
     ("ready", "ready pods"),
@@ -119,7 +128,35 @@ pub const UNIFORM_FIELDS: [(&str, &str); 12] = [
         "node allocatable (cpu=2,pods=110; optional: the nodes needed)",
     ),
     ("existing-nodes", "existing nodes (optional)"),
+    (
+        "resource",
+        "resource of an AverageValue target (cpu, memory)",
+    ),
+    (
+        "average-value",
+        "AverageValue target (100Mi; optional: replaces the utilization target)",
+    ),
+    (
+        "usage-value",
+        "usage per ready pod, for AverageValue (120Mi)",
+    ),
 ];
+
+/// A quantity field of the AverageValue case: empty, or a quantity `parse_milli` reads.
+fn quantity_field(pairs: &[(String, String)], name: &str) -> Result<String> {
+    let text = field(pairs, name).unwrap_or("").trim();
+    if !text.is_empty() && !matches!(crate::quantity::parse_milli(text), Ok(m) if m >= 0) {
+        return Err(InputError::new(
+            name,
+            format!(
+                "found {}, expected a quantity of 0 or more such as 100Mi or 250m",
+                crate::error::quoted(text)
+            ),
+        )
+        .into());
+    }
+    Ok(text.to_string())
+}
 
 fn whole(pairs: &[(String, String)], name: &str, default: i64, low: i64) -> Result<i64> {
     let Some(text) = field(pairs, name).map(str::trim).filter(|t| !t.is_empty()) else {
@@ -180,7 +217,31 @@ impl Uniform {
                 None | Some("") => None,
                 Some(_) => Some(whole(pairs, "existing-nodes", 0, 0)?),
             },
+            resource: match field(pairs, "resource").map(str::trim) {
+                None | Some("") => d.resource,
+                Some(r @ ("cpu" | "memory")) => r.to_string(),
+                Some(other) => {
+                    return Err(InputError::new(
+                        "resource",
+                        format!(
+                            "found {}, expected cpu or memory",
+                            crate::error::quoted(other)
+                        ),
+                    )
+                    .into());
+                }
+            },
+            average_value: quantity_field(pairs, "average-value")?,
+            usage_value: quantity_field(pairs, "usage-value")?,
         };
+        if !u.average_value.is_empty() && u.usage_value.is_empty() {
+            return Err(InputError::new(
+                "usage-value",
+                "found nothing, expected each ready pod's usage (120Mi) for the AverageValue \
+                 target",
+            )
+            .into());
+        }
         if u.ready + u.unready + u.missing > MAX_PODS {
             return Err(InputError::new(
                 "ready",
@@ -192,7 +253,7 @@ impl Uniform {
     }
 
     /// The values as the form shows them, in `UNIFORM_FIELDS`' order.
-    pub fn values(&self) -> [String; 12] {
+    pub fn values(&self) -> [String; 15] {
         [
             self.replicas.to_string(),
             self.usage.to_string(),
@@ -207,18 +268,44 @@ impl Uniform {
             self.node_allocatable.clone(),
             self.existing_nodes
                 .map_or_else(String::new, |n| n.to_string()),
+            self.resource.clone(),
+            self.average_value.clone(),
+            self.usage_value.clone(),
         ]
     }
 
-    /// The HPA: cpu utilization at `target`, `min` to `max`, and the behavior given.
+    /// An AverageValue target rather than the Utilization one.
+    pub fn is_average_value(&self) -> bool {
+        !self.average_value.is_empty()
+    }
+
+    /// The HPA: cpu utilization at `target` (or `resource` at the AverageValue given), `min` to
+    /// `max`, and the behavior given.
     pub fn hpa_text(&self) -> String {
+        let (resource, target) = if self.is_average_value() {
+            (
+                self.resource.as_str(),
+                format!(
+                    "type: AverageValue\n        averageValue: {}",
+                    self.average_value
+                ),
+            )
+        } else {
+            (
+                "cpu",
+                format!(
+                    "type: Utilization\n        averageUtilization: {}",
+                    self.target
+                ),
+            )
+        };
         let mut text = format!(
             "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: calc\n  \
              namespace: default\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    \
              kind: Deployment\n    name: app\n  minReplicas: {}\n  maxReplicas: {}\n  metrics:\n  \
-             - type: Resource\n    resource:\n      name: cpu\n      target:\n        \
-             type: Utilization\n        averageUtilization: {}\n",
-            self.min, self.max, self.target
+             - type: Resource\n    resource:\n      name: {resource}\n      target:\n        \
+             {target}\n",
+            self.min, self.max
         );
         if !self.behavior.trim().is_empty() {
             text.push_str("  behavior:\n");
@@ -231,19 +318,33 @@ impl Uniform {
 
     /// The samples CSV: the ready pods at `usage`, the not ready ones too (the controller sets
     /// their usage aside), and the missing ones without a sample.
+    /// With an AverageValue target: the ready and not ready pods at `usage-value` of
+    /// `resource`, no request (the controller reads none for it).
     pub fn pods_csv(&self) -> String {
-        let mut out = String::from("pod,ready,cpu,cpu_request\n");
-        let usage = self.usage * REQUEST_MILLI / 100;
+        let (header, usage, request) = if self.is_average_value() {
+            (
+                format!("pod,ready,{}\n", self.resource),
+                self.usage_value.clone(),
+                String::new(),
+            )
+        } else {
+            (
+                "pod,ready,cpu,cpu_request\n".to_string(),
+                format!("{}m", self.usage * REQUEST_MILLI / 100),
+                format!(",{REQUEST_MILLI}m"),
+            )
+        };
+        let mut out = header;
         let kinds = [
-            (self.ready, "true", format!("{usage}m")),
-            (self.unready, "false", format!("{usage}m")),
-            (self.missing, "true", String::new()),
+            (self.ready, "true", usage.as_str()),
+            (self.unready, "false", usage.as_str()),
+            (self.missing, "true", ""),
         ];
         let mut n = 0;
-        for (count, ready, cpu) in &kinds {
-            for _ in 0..*count {
+        for (count, ready, value) in kinds {
+            for _ in 0..count {
                 n += 1;
-                let _ = writeln!(out, "pod-{n},{ready},{cpu},{REQUEST_MILLI}m");
+                let _ = writeln!(out, "pod-{n},{ready},{value}{request}");
             }
         }
         out
@@ -389,6 +490,31 @@ mod tests {
             (2, 4, 2),
             "{nodes:?}"
         );
+    }
+
+    #[test]
+    fn an_average_value_target_is_a_manifest_s_and_the_controller_s_ratio() {
+        // 4 pods at 120Mi against 100Mi: ceil(1.2 × 4) = 5.
+        let query = "replicas=4&ready=4&resource=memory&average-value=100Mi&usage-value=120Mi";
+        let u = Uniform::from_pairs(&pairs(query)).unwrap();
+        assert!(
+            u.hpa_text()
+                .contains("name: memory\n      target:\n        type: AverageValue\n        averageValue: 100Mi\n"),
+            "{}",
+            u.hpa_text()
+        );
+        assert_eq!(u.pods_csv().lines().next(), Some("pod,ready,memory"));
+        let report = crate::calc::evaluate(&crate::input::build(u.inputs(None).unwrap()).unwrap());
+        assert_eq!(report.desired_replicas, 5, "{}", report.decision.summary);
+        assert_eq!(report.metrics[0].target.target_type, "AverageValue");
+        for (query, field) in [
+            ("average-value=100Mi", "usage-value"),
+            ("average-value=lots&usage-value=1", "average-value"),
+            ("resource=gpu&average-value=1&usage-value=1", "resource"),
+        ] {
+            let e = Uniform::from_pairs(&pairs(query)).unwrap_err();
+            assert!(format!("{e:#}").starts_with(field), "{e:#}");
+        }
     }
 
     #[test]

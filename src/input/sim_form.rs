@@ -71,6 +71,29 @@ pub const DEMOS: [&str; 5] = [
     "drop-to-three",
 ];
 
+/// The node model a demo without one runs on in the simulator, so that its cluster panel draws
+/// nodes: 3 nodes of 2000m (4 pods of 500m each), the group fixed at 3. Its 12 slots hold
+/// every pod up to the demos' `maxReplicas` 10, so every pod finds room and the story is the
+/// scenario's own (a test checks each demo's syncs are those of the run without nodes). A
+/// scenario with its own node model, and any other built-in, is run as `hpacalc simulate
+/// --scenario NAME` runs it.
+fn demo_nodes(name: &str) -> SimSettings {
+    let own = builtin::find(name).map(|b| (b.settings)());
+    if !DEMOS.contains(&name) || own.is_none_or(|s| s.node_allocatable.is_some()) {
+        return SimSettings::default();
+    }
+    SimSettings {
+        node_allocatable: Some("cpu=2000m,pods=110".to_string()),
+        existing_nodes: Some(DEMO_NODES),
+        node_group_min: Some(DEMO_NODES),
+        node_group_max: Some(DEMO_NODES),
+        ..SimSettings::default()
+    }
+}
+
+/// How many nodes a demo without its own node model runs on.
+pub const DEMO_NODES: i64 = 3;
+
 /// `61:2000m`: an instant in seconds and a quantity.
 fn load_set(text: &str) -> Result<(i64, i64), InputError> {
     let bad = || {
@@ -170,7 +193,7 @@ impl Stepping {
                 name,
                 SimSettings {
                     duration,
-                    ..SimSettings::default()
+                    ..demo_nodes(name)
                 },
                 ReplaySettings::default(),
             )?,
@@ -237,6 +260,14 @@ pub fn escape(text: &str) -> String {
 /// The uniform case over time: its HPA, `replicas` pods of `REQUEST_MILLI` each, and the load the
 /// ready pods use now, held flat.
 fn uniform_inputs(u: &Uniform, duration: Option<String>) -> Result<Inputs> {
+    if u.is_average_value() {
+        return Err(InputError::new(
+            "average-value",
+            "found an AverageValue target, expected the calculator's utilization case: the \
+             simulator's uniform load is cpu at a percent of a 1000m request",
+        )
+        .into());
+    }
     let total = u
         .ready
         .saturating_mul(u.usage)
@@ -347,6 +378,56 @@ mod tests {
         assert_eq!(stepping(query).unwrap().t, 105);
         // A load set now replaces the later ones.
         assert_eq!(s.sets_with(Some(4000)), [(31, 500), (61, 2000), (91, 4000)]);
+    }
+
+    #[test]
+    fn every_demo_runs_on_nodes_with_room_for_every_pod_and_tells_its_own_story() {
+        use crate::calc::simulate;
+        use crate::input::simulation;
+        for name in DEMOS {
+            let end = builtin::find(name)
+                .and_then(|b| (b.settings)().duration)
+                .unwrap();
+            let seconds = crate::time::Duration::parse(&end).unwrap().millis() / 1000;
+            let with = stepping(&format!("scenario={name}&t={seconds}")).unwrap();
+            let setup = simulation::build(&with.inputs().unwrap()).unwrap();
+            let group = setup.nodes.as_ref().expect("a node model");
+            let on_nodes = simulate::run(&setup);
+            // The room: every pod up to maxReplicas has a slot.
+            let slots = simulate::run_to_snapshot(&setup, None)
+                .1
+                .nodes
+                .iter()
+                .map(|n| n.slots)
+                .sum::<i64>();
+            assert!(
+                slots >= i64::from(setup.scenario.hpa.max_replicas),
+                "{name}: {slots} slots; {group:?}"
+            );
+            // The scenario as the command line runs it: the same syncs.
+            let plain = simulation::Inputs::builtin(
+                name,
+                SimSettings::default(),
+                ReplaySettings::default(),
+            )
+            .unwrap();
+            let alone = simulate::run(&simulation::build(&plain).unwrap());
+            let story = |sim: &simulate::Simulation| -> Vec<(i64, i32, i32, i64, i64)> {
+                sim.timeline
+                    .iter()
+                    .map(|r| {
+                        (
+                            r.time,
+                            r.replicas,
+                            r.desired_replicas,
+                            r.ready_replicas,
+                            r.pending_pods,
+                        )
+                    })
+                    .collect()
+            };
+            assert_eq!(story(&on_nodes), story(&alone), "{name}");
+        }
     }
 
     #[test]

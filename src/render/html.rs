@@ -14,7 +14,7 @@ use std::fmt::Write;
 use crate::calc::simulate::{Simulation, SyncRow, clock};
 use crate::render::chart::{self, esc};
 use crate::render::table::{decision_line, listed_steps, nodes_rows};
-use crate::render::timeline::{cells, header, load_unit, summary_lines};
+use crate::render::timeline::{LoadUnit, cells, header, load_unit, summary_lines};
 use crate::report::{Report, Severity};
 
 /// The most reports a page keeps.
@@ -69,9 +69,46 @@ fn report_fragment(number: usize, row: &SyncRow, report: &Report) -> String {
     out
 }
 
-/// A report's steps, named causes, decision, nodes and assumptions as HTML, every text escaped:
-/// the simulation page's and the calculator's (`render::page`).
+/// A report as HTML, every text escaped: the answer first (`headline`), then the steps, the
+/// named causes, the nodes and the assumptions: the simulation page's, the calculator's
+/// (`render::page`) and the cluster's (`render::fleet_page`).
 pub(crate) fn report_body(out: &mut String, report: &Report) {
+    headline(out, report);
+    report_details(out, report);
+}
+
+/// The answer a person reads first: the decision (`6 → 10 scale up: ...`) and the first WHY
+/// line (the most severe named cause, as the table's WHY orders them), above the steps.
+pub(crate) fn headline(out: &mut String, report: &Report) {
+    let (arrow, summary) = decision_line(report);
+    let _ = writeln!(
+        out,
+        r#"<p class="decision {}"><b>{arrow}</b> {}</p>"#,
+        esc(&report.decision.change),
+        esc(summary)
+    );
+    if let Some(d) = report.diagnostics.first() {
+        let severity = severity_name(d.severity);
+        let _ = writeln!(
+            out,
+            r#"<p class="first-why {severity}"><b>{severity} {}</b>: {}</p>"#,
+            esc(&d.code),
+            esc(&d.message)
+        );
+    }
+}
+
+pub(crate) fn severity_name(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
+/// The rest of a report after its headline: the steps, every named cause with its fix, the
+/// nodes and the assumptions.
+pub(crate) fn report_details(out: &mut String, report: &Report) {
     out.push_str(
         "<table class=\"steps\"><thead><tr><th>Phase</th><th>Step</th><th>Detail</th></tr>\
          </thead><tbody>\n",
@@ -95,11 +132,7 @@ pub(crate) fn report_body(out: &mut String, report: &Report) {
              <tbody>\n",
         );
         for d in &report.diagnostics {
-            let severity = match d.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Info => "info",
-            };
+            let severity = severity_name(d.severity);
             let fix = if d.fix.is_empty() {
                 String::new()
             } else {
@@ -114,13 +147,6 @@ pub(crate) fn report_body(out: &mut String, report: &Report) {
         }
         out.push_str("</tbody></table>\n");
     }
-    let (arrow, summary) = decision_line(report);
-    let _ = writeln!(
-        out,
-        r#"<p class="decision {}"><b>{arrow}</b> {}</p>"#,
-        esc(&report.decision.change),
-        esc(summary)
-    );
     if let Some(nodes) = &report.nodes {
         out.push_str(
             "<table class=\"nodes\"><thead><tr><th>Nodes</th><th>Detail</th></tr></thead><tbody>\n",
@@ -171,6 +197,7 @@ thead th { position: sticky; top: 0; background: #f6f8fa; }
 .why tr.error td:first-child { color: #cf222e; font-weight: 600; }
 .why tr.warning td:first-child { color: #9a6700; font-weight: 600; }
 .decision { font-size: 15px; } .decision b { font-size: 16px; }
+.first-why.error b { color: #cf222e; } .first-why.warning b { color: #9a6700; }
 nav button { font: inherit; margin-right: 6px; }
 "##;
 
@@ -251,7 +278,7 @@ pub fn render(sim: &Simulation, reports: &SyncReports) -> String {
     summary(&mut out, sim, &title);
     chart(&mut out, sim);
     out.push_str("<div class=\"columns\">\n<div>\n<h2>Timeline</h2>\n");
-    timeline(&mut out, sim, 0);
+    timeline(&mut out, sim, 0, load_unit(sim));
     out.push_str("</div>\n<div>\n");
     chosen(&mut out, reports);
     out.push_str("</div>\n</div>\n");
@@ -301,14 +328,14 @@ fn chart(out: &mut String, sim: &Simulation) {
     );
 }
 
-/// The timeline table: the text table's columns, one row per sync from the `from`-th on.
-pub(crate) fn timeline(out: &mut String, sim: &Simulation, from: usize) {
+/// The timeline table: the text table's columns, one row per sync from the `from`-th on, loads
+/// in `unit`.
+pub(crate) fn timeline(out: &mut String, sim: &Simulation, from: usize, unit: LoadUnit) {
     out.push_str("<div id=\"timeline-box\">\n<table id=\"timeline\"><thead><tr>");
     for h in header(sim) {
         let _ = write!(out, "<th>{h}</th>");
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    let unit = load_unit(sim);
     for (i, row) in sim.timeline.iter().enumerate().skip(from) {
         let scaled = if row.desired_replicas == row.replicas {
             ""

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use crate::render::html::report_body;
+use crate::render::html::{headline, report_details};
 use crate::report::{HoldBand, Report};
 
 /// What the forms hold, to show them again with the answer.
@@ -52,6 +52,8 @@ thead th { background: #f6f8fa; }
 .why tr.error td:first-child { color: #cf222e; font-weight: 600; }
 .why tr.warning td:first-child { color: #9a6700; font-weight: 600; }
 .decision { font-size: 16px; }
+#answer { border: 1px solid #d8dee4; padding: 4px 12px; margin-bottom: 12px; }
+.first-why.error b { color: #cf222e; } .first-why.warning b { color: #9a6700; }
 .error { color: #cf222e; white-space: pre-wrap; border-left: 3px solid #cf222e; padding: 4px 8px; }
 pre { background: #f6f8fa; padding: 8px; overflow: auto; }
 nav { margin-bottom: 8px; } nav a { color: #0969da; }
@@ -88,6 +90,18 @@ pub fn calc(form: &Form, answer: Answer<'_>) -> String {
         Answer::Error(message, about) if about == which => Some(message),
         _ => None,
     };
+    if let Answer::Report(report) = answer {
+        // The answer before the forms: what a person came for, without scrolling.
+        let _ = writeln!(
+            out,
+            "<section id=\"answer\"><h2>{}</h2>",
+            esc(&report_title(report))
+        );
+        headline(&mut out, report);
+        out.push_str(
+            "<p><a href=\"#report\">Its steps, as the controller takes them</a></p></section>\n",
+        );
+    }
     uniform_form(&mut out, form, error("uniform"));
     paste_form(&mut out, form, error("paste"));
     out.push_str("</div>\n");
@@ -229,10 +243,9 @@ pub fn band_text(band: &HoldBand) -> String {
 fn report_section(out: &mut String, form: &Form, report: &Report) {
     let _ = writeln!(
         out,
-        "<section id=\"report\"><h2>{}</h2>",
-        esc(&report_title(report))
+        "<section id=\"report\"><h2>The steps, as the controller takes them</h2>"
     );
-    report_body(out, report);
+    report_details(out, report);
     let bands: Vec<_> = report
         .metrics
         .iter()
@@ -287,6 +300,34 @@ mod tests {
             script_json(r#"{"a":"</script>"}"#),
             r#"{"a":"\u003c/script\u003e"}"#
         );
+    }
+
+    #[test]
+    fn the_decision_and_the_first_why_come_before_the_forms_and_the_steps() {
+        use crate::calc::testing::{cpu_utilization, scenario};
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 900);
+        s.hpa.max_replicas = 5;
+        let report = crate::calc::evaluate(&s);
+        let first = report
+            .diagnostics
+            .first()
+            .expect("capped at max: a named cause");
+        let page = calc(&Form::default(), Answer::Report(&report));
+        let decision = page.find("class=\"decision").unwrap();
+        let why = page.find("class=\"first-why").unwrap();
+        let severity = crate::render::html::severity_name(first.severity);
+        assert!(page[why..].starts_with(&format!(
+            "class=\"first-why {severity}\"><b>{severity} {}</b>",
+            first.code
+        )));
+        let forms = page.find("id=\"uniform\"").unwrap();
+        let steps = page.find("class=\"steps\"").unwrap();
+        assert!(decision < why && why < forms && forms < steps, "{page}");
+        assert!(page[decision..].contains(&format!(
+            "<b>{} → {}</b>",
+            report.current_replicas, report.desired_replicas
+        )));
+        assert_eq!(page.matches("class=\"decision").count(), 1);
     }
 
     #[test]

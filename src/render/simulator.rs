@@ -12,7 +12,7 @@ use crate::calc::simulate::{Simulation, clock};
 use crate::render::chart;
 use crate::render::html::{events, report_body, timeline};
 use crate::render::page::{data_script, esc, head, text_area, text_field};
-use crate::render::timeline::{cells, header, load_text, load_unit, summary_lines};
+use crate::render::timeline::{LoadUnit, cells, header, load_text, load_unit, summary_lines};
 use crate::report::Report;
 
 /// Where a control goes.
@@ -20,6 +20,8 @@ use crate::report::Report;
 pub enum To {
     /// A link to this state.
     Link(String),
+    /// A link to the state the page shows (a key moment's).
+    Here(String),
     /// The POST form's button value (`go`): `SECONDS` or `SECONDS;AT:QUANTITY`.
     Post(String),
 }
@@ -51,6 +53,131 @@ pub struct Frame {
     pub error: Option<String>,
     /// The server has a cluster.
     pub fleet: bool,
+    /// The run's key moments (`the scale-up 4 → 8`), each a link to its instant; the one at
+    /// this page's instant has the class `here`.
+    pub moments: Vec<Control>,
+    /// Steps through the moments, one page every few seconds.
+    pub play: Option<Control>,
+    /// While playing: the next moment's page, which this one refreshes to.
+    pub refresh: Option<String>,
+}
+
+/// Seconds a played moment stays on screen.
+pub const PLAY_SECONDS: u32 = 4;
+
+/// One key moment of a run: its instant (a sync's) and what happens then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moment {
+    pub t: i64,
+    pub label: String,
+}
+
+/// The most moments a run lists.
+pub const MAX_MOMENTS: usize = 8;
+
+/// The key moments of a run, read from its syncs as the timeline shows them: each change of the
+/// load, the first sync the stabilization window holds the count (`ScaleDownStabilized`), each
+/// scale-up and scale-down (a scale-down after the window held is "the window expires"), the
+/// first capped at `maxReplicas` (`TooManyReplicas`), the sync where a scale-up's new pods are
+/// all Ready; and from the run's events, at their own instants, the first pods Pending, the
+/// Cluster Autoscaler's first node request, the first node Ready and the Pending pods bound. Moments at one instant are one, their words joined; at
+/// most `MAX_MOMENTS`, the earliest.
+pub fn moments(sim: &Simulation) -> Vec<Moment> {
+    let unit = page_unit(sim);
+    let mut found: Vec<Moment> = Vec::new();
+    let mut add = |t: i64, label: String| match found.iter_mut().find(|m| m.t == t) {
+        Some(m) => {
+            m.label.push_str("; ");
+            m.label.push_str(&label);
+        }
+        None => found.push(Moment { t, label }),
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut waiting_ready: Option<i32> = None;
+    let mut prev: Option<&crate::calc::simulate::SyncRow> = None;
+    for row in &sim.timeline {
+        let reason = row.reason.as_deref().unwrap_or("");
+        if let Some(p) = prev
+            && load_text(unit, p.load) != load_text(unit, row.load)
+        {
+            let way = if row.load > p.load { "rises" } else { "falls" };
+            add(
+                row.time,
+                format!("the load {way} to {}", load_text(unit, row.load)),
+            );
+        }
+        let was_held = prev.is_some_and(|p| p.reason.as_deref() == Some("ScaleDownStabilized"));
+        if reason == "ScaleDownStabilized" && !was_held {
+            add(
+                row.time,
+                format!(
+                    "the window holds {} (the metrics ask {})",
+                    row.desired_replicas,
+                    row.recommendation
+                        .map_or_else(|| "-".to_string(), |r| r.to_string())
+                ),
+            );
+        }
+        if let Some(target) = waiting_ready
+            && row.ready_replicas >= i64::from(target)
+            && row.replicas == target
+        {
+            add(row.time, format!("the new pods are Ready ({target})"));
+            waiting_ready = None;
+        }
+        if row.desired_replicas > row.replicas {
+            add(
+                row.time,
+                format!("the scale-up {} → {}", row.replicas, row.desired_replicas),
+            );
+            waiting_ready = Some(row.desired_replicas);
+        } else if row.desired_replicas < row.replicas {
+            let what = if was_held {
+                "the window expires"
+            } else {
+                "the scale-down"
+            };
+            add(
+                row.time,
+                format!("{what}: {} → {}", row.replicas, row.desired_replicas),
+            );
+        }
+        if reason == "TooManyReplicas" && seen.insert("capped") {
+            add(
+                row.time,
+                format!("capped at maxReplicas {}", sim.settings.max_replicas),
+            );
+        }
+        prev = Some(row);
+    }
+    // The cluster's moments, at their own instants: the first pods no node has room for, the
+    // Cluster Autoscaler's first request, the first node turning Ready, the waiting pods bound.
+    for e in &sim.events {
+        let m = e.message.as_str();
+        let label = match e.source {
+            "scheduler" if m.contains("unschedulable") && seen.insert("pending") => {
+                format!("{} pod(s) Pending", m.split(' ').next().unwrap_or(""))
+            }
+            "clusterAutoscaler" if m.starts_with("requests") && seen.insert("request") => {
+                "the Cluster Autoscaler requests a node".to_string()
+            }
+            "kubelet"
+                if m.ends_with(" Ready")
+                    && !m.starts_with(|c: char| c.is_ascii_digit())
+                    && seen.insert("node") =>
+            {
+                m.to_string()
+            }
+            "scheduler" if m.contains("bound to") && seen.insert("bound") => {
+                "the Pending pods are bound".to_string()
+            }
+            _ => continue,
+        };
+        add(e.time, label);
+    }
+    found.sort_by_key(|m| m.t);
+    found.truncate(MAX_MOMENTS);
+    found
 }
 
 const STYLE: &str = r"
@@ -74,6 +201,8 @@ const STYLE: &str = r"
   border: 1px solid #cf222e; }
 .notice { background: #f6f8fa; padding: 8px; border-left: 3px solid #0969da; }
 .muted { color: #57606a; }
+#moments a.here { background: #fff3c4; border-color: #d4a72c; font-weight: 600; }
+#moments a#play { background: #dafbe1; }
 ";
 
 /// The whole page; `run` is `None` when the inputs were refused (the error is in `frame`).
@@ -83,6 +212,17 @@ pub fn page(
     json: &str,
 ) -> String {
     let mut out = head("the HPA simulator", STYLE, frame.fleet);
+    if let Some(next) = &frame.refresh {
+        // Playing: the next moment in a few seconds, still no script.
+        out = out.replacen(
+            "<title>",
+            &format!(
+                "<meta http-equiv=\"refresh\" content=\"{PLAY_SECONDS}; url={}\"><title>",
+                esc(next)
+            ),
+            1,
+        );
+    }
     out.push_str("<h1>The HPA simulator</h1>\n");
     if let Some(message) = &frame.error {
         let _ = writeln!(
@@ -103,7 +243,7 @@ pub fn page(
         controls(&mut out, sim, frame);
         out.push_str("<div class=\"panels\">\n");
         hpa_panel(&mut out, sim, snapshot, last);
-        workload_panel(&mut out, sim);
+        workload_panel(&mut out, sim, snapshot);
         cluster_panel(&mut out, snapshot);
         out.push_str("</div>\n");
         let _ = writeln!(
@@ -112,7 +252,12 @@ pub fn page(
             chart::render(sim)
         );
         out.push_str("<h2>The last syncs</h2>\n");
-        timeline(&mut out, sim, sim.timeline.len().saturating_sub(20));
+        timeline(
+            &mut out,
+            sim,
+            sim.timeline.len().saturating_sub(20),
+            page_unit(sim),
+        );
         events(&mut out, sim);
         data_script(&mut out, "hpacalc-data", json);
         let cluster = serde_json::to_string(snapshot).unwrap_or_default();
@@ -125,12 +270,33 @@ pub fn page(
     out
 }
 
+/// The loads' unit on every simulator page: millicores for cpu (`1000m`, `3000m`), whatever the
+/// run's values, so that no demo reads `1` where another reads `3000m`; other resources as the
+/// timeline writes them.
+pub(crate) fn page_unit(sim: &Simulation) -> LoadUnit {
+    let resource = sim.load_columns.first().and_then(|c| c.resource.as_deref());
+    if resource == Some("cpu") {
+        LoadUnit::Milli
+    } else {
+        load_unit(sim)
+    }
+}
+
 fn control(out: &mut String, c: &Control) {
     match &c.to {
         To::Link(href) => {
             let _ = write!(
                 out,
                 "<a id=\"{}\" href=\"{}\">{}</a>",
+                esc(&c.id),
+                esc(href),
+                esc(&c.label)
+            );
+        }
+        To::Here(href) => {
+            let _ = write!(
+                out,
+                "<a id=\"{}\" class=\"here\" href=\"{}\" aria-current=\"step\">{}</a>",
                 esc(&c.id),
                 esc(href),
                 esc(&c.label)
@@ -172,7 +338,7 @@ fn controls(out: &mut String, sim: &Simulation, frame: &Frame) {
         out.push_str("</form>\n");
     }
     let now = sim.settings.duration_seconds;
-    let unit = load_unit(sim);
+    let unit = page_unit(sim);
     let load = sim.timeline.last().map_or(0.0, |r| r.load);
     let _ = write!(
         out,
@@ -192,7 +358,21 @@ fn controls(out: &mut String, sim: &Simulation, frame: &Frame) {
         control(out, c);
     }
     out.push_str("</div>\n");
+    if !frame.moments.is_empty() {
+        out.push_str("<div class=\"bar\" id=\"moments\"><span>Key moments:</span>");
+        if let Some(play) = &frame.play {
+            control(out, play);
+        }
+        for c in &frame.moments {
+            control(out, c);
+        }
+        out.push_str("</div>\n");
+    }
     demos(out, frame);
+}
+
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 fn row2(out: &mut String, name: &str, value: &str) {
@@ -240,7 +420,7 @@ fn hpa_panel(out: &mut String, sim: &Simulation, snapshot: &Snapshot, last: Opti
         strip(snapshot, stabilized)
     );
     if let Some(row) = sim.timeline.last() {
-        let unit = load_unit(sim);
+        let unit = page_unit(sim);
         let _ = writeln!(
             out,
             "<h3>The sync at {}</h3><table id=\"last-sync\">",
@@ -294,14 +474,35 @@ fn clock_signed(seconds: i64) -> String {
     }
 }
 
-/// The workload and the Cluster Autoscaler: load, metrics, the Deployment, the node group.
-fn workload_panel(out: &mut String, sim: &Simulation) {
+/// How many pods of the snapshot are in each state: (ready, starting, pending, terminating).
+/// The workload panel counts these, the pods the cluster panel draws, so both say the same at
+/// every instant. (The last sync's row counts the pods as the HPA read them, before that sync's
+/// change reached the ReplicaSet: at 5:15 of drop-to-three it read 8 Ready and set 3, and the
+/// ReplicaSet deleted 5 at the same instant.)
+pub fn pod_counts(snapshot: &Snapshot) -> [usize; 4] {
+    let every = || {
+        (snapshot.nodes.iter().flat_map(|n| &n.pods))
+            .chain(&snapshot.unmodelled)
+            .chain(&snapshot.pending)
+    };
+    let of = |state: &str| every().filter(|p| p.state == state).count();
+    [
+        of("ready"),
+        of("starting"),
+        of("pending"),
+        of("terminating"),
+    ]
+}
+
+/// The workload and the Cluster Autoscaler: load, metrics, the Deployment, the pods and nodes
+/// now (the snapshot's, as the cluster panel draws them), the node group.
+fn workload_panel(out: &mut String, sim: &Simulation, snapshot: &Snapshot) {
     out.push_str(
         "<section class=\"panel\" id=\"workload-panel\"><h2>Workload and Cluster Autoscaler</h2>\
          <table>\n",
     );
     if let Some(row) = sim.timeline.last() {
-        let unit = load_unit(sim);
+        let unit = page_unit(sim);
         row2(out, "load", &load_text(unit, row.load));
         let reading = row.utilization.map_or_else(
             || "-".to_string(),
@@ -323,16 +524,39 @@ fn workload_panel(out: &mut String, sim: &Simulation) {
             "Deployment",
             &format!("spec.replicas {} → {}", row.replicas, row.desired_replicas),
         );
-        row2(
+        let [ready, starting, pending, terminating] = pod_counts(snapshot);
+        let _ = writeln!(
             out,
-            "pods",
-            &format!(
-                "{} Ready, {} starting, {} Pending",
-                row.ready_replicas, row.starting_pods, row.pending_pods
-            ),
+            "<tr><th>pods now</th><td id=\"pods-now\" data-ready=\"{ready}\" \
+             data-starting=\"{starting}\" data-pending=\"{pending}\" \
+             data-terminating=\"{terminating}\">{ready} Ready, {starting} starting, {pending} \
+             Pending{}</td></tr>",
+            if terminating > 0 {
+                format!(", {terminating} terminating")
+            } else {
+                String::new()
+            }
         );
-        match (&sim.settings.nodes, row.nodes) {
-            (Some(group), Some(nodes)) => {
+        if (row.ready_replicas, row.starting_pods, row.pending_pods)
+            != (count(ready), count(starting), count(pending))
+        {
+            row2(
+                out,
+                &format!("pods the {} sync read", clock(row.time)),
+                &format!(
+                    "{} Ready, {} starting, {} Pending",
+                    row.ready_replicas, row.starting_pods, row.pending_pods
+                ),
+            );
+        }
+        let booting = snapshot
+            .nodes
+            .iter()
+            .filter(|n| n.ready_at.is_some())
+            .count();
+        let nodes = snapshot.nodes.len() - booting;
+        match &sim.settings.nodes {
+            Some(group) => {
                 let max = group
                     .node_group_max
                     .map_or_else(|| "no max".to_string(), |m| format!("max {m}"));
@@ -340,14 +564,12 @@ fn workload_panel(out: &mut String, sim: &Simulation) {
                     out,
                     "node group",
                     &format!(
-                        "{nodes} Ready, {} booting (min {}, {max}; {} pods a node)",
-                        row.nodes_booting.unwrap_or(0),
-                        group.node_group_min,
-                        group.pods_per_node
+                        "{nodes} Ready, {booting} booting (min {}, {max}; {} pods a node)",
+                        group.node_group_min, group.pods_per_node
                     ),
                 );
             }
-            _ => row2(out, "node group", "no node model: every pod finds room"),
+            None => row2(out, "node group", "no node model: every pod finds room"),
         }
     }
     out.push_str("</table>\n<ul>\n");

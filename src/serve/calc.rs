@@ -75,12 +75,15 @@ fn uniform(query: &str, fleet: bool) -> Reply {
                     ("pods.csv".to_string(), u.pods_csv()),
                 ],
             ));
-            let over_time = Stepping {
-                source: Source::Uniform(u),
-                t: 0,
-                load_set: Vec::new(),
-            };
-            page_form.simulate = over_time.href(0, None);
+            // The simulator's uniform load is the utilization case's.
+            if !u.is_average_value() {
+                let over_time = Stepping {
+                    source: Source::Uniform(u),
+                    t: 0,
+                    load_set: Vec::new(),
+                };
+                page_form.simulate = over_time.href(0, None);
+            }
             html(200, page::calc(&page_form, Answer::Report(&report)))
         }
         Err(e) => html(

@@ -219,6 +219,7 @@ pub fn uniform_of(report: &Report) -> Option<Uniform> {
         behavior: String::new(),
         node_allocatable: String::new(),
         existing_nodes: None,
+        ..Uniform::default()
     })
 }
 

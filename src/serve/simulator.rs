@@ -115,6 +115,14 @@ pub fn page(asked: &Asked, fleet: bool, stop: &Stop) -> Reply {
     if stepping.t == 0 {
         frame.steps.retain(|c| c.id != "restart");
     }
+    let playing = form::field(&pairs, "play").is_some();
+    if key_moments(&mut frame, &stepping, playing, stop).is_err() {
+        return reply(
+            503,
+            TEXT,
+            "the simulation was stopped at --page-timeout; try again\n".into(),
+        );
+    }
     frame.scenarios = scenarios(&stepping.source);
     settings_fields(&mut frame, &pairs);
     if let Source::Paste(fields) = &stepping.source {
@@ -133,6 +141,71 @@ pub fn page(asked: &Asked, fleet: bool, stop: &Stop) -> Reply {
         200,
         page::page(Some((&sim, &snapshot, last.as_ref())), &frame, &json),
     )
+}
+
+/// How far a run's key moments are looked for: a built-in scenario's own duration, else ten
+/// minutes.
+fn story_seconds(source: &Source) -> i64 {
+    let own = match source {
+        Source::Builtin(name) => builtin::find(name).and_then(|b| (b.settings)().duration),
+        _ => None,
+    };
+    own.and_then(|d| Duration::parse(&d).ok())
+        .map_or(600, |d| d.millis() / 1000)
+        .clamp(0, MAX_SECONDS)
+}
+
+/// The run's key moments as links (a linkable state only: a paste's are buttons of its form),
+/// the play link through them, and while playing the next moment's page to refresh to. The
+/// moments come from the whole run (`render::simulator::moments`), whatever instant the page
+/// shows; `Stopped` once `stop` is due.
+fn key_moments(
+    frame: &mut Frame,
+    stepping: &Stepping,
+    playing: bool,
+    stop: &Stop,
+) -> Result<(), Stopped> {
+    if stepping.href(0, None).is_none() {
+        return Ok(());
+    }
+    let whole = Stepping {
+        t: story_seconds(&stepping.source).max(stepping.t),
+        ..stepping.clone()
+    };
+    let Ok(setup) = whole.inputs().and_then(|i| simulation::build(&i)) else {
+        return Ok(());
+    };
+    if simulation::within_request_budget(&setup, "t").is_err() {
+        return Ok(());
+    }
+    let (sim, _) = simulate::run_until(&setup, None, stop)?;
+    let moments = page::moments(&sim);
+    let href = |t: i64| stepping.href(t, None).unwrap_or_default();
+    frame.moments = moments
+        .iter()
+        .enumerate()
+        .map(|(i, m)| Control {
+            id: format!("moment-{}", i + 1),
+            label: format!("{} {}", simulate::clock(m.t), m.label),
+            to: if m.t == stepping.t {
+                To::Here(href(m.t))
+            } else {
+                To::Link(href(m.t))
+            },
+        })
+        .collect();
+    frame.play = moments.first().map(|m| Control {
+        id: "play".to_string(),
+        label: "▶ Play the moments".to_string(),
+        to: To::Link(format!("{}&play=1", href(m.t))),
+    });
+    if playing {
+        frame.refresh = moments
+            .iter()
+            .find(|m| m.t > stepping.t)
+            .map(|m| format!("{}&play=1", href(m.t)));
+    }
+    Ok(())
 }
 
 /// The run to `t`, its snapshot, and the report of its last sync; `Stopped` once `stop` is due.
@@ -216,4 +289,118 @@ fn refused(frame: &mut Frame, pairs: &[(String, String)], message: &str) -> Repl
             .collect(),
     );
     html(422, page::page(None, frame, ""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `data-NAME="N"` of the workload panel's `pods-now` cell.
+    fn said(page: &str, name: &str) -> usize {
+        let cell = page.split("id=\"pods-now\"").nth(1).unwrap();
+        let value = cell.split(&format!("data-{name}=\"")).nth(1).unwrap();
+        value.split('"').next().unwrap().parse().unwrap()
+    }
+
+    /// How many pods of `state` the cluster panel draws.
+    fn drawn(page: &str, state: &str) -> usize {
+        let panel = page
+            .split("id=\"cluster-panel\"")
+            .nth(1)
+            .and_then(|p| p.split("</section>").next())
+            .unwrap();
+        panel.matches(&format!("class=\"slot {state}\"")).count()
+    }
+
+    #[test]
+    fn the_workload_and_cluster_panels_agree_at_every_sync_of_every_demo() {
+        for name in DEMOS {
+            let end = story_seconds(&Source::Builtin(name.to_string()));
+            let mut t = 0;
+            while t <= end {
+                let stepping =
+                    Stepping::from_pairs(&form::decode(&format!("scenario={name}&t={t}"))).unwrap();
+                let setup = simulation::build(&stepping.inputs().unwrap()).unwrap();
+                let (sim, snapshot, last) = run(&setup, t, &Stop::default()).unwrap();
+                let page = page::page(
+                    Some((&sim, &snapshot, last.as_ref())),
+                    &Frame::default(),
+                    "",
+                );
+                for state in ["ready", "starting", "pending", "terminating"] {
+                    assert_eq!(
+                        said(&page, state),
+                        drawn(&page, state),
+                        "{name} at {t}: {state}"
+                    );
+                }
+                assert!(!page.contains("No node model"), "{name} at {t}");
+                assert!(!page.contains("no node model"), "{name} at {t}");
+                t += sim.settings.sync_period_seconds.max(1);
+            }
+        }
+    }
+
+    #[test]
+    fn drop_to_three_at_5_15_shows_3_pods_in_both_panels() {
+        let stepping = Stepping::from_pairs(&form::decode("scenario=drop-to-three&t=315")).unwrap();
+        let setup = simulation::build(&stepping.inputs().unwrap()).unwrap();
+        let (sim, snapshot, last) = run(&setup, 315, &Stop::default()).unwrap();
+        let row = sim.timeline.last().unwrap();
+        // The sync read 8 Ready and set 3; the ReplicaSet acted at the same instant.
+        assert_eq!((row.ready_replicas, row.desired_replicas), (8, 3));
+        let page = page::page(
+            Some((&sim, &snapshot, last.as_ref())),
+            &Frame::default(),
+            "",
+        );
+        assert_eq!((said(&page, "ready"), drawn(&page, "ready")), (3, 3));
+        assert!(
+            page.contains("pods the 5:15 sync read"),
+            "the sync's own reading is kept"
+        );
+    }
+
+    #[test]
+    fn each_demo_links_its_key_moments_and_plays_through_them() {
+        // (demo, a moment it must list)
+        for (name, moment) in [
+            (
+                "tolerance",
+                "5:00 the load rises to 1200m; the scale-up 4 → 5",
+            ),
+            (
+                "traffic-doubles",
+                "1:00 the load rises to 2000m; the scale-up 4 → 8",
+            ),
+            ("capped-pending", "capped at maxReplicas 10"),
+            ("short-dip", "the window holds 8 (the metrics ask 4)"),
+            ("drop-to-three", "5:15 the window expires: 8 → 3"),
+        ] {
+            let stepping =
+                Stepping::from_pairs(&form::decode(&format!("scenario={name}&t=0"))).unwrap();
+            let mut frame = Frame::default();
+            key_moments(&mut frame, &stepping, true, &Stop::default()).unwrap();
+            let labels: Vec<&str> = frame.moments.iter().map(|c| c.label.as_str()).collect();
+            assert!(
+                labels.iter().any(|l| l.contains(moment)),
+                "{name}: {labels:?}"
+            );
+            let first = match &frame.moments[0].to {
+                To::Link(href) => href.clone(),
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(
+                frame.play.as_ref().map(|p| &p.to),
+                Some(&To::Link(format!("{first}&play=1")))
+            );
+            assert_eq!(frame.refresh, Some(format!("{first}&play=1")), "{name}");
+        }
+        // At the last moment the play stops.
+        let stepping = Stepping::from_pairs(&form::decode("scenario=drop-to-three&t=315")).unwrap();
+        let mut frame = Frame::default();
+        key_moments(&mut frame, &stepping, true, &Stop::default()).unwrap();
+        assert!(matches!(frame.moments.last().unwrap().to, To::Here(_)));
+        assert_eq!(frame.refresh, None);
+    }
 }

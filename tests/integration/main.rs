@@ -37,3 +37,4 @@ mod tables;
 mod web;
 mod web_fleet;
 mod web_simulator;
+mod web_story;

@@ -18,8 +18,15 @@ fn page(serving: &Serving, path: &str) -> String {
     page
 }
 
-/// The highest severity of a report's diagnostics, as a rank (error 2, warning 1, else 0).
+/// A report's place on the fleet page, as a rank: failing (ScalingActive or AbleToScale False)
+/// 3, else the highest severity of its diagnostics (error 2, warning 1, else 0).
 fn rank(report: &Value) -> i32 {
+    let failing = report["conditions"].as_array().unwrap().iter().any(|c| {
+        (c["type"] == "ScalingActive" || c["type"] == "AbleToScale") && c["status"] == "False"
+    });
+    if failing {
+        return 3;
+    }
     report["diagnostics"]
         .as_array()
         .unwrap()
@@ -69,7 +76,7 @@ fn the_fleet_and_one_hpa_in_chromium() {
         listed["hpas"].as_array().unwrap().len()
     );
     assert_eq!(shown["summary"]["hpas"], 21);
-    // Most severe first.
+    // Failing first, then the most severe.
     let ranks: Vec<i32> = (shown["hpas"].as_array().unwrap().iter())
         .map(|h| rank(&serving.json(&format!("/api/v1/hpas/{}", h["hpa"].as_str().unwrap()))))
         .collect();
@@ -125,7 +132,8 @@ fn the_fleet_and_one_hpa_in_chromium() {
         calc,
         format!(
             "/calc?replicas={}&usage={}&ready={}&unready={}&missing={}&target={}&tolerance=0.1&\
-             min={}&max={}&behavior=&node-allocatable=&existing-nodes=",
+             min={}&max={}&behavior=&node-allocatable=&existing-nodes=&resource=cpu&\
+             average-value=&usage-value=",
             report["currentReplicas"],
             m["currentUtilization"],
             m["readyPods"],
@@ -154,8 +162,118 @@ fn the_fleet_and_one_hpa_in_chromium() {
         let b = chromium(&url, "--dump-dom", &dir.0);
         assert!(console(&b.stderr).is_empty(), "{:?}", console(&b.stderr));
         assert!(b.stdout.contains("id=\"hpacalc-data\""));
+        if path == "/" {
+            the_fleet_tells_the_story(&serving, &b.stdout);
+        } else {
+            one_hpa_tells_the_story(&b.stdout);
+        }
         screenshot(&url, shot, &dir.0);
     }
+    the_event_has_its_age(&serving, &dir);
     // The calculator and the simulator are served beside the cluster's pages.
     assert!(page(&serving, "/simulate").contains("id=\"nav-fleet\""));
+}
+
+/// The web HPA's event, with its age, in the browser.
+fn the_event_has_its_age(serving: &Serving, dir: &Scratch) {
+    let url = format!("http://127.0.0.1:{}/hpa/shop/web", serving.port);
+    let b = chromium(&url, "--dump-dom", &dir.0);
+    let age = b
+        .stdout
+        .split("<td class=\"age\">")
+        .nth(1)
+        .and_then(|s| s.split('<').next())
+        .expect("the event has an age");
+    assert!(
+        age.starts_with(|c: char| c.is_ascii_digit())
+            && age.ends_with(|c: char| "smhdy".contains(c)),
+        "{age}"
+    );
+}
+
+/// The fleet's rules, on its dumped DOM: every bar says its band in words and shades no band
+/// where the HPA's own page says no value keeps the count (never "any lower value and any
+/// higher value" then); every failing HPA is red and starts with its condition.
+fn the_fleet_tells_the_story(serving: &Serving, dom: &str) {
+    let rows: Vec<&str> = dom
+        .split("<tr class=\"")
+        .skip(1)
+        .map(|r| r.split("</tr>").next().unwrap())
+        .collect();
+    let summary = data(dom)["summary"].clone();
+    assert_eq!(u64::try_from(rows.len()).ok(), summary["hpas"].as_u64());
+    let mut failing = 0;
+    for row in &rows {
+        let hpa = row
+            .split("data-hpa=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let report = serving.json(&format!("/api/v1/hpas/{hpa}"));
+        if rank(&report) == 3 {
+            failing += 1;
+            assert!(row.starts_with("error failing"), "{hpa}: {row}");
+            assert!(row.contains("<b class=\"bad failing\">failing: "), "{hpa}");
+        }
+        let metric = &report["metrics"][0];
+        if metric.is_null() || !row.contains("<svg") {
+            continue;
+        }
+        assert!(row.contains("class=\"band-words\""), "{hpa}: {row}");
+        if metric["holdBand"].is_null() {
+            assert!(!row.contains("class=\"band\""), "{hpa}: no band is shaded");
+            assert!(!row.contains("any lower value"), "{hpa}: {row}");
+            let step = report["steps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["title"] == "hold band");
+            if let (Some(step), 1) = (step, report["metrics"].as_array().unwrap().len()) {
+                let words = step["detail"].as_str().unwrap().replace('&', "&amp;");
+                assert!(row.contains(&words), "{hpa}: the page's own words");
+            }
+        } else {
+            assert!(row.contains("class=\"band\""), "{hpa}");
+        }
+    }
+    // The audit counts the HPAs it could not evaluate as failing too; they are listed apart.
+    let unevaluated = dom.split("id=\"unevaluated\"").nth(1).map_or(0, |list| {
+        list.split("</ul>").next().unwrap().matches("<li>").count()
+    });
+    assert_eq!(
+        u64::try_from(failing + unevaluated).ok(),
+        summary["failing"].as_u64(),
+        "every failing HPA is marked"
+    );
+}
+
+/// One HPA's rules, on its dumped DOM: the decision and the first WHY line above the steps; two
+/// charts, each with a legend and times along its axis.
+fn one_hpa_tells_the_story(dom: &str) {
+    let decision = dom.find("class=\"decision").unwrap();
+    let steps = dom.find("class=\"steps\"").unwrap();
+    assert!(decision < steps);
+    if let Some(why) = dom.find("class=\"first-why") {
+        assert!(decision < why && why < steps);
+    }
+    for id in ["history-metric", "history-replicas"] {
+        let chart = dom.split(&format!("id=\"{id}\"")).nth(1).unwrap();
+        let chart = chart.split("</svg>").next().unwrap();
+        assert!(chart.matches("class=\"legend\"").count() >= 3, "{id}");
+        let times: Vec<&str> = chart
+            .split("class=\"time\"")
+            .skip(1)
+            .filter_map(|s| s.split('>').nth(1)?.split('<').next())
+            .collect();
+        assert!(!times.is_empty(), "{id}: no time on its axis");
+        assert!(
+            times
+                .iter()
+                .all(|t| (t.len() == 5 || t.len() == 8) && t.as_bytes()[2] == b':'),
+            "{id}: {times:?}"
+        );
+        assert!(chart.contains(">UTC</text>"), "{id}");
+    }
 }
