@@ -140,9 +140,9 @@ fn exposition_samples(text: &str) -> Option<Vec<Sample>> {
     Some(out)
 }
 
-#[test]
-fn a_hostile_metric_name_forges_no_series_and_the_exposition_parses() {
-    use crate::apiserver::{ApiServer, Fixture};
+/// The test API server with HPA team-0/hot on every hostile name (each answered 5), and `serve`
+/// on it.
+fn serving_hostile_names(interval: &str) -> (ApiServer, Serving) {
     let mut fixture = Fixture::cluster();
     let dump = fixture.dump.as_mut().unwrap();
     let hpa = (dump.items.iter_mut())
@@ -156,7 +156,13 @@ fn a_hostile_metric_name_forges_no_series_and_the_exposition_parses() {
     dump.external = Some(json!({"kind": "ExternalMetricValueList",
         "apiVersion": "external.metrics.k8s.io/v1beta1", "metadata": {}, "items": items}));
     let server = ApiServer::start(fixture);
-    let serving = crate::serve::Serving::start(&server, "60s");
+    let serving = Serving::start(&server, interval);
+    (server, serving)
+}
+
+#[test]
+fn a_hostile_metric_name_forges_no_series_and_the_exposition_parses() {
+    let (server, serving) = serving_hostile_names("60s");
     let (code, text) = crate::support::get(serving.port, "/metrics").unwrap();
     assert_eq!(code, 200);
 
@@ -224,6 +230,102 @@ fn a_hostile_metric_name_forges_no_series_and_the_exposition_parses() {
             "{hostile:?} in {targets:?}: {}",
             serving.json("/api/v1/hpas/team-0/hot")["metrics"]
         );
+    }
+}
+
+/// A PromQL query's result vector (`None` until Prometheus answers it).
+fn promql_vector(port: u16, query: &str) -> Option<Vec<Value>> {
+    let encoded: String = (query.bytes())
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'_' | b'-' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    let (code, body) = get(port, &format!("/api/v1/query?query={encoded}"))?;
+    let v: Value = serde_json::from_str(&body).ok()?;
+    (code == 200).then(|| v["data"]["result"].as_array().cloned())?
+}
+
+/// Debian's Prometheus scrapes `serve` with `honor_labels: true` (as contrib/deploy's
+/// ServiceMonitor does): the target is up, no series names another namespace or HPA, and each
+/// hostile name is a label value Prometheus read back whole.
+#[test]
+fn a_real_prometheus_scrape_of_hostile_names_is_up_and_forges_nothing() {
+    let (server, serving) = serving_hostile_names("1s");
+    let dir = crate::support::temp_dir("hardening-prometheus");
+    let config = format!(
+        "global:\n  scrape_interval: 1s\nscrape_configs:\n- job_name: hpacalc\n  \
+         honor_labels: true\n  static_configs:\n  - targets: ['127.0.0.1:{}']\n",
+        serving.port
+    );
+    let prometheus = crate::prometheus::run_prometheus(&dir, &config, &dir.join("tsdb"));
+    let hot = "hpacalc_metric_target{namespace=\"team-0\",horizontalpodautoscaler=\"hot\"}";
+    // Generous: a loaded machine may take a while for the first scrapes.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let names: Vec<String> = loop {
+        let up = promql_vector(prometheus.port, "up{job=\"hpacalc\"}").unwrap_or_default();
+        let targets = promql_vector(prometheus.port, hot).unwrap_or_default();
+        if up.len() == 1 && up[0]["value"][1] == "1" && targets.len() >= HOSTILE_NAMES.len() {
+            break (targets.iter())
+                .map(|t| {
+                    t["metric"]["metric_name"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string()
+                })
+                .collect();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no scrape with up == 1 and every target in 120 s: up {up:?}, {} targets",
+            targets.len()
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    // The names as /metrics writes them, read by the format's own rules: Prometheus read the same.
+    let (_, text) = get(serving.port, "/metrics").unwrap();
+    let exposed: Vec<String> = (exposition_samples(&text).unwrap().into_iter())
+        .filter(|(name, labels)| {
+            name == "hpacalc_metric_target"
+                && labels
+                    .iter()
+                    .any(|(k, v)| k == "horizontalpodautoscaler" && v == "hot")
+        })
+        .filter_map(|(_, labels)| labels.into_iter().find(|(k, _)| k == "metric_name"))
+        .map(|(_, v)| v)
+        .collect();
+    for hostile in HOSTILE_NAMES {
+        let scraped = names.iter().find(|n| n.starts_with(hostile));
+        assert!(scraped.is_some(), "{hostile:?} not in {names:?}");
+        assert!(
+            exposed.contains(scraped.unwrap()),
+            "{scraped:?} in {exposed:?}"
+        );
+    }
+    for forged in [
+        "{namespace=\"kube-system\"}",
+        "{horizontalpodautoscaler=\"forged\"}",
+    ] {
+        let found = promql_vector(prometheus.port, forged).unwrap();
+        assert!(found.is_empty(), "{forged}: {found:?}");
+    }
+    // Every stored series of an HPA is of an HPA the cluster has.
+    let hpas: Vec<(Value, Value)> = (server.items().iter())
+        .filter(|i| i["kind"] == "HorizontalPodAutoscaler")
+        .map(|i| {
+            (
+                i["metadata"]["namespace"].clone(),
+                i["metadata"]["name"].clone(),
+            )
+        })
+        .collect();
+    let all = "{__name__=~\"hpacalc_.+\",horizontalpodautoscaler!=\"\"}";
+    let stored = promql_vector(prometheus.port, all).unwrap();
+    assert!(!stored.is_empty());
+    for series in stored {
+        let m = &series["metric"];
+        let of = (m["namespace"].clone(), m["horizontalpodautoscaler"].clone());
+        assert!(hpas.contains(&of), "{m}");
     }
 }
 
