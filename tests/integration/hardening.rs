@@ -439,6 +439,59 @@ fn the_pages_json_block_ends_where_it_should_whatever_a_name_holds() {
     assert!(page.contains("\\u{1b}[31mred"));
 }
 
+/// Chromium's own tokenizer: a name holding `<!--<script` in /simulate's data leaves
+/// `#hpacalc-data` closed where the page closes it, and the paste form after it is a form of the
+/// document, not text of the block (`--dump-dom` serializes the DOM Chromium built).
+#[test]
+fn chromium_keeps_the_data_block_closed_and_the_paste_form_outside_it() {
+    use crate::web::{Offline, data, encode};
+    let server = Offline::start();
+    let name = "<!--<script";
+    let hpa = json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": "web", "namespace": "shop"},
+        "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment",
+            "name": "web"}, "minReplicas": 2, "maxReplicas": 10,
+            "metrics": [{"type": "External", "external": {"metric": {"name": name},
+                "target": {"type": "Value", "value": "1"}}}]},
+        "status": {"currentReplicas": 3, "desiredReplicas": 3}});
+    let load = format!("time,{name}\n0s,1\n5m,2\n");
+    let query = format!(
+        "hpa={}&load={}&now={}",
+        encode(&hpa.to_string()),
+        encode(&load),
+        encode(NOW)
+    );
+    let url = server.url(&format!("/simulate?{query}"));
+    let (code, served) = get(server.port, &format!("/simulate?{query}")).unwrap();
+    assert_eq!(code, 200, "{served}");
+    assert!(served.find("id=\"hpacalc-data\"").unwrap() < served.find("id=\"paste\"").unwrap());
+
+    let scratch = Scratch::new("hardening-chromium-dom");
+    let dom = crate::html::chromium(&url, "--dump-dom", &scratch.0).stdout;
+    // The block Chromium built is the JSON the page wrote, the hostile name in it.
+    let v = data(&dom);
+    assert!(v.to_string().contains(name), "{v}");
+    // The block ends where the page ends it: after it come the paste form and the page's end,
+    // as elements.
+    let open = "id=\"hpacalc-data\">";
+    let start = dom.find(open).unwrap() + open.len();
+    let end = start + dom[start..].find("</script>").unwrap();
+    assert!(
+        !dom[start..end].contains("<form"),
+        "the form inside the block"
+    );
+    let form = "<form method=\"post\" action=\"/simulate\" id=\"paste\">";
+    let at = end + (dom[end..].find(form)).unwrap_or_else(|| panic!("no paste form: {dom}"));
+    // Every script between the block and the form is closed: the form is not script text.
+    let between = &dom[end..at];
+    assert_eq!(
+        between.matches("<script").count() + 1,
+        between.matches("</script>").count(),
+        "{between}"
+    );
+    assert!(dom.trim_end().ends_with("</html>"));
+}
+
 #[test]
 fn names_that_are_not_path_segments_are_refused_before_any_request() {
     for bad in ["..", ".", "a/b", "a%2Fb"] {
