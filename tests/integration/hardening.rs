@@ -558,8 +558,10 @@ fn a_flag_value_is_quoted_one_way_and_rules_refuses_a_period_prometheus_cannot_h
     assert!(err.len() < 2_000 && !err.contains('\u{1b}'), "{err}");
 }
 
-#[test]
-fn mcp_answers_an_unknown_method_with_its_name_quoted() {
+/// `hpacalc mcp` initialized over raw stdio; each of `requests` (raw lines) is sent in turn, and
+/// the answer lines read back until one answers `id` `last` (every request before it that
+/// gets an answer is answered first or beside it).
+fn mcp_raw(requests: &[String], last: u64) -> Vec<Value> {
     use std::io::{BufRead, BufReader, Write};
     let mut child = Test::new()
         .arg("mcp")
@@ -576,27 +578,77 @@ fn mcp_answers_an_unknown_method_with_its_name_quoted() {
         "clientInfo": {"name": "hardening", "version": "0"}}});
     writeln!(stdin, "{initialize}").unwrap();
     lines.next().unwrap().unwrap();
-    writeln!(
-        stdin,
-        "{}",
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    )
-    .unwrap();
-    let method = "m".repeat(4 * 1024 * 1024);
-    writeln!(
-        stdin,
-        "{}",
-        json!({"jsonrpc": "2.0", "id": 2, "method": method})
-    )
-    .unwrap();
-    let answer = lines.next().unwrap().unwrap();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    writeln!(stdin, "{initialized}").unwrap();
+    for request in requests {
+        writeln!(stdin, "{request}").unwrap();
+    }
+    let mut answers = Vec::new();
+    loop {
+        let answer = lines.next().unwrap().unwrap();
+        assert!(answer.len() < 2_000, "{} bytes", answer.len());
+        let v: Value = serde_json::from_str(&answer).unwrap();
+        let done = v["id"] == last;
+        answers.push(v);
+        if done {
+            break;
+        }
+    }
     let _ = child.kill();
     let _ = child.wait();
-    assert!(answer.len() < 2_000, "{} bytes", answer.len());
-    let v: Value = serde_json::from_str(&answer).unwrap();
+    answers
+}
+
+#[test]
+fn mcp_answers_an_unknown_method_with_its_name_quoted() {
+    let method = "m".repeat(4 * 1024 * 1024);
+    let v = &mcp_raw(
+        &[json!({"jsonrpc": "2.0", "id": 2, "method": method}).to_string()],
+        2,
+    )[0];
     assert_eq!(v["error"]["code"], -32601, "{v}");
     let message = v["error"]["message"].as_str().unwrap();
     assert!(message.ends_with("...\" (4194304 characters)"), "{message}");
+}
+
+/// rmcp's own protocol errors: params that do not deserialize are quoted as every error is
+/// (serde's reason quotes the refused value: cut to 80 characters with its length, control
+/// bytes escaped); a line that is not JSON gets no answer and echoes nothing, and the session
+/// goes on.
+#[test]
+fn mcp_protocol_errors_quote_what_they_refuse() {
+    let huge = format!("{}\n\u{1b}[31m\u{7}", "A".repeat(4 * 1024 * 1024));
+    let requests = [
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "explain_hpa", "arguments": huge}})
+        .to_string(),
+        format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{{\"name\":\"{}",
+            "D".repeat(1024 * 1024)
+        ),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "ping"}).to_string(),
+    ];
+    let answers = mcp_raw(&requests, 4);
+    let by_id = |id: u64| answers.iter().find(|a| a["id"] == id);
+    let invalid = by_id(2).expect("an answer to the invalid params");
+    assert_eq!(invalid["error"]["code"], -32602, "{invalid}");
+    let message = invalid["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("invalid params for \"tools/call\": invalid type: string \"AAAA"),
+        "{message}"
+    );
+    // Cut, with the length of what serde quoted (the value, its escapes written out).
+    let length: usize = (message.split("...\" (").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no length: {message}"));
+    assert!(length > 4 * 1024 * 1024, "{message}");
+    assert!(message.ends_with(" characters), expected a map") && message.len() < 300);
+    assert!(!message.contains(['\u{1b}', '\u{7}', '\n']), "{message}");
+    // The line that is not JSON: no answer, nothing of it echoed; the ping after it answered.
+    assert!(by_id(3).is_none(), "{answers:?}");
+    assert!(answers.iter().all(|a| !a.to_string().contains("DDDD")));
+    assert_eq!(by_id(4).unwrap()["result"], json!({}));
 }
 
 // ---------------------------------------------------------------------------------------------
