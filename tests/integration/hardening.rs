@@ -930,8 +930,13 @@ fn kubeconfig_skips_the_files_of_kubeconfig_that_do_not_exist() {
 
 #[test]
 fn an_answer_past_the_size_limit_stops_while_it_arrives() {
+    // One HPA of 70 MiB: past the 3 MiB no stored object exceeds, read no further.
     let err = refused(live(&["web", "-n", "hostile-huge"]));
-    assert!(err.contains("with more than 67108864 bytes"), "{err}");
+    assert!(
+        err.contains("with more than 3145728 bytes, expected at most 3 MiB"),
+        "{err}"
+    );
+    assert!(err.contains("not the object asked for"), "{err}");
 }
 
 #[test]
