@@ -119,6 +119,20 @@ fn read(inputs: Inputs) -> Result<Read> {
         warnings: std::mem::take(&mut loaded.warnings),
         diagnostics: Vec::new(),
     };
+    // A `--scale` file that holds the API's error answer to the scale read (live `--save`
+    // keeps it so): the controller's FailedGetScale, as an audit's unread scale.
+    let (scale, scale_error) = match scale {
+        Some(t) => {
+            match kubectl::metrics::api_status(&t.name, &t.text, kubectl::detect(&t.text))? {
+                Some(message) => (
+                    None,
+                    scale_error.or(Some(target::ScaleUnread::Answered(message))),
+                ),
+                None => (Some(t), scale_error),
+            }
+        }
+        None => (None, scale_error),
+    };
     let scale_error = scale_error.map(|unread| {
         let (error, note) = unread.error(&loaded.spec.target);
         said.notes.push(note);

@@ -15,6 +15,7 @@
 pub mod args;
 pub mod tools;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration as StdDuration;
 
@@ -173,12 +174,22 @@ impl Server {
     /// call's time for an earlier call to end), and its answer is awaited until the timeout.
     /// A call past its time keeps the slot until it ends, so that runaway work never piles up;
     /// its work is given the same deadline, so it ends within an instant of the answer.
-    async fn bounded(&self, name: String, arguments: rmcp::model::JsonObject) -> CallToolResult {
+    /// A call the client cancels (`notifications/cancelled`, which rmcp turns into `cancelled`)
+    /// stops the same way: its work at once, its queue place when this returns.
+    async fn bounded(
+        &self,
+        name: String,
+        arguments: rmcp::model::JsonObject,
+        cancelled: impl std::future::Future<Output = ()>,
+    ) -> CallToolResult {
+        tokio::pin!(cancelled);
         let deadline = tokio::time::Instant::now() + self.timeout;
         let shown = crate::error::quoted(&name);
-        let Ok(Ok(permit)) =
-            tokio::time::timeout_at(deadline, self.slot.clone().acquire_owned()).await
-        else {
+        let waited = tokio::select! {
+            waited = tokio::time::timeout_at(deadline, self.slot.clone().acquire_owned()) => waited,
+            () = &mut cancelled => return failed(format!("{shown}: cancelled by the client")),
+        };
+        let Ok(Ok(permit)) = waited else {
             return failed(format!(
                 "{shown}: an earlier call is still running past its --call-timeout; try again \
                  later"
@@ -186,7 +197,9 @@ impl Server {
         };
         let (tx, rx) = tokio::sync::oneshot::channel();
         let context = self.context.clone();
-        let bounds = Bounds::request(Stop::at(deadline.into_std()));
+        let raised = Arc::new(AtomicBool::new(false));
+        let stop = Stop::at(deadline.into_std()).or_when(Arc::clone(&raised));
+        let bounds = Bounds::request(stop);
         let spawned = std::thread::Builder::new()
             .name("mcp-call".into())
             .spawn(move || {
@@ -197,7 +210,15 @@ impl Server {
         if let Err(e) = spawned {
             return failed(format!("{shown}: cannot start the call: {e}"));
         }
-        match tokio::time::timeout_at(deadline, rx).await {
+        let answer = tokio::select! {
+            answer = tokio::time::timeout_at(deadline, rx) => answer,
+            () = &mut cancelled => {
+                // The work sees the flag at its next check and gives the slot back.
+                raised.store(true, Ordering::Relaxed);
+                return failed(format!("{shown}: cancelled by the client"));
+            }
+        };
+        match answer {
             Ok(Ok(Some(Ok(answer)))) => {
                 let mut result = CallToolResult::success(vec![
                     ContentBlock::text(answer.summary),
@@ -229,6 +250,43 @@ impl Server {
     }
 }
 
+/// The error for a request rmcp did not take: a method MCP does not have, or (rmcp hands those
+/// here too) an MCP method whose params do not deserialize, with serde's reason. Either is quoted
+/// as every error is (`error::shown_text`): serde's reason quotes the value it refused, which may
+/// be megabytes.
+fn unknown_or_invalid(request: &CustomRequest) -> ErrorData {
+    let method = crate::error::quoted(&request.method);
+    let params = request.params.clone().unwrap_or(serde_json::Value::Null);
+    let refused = match request.method.as_str() {
+        "tools/call" => serde_json::from_value::<CallToolRequestParams>(params).err(),
+        "tools/list" | "resources/list" | "prompts/list" | "resources/templates/list" => {
+            serde_json::from_value::<Option<PaginatedRequestParams>>(params).err()
+        }
+        "initialize"
+        | "ping"
+        | "resources/read"
+        | "prompts/get"
+        | "completion/complete"
+        | "logging/setLevel"
+        | "resources/subscribe"
+        | "resources/unsubscribe" => {
+            return ErrorData::invalid_params(format!("invalid params for {method}"), None);
+        }
+        _ => None,
+    };
+    match refused {
+        Some(e) => ErrorData::invalid_params(
+            crate::error::shown_text(&format!("invalid params for {method}: {e}")),
+            None,
+        ),
+        None => ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!("method not found: {method}"),
+            None,
+        ),
+    }
+}
+
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -254,20 +312,13 @@ impl ServerHandler for Server {
         request: CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(ErrorData::new(
-            ErrorCode::METHOD_NOT_FOUND,
-            format!(
-                "method not found: {}",
-                crate::error::quoted(&request.method)
-            ),
-            None,
-        ))
+        Err(unknown_or_invalid(&request))
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if !tools::offers(&self.context, &request.name) {
             return Err(ErrorData::invalid_params(
@@ -281,7 +332,11 @@ impl ServerHandler for Server {
         let arguments = request.arguments.unwrap_or_default();
         let _queued = self.enqueue(&arguments)?;
         Ok(self
-            .bounded(request.name.into_owned(), arguments)
+            .bounded(
+                request.name.into_owned(),
+                arguments,
+                context.ct.cancelled_owned(),
+            )
             .await
             .into())
     }

@@ -1009,7 +1009,8 @@ fn hostile(parts: &[&str], q: &BTreeMap<String, String>) -> Option<Reply> {
             &"unavailable ".repeat(8_500),
         )),
         // A 403 whose message is 5 MB of lines with terminal escapes.
-        ("hostile-noisy", "web") => Some(status(403, "Forbidden", &escape_laden(60_000))),
+        // A message of 2.5 MB (40,000 escape-laden lines), under the 3 MiB of one answer.
+        ("hostile-noisy", "web") => Some(status(403, "Forbidden", &escape_laden(40_000))),
         // A 403 on the pods, after the HPA, its scale and its target answered.
         ("hostile-podsforbidden", "pods") if !parts.contains(&"metrics.k8s.io") => Some(status(
             403,

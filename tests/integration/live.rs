@@ -306,12 +306,27 @@ fn kedas_external_metric_is_read_with_the_metric_selector() {
     assert_eq!(answer(&live), answer(&offline));
 }
 
+/// The AbleToScale condition of a report.
+fn able_to_scale(report: &Value) -> Value {
+    (report["conditions"].as_array().unwrap().iter())
+        .find(|c| c["type"] == "AbleToScale")
+        .cloned()
+        .unwrap()
+}
+
+// reconcileAutoscaler (horizontal.go): a scale read that fails is FailedGetScale, an answer.
 #[test]
-fn a_target_without_a_scale_subresource_is_named() {
-    let err = fail_line(live(&["daemon", "-n", "shop"]));
-    assert!(
-        err.contains("DaemonSet/agent (apps/v1), has no scale subresource"),
-        "{err}"
+fn a_target_without_a_scale_subresource_is_failed_get_scale() {
+    let report = live_json(&["daemon", "-n", "shop"]);
+    let able = able_to_scale(&report);
+    assert_eq!(
+        (&able["status"], &able["reason"]),
+        (&"False".into(), &"FailedGetScale".into())
+    );
+    assert_eq!(
+        able["message"],
+        "the HPA controller was unable to get the target's current scale: the server could not \
+         find the requested resource"
     );
 }
 
@@ -337,12 +352,24 @@ fn an_hpa_that_is_not_there_lists_the_namespaces_hpas() {
 }
 
 #[test]
-fn a_target_that_is_not_there_is_named() {
-    let err = fail_line(live(&["orphan", "-n", "shop"]));
-    assert!(
-        err.contains("Deployment/gone (apps/v1), not found in namespace shop"),
-        "{err}"
+fn a_target_that_is_not_there_is_failed_get_scale_and_replays_from_its_capture() {
+    let dir = save_dir("orphan-capture");
+    let report = live_json(&["orphan", "-n", "shop", "--save", dir.to_str().unwrap()]);
+    let able = able_to_scale(&report);
+    assert_eq!(able["reason"], "FailedGetScale");
+    // The test server answers this 404 without a Status: client-go's message for it.
+    assert_eq!(
+        able["message"],
+        "the HPA controller was unable to get the target's current scale: the server could not \
+         find the requested resource (get deployments/scale.apps)"
     );
+    // The capture keeps the API's answer as scale.json; offline, it is the same answer.
+    let (line, offline) = run_saved(&dir);
+    assert!(
+        line.contains("--scale scale.json") && !line.contains("--pods"),
+        "{line}"
+    );
+    assert_eq!(answer(&report), answer(&offline));
 }
 
 #[test]

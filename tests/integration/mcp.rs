@@ -18,6 +18,8 @@ use crate::support::{NOW, Test, root, stderr, stdout};
 pub(crate) struct Client {
     runtime: tokio::runtime::Runtime,
     service: Option<RunningService<RoleClient, ()>>,
+    /// The server's process id.
+    pid: Option<u32>,
 }
 
 impl Client {
@@ -32,16 +34,18 @@ impl Client {
             .build()
             .unwrap();
         let command = tokio::process::Command::from(test.command());
-        let service = runtime.block_on(async {
+        let (service, pid) = runtime.block_on(async {
             let (transport, _) = TokioChildProcess::builder(command)
                 .stderr(std::process::Stdio::null())
                 .spawn()
                 .unwrap();
-            ().serve(transport).await.unwrap()
+            let pid = transport.id();
+            (().serve(transport).await.unwrap(), pid)
         });
         Client {
             runtime,
             service: Some(service),
+            pid,
         }
     }
 
@@ -974,6 +978,42 @@ fn a_call_past_its_time_stops_its_work_and_frees_the_slot_within_a_second() {
     let started = Instant::now();
     answered(&client.call("list_diagnostics", json!({})));
     assert!(started.elapsed() < Duration::from_millis(900));
+}
+
+/// The CPU time a process has used so far (user and system, from `/proc/PID/stat`), in
+/// seconds: unlike the wall clock, it does not grow with the machine's load.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // After the command's name in parentheses: utime and stime are the 12th and 13th fields.
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+    ticks / 100.0
+}
+
+/// `notifications/cancelled` (sent by rmcp's client when a call is abandoned) stops the call's
+/// work and frees its queue place and slot: the next call is answered, and the server spent no
+/// more CPU on the cancelled run than the second it ran (the whole run takes several seconds of
+/// CPU; the CPU time, not the wall clock, is compared, so a loaded machine does not matter).
+#[test]
+fn a_cancelled_call_stops_its_work_and_frees_its_slot() {
+    let client = Client::start(&["--call-timeout", "10m"]);
+    let pid = client.pid.unwrap();
+    let long = json!({"scenario": "pods-pending",
+        "flags": {"duration": "400h", "sync_period": "15s", "replicas": 100}});
+    let before = cpu_seconds(pid);
+    assert!(
+        (client.call_within("simulate", long, Duration::from_secs(1))).is_none(),
+        "the run is meant to outlast the second the client waits"
+    );
+    answered(&client.call("list_diagnostics", json!({})));
+    let spent = cpu_seconds(pid) - before;
+    // One second of one thread, the stop's latency and the answers: well under the run's own
+    // cost (over 5 s of CPU in a debug build: `hpacalc simulate` with the same flags).
+    assert!(spent < 3.0, "{spent} s of CPU: the cancelled run went on");
+    // And it stays stopped.
+    std::thread::sleep(Duration::from_secs(2));
+    let idle = cpu_seconds(pid) - before - spent;
+    assert!(idle < 0.5, "{idle} s of CPU after the answer");
 }
 
 #[test]

@@ -96,6 +96,23 @@ fn an_hpa_on_a_rollout_gets_its_scales_answer_everywhere() {
         decided(&serving.json("/api/v1/hpas/shop/lost")),
         decided(&lost)
     );
+    // Live mode: the same answer, exit 0 (an answer of the controller, not a failure to read).
+    let live_lost = run_in(
+        &root(),
+        &["lost", "-n", "shop", "-o", "json"],
+        Some(&kubeconfig),
+    )
+    .status(0)
+    .schema("report")
+    .json();
+    assert_eq!(decided(&live_lost), decided(&lost));
+    assert_eq!(
+        live_lost["currentReplicas"], lost["currentReplicas"],
+        "the count kept"
+    );
+    let (code, page) = get(serving.port, "/hpa/shop/lost").unwrap();
+    assert_eq!(code, 200);
+    assert_eq!(decided(&data(&page)), decided(&lost), "the page's report");
 
     // serve's series and page.
     let series = "hpacalc_desired_replicas{namespace=\"shop\",horizontalpodautoscaler=\"worker\"}";
@@ -119,6 +136,18 @@ fn an_hpa_on_a_rollout_gets_its_scales_answer_everywhere() {
         .find(|h| h["hpa"] == "shop/worker")
         .unwrap();
     assert_eq!(decided(report), decided(&served));
+    let lost_in_mcp = (value["hpas"].as_array().unwrap().iter())
+        .find(|h| h["hpa"] == "shop/lost")
+        .unwrap();
+    assert_eq!(decided(lost_in_mcp), decided(&lost));
+    // The MCP tool of one live HPA: both answers again.
+    for (name, expected) in [("worker", &served), ("lost", &lost)] {
+        let (_, _, one) = answered(&client.call(
+            "explain_live_hpa",
+            serde_json::json!({"name": name, "namespace": "shop"}),
+        ));
+        assert_eq!(decided(&one), decided(expected), "explain_live_hpa {name}");
+    }
     // The scale was read through the API, not guessed from a list.
     assert!(
         server

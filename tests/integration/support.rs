@@ -81,6 +81,10 @@ enum Stdin {
     File(PathBuf),
 }
 
+/// How many times its CPU bound a `cpu_within` case may take on the wall clock: on a machine
+/// whose load is 20 on two cores, a process gets about a tenth of a core.
+pub const CPU_WALL_FACTOR: u32 = 15;
+
 /// One run of hpacalc and what it must print:
 /// `Test::new().args([...]).stdin("...").env("K", "V").status(1).stdout("").stderr_contains("...")`,
 /// then `.run()` for the output or `.json()` for the parsed stdout of a successful run.
@@ -103,6 +107,7 @@ pub struct Test {
     stdout: Vec<Expect>,
     stderr: Vec<Expect>,
     within: Option<Duration>,
+    cpu_within: Option<Duration>,
     schema: Option<String>,
 }
 
@@ -121,6 +126,7 @@ impl Test {
             stdout: Vec::new(),
             stderr: Vec::new(),
             within: None,
+            cpu_within: None,
             schema: None,
         }
         .env("COLUMNS", "120")
@@ -255,6 +261,15 @@ impl Test {
         self
     }
 
+    /// It must end within `limit` of CPU time (user and system, every thread), enforced by the
+    /// kernel through `prlimit --cpu`: a bound on the work, whatever the machine's load. Against
+    /// a hang that spends no CPU, it must also end within `CPU_WALL_FACTOR` times `limit` on the
+    /// wall clock. Of two bounds, the tighter holds.
+    pub fn cpu_within(mut self, limit: Duration) -> Test {
+        self.cpu_within = Some(self.cpu_within.map_or(limit, |l| l.min(limit)));
+        self
+    }
+
     /// It must end within `limit` (a bound in seconds, generous for a loaded machine).
     pub fn within(mut self, limit: Duration) -> Test {
         self.within = Some(limit);
@@ -271,15 +286,21 @@ impl Test {
     /// The command as configured, for a test that drives the process itself (signals, closed
     /// pipes); stdin, stdout and stderr are left to it.
     pub fn command(&self) -> Command {
-        let mut cmd = match self.memory_limit_mib {
-            Some(mib) if Path::new("/usr/bin/prlimit").exists() => {
-                let mut c = Command::new("/usr/bin/prlimit");
-                c.arg(format!("--as={}", mib * 1024 * 1024))
-                    .arg("--")
-                    .arg(&self.program);
-                c
-            }
-            _ => Command::new(&self.program),
+        let mut limits = Vec::new();
+        if let Some(mib) = self.memory_limit_mib {
+            limits.push(format!("--as={}", mib * 1024 * 1024));
+        }
+        if let Some(limit) = self.cpu_within {
+            // The kernel ends the process past its CPU time (SIGXCPU), however loaded the
+            // machine is.
+            limits.push(format!("--cpu={}", limit.as_secs().max(1)));
+        }
+        let mut cmd = if !limits.is_empty() && Path::new("/usr/bin/prlimit").exists() {
+            let mut c = Command::new("/usr/bin/prlimit");
+            c.args(&limits).arg("--").arg(&self.program);
+            c
+        } else {
+            Command::new(&self.program)
         };
         cmd.args(&self.args).current_dir(&self.current_dir);
         for (key, value) in &self.env {
@@ -368,6 +389,19 @@ impl Test {
             && took >= limit
         {
             faults.push(format!("took {took:?}, expected less than {limit:?}"));
+        }
+        if let Some(limit) = self.cpu_within {
+            use std::os::unix::process::ExitStatusExt;
+            // SIGXCPU at the soft limit, SIGKILL at the hard one.
+            if matches!(output.status.signal(), Some(24 | 9)) {
+                faults.push(format!("used more than {limit:?} of CPU time"));
+            }
+            if took >= limit * CPU_WALL_FACTOR {
+                faults.push(format!(
+                    "took {took:?} of wall-clock time, expected less than {:?}",
+                    limit * CPU_WALL_FACTOR
+                ));
+            }
         }
         assert!(
             faults.is_empty(),

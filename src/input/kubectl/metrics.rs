@@ -282,7 +282,7 @@ fn keep_items(
 }
 
 /// A small document of kind `Status`: the API's answer instead of a list.
-pub(super) fn api_status(
+pub(crate) fn api_status(
     file: &str,
     text: &str,
     format: Format,

@@ -48,9 +48,17 @@ pub struct Request {
     pub namespace: Option<String>,
 }
 
-/// The largest answer to a GET of one object (an HPA, a scale, a metric): the API server keeps
-/// no object above 1.5 MB, and no metrics API answer for one HPA comes near this.
-pub const MAX_OBJECT_BYTES: usize = 64 * 1024 * 1024;
+/// The largest answer to a GET of one stored object (an HPA, a scale, a target, a discovery
+/// document): the watch event's limit, for the same reason. The API server takes no request
+/// body over 3 MiB (`MaxRequestBodyBytes` in k8s.io/apiserver's `NewConfig`) and etcd stores no
+/// object over 1.5 MiB (`--max-request-bytes`), so no object it keeps is read back larger; an
+/// answer past it is not the object asked for.
+pub const MAX_OBJECT_BYTES: usize = MAX_WATCH_EVENT_BYTES;
+
+/// The largest answer to a GET of a metrics API (`custom.metrics.k8s.io`,
+/// `external.metrics.k8s.io`): those answers are not stored objects but lists the adapter builds,
+/// one item per pod or series (10,000 pods make about 3 MB), so they keep the larger bound.
+pub const MAX_METRICS_ANSWER_BYTES: usize = 64 * 1024 * 1024;
 
 /// The largest watch event: the API server's own limit on a request body,
 /// `MaxRequestBodyBytes: 3 * 1024 * 1024` (k8s.io/apiserver's `NewConfig`: etcd takes requests of
@@ -101,8 +109,23 @@ impl Request {
             MAX_EVENTS_BYTES
         } else if self.verb == "list" {
             usize::try_from(crate::input::read::MAX_INPUT_BYTES).unwrap_or(usize::MAX)
+        } else if self.group.ends_with("metrics.k8s.io") {
+            MAX_METRICS_ANSWER_BYTES
         } else {
             MAX_OBJECT_BYTES
+        }
+    }
+
+    /// What to do about an answer past `max_bytes`.
+    fn past_cap_advice(&self) -> &'static str {
+        if self.verb == "list" {
+            "select fewer objects (-n)"
+        } else if self.group.ends_with("metrics.k8s.io") {
+            "the metrics adapter answers far more than one HPA's metrics: check its selectors"
+        } else {
+            "the API server stores no object over 1.5 MiB (etcd's --max-request-bytes) and \
+             takes no body over 3 MiB, so this is not the object asked for: check that the \
+             kubeconfig's server is the API server, not a proxy that rewrites answers"
         }
     }
 }
@@ -330,11 +353,12 @@ impl Api {
                     if e.is::<http_body_util::LengthLimitError>() {
                         LiveError(format!(
                             "the API server {} answered {} {} with more than {cap} bytes, \
-                             expected at most {} MiB: select fewer objects (-n)",
+                             expected at most {} MiB: {}",
                             self.server,
                             req.verb.to_uppercase(),
                             crate::error::quoted_bare(&req.path),
-                            cap / (1024 * 1024)
+                            cap / (1024 * 1024),
+                            req.past_cap_advice()
                         ))
                     } else {
                         self.transport_error(e.as_ref(), req)
@@ -529,6 +553,31 @@ mod tests {
         ] {
             assert!(!closed_without_goodbye(failure), "{failure}");
         }
+    }
+
+    #[test]
+    fn one_stored_object_is_capped_at_the_api_servers_own_request_limit() {
+        let req = |verb: &'static str, group: &str, resource: &str| Request {
+            path: String::new(),
+            verb,
+            group: group.to_string(),
+            resource: resource.to_string(),
+            namespace: None,
+        };
+        let hpa = req("get", "autoscaling", "horizontalpodautoscalers");
+        assert_eq!(hpa.max_bytes(), 3 * 1024 * 1024);
+        assert_eq!(
+            req("get", "apps", "deployments/scale").max_bytes(),
+            3 * 1024 * 1024
+        );
+        let custom = req("get", "custom.metrics.k8s.io", "pods/requests");
+        assert_eq!(custom.max_bytes(), 64 * 1024 * 1024);
+        assert_eq!(req("list", "", "events").max_bytes(), MAX_EVENTS_BYTES);
+        assert_eq!(
+            req("list", "metrics.k8s.io", "pods").max_bytes(),
+            512 * 1024 * 1024
+        );
+        assert!(hpa.past_cap_advice().contains("not the object asked for"));
     }
 
     #[test]

@@ -52,11 +52,14 @@ pub struct Capture {
     pub namespace: String,
     /// The HPA, as `autoscaling/v2` serves it (JSON).
     pub hpa: String,
-    /// The scale subresource of the target (JSON).
+    /// The scale subresource of the target (JSON), or the API's error answer to its read (a
+    /// `Status`): the controller's sync stops there (FailedGetScale), and so does the capture.
     pub scale: String,
-    /// The target object itself (JSON): its replicas and rollout state for `--target`.
-    pub target_object: String,
-    pub scale_parsed: Scale,
+    /// The target object itself (JSON): its replicas and rollout state for `--target`; `None`
+    /// when the scale read failed.
+    pub target_object: Option<String>,
+    /// The scale read; `None` when it failed.
+    pub scale_parsed: Option<Scale>,
     /// The target, `Kind/name` and the path its scale was read from.
     pub target: String,
     pub scale_path: String,
@@ -107,19 +110,32 @@ pub async fn capture(
     })?;
 
     // The scale does not depend on the metrics that read no pods: ask for both at once.
-    let hpa_name = format!("{namespace}/{name}");
     let (scale, objects, external, events) = tokio::join!(
-        read_scale(api, namespace, &spec.target, &hpa_name),
+        read_scale(api, namespace, &spec.target),
         object_metrics(api, namespace, &spec.metrics),
         external_metrics(api, namespace, &spec.metrics),
         list_events(api, namespace, name),
     );
-    let TargetRead {
-        scale_path,
-        scale,
-        object,
-    } = scale?;
     let (events, events_from) = events?;
+    let (scale_path, scale, object) = match scale? {
+        TargetRead::Read {
+            scale_path,
+            scale,
+            object,
+        } => (scale_path, scale, object),
+        TargetRead::Failed { scale_path, status } => {
+            let stopped = Stopped {
+                namespace,
+                hpa,
+                target: &spec.target,
+                scale_path,
+                status,
+                events: (events, events_from),
+                server_version,
+            };
+            return stopped.capture(api, save_pods);
+        }
+    };
     let (scale_parsed, selector, scope) = answer::scope_of(&scale, &spec.target, namespace)?;
     let objects = objects?;
     let external = external?;
@@ -184,19 +200,13 @@ pub async fn capture(
             "Live: {pod_count} pods listed in {pod_pages} pages of {PAGE_SIZE}."
         ));
     }
-    let (captured_at, clock) = match api.server_time() {
-        Some(t) => (t, Clock::Server),
-        None => (
-            Timestamp(jiff::Timestamp::now().as_millisecond()),
-            Clock::Local,
-        ),
-    };
+    let (captured_at, clock) = dated(api);
     Ok(Capture {
         namespace: namespace.to_string(),
         hpa,
         scale,
-        target_object: object,
-        scale_parsed,
+        target_object: Some(object),
+        scale_parsed: Some(scale_parsed),
         pods: Some(pods),
         target: format!("{}/{}", spec.target.kind, spec.target.name),
         scale_path,
@@ -213,6 +223,64 @@ pub async fn capture(
         clock,
         server_version,
     })
+}
+
+/// When the capture was taken: the API server's clock at its last answer, else this machine's.
+fn dated(api: &Api) -> (Timestamp, Clock) {
+    match api.server_time() {
+        Some(t) => (t, Clock::Server),
+        None => (
+            Timestamp(jiff::Timestamp::now().as_millisecond()),
+            Clock::Local,
+        ),
+    }
+}
+
+/// A capture whose scale read failed: the HPA, its events, and the API's answer to the read.
+struct Stopped<'a> {
+    namespace: &'a str,
+    hpa: String,
+    target: &'a ObjectReference,
+    scale_path: String,
+    status: String,
+    events: (String, &'static str),
+    server_version: Option<String>,
+}
+
+impl Stopped<'_> {
+    // Port of reconcileAutoscaler (horizontal.go): a failed scale read sets AbleToScale False
+    // (FailedGetScale) and returns; no pod or metric is read.
+    fn capture(self, api: &Api, save_pods: Option<std::fs::File>) -> Result<Capture, LiveError> {
+        if let Some(mut file) = save_pods {
+            // No pod is read: the capture's pods file is an empty list.
+            let empty = "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[]}\n";
+            std::io::Write::write_all(&mut file, empty.as_bytes())
+                .map_err(|e| LiveError(format!("cannot write the capture's {PODS_FILE}: {e}")))?;
+        }
+        let (captured_at, clock) = dated(api);
+        Ok(Capture {
+            namespace: self.namespace.to_string(),
+            hpa: self.hpa,
+            scale: self.status,
+            target_object: None,
+            scale_parsed: None,
+            pods: None,
+            target: format!("{}/{}", self.target.kind, self.target.name),
+            scale_path: self.scale_path,
+            pod_count: 0,
+            pod_pages: 0,
+            metrics: None,
+            metric_files: MetricFiles::default(),
+            events: self.events.0,
+            events_from: self.events.1,
+            nodes: None,
+            diagnostics: Vec::new(),
+            notes: Vec::new(),
+            captured_at,
+            clock,
+            server_version: self.server_version,
+        })
+    }
 }
 
 /// `/version`: the server's release, whose controller rules apply. Any failure leaves it
@@ -575,28 +643,26 @@ pub(super) fn group_of(api_version: &str) -> &str {
 
 // Port of the scale read of reconcileAutoscaler (horizontal.go): the RESTMapper names the
 // target's resource, then scaleNamespacer.Get reads its scale subresource. The object itself is
-// read too, as `kubectl get KIND NAME -o json` prints it: what `--target` reads offline.
+// read too, as `kubectl get KIND NAME -o json` prints it: what `--target` reads offline. A kind
+// the API does not serve (RESTMappings' NoKindMatchError), a kind without `/scale` and a scale
+// read answered 404 are the controller's FailedGetScale, with the error's text, as `audit`
+// reads them (`scales::read`): an answer, not a failure of hpacalc.
 async fn read_scale(
     api: &Api,
     namespace: &str,
     target: &ObjectReference,
-    hpa: &str,
 ) -> Result<TargetRead, LiveError> {
-    let what = format!("{}/{} ({})", target.kind, target.name, target.api_version);
+    let failed = |scale_path: String, message: &str| TargetRead::Failed {
+        scale_path,
+        status: status_text(message, 404),
+    };
     let Some((resource, has_scale)) = discover(api, &target.api_version, &target.kind).await?
     else {
-        return Err(LiveError(format!(
-            "the target of HPA {hpa}, {what}: the API server {} serves no kind {} in {} (is its \
-             CRD installed?)",
-            api.server, target.kind, target.api_version
-        )));
+        let group = group_of(&target.api_version);
+        let kind = &target.kind;
+        let message = format!("no matches for kind \"{kind}\" in group \"{group}\"");
+        return Ok(failed(String::new(), &message));
     };
-    if !has_scale {
-        return Err(LiveError(format!(
-            "the target of HPA {hpa}, {what}, has no scale subresource: the controller cannot \
-             scale it (FailedGetScale)"
-        )));
-    }
     let req = Request {
         path: format!(
             "{}/namespaces/{}/{resource}/{}/scale",
@@ -609,6 +675,11 @@ async fn read_scale(
         resource: format!("{resource}/scale"),
         namespace: Some(namespace.into()),
     };
+    if !has_scale {
+        // The API server answers a path it does not serve with a bare 404.
+        let message = "the server could not find the requested resource";
+        return Ok(failed(req.path, message));
+    }
     // The object itself, for its owners and rollout state (`--target`), read with its scale.
     let object_req = Request {
         path: req.path.trim_end_matches("/scale").to_string(),
@@ -618,14 +689,6 @@ async fn read_scale(
         namespace: req.namespace.clone(),
     };
     let (scale, object) = tokio::join!(api.get(&req), api.get(&object_req));
-    let not_found = |message: &str| {
-        LiveError(format!(
-            "the target of HPA {hpa}, {what}, not found in namespace {namespace}: the API server \
-             answered its scale read with {}, and the controller answers FailedGetScale with \
-             that message",
-            crate::error::quoted(message)
-        ))
-    };
     let scale = match scale? {
         Ok(text) => text,
         Err(r) if r.code == 404 => {
@@ -633,27 +696,44 @@ async fn read_scale(
                 "" => req.resource.clone(),
                 group => format!("{}.{group}", req.resource),
             };
-            return Err(not_found(&client_error_message(&r, "get", &group_resource)));
+            let message = client_error_message(&r, "get", &group_resource);
+            return Ok(failed(req.path, &message));
         }
         Err(r) => return Err(refused(api, &req, &r)),
     };
     let object = match object? {
         Ok(text) => text,
-        Err(r) if r.code == 404 => return Err(not_found(&r.message)),
+        Err(r) if r.code == 404 => {
+            return Err(LiveError(format!(
+                "the target {}/{} of the HPA answered its scale read, then GET {} answered \
+                 {}: it was deleted between the two reads; run again",
+                target.kind,
+                target.name,
+                object_req.path,
+                crate::error::quoted(&r.message)
+            )));
+        }
         Err(r) => return Err(refused(api, &object_req, &r)),
     };
-    Ok(TargetRead {
+    Ok(TargetRead::Read {
         scale_path: req.path,
         scale,
         object,
     })
 }
 
-/// The target's scale subresource and the target object, as served.
-struct TargetRead {
-    scale_path: String,
-    scale: String,
-    object: String,
+/// The target's scale subresource and the target object, as served; or the API's error answer
+/// to the scale read (a `Status`), where the controller's sync stops.
+enum TargetRead {
+    Read {
+        scale_path: String,
+        scale: String,
+        object: String,
+    },
+    Failed {
+        scale_path: String,
+        status: String,
+    },
 }
 
 /// One `List` text of the given items.

@@ -264,7 +264,9 @@ impl Session {
             self.api.context,
             self.api.server,
             capture.pod_count,
-            capture.scale_parsed.selector.as_deref().unwrap_or_default()
+            (capture.scale_parsed.as_ref())
+                .and_then(|s| s.selector.as_deref())
+                .unwrap_or_default()
         )];
         notes.extend(rules.map(|(_, line)| line));
         if let Some(dir) = save {
@@ -303,7 +305,8 @@ impl Session {
 struct Files {
     hpa: Text,
     scale: Text,
-    target: Text,
+    /// The target object; `None` when its scale read failed (and no pod was read).
+    target: Option<Text>,
     metrics: Option<Text>,
     /// The custom and external metrics APIs' answers (and error answers), with their flags.
     metric_files: Vec<(&'static str, Text)>,
@@ -317,7 +320,7 @@ impl Files {
         Ok(Files {
             hpa: Text::new("hpa.yaml", to_yaml(&capture.hpa)?),
             scale: text("scale.json", &capture.scale),
-            target: text(fetch::TARGET_FILE, &capture.target_object),
+            target: (capture.target_object.as_deref()).map(|t| text(fetch::TARGET_FILE, t)),
             metrics: capture.metrics.as_deref().map(|t| text("metrics.json", t)),
             metric_files: (capture.metric_files.files())
                 .map(|(flag, file, t)| (flag, text(file, t)))
@@ -330,12 +333,11 @@ impl Files {
 
     /// The offline command's arguments, with file names relative to the capture directory.
     fn command(&self, capture: &fetch::Capture, passthrough: &[String]) -> Vec<String> {
-        let mut files: Vec<(&str, &str)> = vec![
-            ("--hpa", &self.hpa.name),
-            ("--scale", &self.scale.name),
-            ("--target", &self.target.name),
-            ("--pods", fetch::PODS_FILE),
-        ];
+        let mut files: Vec<(&str, &str)> =
+            vec![("--hpa", &self.hpa.name), ("--scale", &self.scale.name)];
+        if let Some(target) = &self.target {
+            files.extend([("--target", &*target.name), ("--pods", fetch::PODS_FILE)]);
+        }
         files.extend(self.metrics.iter().map(|t| ("--metrics", t.name.as_str())));
         files.extend(self.metric_files.iter().map(|(f, t)| (*f, t.name.as_str())));
         files.push(("--events", &self.events.name));
@@ -359,8 +361,9 @@ impl Files {
         capture: &fetch::Capture,
         args: &[String],
     ) -> Result<()> {
-        let texts = [&self.hpa, &self.scale, &self.target]
+        let texts = [&self.hpa, &self.scale]
             .into_iter()
+            .chain(&self.target)
             .chain(&self.metrics)
             .chain(self.metric_files.iter().map(|(_, t)| t))
             .chain([&self.events])
@@ -402,7 +405,7 @@ impl Files {
             external_metrics,
             scale: Some(self.scale),
             scale_error: None,
-            target: Some(Given::Text(self.target)),
+            target: self.target.map(Given::Text),
             history,
             events: Some(self.events),
             nodes,
