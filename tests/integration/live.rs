@@ -900,7 +900,7 @@ pub(crate) fn audit_live(args: &[&str]) -> Test {
 }
 
 const DUMP_FILES: [&str; 4] = [
-    "--cluster",
+    "--dump",
     "fixtures/cluster/dump/cluster.json",
     "--metrics",
     "fixtures/cluster/dump/metrics.json",
@@ -942,7 +942,7 @@ fn audit_live_with_metrics_unavailable_equals_the_offline_error_status() {
     args.extend(now);
     let live = audit_live(&args).schema("audit").json();
     let mut offline = vec![
-        "--cluster",
+        "--dump",
         "fixtures/cluster/dump/cluster.json",
         "--metrics",
         "fixtures/cluster/dump/metrics-down.json",
@@ -1087,7 +1087,7 @@ fn audit_live_reads_each_hpas_external_metrics_as_the_offline_files_give_them() 
     std::fs::write(&external, answer.to_string()).unwrap();
     let mut offline_args = vec![
         "audit",
-        "--cluster",
+        "--dump",
         cluster.to_str().unwrap(),
         "--metrics",
         "fixtures/cluster/dump/metrics.json",
@@ -1153,7 +1153,7 @@ fn audit_live_and_files_are_one_or_the_other() {
         &[
             "audit",
             "-A",
-            "--cluster",
+            "--dump",
             "fixtures/cluster/dump/cluster.json",
         ],
         &["audit", "-n", "shop", "--events", "events.json"],
