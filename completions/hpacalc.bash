@@ -353,7 +353,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__audit)
-            opts="-A -n -v -f -o -h --dump --cluster --all-namespaces --namespace --kubeconfig --context --user --v --request-timeout --filename --metrics --custom-metrics --external-metrics --nodes --node-group-max --events --output --fail-on --now --sync-period --tolerance --kube-version --feature-gates --help"
+            opts="-A -n -s -v -f -o -h --dump --cluster --all-namespaces --namespace --kubeconfig --context --user --server --token --insecure-skip-tls-verify --as --as-group --v --request-timeout --filename --metrics --custom-metrics --external-metrics --nodes --node-group-max --events --output --fail-on --now --sync-period --tolerance --kube-version --feature-gates --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -384,6 +384,26 @@ _hpacalc() {
                     return 0
                     ;;
                 --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -217,6 +217,10 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s n -l namespace
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l context -d 'The kubeconfig context to use (default: its current-context)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l user -d 'The kubeconfig user to use instead of the context\'s, as kubectl\'s --user' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s s -l server -d 'The API server\'s address, as kubectl\'s --server: over the kubeconfig cluster\'s (no kubeconfig is needed with it)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l token -d 'Bearer token for the API server, as kubectl\'s --token: over the kubeconfig user\'s credentials' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l as -d 'The user to impersonate, as kubectl\'s --as (a user, or system:serviceaccount:NS:NAME)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l as-group -d 'A group to impersonate, as kubectl\'s --as-group (repeatable; needs --as)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s v -l v -d 'kubectl\'s log level: 6 or more logs each API request (method, URL, status, time) on stderr' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s f -l filename -d 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)' -r -F
@@ -240,6 +244,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l tolerance -d '
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s A -l all-namespaces -d 'Live: list every namespace of the cluster (kubeconfig) instead of reading files'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate, as kubectl\'s flag (the kubeconfig\'s CA is unused)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand mcp" -l call-timeout -d 'The longest one tool call may take; a call still running then is answered with an error' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand mcp" -l kubeconfig -d 'Path to the kubeconfig file of the live tools (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F

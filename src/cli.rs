@@ -370,27 +370,8 @@ pub struct LiveFlags {
     #[arg(long, value_name = "NAME")]
     pub user: Option<String>,
 
-    /// The API server's address, as kubectl's --server: over the kubeconfig cluster's (no
-    /// kubeconfig is needed with it)
-    #[arg(long, short = 's', value_name = "URL")]
-    pub server: Option<String>,
-
-    /// Bearer token for the API server, as kubectl's --token: over the kubeconfig user's
-    /// credentials
-    #[arg(long, value_name = "TOKEN")]
-    pub token: Option<String>,
-
-    /// Do not check the server's certificate, as kubectl's flag (the kubeconfig's CA is unused)
-    #[arg(long)]
-    pub insecure_skip_tls_verify: bool,
-
-    /// The user to impersonate, as kubectl's --as (a user, or system:serviceaccount:NS:NAME)
-    #[arg(long = "as", value_name = "USER")]
-    pub as_user: Option<String>,
-
-    /// A group to impersonate, as kubectl's --as-group (repeatable; needs --as)
-    #[arg(long = "as-group", value_name = "GROUP", requires = "as_user")]
-    pub as_group: Vec<String>,
+    #[command(flatten)]
+    pub auth: AuthFlags,
 
     /// kubectl's log level: 6 or more logs each API request (method, URL, status, time) on
     /// stderr
@@ -417,6 +398,33 @@ pub struct LiveFlags {
     /// Stop --watch after N evaluations (for tests)
     #[arg(long, value_name = "N", requires = "watch", hide = true)]
     pub watch_count: Option<u64>,
+}
+
+/// kubectl's connection flags over the kubeconfig (genericclioptions `ConfigFlags`): one HPA,
+/// a list (`-n`, `-A`) and `audit -n`/`-A`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct AuthFlags {
+    /// The API server's address, as kubectl's --server: over the kubeconfig cluster's (no
+    /// kubeconfig is needed with it)
+    #[arg(long, short = 's', value_name = "URL")]
+    pub server: Option<String>,
+
+    /// Bearer token for the API server, as kubectl's --token: over the kubeconfig user's
+    /// credentials
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+
+    /// Do not check the server's certificate, as kubectl's flag (the kubeconfig's CA is unused)
+    #[arg(long)]
+    pub insecure_skip_tls_verify: bool,
+
+    /// The user to impersonate, as kubectl's --as (a user, or system:serviceaccount:NS:NAME)
+    #[arg(long = "as", value_name = "USER")]
+    pub as_user: Option<String>,
+
+    /// A group to impersonate, as kubectl's --as-group (repeatable; needs --as)
+    #[arg(long = "as-group", value_name = "GROUP", requires = "as_user")]
+    pub as_group: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -649,6 +657,9 @@ pub struct AuditArgs {
     /// The kubeconfig user to use instead of the context's, as kubectl's --user
     #[arg(long, value_name = "NAME", help_heading = "Live")]
     pub user: Option<String>,
+
+    #[command(flatten, next_help_heading = "Live")]
+    pub auth: AuthFlags,
 
     /// kubectl's log level: 6 or more logs each API request (method, URL, status, time) on
     /// stderr

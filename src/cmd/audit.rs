@@ -16,6 +16,7 @@ use crate::term::{terminal, warn, write_stdout};
 use crate::work::audit::{DumpFacts, Places, of_dump, static_audit};
 
 pub fn run(args: &AuditArgs) -> Result<()> {
+    refuse_live_flags(args)?;
     let (audit, places) = if args.manifests.is_empty() {
         cluster(args)?
     } else {
@@ -51,6 +52,31 @@ pub fn run(args: &AuditArgs) -> Result<()> {
     Ok(())
 }
 
+/// The connection flags read the cluster: with the files of a dump or manifests they would be
+/// ignored, so they are a usage error.
+fn refuse_live_flags(args: &AuditArgs) -> Result<()> {
+    if args.all_namespaces || args.namespace.is_some() {
+        return Ok(());
+    }
+    let auth = &args.auth;
+    let given = [
+        ("--kubeconfig", args.kubeconfig.is_some()),
+        ("--context", args.context.is_some()),
+        ("--user", args.user.is_some()),
+        ("--server", auth.server.is_some()),
+        ("--token", auth.token.is_some()),
+        ("--insecure-skip-tls-verify", auth.insecure_skip_tls_verify),
+        ("--as", auth.as_user.is_some()),
+    ];
+    if let Some((flag, _)) = given.iter().find(|(_, set)| *set) {
+        anyhow::bail!(crate::error::UsageError(format!(
+            "{flag} is for the live cluster (-n NAMESPACE or -A), and the input here is files: \
+             drop {flag}, or read the cluster with -n or -A"
+        )));
+    }
+    Ok(())
+}
+
 /// `--dump` (or the live cluster): the decision of every HPA and the findings.
 fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
     let live = args.all_namespaces || args.namespace.is_some();
@@ -74,9 +100,9 @@ fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
             context: args.context.as_deref(),
             cluster: kube_cluster,
             user: args.user.as_deref(),
+            overrides: crate::cmd::live::overrides(&args.auth),
             timeout: crate::input::live::request_timeout(&args.request_timeout)?,
             verbosity: args.verbosity,
-            ..Default::default()
         };
         crate::input::live::cluster::read(&settings, args.namespace.as_deref())?
     } else {

@@ -35,7 +35,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         user: cli.live.user.as_deref(),
         timeout: crate::input::live::request_timeout(&cli.live.request_timeout)?,
         verbosity: cli.live.verbosity,
-        overrides: crate::cmd::live::overrides(&cli.live),
+        overrides: crate::cmd::live::overrides(&cli.live.auth),
     };
     let mut dump = crate::input::live::cluster::read(&connection, namespace)?;
     if let Some(selector) = &selector {

@@ -5,7 +5,7 @@ use anyhow::Result;
 use clap::Parser;
 
 use crate::calc;
-use crate::cli::{Cli, LiveFlags, OutputFormat};
+use crate::cli::{AuthFlags, Cli, OutputFormat};
 use crate::cmd::evaluate::report_exporter;
 use crate::error::UsageError;
 use crate::input::live::kubeconfig::Overrides;
@@ -39,7 +39,7 @@ pub fn open(cli: &Cli, name: &str) -> Result<Session> {
         user: cli.live.user.clone(),
         timeout,
         verbosity: cli.live.verbosity,
-        overrides: overrides(&cli.live),
+        overrides: overrides(&cli.live.auth),
         namespace: cli.namespace.clone(),
         save: cli.live.save.clone(),
         with_nodes: cli.live.nodes_from_cluster,
@@ -57,7 +57,7 @@ pub fn open(cli: &Cli, name: &str) -> Result<Session> {
 }
 
 /// kubectl's `--server`, `--token`, `--insecure-skip-tls-verify`, `--as` and `--as-group`.
-pub fn overrides(flags: &LiveFlags) -> Overrides {
+pub fn overrides(flags: &AuthFlags) -> Overrides {
     Overrides {
         server: flags.server.clone(),
         insecure_skip_tls_verify: flags.insecure_skip_tls_verify,

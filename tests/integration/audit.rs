@@ -500,3 +500,22 @@ fn audit_markdown_has_one_row_per_hpa_and_the_findings() {
         );
     }
 }
+
+/// The connection flags read the cluster: with a dump's files they would be ignored, so they are
+/// a usage error (exit 2), nothing on stdout.
+#[test]
+fn connection_flags_with_a_dump_are_usage_errors() {
+    for flag in [
+        &["--token", "t"][..],
+        &["--context", "prod"],
+        &["--as", "jane"],
+    ] {
+        let o = Test::new()
+            .args(["audit", "--dump", "fixtures/cluster/dump/cluster.json"])
+            .args(flag)
+            .status(2)
+            .stdout("")
+            .run();
+        assert!(stderr(&o).contains(flag[0]), "{}", stderr(&o));
+    }
+}
