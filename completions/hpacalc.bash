@@ -83,7 +83,7 @@ _hpacalc() {
 
     case "${cmd}" in
         hpacalc)
-            opts="-f -n -l -o -v -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --node-groups --expander --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --cluster --user --v --request-timeout --save --watch --nodes-from-cluster --watch-count --set-request --set-limit --scale-up-tolerance --scale-down-tolerance --min --max --what-if --help --version rbac serve rules schema completions simulate diff audit mcp help"
+            opts="-f -n -A -l -o -s -v -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --all-namespaces --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --brief --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --node-groups --expander --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --cluster --user --server --token --insecure-skip-tls-verify --as --as-group --v --request-timeout --save --watch --nodes-from-cluster --watch-count --set-request --set-limit --scale-up-tolerance --scale-down-tolerance --min --max --what-if --help --version rbac serve rules schema completions simulate diff audit mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -174,11 +174,11 @@ _hpacalc() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml summary markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml summary markdown" -- "${cur}"))
                     return 0
                     ;;
                 --tolerance)
@@ -277,6 +277,26 @@ _hpacalc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -333,12 +353,16 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__audit)
-            opts="-A -n -v -f -o -h --cluster --all-namespaces --namespace --kubeconfig --context --user --v --request-timeout --filename --metrics --custom-metrics --external-metrics --nodes --node-group-max --events --output --fail-on --now --sync-period --tolerance --kube-version --feature-gates --help"
+            opts="-A -n -s -v -f -o -h --dump --cluster --all-namespaces --namespace --kubeconfig --context --user --server --token --insecure-skip-tls-verify --as --as-group --v --request-timeout --filename --metrics --custom-metrics --external-metrics --nodes --node-group-max --events --output --fail-on --now --sync-period --tolerance --kube-version --feature-gates --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --dump)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --cluster)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -360,6 +384,26 @@ _hpacalc() {
                     return 0
                     ;;
                 --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -408,11 +452,11 @@ _hpacalc() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml sarif markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml sarif markdown" -- "${cur}"))
                     return 0
                     ;;
                 --fail-on)

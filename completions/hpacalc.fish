@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_hpacalc_global_optspecs
-    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= node-groups= expander= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= cluster= user= v/v= request-timeout= save= watch nodes-from-cluster watch-count= set-request= set-limit= scale-up-tolerance= scale-down-tolerance= min= max= what-if= h/help V/version
+    string join \n f/hpa= pods= metrics= custom-metrics= external-metrics= scale= n/namespace= A/all-namespaces l/selector= name= current-replicas= target= status-replicas= metric-value= metric-failures= last-active= history= events= print-hpa now= o/output= brief tolerance= cpu-initialization-period= initial-readiness-delay= downscale-stabilization= sync-period= kube-version= feature-gates= metrics-window= node-allocatable= existing-nodes= daemonset-requests= node-group-max= max-nodes-total= pod-request= nodes= all-pods= node-groups= expander= scale-down-utilization-threshold= scale-down-unneeded-time= kubeconfig= context= cluster= user= s/server= token= insecure-skip-tls-verify as= as-group= v/v= request-timeout= save= watch nodes-from-cluster watch-count= set-request= set-limit= scale-up-tolerance= scale-down-tolerance= min= max= what-if= h/help V/version
 end
 
 function __fish_hpacalc_needs_command
@@ -45,7 +45,9 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l now -d 'Evaluation time
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s o -l output -d 'Output format' -r -f -a "table\t'Step-by-step table'
 wide\t'The table plus each pod\'s class and reason'
 json\t'One JSON object'
-yaml\t'The same object as YAML'"
+yaml\t'The same object as YAML'
+summary\t'The decision line, the first WHY line and one line per other cause (as --brief)'
+markdown\t'A report to paste into a ticket: the decision, WHY and the steps as Markdown tables'"
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l tolerance -d '--horizontal-pod-autoscaler-tolerance' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l cpu-initialization-period -d '--horizontal-pod-autoscaler-cpu-initialization-period' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l initial-readiness-delay -d '--horizontal-pod-autoscaler-initial-readiness-delay' -r
@@ -70,6 +72,10 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l kubeconfig -d 'Path to 
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l context -d 'The kubeconfig context to use (default: its current-context)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l cluster -d 'The kubeconfig cluster to use instead of the context\'s, as kubectl\'s --cluster' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l user -d 'The kubeconfig user to use instead of the context\'s, as kubectl\'s --user' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -s s -l server -d 'The API server\'s address, as kubectl\'s --server: over the kubeconfig cluster\'s (no kubeconfig is needed with it)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l token -d 'Bearer token for the API server, as kubectl\'s --token: over the kubeconfig user\'s credentials' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l as -d 'The user to impersonate, as kubectl\'s --as (a user, or system:serviceaccount:NS:NAME)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l as-group -d 'A group to impersonate, as kubectl\'s --as-group (repeatable; needs --as)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s v -l v -d 'kubectl\'s log level: 6 or more logs each API request (method, URL, status, time) on stderr' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l save -d 'Also write what was read as offline files, with command.txt to reproduce the answer' -r -F
@@ -81,7 +87,10 @@ complete -c hpacalc -n "__fish_hpacalc_needs_command" -l scale-down-tolerance -d
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l min -d 'Set spec.minReplicas' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l max -d 'Set spec.maxReplicas' -r
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l what-if -d 'What if KEY were VALUE: the decision before and after, in one report (repeatable; KEY is a what-if flag or a controller flag without its dashes: tolerance=0.05, kube-version=1.32, set-request=app.cpu=250m)' -r
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -s A -l all-namespaces -d 'List every HPA of every namespace of the cluster, as `kubectl get hpa -A`, each with hpacalc\'s decision (without an HPA, `-n NAMESPACE` lists one namespace\'s)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l print-hpa -d 'Print only the normalized autoscaling/v2 HPA used (defaults filled), YAML or `-o json`'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l brief -d 'Print only the answer: the decision line, the first WHY line and one line per other cause (the same as `-o summary`)'
+complete -c hpacalc -n "__fish_hpacalc_needs_command" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate, as kubectl\'s flag (the kubeconfig\'s CA is unused)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l watch -d 'Re-evaluate every --sync-period until Ctrl-C, keeping the controller\'s memory'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -l nodes-from-cluster -d 'Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and --all-pods)'
 complete -c hpacalc -n "__fish_hpacalc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -202,11 +211,16 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l tolerance -d '-
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l cluster -d 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l dump -d 'A cluster dump, `kubectl get hpa,deploy,sts,rs,pods,pdb -A -o json|yaml` (repeatable; a List or single objects; VPAs and KEDA ScaledObjects are used when present)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l cluster -d 'Live (-n, -A): the kubeconfig cluster to use instead of the context\'s, as kubectl\'s --cluster. Without -n or -A there is no kubeconfig to name: the old spelling of --dump' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s n -l namespace -d 'Live: list one namespace of the cluster (kubeconfig) instead of reading files' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l context -d 'The kubeconfig context to use (default: its current-context)' -r
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l user -d 'The kubeconfig user to use instead of the context\'s, as kubectl\'s --user (the cluster is the context\'s: --cluster names the dump here)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l user -d 'The kubeconfig user to use instead of the context\'s, as kubectl\'s --user' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s s -l server -d 'The API server\'s address, as kubectl\'s --server: over the kubeconfig cluster\'s (no kubeconfig is needed with it)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l token -d 'Bearer token for the API server, as kubectl\'s --token: over the kubeconfig user\'s credentials' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l as -d 'The user to impersonate, as kubectl\'s --as (a user, or system:serviceaccount:NS:NAME)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l as-group -d 'A group to impersonate, as kubectl\'s --as-group (repeatable; needs --as)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s v -l v -d 'kubectl\'s log level: 6 or more logs each API request (method, URL, status, time) on stderr' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s f -l filename -d 'Manifests only (a folder of YAML or JSON, e.g. `helm template` output): static checks, no decision (repeatable)' -r -F
@@ -220,7 +234,8 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s o -l output -d
 wide\t'The table plus each HPA\'s metric values'
 json\t'{"schemaVersion", "summary", "hpas", "unevaluated", "findings"}'
 yaml\t'The same object as YAML'
-sarif\t'SARIF 2.1.0, each finding at its HPA\'s file and line (with -f)'"
+sarif\t'SARIF 2.1.0, each finding at its HPA\'s file and line (with -f)'
+markdown\t'A report to paste into a ticket: the counts, one row per HPA with its decision and first WHY line, the findings'"
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l fail-on -d 'Exit with 3 when a finding of this severity or above exists' -r -f -a "warning\t'Warnings and errors'
 error\t'Errors only'"
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l now -d 'Evaluation time, RFC 3339 (default: the newest time in the dump, else now)' -r
@@ -229,6 +244,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l tolerance -d '
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l kube-version -d 'Apply the controller rules of this Kubernetes release (1.27 to 1.37)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s A -l all-namespaces -d 'Live: list every namespace of the cluster (kubeconfig) instead of reading files'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate, as kubectl\'s flag (the kubeconfig\'s CA is unused)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand mcp" -l call-timeout -d 'The longest one tool call may take; a call still running then is answered with an error' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand mcp" -l kubeconfig -d 'Path to the kubeconfig file of the live tools (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)' -r -F

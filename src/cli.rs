@@ -37,7 +37,7 @@ pub struct Cli {
         long,
         short = 'f',
         value_name = "FILE",
-        required_unless_present = "live_hpa"
+        required_unless_present_any = ["live_hpa", "namespace", "all_namespaces"]
     )]
     pub hpa: Option<PathBuf>,
 
@@ -79,6 +79,15 @@ pub struct Cli {
     /// taken to be in this one; an HPA in another namespace is an error, as with kubectl -f.
     #[arg(long, short = 'n', value_name = "NAMESPACE")]
     pub namespace: Option<String>,
+
+    /// List every HPA of every namespace of the cluster, as `kubectl get hpa -A`, each with
+    /// hpacalc's decision (without an HPA, `-n NAMESPACE` lists one namespace's)
+    #[arg(
+        long,
+        short = 'A',
+        conflicts_with_all = ["namespace", "live_hpa", "hpa"]
+    )]
+    pub all_namespaces: bool,
 
     /// The target's label selector, kubectl syntax (`app=web,tier in (front)`)
     ///
@@ -159,6 +168,11 @@ pub struct Cli {
     /// Output format
     #[arg(short = 'o', long = "output", value_enum, default_value_t = OutputFormat::Table)]
     pub output: OutputFormat,
+
+    /// Print only the answer: the decision line, the first WHY line and one line per other
+    /// cause (the same as `-o summary`)
+    #[arg(long, conflicts_with = "output")]
+    pub brief: bool,
 
     /// --horizontal-pod-autoscaler-tolerance
     #[arg(
@@ -338,60 +352,79 @@ pub struct NodeFlags {
 
 /// Live mode: the cluster as the input, as kubectl reaches it.
 #[derive(Debug, Clone, Default, clap::Args)]
-#[command(next_help_heading = "Live (with a positional HPA name)")]
+#[command(next_help_heading = "Live (an HPA's name, or -n NAMESPACE or -A to list every HPA)")]
 pub struct LiveFlags {
     /// Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else in-cluster)
-    #[arg(long, value_name = "FILE", requires = "live_hpa")]
+    #[arg(long, value_name = "FILE")]
     pub kubeconfig: Option<PathBuf>,
 
     /// The kubeconfig context to use (default: its current-context)
-    #[arg(long, value_name = "NAME", requires = "live_hpa")]
+    #[arg(long, value_name = "NAME")]
     pub context: Option<String>,
 
     /// The kubeconfig cluster to use instead of the context's, as kubectl's --cluster
-    #[arg(long, value_name = "NAME", requires = "live_hpa")]
+    #[arg(long, value_name = "NAME")]
     pub cluster: Option<String>,
 
     /// The kubeconfig user to use instead of the context's, as kubectl's --user
-    #[arg(long, value_name = "NAME", requires = "live_hpa")]
+    #[arg(long, value_name = "NAME")]
     pub user: Option<String>,
+
+    #[command(flatten)]
+    pub auth: AuthFlags,
 
     /// kubectl's log level: 6 or more logs each API request (method, URL, status, time) on
     /// stderr
-    #[arg(
-        short = 'v',
-        long = "v",
-        value_name = "N",
-        default_value_t = 0,
-        requires = "live_hpa"
-    )]
+    #[arg(short = 'v', long = "v", value_name = "N", default_value_t = 0)]
     pub verbosity: u8,
 
     /// How long to wait for each API request (`0` waits without limit)
-    #[arg(
-        long,
-        value_name = "DURATION",
-        default_value = "30s",
-        requires = "live_hpa"
-    )]
+    #[arg(long, value_name = "DURATION", default_value = "30s")]
     pub request_timeout: String,
 
     /// Also write what was read as offline files, with command.txt to reproduce the answer
-    #[arg(long, value_name = "DIR", requires = "live_hpa")]
+    #[arg(long, value_name = "DIR")]
     pub save: Option<PathBuf>,
 
     /// Re-evaluate every --sync-period until Ctrl-C, keeping the controller's memory
-    #[arg(long, requires = "live_hpa", conflicts_with = "save")]
+    #[arg(long, conflicts_with = "save")]
     pub watch: bool,
 
     /// Also read the nodes and every pod of the cluster for the Nodes section (as --nodes and
     /// --all-pods)
-    #[arg(long, requires = "live_hpa")]
+    #[arg(long)]
     pub nodes_from_cluster: bool,
 
     /// Stop --watch after N evaluations (for tests)
     #[arg(long, value_name = "N", requires = "watch", hide = true)]
     pub watch_count: Option<u64>,
+}
+
+/// kubectl's connection flags over the kubeconfig (genericclioptions `ConfigFlags`): one HPA,
+/// a list (`-n`, `-A`) and `audit -n`/`-A`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct AuthFlags {
+    /// The API server's address, as kubectl's --server: over the kubeconfig cluster's (no
+    /// kubeconfig is needed with it)
+    #[arg(long, short = 's', value_name = "URL")]
+    pub server: Option<String>,
+
+    /// Bearer token for the API server, as kubectl's --token: over the kubeconfig user's
+    /// credentials
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+
+    /// Do not check the server's certificate, as kubectl's flag (the kubeconfig's CA is unused)
+    #[arg(long)]
+    pub insecure_skip_tls_verify: bool,
+
+    /// The user to impersonate, as kubectl's --as (a user, or system:serviceaccount:NS:NAME)
+    #[arg(long = "as", value_name = "USER")]
+    pub as_user: Option<String>,
+
+    /// A group to impersonate, as kubectl's --as-group (repeatable; needs --as)
+    #[arg(long = "as-group", value_name = "GROUP", requires = "as_user")]
+    pub as_group: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -578,16 +611,27 @@ pub struct AuditArgs {
     #[arg(
         long,
         value_name = "FILE",
-        required_unless_present_any = ["manifests", "all_namespaces", "namespace"],
+        required_unless_present_any = ["manifests", "all_namespaces", "namespace", "cluster"],
         num_args = 1..
     )]
-    pub cluster: Vec<PathBuf>,
+    pub dump: Vec<PathBuf>,
+
+    /// Live (-n, -A): the kubeconfig cluster to use instead of the context's, as kubectl's
+    /// --cluster. Without -n or -A there is no kubeconfig to name: the old spelling of --dump
+    #[arg(
+        long,
+        value_name = "NAME",
+        num_args = 1..,
+        conflicts_with_all = ["manifests", "dump"],
+        help_heading = "Live"
+    )]
+    pub cluster: Vec<String>,
 
     /// Live: list every namespace of the cluster (kubeconfig) instead of reading files
     #[arg(
         short = 'A',
         long,
-        conflicts_with_all = ["cluster", "manifests", "metrics", "namespace", "custom_metrics", "external_metrics", "events"],
+        conflicts_with_all = ["dump", "manifests", "metrics", "namespace", "custom_metrics", "external_metrics", "events"],
         help_heading = "Live"
     )]
     pub all_namespaces: bool,
@@ -597,7 +641,7 @@ pub struct AuditArgs {
         short = 'n',
         long,
         value_name = "NAMESPACE",
-        conflicts_with_all = ["cluster", "manifests", "metrics", "custom_metrics", "external_metrics", "events"],
+        conflicts_with_all = ["dump", "manifests", "metrics", "custom_metrics", "external_metrics", "events"],
         help_heading = "Live"
     )]
     pub namespace: Option<String>,
@@ -610,10 +654,12 @@ pub struct AuditArgs {
     #[arg(long, value_name = "NAME", help_heading = "Live")]
     pub context: Option<String>,
 
-    /// The kubeconfig user to use instead of the context's, as kubectl's --user (the cluster is
-    /// the context's: --cluster names the dump here)
+    /// The kubeconfig user to use instead of the context's, as kubectl's --user
     #[arg(long, value_name = "NAME", help_heading = "Live")]
     pub user: Option<String>,
+
+    #[command(flatten, next_help_heading = "Live")]
+    pub auth: AuthFlags,
 
     /// kubectl's log level: 6 or more logs each API request (method, URL, status, time) on
     /// stderr
@@ -641,7 +687,7 @@ pub struct AuditArgs {
         short = 'f',
         long = "filename",
         value_name = "DIR|FILE",
-        conflicts_with_all = ["cluster", "metrics", "nodes", "events", "custom_metrics", "external_metrics"]
+        conflicts_with_all = ["dump", "cluster", "metrics", "nodes", "events", "custom_metrics", "external_metrics"]
     )]
     pub manifests: Vec<PathBuf>,
 
@@ -698,6 +744,9 @@ pub enum AuditFormat {
     Yaml,
     /// SARIF 2.1.0, each finding at its HPA's file and line (with -f)
     Sarif,
+    /// A report to paste into a ticket: the counts, one row per HPA with its decision and first
+    /// WHY line, the findings
+    Markdown,
 }
 
 /// `--fail-on`: the least severe finding that fails the run.
@@ -1041,6 +1090,11 @@ pub enum OutputFormat {
     Json,
     /// The same object as YAML
     Yaml,
+    /// The decision line, the first WHY line and one line per other cause (as --brief)
+    #[value(alias = "brief")]
+    Summary,
+    /// A report to paste into a ticket: the decision, WHY and the steps as Markdown tables
+    Markdown,
 }
 
 /// The name a plugin binary has: kubectl runs `kubectl hpacalc ...` as `kubectl-hpacalc ...`.
@@ -1086,6 +1140,9 @@ where
         Err(e) => return Err(e),
     };
     let mut cli = Cli::from_arg_matches(&matches)?;
+    if cli.brief {
+        cli.output = OutputFormat::Summary;
+    }
     if let Some(given) = cli.live_hpa.take() {
         match positional_hpa(&given).map_err(|m| {
             Cli::command()
@@ -1103,12 +1160,40 @@ where
             }
         }
     }
+    if cli.command.is_none() && cli.hpa.is_some() {
+        refuse_live_flags(&matches).map_err(|m| {
+            Cli::command()
+                .bin_name(name)
+                .error(clap::error::ErrorKind::ArgumentConflict, m)
+        })?;
+    }
     if let (Some(Command::Simulate(sim)), Some(("simulate", sub))) =
         (&mut cli.command, matches.subcommand())
     {
         sim.what_if_of = what_if_owners(sub);
     }
     Ok(cli)
+}
+
+/// The live flags (kubeconfig, credentials, `--save`, `--watch`, ...) given with a file input:
+/// they would be silently ignored, so they are a usage error.
+fn refuse_live_flags(matches: &clap::ArgMatches) -> Result<(), String> {
+    let live = <LiveFlags as clap::Args>::augment_args(clap::Command::new("live"));
+    for arg in live.get_arguments() {
+        if matches.value_source(arg.get_id().as_str())
+            == Some(clap::parser::ValueSource::CommandLine)
+        {
+            let flag = arg.get_long().map_or_else(
+                || format!("-{}", arg.get_short().unwrap_or('?')),
+                |l| format!("--{l}"),
+            );
+            return Err(format!(
+                "{flag} is for the live cluster (an HPA's name, -n NAMESPACE or -A), and the \
+                 input here is the --hpa file: drop {flag}, or name the HPA instead of the file"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What the positional argument names.

@@ -8,7 +8,7 @@ use crate::error::FindingsFailed;
 use crate::input::cluster::Dump;
 use crate::input::cluster::share::Common;
 use crate::input::{Settings, Text};
-use crate::render::{Exporter, Json, Sarif, Table, Yaml};
+use crate::render::{Exporter, Json, Markdown, Sarif, Table, Yaml};
 use crate::report::Severity;
 use crate::report::fleet::AuditReport;
 use crate::stop::Stop;
@@ -16,6 +16,7 @@ use crate::term::{terminal, warn, write_stdout};
 use crate::work::audit::{DumpFacts, Places, of_dump, static_audit};
 
 pub fn run(args: &AuditArgs) -> Result<()> {
+    refuse_live_flags(args)?;
     let (audit, places) = if args.manifests.is_empty() {
         cluster(args)?
     } else {
@@ -27,6 +28,7 @@ pub fn run(args: &AuditArgs) -> Result<()> {
         AuditFormat::Json => Box::new(Json),
         AuditFormat::Yaml => Box::new(Yaml),
         AuditFormat::Sarif => Box::new(Sarif { places: &places }),
+        AuditFormat::Markdown => Box::new(Markdown),
     };
     write_stdout(exporter.export(&audit, terminal()).as_bytes())?;
     if let Some(fail_on) = args.fail_on {
@@ -50,23 +52,63 @@ pub fn run(args: &AuditArgs) -> Result<()> {
     Ok(())
 }
 
-/// `--cluster`: the decision of every HPA and the findings.
+/// The connection flags read the cluster: with the files of a dump or manifests they would be
+/// ignored, so they are a usage error.
+fn refuse_live_flags(args: &AuditArgs) -> Result<()> {
+    if args.all_namespaces || args.namespace.is_some() {
+        return Ok(());
+    }
+    let auth = &args.auth;
+    let given = [
+        ("--kubeconfig", args.kubeconfig.is_some()),
+        ("--context", args.context.is_some()),
+        ("--user", args.user.is_some()),
+        ("--server", auth.server.is_some()),
+        ("--token", auth.token.is_some()),
+        ("--insecure-skip-tls-verify", auth.insecure_skip_tls_verify),
+        ("--as", auth.as_user.is_some()),
+    ];
+    if let Some((flag, _)) = given.iter().find(|(_, set)| *set) {
+        anyhow::bail!(crate::error::UsageError(format!(
+            "{flag} is for the live cluster (-n NAMESPACE or -A), and the input here is files: \
+             drop {flag}, or read the cluster with -n or -A"
+        )));
+    }
+    Ok(())
+}
+
+/// `--dump` (or the live cluster): the decision of every HPA and the findings.
 fn cluster(args: &AuditArgs) -> Result<(AuditReport, Places)> {
     let live = args.all_namespaces || args.namespace.is_some();
+    // `--cluster` is kubectl's (a kubeconfig cluster) when the cluster is read; without -n or -A
+    // nothing names a kubeconfig cluster, and it is the old spelling of `--dump`.
+    let (kube_cluster, old_dump): (Option<&str>, Vec<std::path::PathBuf>) = match (live, &args.cluster[..]) {
+        (_, []) => (None, Vec::new()),
+        (true, [one]) => (Some(one.as_str()), Vec::new()),
+        (true, _) => anyhow::bail!(crate::error::UsageError(
+            "--cluster names one kubeconfig cluster with -n or -A; the dump files are --dump FILE..."
+                .to_string()
+        )),
+        (false, files) => {
+            crate::term::log("hpacalc: audit --cluster FILE is the old spelling of --dump FILE");
+            (None, files.iter().map(std::path::PathBuf::from).collect())
+        }
+    };
     let mut dump = if live {
         let settings = crate::input::live::client::Settings {
             kubeconfig: args.kubeconfig.as_deref(),
             context: args.context.as_deref(),
+            cluster: kube_cluster,
             user: args.user.as_deref(),
+            overrides: crate::cmd::live::overrides(&args.auth),
             timeout: crate::input::live::request_timeout(&args.request_timeout)?,
             verbosity: args.verbosity,
-            ..Default::default()
         };
         crate::input::live::cluster::read(&settings, args.namespace.as_deref())?
     } else {
         Dump::default()
     };
-    for path in args.cluster.iter().chain(&args.events) {
+    for path in args.dump.iter().chain(&old_dump).chain(&args.events) {
         dump.read(path)?;
     }
     if let Some(path) = &args.metrics {

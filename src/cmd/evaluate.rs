@@ -8,7 +8,7 @@ use crate::cli::{Cli, OutputFormat};
 use crate::error::InputError;
 use crate::input::what_if::WhatIf;
 use crate::input::{self, Inputs, Settings};
-use crate::render::{Exporter, Json, Table, Yaml};
+use crate::render::{Brief, Exporter, Json, Markdown, Table, Yaml};
 use crate::report::Report;
 use crate::report::what_if::WhatIfReport;
 use crate::term::{terminal, warn_all, write_stdout};
@@ -55,6 +55,8 @@ fn before_and_after(cli: &Cli, inputs: Inputs, what_if: &WhatIf) -> Result<()> {
         OutputFormat::Wide => Box::new(Table { wide: true }),
         OutputFormat::Json => Box::new(Json),
         OutputFormat::Yaml => Box::new(Yaml),
+        OutputFormat::Summary => Box::new(Brief),
+        OutputFormat::Markdown => Box::new(Markdown),
     };
     write_stdout(exporter.export(&report, terminal()).as_bytes())
 }
@@ -66,5 +68,7 @@ pub fn report_exporter(output: OutputFormat) -> Box<dyn Exporter<Report>> {
         OutputFormat::Wide => Box::new(Table { wide: true }),
         OutputFormat::Json => Box::new(Json),
         OutputFormat::Yaml => Box::new(Yaml),
+        OutputFormat::Summary => Box::new(Brief),
+        OutputFormat::Markdown => Box::new(Markdown),
     }
 }

@@ -5,9 +5,10 @@ use anyhow::Result;
 use clap::Parser;
 
 use crate::calc;
-use crate::cli::{Cli, OutputFormat};
+use crate::cli::{AuthFlags, Cli, OutputFormat};
 use crate::cmd::evaluate::report_exporter;
 use crate::error::UsageError;
+use crate::input::live::kubeconfig::Overrides;
 use crate::input::live::{Options, Rules, Session, request_timeout};
 use crate::input::{Settings, Text};
 use crate::term::{terminal, warn_all, write_stdout};
@@ -26,7 +27,7 @@ pub fn run(cli: &Cli, name: &str) -> Result<()> {
 
 /// The session of a live run: the connection, and the settings of the offline command.
 pub fn open(cli: &Cli, name: &str) -> Result<Session> {
-    refuse_file_flags(cli)?;
+    refuse_file_flags(cli, false)?;
     let timeout = request_timeout(&cli.live.request_timeout)?;
     let mut settings = Settings::from_cli(cli)?;
     // The offline command names no namespace: the HPA read from the cluster carries it.
@@ -38,6 +39,7 @@ pub fn open(cli: &Cli, name: &str) -> Result<Session> {
         user: cli.live.user.clone(),
         timeout,
         verbosity: cli.live.verbosity,
+        overrides: overrides(&cli.live.auth),
         namespace: cli.namespace.clone(),
         save: cli.live.save.clone(),
         with_nodes: cli.live.nodes_from_cluster,
@@ -54,8 +56,20 @@ pub fn open(cli: &Cli, name: &str) -> Result<Session> {
     Session::open(options, name)
 }
 
+/// kubectl's `--server`, `--token`, `--insecure-skip-tls-verify`, `--as` and `--as-group`.
+pub fn overrides(flags: &AuthFlags) -> Overrides {
+    Overrides {
+        server: flags.server.clone(),
+        insecure_skip_tls_verify: flags.insecure_skip_tls_verify,
+        token: flags.token.clone(),
+        as_user: flags.as_user.clone(),
+        as_groups: flags.as_group.clone(),
+    }
+}
+
 /// Flags that give what live mode reads from the cluster are usage errors, not silently ignored.
-fn refuse_file_flags(cli: &Cli) -> Result<(), UsageError> {
+/// A list (`-n NAMESPACE` without an HPA, `-A`) takes `-l`: it selects HPAs.
+pub fn refuse_file_flags(cli: &Cli, list: bool) -> Result<(), UsageError> {
     let given = [
         ("--pods", cli.pods.is_some()),
         ("--metrics", cli.metrics.is_some()),
@@ -64,7 +78,7 @@ fn refuse_file_flags(cli: &Cli) -> Result<(), UsageError> {
         ("--scale", cli.scale.is_some()),
         ("--target", cli.target.is_some()),
         ("--events", cli.events.is_some()),
-        ("--selector", cli.selector.is_some()),
+        ("--selector", cli.selector.is_some() && !list),
         ("--name", cli.name.is_some()),
         ("--current-replicas", cli.current_replicas.is_some()),
         ("--metric-value", !cli.metric_values.is_empty()),
@@ -140,6 +154,8 @@ fn passthrough(cli: &Cli) -> Vec<String> {
         OutputFormat::Wide => Some("wide"),
         OutputFormat::Json => Some("json"),
         OutputFormat::Yaml => Some("yaml"),
+        OutputFormat::Summary => Some("summary"),
+        OutputFormat::Markdown => Some("markdown"),
     };
     if let Some(o) = output {
         out.extend(["-o".to_string(), o.to_string()]);

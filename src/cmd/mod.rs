@@ -6,6 +6,7 @@ pub mod audit;
 pub mod diff;
 pub mod evaluate;
 pub mod inputs;
+pub mod list;
 pub mod live;
 pub mod mcp;
 pub mod misc;
@@ -24,6 +25,8 @@ use crate::cli::{AuditArgs, Cli, Command, DiffArgs, McpArgs, RulesArgs, ServeArg
 pub enum Subcommand<'a> {
     /// One sync from files (`--hpa FILE ...`).
     Evaluate,
+    /// Every HPA of a namespace (`hpacalc -n NAMESPACE`) or of the cluster (`hpacalc -A`).
+    List,
     /// One sync of a live HPA (`hpacalc NAME`).
     Live(&'a str),
     /// A live HPA every sync period (`hpacalc NAME --watch`).
@@ -56,6 +59,7 @@ impl Subcommand<'_> {
             (None, Some(name)) if cli.live.watch => Subcommand::Watch(name),
             (None, Some(name)) => Subcommand::Live(name),
             (None, None) if cli.print_hpa => Subcommand::PrintHpa,
+            (None, None) if cli.hpa.is_none() => Subcommand::List,
             (None, None) => Subcommand::Evaluate,
         }
     }
@@ -65,6 +69,7 @@ impl Subcommand<'_> {
 pub fn run(cli: &Cli) -> Result<()> {
     match Subcommand::of(cli) {
         Subcommand::Evaluate => evaluate::run(cli),
+        Subcommand::List => list::run(cli),
         Subcommand::Live(name) => live::run(cli, name),
         Subcommand::Watch(name) => watch::run(cli, name),
         Subcommand::PrintHpa => print_hpa::run(cli),

@@ -16,7 +16,7 @@ use crate::time::{Duration, Timestamp};
 use crate::version;
 
 /// One input text and the name it is shown by: a file's path, `<stdin>`, or where it came from
-/// (`pods.json` of a live capture, `<dump>/shop/web/hpa.json` of an audit).
+/// (`the live answer (pods)` of a live capture, `the hpa of shop/web in the dump` of an audit).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Text {
     pub name: String,

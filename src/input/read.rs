@@ -17,7 +17,7 @@ pub const MAX_INPUT_BYTES: u64 = 512 * 1024 * 1024;
 /// How long a named FIFO may wait for a writer to open it.
 pub const FIFO_OPEN_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The largest input streamed (`hpacalc audit --cluster`): its objects are read one at a time,
+/// The largest input streamed (`hpacalc audit --dump`): its objects are read one at a time,
 /// so memory holds what is kept, not the file.
 pub const MAX_STREAM_BYTES: u64 = 16 * 1024 * 1024 * 1024;
 

@@ -286,6 +286,7 @@ fn explain_live(args: LiveArgs, context: &Context) -> Result<Answer> {
         user: None,
         timeout: request_timeout("30s")?,
         verbosity: 0,
+        overrides: Default::default(),
         namespace: args.namespace.clone(),
         save: None,
         with_nodes: false,

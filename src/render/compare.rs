@@ -189,14 +189,20 @@ pub(crate) fn figure_cells(f: &Figures, time: &dyn Fn(i64) -> String) -> [String
 /// One sync before and after a what-if: both step-by-step tables and the two counts.
 pub fn what_if_table(r: &WhatIfReport, wide: bool, terminal: Terminal) -> String {
     let bold = Style::new().bold();
-    let mut out = String::new();
+    // The answer first: what the change does to the count, and why.
+    let mut out = what_if_line(r, terminal.width);
+    out.push('\n');
     let _ = writeln!(out, "{}", paint("Before", bold, terminal.color));
     out.push_str(&crate::render::table::render(&r.before, wide, terminal));
     out.push('\n');
     let heading = format!("What if: {}", r.changes.join(", "));
     let _ = writeln!(out, "{}", paint(&heading, bold, terminal.color));
     out.push_str(&crate::render::table::render(&r.after, wide, terminal));
-    out.push('\n');
+    out
+}
+
+/// `desired replicas: 10 before, 10 after the change: cpu utilization 80% → 160%, ...`, wrapped.
+pub fn what_if_line(r: &WhatIfReport, width: u16) -> String {
     let counts = if r.desired_replicas_before == r.desired_replicas_after {
         format!(
             "desired replicas: {} before and after the change",
@@ -214,8 +220,7 @@ pub fn what_if_table(r: &WhatIfReport, wide: bool, terminal: Terminal) -> String
     } else {
         format!("{counts}: {}", between.join(", "))
     };
-    out.push_str(&wrap(&line, usize::from(terminal.width), ""));
-    out
+    wrap(&line, usize::from(width), "")
 }
 
 /// What changed between the two syncs, in the controller's order: each metric's current value

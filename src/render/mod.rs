@@ -8,9 +8,12 @@ pub mod diff;
 pub mod escape;
 pub mod fleet;
 pub mod fleet_page;
+pub mod headline;
 pub mod history;
 pub mod hpa;
 pub mod html;
+pub mod list;
+pub mod markdown;
 pub mod node_groups;
 pub mod page;
 pub mod series;
@@ -65,6 +68,11 @@ pub struct Yaml;
 #[derive(Debug, Clone, Copy)]
 pub struct Markdown;
 
+/// The answer alone (`--brief`, `-o summary`): the decision line, the first WHY line and one
+/// line per other cause.
+#[derive(Debug, Clone, Copy)]
+pub struct Brief;
+
 /// One row per sync, for spreadsheets.
 #[derive(Debug, Clone, Copy)]
 pub struct Csv;
@@ -92,6 +100,51 @@ impl<T: Serialize + ?Sized> Exporter<T> for Yaml {
 impl Exporter<Report> for Table {
     fn export(&self, report: &Report, terminal: Terminal) -> String {
         table::render(report, self.wide, terminal)
+    }
+}
+
+impl Exporter<Report> for Brief {
+    fn export(&self, report: &Report, terminal: Terminal) -> String {
+        headline::brief(report, terminal.width)
+    }
+}
+
+impl Exporter<Report> for Markdown {
+    fn export(&self, report: &Report, _: Terminal) -> String {
+        markdown::report(report)
+    }
+}
+
+impl Exporter<crate::report::what_if::WhatIfReport> for Brief {
+    fn export(&self, r: &crate::report::what_if::WhatIfReport, terminal: Terminal) -> String {
+        let mut out = compare::what_if_line(r, terminal.width);
+        out.push_str(&headline::brief(&r.after, terminal.width));
+        out
+    }
+}
+
+impl Exporter<crate::report::what_if::WhatIfReport> for Markdown {
+    fn export(&self, r: &crate::report::what_if::WhatIfReport, _: Terminal) -> String {
+        let mut out = format!(
+            "{}\n\n#### Before\n\n",
+            escape::markdown(compare::what_if_line(r, u16::MAX).trim_end())
+        );
+        out.push_str(&markdown::report(&r.before));
+        let _ = std::fmt::Write::write_fmt(
+            &mut out,
+            format_args!(
+                "\n#### What if: {}\n\n",
+                escape::markdown(&r.changes.join(", "))
+            ),
+        );
+        out.push_str(&markdown::report(&r.after));
+        out
+    }
+}
+
+impl Exporter<AuditReport> for Markdown {
+    fn export(&self, audit: &AuditReport, _: Terminal) -> String {
+        markdown::audit(audit)
     }
 }
 

@@ -53,6 +53,19 @@ pub fn render(report: &Report, wide: bool, terminal: Terminal) -> String {
     };
     let bold = Style::new().bold();
     let mut out = String::new();
+    // The answer first: the decision line and the first WHY line, then how it was reached.
+    for (i, line) in crate::render::headline::lines(report, layout.width)
+        .iter()
+        .enumerate()
+    {
+        let style = if i == 0 {
+            change_style(report)
+        } else {
+            Style::new()
+        };
+        let _ = writeln!(out, "{}", paint(line, style, layout.color));
+    }
+    out.push('\n');
     let _ = writeln!(
         out,
         "{} → {}  ·  Kubernetes {} rules  ·  {}",
@@ -75,8 +88,11 @@ pub fn render(report: &Report, wide: bool, terminal: Terminal) -> String {
         out.push('\n');
         push_table(&mut out, &why_table(report, layout));
     }
-    out.push('\n');
-    push_decision(&mut out, report, layout);
+    // Without a named cause the first WHY line was the decision's sentence: not said twice.
+    if !report.diagnostics.is_empty() {
+        out.push('\n');
+        push_decision(&mut out, report, layout);
+    }
     if let Some(nodes) = &report.nodes {
         out.push('\n');
         push_table(&mut out, &nodes_table(nodes, layout.width));
@@ -162,11 +178,7 @@ fn pods_table(report: &Report, width: u16) -> Table {
 /// The decision line under the table, wrapped under its arrow.
 fn push_decision(out: &mut String, report: &Report, layout: Layout) {
     let (arrow, summary) = decision_line(report);
-    let style = match report.decision.change.as_str() {
-        "scaleUp" => Style::new().bold().fg_color(Some(AnsiColor::Green.into())),
-        "scaleDown" => Style::new().bold().fg_color(Some(AnsiColor::Yellow.into())),
-        _ => Style::new().bold(),
-    };
+    let style = change_style(report);
     let indent = arrow.chars().count() + 2;
     let summary = crate::error::escape_control(summary);
     let lines = wrap(&summary, usize::from(layout.width).saturating_sub(indent));
@@ -176,6 +188,15 @@ fn push_decision(out: &mut String, report: &Report, layout: Layout) {
         } else {
             let _ = writeln!(out, "{:indent$}{line}", "");
         }
+    }
+}
+
+/// Bold, green for a scale-up, yellow for a scale-down.
+fn change_style(report: &Report) -> Style {
+    match report.decision.change.as_str() {
+        "scaleUp" => Style::new().bold().fg_color(Some(AnsiColor::Green.into())),
+        "scaleDown" => Style::new().bold().fg_color(Some(AnsiColor::Yellow.into())),
+        _ => Style::new().bold(),
     }
 }
 
@@ -189,15 +210,7 @@ pub(crate) fn listed_steps(report: &Report) -> impl Iterator<Item = &Step> {
 }
 
 /// The decision: `current → desired`, and the summary without that arrow.
-pub(crate) fn decision_line(report: &Report) -> (String, &str) {
-    let arrow = format!("{} → {}", report.current_replicas, report.desired_replicas);
-    let summary = report
-        .decision
-        .summary
-        .strip_prefix(&format!("{arrow}: "))
-        .unwrap_or(&report.decision.summary);
-    (arrow, summary)
-}
+pub(crate) use crate::render::headline::arrow_and_summary as decision_line;
 
 /// Greedy word wrap of free text to `width` columns (a word longer than a line stays whole).
 fn wrap(text: &str, width: usize) -> Vec<String> {

@@ -78,6 +78,7 @@ async fn cluster(config: &Config, stopping: &Arc<AtomicBool>) -> Result<()> {
         user: config.user.as_deref(),
         timeout: config.request_timeout,
         verbosity: config.verbosity,
+        ..Connection::default()
     };
     let api = Arc::new(Api::connect(&connection).await?);
     let namespaces: Vec<Option<String>> =

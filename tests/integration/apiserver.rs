@@ -185,6 +185,8 @@ struct State {
     /// The pods of `shop`, serialized once (a page is then a join).
     pods_raw: Vec<String>,
     requests: Mutex<Vec<String>>,
+    /// Each request's `Impersonate-User` and `Impersonate-Group` headers, as sent.
+    impersonations: Mutex<Vec<(Option<String>, Vec<String>)>>,
     /// The dump's objects as they are now (`ApiServer::change` edits them).
     items: Mutex<Vec<Value>>,
     /// Watch events not yet sent: (kind, event).
@@ -270,6 +272,7 @@ impl ApiServer {
             ),
             pods_raw,
             requests: Mutex::new(Vec::new()),
+            impersonations: Mutex::new(Vec::new()),
             pending: Mutex::new(Vec::new()),
             gone: Mutex::new(Vec::new()),
             version: AtomicUsize::new(100),
@@ -348,6 +351,13 @@ impl ApiServer {
     /// The kubeconfig every passing test uses.
     pub fn good_kubeconfig(&self) -> PathBuf {
         self.kubeconfig("kubeconfig", TOKEN, &self.ca_pem.clone(), &self.url.clone())
+    }
+
+    /// Each request's impersonation headers so far: (`Impersonate-User`, `Impersonate-Group`s).
+    /// The server checks the token only: what impersonation would allow is the real API
+    /// server's authorization, which this one does not model.
+    pub fn impersonations(&self) -> Vec<(Option<String>, Vec<String>)> {
+        self.state.impersonations.lock().unwrap().clone()
     }
 
     /// The paths requested so far, with their queries.
@@ -639,6 +649,19 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             .map(|p| p.to_string())
             .unwrap_or_default(),
     );
+    {
+        let header = |name: &str| -> Vec<String> {
+            (req.headers().get_all(name).iter())
+                .filter_map(|v| v.to_str().ok().map(str::to_string))
+                .collect()
+        };
+        let user = header("impersonate-user").into_iter().next();
+        state
+            .impersonations
+            .lock()
+            .unwrap()
+            .push((user, header("impersonate-group")));
+    }
     if state.down.load(Ordering::SeqCst) {
         // A request on a connection opened before: closed with it.
         let mut answer = reply(503, "gone away\n".to_string());

@@ -11,7 +11,7 @@ const DUMP: &str = "fixtures/cluster/dump";
 
 /// The committed dump with its metrics and nodes.
 const WITH_NODES: [&str; 6] = [
-    "--cluster",
+    "--dump",
     "fixtures/cluster/dump/cluster.json",
     "--metrics",
     "fixtures/cluster/dump/metrics.json",
@@ -69,7 +69,7 @@ fn every_planted_problem_is_found_where_planted_and_nothing_else() {
 #[test]
 fn without_nodes_max_unreachable_is_not_checked() {
     let v = audit_json(&[
-        "--cluster",
+        "--dump",
         "fixtures/cluster/dump/cluster.json",
         "--metrics",
         "fixtures/cluster/dump/metrics.json",
@@ -118,7 +118,7 @@ fn an_hpa_keda_made_is_audited_as_its_scaled_object_keda_step_first() {
             .unwrap_or(Value::Null)
     };
     let mut args = vec![
-        "--cluster",
+        "--dump",
         "fixtures/cluster/keda/cluster.json",
         "--external-metrics",
         "fixtures/cluster/keda/external-metrics.json",
@@ -156,7 +156,7 @@ fn an_hpa_keda_made_is_audited_as_its_scaled_object_keda_step_first() {
     // Without the trigger's value, an HPA that still has an answer (its status holds the
     // External metric's total) gives it, and says it is the HPA's alone.
     let v = audit_json(&[
-        "--cluster",
+        "--dump",
         "fixtures/cluster/keda/cluster.json",
         now[0],
         now[1],
@@ -179,7 +179,7 @@ fn an_hpa_keda_made_is_audited_as_its_scaled_object_keda_step_first() {
 #[test]
 fn an_ambiguous_hpa_gets_the_controllers_answer_no_scaling() {
     let v = audit_json(&[
-        "--cluster",
+        "--dump",
         "fixtures/cluster/dump/cluster.json",
         "--metrics",
         "fixtures/cluster/dump/metrics.json",
@@ -243,7 +243,7 @@ fn able_to_scale(r: &Value) -> (&str, &str) {
 #[test]
 fn an_hpa_whose_scale_cannot_be_read_gets_the_controllers_failed_get_scale() {
     let v = audit_json(&[
-        "--cluster",
+        "--dump",
         "fixtures/cluster/yaml/orphans.yaml",
         "--now",
         "2026-11-29T15:00:00Z",
@@ -289,7 +289,7 @@ fn an_hpa_whose_scale_cannot_be_read_gets_the_controllers_failed_get_scale() {
 #[test]
 fn a_failing_metrics_api_is_a_finding_on_every_hpa_with_resource_metrics() {
     let v = audit_json(&[
-        "--cluster",
+        "--dump",
         "fixtures/cluster/dump/cluster.json",
         "--metrics",
         "fixtures/cluster/dump/metrics-down.json",
@@ -306,7 +306,7 @@ fn a_failing_metrics_api_is_a_finding_on_every_hpa_with_resource_metrics() {
 fn fail_on_exits_3_after_printing_the_result() {
     let args = [
         "audit",
-        "--cluster",
+        "--dump",
         "fixtures/cluster/dump/cluster.json",
         "--metrics",
         "fixtures/cluster/dump/metrics.json",
@@ -321,7 +321,7 @@ fn fail_on_exits_3_after_printing_the_result() {
         .run();
     // A healthy dump passes --fail-on warning.
     Test::new()
-        .args(["audit", "--cluster", "fixtures/cluster/yaml/web.yaml"])
+        .args(["audit", "--dump", "fixtures/cluster/yaml/web.yaml"])
         .args(["--metrics", "fixtures/cluster/yaml/metrics.yaml"])
         .args(["--fail-on", "warning"])
         .status(0)
@@ -331,7 +331,7 @@ fn fail_on_exits_3_after_printing_the_result() {
 #[test]
 fn a_yaml_dump_of_single_objects_gets_the_single_hpa_decision() {
     let v = audit_json(&[
-        "--cluster",
+        "--dump",
         "fixtures/cluster/yaml/web.yaml",
         "--metrics",
         "fixtures/cluster/yaml/metrics.yaml",
@@ -350,7 +350,7 @@ fn a_yaml_dump_of_single_objects_gets_the_single_hpa_decision() {
 #[test]
 fn a_replication_controller_target_selects_its_pods_by_its_map_selector() {
     let v = audit_json(&[
-        "--cluster",
+        "--dump",
         "fixtures/cluster/yaml/web-rc.yaml",
         "--metrics",
         "fixtures/cluster/yaml/metrics.yaml",
@@ -385,7 +385,7 @@ fn a_malformed_dump_is_a_located_error() {
     )
     .unwrap();
     Test::new()
-        .args(["audit", "--cluster", bad.to_str().unwrap()])
+        .args(["audit", "--dump", bad.to_str().unwrap()])
         .status(1)
         .stdout("")
         .stderr_contains("bad.json items[0]")
@@ -445,4 +445,77 @@ fn audit_needs_a_dump_or_manifests_and_not_both_kinds_of_input() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
+}
+
+/// `--dump FILE` names the dump; `--cluster` is kubectl's kubeconfig cluster with `-n`/`-A`, and
+/// without them (no kubeconfig is read, so nothing clashes) the old spelling of `--dump`.
+#[test]
+fn dump_is_the_file_and_the_old_cluster_spelling_still_reads_it_offline() {
+    let new = audit_json(&["--dump", "fixtures/cluster/dump/cluster.json"]);
+    let o = Test::new()
+        .args([
+            "audit",
+            "--cluster",
+            "fixtures/cluster/dump/cluster.json",
+            "-o",
+            "json",
+        ])
+        .status(0)
+        .stderr_contains("old spelling of --dump")
+        .run();
+    let old: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(old, new);
+    // Two kubeconfig clusters are no cluster: a usage error.
+    Test::new()
+        .args(["audit", "-A", "--cluster", "a", "b"])
+        .status(2)
+        .stdout("")
+        .run();
+}
+
+/// `audit -o markdown`: a report to paste into a ticket, every value through the Markdown
+/// encoder (a `|` in a message cannot end its cell).
+#[test]
+fn audit_markdown_has_one_row_per_hpa_and_the_findings() {
+    let v = audit_json(&WITH_NODES);
+    let o = Test::new()
+        .arg("audit")
+        .args(WITH_NODES)
+        .args(["-o", "markdown"])
+        .status(0)
+        .run();
+    let text = stdout(&o);
+    assert!(text.starts_with("## hpacalc audit\n"), "{text}");
+    let rows = text.lines().filter(|l| l.starts_with("| `")).count();
+    let hpas = v["hpas"].as_array().unwrap().len() + v["unevaluated"].as_array().unwrap().len();
+    let findings = v["findings"].as_array().unwrap().len();
+    assert!(rows >= hpas, "{rows} rows for {hpas} HPAs:\n{text}");
+    assert!(text.contains("**Findings**") == (findings > 0), "{text}");
+    // Every table row has as many cells as its header: no value split a row.
+    for line in text.lines().filter(|l| l.starts_with('|')) {
+        let cells = line.replace("\\|", "").matches('|').count();
+        assert!(
+            cells == 7 || cells == 6 || cells == 3 || cells == 4,
+            "{line}"
+        );
+    }
+}
+
+/// The connection flags read the cluster: with a dump's files they would be ignored, so they are
+/// a usage error (exit 2), nothing on stdout.
+#[test]
+fn connection_flags_with_a_dump_are_usage_errors() {
+    for flag in [
+        &["--token", "t"][..],
+        &["--context", "prod"],
+        &["--as", "jane"],
+    ] {
+        let o = Test::new()
+            .args(["audit", "--dump", "fixtures/cluster/dump/cluster.json"])
+            .args(flag)
+            .status(2)
+            .stdout("")
+            .run();
+        assert!(stderr(&o).contains(flag[0]), "{}", stderr(&o));
+    }
 }

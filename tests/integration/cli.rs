@@ -115,9 +115,19 @@ fn the_readme_example_fits_an_80_column_terminal() {
         .run();
     // A terminal's line discipline ends lines with CR LF.
     let text = stdout(&o).replace("\r\n", "\n");
-    assert!(
-        text.contains("6 → 10"),
-        "no decision under the terminal:\n{text}"
+    // The answer first: the decision line is the first line, the first WHY line the second.
+    let first = text.lines().next().unwrap_or_default();
+    // Colour on a terminal: the SGR sequences are not text.
+    let mut plain = String::new();
+    let mut rest = first;
+    while let Some(i) = rest.find("\x1b[") {
+        plain.push_str(&rest[..i]);
+        rest = rest[i..].split_once('m').map_or("", |(_, r)| r);
+    }
+    plain.push_str(rest);
+    assert_eq!(
+        plain, "web: 6 → 10 scale up — cpu 80% of 50% target",
+        "the first line is not the decision:\n{text}"
     );
     let over: Vec<&str> = text.lines().filter(|l| l.chars().count() > 80).collect();
     assert!(
@@ -851,4 +861,64 @@ fn a_file_as_the_positional_argument_is_read_as_hpa() {
             "stdin is not a terminal: to read the HPA from stdin, run `hpacalc --hpa -`",
         )
         .run();
+}
+
+/// `--brief` (`-o summary`): the decision line, the first WHY line and one line per other cause,
+/// nothing else; `-o markdown` starts with the same decision line as a heading.
+#[test]
+fn brief_prints_the_answer_alone_and_markdown_starts_with_it() {
+    let files = [
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-mixed.csv",
+    ];
+    let v = json(&files);
+    let args = [files[0], files[1], files[2], files[3], "--now", NOW];
+    let causes = v["diagnostics"].as_array().unwrap();
+    assert!(causes.len() > 1, "{v}");
+    let brief = stdout(&Test::new().args(args).arg("--brief").status(0).run());
+    let summary = stdout(
+        &Test::new()
+            .args(args)
+            .args(["-o", "summary"])
+            .status(0)
+            .run(),
+    );
+    assert_eq!(brief, summary);
+    let lines: Vec<&str> = brief.lines().collect();
+    let first = format!("web: {} → {}", v["currentReplicas"], v["desiredReplicas"]);
+    assert!(lines[0].starts_with(&first), "{brief}");
+    assert!(
+        lines[0].ends_with(causes[0]["code"].as_str().unwrap()),
+        "{brief}"
+    );
+    assert!(
+        lines[1].starts_with("  warning ")
+            || lines[1].starts_with("  info ")
+            || lines[1].starts_with("  error "),
+        "{brief}"
+    );
+    for cause in &causes[1..] {
+        let code = cause["code"].as_str().unwrap();
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.contains(&format!(" {code}: ")))
+                .count(),
+            1,
+            "{code}:\n{brief}"
+        );
+    }
+    assert!(!brief.contains("PHASE"), "{brief}");
+    let md = stdout(
+        &Test::new()
+            .args(args)
+            .args(["-o", "markdown"])
+            .status(0)
+            .run(),
+    );
+    assert!(md.starts_with("### web: "), "{md}");
+    assert!(md.contains("| phase | step | detail |"), "{md}");
+    assert!(md.contains("**Why**"), "{md}");
 }

@@ -428,7 +428,7 @@ fn one_sync_gives_the_decision_before_and_after() {
 }
 
 #[test]
-fn one_sync_table_ends_with_both_counts() {
+fn one_sync_table_starts_with_both_counts() {
     let out = Test::new()
         .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
         .args([
@@ -441,12 +441,13 @@ fn one_sync_table_ends_with_both_counts() {
         .run();
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.first(), Some(&"Before"));
-    assert!(lines.contains(&"What if: tolerance 0.7"), "{text}");
+    // The answer first: both counts and what changed in between, then each sync's report.
     assert_eq!(
-        lines.last(),
+        lines.first(),
         Some(&"desired replicas: 10 before, 6 after the change: proposal 10 → 6")
     );
+    assert_eq!(lines.get(1..3), Some(&["", "Before"][..]), "{text}");
+    assert!(lines.contains(&"What if: tolerance 0.7"), "{text}");
     Test::new()
         .args(["--hpa", "fixtures/hpa/web-cpu.yaml"])
         .args(["--pods", "fixtures/samples/web-cpu.csv"])
@@ -777,7 +778,7 @@ fn fail_on_pod_hours_alone_is_any_increase() {
 }
 
 /// `--set-request cpu=250m` sets every container, as `kubectl set resources --requests` does,
-/// and the last line names what changed in between: 2400m over 1500m is 160 %, a proposal of
+/// and the first line names what changed in between: 2400m over 1500m is 160 %, a proposal of
 /// `ceil(3.2 × 6) = 20`, capped by maxReplicas.
 #[test]
 fn a_request_for_every_container_and_what_changed_in_between() {
@@ -795,7 +796,7 @@ fn a_request_for_every_container_and_what_changed_in_between() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("What if: set-request cpu=250m"), "{text}");
     assert_eq!(
-        text.lines().last(),
+        text.lines().next(),
         Some(
             "desired replicas: 10 before and after the change: cpu utilization 80% → 160%, \
              proposal 10 → 20, capped by max 10"

@@ -1166,7 +1166,7 @@ fn many_hpas_on_one_target_give_linear_findings() {
     let mut items = vec![deployment("web", &labels)];
     items.extend((0..2_500).map(|i| hpa_of(&format!("h{i:04}"), "web")));
     let path = dump(&tmp.0, items);
-    let (v, size) = audit_json(&["--cluster", &path, "--now", NOW]);
+    let (v, size) = audit_json(&["--dump", &path, "--now", NOW]);
     assert!(size < 50_000_000, "{size} bytes of JSON");
     let finding = (v["findings"].as_array().unwrap().iter())
         .find(|f| f["code"] == "AmbiguousSelector")
@@ -1229,7 +1229,7 @@ fn a_selector_of_many_labels_is_matched_in_linear_time() {
         &tmp.0,
         vec![deployment("web", &labels), hpa_of("web", "web"), pod],
     );
-    let (v, _) = audit_json(&["--cluster", &path, "--now", NOW]);
+    let (v, _) = audit_json(&["--dump", &path, "--now", NOW]);
     assert_eq!(v["summary"]["hpas"], 1);
 }
 
@@ -1253,9 +1253,9 @@ fn symlinked_folders_are_not_walked() {
 #[test]
 fn a_dump_given_twice_is_the_dump_once() {
     let path = "fixtures/cluster/dump/cluster.json";
-    let (once, _) = audit_json(&["--cluster", path]);
+    let (once, _) = audit_json(&["--dump", path]);
     let out = Test::new()
-        .args(["audit", "--cluster", path, "--cluster", path, "-o", "json"])
+        .args(["audit", "--dump", path, "--dump", path, "-o", "json"])
         .cpu_within(WITHIN)
         .status(0)
         .stderr_contains("given more than once")

@@ -926,8 +926,15 @@ pub(crate) fn audit_live(args: &[&str]) -> Test {
     run_in(&root(), &all, Some(&cluster_server().good_kubeconfig()))
 }
 
+/// The same audit of files: no kubeconfig (a connection flag with files is a usage error).
+fn audit_offline(args: &[&str]) -> Test {
+    let mut all = vec!["audit"];
+    all.extend(args);
+    run_in(&root(), &all, None)
+}
+
 const DUMP_FILES: [&str; 4] = [
-    "--cluster",
+    "--dump",
     "fixtures/cluster/dump/cluster.json",
     "--metrics",
     "fixtures/cluster/dump/metrics.json",
@@ -938,7 +945,7 @@ fn audit_all_namespaces_live_equals_the_offline_audit_of_the_same_objects() {
     let live = audit_live(&["-A", "-o", "json"]).schema("audit").json();
     let mut offline = DUMP_FILES.to_vec();
     offline.extend(["-o", "json"]);
-    let offline = audit_live(&offline).schema("audit").json();
+    let offline = audit_offline(&offline).schema("audit").json();
     assert_eq!(live, offline);
     assert_eq!(live["summary"]["hpas"], 20);
     let codes: Vec<&str> = (live["findings"].as_array().unwrap().iter())
@@ -969,13 +976,13 @@ fn audit_live_with_metrics_unavailable_equals_the_offline_error_status() {
     args.extend(now);
     let live = audit_live(&args).schema("audit").json();
     let mut offline = vec![
-        "--cluster",
+        "--dump",
         "fixtures/cluster/dump/cluster.json",
         "--metrics",
         "fixtures/cluster/dump/metrics-down.json",
     ];
     offline.extend(now);
-    let offline = audit_live(&offline).schema("audit").json();
+    let offline = audit_offline(&offline).schema("audit").json();
     let of_team_2 = |v: &Value, key: &str, field: &str| -> Vec<Value> {
         (v[key].as_array().unwrap().iter())
             .filter(|h| h[field].as_str().is_some_and(|n| n.starts_with("team-2/")))
@@ -1004,7 +1011,7 @@ fn audit_of_one_namespace_lists_only_it_and_equals_the_offline_hpas_of_it() {
     let mut offline = DUMP_FILES.to_vec();
     offline.extend(["-o", "json"]);
     offline.extend(now);
-    let offline = audit_live(&offline).schema("audit").json();
+    let offline = audit_offline(&offline).schema("audit").json();
     let team_1: Vec<&Value> = (offline["hpas"].as_array().unwrap().iter())
         .filter(|h| h["hpa"].as_str().unwrap().starts_with("team-1/"))
         .collect();
@@ -1061,7 +1068,7 @@ fn audit_live_goes_on_without_a_forbidden_vpa_or_event_list_and_says_what_it_did
     assert!(!findings.iter().any(|f| f["code"] == "HpaVpaConflict"));
     let mut offline = DUMP_FILES.to_vec();
     offline.extend(["-o", "json", "--now", "2026-11-29T15:00:00Z"]);
-    let offline = audit_live(&offline).schema("audit").json();
+    let offline = audit_offline(&offline).schema("audit").json();
     let others = |v: &Value| -> Vec<Value> {
         (v["findings"].as_array().unwrap().iter())
             .filter(|f| !["HpaVpaConflict", "ListForbidden"].contains(&f["code"].as_str().unwrap()))
@@ -1114,7 +1121,7 @@ fn audit_live_reads_each_hpas_external_metrics_as_the_offline_files_give_them() 
     std::fs::write(&external, answer.to_string()).unwrap();
     let mut offline_args = vec![
         "audit",
-        "--cluster",
+        "--dump",
         cluster.to_str().unwrap(),
         "--metrics",
         "fixtures/cluster/dump/metrics.json",
@@ -1180,7 +1187,7 @@ fn audit_live_and_files_are_one_or_the_other() {
         &[
             "audit",
             "-A",
-            "--cluster",
+            "--dump",
             "fixtures/cluster/dump/cluster.json",
         ],
         &["audit", "-n", "shop", "--events", "events.json"],
@@ -1200,4 +1207,37 @@ fn kubectl_type_name_forms_read_the_same_hpa() {
         assert_eq!(v["hpa"], bare["hpa"], "{form}");
         assert_eq!(v["desiredReplicas"], bare["desiredReplicas"], "{form}");
     }
+}
+
+/// `audit -A --token`: kubectl's token wins over the kubeconfig user's, as for one HPA.
+#[test]
+fn audit_live_takes_kubectls_token_over_the_kubeconfigs() {
+    let s = cluster_server();
+    let bad = s.kubeconfig(
+        "kubeconfig-bad-token",
+        "wrong",
+        &s.ca_pem.clone(),
+        &s.url.clone(),
+    );
+    let err = fail_line(run_in(&root(), &["audit", "-n", "team-1"], Some(&bad)));
+    assert!(err.contains("401"), "{err}");
+    let with_token = run_in(
+        &root(),
+        &[
+            "audit",
+            "-n",
+            "team-1",
+            "--token",
+            crate::apiserver::TOKEN,
+            "-o",
+            "json",
+        ],
+        Some(&bad),
+    )
+    .schema("audit")
+    .json();
+    let good = audit_live(&["-n", "team-1", "-o", "json"])
+        .schema("audit")
+        .json();
+    assert_eq!(with_token["summary"], good["summary"]);
 }

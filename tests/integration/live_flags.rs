@@ -3,7 +3,7 @@
 
 use crate::apiserver::{TOKEN, base64};
 use crate::live::{fail_line, run_in, server};
-use crate::support::{decision, stderr};
+use crate::support::{decision, stderr, stdout};
 
 /// The decision, without the time of the run (live mode answers now).
 fn timeless(v: &serde_json::Value) -> serde_json::Value {
@@ -107,4 +107,272 @@ fn v6_logs_each_request_on_stderr_as_kubectl_does_and_changes_no_answer() {
     // Below 6, nothing is logged.
     let out = crate::live::live(&["web", "-o", "json", "-v=5"]).run();
     assert!(!stderr(&out).contains("GET "), "{}", stderr(&out));
+}
+
+/// `hpacalc -n shop` lists the namespace's HPAs as `kubectl get hpa` does, each with the decision
+/// `hpacalc NAME -n shop` gives; `-o json` is the audit's report, `-l` selects by labels.
+#[test]
+fn a_namespace_lists_every_hpa_with_the_decision_of_each() {
+    use crate::apiserver::{ApiServer, Fixture};
+    let s = ApiServer::start(Fixture::cluster_with_rollout());
+    let kubeconfig = s.good_kubeconfig();
+    let dir = s.path("");
+    let list = run_in(&dir, &["-n", "shop", "-o", "json"], Some(&kubeconfig))
+        .status(0)
+        .schema("audit")
+        .json();
+    let hpas = list["hpas"].as_array().unwrap();
+    assert!(!hpas.is_empty(), "{list}");
+    for r in hpas {
+        let name = r["hpa"].as_str().unwrap().trim_start_matches("shop/");
+        // An HPA whose target's scale cannot be read: the audit answers as the controller
+        // (FailedGetScale), one HPA's run names the missing target with exit 1.
+        if r["conditions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["reason"] == "FailedGetScale")
+        {
+            run_in(&dir, &[name, "-n", "shop"], Some(&kubeconfig))
+                .status(1)
+                .run();
+            continue;
+        }
+        let one = run_in(&dir, &[name, "-n", "shop", "-o", "json"], Some(&kubeconfig))
+            .status(0)
+            .json();
+        assert_eq!(
+            (
+                &r["currentReplicas"],
+                &r["desiredReplicas"],
+                &r["decision"]["change"]
+            ),
+            (
+                &one["currentReplicas"],
+                &one["desiredReplicas"],
+                &one["decision"]["change"]
+            ),
+            "{name}: the list and the single run disagree"
+        );
+    }
+    let o = run_in(&dir, &["-n", "shop"], Some(&kubeconfig))
+        .status(0)
+        .run();
+    let text = stdout(&o);
+    let header = text.lines().next().unwrap();
+    for column in [
+        "NAME",
+        "REFERENCE",
+        "CURRENT → DESIRED",
+        "STATUS DESIRED",
+        "TARGETS",
+        "WHY",
+    ] {
+        assert!(header.contains(column), "{header}");
+    }
+    assert!(!header.contains("NAMESPACE"), "{header}");
+    for r in hpas {
+        let name = r["hpa"].as_str().unwrap().trim_start_matches("shop/");
+        let arrow = format!("{} → {}", r["currentReplicas"], r["desiredReplicas"]);
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(name) && l.contains(&arrow)),
+            "{name} {arrow}:\n{text}"
+        );
+    }
+    // -l selects HPAs by their labels: none of these has the label `tier`.
+    run_in(&dir, &["-n", "shop", "-l", "tier"], Some(&kubeconfig))
+        .status(0)
+        .stdout("No HPAs found.\n")
+        .run();
+    // -A adds the NAMESPACE column; --brief is one decision line per HPA.
+    let all = run_in(&dir, &["-A", "-o", "wide"], Some(&kubeconfig))
+        .status(0)
+        .run();
+    assert!(stdout(&all).starts_with("NAMESPACE"), "{}", stdout(&all));
+    let brief = run_in(&dir, &["-n", "shop", "--brief"], Some(&kubeconfig))
+        .status(0)
+        .run();
+    assert!(
+        stdout(&brief)
+            .lines()
+            .any(|l| l.starts_with("worker: 5 → 7 scale up — cpu")),
+        "{}",
+        stdout(&brief)
+    );
+}
+
+/// kubectl's `--server`, `--token` and `--insecure-skip-tls-verify` win over the kubeconfig
+/// (client-go `DirectClientConfig.getCluster`/`getAuthInfo`), and need no kubeconfig at all;
+/// `--as` and `--as-group` send the impersonation headers on every request.
+#[test]
+fn server_token_and_insecure_flags_win_over_the_kubeconfig() {
+    let s = server();
+    let dir = s.path("");
+    let good = crate::live::live(&["web", "-o", "json"]).json();
+    // A kubeconfig of a dead server, another CA and a bad token.
+    let bad = s.kubeconfig(
+        "kubeconfig-all-wrong",
+        "wrong",
+        &crate::apiserver::foreign_ca_pem(),
+        "https://127.0.0.1:1",
+    );
+    let flags = [
+        "web",
+        "-n",
+        "shop",
+        "--server",
+        &s.url,
+        "--token",
+        TOKEN,
+        "--insecure-skip-tls-verify",
+        "-o",
+        "json",
+    ];
+    let over = run_in(&dir, &flags, Some(&bad)).status(0).json();
+    assert!(
+        timeless(&over) == timeless(&good),
+        "the flags answer as the good kubeconfig"
+    );
+    // No kubeconfig at all: the flags are the configuration, as for kubectl.
+    let none = run_in(&dir, &flags, None).status(0).json();
+    assert!(timeless(&none) == timeless(&good));
+    // Without --insecure-skip-tls-verify the other CA refuses the server's certificate.
+    let line = fail_line(run_in(&dir, &flags[..7], Some(&bad)));
+    assert!(
+        line.contains("certificate") || line.contains("tls"),
+        "{line}"
+    );
+}
+
+#[test]
+fn as_and_as_group_send_the_impersonation_headers() {
+    let s = crate::apiserver::ApiServer::start(crate::apiserver::Fixture::kubectl());
+    let kubeconfig = s.good_kubeconfig();
+    run_in(
+        &s.path(""),
+        &[
+            "web",
+            "--as",
+            "jane",
+            "--as-group",
+            "ops",
+            "--as-group",
+            "dev",
+        ],
+        Some(&kubeconfig),
+    )
+    .status(0)
+    .run();
+    let seen = s.impersonations();
+    assert!(!seen.is_empty());
+    for (user, groups) in &seen {
+        assert_eq!(user.as_deref(), Some("jane"));
+        assert_eq!(groups, &["ops", "dev"]);
+    }
+    // --as-group needs --as, as kubectl's does.
+    run_in(
+        &s.path(""),
+        &["web", "--as-group", "ops"],
+        Some(&kubeconfig),
+    )
+    .status(2)
+    .stdout("")
+    .run();
+}
+
+/// Live flags given with a file input would be ignored: a usage error (exit 2), nothing on
+/// stdout.
+#[test]
+fn live_flags_with_a_file_input_are_usage_errors() {
+    for flag in [
+        &["--context", "prod"][..],
+        &["--token", "t"],
+        &["--as", "jane"],
+        &["--insecure-skip-tls-verify"],
+        &["--save", "dir"],
+    ] {
+        let mut args = vec![
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+        ];
+        args.extend(flag);
+        let o = crate::support::Test::new()
+            .args(&args)
+            .status(2)
+            .stdout("")
+            .run();
+        assert!(stderr(&o).contains(flag[0]), "{}", stderr(&o));
+    }
+    // The same for a file named as the positional argument.
+    crate::support::Test::new()
+        .args([
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+            "--context",
+            "prod",
+        ])
+        .status(2)
+        .stdout("")
+        .run();
+}
+
+/// An assumption or a message names only a file that exists: a live run without `--save` says
+/// "the live answer", an audit's HPA "in the dump"; with `--save`, the saved files by their path.
+#[test]
+fn assumptions_name_only_files_that_exist() {
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        let mut all = Vec::new();
+        for key in ["assumptions", "warnings"] {
+            for a in v[key].as_array().unwrap() {
+                all.push(a.as_str().unwrap().to_string());
+            }
+        }
+        for d in v["diagnostics"].as_array().unwrap() {
+            all.push(d["message"].as_str().unwrap().to_string());
+        }
+        all
+    };
+    let v = crate::live::live(&["web", "-o", "json"]).status(0).json();
+    for line in names(&v) {
+        for file in [
+            "events.json",
+            "target.json",
+            "pods.json",
+            "scale.json",
+            "hpa.yaml",
+        ] {
+            assert!(
+                !line.contains(file),
+                "names {file}, which does not exist: {line}"
+            );
+        }
+    }
+    let dir = crate::live::save_dir("saved-names");
+    let v = crate::live::live(&["web", "--save", dir.to_str().unwrap(), "-o", "json"])
+        .status(0)
+        .json();
+    // The saved command names the files relative to the folder it names.
+    for line in names(&v).iter().filter(|l| !l.starts_with("Saved in ")) {
+        for word in line.split_whitespace() {
+            let word = word.trim_end_matches([',', ':', ';', ')', '.']);
+            if word.ends_with(".json") || word.ends_with(".yaml") {
+                assert!(
+                    std::path::Path::new(word).exists(),
+                    "{word} does not exist: {line}"
+                );
+            }
+        }
+    }
+    let audit = crate::live::audit_live(&["-A", "-o", "json"])
+        .status(0)
+        .json();
+    for r in audit["hpas"].as_array().unwrap() {
+        for line in names(r) {
+            assert!(!line.contains("<dump>/"), "{line}");
+        }
+    }
 }

@@ -661,7 +661,7 @@ fn audit_equals_the_clis_json_on_a_dump() {
     let expected = cli(
         &[
             "audit",
-            "--cluster",
+            "--dump",
             "fixtures/cluster/dump/cluster.json",
             "--metrics",
             "fixtures/cluster/dump/metrics.json",
@@ -684,7 +684,7 @@ fn audit_equals_the_clis_json_on_a_dump() {
     let expected = cli(
         &[
             "audit",
-            "--cluster",
+            "--dump",
             "fixtures/cluster/yaml/web.yaml",
             "--now",
             NOW,

@@ -1,4 +1,4 @@
-//! Whole-cluster dumps (`hpacalc audit --cluster`): any number of files, YAML or JSON, each a
+//! Whole-cluster dumps (`hpacalc audit --dump`): any number of files, YAML or JSON, each a
 //! `List` or single objects. A JSON file is streamed: one item at a time is read, turned into its
 //! lean form (`objects`) or dropped, so memory holds what the audit keeps, not the file. The
 //! pods are then indexed by namespace and labels (`index`), and each HPA's share of the dump is

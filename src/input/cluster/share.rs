@@ -53,8 +53,13 @@ impl Share<'_> {
     /// The share as the inputs of the single-HPA command.
     pub fn inputs(&self, common: &Common) -> Result<Inputs, InputError> {
         let meta = &self.hpa.head.metadata;
-        let dir = format!("<dump>/{}/{}", meta.namespace, meta.name);
-        let file = |name: &str| format!("{dir}/{name}");
+        // No file of this name exists: each text is named as what it is in the dump (or the
+        // live cluster the dump was read from), so a message or an assumption names no file.
+        let of = format!("{}/{}", meta.namespace, meta.name);
+        let file = |name: &str| {
+            let what = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+            format!("the {} of {of} in the dump", what.replace('-', " "))
+        };
         let manifest = if std::ptr::eq(self.manifest, self.hpa) {
             "hpa.json"
         } else {

@@ -155,6 +155,8 @@ pub struct Settings<'a> {
     pub timeout: Option<StdDuration>,
     /// `-v`, kubectl's log level: 6 and above log each request.
     pub verbosity: u8,
+    /// `--server`, `--token`, `--insecure-skip-tls-verify`, `--as`, `--as-group`.
+    pub overrides: super::kubeconfig::Overrides,
 }
 
 /// The `-v` level from which each request is logged (kubectl's own: method, URL, status, time).
@@ -438,7 +440,11 @@ impl Api {
 }
 
 async fn load_config(settings: &Settings<'_>) -> Result<(kube::Config, String), LiveError> {
-    let Some((mut kubeconfig, _)) = super::kubeconfig::load(settings.kubeconfig)? else {
+    let loaded = super::kubeconfig::load(settings.kubeconfig)?.map(|(k, _)| k);
+    // kubectl needs no kubeconfig when --server is given: the flags are the whole configuration.
+    let loaded = loaded
+        .or_else(|| (settings.overrides.server.is_some()).then(super::kubeconfig::from_flags));
+    let Some(mut kubeconfig) = loaded else {
         if std::env::var_os("KUBERNETES_SERVICE_HOST").is_some() {
             let config = kube::Config::incluster().map_err(|e| {
                 LiveError(format!(
@@ -473,6 +479,7 @@ async fn load_config(settings: &Settings<'_>) -> Result<(kube::Config, String), 
         )));
     }
     super::kubeconfig::use_entries(&mut kubeconfig, &context, settings.cluster, settings.user)?;
+    super::kubeconfig::apply_overrides(&mut kubeconfig, &context, &settings.overrides)?;
     super::kubeconfig::inline_context(&mut kubeconfig, &context, settings.timeout)?;
     let options = KubeConfigOptions {
         context: Some(context.clone()),

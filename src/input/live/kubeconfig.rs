@@ -529,3 +529,160 @@ mod tests {
         );
     }
 }
+
+/// kubectl's flags that override the kubeconfig's cluster and user (genericclioptions
+/// `ConfigFlags`: `--server`, `--insecure-skip-tls-verify`, `--token`, `--as`, `--as-group`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Overrides {
+    pub server: Option<String>,
+    pub insecure_skip_tls_verify: bool,
+    pub token: Option<String>,
+    /// `--as`: the user to impersonate (`Impersonate-User`).
+    pub as_user: Option<String>,
+    /// `--as-group`: the groups to impersonate (`Impersonate-Group`, one header each).
+    pub as_groups: Vec<String>,
+}
+
+impl Overrides {
+    pub fn is_empty(&self) -> bool {
+        *self == Overrides::default()
+    }
+}
+
+/// The name of the context (and its cluster and user) built from the flags alone when there is
+/// no kubeconfig: `--server` and `--token` are enough for kubectl.
+pub const FLAGS_CONTEXT: &str = "(from flags)";
+
+/// A kubeconfig of one empty context, for `--server` without a kubeconfig file.
+pub fn from_flags() -> Kubeconfig {
+    use kube::config::{Cluster, Context, NamedAuthInfo, NamedCluster, NamedContext};
+    Kubeconfig {
+        clusters: vec![NamedCluster {
+            name: FLAGS_CONTEXT.to_string(),
+            cluster: Some(Cluster::default()),
+            other: Default::default(),
+        }],
+        auth_infos: vec![NamedAuthInfo {
+            name: FLAGS_CONTEXT.to_string(),
+            auth_info: Some(AuthInfo::default()),
+            other: Default::default(),
+        }],
+        contexts: vec![NamedContext {
+            name: FLAGS_CONTEXT.to_string(),
+            context: Some(Context {
+                cluster: FLAGS_CONTEXT.to_string(),
+                user: Some(FLAGS_CONTEXT.to_string()),
+                ..Context::default()
+            }),
+            other: Default::default(),
+        }],
+        current_context: Some(FLAGS_CONTEXT.to_string()),
+        ..Kubeconfig::default()
+    }
+}
+
+// Port of client-go's `DirectClientConfig.getCluster` and `getAuthInfo`
+// (tools/clientcmd/client_config.go): the overrides are merged over the context's cluster and
+// user; an insecure override clears the CA (else "CA and insecure-skip-tls-verify couldn't both
+// be set"). Impersonation is `ImpersonationConfig` (rest.Config), sent as `Impersonate-User` and
+// one `Impersonate-Group` header per group (transport/round_trippers.go,
+// `NewImpersonatingRoundTripper`).
+pub fn apply_overrides(
+    config: &mut Kubeconfig,
+    context: &str,
+    o: &Overrides,
+) -> Result<(), LiveError> {
+    use kube::config::{Cluster, NamedAuthInfo, NamedCluster};
+    if o.is_empty() {
+        return Ok(());
+    }
+    let Some(ctx) = (config.contexts.iter_mut())
+        .find(|c| c.name == context)
+        .and_then(|c| c.context.as_mut())
+    else {
+        return Ok(());
+    };
+    if ctx.user.is_none() {
+        ctx.user = Some(context.to_string());
+    }
+    let (cluster_name, user_name) = (ctx.cluster.clone(), ctx.user.clone().unwrap_or_default());
+    if o.server.is_some() || o.insecure_skip_tls_verify {
+        if !config.clusters.iter().any(|c| c.name == cluster_name) {
+            config.clusters.push(NamedCluster {
+                name: cluster_name.clone(),
+                cluster: Some(Cluster::default()),
+                other: Default::default(),
+            });
+        }
+        let entry = (config.clusters.iter_mut())
+            .find(|c| c.name == cluster_name)
+            .map(|c| c.cluster.get_or_insert_with(Cluster::default));
+        if let Some(cluster) = entry {
+            if let Some(server) = &o.server {
+                cluster.server = Some(server.clone());
+            }
+            if o.insecure_skip_tls_verify {
+                cluster.insecure_skip_tls_verify = Some(true);
+                cluster.certificate_authority = None;
+                cluster.certificate_authority_data = None;
+            }
+        }
+    }
+    if !config.auth_infos.iter().any(|a| a.name == user_name) {
+        config.auth_infos.push(NamedAuthInfo {
+            name: user_name.clone(),
+            auth_info: Some(AuthInfo::default()),
+            other: Default::default(),
+        });
+    }
+    let auth = (config.auth_infos.iter_mut())
+        .find(|a| a.name == user_name)
+        .map(|a| a.auth_info.get_or_insert_with(AuthInfo::default));
+    if let Some(auth) = auth {
+        if let Some(token) = &o.token {
+            auth.token = Some(SecretString::from(token.clone()));
+            auth.token_file = None;
+        }
+        if let Some(user) = &o.as_user {
+            auth.impersonate = Some(user.clone());
+        }
+        if !o.as_groups.is_empty() {
+            auth.impersonate_groups = Some(o.as_groups.clone());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod override_tests {
+    use super::*;
+
+    #[test]
+    fn get_cluster_and_get_auth_info_merge_the_flags_over_the_context() {
+        let mut config = from_flags();
+        let o = Overrides {
+            server: Some("https://10.0.0.1:6443".into()),
+            insecure_skip_tls_verify: true,
+            token: Some("t".into()),
+            as_user: Some("jane".into()),
+            as_groups: vec!["ops".into(), "dev".into()],
+        };
+        config.clusters[0]
+            .cluster
+            .as_mut()
+            .unwrap()
+            .certificate_authority_data = Some("Q0E=".into());
+        apply_overrides(&mut config, FLAGS_CONTEXT, &o).unwrap();
+        let cluster = config.clusters[0].cluster.as_ref().unwrap();
+        assert_eq!(cluster.server.as_deref(), Some("https://10.0.0.1:6443"));
+        assert_eq!(cluster.insecure_skip_tls_verify, Some(true));
+        assert_eq!(cluster.certificate_authority_data, None);
+        let auth = config.auth_infos[0].auth_info.as_ref().unwrap();
+        assert_eq!(auth.impersonate.as_deref(), Some("jane"));
+        assert_eq!(
+            auth.impersonate_groups,
+            Some(vec!["ops".into(), "dev".into()])
+        );
+        assert!(auth.token.is_some());
+    }
+}

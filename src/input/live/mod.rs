@@ -65,6 +65,8 @@ pub struct Options {
     pub timeout: Option<StdDuration>,
     /// `-v`: kubectl's log level.
     pub verbosity: u8,
+    /// `--server`, `--token`, `--insecure-skip-tls-verify`, `--as`, `--as-group`.
+    pub overrides: kubeconfig::Overrides,
     /// `-n`; default: the kubeconfig context's namespace.
     pub namespace: Option<String>,
     /// `--save DIR`: also write the capture there.
@@ -192,6 +194,7 @@ impl Session {
             user: options.user.as_deref(),
             timeout: options.timeout,
             verbosity: options.verbosity,
+            overrides: options.overrides.clone(),
         };
         let api = runtime.block_on(Api::connect(&connection))?;
         let namespace =
@@ -290,7 +293,12 @@ impl Session {
             server: self.api.server.clone(),
             server_clock: dated_by == fetch::Clock::Server,
         };
-        let mut inputs = files.into_inputs(pods, self.options.history.clone(), settings);
+        let mut inputs = (files.named(save)).into_inputs(
+            pods,
+            self.options.history.clone(),
+            settings,
+            &live_name(fetch::PODS_FILE, save),
+        );
         inputs.live = Some(source);
         let mut scenario = input::build(inputs)?;
         outputs.commit()?;
@@ -380,11 +388,29 @@ impl Files {
     }
 
     /// The offline command's inputs, with the pods read page by page as they arrived.
+    /// Each text under the name a message or an assumption may show: the saved file's path
+    /// with `--save`, else what it is in the live answer (no such file exists).
+    fn named(mut self, save: Option<&Path>) -> Files {
+        let rename = |t: &mut Text| t.name = live_name(&t.name, save);
+        rename(&mut self.hpa);
+        rename(&mut self.scale);
+        rename(&mut self.target);
+        rename(&mut self.events);
+        self.metrics.iter_mut().for_each(rename);
+        self.metric_files.iter_mut().for_each(|(_, t)| rename(t));
+        if let Some((nodes, all_pods)) = &mut self.nodes {
+            rename(nodes);
+            rename(all_pods);
+        }
+        self
+    }
+
     fn into_inputs(
         self,
         pods: Option<CapturedPods>,
         history: Option<Text>,
         settings: Settings,
+        pods_name: &str,
     ) -> Inputs {
         let (nodes, all_pods) = self.nodes.unzip();
         let (mut custom_metrics, mut external_metrics) = (Vec::new(), Vec::new());
@@ -397,7 +423,7 @@ impl Files {
         Inputs {
             hpa: self.hpa,
             pods: pods.map(|value| Given::Read {
-                name: fetch::PODS_FILE.to_string(),
+                name: pods_name.to_string(),
                 value,
             }),
             metrics: self.metrics.map(Given::Text),
@@ -413,6 +439,18 @@ impl Files {
             node_groups: None,
             settings,
             live: None,
+        }
+    }
+}
+
+/// The name a captured text is shown under: `DIR/events.json` when saved there, else `the live
+/// answer (events)`: a message or an assumption never names a file that does not exist.
+fn live_name(file: &str, save: Option<&Path>) -> String {
+    match save {
+        Some(dir) => dir.join(file).display().to_string(),
+        None => {
+            let what = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+            format!("the live answer ({})", what.replace('-', " "))
         }
     }
 }
