@@ -197,6 +197,13 @@ pub fn what_if_table(r: &WhatIfReport, wide: bool, terminal: Terminal) -> String
     let _ = writeln!(out, "{}", paint(&heading, bold, terminal.color));
     out.push_str(&crate::render::table::render(&r.after, wide, terminal));
     out.push('\n');
+    out.push_str(&wrap(&what_if_counts(r), usize::from(terminal.width), ""));
+    out
+}
+
+/// The two counts of a what-if and what changed in between: `desired replicas: 10 before and
+/// after the change: cpu utilization 80% → 160%, proposal 10 → 20, capped by max 10`.
+pub fn what_if_counts(r: &WhatIfReport) -> String {
     let counts = if r.desired_replicas_before == r.desired_replicas_after {
         format!(
             "desired replicas: {} before and after the change",
@@ -209,13 +216,11 @@ pub fn what_if_table(r: &WhatIfReport, wide: bool, terminal: Terminal) -> String
         )
     };
     let between = in_between(&r.before, &r.after);
-    let line = if between.is_empty() {
+    if between.is_empty() {
         counts
     } else {
         format!("{counts}: {}", between.join(", "))
-    };
-    out.push_str(&wrap(&line, usize::from(terminal.width), ""));
-    out
+    }
 }
 
 /// What changed between the two syncs, in the controller's order: each metric's current value

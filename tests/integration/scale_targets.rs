@@ -111,9 +111,9 @@ fn an_hpa_on_a_rollout_gets_its_scales_answer_everywhere() {
     // The MCP audit tool of the namespace.
     let test = run_in(&root(), &["mcp", "--allow-live"], Some(&kubeconfig));
     let client = Client::of(test);
-    let (_, _, value) = answered(&client.call(
+    let (_, value) = answered(&client.call(
         "audit",
-        serde_json::json!({"namespace": "shop", "now": now}),
+        serde_json::json!({"namespace": "shop", "now": now, "detail": "full"}),
     ));
     let report = (value["hpas"].as_array().unwrap().iter())
         .find(|h| h["hpa"] == "shop/worker")
