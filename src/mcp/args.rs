@@ -203,11 +203,11 @@ pub struct ExplainArgs {
 
 /// One sync's inputs, or, with what-if changes, the inputs before and after them.
 pub enum Explained {
-    One(Inputs),
+    One(Box<Inputs>),
     WhatIf {
-        before: Inputs,
-        after: Inputs,
-        what_if: WhatIf,
+        before: Box<Inputs>,
+        after: Box<Inputs>,
+        what_if: Box<WhatIf>,
     },
 }
 
@@ -279,7 +279,7 @@ impl ExplainArgs {
     pub fn explained(mut self) -> Result<Explained> {
         let what_if = self.what_if()?;
         if what_if.is_empty() {
-            return Ok(Explained::One(self.inputs()?));
+            return Ok(Explained::One(Box::new(self.inputs()?)));
         }
         let changed = self.flags.with(&what_if).settings()?;
         let before = self.inputs()?;
@@ -287,9 +287,9 @@ impl ExplainArgs {
         after.settings.controller = changed.controller;
         after.settings.metrics_window = changed.metrics_window;
         Ok(Explained::WhatIf {
-            before,
-            after,
-            what_if,
+            before: Box::new(before),
+            after: Box::new(after),
+            what_if: Box::new(what_if),
         })
     }
 

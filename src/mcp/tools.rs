@@ -318,7 +318,7 @@ pub fn call(
 fn explain(args: ExplainArgs, detail: Detail) -> Result<Answer> {
     match args.explained()? {
         Explained::One(inputs) => {
-            let scenario = input::build(inputs)?;
+            let scenario = input::build(*inputs)?;
             let report = calc::evaluate(&scenario);
             let text = summary::report(&report);
             Answer::of(text, &scenario.warnings, &report, "report", detail)
@@ -328,7 +328,7 @@ fn explain(args: ExplainArgs, detail: Detail) -> Result<Answer> {
             after,
             what_if,
         } => {
-            let (report, warnings) = before_and_after(before, after, &what_if)?;
+            let (report, warnings) = before_and_after(*before, *after, &what_if)?;
             let text = summary::what_if(&report);
             Answer::of(text, &warnings, &report, "whatIf", detail)
         }
