@@ -5,7 +5,6 @@ use anyhow::Result;
 
 use crate::calc;
 use crate::cli::{Cli, OutputFormat};
-use crate::error::InputError;
 use crate::input::what_if::WhatIf;
 use crate::input::{self, Inputs, Settings};
 use crate::render::{Brief, Exporter, Json, Markdown, Table, Yaml};
@@ -32,24 +31,12 @@ pub fn run(cli: &Cli) -> Result<()> {
 
 /// The sync as given and the same inputs with the changes, each its own evaluation.
 fn before_and_after(cli: &Cli, inputs: Inputs, what_if: &WhatIf) -> Result<()> {
-    if !what_if.set_limit.is_empty() {
-        anyhow::bail!(InputError::new(
-            "--set-limit",
-            "found a limit for one sync, expected it with simulate: the controller reads \
-             requests, and a limit only caps what a pod uses over time"
-        ));
-    }
     let mut changed = inputs.clone();
-    changed.settings = Settings::from_cli_with(cli, what_if)?;
-    let before = input::build(inputs)?;
-    warn_all(&before.warnings);
-    let mut after = input::build(changed)?;
-    what_if.apply(&mut after)?;
-    let report = WhatIfReport::new(
-        what_if.labels(),
-        calc::evaluate(&before),
-        calc::evaluate(&after),
-    );
+    if what_if.set_limit.is_empty() {
+        changed.settings = Settings::from_cli_with(cli, what_if)?;
+    }
+    let (report, warnings) = crate::work::what_if::before_and_after(inputs, changed, what_if)?;
+    warn_all(&warnings);
     let exporter: Box<dyn Exporter<WhatIfReport>> = match cli.output {
         OutputFormat::Table => Box::new(Table { wide: false }),
         OutputFormat::Wide => Box::new(Table { wide: true }),

@@ -14,6 +14,7 @@ use crate::input::cluster::share::Common;
 use crate::input::inputs::{ControllerFlags, NodeSettings, controller_config};
 use crate::input::prometheus::ReplaySettings;
 use crate::input::simulation::{self, SimSettings};
+use crate::input::what_if::WhatIf;
 use crate::input::{Given, Inputs, Settings, Text, flag_duration, flag_time};
 use crate::work::diff::DiffInputs;
 
@@ -44,6 +45,26 @@ pub struct ControllerArgs {
 }
 
 impl ControllerArgs {
+    /// These flags with the ones a what-if names over them.
+    fn with(&self, w: &WhatIf) -> ControllerArgs {
+        fn or(what_if: &Option<String>, flag: &Option<String>) -> Option<String> {
+            what_if.clone().or_else(|| flag.clone())
+        }
+        ControllerArgs {
+            tolerance: w.tolerance.or(self.tolerance),
+            cpu_initialization_period: or(
+                &w.cpu_initialization_period,
+                &self.cpu_initialization_period,
+            ),
+            initial_readiness_delay: or(&w.initial_readiness_delay, &self.initial_readiness_delay),
+            downscale_stabilization: or(&w.downscale_stabilization, &self.downscale_stabilization),
+            sync_period: or(&w.sync_period, &self.sync_period),
+            kube_version: or(&w.kube_version, &self.kube_version),
+            feature_gates: or(&w.feature_gates, &self.feature_gates),
+            metrics_window: or(&w.metrics_window, &self.metrics_window),
+        }
+    }
+
     /// The settings these flags give, every other setting at its default.
     fn settings(&self) -> Result<Settings> {
         let mut settings = Settings::new(controller_config(&ControllerFlags {
@@ -162,6 +183,32 @@ pub struct ExplainArgs {
     /// The node group's flags, for the Nodes section
     #[serde(default)]
     pub node_group: NodeArgs,
+    /// What if: every container's request (`cpu=250m`, as `kubectl set resources --requests`
+    /// does) or one container's (`app.cpu=250m`); the answer is the sync before and after
+    #[serde(default)]
+    pub set_request: Vec<String>,
+    /// What if spec.minReplicas were this
+    pub min: Option<i32>,
+    /// What if spec.maxReplicas were this
+    pub max: Option<i32>,
+    /// What if behavior.scaleUp.tolerance were this (1.33+)
+    pub scale_up_tolerance: Option<f64>,
+    /// What if behavior.scaleDown.tolerance were this (1.33+)
+    pub scale_down_tolerance: Option<f64>,
+    /// What if KEY were VALUE, as `--what-if` (set-request=app.cpu=250m, min=3, max=20,
+    /// tolerance=0.05, scale-up-tolerance=0.02, kube-version=1.32, ...)
+    #[serde(default)]
+    pub what_if: Vec<String>,
+}
+
+/// One sync's inputs, or, with what-if changes, the inputs before and after them.
+pub enum Explained {
+    One(Box<Inputs>),
+    WhatIf {
+        before: Box<Inputs>,
+        after: Box<Inputs>,
+        what_if: Box<WhatIf>,
+    },
 }
 
 /// The text of one argument, named by it, within `MAX_TEXT_BYTES`.
@@ -211,6 +258,39 @@ impl ExplainArgs {
         settings.last_active = self.last_active.take();
         settings.nodes = std::mem::take(&mut self.node_group).settings();
         Ok(settings)
+    }
+
+    /// The what-if changes: the flags' (`set_request`, `min`, ...), then the `what_if` items
+    /// over them, as the command line takes `--set-request` and `--what-if`.
+    fn what_if(&mut self) -> Result<WhatIf> {
+        let flags = WhatIf {
+            set_request: std::mem::take(&mut self.set_request),
+            min: self.min.take(),
+            max: self.max.take(),
+            scale_up_tolerance: self.scale_up_tolerance.take(),
+            scale_down_tolerance: self.scale_down_tolerance.take(),
+            ..WhatIf::default()
+        };
+        Ok(flags.then(&WhatIf::parse(&std::mem::take(&mut self.what_if))?))
+    }
+
+    /// One sync's inputs, or the inputs before and after the what-if changes: after them, the
+    /// controller flags the changes name win over `flags` (`Settings::from_cli_with`).
+    pub fn explained(mut self) -> Result<Explained> {
+        let what_if = self.what_if()?;
+        if what_if.is_empty() {
+            return Ok(Explained::One(Box::new(self.inputs()?)));
+        }
+        let changed = self.flags.with(&what_if).settings()?;
+        let before = self.inputs()?;
+        let mut after = before.clone();
+        after.settings.controller = changed.controller;
+        after.settings.metrics_window = changed.metrics_window;
+        Ok(Explained::WhatIf {
+            before: Box::new(before),
+            after: Box::new(after),
+            what_if: Box::new(what_if),
+        })
     }
 
     /// The `Inputs` of one sync: the command line's, with texts instead of files.

@@ -13,6 +13,7 @@
 //! the call's error result (`isError`, the CLI's located message), never the server's end.
 
 pub mod args;
+pub mod brief;
 pub mod tools;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -220,10 +221,8 @@ impl Server {
         };
         match answer {
             Ok(Ok(Some(Ok(answer)))) => {
-                let mut result = CallToolResult::success(vec![
-                    ContentBlock::text(answer.summary),
-                    ContentBlock::text(answer.json),
-                ]);
+                // The JSON once, as the structured content; the text is the short one.
+                let mut result = CallToolResult::success(vec![ContentBlock::text(answer.summary)]);
                 result.structured_content = Some(answer.value);
                 result
             }

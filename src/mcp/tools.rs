@@ -12,9 +12,10 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
 use super::args::{
-    AuditArgs, CompareArgs, DiffArgs, ExplainArgs, LIVE_AUDIT_ARGS, LiveArgs, PrintHpaArgs,
-    SimulateArgs, text,
+    AuditArgs, CompareArgs, DiffArgs, ExplainArgs, Explained, LIVE_AUDIT_ARGS, LiveArgs,
+    PrintHpaArgs, SimulateArgs, text,
 };
+use super::brief::{self, Detail, LIST_LIMIT};
 use crate::calc;
 use crate::error::UsageError;
 use crate::input::cluster::Dump;
@@ -23,6 +24,7 @@ use crate::input::{self, PrintedHpa, simulation};
 use crate::render::{Exporter, Json, Terminal, summary};
 use crate::work::audit::{DumpFacts, of_dump};
 use crate::work::bounds::Bounds;
+use crate::work::what_if::before_and_after;
 
 /// What the server was started with that the tools need.
 #[derive(Debug, Clone, Default)]
@@ -33,12 +35,11 @@ pub struct Context {
     pub kubeconfig: Option<PathBuf>,
 }
 
-/// A tool's answer: the summary a person reads, and the JSON of `-o json`, as text and as
-/// the value parsed from it.
+/// A tool's answer: the short text a person reads, and the JSON of `-o json` (with
+/// `detail: "full"`) or its summary (`brief`), once, as the structured content.
 #[derive(Debug, Clone)]
 pub struct Answer {
     pub summary: String,
-    pub json: String,
     pub value: serde_json::Value,
 }
 
@@ -49,22 +50,28 @@ const PLAIN: Terminal = Terminal {
 };
 
 impl Answer {
-    /// The answer of `value`; the command line's warnings (its stderr) end the summary.
+    /// The answer of `value`, the summary of kind `kind` unless `detail` is full; the command
+    /// line's warnings (its stderr) end the text.
     fn of<T: serde::Serialize>(
         mut summary: String,
         warnings: &[String],
         value: &T,
+        kind: &str,
+        detail: Detail,
     ) -> Result<Answer> {
         for w in warnings {
             summary.push_str(&format!("warning: {w}\n"));
         }
-        let json = Json.export(value, PLAIN);
-        let value = serde_json::from_str(&json)?;
-        Ok(Answer {
-            summary,
-            json,
-            value,
-        })
+        // The JSON of `-o json`, read back: the same numbers the command prints.
+        let value = serde_json::from_str(&Json.export(value, PLAIN))?;
+        let value = match detail {
+            Detail::Full => value,
+            Detail::Summary => {
+                let budget = brief::ANSWER_BUDGET.saturating_sub(summary.len());
+                brief::within(kind, value, budget)
+            }
+        };
+        Ok(Answer { summary, value })
     }
 }
 
@@ -75,8 +82,10 @@ scaling, what it will scale to, or what a change of load, target or flags would 
 HPA as pasted (manifest, `kubectl describe hpa`, `kubectl get hpa` table or a KEDA \
 ScaledObject) and, when you have them, the pods, the metrics or `kubectl top pods`, the events \
 and the controller flags: with the HPA alone its status is used (an approximation, labelled \
-so). Answers the decision line and the WHY lines (named causes with their fixes), and the full \
-report as JSON (the schema of `hpacalc schema`'s report).";
+so). Answers the decision line and the WHY lines (named causes with their fixes), and a summary of \
+the report as JSON (detail: \"full\" gives the whole report, the schema of `hpacalc schema \
+report`). With set_request, min, max, a tolerance or what_if items, answers the sync before and \
+after the change.";
 
 const LIVE: &str = "Read one HPA from the Kubernetes cluster through the user's kubeconfig \
 (read-only GETs: the HPA, its scale target, the pods, the metrics APIs, the events) and explain \
@@ -128,17 +137,48 @@ fn schema_of<T: JsonSchema>() -> JsonObject {
     }
 }
 
-/// The schema of one of `hpacalc schema`'s outputs.
+/// A tool's output schema, trimmed: an object, and where its whole schema is. The structured
+/// content is the summary by default and the whole JSON with `detail: "full"`: both fit it, and
+/// `tools/list` stays small (the full schemas were 79 KB of its 105 KB).
 fn output(name: &str) -> Option<std::sync::Arc<JsonObject>> {
-    match crate::schema::schema_of(name)?.to_value() {
+    let schema = serde_json::json!({
+        "type": "object",
+        "description": format!(
+            "With detail \"full\": the JSON of `hpacalc ... -o json`, whose JSON Schema is \
+             `hpacalc schema {name}`. By default its summary: the same keys with the trace and \
+             sources left out, each list cut to {LIST_LIMIT} items with its length as \
+             KEYTotal, and \"detail\": \"summary\"."
+        ),
+    });
+    match schema {
         serde_json::Value::Object(map) => Some(std::sync::Arc::new(map)),
         _ => None,
     }
 }
 
+/// The `detail` argument every tool takes, added to its schema (the calls read it before the
+/// tool's own arguments).
+fn with_detail(mut args: JsonObject) -> JsonObject {
+    let properties = args
+        .entry("properties")
+        .or_insert_with(|| serde_json::Value::Object(JsonObject::new()));
+    if let serde_json::Value::Object(p) = properties {
+        p.insert(
+            "detail".into(),
+            serde_json::json!({
+                "description": "summary (default): the decision, the WHY lines and the figures \
+                    that matter, lists cut to 20; full: the whole report of -o json",
+                "enum": ["summary", "full"],
+                "default": "summary",
+            }),
+        );
+    }
+    args
+}
+
 /// A tool as listed: read-only, idempotent, closed-world (the live ones are opened after).
 fn tool(name: &'static str, description: String, args: JsonObject, out: Option<&str>) -> Tool {
-    let mut tool = Tool::new(name, description, args).annotate(
+    let mut tool = Tool::new(name, description, with_detail(args)).annotate(
         ToolAnnotations::new()
             .read_only(true)
             .destructive(false)
@@ -246,37 +286,57 @@ fn parse<T: DeserializeOwned>(arguments: JsonObject) -> Result<T> {
 }
 
 /// Does what the tool `name` does with `arguments` within `bounds` (a run past the budget is
-/// refused, and the work stops at the deadline); `None` when no such tool is offered.
+/// refused, and the work stops at the deadline); `None` when no such tool is offered. The
+/// `detail` argument, every tool's, is read first.
 pub fn call(
     name: &str,
-    arguments: JsonObject,
+    mut arguments: JsonObject,
     context: &Context,
     bounds: &Bounds,
 ) -> Option<Result<Answer>> {
+    let detail = match Detail::parse(arguments.remove("detail").as_ref()) {
+        Ok(d) => d,
+        Err(e) => return offers(context, name).then(|| Err(UsageError(e).into())),
+    };
     Some(match name {
-        "explain_hpa" => parse(arguments).and_then(explain),
+        "explain_hpa" => parse(arguments).and_then(|a| explain(a, detail)),
         "explain_live_hpa" if offers(context, name) => {
-            parse(arguments).and_then(|a| explain_live(a, context))
+            parse(arguments).and_then(|a| explain_live(a, context, detail))
         }
-        "simulate" => parse(arguments).and_then(|a| simulate(a, bounds)),
-        "compare" => parse(arguments).and_then(|a| compare(a, bounds)),
-        "diff" => parse(arguments).and_then(|a| diff(a, bounds)),
-        "audit" => parse(arguments).and_then(|a| audit(a, context, bounds)),
-        "print_hpa" => parse(arguments).and_then(print_hpa),
-        "list_diagnostics" => parse::<NoArgs>(arguments).and_then(|_| list_diagnostics()),
+        "simulate" => parse(arguments).and_then(|a| simulate(a, bounds, detail)),
+        "compare" => parse(arguments).and_then(|a| compare(a, bounds, detail)),
+        "diff" => parse(arguments).and_then(|a| diff(a, bounds, detail)),
+        "audit" => parse(arguments).and_then(|a| audit(a, context, bounds, detail)),
+        "print_hpa" => parse(arguments).and_then(|a| print_hpa(a, detail)),
+        "list_diagnostics" => parse::<NoArgs>(arguments).and_then(|_| list_diagnostics(detail)),
         _ => return None,
     })
 }
 
-/// One sync, as `hpacalc --hpa ... -o json` computes it.
-fn explain(args: ExplainArgs) -> Result<Answer> {
-    let scenario = input::build(args.inputs()?)?;
-    let report = calc::evaluate(&scenario);
-    Answer::of(summary::report(&report), &scenario.warnings, &report)
+/// One sync, as `hpacalc --hpa ... -o json` computes it; with what-if changes, the sync before
+/// and after them, as `hpacalc --hpa ... --set-request ... -o json`.
+fn explain(args: ExplainArgs, detail: Detail) -> Result<Answer> {
+    match args.explained()? {
+        Explained::One(inputs) => {
+            let scenario = input::build(*inputs)?;
+            let report = calc::evaluate(&scenario);
+            let text = summary::report(&report);
+            Answer::of(text, &scenario.warnings, &report, "report", detail)
+        }
+        Explained::WhatIf {
+            before,
+            after,
+            what_if,
+        } => {
+            let (report, warnings) = before_and_after(*before, *after, &what_if)?;
+            let text = summary::what_if(&report);
+            Answer::of(text, &warnings, &report, "whatIf", detail)
+        }
+    }
 }
 
 /// One sync of a live HPA, as `hpacalc NAME -n NS -o json` reads and computes it.
-fn explain_live(args: LiveArgs, context: &Context) -> Result<Answer> {
+fn explain_live(args: LiveArgs, context: &Context, detail: Detail) -> Result<Answer> {
     let mut settings = args.settings()?;
     settings.namespace = None;
     let options = Options {
@@ -302,35 +362,43 @@ fn explain_live(args: LiveArgs, context: &Context) -> Result<Answer> {
     };
     let scenario = Session::open(options, &args.name)?.scenario()?;
     let report = calc::evaluate(&scenario);
-    Answer::of(summary::report(&report), &scenario.warnings, &report)
+    let text = summary::report(&report);
+    Answer::of(text, &scenario.warnings, &report, "report", detail)
 }
 
 /// The controller over time, as `hpacalc simulate ... -o json` runs it.
-fn simulate(args: SimulateArgs, bounds: &Bounds) -> Result<Answer> {
+fn simulate(args: SimulateArgs, bounds: &Bounds, detail: Detail) -> Result<Answer> {
     let setup = simulation::build(&args.inputs()?)?;
     let sim = bounds.run(&setup, "duration")?;
-    Answer::of(summary::simulation(&sim), &setup.scenario.warnings, &sim)
+    let text = summary::simulation(&sim);
+    Answer::of(text, &setup.scenario.warnings, &sim, "simulation", detail)
 }
 
 /// Configurations on the same load, as `hpacalc simulate --hpa ... --compare ... -o json`.
-fn compare(args: CompareArgs, bounds: &Bounds) -> Result<Answer> {
+fn compare(args: CompareArgs, bounds: &Bounds, detail: Detail) -> Result<Answer> {
     let configs = args.configurations()?;
     let (comparison, warnings) = crate::work::compare::compare_runs(&configs, bounds)?;
-    Answer::of(summary::comparison(&comparison), &warnings, &comparison)
+    let text = summary::comparison(&comparison);
+    Answer::of(text, &warnings, &comparison, "comparison", detail)
 }
 
 /// Two sides of manifests, as `hpacalc diff OLD NEW -o json`; what got worse by `fail_on` is
 /// the report's `worse`, an answer (the command's exit 3), not an error.
-fn diff(args: DiffArgs, bounds: &Bounds) -> Result<Answer> {
+fn diff(args: DiffArgs, bounds: &Bounds, detail: Detail) -> Result<Answer> {
     let mut inputs = args.inputs()?;
     inputs.bounds = bounds.clone();
     let (report, warnings) = crate::work::diff::diff_texts(&inputs)?;
     let markdown = crate::render::Markdown.export(&report, PLAIN);
-    Answer::of(markdown, &warnings, &report)
+    Answer::of(markdown, &warnings, &report, "diff", detail)
 }
 
 /// Every HPA of a dump (or, with `--allow-live`, of a namespace), as `hpacalc audit -o json`.
-fn audit(mut args: AuditArgs, context: &Context, bounds: &Bounds) -> Result<Answer> {
+fn audit(
+    mut args: AuditArgs,
+    context: &Context,
+    bounds: &Bounds,
+    detail: Detail,
+) -> Result<Answer> {
     let live = args.namespace.is_some();
     if args.dump.is_none() && !live {
         bail!(UsageError("audit needs a dump".to_string()));
@@ -370,11 +438,16 @@ fn audit(mut args: AuditArgs, context: &Context, bounds: &Bounds) -> Result<Answ
         node_group_max: args.node_group_max,
     };
     let (report, _, warnings) = of_dump(dump, common, &facts, &bounds.stop)?;
-    Answer::of(summary::audit(&report), &warnings, &report)
+    let limit = match detail {
+        Detail::Full => usize::MAX,
+        Detail::Summary => LIST_LIMIT,
+    };
+    let text = summary::audit(&report, limit);
+    Answer::of(text, &warnings, &report, "audit", detail)
 }
 
 /// The HPA hpacalc uses, as `hpacalc --hpa FILE --print-hpa -o json` prints it.
-fn print_hpa(args: PrintHpaArgs) -> Result<Answer> {
+fn print_hpa(args: PrintHpaArgs, detail: Detail) -> Result<Answer> {
     let (hpa, settings) = args.inputs()?;
     let (printed, warnings) = input::hpa_only(&hpa, &settings)?;
     let value = match printed {
@@ -382,11 +455,11 @@ fn print_hpa(args: PrintHpaArgs) -> Result<Answer> {
         PrintedHpa::Hpa(printed) => crate::render::hpa::to_value(&printed.0, printed.1.as_ref()),
     };
     let yaml = crate::render::Yaml.export(&value, PLAIN);
-    Answer::of(yaml, &warnings, &value)
+    Answer::of(yaml, &warnings, &value, "hpa", detail)
 }
 
 /// The diagnostics table.
-fn list_diagnostics() -> Result<Answer> {
+fn list_diagnostics(detail: Detail) -> Result<Answer> {
     let entries = crate::catalog::entries();
     let lines: Vec<String> = (entries.iter())
         .map(|e| format!("{} ({}): {}", e.code, e.severity, e.when))
@@ -395,6 +468,8 @@ fn list_diagnostics() -> Result<Answer> {
         lines.join("\n"),
         &[],
         &serde_json::json!({ "diagnostics": entries }),
+        "diagnostics",
+        detail,
     )
 }
 

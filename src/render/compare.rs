@@ -203,6 +203,12 @@ pub fn what_if_table(r: &WhatIfReport, wide: bool, terminal: Terminal) -> String
 
 /// `desired replicas: 10 before, 10 after the change: cpu utilization 80% → 160%, ...`, wrapped.
 pub fn what_if_line(r: &WhatIfReport, width: u16) -> String {
+    wrap(&what_if_counts(r), usize::from(width), "")
+}
+
+/// The two counts of a what-if and what changed in between: `desired replicas: 10 before and
+/// after the change: cpu utilization 80% → 160%, proposal 10 → 20, capped by max 10`.
+pub fn what_if_counts(r: &WhatIfReport) -> String {
     let counts = if r.desired_replicas_before == r.desired_replicas_after {
         format!(
             "desired replicas: {} before and after the change",
@@ -215,12 +221,11 @@ pub fn what_if_line(r: &WhatIfReport, width: u16) -> String {
         )
     };
     let between = in_between(&r.before, &r.after);
-    let line = if between.is_empty() {
+    if between.is_empty() {
         counts
     } else {
         format!("{counts}: {}", between.join(", "))
-    };
-    wrap(&line, usize::from(width), "")
+    }
 }
 
 /// What changed between the two syncs, in the controller's order: each metric's current value

@@ -9,11 +9,13 @@ use std::fmt::Write;
 
 use crate::calc::simulate::Simulation;
 use crate::calc::simulate::compare::Comparison;
+use crate::render::compare::what_if_counts;
 use crate::render::escape::terminal as shown;
 use crate::render::fleet::summary_line;
 use crate::render::table::decision_line;
 use crate::render::timeline::summary_lines;
 use crate::report::fleet::AuditReport;
+use crate::report::what_if::WhatIfReport;
 use crate::report::{Report, Severity};
 
 fn severity(s: Severity) -> &'static str {
@@ -62,16 +64,30 @@ pub fn simulation(sim: &Simulation) -> String {
     out
 }
 
-/// An audit: the counts, then every finding, most severe first.
-pub fn audit(audit: &AuditReport) -> String {
+/// An audit: the counts, then the findings, most severe first: at most `limit` of them, and how
+/// many more there are.
+pub fn audit(audit: &AuditReport, limit: usize) -> String {
     let mut out = format!("{}\n", summary_line(&audit.summary));
-    for f in &audit.findings {
+    for f in audit.findings.iter().take(limit) {
         let code = match &f.hpa {
             Some(hpa) => format!("{} {hpa}", f.code),
             None => f.code.clone(),
         };
         cause(&mut out, f.severity, &code, &f.message, &f.fix);
     }
+    if let Some(more) = audit.findings.len().checked_sub(limit).filter(|n| *n > 0) {
+        let _ = writeln!(out, "… {more} more finding(s): detail \"full\" lists them");
+    }
+    out
+}
+
+/// One sync before and after a what-if: the changes, each side's decision and WHY, and what
+/// changed in between (`what_if_counts`).
+pub fn what_if(r: &WhatIfReport) -> String {
+    let mut out = format!("BEFORE\n{}", report(&r.before));
+    let _ = writeln!(out, "WHAT IF: {}", shown(&r.changes.join(", ")));
+    out.push_str(&report(&r.after));
+    let _ = writeln!(out, "{}", what_if_counts(r));
     out
 }
 

@@ -90,18 +90,30 @@ fn texts(result: &CallToolResult) -> Vec<String> {
         .collect()
 }
 
-/// A successful answer: (summary, the JSON text, the structured value).
+/// A successful answer: (the short text, the structured value, carried once: the one text
+/// content is the short text, not the JSON again).
 #[track_caller]
-pub(crate) fn answered(result: &CallToolResult) -> (String, String, Value) {
+pub(crate) fn answered(result: &CallToolResult) -> (String, Value) {
     let t = texts(result);
     assert_eq!(result.is_error, Some(false), "{t:?}");
-    assert_eq!(t.len(), 2, "{t:?}");
+    assert_eq!(t.len(), 1, "{t:?}");
     let value = result
         .structured_content
         .clone()
         .expect("structured content");
-    assert_eq!(serde_json::from_str::<Value>(&t[1]).unwrap(), value);
-    (t[0].clone(), t[1].clone(), value)
+    (t[0].clone(), value)
+}
+
+/// The arguments with `detail: "full"`: the whole report, the CLI's `-o json`.
+pub(crate) fn full(mut arguments: Value) -> Value {
+    arguments["detail"] = json!("full");
+    arguments
+}
+
+/// A JSON text (the CLI's stdout) as a value.
+#[track_caller]
+fn json_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
 }
 
 /// A tool error's text.
@@ -324,10 +336,10 @@ fn explain_hpa_equals_the_clis_json_on_the_fixtures() {
         flags.extend(["-o", "json"]);
         let expected = cli(&flags, &c.names);
         let started = Instant::now();
-        let result = client.call("explain_hpa", c.arguments.clone());
+        let result = client.call("explain_hpa", full(c.arguments.clone()));
         let took = started.elapsed();
-        let (summary, text, value) = answered(&result);
-        assert_eq!(text, expected, "{:?}", c.flags);
+        let (summary, value) = answered(&result);
+        assert_eq!(value, json_of(&expected), "{:?}", c.flags);
         crate::schema::assert_fits("report", &value);
         // The summary is the table's decision line and WHY lines.
         let arrow = format!(
@@ -411,8 +423,8 @@ fn simulate_equals_the_clis_json_on_a_scenario_a_load_csv_and_a_prometheus_answe
         all.extend(&flags);
         all.extend(["-o", "json"]);
         let expected = cli(&all, &names);
-        let (summary, text, value) = answered(&client.call("simulate", arguments));
-        assert_eq!(text, expected, "{flags:?}");
+        let (summary, value) = answered(&client.call("simulate", full(arguments)));
+        assert_eq!(value, json_of(&expected), "{flags:?}");
         crate::schema::assert_fits("simulation", &value);
         assert!(summary.contains("replicas: peak "), "{summary}");
     }
@@ -524,8 +536,8 @@ fn compare_equals_the_clis_json_on_a_prometheus_answer_with_per_configuration_wh
                 expected = expected.replace(from, to);
             }
         }
-        let (summary, text, value) = answered(&client.call("compare", arguments));
-        assert_eq!(text, expected, "{flags:?}");
+        let (summary, value) = answered(&client.call("compare", full(arguments)));
+        assert_eq!(value, json_of(&expected), "{flags:?}");
         crate::schema::assert_fits("comparison", &value);
         assert!(summary.starts_with("#1 "), "{summary}");
         assert!(summary.contains("\n#2 "), "{summary}");
@@ -615,8 +627,8 @@ fn diff_equals_the_clis_json_and_markdown_and_a_broken_rule_is_an_answer() {
             all.extend(["-o", format]);
             cli_exiting(code, &all, &DIFF_NAMES)
         };
-        let (summary, text, value) = answered(&client.call("diff", arguments));
-        assert_eq!(text, run("json"), "{extra:?}");
+        let (summary, value) = answered(&client.call("diff", full(arguments)));
+        assert_eq!(value, json_of(&run("json")), "{extra:?}");
         assert_eq!(summary, run("markdown"), "{extra:?}");
         crate::schema::assert_fits("diff", &value);
         assert_eq!(value["worse"].as_array().unwrap().is_empty(), code == 0);
@@ -675,8 +687,8 @@ fn audit_equals_the_clis_json_on_a_dump() {
             ("fixtures/cluster/dump/metrics.json", "metrics"),
         ],
     );
-    let (summary, text, value) = answered(&client.call("audit", arguments));
-    assert_eq!(text, expected);
+    let (summary, value) = answered(&client.call("audit", full(arguments)));
+    assert_eq!(value, json_of(&expected));
     crate::schema::assert_fits("audit", &value);
     assert!(summary.starts_with("20 HPA(s): "), "{summary}");
     assert!(summary.contains("AmbiguousSelector"), "{summary}");
@@ -694,7 +706,10 @@ fn audit_equals_the_clis_json_on_a_dump() {
         &[("fixtures/cluster/yaml/web.yaml", "dump")],
     );
     let yaml = json!({"dump": file("fixtures/cluster/yaml/web.yaml"), "now": NOW});
-    assert_eq!(answered(&client.call("audit", yaml)).1, expected);
+    assert_eq!(
+        answered(&client.call("audit", full(yaml))).1,
+        json_of(&expected)
+    );
 }
 
 #[test]
@@ -712,9 +727,11 @@ fn print_hpa_equals_the_clis_json_for_keda_and_old_api_versions() {
             &["--hpa", path, "--print-hpa", "-o", "json"],
             &[(path, "hpa")],
         );
-        let (summary, text, value) =
-            answered(&client.call("print_hpa", json!({"hpa": file(path)})));
-        assert_eq!(text, expected, "{path}");
+        let (summary, mut value) = answered(&client.call("print_hpa", json!({"hpa": file(path)})));
+        // A printed HPA is small: its summary is the HPA itself, marked as one.
+        let marked = value.as_object_mut().unwrap().remove("detail");
+        assert_eq!(marked, Some(json!("summary")));
+        assert_eq!(value, json_of(&expected), "{path}");
         assert_eq!(value["kind"], "HorizontalPodAutoscaler");
         assert!(
             summary.contains("kind: HorizontalPodAutoscaler"),
@@ -726,7 +743,7 @@ fn print_hpa_equals_the_clis_json_for_keda_and_old_api_versions() {
 #[test]
 fn list_diagnostics_is_the_table_of_docs_diagnostics_md() {
     let client = Client::start(&[]);
-    let (summary, _, value) = answered(&client.call("list_diagnostics", json!({})));
+    let (summary, value) = answered(&client.call("list_diagnostics", json!({})));
     let listed: Vec<&str> = (value["diagnostics"].as_array().unwrap().iter())
         .map(|d| d["code"].as_str().unwrap())
         .collect();
@@ -1027,7 +1044,7 @@ fn explain_live_hpa_equals_live_mode_and_audit_of_a_namespace_equals_audit_n() {
     let client = Client::of(test);
     let arguments = json!({"name": "web"});
     fits(&client.tools(), "explain_live_hpa", &arguments);
-    let (summary, _, mcp) = answered(&client.call("explain_live_hpa", arguments));
+    let (summary, mcp) = answered(&client.call("explain_live_hpa", full(arguments)));
     let o = crate::live::live(&["web", "-o", "json"]).run();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let cli: Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -1055,9 +1072,9 @@ fn explain_live_hpa_equals_live_mode_and_audit_of_a_namespace_equals_audit_n() {
     let client = Client::of(test);
     let arguments = json!({"namespace": "team-2", "now": NOW});
     fits(&client.tools(), "audit", &arguments);
-    let (_, text, _) = answered(&client.call("audit", arguments));
+    let (_, value) = answered(&client.call("audit", full(arguments)));
     let expected = crate::live::audit_live(&["-n", "team-2", "--now", NOW, "-o", "json"]).run();
-    assert_eq!(text, stdout(&expected));
+    assert_eq!(value, json_of(&stdout(&expected)));
 }
 
 #[test]
@@ -1082,7 +1099,7 @@ fn the_reference_python_client_gets_the_clis_answer() {
     let seen: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(seen["server"], "hpacalc");
     assert_eq!(seen["tools"], json!(OFFLINE_TOOLS));
-    assert_eq!(seen["isError"], json!([false, true]));
+    assert_eq!(seen["isError"], json!([false, false, true]));
     // The README's example, as reference_client.py sends it.
     let expected = cli(
         &[
@@ -1092,10 +1109,19 @@ fn the_reference_python_client_gets_the_clis_answer() {
         .concat(),
         &EXAMPLE.map(|(arg, path)| (path, arg)),
     );
-    assert_eq!(seen["text"][1], json!(expected));
+    // The full report once, as the structured content; the text is the short one both times.
+    assert_eq!(seen["full"], json_of(&expected));
+    assert_eq!(seen["fullText"], seen["text"]);
+    assert_eq!(seen["text"].as_array().unwrap().len(), 1);
+    let text = seen["text"][0].as_str().unwrap();
+    assert!(
+        text.starts_with("HPA shop/web → Deployment/web\n"),
+        "{text}"
+    );
+    assert_eq!(seen["structured"]["detail"], "summary");
     assert_eq!(
-        seen["structured"],
-        serde_json::from_str::<Value>(&expected).unwrap()
+        seen["structured"]["desiredReplicas"],
+        seen["full"]["desiredReplicas"]
     );
     let error = seen["error"][0].as_str().unwrap();
     assert!(error.starts_with("arguments: hpa: invalid type"), "{error}");
@@ -1152,7 +1178,7 @@ fn the_calls_the_readme_and_docs_show_give_the_summaries_they_show() {
     let tools = client.tools();
     for (doc, tool, arguments, shown) in calls {
         fits(&tools, &tool, &arguments);
-        let (summary, _, _) = answered(&client.call(&tool, arguments));
+        let (summary, _) = answered(&client.call(&tool, arguments));
         assert_eq!(summary, shown, "{doc}");
     }
     // docs/mcp.md names every tool, and the README section the offline ones and the live one.
@@ -1218,5 +1244,174 @@ fn messages_that_are_not_json_rpc_are_dropped_and_the_server_reads_on() {
     assert!(
         child.wait().unwrap().success(),
         "the server ends when its stdin does"
+    );
+}
+
+/// The budgets of issue 38: `tools/list` within 32 KB, and a default answer (the text and the
+/// structured content together) within about 8 KB.
+const TOOLS_LIST_BUDGET: usize = 32 * 1024;
+const ANSWER_BUDGET: usize = 8 * 1024;
+
+/// The bytes an answer puts in a context window: its texts and its structured content.
+fn answer_bytes(result: &CallToolResult) -> usize {
+    let structured = result
+        .structured_content
+        .as_ref()
+        .map_or(0, |v| v.to_string().len());
+    texts(result).iter().map(String::len).sum::<usize>() + structured
+}
+
+#[test]
+fn tools_list_and_a_default_answer_fit_their_budgets_and_detail_full_is_the_whole_report() {
+    for args in [&[][..], &["--allow-live"][..]] {
+        let client = Client::start(args);
+        let tools = client.tools();
+        let listed = serde_json::to_string(&json!({ "tools": tools })).unwrap();
+        assert!(
+            listed.len() <= TOOLS_LIST_BUDGET,
+            "{args:?}: {} bytes",
+            listed.len()
+        );
+        for tool in &tools {
+            // Input schemas are kept whole, with `detail`; output schemas only say where the
+            // whole one is.
+            let detail = &tool.input_schema["properties"]["detail"];
+            assert_eq!(detail["enum"], json!(["summary", "full"]), "{}", tool.name);
+            if let Some(out) = &tool.output_schema {
+                assert!(out.len() <= 2, "{}: {out:?}", tool.name);
+            }
+        }
+    }
+    let client = Client::start(&[]);
+    let arguments = case(&EXAMPLE, json!({"now": NOW}), &[]).arguments;
+    let brief = client.call("explain_hpa", arguments.clone());
+    assert!(
+        answer_bytes(&brief) <= ANSWER_BUDGET,
+        "{}",
+        answer_bytes(&brief)
+    );
+    let (text, summary) = answered(&brief);
+    let (full_text, whole) = answered(&client.call("explain_hpa", full(arguments)));
+    assert_eq!(text, full_text, "the text is the short one either way");
+    assert_eq!(summary["detail"], "summary");
+    assert!(summary.get("steps").is_none(), "{summary}");
+    assert_eq!(
+        summary["stepsTotal"],
+        whole["steps"].as_array().unwrap().len()
+    );
+    for key in [
+        "desiredReplicas",
+        "currentReplicas",
+        "decision",
+        "diagnostics",
+        "metrics",
+    ] {
+        assert_eq!(summary[key].is_null(), whole[key].is_null(), "{key}");
+    }
+    assert_eq!(summary["desiredReplicas"], whole["desiredReplicas"]);
+    assert_eq!(summary["decision"], whole["decision"]);
+    assert_eq!(summary["diagnostics"], whole["diagnostics"]);
+    let bad = refused(&client.call("explain_hpa", json!({"hpa": "x", "detail": "all"})));
+    assert!(bad.starts_with("arguments: detail: found"), "{bad}");
+    // The audit of the 20-HPA dump: one row an HPA, within the budget.
+    let dump = json!({
+        "dump": file("fixtures/cluster/dump/cluster.json"),
+        "metrics": file("fixtures/cluster/dump/metrics.json"),
+        "now": NOW,
+    });
+    let audit = client.call("audit", dump);
+    let (_, rows) = answered(&audit);
+    assert!(
+        answer_bytes(&audit) <= 4 * ANSWER_BUDGET,
+        "{}",
+        answer_bytes(&audit)
+    );
+    // One row an HPA, as many as the budget leaves room for, and how many there are.
+    let kept = rows["hpas"].as_array().unwrap().len();
+    assert!((5..=20).contains(&kept), "{kept}");
+    assert!(kept == 20 || rows["hpasTotal"] == 20, "{rows}");
+    assert!(rows["hpas"][0].get("steps").is_none());
+}
+
+#[test]
+fn a_live_hpa_of_two_thousand_pods_answers_twenty_pods_and_a_count_within_the_budget() {
+    use crate::apiserver::{ApiServer, Fixture, synthetic_metrics, synthetic_pod};
+    let mut fixture = Fixture::kubectl();
+    fixture.pods = (0..2000).map(synthetic_pod).collect();
+    fixture.metrics = synthetic_metrics(2000, "2026-11-29T14:59:58Z");
+    let s = ApiServer::start(fixture);
+    let test = crate::live::run_in(
+        &root(),
+        &["mcp", "--allow-live"],
+        Some(&s.good_kubeconfig()),
+    );
+    let client = Client::of(test);
+    let brief = client.call("explain_live_hpa", json!({"name": "web"}));
+    let bytes = answer_bytes(&brief);
+    let (text, summary) = answered(&brief);
+    let sizes: Vec<(String, usize)> = (summary.as_object().unwrap().iter())
+        .map(|(k, v)| (k.clone(), v.to_string().len()))
+        .collect();
+    eprintln!("text {} bytes; structured by key: {sizes:?}", text.len());
+    let whole = client.call("explain_live_hpa", json!({"name": "web", "detail": "full"}));
+    let full_bytes = answer_bytes(&whole);
+    let (_, whole) = answered(&whole);
+    eprintln!("explain_live_hpa of 2,000 pods: {bytes} bytes, with detail full {full_bytes}");
+    // About 8 KB: what does not grow with the pods (the decision, the conditions, the status
+    // comparison, the WHY lines, in the text and the JSON) is about 9 KB here.
+    assert!(bytes <= ANSWER_BUDGET + 2048, "{bytes} bytes");
+    let metric = &summary["metrics"][0];
+    // 20 pods, or fewer where 20 would pass the budget; the count says how many there are.
+    let kept = metric["pods"].as_array().unwrap().len();
+    assert!((5..=20).contains(&kept), "{metric}");
+    assert_eq!(metric["podsTotal"], 2000);
+    assert_eq!(whole["metrics"][0]["pods"].as_array().unwrap().len(), 2000);
+    assert_eq!(summary["desiredReplicas"], whole["desiredReplicas"]);
+}
+
+#[test]
+fn explain_hpa_answers_a_what_if_as_the_cli_does() {
+    let client = Client::start(&[]);
+    let tools = client.tools();
+    let changes = [
+        (
+            json!({"set_request": ["cpu=250m"]}),
+            vec!["--set-request", "cpu=250m"],
+        ),
+        (
+            json!({"min": 3, "max": 5}),
+            vec!["--min", "3", "--max", "5"],
+        ),
+        (
+            json!({"scale_up_tolerance": 0.5, "what_if": ["tolerance=0.05"]}),
+            vec!["--scale-up-tolerance", "0.5", "--what-if", "tolerance=0.05"],
+        ),
+    ];
+    for (change, flags) in changes {
+        let mut arguments = case(&EXAMPLE, json!({"now": NOW}), &[]).arguments;
+        for (k, v) in change.as_object().unwrap() {
+            arguments[k] = v.clone();
+        }
+        fits(&tools, "explain_hpa", &arguments);
+        let mut all: Vec<&str> = case(&EXAMPLE, json!({}), &["--now", NOW]).flags;
+        all.extend(flags.iter().copied());
+        all.extend(["-o", "json"]);
+        let expected = cli(&all, &EXAMPLE.map(|(arg, path)| (path, arg)));
+        let (text, value) = answered(&client.call("explain_hpa", full(arguments.clone())));
+        assert_eq!(value, json_of(&expected), "{flags:?}");
+        assert!(text.starts_with("BEFORE\nHPA shop/web"), "{text}");
+        assert!(text.contains("\nWHAT IF: "), "{text}");
+        assert!(text.contains("desired replicas: "), "{text}");
+        let (_, brief) = answered(&client.call("explain_hpa", arguments));
+        assert_eq!(brief["detail"], "summary");
+        assert_eq!(brief["desiredReplicasAfter"], value["desiredReplicasAfter"]);
+        assert!(brief["after"].get("steps").is_none(), "{flags:?}");
+    }
+    let limit =
+        json!({"hpa": file(EXAMPLE[0].1), "set_request": [], "what_if": ["set-limit=cpu=1"]});
+    let e = refused(&client.call("explain_hpa", limit));
+    assert!(
+        e.starts_with("--set-limit: found a limit for one sync"),
+        "{e}"
     );
 }

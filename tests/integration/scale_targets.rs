@@ -128,9 +128,9 @@ fn an_hpa_on_a_rollout_gets_its_scales_answer_everywhere() {
     // The MCP audit tool of the namespace.
     let test = run_in(&root(), &["mcp", "--allow-live"], Some(&kubeconfig));
     let client = Client::of(test);
-    let (_, _, value) = answered(&client.call(
+    let (_, value) = answered(&client.call(
         "audit",
-        serde_json::json!({"namespace": "shop", "now": now}),
+        serde_json::json!({"namespace": "shop", "now": now, "detail": "full"}),
     ));
     let report = (value["hpas"].as_array().unwrap().iter())
         .find(|h| h["hpa"] == "shop/worker")
@@ -142,9 +142,9 @@ fn an_hpa_on_a_rollout_gets_its_scales_answer_everywhere() {
     assert_eq!(decided(lost_in_mcp), decided(&lost));
     // The MCP tool of one live HPA: both answers again.
     for (name, expected) in [("worker", &served), ("lost", &lost)] {
-        let (_, _, one) = answered(&client.call(
+        let (_, one) = answered(&client.call(
             "explain_live_hpa",
-            serde_json::json!({"name": name, "namespace": "shop"}),
+            serde_json::json!({"name": name, "namespace": "shop", "detail": "full"}),
         ));
         assert_eq!(decided(&one), decided(expected), "explain_live_hpa {name}");
     }

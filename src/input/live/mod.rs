@@ -394,7 +394,7 @@ impl Files {
         let rename = |t: &mut Text| t.name = live_name(&t.name, save);
         rename(&mut self.hpa);
         rename(&mut self.scale);
-        rename(&mut self.target);
+        self.target.iter_mut().for_each(rename);
         rename(&mut self.events);
         self.metrics.iter_mut().for_each(rename);
         self.metric_files.iter_mut().for_each(|(_, t)| rename(t));

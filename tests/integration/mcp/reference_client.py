@@ -1,8 +1,10 @@
 """The protocol's reference Python client (PyPI `mcp`) against `hpacalc mcp`.
 
 Run by tests/integration/mcp.rs: python3 reference_client.py HPACALC ROOT. Initializes, lists the
-tools and calls explain_hpa on the README's example files and one malformed call; prints one JSON
-object with what it saw, for the Rust test to compare with the CLI's answer.
+tools and calls explain_hpa on the README's example files (the default summary, then with detail
+"full") and one malformed call; prints one JSON object with what it saw, for the Rust test to
+compare with the CLI's answer. The SDK checks each structured answer against the tool's output
+schema.
 """
 
 import asyncio
@@ -35,15 +37,20 @@ async def main(binary: str, root: Path) -> None:
                 "now": "2026-11-29T15:00:00Z",
             }
             good = await session.call_tool("explain_hpa", arguments)
+            whole = await session.call_tool("explain_hpa", {**arguments, "detail": "full"})
             bad = await session.call_tool("explain_hpa", {"hpa": 5})
             print(
                 json.dumps(
                     {
                         "server": field(init, "server_info", "serverInfo").name,
                         "tools": [t.name for t in tools.tools],
-                        "isError": [field(r, "is_error", "isError") for r in (good, bad)],
+                        "isError": [
+                            field(r, "is_error", "isError") for r in (good, whole, bad)
+                        ],
                         "text": text_of(good),
                         "structured": field(good, "structured_content", "structuredContent"),
+                        "fullText": text_of(whole),
+                        "full": field(whole, "structured_content", "structuredContent"),
                         "error": text_of(bad),
                     }
                 )
