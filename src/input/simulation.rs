@@ -860,5 +860,9 @@ fn node_group(
             format!("found {max}, expected at least --node-group-min ({min})")
         ));
     }
-    Ok(Some(NodeGroup { input, min }))
+    Ok(Some(NodeGroup {
+        input,
+        min,
+        groups: None,
+    }))
 }

@@ -51,7 +51,10 @@ impl Engine<'_> {
         } else {
             let remaining = count(pending.len()).saturating_sub(self.free_room()).max(0);
             if remaining > 0 {
-                self.scale_up(t, group, remaining)
+                match &group.groups {
+                    Some(groups) => self.scale_up_groups(t, groups, remaining),
+                    None => self.scale_up(t, group, remaining),
+                }
             } else {
                 self.ca_note = None;
                 false
@@ -104,6 +107,7 @@ impl Engine<'_> {
                 slot: nodes::template_slot(name, &group.input),
                 state: NodeState::Booting { ready_at },
                 unneeded_since: None,
+                group: None,
             });
         }
         self.last_scale_up = Some(t);
@@ -197,7 +201,7 @@ impl Engine<'_> {
         let mut removable = vec![false; self.nodes.len()];
         if size > group.min {
             for &(i, n, pods) in &order {
-                if n.slot.utilization() > threshold {
+                if n.slot.utilization() > threshold || self.group_at_min(n, &[]) {
                     continue;
                 }
                 // The node's pods must fit on the other nodes; a fit is committed, so later
@@ -284,6 +288,13 @@ impl Engine<'_> {
             if size - count(deleted.len()) <= group.min {
                 blocked_by_min = true;
                 break;
+            }
+            if node_index(&self.nodes, id)
+                .and_then(|i| self.nodes.get(i))
+                .is_some_and(|n| self.group_at_min(n, &deleted))
+            {
+                blocked_by_min = true;
+                continue;
             }
             if deleted.len() >= MAX_SCALE_DOWN_PARALLELISM {
                 break;
