@@ -171,25 +171,32 @@ fn parse_row(header: &[&str], line: &str) -> Result<Row, String> {
             .map(|(_, v)| v.as_str())
             .ok_or_else(|| format!("no {key} label"))
     };
-    let enis = match (cells[1], cells[2]) {
+    let [name, enis, ips, listed, price, ..] = cells.as_slice() else {
+        return Err(format!(
+            "found {} cells, expected {}",
+            cells.len(),
+            FIXED.len()
+        ));
+    };
+    let enis = match (*enis, *ips) {
         ("", "") => None,
         (enis, ips) => Some((int("enis", enis)?, int("ipv4PerEni", ips)?)),
     };
-    let listed_pods = (!cells[3].is_empty())
-        .then(|| int("listedPods", cells[3]))
+    let listed_pods = (!listed.is_empty())
+        .then(|| int("listedPods", listed))
         .transpose()?;
     if enis.is_none() && listed_pods.is_none() {
         return Err("neither ENI limits nor listed pods".into());
     }
-    let price = (!cells[4].is_empty())
+    let price = (!price.is_empty())
         .then(|| {
-            cells[4]
+            price
                 .parse::<f64>()
-                .map_err(|_| format!("price {:?} is not a number", cells[4]))
+                .map_err(|_| format!("price {price:?} is not a number"))
         })
         .transpose()?;
     Ok(Row {
-        name: cells[0].to_string(),
+        name: (*name).to_string(),
         enis,
         listed_pods,
         price,
