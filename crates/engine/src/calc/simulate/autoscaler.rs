@@ -328,13 +328,15 @@ impl Engine<'_> {
             self.event(t, "clusterAutoscaler", format!("removes {name} ({what})"));
         }
         if blocked_by_min && !self.min_size_note {
+            let why = if group.groups.is_some() {
+                "their node group is at its minimum size".to_string()
+            } else {
+                format!("the node group is at its minimum size {}", group.min)
+            };
             self.event(
                 t,
                 "clusterAutoscaler",
-                format!(
-                    "keeps the other unneeded node(s): the node group is at its minimum size {}",
-                    group.min
-                ),
+                format!("keeps the other unneeded node(s): {why}"),
             );
         }
         self.min_size_note = blocked_by_min;

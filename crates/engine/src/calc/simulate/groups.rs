@@ -159,3 +159,69 @@ impl Engine<'_> {
         count(left) <= min
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::calc::node_groups::testing::{group, input};
+    use crate::calc::simulate::run;
+    use crate::calc::testing::{on_nodes, simulation};
+    use crate::scenario::simulation::Setup;
+
+    /// `simulation(load)` over the groups: `small` (2 cores, 3 pods of 500m beside a 100m
+    /// DaemonSet) and `big` (8 cores), with `small_now` / `small_min` nodes of `small`.
+    fn two_groups(load: &[(i64, i64)], small_now: i64, small_min: i64) -> Setup {
+        let mut setup = on_nodes(simulation(load, 2), 0);
+        let mut small = group("small", 2000, 8);
+        (small.current_size, small.min_size) = (small_now, small_min);
+        let mut groups = input(vec![small, group("big", 8000, 32)]);
+        groups.pod_request = setup.pod_request.clone();
+        if let Some(nodes) = setup.nodes.as_mut() {
+            groups.daemonsets = nodes.input.daemonsets.clone();
+            nodes.groups = Some(groups);
+        }
+        setup
+    }
+
+    fn ca_events(setup: &Setup) -> Vec<(i64, String)> {
+        run(setup)
+            .events
+            .into_iter()
+            .filter(|e| e.source == "clusterAutoscaler")
+            .map(|e| (e.time, e.message))
+            .collect()
+    }
+
+    #[test]
+    fn each_loop_scales_the_one_group_least_waste_picks() {
+        // 4500m at 50 %: 9 pods, of which small's 1 node takes 3. Least-waste: 2 more small
+        // nodes fill 6 of 6 slots; one big node 6 of 15.
+        let events = ca_events(&two_groups(&[(0, 4500)], 1, 0));
+        let scale_ups: Vec<&String> = events
+            .iter()
+            .map(|(_, m)| m)
+            .filter(|m| m.starts_with("scales node group"))
+            .collect();
+        assert!(!scale_ups.is_empty(), "{events:?}");
+        assert!(
+            scale_ups
+                .iter()
+                .all(|m| m.starts_with("scales node group small (least-waste keeps small)")),
+            "{scale_ups:?}"
+        );
+    }
+
+    #[test]
+    fn scale_down_keeps_each_group_at_its_own_minimum() {
+        // 2 pods of 500m on 2 small nodes: both under 50 %, each one's pods fit on the other.
+        let held = ca_events(&two_groups(&[(0, 500)], 2, 2));
+        assert!(
+            held.iter().all(|(_, m)| !m.starts_with("removes")),
+            "{held:?}"
+        );
+        let free = ca_events(&two_groups(&[(0, 500)], 2, 0));
+        assert!(
+            free.iter().any(|(_, m)| m.starts_with("removes")),
+            "{free:?}"
+        );
+    }
+}
