@@ -188,6 +188,8 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --max-nodes-total '--max-nodes-total of the Cluster Autoscaler'
             cand --scale-down-utilization-threshold '--scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)'
             cand --scale-down-unneeded-time '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)'
+            cand --node-groups 'Several node groups (the --node-groups file of the single sync): each Cluster Autoscaler loop scales the one group the expander chain picks'
+            cand --expander 'The expander chain of --node-groups: least-waste, most-pods, least-nodes, priority, price, random, comma-separated [default: least-waste]'
             cand --pod-limit 'Each pod''s limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved (default: the target''s pod template, when the --hpa file holds the target)'
             cand --rollout 'Start a rolling update of the pods at this time from the start, e.g. 5m'
             cand --max-surge 'The rollout''s maxSurge: pods over the replicas, a count or a percent (default 25%)'

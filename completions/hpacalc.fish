@@ -171,6 +171,8 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-group-
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-nodes-total -d '--max-nodes-total of the Cluster Autoscaler' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-utilization-threshold -d '--scale-down-utilization-threshold of the Cluster Autoscaler (default 0.5)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-groups -d 'Several node groups (the --node-groups file of the single sync): each Cluster Autoscaler loop scales the one group the expander chain picks' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l expander -d 'The expander chain of --node-groups: least-waste, most-pods, least-nodes, priority, price, random, comma-separated [default: least-waste]' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-limit -d 'Each pod\'s limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved (default: the target\'s pod template, when the --hpa file holds the target)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l rollout -d 'Start a rolling update of the pods at this time from the start, e.g. 5m' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-surge -d 'The rollout\'s maxSurge: pods over the replicas, a count or a percent (default 25%)' -r

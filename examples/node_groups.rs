@@ -26,16 +26,26 @@ fn capacity(cpu_milli: i64, memory_gi: i64, pods: i64) -> Capacity {
     }
 }
 
-/// `n` groups: 2 to 64 cores, 2, 4 or 8 GiB a core, priced by size, one priority in three.
+/// `n` groups as a cluster's node groups are: instance families (general purpose, compute,
+/// memory: 4, 2 or 8 GiB a core) in sizes of 2 to 64 cores, each family at its own price per
+/// core (families differ by generation and processor), one family in three with a priority.
+/// No two groups share both a shape and a price, so the chain `priority,least-waste,price`
+/// picks one group in every loop, as it does in a real cluster whose groups are all different.
 fn groups(n: usize) -> Vec<NodeGroupSpec> {
     (0..n)
         .map(|i| {
+            let family = i / 6;
             let cores = [2, 4, 8, 16, 32, 64].get(i % 6).copied().unwrap_or(2);
-            let per_core = [2, 4, 8].get((i / 6) % 3).copied().unwrap_or(4);
-            let rate = [0.024, 0.048, 0.063]
-                .get((i / 6) % 3)
+            let per_core = [4, 2, 8].get(family % 3).copied().unwrap_or(4);
+            // $/core-hour: compute 0.0425, general 0.048, memory 0.063 at the first
+            // generation, each later family of the kind ~1.7 % cheaper or dearer.
+            let base = [0.048, 0.0425, 0.063]
+                .get(family % 3)
                 .copied()
                 .unwrap_or(0.048);
+            #[allow(clippy::cast_precision_loss)]
+            let step = (family / 3) as f64;
+            let rate = base * (1.0 + 0.017 * step * if family % 2 == 0 { 1.0 } else { -1.0 });
             let price = f64::from(cores) * rate;
             NodeGroupSpec {
                 name: format!("group-{i:03}"),
@@ -51,7 +61,11 @@ fn groups(n: usize) -> Vec<NodeGroupSpec> {
                 max_size: 20,
                 current_size: 1,
                 price_per_hour: Some(price),
-                priorities: if i % 3 == 0 { vec![10] } else { Vec::new() },
+                priorities: if family % 3 == 0 {
+                    vec![10]
+                } else {
+                    Vec::new()
+                },
                 exists: true,
             }
         })

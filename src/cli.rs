@@ -957,6 +957,26 @@ pub struct SimulateArgs {
     )]
     pub scale_down_unneeded_time: Option<String>,
 
+    /// Several node groups (the --node-groups file of the single sync): each Cluster Autoscaler
+    /// loop scales the one group the expander chain picks
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Nodes (Cluster Autoscaler)",
+        conflicts_with_all = ["node_allocatable", "existing_nodes", "node_group_min", "node_group_max"]
+    )]
+    pub node_groups: Option<PathBuf>,
+
+    /// The expander chain of --node-groups: least-waste, most-pods, least-nodes, priority, price,
+    /// random, comma-separated [default: least-waste]
+    #[arg(
+        long,
+        value_name = "CHAIN",
+        help_heading = "Nodes (Cluster Autoscaler)",
+        requires = "node_groups"
+    )]
+    pub expander: Option<String>,
+
     /// Each pod's limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved
     /// (default: the target's pod template, when the --hpa file holds the target)
     #[arg(long, value_name = "RESOURCES", help_heading = "Model")]

@@ -151,7 +151,8 @@ fn compare(args: &SimulateArgs) -> Result<()> {
 /// The simulation's inputs: a built-in scenario with the flags over its settings, or the files
 /// the flags name.
 fn inputs_of(args: &SimulateArgs) -> Result<simulation::Inputs> {
-    let settings = settings_of(args);
+    let mut settings = settings_of(args);
+    settings.node_groups = args.node_groups.as_deref().map(Text::read).transpose()?;
     let replay = replay_of(&args.replay);
     if let Some(name) = &args.scenario {
         return Ok(simulation::Inputs::builtin(name, settings, replay)?);
@@ -211,6 +212,8 @@ fn settings_of(a: &SimulateArgs) -> SimSettings {
         max_unavailable: a.max_unavailable.clone(),
         min_ready_seconds: a.min_ready_seconds,
         startup_cpu: a.startup_cpu.clone(),
+        node_groups: None,
+        expander: a.expander.clone(),
         what_if: what_if_of(&a.what_if),
     }
 }

@@ -308,6 +308,14 @@ pub struct SimSettings {
     pub max_unavailable: Option<String>,
     pub min_ready_seconds: Option<i64>,
     pub startup_cpu: Option<String>,
+    /// `--node-groups`: the groups file, read (the command line's only).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub node_groups: Option<Text>,
+    /// `--expander`: the chain of `--node-groups`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub expander: Option<String>,
     /// The what-if changes of the HPA and the pods (`--set-request`, `--min`, ...); the
     /// controller ones are the fields above. Not an MCP argument (yet): the command line's only.
     #[serde(skip)]
@@ -400,6 +408,8 @@ impl SimSettings {
             ),
             pod_limit: pick(self.pod_limit, base.pod_limit),
             what_if: base.what_if.then(&self.what_if),
+            node_groups: pick(self.node_groups, base.node_groups),
+            expander: pick(self.expander, base.expander),
             rollout: pick(self.rollout, base.rollout),
             max_surge: pick(self.max_surge, base.max_surge),
             max_unavailable: pick(self.max_unavailable, base.max_unavailable),

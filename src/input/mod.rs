@@ -2,6 +2,7 @@
 //! fills one `Inputs` (`inputs`), and `build` validates it into the one `Scenario` the
 //! calculation trusts.
 
+pub mod aws_catalog;
 pub mod build;
 pub mod builtin;
 pub mod cluster;

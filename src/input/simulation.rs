@@ -799,6 +799,9 @@ fn node_group(
     pod_request: &Resources,
     namespace: &str,
 ) -> Result<Option<NodeGroup>> {
+    if let Some(text) = &args.node_groups {
+        return several_groups(args, text, pod_request).map(Some);
+    }
     if args.node_allocatable.is_none() {
         let stray = [
             (args.existing_nodes.is_some(), "--existing-nodes"),
@@ -860,5 +863,55 @@ fn node_group(
             format!("found {max}, expected at least --node-group-min ({min})")
         ));
     }
-    Ok(Some(NodeGroup { input, min }))
+    Ok(Some(NodeGroup {
+        input,
+        min,
+        groups: None,
+    }))
+}
+
+/// `--node-groups`: the groups file as the single sync reads it; the shared `input` holds the
+/// DaemonSets, the pod request and the scale-down settings (its template is the first group's,
+/// for the summary only; each group keeps its own minimum and maximum).
+fn several_groups(args: &SimSettings, text: &Text, pod_request: &Resources) -> Result<NodeGroup> {
+    let flags = NodeSettings {
+        daemonset_requests: args.daemonset_requests.clone(),
+        max_nodes_total: args.max_nodes_total,
+        scale_down_utilization_threshold: args.scale_down_utilization_threshold.unwrap_or(0.5),
+        scale_down_unneeded_time: (args.scale_down_unneeded_time.clone())
+            .unwrap_or_else(|| "10m".to_string()),
+        expander: args.expander.clone(),
+        ..NodeSettings::default()
+    };
+    let daemonsets = crate::input::nodes::daemonsets(&flags)?;
+    let groups = crate::input::node_groups::read(
+        text,
+        &flags,
+        daemonsets.clone(),
+        (pod_request.clone(), "--pod-request".to_string()),
+    )?;
+    let unneeded = crate::input::inputs::flag_duration(
+        "--scale-down-unneeded-time",
+        &flags.scale_down_unneeded_time,
+    )?;
+    let template = groups
+        .groups
+        .first()
+        .map(|g| g.allocatable.clone())
+        .unwrap_or_default();
+    Ok(NodeGroup {
+        input: crate::scenario::NodeInput {
+            template,
+            daemonsets,
+            existing: crate::scenario::Existing::Template(Some(0)),
+            pod_request: pod_request.clone(),
+            pod_request_source: "--pod-request".to_string(),
+            node_group_max: None,
+            max_nodes_total: args.max_nodes_total,
+            scale_down_utilization_threshold: flags.scale_down_utilization_threshold,
+            scale_down_unneeded_time: unneeded,
+        },
+        min: 0,
+        groups: Some(groups),
+    })
 }

@@ -5,6 +5,7 @@
 //! A port that drifts from the controller fails here with the vector's id and a field-by-field
 //! diff; the vectors are never edited to make a case pass.
 
+mod aws_instancetype;
 mod expander;
 mod normalization;
 mod replica;
@@ -38,8 +39,8 @@ const SKIPS: &[(&str, &str)] = &[
     ),
 ];
 
-/// How many vectors the files hold (README: 100 + 96 + 51).
-const EXPECTED_VECTORS: usize = 247;
+/// How many vectors the files hold (README: 100 + 96 + 51 + 41).
+const EXPECTED_VECTORS: usize = 288;
 
 /// Runs one vector of a file.
 type Runner = fn(&Value) -> Check;
@@ -142,10 +143,11 @@ fn run_one(run: Runner, vector: &Value) -> Check {
 
 fn run_suite() -> Summary {
     let mut summary = Summary::default();
-    let files: [(&str, Runner); 3] = [
+    let files: [(&str, Runner); 4] = [
         ("replica_calculator.json", replica::run),
         ("normalization.json", normalization::run),
         ("cluster_autoscaler.json", expander::run),
+        ("aws_instancetype.json", aws_instancetype::run),
     ];
     for (file, run) in files {
         for vector in load(file) {
@@ -222,14 +224,21 @@ fn the_fixtures_hold_every_upstream_case_once() {
     let replica = load("replica_calculator.json");
     let normalization = load("normalization.json");
     let autoscaler = load("cluster_autoscaler.json");
+    let aws = load("aws_instancetype.json");
     assert_eq!(
-        (replica.len(), normalization.len(), autoscaler.len()),
-        (100, 96, 51)
+        (
+            replica.len(),
+            normalization.len(),
+            autoscaler.len(),
+            aws.len()
+        ),
+        (100, 96, 51, 41)
     );
     let mut ids: Vec<&str> = replica
         .iter()
         .chain(&normalization)
         .chain(&autoscaler)
+        .chain(&aws)
         .map(|v| text(v, "id"))
         .collect();
     ids.sort_unstable();

@@ -110,3 +110,113 @@ fn bad_chains_and_files_are_input_errors() {
             .run();
     }
 }
+
+// ---- simulate --node-groups: the same plan, one loop per Cluster Autoscaler scan ----
+
+/// web-cpu's load over the four groups: 2 pods Pending at 0:15, 2 more at 0:30.
+fn simulate_events(extra: &[&str]) -> Vec<(i64, String)> {
+    let v = Test::new()
+        .args(["simulate", "-o", "json"])
+        .args([
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--load",
+            "fixtures/load/web-cpu.csv",
+            "--node-groups",
+            GROUPS,
+            "--pod-request",
+            "cpu=500m,memory=1Gi",
+            "--daemonset-requests",
+            "cpu=100m,memory=128Mi",
+        ])
+        .args(extra)
+        .schema("simulation")
+        .json();
+    v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["source"] == "clusterAutoscaler")
+        .map(|e| {
+            (
+                e["time"].as_i64().unwrap(),
+                e["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn simulate_scales_one_group_per_loop_and_the_rest_wait_for_the_next() {
+    let events = simulate_events(&[]);
+    // Loop 0:20: 2 pods; least-waste picks m5-large (3 pods a node). Loop 0:30: 2 more, of which
+    // the booting node still holds 1: one more m5-large for the other.
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[0].0, 20);
+    assert!(
+        events[0].1.starts_with(
+            "scales node group m5-large (least-waste keeps m5-large): requests 1 node(s) (node-3,"
+        ),
+        "{}",
+        events[0].1
+    );
+    assert!(events[0].1.contains("for 2 unschedulable pod(s)"));
+    assert_eq!(events[1].0, 30);
+    assert!(
+        events[1].1.contains("node group m5-large")
+            && events[1].1.contains("for 1 unschedulable pod(s)")
+    );
+}
+
+#[test]
+fn simulate_follows_the_expander_chain_as_the_single_sync_does() {
+    let events = simulate_events(&["--expander", "priority,least-waste,price"]);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(
+        events[0].1.starts_with(
+            "scales node group c5-2xlarge (priority keeps c5-2xlarge): requests 1 node(s)"
+        ),
+        "{}",
+        events[0].1
+    );
+}
+
+#[test]
+fn simulate_lists_every_random_tie_and_adds_no_node() {
+    let events = simulate_events(&["--expander", "random"]);
+    assert!(!events.is_empty());
+    assert!(
+        events
+            .iter()
+            .all(|(_, m)| !m.starts_with("scales node group")),
+        "{events:?}"
+    );
+    assert!(
+        events[0].1.contains("tie between m5-large, m5-xlarge, c5-2xlarge; every tied group is listed, none is picked"),
+        "{}",
+        events[0].1
+    );
+}
+
+#[test]
+fn simulate_refuses_node_groups_beside_node_allocatable() {
+    let out = Test::new()
+        .args([
+            "simulate",
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--load",
+            "fixtures/load/web-cpu.csv",
+            "--node-groups",
+            GROUPS,
+            "--node-allocatable",
+            "cpu=2",
+        ])
+        .fails(2)
+        .run();
+    assert!(
+        stderr(&out).contains("--node-allocatable"),
+        "{}",
+        stderr(&out)
+    );
+}

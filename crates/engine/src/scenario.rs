@@ -5,6 +5,7 @@
 //! milliseconds since the Unix epoch, every default applied.
 
 pub mod fleet;
+pub mod karpenter;
 pub mod keda;
 pub mod node_groups;
 pub mod simulation;

@@ -368,6 +368,18 @@ fn fill_first_fit(
     left
 }
 
+/// `NodesReport.pod_request`: one pod's requests as `buildQuantity` strings, by resource name
+/// (shared by the one-group plan and the node-groups plan).
+pub(crate) fn pod_request_quantities(
+    request: &Resources,
+) -> std::collections::BTreeMap<String, String> {
+    request
+        .0
+        .iter()
+        .map(|(n, v)| (n.clone(), crate::quantity::build_quantity(n, *v)))
+        .collect()
+}
+
 /// The nodes consequence of going from `current` to `desired` pods.
 pub fn plan(input: &NodeInput, current: i32, desired: i32) -> NodesReport {
     let (k, limiting) = pods_per_node(&input.template, &input.daemonsets, &input.pod_request);
@@ -451,12 +463,7 @@ pub fn plan(input: &NodeInput, current: i32, desired: i32) -> NodesReport {
     };
 
     NodesReport {
-        pod_request: input
-            .pod_request
-            .0
-            .iter()
-            .map(|(n, v)| (n.clone(), crate::quantity::build_quantity(n, *v)))
-            .collect(),
+        pod_request: pod_request_quantities(&input.pod_request),
         pod_request_source: input.pod_request_source.clone(),
         pods_per_node: k,
         limiting_resource: limiting,
@@ -521,6 +528,13 @@ mod tests {
             workload_pods: 0,
             schedulable: true,
         }
+    }
+
+    #[test]
+    fn the_pod_request_is_reported_in_build_quantity_form() {
+        let q = pod_request_quantities(&res(600, 1152));
+        assert_eq!(q.get("cpu").map(String::as_str), Some("600m"));
+        assert_eq!(q.get("memory").map(String::as_str), Some("1152Mi"));
     }
 
     #[test]

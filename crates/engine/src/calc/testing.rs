@@ -221,6 +221,7 @@ pub fn on_nodes(
             scale_down_unneeded_time: Duration::from_secs(600),
         },
         min: 0,
+        groups: None,
     });
     setup
 }

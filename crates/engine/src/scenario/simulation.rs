@@ -34,6 +34,10 @@ pub struct NodeGroup {
     pub input: NodeInput,
     /// The node group's minimum size: scale-down never goes below it.
     pub min: i64,
+    /// `--node-groups`: several groups, one of which the expander chain picks in each loop
+    /// (`input` then holds what they share: DaemonSets, the pod request, the scale-down
+    /// settings; each group keeps its own minimum and maximum).
+    pub groups: Option<crate::scenario::node_groups::NodeGroupsInput>,
 }
 
 /// One step of the load curve: from `at` on, each column's total (milli-units).

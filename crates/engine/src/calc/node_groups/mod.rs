@@ -49,12 +49,7 @@ pub fn nodes_report(input: &NodeGroupsInput, current: i32, desired: i32) -> Node
     let existing: i64 = input.groups.iter().map(|g| g.current_size).sum();
     let limited_by = (report.unschedulable_pods > 0).then(|| report.outcome.clone());
     NodesReport {
-        pod_request: input
-            .pod_request
-            .0
-            .iter()
-            .map(|(n, v)| (n.clone(), crate::quantity::build_quantity(n, *v)))
-            .collect(),
+        pod_request: crate::calc::nodes::pod_request_quantities(&input.pod_request),
         pod_request_source: input.pod_request_source.clone(),
         pods_per_node: k,
         limiting_resource: limiting,

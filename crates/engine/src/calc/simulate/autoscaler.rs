@@ -51,7 +51,10 @@ impl Engine<'_> {
         } else {
             let remaining = count(pending.len()).saturating_sub(self.free_room()).max(0);
             if remaining > 0 {
-                self.scale_up(t, group, remaining)
+                match &group.groups {
+                    Some(groups) => self.scale_up_groups(t, groups, remaining),
+                    None => self.scale_up(t, group, remaining),
+                }
             } else {
                 self.ca_note = None;
                 false
@@ -104,6 +107,7 @@ impl Engine<'_> {
                 slot: nodes::template_slot(name, &group.input),
                 state: NodeState::Booting { ready_at },
                 unneeded_since: None,
+                group: None,
             });
         }
         self.last_scale_up = Some(t);
@@ -197,7 +201,7 @@ impl Engine<'_> {
         let mut removable = vec![false; self.nodes.len()];
         if size > group.min {
             for &(i, n, pods) in &order {
-                if n.slot.utilization() > threshold {
+                if n.slot.utilization() > threshold || self.group_at_min(n, &[]) {
                     continue;
                 }
                 // The node's pods must fit on the other nodes; a fit is committed, so later
@@ -285,6 +289,13 @@ impl Engine<'_> {
                 blocked_by_min = true;
                 break;
             }
+            if node_index(&self.nodes, id)
+                .and_then(|i| self.nodes.get(i))
+                .is_some_and(|n| self.group_at_min(n, &deleted))
+            {
+                blocked_by_min = true;
+                continue;
+            }
             if deleted.len() >= MAX_SCALE_DOWN_PARALLELISM {
                 break;
             }
@@ -317,13 +328,15 @@ impl Engine<'_> {
             self.event(t, "clusterAutoscaler", format!("removes {name} ({what})"));
         }
         if blocked_by_min && !self.min_size_note {
+            let why = if group.groups.is_some() {
+                "their node group is at its minimum size".to_string()
+            } else {
+                format!("the node group is at its minimum size {}", group.min)
+            };
             self.event(
                 t,
                 "clusterAutoscaler",
-                format!(
-                    "keeps the other unneeded node(s): the node group is at its minimum size {}",
-                    group.min
-                ),
+                format!("keeps the other unneeded node(s): {why}"),
             );
         }
         self.min_size_note = blocked_by_min;

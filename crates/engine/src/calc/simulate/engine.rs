@@ -94,6 +94,8 @@ pub(super) struct SimNode {
     pub(super) slot: Slot,
     pub(super) state: NodeState,
     pub(super) unneeded_since: Option<i64>,
+    /// The group of `--node-groups` the node belongs to (`None`: the one node group).
+    pub(super) group: Option<usize>,
 }
 
 pub(super) struct Engine<'s> {
@@ -301,7 +303,10 @@ impl<'s> Engine<'s> {
         let feeds = MetricFeeds::new(&mut scenario, &setup.load.metric_columns);
         let nodes = match &setup.nodes {
             None => Vec::new(),
-            Some(group) => start_nodes(&group.input, setup.start_replicas),
+            Some(group) => match &group.groups {
+                Some(groups) => super::groups::start_nodes(groups),
+                None => start_nodes(&group.input, setup.start_replicas),
+            },
         };
         let next_node = u32::try_from(nodes.len()).unwrap_or(u32::MAX);
         Engine {
@@ -500,6 +505,7 @@ pub(super) fn start_nodes(input: &NodeInput, start_replicas: i32) -> Vec<SimNode
             slot,
             state: NodeState::Ready,
             unneeded_since: None,
+            group: None,
         })
         .collect()
 }

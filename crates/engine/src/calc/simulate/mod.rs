@@ -25,6 +25,7 @@ mod autoscaler;
 mod cluster;
 pub mod compare;
 mod engine;
+mod groups;
 mod hpa;
 mod keda;
 mod kubelet;

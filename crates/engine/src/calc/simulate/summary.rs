@@ -166,7 +166,10 @@ fn node_settings(setup: &Setup) -> Option<NodeSettings> {
             nodes::pods_per_node(&g.input.template, &g.input.daemonsets, &setup.pod_request);
         NodeSettings {
             pods_per_node: k,
-            existing_nodes: count(start_nodes(&g.input, setup.start_replicas).len()),
+            existing_nodes: match &g.groups {
+                Some(groups) => groups.groups.iter().map(|s| s.current_size.max(0)).sum(),
+                None => count(start_nodes(&g.input, setup.start_replicas).len()),
+            },
             node_group_min: g.min,
             node_group_max: g.input.node_group_max,
             max_nodes_total: g.input.max_nodes_total,
