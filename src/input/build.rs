@@ -328,6 +328,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         sources,
         nodes: node_group,
         node_groups,
+        karpenter: None,
         approximation,
         observed_status,
         keda,

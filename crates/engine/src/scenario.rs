@@ -5,6 +5,7 @@
 //! milliseconds since the Unix epoch, every default applied.
 
 pub mod fleet;
+pub mod karpenter;
 pub mod keda;
 pub mod node_groups;
 pub mod simulation;
@@ -523,6 +524,8 @@ pub struct Scenario {
     pub nodes: Option<NodeInput>,
     /// Several Cluster Autoscaler node groups (`--node-groups`), instead of `nodes`.
     pub node_groups: Option<node_groups::NodeGroupsInput>,
+    /// Karpenter's NodePools and catalog (`--nodepool`), instead of `nodes`.
+    pub karpenter: Option<karpenter::KarpenterInput>,
     /// The result is approximated from the HPA's status alone (no pods were given).
     pub approximation: bool,
     /// What the manifest's status says the controller computed at its last sync, to compare.
