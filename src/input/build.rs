@@ -88,6 +88,11 @@ struct Read {
     past: past::Past,
     nodes: (Option<Text>, Option<Text>),
     node_groups: Option<Text>,
+    /// `--nodepool` and friends, with the target's pod constraints read before the target goes.
+    karpenter: Option<(
+        super::karpenter::KarpenterTexts,
+        crate::scenario::karpenter::PodConstraints,
+    )>,
     said: Said,
 }
 
@@ -108,9 +113,21 @@ fn read(inputs: Inputs) -> Result<Read> {
         nodes,
         all_pods,
         node_groups,
+        karpenter,
         settings,
         live,
     } = inputs;
+    let karpenter = match karpenter {
+        Some(texts) => {
+            let target_text = match &target {
+                Some(super::inputs::Given::Text(t)) => Some(t),
+                _ => None,
+            };
+            let constraints = super::karpenter::pod_constraints(target_text)?;
+            Some((texts, constraints))
+        }
+        None => None,
+    };
     let have_pods = pods.is_some();
     let mut loaded = load_hpa(&hpa, &settings)?;
     drop(hpa);
@@ -177,6 +194,7 @@ fn read(inputs: Inputs) -> Result<Read> {
         past,
         nodes: (nodes, all_pods),
         node_groups,
+        karpenter,
         said,
     })
 }
@@ -229,6 +247,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         past,
         nodes: (nodes, all_pods),
         node_groups,
+        karpenter,
         mut said,
         ..
     } = read;
@@ -288,7 +307,21 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
             &mut said,
         )?,
     };
+    let karpenter = match karpenter {
+        Some((texts, constraints)) => {
+            let daemonsets = nodes::daemonsets(&settings.nodes)?;
+            let request = nodes::pod_request(&settings.nodes, &samples.pods)?;
+            Some(super::karpenter::read(
+                &texts,
+                constraints,
+                daemonsets,
+                request,
+            )?)
+        }
+        None => None,
+    };
     let (node_group, node_groups) = match &node_groups {
+        _ if karpenter.is_some() => (None, None),
         Some(text) => {
             let daemonsets = nodes::daemonsets(&settings.nodes)?;
             let request = nodes::pod_request(&settings.nodes, &samples.pods)?;
@@ -328,7 +361,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         sources,
         nodes: node_group,
         node_groups,
-        karpenter: None,
+        karpenter,
         approximation,
         observed_status,
         keda,

@@ -80,6 +80,8 @@ pub struct Inputs {
     pub all_pods: Option<Text>,
     /// `--node-groups`: several Cluster Autoscaler node groups, instead of one.
     pub node_groups: Option<Text>,
+    /// `--nodepool`, `--nodeclass`, `--instance-types`: Karpenter instead of a node group.
+    pub karpenter: Option<super::karpenter::KarpenterTexts>,
     pub settings: Settings,
     /// Live mode: the API server answered every input but `history` (a file given beside it).
     pub live: Option<LiveSource>,
@@ -264,6 +266,7 @@ impl Inputs {
             nodes: None,
             all_pods: None,
             node_groups: None,
+            karpenter: None,
             settings,
             live: None,
         }
