@@ -11,6 +11,7 @@ pub mod fleet_page;
 pub mod history;
 pub mod hpa;
 pub mod html;
+pub mod karpenter;
 pub mod node_groups;
 pub mod page;
 pub mod series;

@@ -6,6 +6,7 @@
 //! diff; the vectors are never edited to make a case pass.
 
 mod expander;
+mod karpenter;
 mod normalization;
 mod replica;
 
@@ -38,8 +39,8 @@ const SKIPS: &[(&str, &str)] = &[
     ),
 ];
 
-/// How many vectors the files hold (README: 100 + 96 + 51).
-const EXPECTED_VECTORS: usize = 247;
+/// How many vectors the files hold (README: 100 + 96 + 51 + 61).
+const EXPECTED_VECTORS: usize = 308;
 
 /// Runs one vector of a file.
 type Runner = fn(&Value) -> Check;
@@ -142,10 +143,11 @@ fn run_one(run: Runner, vector: &Value) -> Check {
 
 fn run_suite() -> Summary {
     let mut summary = Summary::default();
-    let files: [(&str, Runner); 3] = [
+    let files: [(&str, Runner); 4] = [
         ("replica_calculator.json", replica::run),
         ("normalization.json", normalization::run),
         ("cluster_autoscaler.json", expander::run),
+        ("karpenter.json", karpenter::run),
     ];
     for (file, run) in files {
         for vector in load(file) {
@@ -222,14 +224,21 @@ fn the_fixtures_hold_every_upstream_case_once() {
     let replica = load("replica_calculator.json");
     let normalization = load("normalization.json");
     let autoscaler = load("cluster_autoscaler.json");
+    let karpenter = load("karpenter.json");
     assert_eq!(
-        (replica.len(), normalization.len(), autoscaler.len()),
-        (100, 96, 51)
+        (
+            replica.len(),
+            normalization.len(),
+            autoscaler.len(),
+            karpenter.len()
+        ),
+        (100, 96, 51, 61)
     );
     let mut ids: Vec<&str> = replica
         .iter()
         .chain(&normalization)
         .chain(&autoscaler)
+        .chain(&karpenter)
         .map(|v| text(v, "id"))
         .collect();
     ids.sort_unstable();

@@ -155,3 +155,32 @@ pub fn default_catalog() -> Vec<Item> {
         instance_type("single-pod-instance-type", &o(0, 0, 1)),
     ]
 }
+
+/// `fake.InstanceTypesAssorted()`: every cpu × memory × zone × capacity type × os × arch, each
+/// with one offering.
+pub fn assorted() -> Vec<Item> {
+    let mut out = Vec::new();
+    for cpu in [1, 2, 4, 8, 16, 32, 64] {
+        for mem in [1, 2, 4, 8, 16, 32, 64, 128] {
+            for zone in ["test-zone-1", "test-zone-2", "test-zone-3"] {
+                for ct in ["spot", "on-demand"] {
+                    for os in ["linux", "windows"] {
+                        for arch in ["amd64", "arm64"] {
+                            let name = format!("{cpu}-cpu-{mem}-mem-{arch}-{os}-{zone}-{ct}");
+                            let o = Options {
+                                cpu_milli: cpu * 1000,
+                                memory: mem * GIB,
+                                offerings: vec![(zone.into(), ct.into(), None, true)],
+                                architecture: arch.into(),
+                                operating_systems: vec![os.into()],
+                                ..Options::default()
+                            };
+                            out.push(instance_type(&name, &o));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}

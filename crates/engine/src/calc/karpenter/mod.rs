@@ -161,11 +161,18 @@ fn explain(
                 best = Some((n, it, cost));
             }
         }
-        let mut line = format!(
-            "{} pod(s) packed into one NodeClaim of {} while a larger type still fit; {} launched at ${price:.3}/h",
-            r.pods, r.node_pool, l.instance_type
-        );
-        if let Some((n, it, cost)) = best.filter(|b| b.2 + 1e-9 < price) {
+        let mut line = if r.instance_type_count > 1 {
+            format!(
+                "{} pod(s) packed into one NodeClaim of {}: {} instance types still fit them all; the cheapest, {}, launches at ${price:.3}/h",
+                r.pods, r.node_pool, r.instance_type_count, l.instance_type
+            )
+        } else {
+            format!(
+                "{} pod(s) packed into one NodeClaim of {} until only {} still fit them all, at ${price:.3}/h",
+                r.pods, r.node_pool, l.instance_type
+            )
+        };
+        if let Some((n, it, cost)) = best.filter(|b| b.2 + 0.0005 < price) {
             line.push_str(&format!(
                 "; {n} × {} would cost ${:.3}/h less",
                 it.name,
