@@ -307,38 +307,14 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
             &mut said,
         )?,
     };
-    let karpenter = match karpenter {
-        Some((texts, constraints)) => {
-            let daemonsets = nodes::daemonsets(&settings.nodes)?;
-            let request = nodes::pod_request(&settings.nodes, &samples.pods)?;
-            Some(super::karpenter::read(
-                &texts,
-                constraints,
-                daemonsets,
-                request,
-            )?)
-        }
-        None => None,
-    };
-    let (node_group, node_groups) = match &node_groups {
-        _ if karpenter.is_some() => (None, None),
-        Some(text) => {
-            let daemonsets = nodes::daemonsets(&settings.nodes)?;
-            let request = nodes::pod_request(&settings.nodes, &samples.pods)?;
-            let groups = super::node_groups::read(text, &settings.nodes, daemonsets, request)?;
-            (None, Some(groups))
-        }
-        None => {
-            let group = node_group(
-                &settings,
-                (&nodes, &all_pods),
-                &samples.pods,
-                &loaded,
-                counts.current,
-            )?;
-            (group, None)
-        }
-    };
+    let (node_group, node_groups, karpenter) = node_sections(
+        &settings,
+        (&nodes, &all_pods),
+        node_groups.as_ref(),
+        karpenter,
+        &samples.pods,
+        (&loaded, counts.current),
+    )?;
 
     Ok(Scenario {
         scaled_to_zero: loaded.status.scaled_to_zero,
@@ -366,6 +342,44 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         observed_status,
         keda,
     })
+}
+
+type NodeSections = (
+    Option<crate::scenario::NodeInput>,
+    Option<crate::scenario::node_groups::NodeGroupsInput>,
+    Option<crate::scenario::karpenter::KarpenterInput>,
+);
+
+/// The Nodes section's model: Karpenter (`--nodepool`), several node groups (`--node-groups`)
+/// or one node group.
+fn node_sections(
+    settings: &Settings,
+    files: (&Option<Text>, &Option<Text>),
+    node_groups: Option<&Text>,
+    karpenter: Option<(
+        super::karpenter::KarpenterTexts,
+        crate::scenario::karpenter::PodConstraints,
+    )>,
+    pods: &[crate::scenario::Pod],
+    (loaded, current): (&LoadedHpa, i32),
+) -> Result<NodeSections> {
+    if let Some((texts, constraints)) = karpenter {
+        let daemonsets = nodes::daemonsets(&settings.nodes)?;
+        let request = nodes::pod_request(&settings.nodes, pods)?;
+        let k = super::karpenter::read(&texts, constraints, daemonsets, request)?;
+        return Ok((None, None, Some(k)));
+    }
+    if let Some(text) = node_groups {
+        let daemonsets = nodes::daemonsets(&settings.nodes)?;
+        let request = nodes::pod_request(&settings.nodes, pods)?;
+        let groups = super::node_groups::read(text, &settings.nodes, daemonsets, request)?;
+        return Ok((None, Some(groups), None));
+    }
+    Ok((
+        node_group(settings, files, pods, loaded, current)?,
+        None,
+        None,
+    ))
 }
 
 /// The node group of the Nodes section, checked against the current count.

@@ -114,7 +114,9 @@ fn requirements(
             .field(format!("{at}.operator")));
         }
         let numeric = matches!(d.operator.as_str(), "Gt" | "Lt" | "Gte" | "Lte");
-        if numeric && (d.values.len() != 1 || d.values[0].parse::<i64>().is_err()) {
+        if numeric
+            && (d.values.len() != 1 || d.values.first().is_none_or(|v| v.parse::<i64>().is_err()))
+        {
             return Err(InputError::new(
                 file,
                 format!(

@@ -276,8 +276,14 @@ pub fn run(v: &Value) -> Check {
         existing: Vec::new(),
         pods: pods_of(&groups),
     });
+    compare(&mut check, expected, &results, &items, total);
+    check
+}
+
+/// Every field the vector's test asserts, against the solve.
+fn compare(check: &mut Check, expected: &Value, results: &Results, items: &[Item], total: i64) {
     let launched: Vec<Option<(&Item, &Offer)>> =
-        results.claims.iter().map(|c| create(&items, c)).collect();
+        results.claims.iter().map(|c| create(items, c)).collect();
     let scheduled = total - i64::try_from(results.errors.len()).unwrap_or(0);
     check.eq("scheduled", int(expected, "scheduled"), scheduled);
     if let Some(n) = expected.get("claims").and_then(Value::as_i64) {
@@ -315,7 +321,7 @@ pub fn run(v: &Value) -> Check {
     }
     for (k, want) in pairs(expected.get("labels")) {
         for (c, l) in results.claims.iter().zip(&launched) {
-            let got = l.map_or_else(String::new, |(it, o)| label(&results, c, it, o, &k));
+            let got = l.map_or_else(String::new, |(it, o)| label(results, c, it, o, &k));
             check.eq(&format!("labels.{k}"), want.clone(), got);
         }
     }
@@ -335,13 +341,13 @@ pub fn run(v: &Value) -> Check {
         check.eq("minTypes", true, i64::try_from(got).unwrap_or(0) >= n);
     }
     compare_resources(
-        &mut check,
+        check,
         "requests",
         expected.get("requests"),
         results.claims.first().map(|c| c.requests.clone()),
     );
     compare_resources(
-        &mut check,
+        check,
         "capacity",
         expected.get("capacity"),
         launched
@@ -361,7 +367,6 @@ pub fn run(v: &Value) -> Check {
         let any = results.errors.iter().any(|(_, e)| e.contains(want));
         check.eq("reasonContains", true, any);
     }
-    check
 }
 
 fn compare_resources(check: &mut Check, field: &str, want: Option<&Value>, got: Option<Res>) {
