@@ -138,7 +138,7 @@ impl Inputs {
             karpenter: if cli.nodes.nodepools.is_empty() {
                 None
             } else {
-                Some(crate::input::karpenter::KarpenterTexts {
+                Some(crate::input::inputs::KarpenterTexts {
                     node_pools: all(&cli.nodes.nodepools)?,
                     node_class: read(&cli.nodes.nodeclass)?,
                     instance_types: read(&cli.nodes.instance_types)?,

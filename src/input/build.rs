@@ -90,7 +90,7 @@ struct Read {
     node_groups: Option<Text>,
     /// `--nodepool` and friends, with the target's pod constraints read before the target goes.
     karpenter: Option<(
-        super::karpenter::KarpenterTexts,
+        super::inputs::KarpenterTexts,
         crate::scenario::karpenter::PodConstraints,
     )>,
     said: Said,
@@ -357,7 +357,7 @@ fn node_sections(
     files: (&Option<Text>, &Option<Text>),
     node_groups: Option<&Text>,
     karpenter: Option<(
-        super::karpenter::KarpenterTexts,
+        super::inputs::KarpenterTexts,
         crate::scenario::karpenter::PodConstraints,
     )>,
     pods: &[crate::scenario::Pod],

@@ -5,7 +5,7 @@
 //! scheduling constraints come from the `--target` pod template.
 
 use crate::error::{InputError, yaml_error};
-use crate::input::inputs::Text;
+use crate::input::inputs::{KarpenterTexts, Text};
 use crate::quantity::parse_milli;
 use crate::scenario::karpenter::{
     InstanceType, KarpenterInput, KubeletConfig, NodePool, Offering, PendingGroup, PodConstraints,
@@ -17,13 +17,6 @@ use serde::Deserialize;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
 
-/// The Karpenter inputs as given.
-#[derive(Debug, Clone, Default)]
-pub struct KarpenterTexts {
-    pub node_pools: Vec<Text>,
-    pub node_class: Option<Text>,
-    pub instance_types: Option<Text>,
-}
 
 /// The most instance types a catalog file may hold.
 pub const MAX_INSTANCE_TYPES: usize = 5000;
