@@ -17,7 +17,6 @@ use serde::Deserialize;
 use serde_yaml::Value;
 use std::collections::BTreeMap;
 
-
 /// The most instance types a catalog file may hold.
 pub const MAX_INSTANCE_TYPES: usize = 5000;
 const OPERATORS: [&str; 8] = [
