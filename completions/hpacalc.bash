@@ -83,7 +83,7 @@ _hpacalc() {
 
     case "${cmd}" in
         hpacalc)
-            opts="-f -n -A -l -o -s -v -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --all-namespaces --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --brief --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --node-groups --expander --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --cluster --user --server --token --insecure-skip-tls-verify --as --as-group --v --request-timeout --save --watch --nodes-from-cluster --watch-count --set-request --set-limit --scale-up-tolerance --scale-down-tolerance --min --max --what-if --help --version rbac serve rules schema completions simulate diff audit mcp help"
+            opts="-f -n -A -l -o -s -v -h -V --hpa --pods --metrics --custom-metrics --external-metrics --scale --namespace --all-namespaces --selector --name --current-replicas --target --status-replicas --metric-value --metric-failures --last-active --history --events --print-hpa --now --output --brief --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --sync-period --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-max --max-nodes-total --pod-request --nodes --all-pods --node-groups --expander --nodepool --nodeclass --instance-types --scale-down-utilization-threshold --scale-down-unneeded-time --kubeconfig --context --cluster --user --server --token --insecure-skip-tls-verify --as --as-group --v --request-timeout --save --watch --nodes-from-cluster --watch-count --set-request --set-limit --scale-up-tolerance --scale-down-tolerance --min --max --what-if --help --version rbac serve rules schema completions simulate diff audit mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -250,6 +250,18 @@ _hpacalc() {
                     return 0
                     ;;
                 --expander)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --nodepool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --nodeclass)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --instance-types)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

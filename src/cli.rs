@@ -341,6 +341,25 @@ pub struct NodeFlags {
     #[arg(long, value_name = "CHAIN", requires = "node_groups")]
     pub expander: Option<String>,
 
+    /// Karpenter NodePool (karpenter.sh/v1 YAML; lists and multi-document files; repeatable):
+    /// the NodeClaims Karpenter's scheduler opens for the new pods, instead of a node group
+    #[arg(
+        long = "nodepool",
+        value_name = "FILE",
+        conflicts_with_all = ["node_allocatable", "nodes_file", "existing_nodes", "node_group_max", "node_groups"]
+    )]
+    pub nodepools: Vec<std::path::PathBuf>,
+
+    /// EC2NodeClass of --nodepool: its kubelet (maxPods, podsPerCore, kubeReserved,
+    /// systemReserved, evictionHard) shapes each instance type's allocatable
+    #[arg(long, value_name = "FILE", requires = "nodepools")]
+    pub nodeclass: Option<std::path::PathBuf>,
+
+    /// Instance types of --nodepool: Karpenter's KWOK InstanceTypeOptions JSON (name, offerings
+    /// with Price and Requirements, architecture, operatingSystems, resources)
+    #[arg(long, value_name = "FILE", requires = "nodepools")]
+    pub instance_types: Option<std::path::PathBuf>,
+
     /// --scale-down-utilization-threshold of the Cluster Autoscaler
     #[arg(long, value_name = "RATIO", default_value = "0.5")]
     pub scale_down_utilization_threshold: f64,

@@ -135,6 +135,15 @@ impl Inputs {
             nodes: read(&cli.nodes.nodes_file)?,
             all_pods: read(&cli.nodes.all_pods)?,
             node_groups: read(&cli.nodes.node_groups)?,
+            karpenter: if cli.nodes.nodepools.is_empty() {
+                None
+            } else {
+                Some(crate::input::inputs::KarpenterTexts {
+                    node_pools: all(&cli.nodes.nodepools)?,
+                    node_class: read(&cli.nodes.nodeclass)?,
+                    instance_types: read(&cli.nodes.instance_types)?,
+                })
+            },
             settings,
             live: None,
         })

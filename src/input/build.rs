@@ -88,6 +88,11 @@ struct Read {
     past: past::Past,
     nodes: (Option<Text>, Option<Text>),
     node_groups: Option<Text>,
+    /// `--nodepool` and friends, with the target's pod constraints read before the target goes.
+    karpenter: Option<(
+        super::inputs::KarpenterTexts,
+        crate::scenario::karpenter::PodConstraints,
+    )>,
     said: Said,
 }
 
@@ -108,9 +113,21 @@ fn read(inputs: Inputs) -> Result<Read> {
         nodes,
         all_pods,
         node_groups,
+        karpenter,
         settings,
         live,
     } = inputs;
+    let karpenter = match karpenter {
+        Some(texts) => {
+            let target_text = match &target {
+                Some(super::inputs::Given::Text(t)) => Some(t),
+                _ => None,
+            };
+            let constraints = super::karpenter::pod_constraints(target_text)?;
+            Some((texts, constraints))
+        }
+        None => None,
+    };
     let have_pods = pods.is_some();
     let mut loaded = load_hpa(&hpa, &settings)?;
     drop(hpa);
@@ -198,6 +215,7 @@ fn read(inputs: Inputs) -> Result<Read> {
         past,
         nodes: (nodes, all_pods),
         node_groups,
+        karpenter,
         said,
     })
 }
@@ -250,6 +268,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         past,
         nodes: (nodes, all_pods),
         node_groups,
+        karpenter,
         mut said,
         ..
     } = read;
@@ -309,24 +328,14 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
             &mut said,
         )?,
     };
-    let (node_group, node_groups) = match &node_groups {
-        Some(text) => {
-            let daemonsets = nodes::daemonsets(&settings.nodes)?;
-            let request = nodes::pod_request(&settings.nodes, &samples.pods)?;
-            let groups = super::node_groups::read(text, &settings.nodes, daemonsets, request)?;
-            (None, Some(groups))
-        }
-        None => {
-            let group = node_group(
-                &settings,
-                (&nodes, &all_pods),
-                &samples.pods,
-                &loaded,
-                counts.current,
-            )?;
-            (group, None)
-        }
-    };
+    let (node_group, node_groups, karpenter) = node_sections(
+        &settings,
+        (&nodes, &all_pods),
+        node_groups.as_ref(),
+        karpenter,
+        &samples.pods,
+        (&loaded, counts.current),
+    )?;
 
     Ok(Scenario {
         scaled_to_zero: loaded.status.scaled_to_zero,
@@ -349,10 +358,49 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         sources,
         nodes: node_group,
         node_groups,
+        karpenter,
         approximation,
         observed_status,
         keda,
     })
+}
+
+type NodeSections = (
+    Option<crate::scenario::NodeInput>,
+    Option<crate::scenario::node_groups::NodeGroupsInput>,
+    Option<crate::scenario::karpenter::KarpenterInput>,
+);
+
+/// The Nodes section's model: Karpenter (`--nodepool`), several node groups (`--node-groups`)
+/// or one node group.
+fn node_sections(
+    settings: &Settings,
+    files: (&Option<Text>, &Option<Text>),
+    node_groups: Option<&Text>,
+    karpenter: Option<(
+        super::inputs::KarpenterTexts,
+        crate::scenario::karpenter::PodConstraints,
+    )>,
+    pods: &[crate::scenario::Pod],
+    (loaded, current): (&LoadedHpa, i32),
+) -> Result<NodeSections> {
+    if let Some((texts, constraints)) = karpenter {
+        let daemonsets = nodes::daemonsets(&settings.nodes)?;
+        let request = nodes::pod_request(&settings.nodes, pods)?;
+        let k = super::karpenter::read(&texts, constraints, daemonsets, request)?;
+        return Ok((None, None, Some(k)));
+    }
+    if let Some(text) = node_groups {
+        let daemonsets = nodes::daemonsets(&settings.nodes)?;
+        let request = nodes::pod_request(&settings.nodes, pods)?;
+        let groups = super::node_groups::read(text, &settings.nodes, daemonsets, request)?;
+        return Ok((None, Some(groups), None));
+    }
+    Ok((
+        node_group(settings, files, pods, loaded, current)?,
+        None,
+        None,
+    ))
 }
 
 /// The node group of the Nodes section, checked against the current count.

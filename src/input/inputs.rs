@@ -80,9 +80,19 @@ pub struct Inputs {
     pub all_pods: Option<Text>,
     /// `--node-groups`: several Cluster Autoscaler node groups, instead of one.
     pub node_groups: Option<Text>,
+    /// `--nodepool`, `--nodeclass`, `--instance-types`: Karpenter instead of a node group.
+    pub karpenter: Option<KarpenterTexts>,
     pub settings: Settings,
     /// Live mode: the API server answered every input but `history` (a file given beside it).
     pub live: Option<LiveSource>,
+}
+
+/// The Karpenter inputs as given (`--nodepool`, `--nodeclass`, `--instance-types`).
+#[derive(Debug, Clone, Default)]
+pub struct KarpenterTexts {
+    pub node_pools: Vec<Text>,
+    pub node_class: Option<Text>,
+    pub instance_types: Option<Text>,
 }
 
 /// The API server a live run read its inputs from, as the report's `sources` name it.
@@ -264,6 +274,7 @@ impl Inputs {
             nodes: None,
             all_pods: None,
             node_groups: None,
+            karpenter: None,
             settings,
             live: None,
         }

@@ -10,6 +10,7 @@ pub mod form;
 pub mod guard;
 pub mod history;
 pub mod inputs;
+pub mod karpenter;
 pub mod keda;
 pub mod kubectl;
 pub mod live;

@@ -289,6 +289,7 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         input_diagnostics: Vec::new(),
         nodes: None,
         node_groups: None,
+        karpenter: None,
         approximation: false,
         observed_status: None,
         keda,

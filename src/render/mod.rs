@@ -12,6 +12,7 @@ pub mod headline;
 pub mod history;
 pub mod hpa;
 pub mod html;
+pub mod karpenter;
 pub mod list;
 pub mod markdown;
 pub mod node_groups;

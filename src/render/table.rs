@@ -287,6 +287,10 @@ pub(crate) fn nodes_rows(n: &NodesReport) -> Vec<Vec<String>> {
         "pod request".to_string(),
         format!("{request} ({})", n.pod_request_source),
     ]);
+    if let Some(k) = &n.karpenter {
+        table.extend(crate::render::karpenter::rows(k));
+        return table;
+    }
     table.push(vec![
         "pods per node".to_string(),
         format!("{} (limited by {})", n.pods_per_node, n.limiting_resource),

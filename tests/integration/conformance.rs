@@ -7,6 +7,7 @@
 
 mod aws_instancetype;
 mod expander;
+mod karpenter;
 mod normalization;
 mod replica;
 
@@ -39,8 +40,8 @@ const SKIPS: &[(&str, &str)] = &[
     ),
 ];
 
-/// How many vectors the files hold (README: 100 + 96 + 51 + 41).
-const EXPECTED_VECTORS: usize = 288;
+/// How many vectors the files hold (README: 100 + 96 + 51 + 41 + 61).
+const EXPECTED_VECTORS: usize = 349;
 
 /// Runs one vector of a file.
 type Runner = fn(&Value) -> Check;
@@ -143,11 +144,12 @@ fn run_one(run: Runner, vector: &Value) -> Check {
 
 fn run_suite() -> Summary {
     let mut summary = Summary::default();
-    let files: [(&str, Runner); 4] = [
+    let files: [(&str, Runner); 5] = [
         ("replica_calculator.json", replica::run),
         ("normalization.json", normalization::run),
         ("cluster_autoscaler.json", expander::run),
         ("aws_instancetype.json", aws_instancetype::run),
+        ("karpenter.json", karpenter::run),
     ];
     for (file, run) in files {
         for vector in load(file) {
@@ -225,20 +227,23 @@ fn the_fixtures_hold_every_upstream_case_once() {
     let normalization = load("normalization.json");
     let autoscaler = load("cluster_autoscaler.json");
     let aws = load("aws_instancetype.json");
+    let karpenter = load("karpenter.json");
     assert_eq!(
         (
             replica.len(),
             normalization.len(),
             autoscaler.len(),
-            aws.len()
+            aws.len(),
+            karpenter.len()
         ),
-        (100, 96, 51, 41)
+        (100, 96, 51, 41, 61)
     );
     let mut ids: Vec<&str> = replica
         .iter()
         .chain(&normalization)
         .chain(&autoscaler)
         .chain(&aws)
+        .chain(&karpenter)
         .map(|v| text(v, "id"))
         .collect();
     ids.sort_unstable();

@@ -16,6 +16,7 @@ mod hardening;
 mod hostile;
 mod html;
 mod inputs;
+mod karpenter;
 mod keda;
 mod kubectl;
 mod kubectl_real;

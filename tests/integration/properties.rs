@@ -328,6 +328,7 @@ fn build(p: &Params) -> Scenario {
         input_diagnostics: Vec::new(),
         nodes: None,
         node_groups: None,
+        karpenter: None,
         approximation: false,
         observed_status: None,
         keda: None,

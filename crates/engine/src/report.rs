@@ -4,6 +4,7 @@
 //! in the Kubernetes API; `SCHEMA_VERSION` changes whenever a key changes meaning or disappears.
 
 pub mod fleet;
+pub mod karpenter;
 pub mod node_groups;
 pub mod what_if;
 
@@ -401,6 +402,8 @@ pub struct NodesReport {
     pub nodes: Vec<NodeSummary>,
     /// With `--node-groups`: the Cluster Autoscaler's loops over several groups; null otherwise.
     pub node_groups: Option<node_groups::NodeGroupsReport>,
+    /// With `--nodepool`: Karpenter's NodeClaims for the new pods; null otherwise.
+    pub karpenter: Option<karpenter::KarpenterReport>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

@@ -537,6 +537,8 @@ pub struct Scenario {
     pub nodes: Option<NodeInput>,
     /// Several Cluster Autoscaler node groups (`--node-groups`), instead of `nodes`.
     pub node_groups: Option<node_groups::NodeGroupsInput>,
+    /// Karpenter's NodePools and catalog (`--nodepool`), instead of `nodes`.
+    pub karpenter: Option<karpenter::KarpenterInput>,
     /// The result is approximated from the HPA's status alone (no pods were given).
     pub approximation: bool,
     /// What the manifest's status says the controller computed at its last sync, to compare.

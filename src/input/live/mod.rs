@@ -437,6 +437,7 @@ impl Files {
             nodes,
             all_pods,
             node_groups: None,
+            karpenter: None,
             settings,
             live: None,
         }

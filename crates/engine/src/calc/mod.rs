@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod explain;
 pub mod fleet;
 pub mod infer;
+pub mod karpenter;
 pub mod keda;
 pub mod memory;
 pub mod metrics;
@@ -171,6 +172,14 @@ fn evaluate_sync(scenario: &Scenario) -> Report {
         .nodes
         .as_ref()
         .map(|n| nodes::plan(n, scenario.current_replicas, sync.desired_replicas))
+        .or_else(|| {
+            let k = scenario.karpenter.as_ref()?;
+            Some(karpenter::nodes_report(
+                k,
+                scenario.current_replicas,
+                sync.desired_replicas,
+            ))
+        })
         .or_else(|| {
             let groups = scenario.node_groups.as_ref()?;
             Some(node_groups::nodes_report(

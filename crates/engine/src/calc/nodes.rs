@@ -478,6 +478,7 @@ pub fn plan(input: &NodeInput, current: i32, desired: i32) -> NodesReport {
         underutilized_nodes: underutilized,
         nodes,
         node_groups: None,
+        karpenter: None,
     }
 }
 

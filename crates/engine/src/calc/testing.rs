@@ -113,6 +113,7 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         input_diagnostics: Vec::new(),
         nodes: None,
         node_groups: None,
+        karpenter: None,
         approximation: false,
         observed_status: None,
         keda: None,

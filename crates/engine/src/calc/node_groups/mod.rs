@@ -74,5 +74,6 @@ pub fn nodes_report(input: &NodeGroupsInput, current: i32, desired: i32) -> Node
             })
             .collect(),
         node_groups: Some(report),
+        karpenter: None,
     }
 }

@@ -1,0 +1,272 @@
+//! Karpenter's provisioning: which NodeClaims its scheduler opens for the Pending pods, what
+//! each would launch, what it costs, and why pods stay Pending.
+//!
+//! Mirrors kubernetes-sigs/karpenter `pkg/scheduling` (requirements), `pkg/controllers/
+//! provisioning/scheduling` (the scheduler, NodeClaims, topology, preferences, queue),
+//! `pkg/cloudprovider` (price order, `minValues`, `Truncate`) and the AWS provider's launch
+//! choice. Files, lowest first: requirements, catalog, pod, topology, nodeclaim, scheduler.
+
+pub mod catalog;
+pub mod fake;
+pub mod nodeclaim;
+pub mod pod;
+pub mod requirements;
+pub mod scheduler;
+pub mod topology;
+
+use std::collections::BTreeMap;
+
+use catalog::{Item, Res};
+use scheduler::{Daemon, Problem, Results};
+
+use crate::report::karpenter::{KarpenterReport, Launched, NodeClaimReport, UnschedulablePods};
+use crate::report::{NodeSummary, NodesReport};
+use crate::scenario::Resources;
+use crate::scenario::karpenter::{KarpenterInput, PendingGroup};
+
+/// Milli-unit requests of one pod, with its pod slot.
+pub fn pod_requests(r: &Resources) -> Res {
+    let mut out: Res = r.0.iter().cloned().collect();
+    out.insert("pods".into(), 1000);
+    out
+}
+
+/// The Pending pods of `groups`, named `<group>-<n>`.
+pub fn pods_of(groups: &[PendingGroup]) -> Vec<pod::Pod> {
+    let mut out = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        for n in 1..=group.count.max(0) {
+            out.push(pod::Pod {
+                name: format!("{}-{n}", group.name),
+                group: g,
+                requests: pod_requests(&group.request),
+                constraints: group.constraints.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// One solve of the input's pods (`count` new pods of the workload's shape) over new NodeClaims.
+pub fn solve(input: &KarpenterInput, count: i64) -> (Vec<Item>, Results) {
+    let catalog: Vec<Item> = input
+        .instance_types
+        .iter()
+        .map(Item::from_instance_type)
+        .collect();
+    let pending = PendingGroup {
+        count,
+        ..input.pod.clone()
+    };
+    let daemons: Vec<Daemon> = if input.daemonsets == Default::default() {
+        Vec::new()
+    } else {
+        let mut requests = pod_requests(&input.daemonsets.resources);
+        requests.insert("pods".into(), input.daemonsets.pods.saturating_mul(1000));
+        vec![Daemon {
+            requests,
+            constraints: Default::default(),
+        }]
+    };
+    let results = scheduler::solve(Problem {
+        node_pools: &input.node_pools,
+        catalog: &catalog,
+        daemons: &daemons,
+        existing: Vec::new(),
+        pods: pods_of(std::slice::from_ref(&pending)),
+    });
+    (catalog, results)
+}
+
+fn quantities(r: &Res) -> BTreeMap<String, String> {
+    r.iter()
+        .map(|(k, v)| {
+            let q = if k == "pods" {
+                (v / 1000).to_string()
+            } else {
+                crate::quantity::build_quantity(k, *v)
+            };
+            (k.clone(), q)
+        })
+        .collect()
+}
+
+/// One NodeClaim as the report shows it: its types truncated and in price order, the launch.
+fn claim_report(catalog: &[Item], results: &Results, c: &nodeclaim::NodeClaim) -> NodeClaimReport {
+    let its: Vec<&Item> = c
+        .instance_types
+        .iter()
+        .filter_map(|i| catalog.get(*i))
+        .collect();
+    let truncated = catalog::truncate(&its, &c.requirements, catalog::MAX_INSTANCE_TYPES)
+        .unwrap_or_else(|_| its.clone());
+    let launch = catalog::launch(&truncated, &c.requirements);
+    NodeClaimReport {
+        node_pool: (results.templates.get(c.template))
+            .map_or_else(String::new, |t| t.node_pool.clone()),
+        instance_types: truncated.iter().map(|it| it.name.clone()).collect(),
+        instance_type_count: its.len(),
+        price_per_hour: launch.as_ref().map(|l| l.price),
+        launched: launch.map(|l| Launched {
+            instance_type: l.instance_type,
+            capacity_type: l.capacity_type,
+            zone: l.zone,
+        }),
+        pods: i64::try_from(c.pods.len()).unwrap_or(i64::MAX),
+        requests: quantities(&c.requests),
+    }
+}
+
+/// How many pods of `request` a fresh `it` takes after `overhead`.
+fn pods_fitting(it: &Item, overhead: &Res, request: &Res) -> i64 {
+    let free = catalog::subtract(&it.allocatable, overhead);
+    (request.iter())
+        .filter(|(_, v)| **v > 0)
+        .map(|(k, v)| free.get(k).copied().unwrap_or(0) / v)
+        .min()
+        .unwrap_or(0)
+}
+
+/// The cause in words: per NodeClaim, whether smaller nodes of its NodePool would have cost less.
+fn explain(
+    catalog: &[Item],
+    results: &Results,
+    report: &[NodeClaimReport],
+    request: &Res,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (c, r) in results.claims.iter().zip(report) {
+        let (Some(l), Some(price)) = (&r.launched, r.price_per_hour) else {
+            continue;
+        };
+        let Some(t) = results.templates.get(c.template) else {
+            continue;
+        };
+        let overhead = t
+            .daemon_groups
+            .first()
+            .map(|g| g.1.clone())
+            .unwrap_or_default();
+        let mut best: Option<(i64, &Item, f64)> = None;
+        for it in t.instance_types.iter().filter_map(|i| catalog.get(*i)) {
+            let k = pods_fitting(it, &overhead, request);
+            let unit = catalog::launch(&[it], &t.requirements).map(|l| l.price);
+            if k <= 0 || unit.is_none() {
+                continue;
+            }
+            let n = (r.pods + k - 1) / k;
+            #[allow(clippy::cast_precision_loss)]
+            let cost = n as f64 * unit.unwrap_or(0.0);
+            if best.is_none_or(|b| cost < b.2) {
+                best = Some((n, it, cost));
+            }
+        }
+        let mut line = if r.instance_type_count > 1 {
+            format!(
+                "{} pod(s) packed into one NodeClaim of {}: {} instance types still fit them all; the cheapest, {}, launches at ${price:.3}/h",
+                r.pods, r.node_pool, r.instance_type_count, l.instance_type
+            )
+        } else {
+            format!(
+                "{} pod(s) packed into one NodeClaim of {} until only {} still fit them all, at ${price:.3}/h",
+                r.pods, r.node_pool, l.instance_type
+            )
+        };
+        if let Some((n, it, cost)) = best.filter(|b| b.2 + 0.0005 < price) {
+            line.push_str(&format!(
+                "; {n} × {} would cost ${:.3}/h less",
+                it.name,
+                price - cost
+            ));
+        }
+        out.push(line);
+    }
+    out
+}
+
+/// The report of one solve.
+pub fn report(input: &KarpenterInput, count: i64) -> KarpenterReport {
+    let (catalog, results) = solve(input, count);
+    let claims: Vec<NodeClaimReport> = (results.claims.iter())
+        .map(|c| claim_report(&catalog, &results, c))
+        .collect();
+    let mut unschedulable: Vec<UnschedulablePods> = Vec::new();
+    for (_, reason) in &results.errors {
+        match unschedulable.iter_mut().find(|u| &u.reason == reason) {
+            Some(u) => u.pods += 1,
+            None => unschedulable.push(UnschedulablePods {
+                pods: 1,
+                reason: reason.clone(),
+            }),
+        }
+    }
+    let explanation = explain(
+        &catalog,
+        &results,
+        &claims,
+        &pod_requests(&input.pod.request),
+    );
+    KarpenterReport {
+        catalog: input.catalog_source.clone(),
+        node_pools: results
+            .templates
+            .iter()
+            .map(|t| t.node_pool.clone())
+            .collect(),
+        skipped_node_pools: results.skipped_pools.clone(),
+        pending_pods: count,
+        cost_per_hour: claims.iter().filter_map(|c| c.price_per_hour).sum(),
+        node_claims: claims,
+        unschedulable,
+        explanation,
+    }
+}
+
+/// The nodes consequence of going from `current` to `desired` pods with Karpenter: the new pods
+/// are Pending (existing nodes are taken as full) and the scheduler opens NodeClaims for them.
+pub fn nodes_report(input: &KarpenterInput, current: i32, desired: i32) -> NodesReport {
+    let new_pods = (i64::from(desired.max(0)) - i64::from(current.max(0))).max(0);
+    let k = report(input, new_pods);
+    let unschedulable: i64 = k.unschedulable.iter().map(|u| u.pods).sum();
+    let to_add = i64::try_from(k.node_claims.len()).unwrap_or(i64::MAX);
+    let first = k.node_claims.first();
+    NodesReport {
+        pod_request: input
+            .pod
+            .request
+            .0
+            .iter()
+            .map(|(n, v)| (n.clone(), crate::quantity::build_quantity(n, *v)))
+            .collect(),
+        pod_request_source: input.pod_request_source.clone(),
+        pods_per_node: first.map_or(0, |c| c.pods),
+        limiting_resource: "the NodeClaim's instance types".into(),
+        existing: 0,
+        needed: to_add,
+        to_add,
+        pending_pods: new_pods,
+        unschedulable_pods: unschedulable,
+        limited_by: k.unschedulable.first().map(|u| u.reason.clone()),
+        scale_down_utilization_threshold: 0.5,
+        scale_down_unneeded_time: "10m0s".into(),
+        underutilized_nodes: Vec::new(),
+        nodes: (k.node_claims.iter().enumerate())
+            .map(|(i, c)| NodeSummary {
+                name: format!(
+                    "{}-{} ({})",
+                    c.node_pool,
+                    i + 1,
+                    c.launched
+                        .as_ref()
+                        .map_or("none", |l| l.instance_type.as_str())
+                ),
+                workload_pods: c.pods,
+                pods: c.pods,
+                utilization: 0.0,
+                new: true,
+            })
+            .collect(),
+        node_groups: None,
+        karpenter: Some(k),
+    }
+}

@@ -1,0 +1,764 @@
+//! `--nodepool FILE` (repeatable), `--nodeclass FILE` and `--instance-types FILE`: Karpenter's
+//! NodePools (`karpenter.sh/v1`, YAML or JSON, lists and multi-document files), the
+//! EC2NodeClass kubelet settings, and the KWOK provider's `InstanceTypeOptions` catalog
+//! (`kwok/cloudprovider/helpers.go`), validated into `KarpenterInput`. The pending pods'
+//! scheduling constraints come from the `--target` pod template.
+
+use crate::error::{InputError, yaml_error};
+use crate::input::aws_catalog::{self, AmiFamily, ProviderOptions};
+use crate::input::inputs::{KarpenterTexts, Text};
+use crate::quantity::parse_milli;
+use crate::scenario::karpenter::{
+    EvictionThreshold, InstanceType, KarpenterInput, KubeletConfig, KubeletSettings, NodePool,
+    Offering, PendingGroup, PodConstraints, SelectorRequirement, TopologySpread,
+};
+use crate::scenario::node_groups::{Taint, Toleration};
+use crate::scenario::{Capacity, Resources};
+use serde::Deserialize;
+use serde_yaml::Value;
+use std::collections::BTreeMap;
+
+/// The most instance types a catalog file may hold.
+pub const MAX_INSTANCE_TYPES: usize = 5000;
+const OPERATORS: [&str; 8] = [
+    "In",
+    "NotIn",
+    "Exists",
+    "DoesNotExist",
+    "Gt",
+    "Lt",
+    "Gte",
+    "Lte",
+];
+const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ReqDoc {
+    key: String,
+    operator: String,
+    #[serde(default)]
+    values: Vec<String>,
+    #[serde(default)]
+    min_values: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct TaintDoc {
+    key: String,
+    #[serde(default)]
+    value: String,
+    effect: String,
+}
+
+/// Every document of a YAML/JSON file: sequences and `kind: List` items flattened.
+fn documents(file: &str, text: &str) -> Result<Vec<Value>, InputError> {
+    let mut out = Vec::new();
+    for doc in serde_yaml::Deserializer::from_str(text) {
+        let v = Value::deserialize(doc).map_err(|e| yaml_error(file, &e))?;
+        match v {
+            Value::Null => {}
+            Value::Sequence(items) => out.extend(items),
+            Value::Mapping(ref m) if m.get("kind").and_then(Value::as_str) == Some("List") => {
+                if let Some(Value::Sequence(items)) = m.get("items") {
+                    out.extend(items.iter().cloned());
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    Ok(out)
+}
+
+fn get<'v>(v: &'v Value, path: &[&str]) -> Option<&'v Value> {
+    path.iter().try_fold(v, |v, k| v.get(*k))
+}
+
+fn typed<T: for<'de> Deserialize<'de>>(
+    file: &str,
+    field: &str,
+    v: &Value,
+) -> Result<T, InputError> {
+    serde_yaml::from_value(v.clone())
+        .map_err(|e| InputError::new(file, format!("{e}")).field(field))
+}
+
+fn requirements(
+    file: &str,
+    field: &str,
+    v: Option<&Value>,
+) -> Result<Vec<SelectorRequirement>, InputError> {
+    let docs: Vec<ReqDoc> = match v {
+        Some(v) => typed(file, field, v)?,
+        None => Vec::new(),
+    };
+    let mut out = Vec::new();
+    for (i, d) in docs.into_iter().enumerate() {
+        let at = format!("{field}[{i}]");
+        if !OPERATORS.contains(&d.operator.as_str()) {
+            return Err(InputError::new(
+                file,
+                format!(
+                    "found {}, expected one of {}",
+                    d.operator,
+                    OPERATORS.join(", ")
+                ),
+            )
+            .field(format!("{at}.operator")));
+        }
+        let numeric = matches!(d.operator.as_str(), "Gt" | "Lt" | "Gte" | "Lte");
+        if numeric
+            && (d.values.len() != 1 || d.values.first().is_none_or(|v| v.parse::<i64>().is_err()))
+        {
+            return Err(InputError::new(
+                file,
+                format!(
+                    "found {:?}, expected one integer value for {}",
+                    d.values, d.operator
+                ),
+            )
+            .field(format!("{at}.values")));
+        }
+        if d.operator == "In" && d.values.is_empty() {
+            return Err(
+                InputError::new(file, "found no values, expected at least one for In")
+                    .field(format!("{at}.values")),
+            );
+        }
+        if let Some(m) = d.min_values.filter(|m| {
+            *m < 1 || (d.operator == "In" && usize::try_from(*m).unwrap_or(0) > d.values.len())
+        }) {
+            return Err(InputError::new(
+                file,
+                format!("found {m}, expected 1 to the number of values"),
+            )
+            .field(format!("{at}.minValues")));
+        }
+        out.push(SelectorRequirement {
+            key: d.key,
+            operator: d.operator,
+            values: d.values,
+            min_values: d.min_values,
+        });
+    }
+    Ok(out)
+}
+
+fn taints(file: &str, field: &str, v: Option<&Value>) -> Result<Vec<Taint>, InputError> {
+    let docs: Vec<TaintDoc> = match v {
+        Some(v) => typed(file, field, v)?,
+        None => Vec::new(),
+    };
+    let mut out = Vec::new();
+    for (i, d) in docs.into_iter().enumerate() {
+        if !EFFECTS.contains(&d.effect.as_str()) {
+            return Err(InputError::new(
+                file,
+                format!("found {}, expected one of {}", d.effect, EFFECTS.join(", ")),
+            )
+            .field(format!("{field}[{i}].effect")));
+        }
+        out.push(Taint {
+            key: d.key,
+            value: d.value,
+            effect: d.effect,
+        });
+    }
+    Ok(out)
+}
+
+fn scalar(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// A resource list in milli-units (`nodes` and `pods` too).
+fn resource_list(file: &str, field: &str, v: Option<&Value>) -> Result<Resources, InputError> {
+    let mut out = Resources::default();
+    let Some(Value::Mapping(m)) = v else {
+        return Ok(out);
+    };
+    for (k, q) in m {
+        let name = k.as_str().unwrap_or_default().to_string();
+        let at = format!("{field}.{name}");
+        let text = scalar(q).ok_or_else(|| {
+            InputError::new(file, "found a non-scalar value, expected a quantity").field(&at)
+        })?;
+        let milli =
+            parse_milli(&text).map_err(|e| InputError::new(file, e.to_string()).field(&at))?;
+        if milli < 0 {
+            return Err(
+                InputError::new(file, format!("found {text}, expected 0 or more")).field(&at),
+            );
+        }
+        out.0.push((name, milli));
+    }
+    Ok(out)
+}
+
+fn string_map(v: Option<&Value>) -> Vec<(String, String)> {
+    match v {
+        Some(Value::Mapping(m)) => (m.iter())
+            .filter_map(|(k, v)| Some((k.as_str()?.to_string(), scalar(v)?)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// One NodePool document.
+fn node_pool(file: &str, i: usize, doc: &Value) -> Result<NodePool, InputError> {
+    let at = |f: &str| format!("[{i}].{f}");
+    let kind = get(doc, &["kind"])
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if kind != "NodePool" {
+        return Err(
+            InputError::new(file, format!("found kind {kind:?}, expected NodePool"))
+                .field(at("kind")),
+        );
+    }
+    let name = get(doc, &["metadata", "name"])
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if name.is_empty() {
+        return Err(
+            InputError::new(file, "found no name, expected metadata.name")
+                .field(at("metadata.name")),
+        );
+    }
+    let weight = match get(doc, &["spec", "weight"]) {
+        None | Some(Value::Null) => 0,
+        Some(w) => w
+            .as_i64()
+            .filter(|w| (1..=100).contains(w))
+            .and_then(|w| i32::try_from(w).ok())
+            .ok_or_else(|| {
+                InputError::new(file, format!("found {w:?}, expected 1 to 100"))
+                    .field(at("spec.weight"))
+            })?,
+    };
+    let tspec = ["spec", "template", "spec"];
+    let field = at("spec.template.spec.requirements");
+    let reqs = requirements(
+        file,
+        &field,
+        get(doc, &[tspec[0], tspec[1], tspec[2], "requirements"]),
+    )?;
+    let field = at("spec.template.spec.taints");
+    let taints = taints(
+        file,
+        &field,
+        get(doc, &["spec", "template", "spec", "taints"]),
+    )?;
+    let limits = match get(doc, &["spec", "limits"]) {
+        None | Some(Value::Null) => None,
+        v => Some(resource_list(file, &at("spec.limits"), v)?),
+    };
+    Ok(NodePool {
+        name: name.to_string(),
+        weight,
+        requirements: reqs,
+        labels: string_map(get(doc, &["spec", "template", "metadata", "labels"])),
+        taints,
+        limits,
+        node_class: get(doc, &["spec", "template", "spec", "nodeClassRef", "name"])
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+    })
+}
+
+/// Every NodePool of the files, names unique.
+pub fn node_pools(texts: &[Text]) -> Result<Vec<NodePool>, InputError> {
+    let mut out: Vec<NodePool> = Vec::new();
+    for t in texts {
+        for (i, doc) in documents(&t.name, &t.text)?.iter().enumerate() {
+            let np = node_pool(&t.name, i, doc)?;
+            if out.iter().any(|o| o.name == np.name) {
+                return Err(InputError::new(
+                    &t.name,
+                    format!("found NodePool {} twice, expected unique names", np.name),
+                )
+                .field(format!("[{i}].metadata.name")));
+            }
+            out.push(np);
+        }
+    }
+    if out.is_empty() {
+        let name = texts.first().map_or("--nodepool", |t| t.name.as_str());
+        return Err(InputError::new(
+            name,
+            "found no NodePool, expected at least one",
+        ));
+    }
+    Ok(out)
+}
+
+/// The EC2NodeClass's `spec.amiFamily` and `spec.kubelet`.
+pub fn node_class(t: &Text) -> Result<KubeletConfig, InputError> {
+    let docs = documents(&t.name, &t.text)?;
+    let doc = docs
+        .iter()
+        .find(|d| get(d, &["kind"]).and_then(Value::as_str) == Some("EC2NodeClass"))
+        .ok_or_else(|| {
+            InputError::new(
+                &t.name,
+                "found no EC2NodeClass, expected kind: EC2NodeClass",
+            )
+        })?;
+    let k = get(doc, &["spec", "kubelet"]);
+    let int = |f: &str| -> Result<Option<i64>, InputError> {
+        match k.and_then(|k| k.get(f)) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v.as_i64().filter(|n| *n >= 0).map(Some).ok_or_else(|| {
+                InputError::new(
+                    &t.name,
+                    format!("found {v:?}, expected a whole number of 0 or more"),
+                )
+                .field(format!("spec.kubelet.{f}"))
+            }),
+        }
+    };
+    Ok(KubeletConfig {
+        ami_family: get(doc, &["spec", "amiFamily"])
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        max_pods: int("maxPods")?,
+        pods_per_core: int("podsPerCore")?,
+        kube_reserved: resource_list(
+            &t.name,
+            "spec.kubelet.kubeReserved",
+            k.and_then(|k| k.get("kubeReserved")),
+        )?,
+        system_reserved: resource_list(
+            &t.name,
+            "spec.kubelet.systemReserved",
+            k.and_then(|k| k.get("systemReserved")),
+        )?,
+        eviction_hard: string_map(k.and_then(|k| k.get("evictionHard"))),
+    })
+}
+
+#[derive(Deserialize)]
+struct KwokType {
+    name: String,
+    #[serde(default)]
+    offerings: Vec<KwokOffering>,
+    #[serde(default)]
+    architecture: String,
+    #[serde(default, rename = "operatingSystems")]
+    operating_systems: Vec<String>,
+    #[serde(default)]
+    resources: BTreeMap<String, Value>,
+}
+
+#[derive(Deserialize)]
+struct KwokOffering {
+    #[serde(alias = "price")]
+    #[serde(rename = "Price", default)]
+    price: f64,
+    #[serde(rename = "Requirements", alias = "requirements", default)]
+    requirements: Vec<ReqDoc>,
+}
+
+/// Whole units of a milli-unit quantity (cpu stays milli).
+fn whole(name: &str, milli: i64) -> i64 {
+    if name == "cpu" { milli } else { milli / 1000 }
+}
+
+// Port of setDefaultOptions and newInstanceType (kwok/cloudprovider/helpers.go): labels from
+// the name (size, family) and resources, 110 pods unless given, every offering available, and
+// KWOK's fixed overhead (100m cpu, 10Mi memory kube-reserved).
+fn kwok_type(file: &str, i: usize, d: KwokType) -> Result<InstanceType, InputError> {
+    let at = |f: &str| format!("[{i}].{f}");
+    let mut resources = Resources::default();
+    let mut pods = 110;
+    let (mut cpu_text, mut mem_text) = (String::new(), String::new());
+    for (k, v) in &d.resources {
+        let text = scalar(v).ok_or_else(|| {
+            InputError::new(file, "found a non-scalar value, expected a quantity")
+                .field(at(&format!("resources.{k}")))
+        })?;
+        let milli = parse_milli(&text).map_err(|e| {
+            InputError::new(file, e.to_string()).field(at(&format!("resources.{k}")))
+        })?;
+        match k.as_str() {
+            "pods" => pods = milli / 1000,
+            "cpu" => cpu_text.clone_from(&text),
+            "memory" => mem_text.clone_from(&text),
+            _ => {}
+        }
+        if k != "pods" {
+            resources.0.push((k.clone(), whole(k, milli)));
+        }
+    }
+    if resources.get("cpu").is_none() || resources.get("memory").is_none() {
+        return Err(
+            InputError::new(file, "found no cpu or memory, expected both in resources")
+                .field(at("resources")),
+        );
+    }
+    let size = kwok_size(&d.name).unwrap_or_else(|| cpu_text.clone());
+    let family = kwok_family(&d.name);
+    let mut labels = vec![
+        ("kubernetes.io/arch".to_string(), d.architecture.clone()),
+        ("karpenter.kwok.sh/instance-size".into(), size),
+        ("karpenter.kwok.sh/instance-family".into(), family),
+        ("karpenter.kwok.sh/instance-cpu".into(), cpu_text),
+        ("karpenter.kwok.sh/instance-memory".into(), mem_text),
+    ];
+    labels.extend(
+        d.operating_systems
+            .iter()
+            .map(|o| ("kubernetes.io/os".to_string(), o.clone())),
+    );
+    let mut offerings = Vec::new();
+    for (j, o) in d.offerings.iter().enumerate() {
+        let value = |key: &str| {
+            (o.requirements.iter())
+                .find(|r| r.key == key)
+                .and_then(|r| r.values.first().cloned())
+        };
+        let (Some(zone), Some(ct)) = (
+            value("topology.kubernetes.io/zone"),
+            value("karpenter.sh/capacity-type"),
+        ) else {
+            return Err(InputError::new(
+                file,
+                "found no zone or capacity type, expected both as requirements",
+            )
+            .field(at(&format!("offerings[{j}].Requirements"))));
+        };
+        if !o.price.is_finite() || o.price < 0.0 {
+            return Err(InputError::new(
+                file,
+                format!("found {}, expected a price of 0 or more", o.price),
+            )
+            .field(at(&format!("offerings[{j}].Price"))));
+        }
+        offerings.push(Offering {
+            zone,
+            capacity_type: ct,
+            price: o.price,
+            available: true,
+        });
+    }
+    Ok(InstanceType {
+        name: d.name,
+        labels,
+        capacity: Capacity { resources, pods },
+        overhead: Capacity {
+            resources: Resources(vec![
+                ("cpu".into(), 100),
+                ("memory".into(), 10 * 1024 * 1024),
+            ]),
+            pods: 0,
+        },
+        offerings,
+    })
+}
+
+// Port of parseSizeFromType (kwok/cloudprovider/helpers.go): `^\w+\.(nano|...|\d*xlarge|metal)$`.
+fn kwok_size(name: &str) -> Option<String> {
+    let (family, size) = name.split_once('.')?;
+    if family.is_empty() || !family.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let named = ["nano", "micro", "small", "medium", "large", "metal"].contains(&size);
+    let xl = size
+        .strip_suffix("xlarge")
+        .is_some_and(|d| d.chars().all(|c| c.is_ascii_digit()));
+    (named || xl).then(|| size.to_string())
+}
+
+// Port of parseFamilyFromType (kwok/cloudprovider/helpers.go).
+fn kwok_family(name: &str) -> String {
+    match name.split_once(['.', '-']) {
+        Some((f, _)) => f.to_string(),
+        None => name.chars().take(1).collect(),
+    }
+}
+
+/// The EC2NodeClass kubelet applied to a KWOK type: `maxPods`, `podsPerCore` (the smaller
+/// wins), `kubeReserved` replacing KWOK's, `systemReserved` and an absolute `evictionHard`
+/// `memory.available` added to the overhead.
+fn apply_kubelet(it: &mut InstanceType, k: &KubeletConfig) {
+    if let Some(m) = k.max_pods {
+        it.capacity.pods = m;
+    }
+    if let Some(ppc) = k.pods_per_core.filter(|p| *p > 0) {
+        let cores = it.capacity.resources.get("cpu").unwrap_or(0) / 1000;
+        it.capacity.pods = it.capacity.pods.min(ppc * cores);
+    }
+    let add = |name: &str, milli: i64, o: &mut Resources| {
+        let v = whole(name, milli);
+        match o.0.iter_mut().find(|(n, _)| n == name) {
+            Some((_, x)) => *x += v,
+            None => o.0.push((name.to_string(), v)),
+        }
+    };
+    let mut overhead = if k.kube_reserved.0.is_empty() {
+        it.overhead.resources.clone()
+    } else {
+        Resources::default()
+    };
+    for (n, v) in k.kube_reserved.0.iter().chain(&k.system_reserved.0) {
+        add(n, *v, &mut overhead);
+    }
+    if let Some((_, q)) = k
+        .eviction_hard
+        .iter()
+        .find(|(s, _)| s == "memory.available")
+        && let Ok(milli) = parse_milli(q)
+    {
+        add("memory", milli, &mut overhead);
+    }
+    it.overhead.resources = overhead;
+}
+
+/// The KWOK catalog file.
+pub fn instance_types(
+    t: &Text,
+    kubelet: Option<&KubeletConfig>,
+) -> Result<Vec<InstanceType>, InputError> {
+    let docs: Vec<KwokType> = serde_json::from_str(&t.text).map_err(|e| {
+        InputError::new(
+            &t.name,
+            format!("{e}, expected a JSON list of InstanceTypeOptions"),
+        )
+        .at(e.line(), Some(e.column()))
+    })?;
+    if docs.len() > MAX_INSTANCE_TYPES {
+        return Err(InputError::new(
+            &t.name,
+            format!(
+                "found {} instance types, expected at most {MAX_INSTANCE_TYPES}",
+                docs.len()
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, d) in docs.into_iter().enumerate() {
+        let mut it = kwok_type(&t.name, i, d)?;
+        if let Some(k) = kubelet {
+            apply_kubelet(&mut it, k);
+        }
+        out.push(it);
+    }
+    if out.is_empty() {
+        return Err(InputError::new(
+            &t.name,
+            "found no instance type, expected at least one",
+        ));
+    }
+    Ok(out)
+}
+
+fn pod_spec(target: &Text) -> Result<Option<Value>, InputError> {
+    let docs = documents(&target.name, &target.text)?;
+    Ok(docs
+        .into_iter()
+        .find_map(|d| get(&d, &["spec", "template", "spec"]).cloned()))
+}
+
+/// The scheduling constraints of the target's pod template (none without one).
+pub fn pod_constraints(target: Option<&Text>) -> Result<PodConstraints, InputError> {
+    let Some(t) = target else {
+        return Ok(PodConstraints::default());
+    };
+    let Some(spec) = pod_spec(t)? else {
+        return Ok(PodConstraints::default());
+    };
+    let f = &t.name;
+    let na = ["affinity", "nodeAffinity"];
+    let mut required = Vec::new();
+    let terms = get(
+        &spec,
+        &[
+            na[0],
+            na[1],
+            "requiredDuringSchedulingIgnoredDuringExecution",
+            "nodeSelectorTerms",
+        ],
+    );
+    for (i, term) in terms
+        .and_then(Value::as_sequence)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let at = format!(
+            "spec.template.spec.affinity.nodeAffinity.required...nodeSelectorTerms[{i}].matchExpressions"
+        );
+        required.push(requirements(f, &at, term.get("matchExpressions"))?);
+    }
+    let mut preferred = Vec::new();
+    let prefs = get(
+        &spec,
+        &[
+            na[0],
+            na[1],
+            "preferredDuringSchedulingIgnoredDuringExecution",
+        ],
+    );
+    for (i, p) in prefs
+        .and_then(Value::as_sequence)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let at = format!(
+            "spec.template.spec.affinity.nodeAffinity.preferred...[{i}].preference.matchExpressions"
+        );
+        let weight = p
+            .get("weight")
+            .and_then(Value::as_i64)
+            .and_then(|w| i32::try_from(w).ok())
+            .unwrap_or(1);
+        preferred.push((
+            weight,
+            requirements(f, &at, get(p, &["preference", "matchExpressions"]))?,
+        ));
+    }
+    let tolerations = (spec
+        .get("tolerations")
+        .and_then(Value::as_sequence)
+        .into_iter()
+        .flatten())
+    .map(|t| {
+        let s = |k: &str| {
+            t.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        Toleration {
+            key: s("key"),
+            operator: s("operator"),
+            value: s("value"),
+            effect: s("effect"),
+        }
+    })
+    .collect();
+    let spread = (spec
+        .get("topologySpreadConstraints")
+        .and_then(Value::as_sequence)
+        .into_iter()
+        .flatten())
+    .map(|c| TopologySpread {
+        topology_key: c
+            .get("topologyKey")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        max_skew: c.get("maxSkew").and_then(Value::as_i64).unwrap_or(1),
+        do_not_schedule: c.get("whenUnsatisfiable").and_then(Value::as_str)
+            != Some("ScheduleAnyway"),
+        min_domains: c.get("minDomains").and_then(Value::as_i64),
+    })
+    .collect();
+    Ok(PodConstraints {
+        node_selector: string_map(spec.get("nodeSelector")),
+        required_terms: required,
+        preferred_terms: preferred,
+        tolerations,
+        topology_spread: spread,
+    })
+}
+
+/// The AWS catalog built into the binary, for the EC2NodeClass's AMI family (AL2023 without
+/// one) and kubelet settings.
+fn builtin_catalog(
+    kubelet: Option<&KubeletConfig>,
+) -> Result<(Vec<InstanceType>, String), InputError> {
+    let family = match kubelet.and_then(|k| k.ami_family.as_deref()) {
+        None => "AL2023",
+        Some(name) => name,
+    };
+    let ami = AmiFamily::from_name(family).ok_or_else(|| {
+        InputError::new(
+            "--nodeclass",
+            format!(
+                "found amiFamily {family:?}, expected AL2023, AL2, Bottlerocket, Windows2019, \
+                 Windows2022, Windows2025 or Custom"
+            ),
+        )
+        .field("spec.amiFamily")
+    })?;
+    let settings = kubelet
+        .map(kubelet_settings)
+        .transpose()?
+        .unwrap_or_default();
+    let types = aws_catalog::instance_types_for(ami, &settings, &ProviderOptions::default());
+    let source = format!(
+        "the built-in AWS catalog ({} types, {family}, us-east-1 on-demand prices; spot priced \
+         as on-demand, an estimate)",
+        types.len()
+    );
+    Ok((types, source))
+}
+
+/// The NodeClass's kubelet as the built-in catalog's formula reads it: `evictionHard` values
+/// become a quantity or a percentage.
+fn kubelet_settings(k: &KubeletConfig) -> Result<KubeletSettings, InputError> {
+    let eviction = (k.eviction_hard.iter())
+        .map(|(signal, value)| {
+            let threshold = match value.trim().strip_suffix('%') {
+                Some(p) => (p.trim().parse::<f64>().ok())
+                    .filter(|p| (0.0..=100.0).contains(p))
+                    .map(EvictionThreshold::Percent),
+                None => parse_milli(value).ok().map(EvictionThreshold::Quantity),
+            };
+            threshold.map(|t| (signal.clone(), t)).ok_or_else(|| {
+                InputError::new(
+                    "--nodeclass",
+                    format!("found {value:?}, expected a quantity or a percentage (10%)"),
+                )
+                .field(format!("spec.kubelet.evictionHard.{signal}"))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let count = |n: Option<i64>| n.map(|n| i32::try_from(n).unwrap_or(i32::MAX));
+    let list = |r: &Resources| (!r.0.is_empty()).then(|| r.clone());
+    Ok(KubeletSettings {
+        max_pods: count(k.max_pods),
+        pods_per_core: count(k.pods_per_core),
+        kube_reserved: list(&k.kube_reserved),
+        system_reserved: list(&k.system_reserved),
+        eviction_hard: (!eviction.is_empty()).then_some(eviction),
+    })
+}
+
+/// Every Karpenter input, validated.
+pub fn read(
+    texts: &KarpenterTexts,
+    constraints: PodConstraints,
+    daemonsets: Capacity,
+    (request, source): (Resources, String),
+) -> Result<KarpenterInput, InputError> {
+    let node_pools = node_pools(&texts.node_pools)?;
+    let kubelet = texts.node_class.as_ref().map(node_class).transpose()?;
+    let (instance_types, catalog_source) = match &texts.instance_types {
+        Some(t) => (
+            instance_types(t, kubelet.as_ref())?,
+            format!("{} (KWOK InstanceTypeOptions)", t.name),
+        ),
+        None => builtin_catalog(kubelet.as_ref())?,
+    };
+    Ok(KarpenterInput {
+        node_pools,
+        instance_types,
+        catalog_source,
+        daemonsets,
+        pod: PendingGroup {
+            name: "pod".into(),
+            count: 0,
+            request,
+            constraints,
+        },
+        pod_request_source: source,
+    })
+}

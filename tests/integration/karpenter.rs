@@ -1,0 +1,180 @@
+//! Karpenter through the CLI: `--nodepool`, `--nodeclass`, `--instance-types`, the NodeClaims in
+//! `nodes.karpenter` (checked against the JSON Schema) and in the table, and the errors.
+
+use crate::support::{NOW, Test, hpacalc, json_output, stderr, stdout};
+
+const CATALOG: &str = "fixtures/karpenter/instance-types.json";
+
+/// web-cpu goes from 6 to 10 pods: 4 Pending pods.
+fn args<'a>(request: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--now",
+        NOW,
+        "--instance-types",
+        CATALOG,
+        "--pod-request",
+        request,
+        "--daemonset-requests",
+        "cpu=100m,memory=128Mi",
+    ];
+    args.extend(extra);
+    args
+}
+
+fn karpenter(request: &str, extra: &[&str]) -> serde_json::Value {
+    json_output(&args(request, extra))["nodes"]["karpenter"].clone()
+}
+
+#[test]
+fn the_pending_pods_pack_into_one_claim_of_the_cheapest_surviving_type() {
+    let k = karpenter(
+        "cpu=500m,memory=1Gi",
+        &["--nodepool", "fixtures/karpenter/nodepool.yaml"],
+    );
+    assert_eq!(k["pendingPods"], 4);
+    let claim = &k["nodeClaims"][0];
+    assert_eq!(claim["nodePool"], "general");
+    assert_eq!(claim["pods"], 4);
+    assert_eq!(claim["launched"]["instanceType"], "m5.xlarge");
+    assert_eq!(claim["launched"]["capacityType"], "on-demand");
+    assert_eq!(claim["instanceTypes"][0], "m5.xlarge");
+    // 4 × 500m + one DaemonSet pod's 100m.
+    assert_eq!(claim["requests"]["cpu"], "2100m");
+    assert_eq!(k["costPerHour"], 0.192);
+    assert_eq!(k["unschedulable"], serde_json::json!([]));
+}
+
+#[test]
+fn the_heavier_nodepool_goes_first_and_spot_launches_when_allowed() {
+    let k = karpenter(
+        "cpu=1500m,memory=1Gi",
+        &[
+            "--nodepool",
+            "fixtures/karpenter/nodepools-weighted.yaml",
+            "--nodeclass",
+            "fixtures/karpenter/nodeclass.yaml",
+        ],
+    );
+    assert_eq!(k["nodePools"], serde_json::json!(["spot-c5", "general"]));
+    let claim = &k["nodeClaims"][0];
+    assert_eq!(claim["nodePool"], "spot-c5");
+    assert_eq!(claim["launched"]["capacityType"], "spot");
+    // The limit of 8 cpu leaves c5.2xlarge the largest type.
+    assert_eq!(claim["launched"]["instanceType"], "c5.2xlarge");
+}
+
+#[test]
+fn an_untolerated_taint_is_the_reason_pods_stay_pending() {
+    let k = karpenter(
+        "cpu=500m,memory=1Gi",
+        &["--nodepool", "fixtures/karpenter/tainted.yaml"],
+    );
+    assert_eq!(k["nodeClaims"], serde_json::json!([]));
+    assert_eq!(k["unschedulable"][0]["pods"], 4);
+    assert_eq!(
+        k["unschedulable"][0]["reason"],
+        "did not tolerate taint (taint=nvidia.com/gpu=true:NoSchedule)"
+    );
+}
+
+#[test]
+fn the_report_matches_the_schema() {
+    Test::new()
+        .args(args(
+            "cpu=500m,memory=1Gi",
+            &[
+                "--nodepool",
+                "fixtures/karpenter/nodepool.yaml",
+                "-o",
+                "json",
+            ],
+        ))
+        .schema("report")
+        .run();
+}
+
+#[test]
+fn the_table_shows_the_claims_and_the_cause() {
+    let o = hpacalc(&args(
+        "cpu=1500m,memory=1Gi",
+        &[
+            "--nodepool",
+            "fixtures/karpenter/nodepools-weighted.yaml",
+            "--nodepool",
+            "fixtures/karpenter/tainted.yaml",
+            "--nodeclass",
+            "fixtures/karpenter/nodeclass.yaml",
+        ],
+    ));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    snapbox::assert_data_eq!(
+        stdout(&o),
+        snapbox::file!["snapshots/web-cpu-karpenter.txt"]
+    );
+}
+
+#[test]
+fn bad_nodepools_and_catalogs_are_input_errors_naming_file_and_field() {
+    let dir = crate::support::Scratch::new("karpenter-errors");
+    let write = |name: &str, text: &str| {
+        let path = dir.0.join(name);
+        std::fs::write(&path, text).expect("scratch file");
+        path.display().to_string()
+    };
+    let bad_op = write(
+        "bad-op.yaml",
+        "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  template:\n    spec:\n      requirements:\n        - {key: k, operator: Within, values: [x]}\n",
+    );
+    let bad_yaml = write("bad.yaml", "kind: NodePool\n  metadata: [\n");
+    let bad_catalog = write(
+        "types.json",
+        "[{\"name\": \"x\", \"resources\": {\"cpu\": \"2\"}}]",
+    );
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["--nodepool", bad_op.as_str()],
+            format!(
+                "{bad_op}: [0].spec.template.spec.requirements[0].operator: found Within, expected one of In"
+            ),
+        ),
+        (
+            vec!["--nodepool", bad_yaml.as_str()],
+            format!("{bad_yaml}:2"),
+        ),
+        (
+            vec![
+                "--nodepool",
+                "fixtures/karpenter/nodepool.yaml",
+                "--instance-types",
+                bad_catalog.as_str(),
+            ],
+            format!("{bad_catalog}: [0].resources: found no cpu or memory"),
+        ),
+    ];
+    for (extra, message) in cases {
+        let mut a = vec![
+            "--hpa",
+            "fixtures/hpa/web-cpu.yaml",
+            "--pods",
+            "fixtures/samples/web-cpu.csv",
+            "--now",
+            NOW,
+            "--pod-request",
+            "cpu=500m",
+        ];
+        if !extra.contains(&"--instance-types") {
+            a.extend(["--instance-types", CATALOG]);
+        }
+        a.extend(extra);
+        Test::new()
+            .args(a)
+            .fails(1)
+            .stderr_contains(message)
+            .stdout("")
+            .run();
+    }
+}
