@@ -131,7 +131,7 @@ pub fn resolve(
         // the target): the same answer.
         if !given.contains_key(name.as_str())
             && entry.find(status).is_none()
-            && let Some(j) = (0..index).find(|&j| same_question(&specs[j], spec))
+            && let Some(j) = (specs.iter().take(index)).position(|e| same_question(e, spec))
         {
             if let Some(&v) = resolved.values.object.get(&j) {
                 resolved.values.object.insert(index, v);
