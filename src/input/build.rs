@@ -576,10 +576,17 @@ fn keda_step(
         keda::refuse_settings(settings, &hpa_file)?;
         return Ok(None);
     };
+    // KEDA's metrics server answers by metric name (its generated names are unique).
+    let by_name: std::collections::BTreeMap<String, Vec<i64>> = (files.external.iter())
+        .filter_map(|(&i, values)| {
+            let name = loaded.spec.metrics.get(i)?.metric_name().to_string();
+            Some((name, values.clone()))
+        })
+        .collect();
     let (input, notes) = keda::from_settings(
         translated,
         settings,
-        &files.external,
+        &by_name,
         now,
         !samples.pods.is_empty(),
     )?;

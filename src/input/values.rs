@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{InputError, UsageError};
-use crate::input::manifest::HpaStatus;
+use crate::input::manifest::{CurrentMetric, HpaStatus};
 use crate::quantity::parse_milli;
 use crate::scenario::{MetricSpec, MetricValues, PodMetricValue, PodMetrics};
 
@@ -25,11 +25,11 @@ pub struct Resolved {
 }
 
 /// Object and External values read from the metrics APIs' answers (`--custom-metrics`,
-/// `--external-metrics`), by metric name.
+/// `--external-metrics`), keyed by the metric's position in `spec.metrics`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FromFiles {
-    pub object: BTreeMap<String, i64>,
-    pub external: BTreeMap<String, Vec<i64>>,
+    pub object: BTreeMap<usize, i64>,
+    pub external: BTreeMap<usize, Vec<i64>>,
     /// `--custom-metrics` was given: an Object metric it has no item for got an empty answer.
     pub custom_answered: bool,
     /// `--external-metrics` was given: an External metric it has no item for got an empty answer.
@@ -84,29 +84,20 @@ pub fn resolve(
         },
         notes: Vec::new(),
     };
-    for spec in specs {
+    for (index, spec) in specs.iter().enumerate() {
         let (is_object, name) = match spec {
             MetricSpec::Object { metric, .. } => (true, &metric.name),
             MetricSpec::External { metric, .. } => (false, &metric.name),
             _ => continue,
         };
-        let values = &resolved.values;
-        if (is_object && values.object.contains_key(name))
-            || (!is_object && values.external.contains_key(name))
-        {
-            continue;
-        }
         let kind = spec.type_name();
         if !given.contains_key(name.as_str()) {
-            if is_object && let Some(&value) = files.object.get(name) {
-                resolved.values.object.insert(name.clone(), value);
+            if is_object && let Some(&value) = files.object.get(&index) {
+                resolved.values.object.insert(index, value);
                 continue;
             }
-            if !is_object && let Some(values) = files.external.get(name) {
-                resolved
-                    .values
-                    .external
-                    .insert(name.clone(), values.clone());
+            if !is_object && let Some(values) = files.external.get(&index) {
+                resolved.values.external.insert(index, values.clone());
                 continue;
             }
             // An answer without an item for the metric is what the controller sees as a failed
@@ -125,17 +116,42 @@ pub fn resolve(
                 continue;
             }
         }
+        // The controller writes status.currentMetrics in spec.metrics' order
+        // (computeReplicasForMetrics, horizontal.go): this entry's status is the same-numbered
+        // one among those of its type and name.
+        let entry = StatusEntry {
+            kind,
+            name,
+            nth: (specs.iter().take(index))
+                .filter(|s| s.type_name() == kind && s.metric_name() == name.as_str())
+                .count(),
+        };
+        // No status entry of its own, but an earlier entry asks the metrics API the same
+        // question (GetObjectMetric, GetExternalMetric take the name, selector and object, not
+        // the target): the same answer.
+        if !given.contains_key(name.as_str())
+            && entry.find(status).is_none()
+            && let Some(j) = (specs.iter().take(index)).position(|e| same_question(e, spec))
+        {
+            if let Some(&v) = resolved.values.object.get(&j) {
+                resolved.values.object.insert(index, v);
+            }
+            if let Some(v) = resolved.values.external.get(&j).cloned() {
+                resolved.values.external.insert(index, v);
+            }
+            continue;
+        }
         let value = match given.get(name.as_str()) {
             Some(&value) => value,
-            None => match status_value(status, kind, name, approximate, &mut resolved.notes)? {
+            None => match status_value(status, &entry, approximate, &mut resolved.notes)? {
                 Some(value) => value,
                 None => continue,
             },
         };
         if is_object {
-            resolved.values.object.insert(name.clone(), value);
+            resolved.values.object.insert(index, value);
         } else {
-            resolved.values.external.insert(name.clone(), vec![value]);
+            resolved.values.external.insert(index, vec![value]);
         }
     }
     Ok(resolved)
@@ -146,15 +162,15 @@ pub fn resolve(
 /// says the controller could not get. Each choice is said in `notes`.
 fn status_value(
     status: &HpaStatus,
-    kind: &str,
-    name: &str,
+    entry: &StatusEntry<'_>,
     approximate: Option<i32>,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<Option<i64>> {
-    let total = from_status(status, kind, name);
+    let (kind, name) = (entry.kind, entry.name);
+    let total = from_status(status, entry);
     // The status says the controller could not get it: its failed metric, an answer.
     if total.is_err()
-        && let Some(evidence) = failed_in_status(status, kind, name)
+        && let Some(evidence) = failed_in_status(status, entry)
     {
         notes.push(format!(
             "{kind} metric {name}: no value, and {evidence}: the controller's failed metric, as \
@@ -165,7 +181,7 @@ fn status_value(
     let value = match (total, approximate) {
         (Ok(value), _) => value,
         (Err(e), Some(replicas)) => {
-            let Some(average) = status_average(status, kind, name) else {
+            let Some(average) = status_average(status, entry) else {
                 return Err(e.into());
             };
             notes.push(format!(
@@ -212,19 +228,56 @@ pub(crate) fn parse_flags(flags: &[String]) -> Result<BTreeMap<&str, i64>, Input
     Ok(given)
 }
 
+/// Whether two entries ask the metrics API the same question: one type, one metric identifier
+/// (name and selector) and, for Object, one described object.
+fn same_question(a: &MetricSpec, b: &MetricSpec) -> bool {
+    match (a, b) {
+        (MetricSpec::External { metric: m, .. }, MetricSpec::External { metric: n, .. }) => m == n,
+        (
+            MetricSpec::Object {
+                described_object: d,
+                metric: m,
+                ..
+            },
+            MetricSpec::Object {
+                described_object: e,
+                metric: n,
+                ..
+            },
+        ) => d == e && m == n,
+        _ => false,
+    }
+}
+
+/// One metric's place in `status.currentMetrics`: the `nth` entry of its type and name.
+struct StatusEntry<'a> {
+    kind: &'a str,
+    name: &'a str,
+    nth: usize,
+}
+
+impl StatusEntry<'_> {
+    fn find<'s>(&self, status: &'s HpaStatus) -> Option<&'s CurrentMetric> {
+        (status.current_metrics.iter())
+            .filter(|m| m.metric_type == self.kind && m.name == self.name)
+            .nth(self.nth)
+    }
+}
+
 /// The metric's per-pod average from `status.currentMetrics`.
-fn status_average(status: &HpaStatus, kind: &str, name: &str) -> Option<i64> {
-    status
-        .current_metrics
-        .iter()
-        .find(|m| m.metric_type == kind && m.name == name)
-        .and_then(|m| m.average_value_milli)
+fn status_average(status: &HpaStatus, entry: &StatusEntry<'_>) -> Option<i64> {
+    entry.find(status).and_then(|m| m.average_value_milli)
 }
 
 /// Why the status says the controller failed to get the metric: a `currentMetrics` entry for it
 /// without a value (kubectl's `<unknown>`), or `ScalingActive=False FailedGet<Kind>Metric`.
-fn failed_in_status(status: &HpaStatus, kind: &str, name: &str) -> Option<String> {
-    let failed_reason = format!("FailedGet{kind}Metric");
+fn failed_in_status(status: &HpaStatus, entry: &StatusEntry<'_>) -> Option<String> {
+    // An entry of its own with a value is not the failed one the condition names.
+    let own = entry.find(status);
+    if own.is_some_and(|m| m.value_milli.is_some() || m.average_value_milli.is_some()) {
+        return None;
+    }
+    let failed_reason = format!("FailedGet{}Metric", entry.kind);
     let condition = (status.conditions.iter()).find(|c| {
         c.condition_type == "ScalingActive" && c.status == "False" && c.reason == failed_reason
     });
@@ -235,10 +288,8 @@ fn failed_in_status(status: &HpaStatus, kind: &str, name: &str) -> Option<String
             crate::error::cut(&c.message, crate::error::MAX_MESSAGE_CHARS)
         ));
     }
-    let unknown = (status.current_metrics.iter()).any(|m| {
-        m.metric_type == kind
-            && m.name == name
-            && m.value_milli.is_none()
+    let unknown = own.is_some_and(|m| {
+        m.value_milli.is_none()
             && m.average_value_milli.is_none()
             && m.average_utilization.is_none()
     });
@@ -247,12 +298,12 @@ fn failed_in_status(status: &HpaStatus, kind: &str, name: &str) -> Option<String
 
 /// The metric's total from `status.currentMetrics`, when the status holds it; else what is
 /// missing, a usage error naming the flag that gives it.
-fn from_status(status: &HpaStatus, kind: &str, name: &str) -> Result<i64, UsageError> {
-    let entry = status
-        .current_metrics
-        .iter()
-        .find(|m| m.metric_type == kind && m.name == name);
-    match entry.map(|m| (m.value_milli, m.average_value_milli)) {
+fn from_status(status: &HpaStatus, entry: &StatusEntry<'_>) -> Result<i64, UsageError> {
+    let (kind, name) = (entry.kind, entry.name);
+    match entry
+        .find(status)
+        .map(|m| (m.value_milli, m.average_value_milli))
+    {
         Some((Some(value), _)) => Ok(value),
         Some((None, Some(_))) => Err(UsageError(format!(
             "{FLAG}: found only an averageValue for {kind} metric {name} in \
@@ -359,8 +410,8 @@ mod tests {
             &HpaStatus::default(),
         )
         .unwrap();
-        assert_eq!(r.values.object["requests-per-second"], 2_000_000);
-        assert_eq!(r.values.external["queue_messages_ready"], vec![30_000]);
+        assert_eq!(r.values.object[&0], 2_000_000);
+        assert_eq!(r.values.external[&1], vec![30_000]);
         assert!(r.notes.is_empty());
     }
 
@@ -369,7 +420,7 @@ mod tests {
         let specs = [object("rps", TargetType::Value)];
         let st = status(&[("Object", "rps", Some(5000), None)]);
         let r = run(&specs, &["rps=7"], &st).unwrap();
-        assert_eq!(r.values.object["rps"], 7000);
+        assert_eq!(r.values.object[&0], 7000);
         assert!(r.notes.is_empty());
     }
 
@@ -378,7 +429,7 @@ mod tests {
         let specs = [
             object("rps", TargetType::Value),
             external("queue", TargetType::Value),
-            // The same name twice is one value and one note.
+            // The same question twice, with one status entry: one value and one note.
             external("queue", TargetType::Value),
         ];
         let st = status(&[
@@ -387,8 +438,9 @@ mod tests {
             ("External", "queue", Some(42_000), Some(7000)),
         ]);
         let r = run(&specs, &[], &st).unwrap();
-        assert_eq!(r.values.object["rps"], 5000);
-        assert_eq!(r.values.external["queue"], vec![42_000]);
+        assert_eq!(r.values.object[&0], 5000);
+        assert_eq!(r.values.external[&1], vec![42_000]);
+        assert_eq!(r.values.external[&2], vec![42_000]);
         assert_eq!(
             r.notes,
             [
@@ -411,13 +463,13 @@ mod tests {
             ("External", "queue", Some(42_000), None),
         ]);
         let files = FromFiles {
-            object: [("rps".to_string(), 6000)].into(),
-            external: [("queue".to_string(), vec![1000, 2000])].into(),
+            object: [(0, 6000)].into(),
+            external: [(1, vec![1000, 2000])].into(),
             ..FromFiles::default()
         };
         let r = resolve(&specs, &[], &st, Vec::new(), BTreeMap::new(), &files, None).unwrap();
-        assert_eq!(r.values.object["rps"], 6000);
-        assert_eq!(r.values.external["queue"], vec![1000, 2000]);
+        assert_eq!(r.values.object[&0], 6000);
+        assert_eq!(r.values.external[&1], vec![1000, 2000]);
         assert!(r.notes.is_empty(), "{:?}", r.notes);
         let flags = flags(&["queue=9"]);
         let r = resolve(
@@ -430,7 +482,7 @@ mod tests {
             None,
         )
         .unwrap();
-        assert_eq!(r.values.external["queue"], vec![9000]);
+        assert_eq!(r.values.external[&1], vec![9000]);
     }
 
     #[test]
@@ -474,7 +526,7 @@ mod tests {
             None,
         )
         .unwrap();
-        assert_eq!(r.values.object["rps"], 3000);
+        assert_eq!(r.values.object[&0], 3000);
     }
 
     #[test]
@@ -492,7 +544,7 @@ mod tests {
             Some(4),
         )
         .unwrap();
-        assert_eq!(r.values.external["queue"], vec![1000]);
+        assert_eq!(r.values.external[&0], vec![1000]);
         assert!(
             r.notes[0].contains("averageValue × 4 replicas"),
             "{:?}",
@@ -535,12 +587,61 @@ mod tests {
         );
     }
 
+    // computeReplicasForMetrics (horizontal.go) writes status.currentMetrics[i] for
+    // spec.metrics[i]: kubectl describe's `"queue_depth" (target value): <unknown> / 100` and
+    // `"queue_depth" (target average value): 45 / 10` are two entries, each with its own value.
+    #[test]
+    fn same_name_entries_read_their_own_status_entry_and_unknown_does_not_borrow() {
+        let specs = [
+            external("queue_depth", TargetType::Value),
+            external("queue_depth", TargetType::AverageValue),
+        ];
+        let st = status(&[
+            ("External", "queue_depth", None, None),
+            ("External", "queue_depth", None, Some(45_000)),
+        ]);
+        let r = resolve(
+            &specs,
+            &[],
+            &st,
+            Vec::new(),
+            BTreeMap::new(),
+            &FromFiles::default(),
+            Some(6),
+        )
+        .unwrap();
+        assert!(!r.values.external.contains_key(&0), "{:?}", r.values);
+        assert_eq!(r.values.external[&1], vec![270_000]);
+        assert!(
+            r.notes[0].contains("kubectl shows <unknown>"),
+            "{:?}",
+            r.notes
+        );
+    }
+
+    // GetObjectMetric and GetExternalMetric (metrics/client.go) are different calls: an Object
+    // and an External metric of one name each read their own status entry.
+    #[test]
+    fn an_object_and_an_external_metric_of_one_name_keep_their_own_values() {
+        let specs = [
+            object("queue", TargetType::Value),
+            external("queue", TargetType::Value),
+        ];
+        let st = status(&[
+            ("Object", "queue", Some(5000), None),
+            ("External", "queue", Some(42_000), None),
+        ]);
+        let r = run(&specs, &[], &st).unwrap();
+        assert_eq!(r.values.object[&0], 5000);
+        assert_eq!(r.values.external[&1], vec![42_000]);
+    }
+
     #[test]
     fn a_status_entry_without_a_value_is_the_controllers_failed_metric() {
         // kubectl's `<unknown>`: the entry is there, its value is not.
         let st = status(&[("External", "queue", None, None)]);
         let r = run(&[external("queue", TargetType::Value)], &[], &st).unwrap();
-        assert!(!r.values.external.contains_key("queue"));
+        assert!(!r.values.external.contains_key(&0));
         assert_eq!(
             r.notes[0],
             "External metric queue: no value, and the status has no value for it (kubectl shows \

@@ -615,6 +615,25 @@ fn an_unknown_external_metric_in_describe_text_is_the_controllers_failed_metric(
     );
 }
 
+/// Issue 36, item 7: metric rows of one name stay separate. The `<unknown>` row is the
+/// controller's failed metric; the row with a value keeps its own 45 per pod (270 on 6 pods),
+/// which the `<unknown>` row does not borrow (computeReplicasForMetrics computes each entry).
+#[test]
+fn same_name_metric_rows_in_describe_text_each_keep_their_own_value() {
+    let v = json(&["--hpa", "fixtures/paste/describe-external-same-name.txt"]);
+    let unknown = &v["metrics"][1];
+    assert_eq!(
+        unknown["errorReason"], "FailedGetExternalMetric",
+        "{unknown:#}"
+    );
+    assert!(unknown["currentValue"].is_null(), "{unknown:#}");
+    assert!(unknown["proposedReplicas"].is_null(), "{unknown:#}");
+    let average = &v["metrics"][2];
+    assert_eq!(average["currentAverageValue"], "45", "{average:#}");
+    assert_eq!(average["proposedReplicas"], 27, "ceil(270 / 10)");
+    assert!(average["errorReason"].is_null(), "{average:#}");
+}
+
 /// Issue 36, item 4: a v1 HPA with no current utilization whose conditions annotation says
 /// `ScalingActive False FailedGetResourceMetric` is answered (exit 0), the reason first in WHY:
 /// the controller keeps the count. It used to be refused with "no pods: pass --pods".

@@ -158,7 +158,7 @@ fn metric_spec(i: usize, m: &MetricParams, values: &mut MetricValues) -> MetricS
         MetricParams::PodsAverageValue(t) => pods_metric(PODS_METRIC, t * 1000),
         MetricParams::ObjectValue { target, value: v } => {
             let name = format!("hits_{i}");
-            values.object.insert(name.clone(), v * 1000);
+            values.object.insert(i, v * 1000);
             MetricSpec::Object {
                 described_object: ObjectReference {
                     api_version: "networking.k8s.io/v1".into(),
@@ -174,7 +174,7 @@ fn metric_spec(i: usize, m: &MetricParams, values: &mut MetricValues) -> MetricS
             let name = format!("queue_{i}");
             values
                 .external
-                .insert(name.clone(), v.iter().map(|x| x * 1000).collect());
+                .insert(i, v.iter().map(|x| x * 1000).collect());
             let target = match m {
                 MetricParams::ExternalValue { .. } => value(target * 1000),
                 _ => average_value(target * 1000),
@@ -1027,13 +1027,12 @@ fn source_of_first(p: &Params) -> Option<&'static str> {
 fn with_total(s: &Scenario, r: &Report, source: &str, total: i64) -> Scenario {
     let mut s = s.clone();
     let m = &r.metrics[0];
-    let name = s.hpa.metrics[0].metric_name().to_string();
     match source {
         "object" => {
-            s.metrics.object.insert(name, total);
+            s.metrics.object.insert(0, total);
         }
         "external" => {
-            s.metrics.external.insert(name, vec![total]);
+            s.metrics.external.insert(0, vec![total]);
         }
         _ => {
             let delta = total - m.usage_total_milli.unwrap();

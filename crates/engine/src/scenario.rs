@@ -316,10 +316,13 @@ pub struct MetricValues {
     pub resource: Vec<PodMetrics>,
     /// `custom.metrics.k8s.io`, per metric name: one value per pod.
     pub pods: BTreeMap<String, Vec<PodMetricValue>>,
-    /// `custom.metrics.k8s.io`, per metric name: the object's value.
-    pub object: BTreeMap<String, i64>,
-    /// `external.metrics.k8s.io`, per metric name: every value (the controller sums them).
-    pub external: BTreeMap<String, Vec<i64>>,
+    /// `custom.metrics.k8s.io`, per Object metric, keyed by its position in `HpaSpec.metrics`:
+    /// the object's value. Keyed by the spec entry, not its name: `computeReplicasForMetrics`
+    /// asks the API once per entry, so two entries of one name each have their own value.
+    pub object: BTreeMap<usize, i64>,
+    /// `external.metrics.k8s.io`, per External metric, keyed by its position in
+    /// `HpaSpec.metrics`: every value (the controller sums them).
+    pub external: BTreeMap<usize, Vec<i64>>,
     /// `metrics.k8s.io` answered an error instead of a list (not installed, unavailable): the
     /// client's error text, e.g. `the server is currently unable to handle the request (get
     /// pods.metrics.k8s.io)`.

@@ -50,8 +50,10 @@ pub struct ExternalValue {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FileValues {
     pub pods: BTreeMap<String, Vec<PodMetricValue>>,
-    pub object: BTreeMap<String, i64>,
-    pub external: BTreeMap<String, Vec<i64>>,
+    /// Object and External values, keyed by the metric's position in `spec.metrics`: each entry
+    /// reads its own answer, as `computeReplicasForMetrics` asks once per entry.
+    pub object: BTreeMap<usize, i64>,
+    pub external: BTreeMap<usize, Vec<i64>>,
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
 }
@@ -272,15 +274,15 @@ pub fn match_metrics(
         used: vec![false; custom.len()],
         other_namespaces: Vec::new(),
     };
-    for spec in specs {
+    for (index, spec) in specs.iter().enumerate() {
         match spec {
             MetricSpec::Pods { metric, .. } => matcher.pods(metric, excluded, now),
             MetricSpec::Object {
                 described_object,
                 metric,
                 ..
-            } => matcher.object(described_object, metric),
-            MetricSpec::External { metric, .. } => matcher.external(external, metric),
+            } => matcher.object(index, described_object, metric),
+            MetricSpec::External { metric, .. } => matcher.external(index, external, metric),
             MetricSpec::Resource { .. } => {}
         }
     }
@@ -344,10 +346,7 @@ impl Matcher<'_> {
 
     /// An `Object` metric: the first value of its name describing its object
     /// (`GetObjectMetric`).
-    fn object(&mut self, described: &ObjectReference, metric: &MetricIdentifier) {
-        if self.out.object.contains_key(&metric.name) {
-            return;
-        }
+    fn object(&mut self, index: usize, described: &ObjectReference, metric: &MetricIdentifier) {
         let scope = self.scope;
         let mut found = self
             .custom
@@ -372,18 +371,13 @@ impl Matcher<'_> {
                     first.path
                 ));
             }
-            self.out
-                .object
-                .insert(metric.name.clone(), first.value_milli);
+            self.out.object.insert(index, first.value_milli);
         }
     }
 
     /// An `External` metric: every value of its name whose labels, if any, match its selector
     /// (`GetExternalMetric`).
-    fn external(&mut self, external: &[ExternalValue], metric: &MetricIdentifier) {
-        if self.out.external.contains_key(&metric.name) {
-            return;
-        }
+    fn external(&mut self, index: usize, external: &[ExternalValue], metric: &MetricIdentifier) {
         let named: Vec<&ExternalValue> = external
             .iter()
             .filter(|v| v.metric == metric.name)
@@ -411,7 +405,7 @@ impl Matcher<'_> {
                 named.len() - kept.len()
             ));
         }
-        self.out.external.insert(metric.name.clone(), kept);
+        self.out.external.insert(index, kept);
     }
 
     /// What was left out of other namespaces, and the values no metric took.
@@ -537,9 +531,12 @@ mod tests {
             pods[1].window, CUSTOM_METRIC_WINDOW,
             "the default window is 1m"
         );
-        assert_eq!(v.object["requests-per-second"], 2_000_000);
         assert_eq!(
-            v.external["queue_messages_ready"],
+            v.object[&1], 2_000_000,
+            "the Object metric, second in spec.metrics"
+        );
+        assert_eq!(
+            v.external[&2],
             vec![40_000, 2000],
             "labelled values must match the selector; unlabelled ones are kept"
         );
@@ -550,16 +547,38 @@ mod tests {
         );
     }
 
+    // computeReplicasForMetrics (horizontal.go) asks GetExternalMetric once per spec entry with
+    // that entry's selector: two entries of one name each keep their own values.
+    #[test]
+    fn same_name_external_metrics_with_different_selectors_match_their_own_values() {
+        let external = parse_external("e.json", EXTERNAL, Format::Json).unwrap();
+        let entry = |queue: &str| MetricSpec::External {
+            metric: MetricIdentifier {
+                name: "queue_messages_ready".into(),
+                selector: Some([("queue".to_string(), queue.to_string())].into()),
+            },
+            target: target(),
+        };
+        let specs = [entry("worker_tasks"), entry("other")];
+        let v = match_metrics(
+            &specs,
+            &[],
+            &external,
+            &scope(),
+            &HashSet::new(),
+            Timestamp(0),
+        );
+        assert_eq!(v.external[&0], vec![40_000, 2000]);
+        assert_eq!(v.external[&1], vec![1_000_000, 2000]);
+    }
+
     #[test]
     fn values_of_pods_the_selector_leaves_out_are_dropped() {
         let custom = parse_custom("c.json", CUSTOM, Format::Json).unwrap();
         let excluded: HashSet<String> = ["web-2".to_string()].into();
         let v = match_metrics(&specs(), &custom, &[], &scope(), &excluded, Timestamp(0));
         assert_eq!(v.pods["http_requests_per_second"].len(), 1);
-        assert!(
-            !v.external.contains_key("queue_messages_ready"),
-            "absent, not empty"
-        );
+        assert!(!v.external.contains_key(&2), "absent, not empty");
     }
 
     #[test]

@@ -530,9 +530,10 @@ fn push_status(
     r.lines.metrics.push(n);
     if unknown {
         r.unknown.push(text.to_string());
-    } else {
-        r.current.push(status);
     }
+    // An `<unknown>` row is still an entry, without a value: kubectl's describeHorizontalPodAutoscalerV2
+    // reads status.currentMetrics[i] for spec.metrics[i], so each row keeps its own place.
+    r.current.push(status);
     Ok(())
 }
 
@@ -863,12 +864,21 @@ mod tests {
         assert_eq!(m[4]["object"]["target"]["value"], "10k");
         assert_eq!(m[5]["external"]["target"]["averageValue"], "40");
         let c = &p.status.current_metrics;
-        assert_eq!(c.len(), 5, "the <unknown> one has no status entry");
+        assert_eq!(c.len(), 6, "one status entry per row, in the spec's order");
         assert_eq!(
             (c[0].average_utilization, c[0].average_value_milli),
             (Some(46), Some(23))
         );
-        assert_eq!(c[3].value_milli, Some(12_000_000));
+        assert_eq!(
+            (
+                c[2].value_milli,
+                c[2].average_value_milli,
+                c[2].average_utilization
+            ),
+            (None, None, None),
+            "the <unknown> one is an entry without a value"
+        );
+        assert_eq!(c[4].value_milli, Some(12_000_000));
         assert_eq!(p.unknown.len(), 1);
         assert_eq!(p.status.current_replicas, Some(3));
         assert_eq!(p.status.desired_replicas, Some(4));

@@ -207,7 +207,7 @@ fn metric_values(v: &Value, resource: &str, spec: &MetricSpec) -> MetricValues {
         })
         .collect();
     if !samples.is_empty() {
-        values.pods.insert(name.clone(), samples);
+        values.pods.insert(name, samples);
     }
     let levels: Vec<i64> = array(v, "object_or_external_values_milli")
         .iter()
@@ -220,11 +220,11 @@ fn metric_values(v: &Value, resource: &str, spec: &MetricSpec) -> MetricValues {
         // The fake custom metrics API answers levels[0] for the described object.
         MetricSpec::Object { .. } => {
             if let Some(&level) = levels.first() {
-                values.object.insert(name, level);
+                values.object.insert(0, level);
             }
         }
         MetricSpec::External { .. } if !levels.is_empty() => {
-            values.external.insert(name, levels);
+            values.external.insert(0, levels);
         }
         _ => {}
     }
@@ -283,7 +283,7 @@ fn replica_calculation(v: &Value) -> Check {
             value_clamp: true,
         },
     };
-    let outcome = compute_replicas_for_metric(&spec, &inputs);
+    let outcome = compute_replicas_for_metric(0, &spec, &inputs);
     let expected = get(v, "expected");
     let mut check = Check::default();
     let computed = match (&outcome.result, boolean(expected, "error")) {

@@ -1110,7 +1110,7 @@ mod tests {
         // 3 against a Value target of 1 on 8 pods: ceil(8 × 3) = 24, above maxReplicas 10.
         let mut s = scenario(vec![external("queue", Some(1000), None)], 8, 0);
         s.hpa.max_replicas = 10;
-        s.metrics.external.insert("queue".into(), vec![3_000]);
+        s.metrics.external.insert(0, vec![3_000]);
         let d = find(&s, "ValueTargetRunaway");
         assert_eq!(
             d.message,
@@ -1127,7 +1127,7 @@ mod tests {
         );
         // An AverageValue target is not a runaway.
         let mut s = scenario(vec![external("queue", None, Some(1000))], 4, 0);
-        s.metrics.external.insert("queue".into(), vec![3_000]);
+        s.metrics.external.insert(0, vec![3_000]);
         assert!(!codes(&s).contains(&"ValueTargetRunaway".to_string()));
     }
 

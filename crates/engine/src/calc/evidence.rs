@@ -47,7 +47,20 @@ pub fn failure_from_status(s: &Scenario) -> Option<(&Condition, Scenario)> {
         .and_then(|r| r.strip_suffix("Metric"))
         .unwrap_or_default();
     let values = &mut failing.metrics;
-    for spec in s.hpa.metrics.iter().filter(|m| m.type_name() == kind) {
+    // An entry whose own status shows a value was got at that sync: not the failed one
+    // (computeReplicasForMetrics writes one status per entry, in order).
+    let got = |i: usize| {
+        (s.observed_status.as_ref())
+            .and_then(|o| o.metric_for(&s.hpa.metrics, i))
+            .is_some_and(|m| {
+                m.value_milli.is_some()
+                    || m.average_value_milli.is_some()
+                    || m.average_utilization.is_some()
+            })
+    };
+    for (i, spec) in (s.hpa.metrics.iter().enumerate()).filter(|&(i, m)| {
+        m.type_name() == kind && !(matches!(kind, "Object" | "External") && got(i))
+    }) {
         let name = spec.metric_name();
         match kind {
             // No sample: the resource metrics API returned none, as the controller saw it.
@@ -56,10 +69,10 @@ pub fn failure_from_status(s: &Scenario) -> Option<(&Condition, Scenario)> {
                 values.pods.remove(name);
             }
             "Object" => {
-                values.object.remove(name);
+                values.object.remove(&i);
             }
             "External" => {
-                values.external.remove(name);
+                values.external.remove(&i);
             }
             _ => {}
         }

@@ -1413,9 +1413,7 @@ mod tests {
             2,
             0,
         );
-        s.metrics
-            .external
-            .insert("http_requests_per_second".into(), vec![866]);
+        s.metrics.external.insert(0, vec![866]);
         let r = evaluate(&s);
         assert_eq!(step(&r, "current").detail, "866m = 0.866 per second");
     }

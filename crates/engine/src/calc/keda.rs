@@ -15,7 +15,7 @@ use crate::scenario::keda::{COMPOSITE_METRIC, milli_from_float, truncate_milli};
 use crate::scenario::keda::{
     Fallback, FallbackBehavior, KedaInput, Modifiers, Trigger, TriggerValue,
 };
-use crate::scenario::{ConditionStatus, PodPhase, Scenario};
+use crate::scenario::{ConditionStatus, MetricSpec, PodPhase, Scenario};
 use crate::time::Timestamp;
 
 /// What KEDA decides and serves at this poll.
@@ -734,8 +734,13 @@ pub fn ready_replicas(s: &Scenario) -> i32 {
 pub fn hpa_scenario(s: &Scenario, o: &KedaOutcome) -> Scenario {
     let mut hpa = s.clone();
     hpa.keda = None;
-    for (name, values) in &o.external {
-        hpa.metrics.external.insert(name.clone(), values.clone());
+    // KEDA's metrics server answers by metric name: each External entry of that name reads it.
+    for (i, spec) in s.hpa.metrics.iter().enumerate() {
+        if let MetricSpec::External { metric, .. } = spec
+            && let Some(values) = o.external.get(&metric.name)
+        {
+            hpa.metrics.external.insert(i, values.clone());
+        }
     }
     if let Some(n) = o.scale_to {
         hpa.current_replicas = n;

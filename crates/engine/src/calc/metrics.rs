@@ -168,8 +168,10 @@ fn failure<'a>(
 }
 
 // Port of computeReplicasForMetric (horizontal.go): the switch on the metric source type, one
-// computeStatusFor*Metric each.
+// computeStatusFor*Metric each. `index` is the spec's position in `spec.metrics`, which keys its
+// Object or External value: the loop of computeReplicasForMetrics asks once per entry.
 pub fn compute_replicas_for_metric<'a>(
+    index: usize,
     spec: &'a MetricSpec,
     inputs: &MetricInputs<'a>,
 ) -> MetricOutcome<'a> {
@@ -185,8 +187,8 @@ pub fn compute_replicas_for_metric<'a>(
             described_object,
             metric,
             target,
-        } => object_metric(described_object, metric, target, inputs),
-        MetricSpec::External { metric, target } => external_metric(metric, target, inputs),
+        } => object_metric(index, described_object, metric, target, inputs),
+        MetricSpec::External { metric, target } => external_metric(index, metric, target, inputs),
     };
     MetricOutcome { name, result }
 }
@@ -227,6 +229,7 @@ fn pods_metric<'a>(
 // Port of computeStatusForObjectMetric (horizontal.go) with GetObjectMetricReplicas /
 // GetObjectPerPodMetricReplicas (replica_calculator.go).
 fn object_metric<'a>(
+    index: usize,
     described_object: &ObjectReference,
     metric: &MetricIdentifier,
     target: &MetricTarget,
@@ -236,7 +239,7 @@ fn object_metric<'a>(
     let outer = |e: &str| format!("failed to get object metric value: {e}");
     match (target.target_type, target.value_milli, target.average_value_milli) {
         (TargetType::Value, Some(target_value), _) => {
-            object_value(described_object, metric, inputs)
+            object_value(index, described_object, metric, inputs)
                 .and_then(|usage| {
                     object_metric_replicas(
                         &inputs.calc,
@@ -250,7 +253,7 @@ fn object_metric<'a>(
                 .map_err(|e| failure(REASON, e, outer, None))
         }
         (TargetType::AverageValue, _, Some(target_average)) => {
-            object_value(described_object, metric, inputs)
+            object_value(index, described_object, metric, inputs)
                 .map(|usage| {
                     Computed::Value(object_per_pod_metric_replicas(
                         inputs.calc.tolerances,
@@ -281,30 +284,27 @@ fn object_metric<'a>(
 // or the answer held no value. The error is wrapped as Get{Object,ObjectPerPod}MetricReplicas
 // do: their format puts the error after the object's name (sic).
 fn object_value(
+    index: usize,
     described_object: &ObjectReference,
     metric: &MetricIdentifier,
     inputs: &MetricInputs<'_>,
 ) -> Result<i64, String> {
-    inputs
-        .values
-        .object
-        .get(&metric.name)
-        .copied()
-        .ok_or_else(|| {
-            let cause = inputs.values.custom_api_error.as_deref().unwrap_or(
-                "the custom metrics API server returned 0 results when we asked for exactly one",
-            );
-            format!(
-                "unable to get metric {}: {} on {} {}/unable to fetch metrics from custom metrics \
+    inputs.values.object.get(&index).copied().ok_or_else(|| {
+        let cause = inputs.values.custom_api_error.as_deref().unwrap_or(
+            "the custom metrics API server returned 0 results when we asked for exactly one",
+        );
+        format!(
+            "unable to get metric {}: {} on {} {}/unable to fetch metrics from custom metrics \
              API: {cause}",
-                metric.name, described_object.kind, inputs.namespace, described_object.name
-            )
-        })
+            metric.name, described_object.kind, inputs.namespace, described_object.name
+        )
+    })
 }
 
 // Port of computeStatusForExternalMetric (horizontal.go) with GetExternalPerPodMetricReplicas /
 // GetExternalMetricReplicas (replica_calculator.go).
 fn external_metric<'a>(
+    index: usize,
     metric: &MetricIdentifier,
     target: &MetricTarget,
     inputs: &MetricInputs<'a>,
@@ -321,7 +321,7 @@ fn external_metric<'a>(
     };
     if let Some(target_average) = target.average_value_milli {
         let outer = outer(format!("failed to get {} external metric", metric.name));
-        external_values(metric, inputs)
+        external_values(index, metric, inputs)
             .map(|values| {
                 Computed::Value(external_per_pod_metric_replicas(
                     inputs.calc.tolerances,
@@ -334,7 +334,7 @@ fn external_metric<'a>(
             .map_err(|e| failure(REASON, e, outer, None))
     } else if let Some(target_value) = target.value_milli {
         let outer = outer(format!("failed to get external metric {}", metric.name));
-        external_values(metric, inputs)
+        external_values(index, metric, inputs)
             .and_then(|values| {
                 external_metric_replicas(
                     &inputs.calc,
@@ -359,13 +359,14 @@ fn external_metric<'a>(
 // Port of externalMetricsClient.GetExternalMetric (metrics/client.go): the values, or the call
 // failed, or it returned no items.
 fn external_values<'v>(
+    index: usize,
     metric: &MetricIdentifier,
     inputs: &MetricInputs<'v>,
 ) -> Result<&'v [i64], String> {
     let values = inputs
         .values
         .external
-        .get(&metric.name)
+        .get(&index)
         .map(Vec::as_slice)
         .unwrap_or_default();
     if !values.is_empty() {
@@ -631,6 +632,95 @@ mod tests {
             report.metrics[0].proposed_replicas.is_some(),
             "cpu still counts"
         );
+    }
+}
+
+#[cfg(test)]
+mod per_entry_tests {
+    use crate::calc::testing::{external, scenario};
+    use crate::scenario::{
+        MetricIdentifier, MetricSpec, MetricTarget, ObjectReference, TargetType,
+    };
+
+    fn with_selector(mut spec: MetricSpec, key: &str, value: &str) -> MetricSpec {
+        if let MetricSpec::External { metric, .. } = &mut spec {
+            metric.selector = Some([(key.to_string(), value.to_string())].into());
+        }
+        spec
+    }
+
+    // computeReplicasForMetrics (horizontal.go) computes each entry of spec.metrics on its own:
+    // two External entries of one name with different selectors each read their own answer.
+    #[test]
+    fn same_name_external_metrics_with_different_selectors_each_read_their_own_value() {
+        let mut s = scenario(
+            vec![
+                with_selector(external("queue", None, Some(10_000)), "queue", "a"),
+                with_selector(external("queue", None, Some(10_000)), "queue", "b"),
+            ],
+            2,
+            0,
+        );
+        s.hpa.max_replicas = 20;
+        s.metrics.external.insert(0, vec![30_000]);
+        s.metrics.external.insert(1, vec![90_000]);
+        let r = crate::calc::evaluate(&s);
+        assert_eq!(r.metrics[0].proposed_replicas, Some(3));
+        assert_eq!(r.metrics[1].proposed_replicas, Some(9));
+    }
+
+    // computeReplicasForMetric (horizontal.go) switches on the entry's type: an Object and an
+    // External entry of one name are different API calls, with different values.
+    #[test]
+    fn an_object_and_an_external_metric_of_one_name_each_read_their_own_value() {
+        let object = MetricSpec::Object {
+            described_object: ObjectReference {
+                api_version: "networking.k8s.io/v1".into(),
+                kind: "Ingress".into(),
+                name: "web".into(),
+            },
+            metric: MetricIdentifier {
+                name: "queue".into(),
+                selector: None,
+            },
+            target: MetricTarget {
+                target_type: TargetType::Value,
+                average_utilization: None,
+                average_value_milli: None,
+                value_milli: Some(10_000),
+            },
+        };
+        let mut s = scenario(vec![object, external("queue", Some(10_000), None)], 2, 0);
+        s.hpa.max_replicas = 20;
+        s.metrics.object.insert(0, 20_000);
+        s.metrics.external.insert(1, vec![40_000]);
+        let r = crate::calc::evaluate(&s);
+        assert_eq!(r.metrics[0].proposed_replicas, Some(4));
+        assert_eq!(r.metrics[1].proposed_replicas, Some(8));
+    }
+
+    // An entry without a value is a failed metric (GetExternalMetric, metrics/client.go), even
+    // when an entry of the same name has one.
+    #[test]
+    fn an_entry_without_a_value_fails_and_does_not_borrow_its_namesakes() {
+        let mut s = scenario(
+            vec![
+                external("queue_depth", Some(100_000), None),
+                external("queue_depth", None, Some(10_000)),
+            ],
+            6,
+            0,
+        );
+        s.hpa.max_replicas = 20;
+        s.metrics.external.insert(1, vec![270_000]);
+        let r = crate::calc::evaluate(&s);
+        assert_eq!(
+            r.metrics[0].error_reason.as_deref(),
+            Some("FailedGetExternalMetric")
+        );
+        assert_eq!(r.metrics[0].current_value, None);
+        assert_eq!(r.metrics[0].current_average_value, None);
+        assert_eq!(r.metrics[1].proposed_replicas, Some(27));
     }
 }
 

@@ -267,8 +267,8 @@ fn metrics_phase<'a>(
         return None;
     }
     let inputs = metric_inputs(s, rules, sync.tolerances);
-    sync.outcomes = (s.hpa.metrics.iter())
-        .map(|m| compute_replicas_for_metric(m, &inputs))
+    sync.outcomes = (s.hpa.metrics.iter().enumerate())
+        .map(|(i, m)| compute_replicas_for_metric(i, m, &inputs))
         .collect();
     let combined = combine(&sync.outcomes, current);
     // `err != nil && metricDesiredReplicas == -1`: a proposal of -1 without an error (a

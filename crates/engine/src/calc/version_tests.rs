@@ -97,7 +97,7 @@ fn pod_level_requests_replace_the_container_sum_from_1_34() {
 #[test]
 fn external_average_value_sum_overflow_is_guarded_from_1_34() {
     let mut s = scenario(vec![external("queue", None, Some(1000))], 2, 0);
-    s.metrics.external.insert("queue".into(), vec![i64::MAX, 1]);
+    s.metrics.external.insert(0, vec![i64::MAX, 1]);
     assert!(proposal(&at_version(s.clone(), 33)).is_some_and(|p| p < 0));
     assert_eq!(proposal(&at_version(s, 34)), Some(i32::MAX));
 }
@@ -105,7 +105,7 @@ fn external_average_value_sum_overflow_is_guarded_from_1_34() {
 #[test]
 fn external_value_sum_saturates_from_1_37() {
     let mut s = scenario(vec![external("queue", Some(1000), None)], 2, 0);
-    s.metrics.external.insert("queue".into(), vec![i64::MAX, 5]);
+    s.metrics.external.insert(0, vec![i64::MAX, 5]);
     assert!(proposal(&at_version(s.clone(), 36)).is_some_and(|p| p < 0));
     assert_eq!(proposal(&at_version(s, 37)), Some(i32::MAX));
 }
@@ -114,7 +114,7 @@ fn external_value_sum_saturates_from_1_37() {
 fn scale_from_zero_needs_the_scaled_to_zero_condition_from_1_37() {
     let mut s = scenario(vec![external("queue", Some(1000), None)], 0, 0);
     s.hpa.min_replicas = 0;
-    s.metrics.external.insert("queue".into(), vec![3000]);
+    s.metrics.external.insert(0, vec![3000]);
     s.pods = vec![pod("p0", 1000)];
     s.metrics.resource = vec![cpu_sample("p0", 0)];
     // Up to 1.36 (alpha gate, minReplicas 0): metrics computed from zero, ceil(3000/1000) = 3.
@@ -146,7 +146,7 @@ fn from_zero_with_the_scale_to_zero_gate_off_is_disabled_whatever_min_replicas_i
     let mut s = scenario(vec![external("queue", Some(1000), None)], 0, 0);
     s.hpa.min_replicas = 0;
     s.scaled_to_zero = true;
-    s.metrics.external.insert("queue".into(), vec![3000]);
+    s.metrics.external.insert(0, vec![3000]);
     s.status_conditions = vec![crate::report::Condition {
         condition_type: "ScaledToZero".into(),
         status: "True".into(),
@@ -179,7 +179,7 @@ fn from_zero_with_the_scale_to_zero_gate_off_is_disabled_whatever_min_replicas_i
 fn a_proposal_of_minus_one_without_an_error_is_a_valid_proposal() {
     // A negative External value: ceil(-500/1000 × 2 ready pods) = -1, with no error.
     let mut s = scenario(vec![external("queue", Some(1000), None)], 2, 0);
-    s.metrics.external.insert("queue".into(), vec![-500]);
+    s.metrics.external.insert(0, vec![-500]);
     let report = evaluate(&at_version(s, 37));
     assert_eq!(report.metrics[0].proposed_replicas, Some(-1));
     assert_eq!(report.decision.metric_proposal, Some(-1));

@@ -191,7 +191,7 @@ mod tests {
         let metric = "s0-cron-Etc-UTC-06xxx-157xxx";
         let mut s = scenario(vec![external(metric, None, Some(1000))], 2, 100);
         s.hpa.max_replicas = 10;
-        s.metrics.external.insert(metric.into(), vec![0]);
+        s.metrics.external.insert(0, vec![0]);
         s.keda = Some(KedaInput {
             name: "reports".into(),
             min_replica_count: Some(1),

@@ -147,8 +147,9 @@ pub(super) struct MetricFeeds {
     pub(super) resources: Vec<(String, usize)>,
     /// Pods metrics: metric name → load column.
     pub(super) pods: Vec<(String, usize)>,
-    pub(super) object: Vec<(String, usize)>,
-    pub(super) external: Vec<(String, usize)>,
+    /// Object and External metrics: (position in `spec.metrics`, column), one per entry.
+    pub(super) object: Vec<(usize, usize)>,
+    pub(super) external: Vec<(usize, usize)>,
 }
 
 /// The two ReplicaSets of a rollout in progress: their `spec.replicas`, and the annotations the

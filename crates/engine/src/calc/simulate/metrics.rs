@@ -19,12 +19,19 @@ impl MetricFeeds {
     /// and an empty value in the scenario's metrics for each Pods, Object and External metric.
     pub(super) fn new(scenario: &mut Scenario, columns: &[usize]) -> MetricFeeds {
         let mut feeds = MetricFeeds::default();
-        for (spec, &column) in scenario.hpa.metrics.iter().zip(columns) {
+        for (i, (spec, &column)) in scenario.hpa.metrics.iter().zip(columns).enumerate() {
             let (list, name) = match spec {
                 MetricSpec::Resource { resource, .. } => (&mut feeds.resources, resource),
                 MetricSpec::Pods { metric, .. } => (&mut feeds.pods, &metric.name),
-                MetricSpec::Object { metric, .. } => (&mut feeds.object, &metric.name),
-                MetricSpec::External { metric, .. } => (&mut feeds.external, &metric.name),
+                // Each Object and External entry has its own value, keyed by its position.
+                MetricSpec::Object { .. } => {
+                    feeds.object.push((i, column));
+                    continue;
+                }
+                MetricSpec::External { .. } => {
+                    feeds.external.push((i, column));
+                    continue;
+                }
             };
             if !list.iter().any(|(n, _)| n == name) {
                 list.push((name.clone(), column));
@@ -33,11 +40,11 @@ impl MetricFeeds {
         for (name, _) in &feeds.pods {
             scenario.metrics.pods.insert(name.clone(), Vec::new());
         }
-        for (name, _) in &feeds.object {
-            scenario.metrics.object.insert(name.clone(), 0);
+        for &(i, _) in &feeds.object {
+            scenario.metrics.object.insert(i, 0);
         }
-        for (name, _) in &feeds.external {
-            scenario.metrics.external.insert(name.clone(), vec![0]);
+        for &(i, _) in &feeds.external {
+            scenario.metrics.external.insert(i, vec![0]);
         }
         feeds
     }
@@ -237,13 +244,13 @@ impl Engine<'_> {
             samples.truncate(k);
         }
 
-        for (name, column) in &feeds.object {
-            if let Some(v) = metrics.object.get_mut(name) {
+        for (i, column) in &feeds.object {
+            if let Some(v) = metrics.object.get_mut(i) {
                 *v = value(*column);
             }
         }
-        for (name, column) in &feeds.external {
-            if let Some(list) = metrics.external.get_mut(name) {
+        for (i, column) in &feeds.external {
+            if let Some(list) = metrics.external.get_mut(i) {
                 list.clear();
                 list.push(value(*column));
             }
