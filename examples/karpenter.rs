@@ -1,8 +1,9 @@
 //! The benchmark of Karpenter's provisioning (`--nodepool`): one solve of 1,000 Pending pods
 //! (500m / 1Gi, one DaemonSet of 100m / 128Mi) over a KWOK-style generated catalog of 800
 //! instance types (20 families × 10 sizes × 4 memory ratios, 3 zones, spot and on-demand), with
-//! one NodePool allowing both capacity types. Prints the time `calc::karpenter::report` takes
-//! (best of several runs) and what it launched.
+//! one NodePool allowing both capacity types, then the same over the AWS catalog built into the
+//! binary (1,363 types). Prints the time `calc::karpenter::report` takes (best of several runs)
+//! and what it launched.
 //!
 //! Run it in release mode: `cargo run --release --example karpenter`.
 
@@ -72,6 +73,14 @@ fn catalog() -> Vec<InstanceType> {
 }
 
 fn main() {
+    let aws = hpacalc::input::aws_catalog::instance_types(&Default::default());
+    for (source, types) in [("generated", catalog()), ("built-in AWS", aws)] {
+        solve(source, types);
+    }
+}
+
+/// One timed solve of 1,000 Pending pods over `types`.
+fn solve(source: &str, types: Vec<InstanceType>) {
     let input = KarpenterInput {
         node_pools: vec![NodePool {
             name: "default".into(),
@@ -87,8 +96,8 @@ fn main() {
             limits: None,
             node_class: "default".into(),
         }],
-        instance_types: catalog(),
-        catalog_source: "generated".into(),
+        instance_types: types,
+        catalog_source: source.into(),
         daemonsets: Capacity {
             resources: Resources(vec![
                 ("cpu".into(), 100),
@@ -121,7 +130,7 @@ fn main() {
         })
         .collect();
     println!(
-        "{} instance types, 1000 pods: {:.1} ms (best of 3); {} NodeClaims ({}), ${:.3}/h, {} Pending",
+        "{source}: {} instance types, 1000 pods: {:.1} ms (best of 3); {} NodeClaims ({}), ${:.3}/h, {} Pending",
         input.instance_types.len(),
         best * 1000.0,
         r.node_claims.len(),

@@ -256,7 +256,7 @@ mod tests {
                 .len(),
             300
         );
-        let tight = within("report", full, 2000);
+        let tight = within("report", full, 1200);
         let kept = tight["metrics"][0]["pods"].as_array().unwrap();
         assert_eq!(kept.len(), 5);
         assert_eq!(

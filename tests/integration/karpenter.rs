@@ -178,3 +178,55 @@ fn bad_nodepools_and_catalogs_are_input_errors_naming_file_and_field() {
             .run();
     }
 }
+
+/// Issue 39's worked example, from the AWS catalog built into the binary: 40 new pods of
+/// 500m/1Gi (40 → 80) with 3 DaemonSets on an on-demand m5 NodePool pack into one NodeClaim, and
+/// the cheapest surviving type is m5.8xlarge at $1.536/h; 3 × m5.2xlarge would be $1.152/h.
+#[test]
+fn the_worked_example_packs_into_one_m5_8xlarge_from_the_built_in_catalog() {
+    let dir = "fixtures/karpenter/worked";
+    let report = json_output(&[
+        "--hpa",
+        &format!("{dir}/hpa.yaml"),
+        "--pods",
+        &format!("{dir}/pods.csv"),
+        "--nodepool",
+        &format!("{dir}/nodepool-m5.yaml"),
+        "--daemonset-requests",
+        "cpu=300m,memory=384Mi",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(report["desiredReplicas"], 80);
+    let k = &report["nodes"]["karpenter"];
+    assert_eq!(k["pendingPods"], 40);
+    assert_eq!(k["nodeClaims"].as_array().map(Vec::len), Some(1));
+    let claim = &k["nodeClaims"][0];
+    assert_eq!(claim["launched"]["instanceType"], "m5.8xlarge");
+    assert_eq!(claim["launched"]["capacityType"], "on-demand");
+    assert_eq!(claim["pods"], 40);
+    assert_eq!(claim["pricePerHour"], 1.536);
+    assert_eq!(k["costPerHour"], 1.536);
+    assert!(
+        k["catalog"]
+            .as_str()
+            .is_some_and(|s| s.contains("built-in AWS catalog")),
+        "{k}"
+    );
+    let table = stdout(&hpacalc(&[
+        "--hpa",
+        &format!("{dir}/hpa.yaml"),
+        "--pods",
+        &format!("{dir}/pods.csv"),
+        "--nodepool",
+        &format!("{dir}/nodepool-m5.yaml"),
+        "--daemonset-requests",
+        "cpu=300m,memory=384Mi",
+        "--now",
+        NOW,
+    ]));
+    assert!(
+        table.contains("3 × m5.2xlarge would cost $0.384/h less"),
+        "{table}"
+    );
+}

@@ -125,19 +125,8 @@ fn a_namespace_lists_every_hpa_with_the_decision_of_each() {
     assert!(!hpas.is_empty(), "{list}");
     for r in hpas {
         let name = r["hpa"].as_str().unwrap().trim_start_matches("shop/");
-        // An HPA whose target's scale cannot be read: the audit answers as the controller
-        // (FailedGetScale), one HPA's run names the missing target with exit 1.
-        if r["conditions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| c["reason"] == "FailedGetScale")
-        {
-            run_in(&dir, &[name, "-n", "shop"], Some(&kubeconfig))
-                .status(1)
-                .run();
-            continue;
-        }
+        // An HPA whose target's scale cannot be read is FailedGetScale in both, as the
+        // controller answers it: the count kept, exit 0.
         let one = run_in(&dir, &[name, "-n", "shop", "-o", "json"], Some(&kubeconfig))
             .status(0)
             .json();
