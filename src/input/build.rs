@@ -98,6 +98,26 @@ struct Read {
 
 /// Reads every input; the inputs are taken whole: pods read already (live, audit) move on,
 /// never copied.
+/// A `--scale` file that holds the API's error answer to the scale read (live `--save` keeps it
+/// so) is the controller's FailedGetScale, as an audit's unread scale.
+fn scale_or_its_error(
+    scale: Option<Text>,
+    scale_error: Option<target::ScaleUnread>,
+) -> Result<(Option<Text>, Option<target::ScaleUnread>)> {
+    let Some(t) = scale else {
+        return Ok((None, scale_error));
+    };
+    Ok(
+        match kubectl::metrics::api_status(&t.name, &t.text, kubectl::detect(&t.text))? {
+            Some(message) => (
+                None,
+                scale_error.or(Some(target::ScaleUnread::Answered(message))),
+            ),
+            None => (Some(t), scale_error),
+        },
+    )
+}
+
 fn read(inputs: Inputs) -> Result<Read> {
     let Inputs {
         hpa,
@@ -136,20 +156,7 @@ fn read(inputs: Inputs) -> Result<Read> {
         warnings: std::mem::take(&mut loaded.warnings),
         diagnostics: Vec::new(),
     };
-    // A `--scale` file that holds the API's error answer to the scale read (live `--save`
-    // keeps it so): the controller's FailedGetScale, as an audit's unread scale.
-    let (scale, scale_error) = match scale {
-        Some(t) => {
-            match kubectl::metrics::api_status(&t.name, &t.text, kubectl::detect(&t.text))? {
-                Some(message) => (
-                    None,
-                    scale_error.or(Some(target::ScaleUnread::Answered(message))),
-                ),
-                None => (Some(t), scale_error),
-            }
-        }
-        None => (None, scale_error),
-    };
+    let (scale, scale_error) = scale_or_its_error(scale, scale_error)?;
     let scale_error = scale_error.map(|unread| {
         let (error, note) = unread.error(&loaded.spec.target);
         said.notes.push(note);
