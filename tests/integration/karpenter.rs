@@ -185,18 +185,24 @@ fn bad_nodepools_and_catalogs_are_input_errors_naming_file_and_field() {
 #[test]
 fn the_worked_example_packs_into_one_m5_8xlarge_from_the_built_in_catalog() {
     let dir = "fixtures/karpenter/worked";
-    let report = json_output(&[
+    let (hpa, pods, nodepool) = (
+        format!("{dir}/hpa.yaml"),
+        format!("{dir}/pods.csv"),
+        format!("{dir}/nodepool-m5.yaml"),
+    );
+    let args = [
         "--hpa",
-        &format!("{dir}/hpa.yaml"),
+        &hpa,
         "--pods",
-        &format!("{dir}/pods.csv"),
+        &pods,
         "--nodepool",
-        &format!("{dir}/nodepool-m5.yaml"),
+        &nodepool,
         "--daemonset-requests",
         "cpu=300m,memory=384Mi",
         "--now",
         NOW,
-    ]);
+    ];
+    let report = json_output(&args);
     assert_eq!(report["desiredReplicas"], 80);
     let k = &report["nodes"]["karpenter"];
     assert_eq!(k["pendingPods"], 40);
@@ -213,18 +219,7 @@ fn the_worked_example_packs_into_one_m5_8xlarge_from_the_built_in_catalog() {
             .is_some_and(|s| s.contains("built-in AWS catalog")),
         "{k}"
     );
-    let table = stdout(&hpacalc(&[
-        "--hpa",
-        &format!("{dir}/hpa.yaml"),
-        "--pods",
-        &format!("{dir}/pods.csv"),
-        "--nodepool",
-        &format!("{dir}/nodepool-m5.yaml"),
-        "--daemonset-requests",
-        "cpu=300m,memory=384Mi",
-        "--now",
-        NOW,
-    ]));
+    let table = stdout(&hpacalc(&args));
     assert!(
         table.contains("3 × m5.2xlarge would cost $0.384/h less"),
         "{table}"
