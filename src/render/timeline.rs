@@ -130,7 +130,8 @@ pub fn table(sim: &Simulation, layout: Layout) -> String {
 pub fn table_with(sim: &Simulation, layout: Layout, rows_shown: Rows) -> String {
     let bold = Style::new().bold();
     let width = usize::from(layout.width);
-    let mut out = String::new();
+    let mut out = wrap(&headline(sim), width, "");
+    out.push('\n');
     let s = &sim.settings;
     let _ = writeln!(
         out,
@@ -237,6 +238,39 @@ pub fn table_with(sim: &Simulation, layout: Layout, rows_shown: Rows) -> String 
         out.push_str(&wrap(&line, width, "  "));
     }
     out
+}
+
+/// The answer first, as a single sync's decision line: where the run went and what it met on the
+/// way (`api: 6 → 17 over 6:00 — peak 17; target 60% reached 239s after the last load change at
+/// 0:01; at most 5 Pending; nodes 2 → 3`).
+fn headline(sim: &Simulation) -> String {
+    let m = &sim.summary;
+    let name = sim.hpa.rsplit('/').next().unwrap_or(&sim.hpa);
+    let mut parts = vec![format!("peak {}", m.peak_replicas)];
+    parts.push(match m.time_to_target_seconds {
+        Some(t) if m.last_load_change_seconds == 0 => {
+            format!("target {} reached {t}s after the start", sim.metric.target)
+        }
+        Some(t) => format!(
+            "target {} reached {t}s after the last load change at {}",
+            sim.metric.target,
+            at(sim, m.last_load_change_seconds)
+        ),
+        None => format!("target {} not reached", sim.metric.target),
+    });
+    if m.max_pending_pods > 0 {
+        parts.push(format!("at most {} Pending", m.max_pending_pods));
+    }
+    if let (Some(first), Some(last)) = (sim.timeline.first().and_then(|r| r.nodes), m.final_nodes) {
+        parts.push(format!("nodes {first} → {last}"));
+    }
+    format!(
+        "{name}: {} → {} over {} — {}",
+        sim.settings.start_replicas,
+        m.final_replicas,
+        clock(sim.settings.duration_seconds),
+        parts.join("; ")
+    )
 }
 
 /// The syncs `rows_shown` asks for, under the sparkline and the line that says how many.

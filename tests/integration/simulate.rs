@@ -694,7 +694,18 @@ fn the_table_shows_the_story_events_and_summary() {
     let o = hpacalc(&["simulate", "--scenario", "pods-pending"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.starts_with("HPA shop/api → Deployment/api"), "{text}");
+    // The answer first: where the run went, then the HPA it ran.
+    assert!(
+        text.starts_with("api: 6 → 17 over 6:00 — peak 17; "),
+        "{text}"
+    );
+    let first = text
+        .split("\n\n")
+        .next()
+        .unwrap_or_default()
+        .replace('\n', " ");
+    assert!(first.ends_with("at most 5 Pending; nodes 2 → 3"), "{first}");
+    assert!(text.contains("\nHPA shop/api → Deployment/api"), "{text}");
     assert!(text.contains("Scenario pods-pending"));
     let header = text.lines().find(|l| l.starts_with("TIME  ")).unwrap();
     for column in [
