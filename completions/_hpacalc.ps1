@@ -143,6 +143,7 @@ Register-ArgumentCompleter -Native -CommandName 'hpacalc' -ScriptBlock {
         }
         'hpacalc;rules' {
             [CompletionResult]::new('--sync-period', '--sync-period', [CompletionResultType]::ParameterName, '--horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs')
+            [CompletionResult]::new('--job', '--job', [CompletionResultType]::ParameterName, 'The `job` label of hpacalc''s own scrape, for HpacalcAbsent (the Service''s name, or the scrape config''s job_name)')
             [CompletionResult]::new('--prometheus-rule', '--prometheus-rule', [CompletionResultType]::ParameterName, 'Print a prometheus-operator PrometheusRule (monitoring.coreos.com/v1) instead of a plain rules file')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -785,13 +785,17 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__rules)
-            opts="-h --prometheus-rule --sync-period --help"
+            opts="-h --prometheus-rule --sync-period --job --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --sync-period)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --job)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

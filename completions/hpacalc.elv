@@ -137,6 +137,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
         }
         &'hpacalc;rules'= {
             cand --sync-period '--horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs'
+            cand --job 'The `job` label of hpacalc''s own scrape, for HpacalcAbsent (the Service''s name, or the scrape config''s job_name)'
             cand --prometheus-rule 'Print a prometheus-operator PrometheusRule (monitoring.coreos.com/v1) instead of a plain rules file'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

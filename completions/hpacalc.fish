@@ -129,6 +129,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s A -l all-names
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l offline -d 'Serve the calculator (/calc) and the simulator (/simulate) alone, with no cluster: no kubeconfig is read'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -l sync-period -d '--horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -l job -d 'The `job` label of hpacalc\'s own scrape, for HpacalcAbsent (the Service\'s name, or the scrape config\'s job_name)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -l prometheus-rule -d 'Print a prometheus-operator PrometheusRule (monitoring.coreos.com/v1) instead of a plain rules file'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand schema" -s h -l help -d 'Print help'

@@ -620,6 +620,11 @@ pub struct RulesArgs {
     /// --horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs
     #[arg(long, value_name = "DURATION", default_value = "15s")]
     pub sync_period: String,
+
+    /// The `job` label of hpacalc's own scrape, for HpacalcAbsent (the Service's name, or the
+    /// scrape config's job_name)
+    #[arg(long, value_name = "NAME", default_value = crate::rules::JOB)]
+    pub job: String,
 }
 
 /// `hpacalc audit`: the files of a cluster dump and how to report on them.

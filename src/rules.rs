@@ -73,8 +73,9 @@ impl Rule {
 /// Where each alert's runbook row is: docs/diagnostics.md's "Alerts" table, one row a rule.
 pub const RUNBOOK_BASE: &str = "https://github.com/hpacalc/hpacalc/blob/main/docs/diagnostics.md";
 
-/// The job label of hpacalc's own scrape (the Service's name, which prometheus-operator's
-/// ServiceMonitor gives as `job`, and the static example's `job_name`).
+/// The job label of hpacalc's own scrape by default (the Service's name, which
+/// prometheus-operator's ServiceMonitor gives as `job`, and the static example's `job_name`);
+/// `--job` names another.
 pub const JOB: &str = "hpacalc";
 
 /// One rule as the rules file writes it (Prometheus' `rulefmt.Rule`).
@@ -115,7 +116,7 @@ const CANNOT_COMPUTE: [&str; 2] = ["InvalidMetric", "MetricsApiUnavailable"];
 const CANNOT_SCALE: [&str; 3] = ["TargetMissing", "TargetKindMismatch", "AmbiguousSelector"];
 
 /// Every rule, in the order of the file.
-fn rules(sync_period: Duration) -> Vec<Rule> {
+fn rules(sync_period: Duration, job: &str) -> Vec<Rule> {
     vec![
         at_max_above_target(),
         metric_unavailable(),
@@ -124,7 +125,7 @@ fn rules(sync_period: Duration) -> Vec<Rule> {
         near_flip(),
         cannot_scale(),
         scaling_inactive(),
-        hpacalc_absent(),
+        hpacalc_absent(job),
         hpacalc_stale(sync_period),
     ]
 }
@@ -180,20 +181,21 @@ fn scaling_inactive() -> Rule {
     }
 }
 
-fn hpacalc_absent() -> Rule {
+fn hpacalc_absent(job: &str) -> Rule {
+    let literal = promql_string(job);
     Rule {
         alert: "HpacalcAbsent",
         why: &[
             "No scrape of hpacalc succeeds: the target is not discovered (no up series) or every",
             "one is down (up 0). Then no other rule here can fire: their silence means nothing.",
-            "The job label is the Service's name, hpacalc (edit it if you scrape another job).",
+            "The job label is the Service's name, hpacalc, unless `hpacalc rules --job` names another.",
         ],
-        expr: format!("absent(up{{job=\"{JOB}\"}} == 1)"),
+        expr: format!("absent(up{{job={literal}}} == 1)"),
         hold: Hold::Minutes(5),
         severity: "warning",
         summary: "hpacalc is not scraped: the HPA alerts cannot fire".to_string(),
         description: format!(
-            "No scrape of job {JOB} has succeeded for 5 minutes (no target, or every one is \
+            "No scrape of job {job} has succeeded for 5 minutes (no target, or every one is \
              down), so hpacalc's alerts about HPAs cannot fire. Check the hpacalc Deployment \
              (`kubectl -n {NAMESPACE} get pods`) and the ServiceMonitor or scrape config."
         ),
@@ -397,7 +399,7 @@ pub const PROMETHEUS_MAX_MILLIS: i64 = i64::MAX / 1_000_000;
 /// Refuses a sync period some rule's `for:` (a multiple of it) would take past what Prometheus
 /// reads: it would load none of the rules. The error says the longest period that fits.
 pub fn check_sync_period(sync_period: Duration) -> Result<(), String> {
-    let longest = rules(sync_period)
+    let longest = rules(sync_period, JOB)
         .iter()
         .filter_map(|r| match r.hold {
             Hold::Syncs(n) => Some(n),
@@ -417,11 +419,31 @@ pub fn check_sync_period(sync_period: Duration) -> Result<(), String> {
     }
 }
 
-/// The rules file, or the PrometheusRule, for this sync period.
-pub fn render(format: RulesFormat, sync_period: Duration) -> Result<String, serde_yaml::Error> {
-    let groups = groups(sync_period)?;
+/// A PromQL string literal of `text`: double-quoted, with `\\`, `"` and line breaks escaped.
+fn promql_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The rules file, or the PrometheusRule, for this sync period and hpacalc's scrape job.
+pub fn render(
+    format: RulesFormat,
+    sync_period: Duration,
+    job: &str,
+) -> Result<String, serde_yaml::Error> {
+    let groups = groups(sync_period, job)?;
     let mut out = format!(
-        "# Alerting rules over the series of `hpacalc serve`, from `hpacalc rules{}{}`.\n\
+        "# Alerting rules over the series of `hpacalc serve`, from `hpacalc rules{}{}{}`.\n\
          # docs/always-on.md describes each rule; promtool tests them\n\
          # (contrib/prometheus/hpacalc-rules.test.yaml).\n",
         if format == RulesFormat::PrometheusRule {
@@ -433,6 +455,11 @@ pub fn render(format: RulesFormat, sync_period: Duration) -> Result<String, serd
             String::new()
         } else {
             format!(" --sync-period {}", prometheus_duration(sync_period))
+        },
+        if job == JOB {
+            String::new()
+        } else {
+            format!(" --job {}", crate::quote::escape_control(job))
         }
     );
     match format {
@@ -456,9 +483,9 @@ pub fn render(format: RulesFormat, sync_period: Duration) -> Result<String, serd
 }
 
 /// `groups:` with the one group of every rule, each rule under the comments of its why.
-fn groups(sync_period: Duration) -> Result<String, serde_yaml::Error> {
+fn groups(sync_period: Duration, job: &str) -> Result<String, serde_yaml::Error> {
     let mut out = format!("groups:\n- name: {GROUP}\n  rules:\n");
-    for rule in rules(sync_period) {
+    for rule in rules(sync_period, job) {
         for line in rule.why {
             let _ = writeln!(out, "  # {line}");
         }
@@ -528,7 +555,7 @@ mod tests {
     #[test]
     fn the_status_mismatch_rule_holds_for_three_syncs() {
         for (sync, hold) in [(15_000, "45s"), (30_000, "1m30s"), (500, "1s500ms")] {
-            let text = render(RulesFormat::Plain, Duration(sync)).unwrap();
+            let text = render(RulesFormat::Plain, Duration(sync), JOB).unwrap();
             let doc: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
             let rules = doc["groups"][0]["rules"].as_sequence().unwrap();
             let mismatch = rules
@@ -547,7 +574,7 @@ mod tests {
 
     #[test]
     fn every_rule_names_the_hpa_and_what_to_run() {
-        let text = render(RulesFormat::Plain, Duration(15_000)).unwrap();
+        let text = render(RulesFormat::Plain, Duration(15_000), JOB).unwrap();
         let doc: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
         let rules = doc["groups"][0]["rules"].as_sequence().unwrap();
         assert_eq!(rules.len(), 9);
@@ -578,18 +605,40 @@ mod tests {
         for (sync, late) in [(15_000, 300_000), (1_000, 300_000), (60_000, 1_200_000)] {
             assert_eq!(stale_after(Duration(sync)), Duration(late), "{sync}");
         }
-        let rules = rules(Duration(60_000));
+        let rules = rules(Duration(60_000), JOB);
         let stale = rules.iter().find(|r| r.alert == "HpacalcStale").unwrap();
         assert!(stale.expr.ends_with("> 1200"), "{}", stale.expr);
     }
 
     #[test]
+    fn the_absent_rule_reads_the_job_it_is_given_as_a_promql_string() {
+        let rule = hpacalc_absent("prom\"etheus\\x");
+        assert_eq!(rule.expr, "absent(up{job=\"prom\\\"etheus\\\\x\"} == 1)");
+        let text = render(RulesFormat::Plain, Duration(15_000), "hpacalc-serve").unwrap();
+        assert!(
+            text.contains("absent(up{job=\"hpacalc-serve\"} == 1)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("from `hpacalc rules --job hpacalc-serve`"),
+            "{text}"
+        );
+        let default = render(RulesFormat::Plain, Duration(15_000), JOB).unwrap();
+        assert!(
+            default.contains("absent(up{job=\"hpacalc\"} == 1)"),
+            "{default}"
+        );
+    }
+
+    #[test]
     fn the_prometheus_rule_holds_the_same_groups() {
         let plain: serde_yaml::Value =
-            serde_yaml::from_str(&render(RulesFormat::Plain, Duration(15_000)).unwrap()).unwrap();
-        let operator: serde_yaml::Value =
-            serde_yaml::from_str(&render(RulesFormat::PrometheusRule, Duration(15_000)).unwrap())
+            serde_yaml::from_str(&render(RulesFormat::Plain, Duration(15_000), JOB).unwrap())
                 .unwrap();
+        let operator: serde_yaml::Value = serde_yaml::from_str(
+            &render(RulesFormat::PrometheusRule, Duration(15_000), JOB).unwrap(),
+        )
+        .unwrap();
         assert_eq!(
             operator["apiVersion"].as_str(),
             Some("monitoring.coreos.com/v1")

@@ -26,5 +26,12 @@ pub fn run(args: &RulesArgs) -> Result<()> {
     } else {
         RulesFormat::Plain
     };
-    write_stdout(render(format, sync_period)?.as_bytes())
+    if args.job.is_empty() {
+        return Err(InputError::new(
+            "--job",
+            "found an empty name, expected the scrape job's name",
+        )
+        .into());
+    }
+    write_stdout(render(format, sync_period, &args.job)?.as_bytes())
 }

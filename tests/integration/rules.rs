@@ -169,7 +169,15 @@ fn promtool_checks_the_rules_and_runs_their_tests() {
         .stdout_contains("for 3 syncs (1m30s)")
         .run();
     std::fs::write(&slow, &o.stdout).unwrap();
-    for file in [&groups, &slow] {
+    // Another scrape job, quoted as PromQL reads a string.
+    let job = scratch.0.join("rules-job.yaml");
+    let o = Test::new()
+        .args(["rules", "--job", "monitoring/hpacalc \"x\""])
+        .status(0)
+        .stdout_contains(r#"absent(up{job="monitoring/hpacalc \"x\""} == 1)"#)
+        .run();
+    std::fs::write(&job, &o.stdout).unwrap();
+    for file in [&groups, &slow, &job] {
         let checked = run_promtool(&promtool, &["check", "rules", file.to_str().unwrap()]);
         assert!(checked.contains("SUCCESS: 9 rules found"), "{checked}");
     }
@@ -191,4 +199,10 @@ fn a_bad_sync_period_names_the_flag() {
             .stderr_starts_with(message)
             .run();
     }
+    Test::new()
+        .args(["rules", "--job", ""])
+        .status(1)
+        .stdout("")
+        .stderr_starts_with("error: --job: found an empty name")
+        .run();
 }
