@@ -65,30 +65,6 @@ fn samples(text: &str, name: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// `promtool check metrics` on `text`: its exit code and what it said.
-fn promtool_check_metrics(text: &str) -> (Option<i32>, String) {
-    let mut promtool = Command::new(crate::prometheus::tool("promtool"))
-        .args(["check", "metrics"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    promtool
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let o = promtool.wait_with_output().unwrap();
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    (o.status.code(), said)
-}
-
 /// A query string's bytes, percent-encoded.
 fn encode(text: &str) -> String {
     text.bytes()
@@ -134,7 +110,7 @@ fn metrics_negotiate_their_format_pass_promtool_and_name_findings_conditions_and
     assert!(!text.contains("# EOF"), "{text}");
     assert!(text.contains("# TYPE hpacalc_evaluation_errors_total counter\n"));
     assert!(text.contains("# TYPE hpacalc_build_info gauge\n"));
-    let (exit, said) = promtool_check_metrics(&text);
+    let (exit, said) = crate::prometheus::promtool_check_metrics(&text);
     assert_eq!(exit, Some(0), "promtool check metrics: {said}");
     // OpenMetrics when asked, as Prometheus asks.
     let (code, kind, open) = get_accepting(host, serving.port, "/metrics", OPENMETRICS_ACCEPT);

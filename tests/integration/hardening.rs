@@ -168,23 +168,8 @@ fn a_hostile_metric_name_forges_no_series_and_the_exposition_parses() {
     assert_eq!(code, 200);
 
     // promtool reads it whole: no parse error (exit 1); its lint (exit 3) is about names.
-    let mut promtool = std::process::Command::new("promtool")
-        .args(["check", "metrics"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    promtool
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let checked = promtool.wait_with_output().unwrap();
-    let said = format!("{}{}", stdout(&checked), stderr(&checked));
-    assert_ne!(checked.status.code(), Some(1), "{said}");
+    let (code, said) = crate::prometheus::promtool_check_metrics(&text);
+    assert_ne!(code, Some(1), "{said}");
     assert!(
         !said.contains("parsing error") && !said.contains("error while linting"),
         "{said}"

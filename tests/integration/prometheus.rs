@@ -88,6 +88,31 @@ impl Drop for Prometheus {
     }
 }
 
+/// `promtool check metrics` on `text`: its exit code and what it said.
+pub fn promtool_check_metrics(text: &str) -> (Option<i32>, String) {
+    let mut promtool = std::process::Command::new(tool("promtool"))
+        .args(["check", "metrics"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    promtool
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let o = promtool.wait_with_output().unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.code(), said)
+}
+
 pub fn tool(name: &str) -> PathBuf {
     let path = Path::new("/usr/bin").join(name);
     assert!(
