@@ -2,9 +2,11 @@
 //! an assistant's context window (`ANSWER_BUDGET`, even for an HPA of 2,000 pods). The trace of
 //! steps and the sources are left out, each list is cut to `LIST_LIMIT` items with its full
 //! length beside it (`podsTotal: 2000`), and the pods that are not ready come first in a
-//! metric's pod list; an answer still over its budget has its lists' strings shortened and its
-//! lists cut further. `detail: "full"` answers the whole JSON instead. Reads the rendered value
-//! only, as every exporter does: nothing here computes.
+//! metric's pod list, each with its name and class (and, when it is not ready, the reason). One
+//! sync's diagnostics keep their code, severity and message: the text's WHY lines carry each
+//! one's fix in full. Fields whose value is `null` are left out. An answer still over its budget
+//! has its lists' strings shortened and its lists cut further. `detail: "full"` answers the whole
+//! JSON instead. Reads the rendered value only, as every exporter does: nothing here computes.
 
 use serde_json::{Map, Value};
 
@@ -119,22 +121,43 @@ pub fn summary(kind: &str, mut value: Value) -> Value {
     if kind != "diagnostics" {
         cut_lists(&mut value, LIST_LIMIT);
     }
+    drop_nulls(&mut value);
     if let Value::Object(map) = &mut value {
         map.insert("detail".into(), Value::String("summary".into()));
     }
     value
 }
 
-/// One sync: no steps and no sources; each metric's pods, those not ready first.
+/// One sync: no steps and no sources; each metric's pods, those not ready first, a ready one
+/// without its reason; each diagnostic without its fix (the text's WHY lines have it).
 fn report(value: &mut Value) {
     drop_keys(value, &REPORT_DROPPED);
     if let Some(Value::Array(metrics)) = value.get_mut("metrics") {
         for m in metrics {
             if let Some(Value::Array(pods)) = m.get_mut("pods") {
+                let ready = |p: &Value| p.get("class").and_then(Value::as_str) == Some("ready");
                 // Stable: input order within each class.
-                pods.sort_by_key(|p| p.get("class").and_then(Value::as_str) == Some("ready"));
+                pods.sort_by_key(ready);
+                pods.iter_mut()
+                    .filter(|p| ready(p))
+                    .for_each(|p| drop_field(p, "reason"));
             }
         }
+    }
+    if let Some(Value::Array(entries)) = value.get_mut("diagnostics") {
+        entries.iter_mut().for_each(|d| drop_field(d, "fix"));
+    }
+}
+
+/// Every field whose value is `null`, at any depth, left out: absent reads as `null`.
+fn drop_nulls(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(drop_nulls);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_nulls),
+        _ => {}
     }
 }
 
@@ -236,6 +259,37 @@ mod tests {
         assert_eq!(m["pods"][0]["name"], "web-1500");
         assert_eq!(m["pods"][1]["name"], "web-0");
         assert_eq!(brief["diagnostics"][0]["code"], "WithinTolerance");
+    }
+
+    #[test]
+    fn a_summary_leaves_out_nulls_ready_pods_reasons_and_the_fixes_the_text_has() {
+        let full = json!({
+            "hpa": "shop/web",
+            "nodes": null,
+            "metrics": [{"name": "cpu", "error": null, "target": {"value": null, "averageUtilization": 50},
+                "pods": [
+                    {"name": "web-0", "class": "ready", "reason": "ready with a sample"},
+                    {"name": "web-1", "class": "missing", "reason": "no metric sample"},
+                ]}],
+            "diagnostics": [{"code": "RateLimited", "severity": "info", "message": "m", "fix": "f"}],
+        });
+        let brief = summary("report", full);
+        assert!(brief.get("nodes").is_none(), "{brief}");
+        let m = &brief["metrics"][0];
+        assert_eq!(m.as_object().unwrap().get("error"), None);
+        assert_eq!(m["target"], json!({"averageUtilization": 50}));
+        assert_eq!(
+            m["pods"],
+            json!([{"name": "web-1", "class": "missing", "reason": "no metric sample"},
+                {"name": "web-0", "class": "ready"}])
+        );
+        assert_eq!(
+            brief["diagnostics"],
+            json!([{"code": "RateLimited", "severity": "info", "message": "m"}])
+        );
+        // Another answer's lists keep their fields; only the nulls go.
+        let other = summary("simulation", json!({"events": [{"fix": "f", "at": null}]}));
+        assert_eq!(other["events"], json!([{"fix": "f"}]));
     }
 
     #[test]
