@@ -420,7 +420,7 @@ pub struct LiveFlags {
 }
 
 /// kubectl's connection flags over the kubeconfig (genericclioptions `ConfigFlags`): one HPA,
-/// a list (`-n`, `-A`) and `audit -n`/`-A`.
+/// a list (`-n`, `-A`), `audit -n`/`-A` and `serve` take the same ones.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct AuthFlags {
     /// The API server's address, as kubectl's --server: over the kubeconfig cluster's (no
@@ -1400,6 +1400,9 @@ pub struct ServeArgs {
     /// The kubeconfig user to use instead of the context's, as kubectl's --user
     #[arg(long, value_name = "NAME")]
     pub user: Option<String>,
+
+    #[command(flatten)]
+    pub auth: AuthFlags,
 
     /// How long to wait for each API request (`0` waits without limit)
     #[arg(long, value_name = "DURATION", default_value = "30s")]

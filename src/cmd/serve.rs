@@ -22,6 +22,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         context: args.context.clone(),
         cluster: args.cluster.clone(),
         user: args.user.clone(),
+        overrides: crate::cmd::live::overrides(&args.auth),
         request_timeout: crate::input::live::request_timeout(&args.request_timeout)?,
         verbosity: args.verbosity,
         settings: Settings::from_fleet_flags(&args.controller)?,

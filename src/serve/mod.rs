@@ -39,6 +39,8 @@ pub struct Config {
     pub context: Option<String>,
     pub cluster: Option<String>,
     pub user: Option<String>,
+    /// `--server`, `--token`, `--insecure-skip-tls-verify`, `--as`, `--as-group`.
+    pub overrides: crate::input::live::kubeconfig::Overrides,
     /// One API request's limit (`None`: none).
     pub request_timeout: Option<std::time::Duration>,
     pub verbosity: u8,
@@ -78,7 +80,7 @@ async fn cluster(config: &Config, stopping: &Arc<AtomicBool>) -> Result<()> {
         user: config.user.as_deref(),
         timeout: config.request_timeout,
         verbosity: config.verbosity,
-        ..Connection::default()
+        overrides: config.overrides.clone(),
     };
     let api = Arc::new(Api::connect(&connection).await?);
     let namespaces: Vec<Option<String>> =

@@ -41,12 +41,23 @@ impl Serving {
 
     /// `start_with`, on 127.0.0.1:`port`.
     pub fn start_on(server: &ApiServer, period: &str, port: u16, flags: &[&str]) -> Serving {
+        Serving::start_kubeconfig(server, &server.good_kubeconfig(), period, port, flags)
+    }
+
+    /// `start_on`, with the kubeconfig `kubeconfig`.
+    pub fn start_kubeconfig(
+        server: &ApiServer,
+        kubeconfig: &std::path::Path,
+        period: &str,
+        port: u16,
+        flags: &[&str],
+    ) -> Serving {
         let log = temp_dir(&format!("serve-{port}")).join("stderr.txt");
         let child = Command::new(env!("CARGO_BIN_EXE_hpacalc"))
             .args(["serve", "--sync-period", period, "--listen"])
             .arg(format!("127.0.0.1:{port}"))
             .arg("--kubeconfig")
-            .arg(server.good_kubeconfig())
+            .arg(kubeconfig)
             .args(flags)
             .env("HOME", &server.dir)
             .env_remove("KUBECONFIG")
@@ -497,4 +508,52 @@ fn a_forbidden_namespace_leaves_the_others_served() {
         messages.iter().any(|m| m.contains("locked")),
         "{messages:#?}"
     );
+}
+
+/// kubectl's connection flags, as live mode, a list and `audit -n` take them (one `AuthFlags`):
+/// `--server`, `--token` and `--insecure-skip-tls-verify` win over a kubeconfig of a dead server,
+/// another CA and a bad token, and `--as`/`--as-group` are sent on every request, the watches'
+/// included.
+#[test]
+fn serve_takes_kubectls_connection_flags_as_live_mode_does() {
+    let server = ApiServer::start(Fixture::cluster());
+    let bad = server.kubeconfig(
+        "kubeconfig-all-wrong",
+        "wrong",
+        &crate::apiserver::foreign_ca_pem(),
+        "https://127.0.0.1:1",
+    );
+    let flags = [
+        "-A",
+        "--server",
+        &server.url,
+        "--token",
+        crate::apiserver::TOKEN,
+        "--insecure-skip-tls-verify",
+        "--as",
+        "jane",
+        "--as-group",
+        "ops",
+    ];
+    let serving = Serving::start_kubeconfig(&server, &bad, "60s", free_port(), &flags);
+    let listed = serving.json("/api/v1/hpas");
+    assert_eq!(listed["hpas"].as_array().unwrap().len(), 20, "{listed}");
+    let seen = server.impersonations();
+    assert!(!seen.is_empty());
+    for (user, groups) in &seen {
+        assert_eq!(
+            (user.as_deref(), groups.as_slice()),
+            (Some("jane"), &["ops".to_string()][..])
+        );
+    }
+    drop(serving);
+    // --as-group needs --as, as kubectl's does: a usage error before anything is read.
+    crate::live::run_in(
+        &root(),
+        &["serve", "-A", "--as-group", "ops"],
+        Some(&server.good_kubeconfig()),
+    )
+    .status(2)
+    .stdout("")
+    .run();
 }
