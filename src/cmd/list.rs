@@ -8,6 +8,7 @@ use crate::cli::{Cli, OutputFormat};
 use crate::error::UsageError;
 use crate::input::Settings;
 use crate::input::cluster::share::Common;
+use crate::input::live::Rules;
 use crate::input::selector::Selector;
 use crate::render::list::{self, Columns};
 use crate::render::{Exporter, Json, Markdown, Yaml};
@@ -37,15 +38,30 @@ pub fn run(cli: &Cli) -> Result<()> {
         verbosity: cli.live.verbosity,
         overrides: crate::cmd::live::overrides(&cli.live.auth),
     };
-    let mut dump = crate::input::live::cluster::read(&connection, namespace)?;
+    let mut settings = Settings::from_cli(cli)?;
+    settings.namespace = None;
+    // The API server's release gives the rules, as for one HPA, unless --kube-version is given.
+    let rules = match &cli.kube_version {
+        Some(_) => Rules::Given,
+        None => Rules::Server {
+            feature_gates: cli.feature_gates.clone(),
+        },
+    };
+    let (mut dump, rules_line) = crate::input::live::cluster::read_with_rules(
+        &connection,
+        namespace,
+        &rules,
+        &mut settings,
+    )?;
+    if let Some(line) = rules_line {
+        warn(&line);
+    }
     if let Some(selector) = &selector {
         dump.hpas
             .retain(|h| selector.matches_pairs(&h.head.metadata.labels.0));
         dump.scaled_objects
             .retain(|h| selector.matches_pairs(&h.head.metadata.labels.0));
     }
-    let mut settings = Settings::from_cli(cli)?;
-    settings.namespace = None;
     let common = Common {
         settings,
         custom_metrics: Vec::new(),

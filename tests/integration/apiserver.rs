@@ -688,6 +688,9 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
     if let Some(answer) = discovered(&parts) {
         return answer;
     }
+    if parts == ["version"] {
+        return version(f.version);
+    }
     if let Some(dump) = &f.dump {
         if q.get("watch").map(String::as_str) == Some("true") {
             return watched(state, &parts).await;
@@ -754,19 +757,6 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
                 ],
             ),
         ),
-        ["version"] => match f.version {
-            Some(v) => reply(
-                200,
-                json!({"major": "1", "minor": v.split('.').nth(1).unwrap_or_default(),
-                       "gitVersion": v, "platform": "linux/amd64"})
-                .to_string(),
-            ),
-            None => status(
-                404,
-                "NotFound",
-                "the server could not find the requested resource",
-            ),
-        },
         ["apis", "events.k8s.io", "v1"] if f.events_v1 => {
             reply(200, discovery("events.k8s.io/v1", &[("events", "Event")]))
         }
@@ -1111,6 +1101,23 @@ async fn watched(state: &State, parts: &[&str]) -> Reply {
         "metadata": {"resourceVersion": version}}});
     lines.push_str(&format!("{bookmark}\n"));
     reply(200, lines)
+}
+
+/// `/version`: the fixture's gitVersion, or 404 without one.
+fn version(git_version: Option<&str>) -> Reply {
+    match git_version {
+        Some(v) => reply(
+            200,
+            json!({"major": "1", "minor": v.split('.').nth(1).unwrap_or_default(),
+                   "gitVersion": v, "platform": "linux/amd64"})
+            .to_string(),
+        ),
+        None => status(
+            404,
+            "NotFound",
+            "the server could not find the requested resource",
+        ),
+    }
 }
 
 fn dumped(state: &State, dump: &Dumped, parts: &[&str], q: &BTreeMap<String, String>) -> Reply {

@@ -191,6 +191,57 @@ fn a_namespace_lists_every_hpa_with_the_decision_of_each() {
     );
 }
 
+/// A list applies the controller rules of the API server's release (`/version`), as one HPA's
+/// live run does; `--kube-version` wins over it; a server that does not say its version gets
+/// the default release's rules and a warning that says so.
+#[test]
+fn a_list_applies_the_api_servers_release_unless_kube_version_is_given() {
+    use crate::apiserver::{ApiServer, Fixture};
+    let versions = |v: &serde_json::Value| -> Vec<String> {
+        (v["hpas"].as_array().unwrap().iter())
+            .map(|h| h["kubeVersion"].as_str().unwrap().to_string())
+            .collect()
+    };
+    for (version, flags, expected, warning) in [
+        (Some("v1.33.2-eks-4b1f2a3"), &[][..], "1.33", None),
+        (
+            Some("v1.33.2-eks-4b1f2a3"),
+            &["--kube-version", "1.35"][..],
+            "1.35",
+            None,
+        ),
+        (
+            None,
+            &[][..],
+            "1.37",
+            Some(
+                "warning: Live: the API server did not say its version (/version): the rules of \
+                 1.37 apply; pass --kube-version with the cluster's release.",
+            ),
+        ),
+    ] {
+        let mut fixture = Fixture::cluster_with_rollout();
+        fixture.version = version;
+        let s = ApiServer::start(fixture);
+        let args = [&["-n", "shop", "-o", "json"][..], flags].concat();
+        let o = run_in(&s.path(""), &args, Some(&s.good_kubeconfig()))
+            .status(0)
+            .run();
+        let list = crate::support::json_of(&o, "audit");
+        let found = versions(&list);
+        assert!(!found.is_empty(), "{list}");
+        assert!(
+            found.iter().all(|v| v == expected),
+            "{version:?} {flags:?}: {found:?}"
+        );
+        let err = stderr(&o);
+        match warning {
+            Some(line) => assert!(err.lines().any(|l| l == line), "{err}"),
+            None => assert!(!err.contains("API server"), "{err}"),
+        }
+    }
+}
+
 /// kubectl's `--server`, `--token` and `--insecure-skip-tls-verify` win over the kubeconfig
 /// (client-go `DirectClientConfig.getCluster`/`getAuthInfo`), and need no kubeconfig at all;
 /// `--as` and `--as-group` send the impersonation headers on every request.

@@ -116,6 +116,30 @@ pub fn read(settings: &Settings<'_>, namespace: Option<&str>) -> Result<Dump, Li
     })
 }
 
+/// `read`, with `/version` read beside the lists: the release whose controller rules apply, as
+/// one HPA's live run takes it (`Rules::Server`, unless `--kube-version` was given), set in
+/// `given`. Answers the line that says which release applies when the server did not say its own
+/// or it is outside the releases hpacalc knows.
+pub fn read_with_rules(
+    settings: &Settings<'_>,
+    namespace: Option<&str>,
+    rules: &super::Rules,
+    given: &mut crate::input::Settings,
+) -> anyhow::Result<(Dump, Option<String>)> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| LiveError(format!("cannot start the I/O runtime: {e}")))?;
+    let (dump, version) = runtime.block_on(async {
+        let api = Api::connect(settings).await?;
+        let version = super::fetch::server_version(&api).await;
+        Ok::<_, LiveError>((dump(&api, namespace).await?, version))
+    })?;
+    let line = super::server_rules(rules, version.as_deref(), given)?;
+    // The server's own release says so in each HPA's kubeVersion: no line needed.
+    Ok((dump, line.filter(|(_, _, own)| !own).map(|(_, l, _)| l)))
+}
+
 /// Every object the audit uses, in `namespace` or (with `None`) the whole cluster.
 pub async fn dump(api: &Api, namespace: Option<&str>) -> Result<Dump, LiveError> {
     if let Some(ns) = namespace {

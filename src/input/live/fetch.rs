@@ -285,7 +285,7 @@ impl Stopped<'_> {
 
 /// `/version`: the server's release, whose controller rules apply. Any failure leaves it
 /// unknown, and the caller says which version it used instead.
-async fn server_version(api: &Api) -> Option<String> {
+pub(super) async fn server_version(api: &Api) -> Option<String> {
     let req = Request {
         path: "/version".into(),
         verb: "get",

@@ -93,13 +93,13 @@ pub enum Rules {
     Server { feature_gates: Option<String> },
 }
 
-/// The release whose rules apply to a capture, and the assumption line that says so; `None`
-/// keeps the settings' version.
-fn server_rules(
+/// The release whose rules apply to a capture, the assumption line that says so, and whether it
+/// is the server's own release; `None` keeps the settings' version.
+pub(super) fn server_rules(
     rules: &Rules,
     server_version: Option<&str>,
     settings: &mut Settings,
-) -> Result<Option<(u32, String)>, InputError> {
+) -> Result<Option<(u32, String, bool)>, InputError> {
     let Rules::Server { feature_gates } = rules else {
         return Ok(None);
     };
@@ -111,6 +111,7 @@ fn server_rules(
                 "Live: the API server did not say its version (/version): the rules of 1.{used} \
                  apply; pass --kube-version with the cluster's release."
             ),
+            false,
         )));
     };
     let found = version::parse_kube_version(text).ok().or_else(|| {
@@ -130,6 +131,7 @@ fn server_rules(
                  the rules of 1.{used} apply; pass --kube-version.",
                 crate::error::quoted(text)
             ),
+            false,
         )));
     };
     let minor = found.clamp(version::OLDEST, version::NEWEST);
@@ -149,7 +151,7 @@ fn server_rules(
             version::NEWEST
         )
     };
-    Ok(Some((minor, line)))
+    Ok(Some((minor, line, minor == found)))
 }
 
 /// One connection to the cluster, used for every evaluation of a run.
@@ -249,7 +251,7 @@ impl Session {
             &mut settings,
         )?;
         let mut passthrough = self.options.passthrough.clone();
-        if let Some((minor, _)) = &rules {
+        if let Some((minor, _, _)) = &rules {
             passthrough.extend(["--kube-version".to_string(), format!("1.{minor}")]);
         }
         let files = Files::of(&capture)?;
@@ -271,7 +273,7 @@ impl Session {
                 .and_then(|s| s.selector.as_deref())
                 .unwrap_or_default()
         )];
-        notes.extend(rules.map(|(_, line)| line));
+        notes.extend(rules.map(|(_, line, _)| line));
         if let Some(dir) = save {
             notes.push(format!(
                 "Saved in {}: `{}` there gives this answer (command.txt).",
