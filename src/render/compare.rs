@@ -9,7 +9,7 @@ use anstyle::Style;
 use crate::calc::simulate::compare::{Comparison, Figures, replicas_at};
 use crate::calc::simulate::{Simulation, clock};
 use crate::render::Terminal;
-use crate::render::table::{new_table, paint, push_table};
+use crate::render::table::{heading, new_table, paint, push_table};
 use crate::render::timeline::{
     Rows, at, changed_rows, load_text, load_unit, shown_note, utilization_text, wrap,
 };
@@ -30,15 +30,15 @@ pub fn table_with(cmp: &Comparison, terminal: Terminal, rows: Rows) -> String {
     };
     let bold = Style::new().bold();
     let width = usize::from(terminal.width);
-    let _ = writeln!(
-        out,
-        "{} → {}  ·  {} configurations on the same load  ·  {} target {}",
-        paint(&format!("HPA {}", base.hpa), bold, terminal.color),
-        base.target,
-        cmp.configurations.len(),
-        base.metric.description,
-        base.metric.target
-    );
+    let parts = [
+        format!("HPA {} → {}", base.hpa, base.target),
+        format!(
+            "{} configurations on the same load",
+            cmp.configurations.len()
+        ),
+        format!("{} target {}", base.metric.description, base.metric.target),
+    ];
+    out.push_str(&heading(&parts, bold, terminal.color, terminal.width));
     for (i, c) in cmp.configurations.iter().enumerate() {
         let s = &c.simulation;
         let line = format!(

@@ -164,7 +164,7 @@ pub(crate) fn cut(text: &str, width: usize) -> String {
 }
 
 /// Greedy word wrap: the first line starts with `first`, the others with `rest`.
-fn wrap_indented(text: &str, width: u16, first: &str, rest: &str) -> Vec<String> {
+pub(crate) fn wrap_indented(text: &str, width: u16, first: &str, rest: &str) -> Vec<String> {
     let width = usize::from(width).max(20);
     let mut lines = Vec::new();
     let mut line = first.to_string();

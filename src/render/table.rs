@@ -25,6 +25,58 @@ pub(crate) fn paint(text: &str, style: Style, color: bool) -> String {
     }
 }
 
+/// What parts of a heading are joined by.
+const PARTS: &str = "  ·  ";
+
+/// A heading line of `parts` joined by `  ·  `, the first painted `style`: as many parts a line
+/// as fit in `width` columns, each other part at the start of a line of its own, and a part wider
+/// than the line word-wrapped (`HPA shop/web → Deployment/web  ·  Kubernetes 1.37 rules`, then
+/// the metric and its target at 80 columns).
+pub(crate) fn heading(parts: &[String], style: Style, color: bool, width: u16) -> String {
+    let room = usize::from(width);
+    let gap = PARTS.chars().count();
+    let mut out = String::new();
+    // The columns the current line holds.
+    let mut used = 0;
+    for (i, part) in parts.iter().enumerate() {
+        let shown = |text: &str| match i {
+            0 => paint(text, style, color),
+            _ => text.to_string(),
+        };
+        let n = part.chars().count();
+        if used > 0 && used + gap + n <= room {
+            out.push_str(PARTS);
+            out.push_str(&shown(part));
+            used += gap + n;
+            continue;
+        }
+        if used > 0 {
+            out.push('\n');
+        }
+        let lines = match n <= room {
+            true => vec![part.clone()],
+            false => hard_wrap(part, width),
+        };
+        let shown_lines: Vec<String> = lines.iter().map(|l| shown(l)).collect();
+        out.push_str(&shown_lines.join("\n"));
+        used = lines.last().map_or(0, |l| l.chars().count());
+    }
+    out.push('\n');
+    out
+}
+
+/// `text` word-wrapped in `width` columns, a word wider than that (a KEDA metric's selector)
+/// cut where the line ends.
+fn hard_wrap(text: &str, width: u16) -> Vec<String> {
+    let room = usize::from(width).max(1);
+    let mut lines = Vec::new();
+    for line in crate::render::headline::wrap_indented(text, width, "", "") {
+        let chars: Vec<char> = line.chars().collect();
+        lines.extend(chars.chunks(room).map(|c| c.iter().collect::<String>()));
+    }
+    lines
+}
+
 pub(crate) fn new_table(header: &[&str], width: u16) -> Table {
     let mut table = Table::new();
     table
@@ -66,18 +118,16 @@ pub fn render(report: &Report, wide: bool, terminal: Terminal) -> String {
         let _ = writeln!(out, "{}", paint(line, style, layout.color));
     }
     out.push('\n');
-    let _ = writeln!(
-        out,
-        "{} → {}  ·  Kubernetes {} rules  ·  {}",
-        paint(
-            &format!("HPA {}", crate::error::escape_control(&report.hpa)),
-            bold,
-            layout.color
+    let parts = [
+        format!(
+            "HPA {} → {}",
+            crate::error::escape_control(&report.hpa),
+            crate::error::escape_control(&report.target)
         ),
-        crate::error::escape_control(&report.target),
-        report.kube_version,
-        report.now
-    );
+        format!("Kubernetes {} rules", report.kube_version),
+        report.now.to_string(),
+    ];
+    out.push_str(&heading(&parts, bold, layout.color, layout.width));
     out.push('\n');
     push_table(&mut out, &steps_table(report, layout.width));
     if layout.wide && report.metrics.iter().any(|m| !m.pods.is_empty()) {
@@ -333,4 +383,37 @@ pub(crate) fn nodes_rows(n: &NodesReport) -> Vec<Vec<String>> {
         ]);
     }
     table
+}
+
+#[cfg(test)]
+mod heading_tests {
+    use super::*;
+
+    #[test]
+    fn a_heading_puts_as_many_parts_a_line_as_fit_and_wraps_a_part_wider_than_the_line() {
+        let parts = [
+            "HPA shop/web → Deployment/web".to_string(),
+            "Kubernetes 1.37 rules".to_string(),
+            "cpu resource utilization (percentage of request) target 50%".to_string(),
+        ];
+        let plain = Style::new();
+        assert_eq!(heading(&parts, plain, false, 120).lines().count(), 1);
+        assert_eq!(
+            heading(&parts, plain, false, 80),
+            "HPA shop/web → Deployment/web  ·  Kubernetes 1.37 rules\n\
+             cpu resource utilization (percentage of request) target 50%\n"
+        );
+        let narrow = heading(&parts, plain, false, 30);
+        assert!(narrow.lines().all(|l| l.chars().count() <= 30), "{narrow}");
+        assert_eq!(narrow.lines().count(), 5, "{narrow}");
+        // A word wider than the line is cut where the line ends.
+        let long = ["x".repeat(25)];
+        assert_eq!(
+            heading(&long, plain, false, 20),
+            format!("{}\n{}\n", "x".repeat(20), "x".repeat(5))
+        );
+        // The first part is painted whole, with colour.
+        let bold = Style::new().bold();
+        assert!(heading(&parts, bold, true, 80).starts_with(&format!("{bold}HPA shop/web")));
+    }
 }

@@ -9,7 +9,7 @@ use comfy_table::{ColumnConstraint, Width};
 
 use crate::calc::simulate::{ActualComparison, Simulation, SyncRow, clock};
 use crate::quantity::build_quantity;
-use crate::render::table::{new_table, paint, push_table};
+use crate::render::table::{heading, new_table, paint, push_table};
 use crate::time::{Duration, Timestamp};
 
 /// Layout settings that come from the terminal.
@@ -133,15 +133,12 @@ pub fn table_with(sim: &Simulation, layout: Layout, rows_shown: Rows) -> String 
     let mut out = wrap(&headline(sim), width, "");
     out.push('\n');
     let s = &sim.settings;
-    let _ = writeln!(
-        out,
-        "{} → {}  ·  Kubernetes {} rules  ·  {} target {}",
-        paint(&format!("HPA {}", sim.hpa), bold, layout.color),
-        sim.target,
-        sim.kube_version,
-        sim.metric.description,
-        sim.metric.target
-    );
+    let parts = [
+        format!("HPA {} → {}", sim.hpa, sim.target),
+        format!("Kubernetes {} rules", sim.kube_version),
+        format!("{} target {}", sim.metric.description, sim.metric.target),
+    ];
+    out.push_str(&heading(&parts, bold, layout.color, layout.width));
     let mut timing = format!(
         "{} simulated: sync every {}s, pods Ready {}s after scheduling",
         clock(s.duration_seconds),

@@ -1154,3 +1154,51 @@ fn chart_and_html_files_follow_the_umask() {
         assert_eq!(mode, 0o644, "{}: {mode:o}", path.display());
     }
 }
+
+/// At 80 columns (`COLUMNS=80`, as a piped run of an 80-column terminal) no line is over 80:
+/// every built-in scenario's table (its heading line wrapped at the terminal's width, a KEDA
+/// metric's long name included), the scenario list, a comparison and the README's example.
+#[test]
+fn every_simulation_and_the_readme_example_fit_80_columns() {
+    let at_80 = |args: &[&str]| {
+        let o = Test::new().args(args).env("COLUMNS", "80").status(0).run();
+        let text = stdout(&o);
+        let over: Vec<&str> = text.lines().filter(|l| l.chars().count() > 80).collect();
+        assert!(over.is_empty(), "{args:?}: lines over 80: {over:#?}");
+        text
+    };
+    let list = at_80(&["simulate", "--scenario", "list"]);
+    let names: Vec<&str> = (list.lines())
+        .filter(|l| !l.is_empty() && !l.starts_with(' '))
+        .collect();
+    assert!(names.len() >= 12, "{names:?}");
+    for name in &names {
+        let text = at_80(&["simulate", "--scenario", name]);
+        // The heading is there, wrapped: the HPA and the rules, then the metric and its target.
+        let heading = text.lines().find(|l| l.starts_with("HPA ")).unwrap_or("");
+        assert!(heading.contains("  ·  Kubernetes 1."), "{name}: {text}");
+        assert!(text.contains(" target "), "{name}: {text}");
+    }
+    at_80(&[
+        "simulate",
+        "--hpa",
+        "fixtures/compare/web-fast-down.yaml",
+        "--compare",
+        "fixtures/compare/web-slow-down.yaml",
+        "--load",
+        "fixtures/prometheus/bursty-cpu.json",
+        "--pod-request",
+        "cpu=500m",
+        "--replicas",
+        "4",
+    ]);
+    let readme = at_80(&[
+        "--hpa",
+        "fixtures/hpa/web-cpu.yaml",
+        "--pods",
+        "fixtures/samples/web-cpu.csv",
+        "--now",
+        NOW,
+    ]);
+    assert!(readme.starts_with("web: 6 → 10 scale up"), "{readme}");
+}
