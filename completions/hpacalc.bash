@@ -821,7 +821,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__serve)
-            opts="-A -n -v -h --all-namespaces --namespace --listen --offline --page-timeout --max-evaluations --kubeconfig --context --cluster --user --request-timeout --v --log-format --sync-period --tolerance --kube-version --feature-gates --help"
+            opts="-A -n -s -v -h --all-namespaces --namespace --listen --offline --page-timeout --max-evaluations --kubeconfig --context --cluster --user --server --token --insecure-skip-tls-verify --as --as-group --request-timeout --v --log-format --sync-period --tolerance --kube-version --feature-gates --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -860,6 +860,26 @@ _hpacalc() {
                     return 0
                     ;;
                 --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -117,6 +117,10 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l kubeconfig -d 
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l context -d 'The kubeconfig context to use (default: its current-context)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l cluster -d 'The kubeconfig cluster to use instead of the context\'s, as kubectl\'s --cluster' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l user -d 'The kubeconfig user to use instead of the context\'s, as kubectl\'s --user' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s s -l server -d 'The API server\'s address, as kubectl\'s --server: over the kubeconfig cluster\'s (no kubeconfig is needed with it)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l token -d 'Bearer token for the API server, as kubectl\'s --token: over the kubeconfig user\'s credentials' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l as -d 'The user to impersonate, as kubectl\'s --as (a user, or system:serviceaccount:NS:NAME)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l as-group -d 'A group to impersonate, as kubectl\'s --as-group (repeatable; needs --as)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l request-timeout -d 'How long to wait for each API request (`0` waits without limit)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s v -l v -d 'kubectl\'s log level: 6 or more logs each API request on stderr' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l log-format -d 'How stderr\'s log lines are written: text, or one JSON object a line' -r -f -a "text\t'`warning: ...` lines'
@@ -127,6 +131,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l kube-version -
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l feature-gates -d 'Override feature gates: NAME=true|false,...' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s A -l all-namespaces -d 'Watch every namespace'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l offline -d 'Serve the calculator (/calc) and the simulator (/simulate) alone, with no cluster: no kubeconfig is read'
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -l insecure-skip-tls-verify -d 'Do not check the server\'s certificate, as kubectl\'s flag (the kubeconfig\'s CA is unused)'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -l sync-period -d '--horizontal-pod-autoscaler-sync-period: the status-mismatch rule fires after 3 syncs' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand rules" -l job -d 'The `job` label of hpacalc\'s own scrape, for HpacalcAbsent (the Service\'s name, or the scrape config\'s job_name)' -r
