@@ -4,7 +4,7 @@
 //! length beside it (`podsTotal: 2000`), and the pods that are not ready come first in a
 //! metric's pod list, each with its name and class (and, when it is not ready, the reason). One
 //! sync's diagnostics keep their code, severity and message: the text's WHY lines carry each
-//! one's fix in full. Fields whose value is `null` are left out. An answer still over its budget
+//! one's fix in full; its fields whose value is `null` are left out. An answer still over its budget
 //! has its lists' strings shortened and its lists cut further. `detail: "full"` answers the whole
 //! JSON instead. Reads the rendered value only, as every exporter does: nothing here computes.
 
@@ -121,7 +121,10 @@ pub fn summary(kind: &str, mut value: Value) -> Value {
     if kind != "diagnostics" {
         cut_lists(&mut value, LIST_LIMIT);
     }
-    drop_nulls(&mut value);
+    // One sync's nulls: most of a metric's fields are null for any one metric type.
+    if matches!(kind, "report" | "whatIf") {
+        drop_nulls(&mut value);
+    }
     if let Value::Object(map) = &mut value {
         map.insert("detail".into(), Value::String("summary".into()));
     }
@@ -287,9 +290,9 @@ mod tests {
             brief["diagnostics"],
             json!([{"code": "RateLimited", "severity": "info", "message": "m"}])
         );
-        // Another answer's lists keep their fields; only the nulls go.
+        // Another answer keeps its fields, nulls included.
         let other = summary("simulation", json!({"events": [{"fix": "f", "at": null}]}));
-        assert_eq!(other["events"], json!([{"fix": "f"}]));
+        assert_eq!(other["events"], json!([{"fix": "f", "at": null}]));
     }
 
     #[test]
