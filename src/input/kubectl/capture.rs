@@ -197,6 +197,11 @@ pub fn observe_after(
     if let PodsRead::Captured(file, captured) = &pods {
         bound.offer(captured.newest, file);
     }
+    // A ScaledObject's status.lastActiveTime: KEDA wrote it at a poll before the capture.
+    bound.offer(
+        (loaded.keda.as_ref()).and_then(|t| t.keda.input.last_active),
+        loaded.source.file.as_deref().unwrap_or("the ScaledObject"),
+    );
     let no_excluded = HashSet::new();
     let excluded = match &pods {
         PodsRead::Captured(_, c) => &c.excluded,
