@@ -670,3 +670,42 @@ fn without_a_value_and_without_a_status_that_bounds_it_the_value_is_still_requir
     assert!(stderr(&o).contains("--metric-value"), "{}", stderr(&o));
     assert!(stdout(&o).is_empty());
 }
+
+/// docs/keda.md's examples of the status and the checked fix are the real output.
+#[test]
+fn the_keda_status_examples_in_the_docs_are_the_real_output() {
+    let doc = std::fs::read_to_string(root().join("docs/keda.md")).unwrap();
+    let start = doc.find("**KEDA's status is evidence**").unwrap();
+    let end = doc.find("Not modelled:").unwrap();
+    let mut ran = 0;
+    for block in doc[start..end].split("```console\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let mut lines = block.lines();
+        let command = lines.next().unwrap().strip_prefix("$ hpacalc ").unwrap();
+        let expected: Vec<&str> = lines.collect();
+        let stdout = match command.split_once(" | jq -r ") {
+            // The jq filter picks the AtMaxReplicas fix: read it from the JSON.
+            Some((command, _)) => {
+                let args: Vec<&str> = command.split_whitespace().collect();
+                let v: serde_json::Value = serde_json::from_str(&stdout(&hpacalc(&args))).unwrap();
+                (v["diagnostics"].as_array().unwrap().iter())
+                    .filter(|d| d["code"] == "AtMaxReplicas")
+                    .map(|d| d["fix"].as_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+            None => {
+                let out = Test::new().args(command.split_whitespace()).run();
+                String::from_utf8(out.stdout).unwrap()
+            }
+        };
+        let chunk = expected.join("\n");
+        assert!(
+            stdout.contains(&chunk),
+            "docs/keda.md's output of `hpacalc {command}` is not the real output:\n{chunk}\n--- \
+             real ---\n{stdout}"
+        );
+        ran += 1;
+    }
+    assert_eq!(ran, 2);
+}

@@ -315,5 +315,5 @@ fn the_fallback_value_multiplies_in_gos_order() {
     // 0.7 × 3 × 1000 would truncate to 2099.
     let (milli, replicas) = fallback_value(FallbackBehavior::Static, 3, 1, 1, false, 0.7).unwrap();
     assert_eq!((milli, replicas), (2100, 3.0));
-    assert_eq!((0.7f64 * 3.0 * 1000.0) as i64, 2099);
+    assert_eq!(truncate_milli(0.7 * 3.0), 2099);
 }
