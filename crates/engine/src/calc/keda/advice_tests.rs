@@ -100,3 +100,42 @@ fn raise_max_is_not_offered_for_a_value_target_that_runs_away_and_is_for_average
         d.fix
     );
 }
+
+#[test]
+fn a_cpu_trigger_pinning_max_gets_its_value_checked_and_not_when_it_cannot_help() {
+    use crate::calc::testing::cpu_utilization;
+    use crate::scenario::keda::Trigger;
+    // A cpu trigger (Utilization 50) at 150 % on 4 pods asks 12; maxReplicaCount 6.
+    let mut s = so(4, 10, TriggerValue::Value(0.0), false);
+    s.hpa.metrics = vec![cpu_utilization(50)];
+    s.hpa.max_replicas = 6;
+    s.metrics = scenario(vec![cpu_utilization(50)], 4, 1500).metrics;
+    let k = s.keda.as_mut().unwrap();
+    k.max_replica_count = 6;
+    k.triggers = vec![Trigger {
+        index: 0,
+        scaler: "cpu".into(),
+        name: "cpu".into(),
+        metric_name: None,
+        activation: 0.0,
+        activation_source: "always active (cpu and memory)".into(),
+        target: None,
+        value: TriggerValue::Resource,
+        active_value: None,
+        failures: 0,
+        threshold_key: Some("value".into()),
+        threshold_integer: true,
+    }];
+    let d = at_max(&s);
+    assert!(
+        d.fix.starts_with(
+            "raise trigger 'cpu' (s0, cpu) metadata.value from 50 to 100 → 6 replicas"
+        ),
+        "{}",
+        d.fix
+    );
+    // Without a key to name (a cron trigger's target is always 1), no trigger fix.
+    s.keda.as_mut().unwrap().triggers[0].threshold_key = None;
+    let d = at_max(&s);
+    assert!(!d.fix.contains("raise trigger"), "{}", d.fix);
+}

@@ -308,3 +308,29 @@ fn no_status_says_nothing() {
     let r = evaluate(&so(2, 10, TriggerValue::Value(80.0), false));
     assert!(!codes(&r).iter().any(|c| c.starts_with("StatusKeda")));
 }
+
+#[test]
+fn values_the_status_allows_that_give_other_counts_are_the_other_outcomes() {
+    // min 2 (KEDA leaves the count to the HPA), activation 50 over 10 per pod: the status's
+    // Active=False allows 0 (the HPA's min, 2) up to 50 (5 at 4 pods).
+    let mut s = so(4, 10, TriggerValue::Unknown, false);
+    s.hpa.min_replicas = 2;
+    let k = keda(&mut s);
+    k.min_replica_count = Some(2);
+    k.triggers[0].activation = 50.0;
+    k.status = Some(inactive("ScalerNotActive"));
+    let r = evaluate(&s);
+    assert_eq!(r.desired_replicas, 2, "{}", r.decision.summary);
+    assert_eq!(r.other_outcomes.len(), 1, "{:?}", r.other_outcomes);
+    assert_eq!(r.other_outcomes[0].replicas, 5);
+    assert!(
+        r.decision
+            .summary
+            .ends_with("or 5 if 'orders' (s0, kafka) serves 50 (its activation threshold)"),
+        "{}",
+        r.decision.summary
+    );
+    // With activation 0 only 0 is allowed: one answer.
+    keda(&mut s).triggers[0].activation = 0.0;
+    assert!(evaluate(&s).other_outcomes.is_empty());
+}
