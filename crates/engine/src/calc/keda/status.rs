@@ -448,14 +448,14 @@ fn conflicts(
             .filter(|c| (c.status == "True") != o.fallback_active && c.status != "Unknown")
     {
         out.push(format!(
-            "it says Fallback={} ({}), but with the values given no trigger {}: the answer \
-             follows the values given",
+            "it says Fallback={} ({}), but with the values given {}: the answer follows the \
+             values given",
             c.status,
             c.reason,
             if o.fallback_active {
-                "is short of its fallback (one falls back)"
+                "a trigger has failed more than fallback.failureThreshold times and falls back"
             } else {
-                "has failed more than fallback.failureThreshold times"
+                "no trigger has failed more than fallback.failureThreshold times"
             }
         ));
     }
