@@ -500,3 +500,212 @@ fn a_keda_hpas_yaml_alone_is_the_approximation_and_with_pods_its_total_is_missin
         .stderr_contains("expected --metric-value s0-rabbitmq-worker_tasks=QUANTITY")
         .run();
 }
+
+/// The ScaledObject's status as `kubectl get scaledobject -o yaml` prints it is evidence: no
+/// trigger value is needed where the status bounds it, and what KEDA itself does comes first.
+#[test]
+fn the_status_says_keda_scales_to_zero_after_the_cooldown() {
+    let v = run("status-cooldown.yaml", &["--current-replicas", "4"]);
+    assert_eq!(v["desiredReplicas"], 0, "{}", v["decision"]);
+    let first = &v["diagnostics"][0];
+    assert_eq!(first["code"], "StatusKedaInactive");
+    let message = first["message"].as_str().unwrap();
+    assert!(
+        message.contains("Active=False (ScalerCooldown)")
+            && message.contains("ended at 2026-11-30T09:59:30Z")
+            && message.contains("KEDA deactivates 4 → 0 (minReplicaCount)"),
+        "{message}"
+    );
+    // Inside the cooldown KEDA waits and the HPA decides: at most the activation threshold (10)
+    // of lag over 50 per pod, up to minReplicas 1.
+    let v = json_output(&[
+        "--hpa",
+        "fixtures/keda/status-cooldown.yaml",
+        "--current-replicas",
+        "4",
+        "--now",
+        "2026-11-30T09:58:30Z",
+    ]);
+    assert_eq!(v["desiredReplicas"], 1, "{}", v["decision"]);
+    assert_eq!(v["diagnostics"][0]["code"], "StatusKedaInactive");
+    assert!(
+        v["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("KEDA is cooling down"),
+        "{}",
+        v["diagnostics"][0]
+    );
+}
+
+#[test]
+fn the_status_last_active_time_bounds_now() {
+    // --now before lastActiveTime contradicts the capture: said, not silently used.
+    let v = json_output(&[
+        "--hpa",
+        "fixtures/keda/status-cooldown.yaml",
+        "--current-replicas",
+        "4",
+        "--now",
+        "2026-11-30T09:50:00Z",
+    ]);
+    let conflicts: Vec<String> = (v["diagnostics"].as_array().unwrap().iter())
+        .filter(|d| d["code"] == "StatusKedaConflict")
+        .map(|d| d["message"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        conflicts
+            .iter()
+            .any(|m| m.contains("status.lastActiveTime 2026-11-30T09:57:30Z is after now")),
+        "{conflicts:?}"
+    );
+}
+
+#[test]
+fn the_status_fallback_serves_target_times_replicas() {
+    let v = run("status-fallback.yaml", &["--current-replicas", "3"]);
+    assert_eq!(v["desiredReplicas"], 6, "{}", v["decision"]);
+    let first = &v["diagnostics"][0];
+    assert_eq!(first["code"], "StatusKedaFallback");
+    assert!(
+        first["message"].as_str().unwrap().contains(
+            "failed 4 time(s) in a row (status.health), more than fallback.failureThreshold 3"
+        ),
+        "{first}"
+    );
+    assert!(
+        first["message"]
+            .as_str()
+            .unwrap()
+            .contains("served as target 25 × 6 = 150 (doFallback)"),
+        "{first}"
+    );
+    // A value given now is a conflict with the status, and the value decides.
+    let v = run(
+        "status-fallback.yaml",
+        &["--current-replicas", "3", "--metric-value", "outbox=50"],
+    );
+    assert_eq!(v["desiredReplicas"], 2, "{}", v["decision"]);
+    assert!(codes(&v).contains(&"StatusKedaConflict".to_string()));
+    assert!(!codes(&v).contains(&"StatusKedaFallback".to_string()));
+}
+
+#[test]
+fn the_status_paused_count_against_the_annotation() {
+    let v = run(
+        "status-paused.yaml",
+        &["--current-replicas", "4", "--metric-value", "s0=90"],
+    );
+    assert_eq!(v["desiredReplicas"], 5);
+    assert_eq!(v["diagnostics"][0]["code"], "StatusKedaPaused");
+    let conflict = (v["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["code"] == "StatusKedaConflict")
+        .expect("the status's pausedReplicaCount 3 against the annotation's 5");
+    assert!(
+        conflict["message"]
+            .as_str()
+            .unwrap()
+            .contains("status.pausedReplicaCount is 3, but the paused-replicas annotation says 5"),
+        "{conflict}"
+    );
+}
+
+#[test]
+fn a_trigger_threshold_pinning_max_gets_a_checked_fix_in_scaled_object_terms() {
+    // 5000 of lag over lagThreshold 50: 100 asked, maxReplicaCount 12.
+    let v = run(
+        "kafka-lag.yaml",
+        &["--metric-value", "s0=5000", "--current-replicas", "10"],
+    );
+    let at_max = (v["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["code"] == "AtMaxReplicas")
+        .unwrap();
+    assert_eq!(
+        at_max["fix"],
+        "raise trigger s0 (kafka) metadata.lagThreshold from 50 to 420 → 12 replicas; or, if \
+         the load needs them, raise spec.maxReplicaCount to 100 → 20 replicas"
+    );
+    // The fix applied to the ScaledObject: 5000 over 420 is 12, within maxReplicaCount, and
+    // nothing is pinned any more.
+    let dir = crate::support::Scratch::new("keda-threshold-fix");
+    let fixed = dir.0.join("kafka-lag.yaml");
+    let text = std::fs::read_to_string(root().join("fixtures/keda/kafka-lag.yaml")).unwrap();
+    std::fs::write(
+        &fixed,
+        text.replace("lagThreshold: \"50\"", "lagThreshold: \"420\""),
+    )
+    .unwrap();
+    let checked = json_output(&[
+        "--hpa",
+        fixed.to_str().unwrap(),
+        "--now",
+        NOW,
+        "--metric-value",
+        "s0=5000",
+        "--current-replicas",
+        "10",
+    ]);
+    assert_eq!(checked["desiredReplicas"], 12);
+    assert!(!codes(&checked).contains(&"AtMaxReplicas".to_string()));
+    // Below max there is nothing to fix: no trigger advice.
+    let v = run(
+        "kafka-lag.yaml",
+        &["--metric-value", "s0=400", "--current-replicas", "8"],
+    );
+    let text = v["diagnostics"].to_string();
+    assert!(!text.contains("raise trigger"), "{text}");
+}
+
+#[test]
+fn without_a_value_and_without_a_status_that_bounds_it_the_value_is_still_required() {
+    let o = hpacalc(&[
+        "--hpa",
+        "fixtures/keda/kafka-lag.yaml",
+        "--now",
+        NOW,
+        "--current-replicas",
+        "4",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--metric-value"), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+}
+
+/// docs/keda.md's examples of the status and the checked fix are the real output.
+#[test]
+fn the_keda_status_examples_in_the_docs_are_the_real_output() {
+    let doc = std::fs::read_to_string(root().join("docs/keda.md")).unwrap();
+    let start = doc.find("**KEDA's status is evidence**").unwrap();
+    let end = doc.find("Not modelled:").unwrap();
+    let mut ran = 0;
+    for block in doc[start..end].split("```console\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let mut lines = block.lines();
+        let command = lines.next().unwrap().strip_prefix("$ hpacalc ").unwrap();
+        let expected: Vec<&str> = lines.collect();
+        let stdout = match command.split_once(" | jq -r ") {
+            // The jq filter picks the AtMaxReplicas fix: read it from the JSON.
+            Some((command, _)) => {
+                let args: Vec<&str> = command.split_whitespace().collect();
+                let v: serde_json::Value = serde_json::from_str(&stdout(&hpacalc(&args))).unwrap();
+                (v["diagnostics"].as_array().unwrap().iter())
+                    .filter(|d| d["code"] == "AtMaxReplicas")
+                    .map(|d| d["fix"].as_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+            None => {
+                let out = Test::new().args(command.split_whitespace()).run();
+                String::from_utf8(out.stdout).unwrap()
+            }
+        };
+        let chunk = expected.join("\n");
+        assert!(
+            stdout.contains(&chunk),
+            "docs/keda.md's output of `hpacalc {command}` is not the real output:\n{chunk}\n--- \
+             real ---\n{stdout}"
+        );
+        ran += 1;
+    }
+    assert_eq!(ran, 2);
+}

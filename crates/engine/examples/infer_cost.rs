@@ -1,13 +1,17 @@
 //! The cost of issue 36's forward inference: one `evaluate` of an answer from the status alone
 //! whose count needs hidden pods (the (unready, missing) pairs searched), and of a describe
 //! text's rescale event (every recommendation run through that sync), against the same sync
-//! without them. `cargo run --release -p hpacalc-engine --example infer_cost`; the numbers are in
-//! docs/performance.md.
+//! without them; and of a KEDA ScaledObject whose trigger value is inferred from its status, and
+//! whose threshold fix is checked forward. `cargo run --release -p hpacalc-engine --example
+//! infer_cost`; the numbers are in docs/performance.md.
 
 use std::time::Instant;
 
 use hpacalc_engine::calc::evaluate;
-use hpacalc_engine::calc::testing::{cpu_utilization, scenario};
+use hpacalc_engine::calc::testing::{cpu_utilization, external, scenario};
+use hpacalc_engine::scenario::keda::{
+    ExternalTarget, KedaCondition, KedaInput, KedaStatus, Trigger, TriggerValue,
+};
 use hpacalc_engine::scenario::{
     BoundedRecommendation, ControllerMemory, ObservedMetric, ObservedStatus, Recommendation,
     ScaleEvent, Scenario,
@@ -61,6 +65,61 @@ fn rescaled(max: i32, bounded: bool) -> Scenario {
     s
 }
 
+/// A ScaledObject with one kafka trigger (lagThreshold 10, activation 5) at `n` replicas, min 2,
+/// max 10: `value` served, or `None` for a value the status's `Active=False` bounds.
+fn keda(n: usize, value: Option<f64>) -> Scenario {
+    let metric = "s0-kafka-orders";
+    let mut s = scenario(vec![external(metric, None, Some(10_000))], n, 100);
+    s.hpa.min_replicas = 2;
+    s.hpa.max_replicas = 10;
+    let condition = |t: &str, status: &str, reason: &str| KedaCondition {
+        condition_type: t.into(),
+        status: status.into(),
+        reason: reason.into(),
+        message: String::new(),
+    };
+    s.keda = Some(KedaInput {
+        name: "orders".into(),
+        min_replica_count: Some(2),
+        max_replica_count: 10,
+        idle_replica_count: None,
+        cooldown: Duration::from_secs(300),
+        initial_cooldown: Duration::ZERO,
+        polling_interval: Duration::from_secs(30),
+        last_active: None,
+        created: None,
+        last_active_assumed: true,
+        triggers: vec![Trigger {
+            index: 0,
+            scaler: "kafka".into(),
+            name: "orders".into(),
+            metric_name: Some(metric.into()),
+            activation: 5.0,
+            activation_source: "activationLagThreshold".into(),
+            target: Some(ExternalTarget {
+                milli: 10_000,
+                value_type: false,
+            }),
+            value: value.map_or(TriggerValue::Unknown, TriggerValue::Value),
+            active_value: None,
+            failures: 0,
+            threshold_key: Some("lagThreshold".into()),
+            threshold_integer: true,
+        }],
+        fallback: None,
+        modifiers: None,
+        paused: None,
+        pause_scale_in: false,
+        pause_scale_out: false,
+        force_activation: false,
+        status: Some(KedaStatus {
+            conditions: vec![condition("Active", "False", "ScalerNotActive")],
+            ..KedaStatus::default()
+        }),
+    });
+    s
+}
+
 /// The median of `runs` evaluations, in microseconds.
 fn median_micros(s: &Scenario, runs: usize) -> f64 {
     let mut times: Vec<f64> = (0..runs)
@@ -94,4 +153,16 @@ fn main() {
             median_micros(&inferred, runs)
         );
     }
+    println!(
+        "KEDA trigger value from the status (Active=False)\t{:.0}\t{:.0}",
+        median_micros(&keda(4, Some(0.0)), 51),
+        median_micros(&keda(4, None), 51)
+    );
+    // At 8 replicas 900 of lag asks 90, above maxReplicaCount 10: the threshold fix is searched
+    // (its candidates run forward); at 40 the count is within max and nothing is searched.
+    println!(
+        "KEDA threshold fix at maxReplicaCount\t{:.0}\t{:.0}",
+        median_micros(&keda(8, Some(40.0)), 51),
+        median_micros(&keda(8, Some(900.0)), 51)
+    );
 }

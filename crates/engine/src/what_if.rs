@@ -4,7 +4,7 @@
 //! fix is judged by exactly what the flag would compute. Pure: the front end parses the flags,
 //! this applies them.
 
-use crate::scenario::{Behavior, HpaSpec, Pod, Resources, Scenario};
+use crate::scenario::{Behavior, HpaSpec, MetricSpec, MetricTarget, Pod, Resources, Scenario};
 
 /// One change to a sync's inputs.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,6 +17,12 @@ pub enum Change {
     ScaleUpTolerance(f64),
     /// `behavior.scaleDown.tolerance`.
     ScaleDownTolerance(f64),
+    /// `spec.metrics[index].*.target`: another target value or type (a KEDA trigger's
+    /// threshold lands here).
+    MetricTarget {
+        index: usize,
+        target: MetricTarget,
+    },
     /// One container's request (`None`: every container, as `kubectl set resources` sets
     /// them), on every pod that has the container.
     Request {
@@ -60,6 +66,15 @@ pub fn apply_to_spec(spec: &mut HpaSpec, changes: &[Change]) -> Result<(), Refus
         match *change {
             Change::MinReplicas(min) => spec.min_replicas = min,
             Change::MaxReplicas(max) => spec.max_replicas = max,
+            Change::MetricTarget { index, ref target } => {
+                if let Some(spec) = spec.metrics.get_mut(index) {
+                    let (MetricSpec::Resource { target: t, .. }
+                    | MetricSpec::Pods { target: t, .. }
+                    | MetricSpec::Object { target: t, .. }
+                    | MetricSpec::External { target: t, .. }) = spec;
+                    t.clone_from(target);
+                }
+            }
             _ => {}
         }
     }

@@ -22,8 +22,8 @@ use crate::input::manifest::locate::FieldPath;
 use crate::input::manifest::validate::{FieldError, field_error};
 use crate::quantity::{Format, format_milli, parse_milli};
 use crate::scenario::keda::{
-    COMPOSITE_METRIC, ExternalTarget, Fallback, FallbackBehavior, KedaInput, Modifiers, Paused,
-    Trigger, TriggerValue, milli_from_float, truncate_milli,
+    COMPOSITE_METRIC, ExternalTarget, Fallback, FallbackBehavior, Health, KedaCondition, KedaInput,
+    KedaStatus, Modifiers, Paused, Trigger, TriggerValue, milli_from_float, truncate_milli,
 };
 use crate::time::{Duration, Timestamp};
 use scalers::Threshold;
@@ -378,6 +378,7 @@ pub fn translate(
                 pause_scale_out: pausing.scale_out,
                 force_activation: bool_annotation(&object.annotations, FORCE_ACTIVATION),
                 name: object.name,
+                status: status.written,
             },
             health: status.health,
             notes,
@@ -719,11 +720,13 @@ fn new_hpa(
     Value::Object(hpa)
 }
 
-/// `status.lastActiveTime`, `status.health` and `metadata.creationTimestamp`.
+/// `status.lastActiveTime`, `status.health` and `metadata.creationTimestamp`, and the whole
+/// status KEDA wrote (`None` without a `status`).
 struct Status {
     last_active: Option<Timestamp>,
     created: Option<Timestamp>,
     health: BTreeMap<String, i32>,
+    written: Option<KedaStatus>,
 }
 
 fn read_status(raw: &Value, meta: &FieldPath) -> Result<Status, FieldError> {
@@ -731,19 +734,75 @@ fn read_status(raw: &Value, meta: &FieldPath) -> Result<Status, FieldError> {
     let last_active = timestamp(raw, &status.key("lastActiveTime"))?;
     let created = timestamp(raw, &meta.key("creationTimestamp"))?;
     let mut health = BTreeMap::new();
+    let mut written = KedaStatus::default();
     if let Some(Value::Object(entries)) = at(raw, &status.key("health")) {
         for metric in entries.keys() {
             let path = status.key("health").key(metric).key("numberOfFailures");
-            if let Some(n) = opt_i32(raw, &path, 0)? {
+            let failing = opt_str(raw, &status.key("health").key(metric).key("status"))?;
+            let n = opt_i32(raw, &path, 0)?;
+            if let Some(n) = n {
                 health.insert(metric.clone(), n);
             }
+            written.health.insert(
+                metric.clone(),
+                Health {
+                    failures: n.unwrap_or(0),
+                    failing: failing.as_deref() == Some("Failing"),
+                },
+            );
         }
     }
+    written.conditions = keda_conditions(raw, &status.key("conditions"))?;
+    if let Some(Value::Array(names)) = at(raw, &status.key("externalMetricNames")) {
+        written.external_metric_names = names
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect();
+    }
+    written.original_replica_count = opt_i32(raw, &status.key("originalReplicaCount"), 0)?;
+    written.paused_replica_count = opt_i32(raw, &status.key("pausedReplicaCount"), 0)?;
+    let written = at(raw, &status)
+        .is_some_and(|v| v.as_object().is_some_and(|o| !o.is_empty()))
+        .then_some(written);
     Ok(Status {
         last_active,
         created,
         health,
+        written,
     })
+}
+
+/// `status.conditions`: `type` and `status` are required (`Condition`), `reason` and `message`
+/// optional.
+fn keda_conditions(raw: &Value, path: &FieldPath) -> Result<Vec<KedaCondition>, FieldError> {
+    let Some(items) = at(raw, path) else {
+        return Ok(Vec::new());
+    };
+    let Some(items) = items.as_array() else {
+        return Err(field_error(
+            path.clone(),
+            format!("found {}, expected a list of conditions", found(items)),
+        ));
+    };
+    let mut out = Vec::new();
+    for i in 0..items.len() {
+        let at_i = path.index(i);
+        let text = |key: &str| opt_str(raw, &at_i.key(key));
+        let (Some(condition_type), Some(status)) = (text("type")?, text("status")?) else {
+            return Err(field_error(
+                at_i,
+                "found a condition without type or status, expected both (Ready, Active, \
+                 Fallback, Paused; True, False or Unknown)",
+            ));
+        };
+        out.push(KedaCondition {
+            condition_type,
+            status,
+            reason: text("reason")?.unwrap_or_default(),
+            message: text("message")?.unwrap_or_default(),
+        });
+    }
+    Ok(out)
 }
 
 /// A metric spec of the HPA: its type (for the sort), the JSON, and the ScaledObject field it
@@ -966,6 +1025,7 @@ fn external_trigger(
     );
     let trigger = Trigger {
         index,
+        threshold_key: threshold_key(&scaler, &spec.threshold_source),
         scaler,
         name: fields.name,
         metric_name: Some(metric_name),
@@ -978,8 +1038,33 @@ fn external_trigger(
         value: TriggerValue::Value(0.0),
         active_value: spec.active_value,
         failures: 0,
+        threshold_integer: matches!(spec.threshold, Threshold::Integer(_)),
     };
     Ok((metric, trigger))
+}
+
+/// The metadata key that sets a scaler's target, for a fix to name: the key read, or for a
+/// default the key the scaler reads it from (`scalers.rs`); `None` for cron, whose target is
+/// always 1.
+fn threshold_key(scaler: &str, source: &str) -> Option<String> {
+    if scaler == "cron" {
+        return None;
+    }
+    if !source.starts_with("default") {
+        return Some(source.to_string());
+    }
+    let key = match scaler {
+        "kafka" => "lagThreshold",
+        "aws-sqs-queue" => "queueLength",
+        "azure-servicebus" => "messageCount",
+        "redis" | "redis-cluster" | "redis-sentinel" => "listLength",
+        "redis-streams" | "redis-cluster-streams" | "redis-sentinel-streams" => {
+            "pendingEntriesCount"
+        }
+        "rabbitmq" => "value",
+        _ => "threshold",
+    };
+    Some(key.to_string())
 }
 
 // Port of parseResourceMetadata / GetMetricSpecForScaling (cpu_memory_scaler.go): a cpu or
@@ -1072,6 +1157,8 @@ fn resource_trigger(
             value: TriggerValue::Resource,
             active_value: None,
             failures: 0,
+            threshold_key: Some("value".to_string()),
+            threshold_integer: metric_type == "Utilization",
         },
     ))
 }
@@ -1412,6 +1499,9 @@ pub fn resolve(
         };
         trigger.value = match value {
             Some(v) => v,
+            None if !files.contains_key(&metric) && inferable(spec, &metric) => {
+                TriggerValue::Unknown
+            }
             None => file_value(trigger, &metric, files, &mut notes)?,
         };
         trigger.failures = match (spec.health.get(&metric), failures) {
@@ -1428,6 +1518,20 @@ pub fn resolve(
     }
     last_active(&mut input, last_active_age, now, &mut notes);
     Ok((input, notes))
+}
+
+/// A trigger without a value whose value the status bounds (`calc::keda::status`): KEDA wrote
+/// `Active=False` (every trigger at or below its activation threshold) or this metric's health
+/// is `Failing`. `Active=True` alone does not say how far above: the value stays required.
+fn inferable(spec: &KedaSpec, metric: &str) -> bool {
+    let Some(status) = &spec.input.status else {
+        return false;
+    };
+    status.is("Active") == Some(false)
+        || status
+            .health
+            .get(metric)
+            .is_some_and(|h| h.failing && h.failures > 0)
 }
 
 const METRIC_VALUE: &str = "--metric-value";

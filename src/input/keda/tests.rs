@@ -472,3 +472,86 @@ fn unknown_keys_below_spec_are_warned_about() {
         ]
     );
 }
+
+fn with_status(status: Value) -> Value {
+    let mut raw = so(
+        json!({"scaleTargetRef": {"name": "w"}, "triggers": [prom("10")],
+        "fallback": {"failureThreshold": 3, "replicas": 6}}),
+    );
+    raw["status"] = status;
+    raw
+}
+
+#[test]
+fn the_status_is_read_as_kubectl_prints_it() {
+    let raw = with_status(json!({
+        "conditions": [
+            {"type": "Ready", "status": "True", "reason": "ScaledObjectReady",
+             "message": "ScaledObject is defined correctly and is ready for scaling"},
+            {"type": "Active", "status": "False", "reason": "ScalerCooldown"},
+            {"type": "Fallback", "status": "True", "reason": "FallbackExists"},
+            {"type": "Paused", "status": "Unknown"}],
+        "externalMetricNames": ["s0-prometheus"],
+        "health": {"s0-prometheus": {"numberOfFailures": 4, "status": "Failing"}},
+        "originalReplicaCount": 1,
+        "pausedReplicaCount": 3,
+        "lastActiveTime": "2026-11-30T09:57:30Z"}));
+    let t = translate(&raw, &mut |_, _| {}).unwrap();
+    let status = t.keda.input.status.clone().unwrap();
+    assert_eq!(status.is("Active"), Some(false));
+    assert_eq!(status.is("Fallback"), Some(true));
+    assert_eq!(status.is("Paused"), None);
+    assert_eq!(status.condition("Active").unwrap().reason, "ScalerCooldown");
+    assert_eq!(
+        status.health["s0-prometheus"],
+        Health {
+            failures: 4,
+            failing: true
+        }
+    );
+    assert_eq!(status.external_metric_names, ["s0-prometheus"]);
+    assert_eq!(
+        (status.original_replica_count, status.paused_replica_count),
+        (Some(1), Some(3))
+    );
+    // The value the status bounds is inferred, not required.
+    let (input, _) = resolve(&t.keda, &[], &BTreeMap::new(), None, None, Timestamp(0)).unwrap();
+    assert_eq!(input.triggers[0].value, TriggerValue::Unknown);
+    assert_eq!(input.triggers[0].failures, 4);
+    // Without a status there is nothing to infer from.
+    let t = ok(json!({"scaleTargetRef": {"name": "w"}, "triggers": [prom("10")]}));
+    assert_eq!(t.keda.input.status, None);
+}
+
+#[test]
+fn an_active_status_does_not_stand_for_the_value() {
+    let raw = with_status(json!({"conditions": [
+        {"type": "Active", "status": "True", "reason": "ScalerActive"}]}));
+    let t = translate(&raw, &mut |_, _| {}).unwrap();
+    let e = resolve(&t.keda, &[], &BTreeMap::new(), None, None, Timestamp(0)).unwrap_err();
+    assert!(e.to_string().contains("--metric-value"), "{e}");
+}
+
+#[test]
+fn a_condition_without_type_or_status_is_located() {
+    let raw = with_status(json!({"conditions": [{"type": "Active"}]}));
+    let e = translate(&raw, &mut |_, _| {}).unwrap_err();
+    assert_eq!(e.path.to_string(), "status.conditions[0]");
+    assert!(e.message.contains("without type or status"), "{e:?}");
+    let raw = with_status(json!({"conditions": "Active"}));
+    let e = translate(&raw, &mut |_, _| {}).unwrap_err();
+    assert!(e.message.contains("expected a list of conditions"), "{e:?}");
+}
+
+#[test]
+fn each_trigger_names_the_key_that_sets_its_threshold() {
+    let kafka = json!({"type": "kafka", "metadata": {"consumerGroup": "g", "topic": "t"}});
+    let t = ok(json!({"scaleTargetRef": {"name": "w"}, "triggers": [prom("10"), kafka]}));
+    let keys: Vec<Option<&str>> = (t.keda.input.triggers.iter())
+        .map(|t| t.threshold_key.as_deref())
+        .collect();
+    // kafka's lagThreshold defaults to 10 when not written: the key is still the lever.
+    assert_eq!(keys, [Some("threshold"), Some("lagThreshold")]);
+    assert!(!t.keda.input.triggers[0].threshold_integer);
+    assert!(t.keda.input.triggers[1].threshold_integer);
+}

@@ -183,20 +183,7 @@ pub fn observe_after(
     let have_pods = given.pods.is_some();
     let usage_given = given.metrics.is_some();
     let pods = read_pods(given.pods, usage_given, scope, loaded, &mut out)?;
-    let status_times = (loaded.status.conditions.iter())
-        .filter_map(|c| c.last_transition_time.as_deref())
-        .chain(loaded.status.last_scale_time.as_deref())
-        .filter_map(Timestamp::parse_rfc3339);
-    if let Some((t, file)) = events {
-        bound.offer(Some(t), &file);
-    }
-    bound.offer(
-        status_times.max(),
-        loaded.source.file.as_deref().unwrap_or("the HPA"),
-    );
-    if let PodsRead::Captured(file, captured) = &pods {
-        bound.offer(captured.newest, file);
-    }
+    bound_by_inputs(&mut bound, loaded, events, &pods);
     let no_excluded = HashSet::new();
     let excluded = match &pods {
         PodsRead::Captured(_, c) => &c.excluded,
@@ -462,6 +449,35 @@ fn evaluation_time(
             clock
         }
     }
+}
+
+/// Every time in the inputs the capture cannot predate: the events', the status's conditions and
+/// `lastScaleTime`, the pods' start and Ready transitions, a ScaledObject's `lastActiveTime`.
+fn bound_by_inputs(
+    bound: &mut Newest,
+    loaded: &LoadedHpa,
+    events: Option<(Timestamp, String)>,
+    pods: &PodsRead,
+) {
+    let status_times = (loaded.status.conditions.iter())
+        .filter_map(|c| c.last_transition_time.as_deref())
+        .chain(loaded.status.last_scale_time.as_deref())
+        .filter_map(Timestamp::parse_rfc3339);
+    if let Some((t, file)) = events {
+        bound.offer(Some(t), &file);
+    }
+    bound.offer(
+        status_times.max(),
+        loaded.source.file.as_deref().unwrap_or("the HPA"),
+    );
+    if let PodsRead::Captured(file, captured) = pods {
+        bound.offer(captured.newest, file);
+    }
+    // A ScaledObject's status.lastActiveTime: KEDA wrote it at a poll before the capture.
+    bound.offer(
+        (loaded.keda.as_ref()).and_then(|t| t.keda.input.last_active),
+        loaded.source.file.as_deref().unwrap_or("the ScaledObject"),
+    );
 }
 
 /// CSV samples as the pods, once `now` is known.

@@ -144,6 +144,35 @@ fn raise_max(s: &Scenario, n: &Normalization, report: &Report) -> Option<String>
     Some(fix)
 }
 
+/// The next sync's scenario once the count is `count` and its pods are ready: the same values,
+/// `count` ready pods (copies of the ready ones, when pods are given), the memory as it is.
+pub fn next_sync(s: &Scenario, count: i32) -> Scenario {
+    let mut next = s.clone();
+    next.current_replicas = count;
+    next.status_replicas = count;
+    let ready: Vec<&crate::scenario::Pod> = (s.pods.iter())
+        .filter(|p| {
+            p.phase == crate::scenario::PodPhase::Running
+                && p.ready
+                    .as_ref()
+                    .is_some_and(|r| r.status == crate::scenario::ConditionStatus::True)
+        })
+        .collect();
+    if !ready.is_empty() {
+        let n = usize::try_from(count).unwrap_or(0);
+        next.pods = (0..n)
+            .filter_map(|i| {
+                let mut pod = (*ready.get(i % ready.len())?).clone();
+                if i >= ready.len() {
+                    pod.name = format!("{}-next-{i}", pod.name);
+                }
+                Some(pod)
+            })
+            .collect();
+    }
+    next
+}
+
 /// `lower minReplicas`: offered with what it gives when a lower min moves the count down.
 fn lower_min(s: &Scenario, n: &Normalization, report: &Report) -> Option<String> {
     let to = n.stabilized.max(1);

@@ -19,7 +19,7 @@ use crate::scenario::{ConditionStatus, MetricSpec, PodPhase, Scenario};
 use crate::time::Timestamp;
 
 /// What KEDA decides and serves at this poll.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct KedaOutcome {
     pub steps: Vec<Step>,
     pub diagnostics: Vec<Diagnostic>,
@@ -97,7 +97,7 @@ impl TriggerState {
 // Port of doFallback (pkg/fallback/fallback.go): the value that makes the HPA land on the
 // fallback replicas, `target × replicas` (÷ ready pods for a Value target).
 #[allow(clippy::cast_precision_loss)]
-fn fallback_value(
+pub fn fallback_value(
     behavior: FallbackBehavior,
     fallback_replicas: i32,
     current: i32,
@@ -120,7 +120,10 @@ fn fallback_value(
         }
         replicas /= f64::from(ready);
     }
-    Some((truncate_milli(normalisation * replicas), replicas))
+    // `int64(normalisationValue*1000*replicas)`, in Go's order: (target × 1000) × replicas.
+    #[allow(clippy::cast_possible_truncation)]
+    let milli = (normalisation * 1000.0 * replicas) as i64;
+    Some((milli, replicas))
 }
 
 /// KEDA's poll: each trigger, the formula, the activity, then `RequestScale`.
@@ -189,6 +192,8 @@ fn poll_triggers<'k>(
             }
             TriggerValue::Resource => continue,
             TriggerValue::Value(v) => served_value(t, v, &mut o.steps),
+            // Resolved from the status before the poll (`status::resolve`); never reached.
+            TriggerValue::Unknown => served_value(t, 0.0, &mut o.steps),
             TriggerValue::Failed => failed_trigger(k, t, valid_fallback, current, ready, o),
         };
         if k.modifiers.is_none()
@@ -798,6 +803,8 @@ pub fn splice(report: &mut Report, o: &KedaOutcome, original_current: i32) {
         .sort_by_key(|d| std::cmp::Reverse(d.severity));
 }
 
+pub mod advice;
 pub mod last_active;
+pub mod status;
 #[cfg(test)]
 mod tests;

@@ -47,6 +47,34 @@ fn evaluate_now(scenario: &Scenario) -> Report {
     let Some(k) = &scenario.keda else {
         return evaluate_hpa(scenario);
     };
+    // Trigger values the inputs do not give are inferred from the ScaledObject's status.
+    let inferred = k.has_unknown();
+    let (mut report, outcome, resolved) = match inferred
+        .then(|| keda::status::evaluate_inferred(scenario, &keda_once))
+        .flatten()
+    {
+        Some(found) => found,
+        None => {
+            let (report, outcome) = keda_once(scenario);
+            (report, outcome, k.clone())
+        }
+    };
+    let resolved = Scenario {
+        keda: Some(resolved),
+        ..scenario.clone()
+    };
+    keda::advice::check(&resolved, &keda_once, &mut report);
+    if let Some(k) = &resolved.keda {
+        keda::status::evidence(k, inferred, &resolved, &outcome, &mut report);
+    }
+    report
+}
+
+/// KEDA's poll, then the HPA's sync on what KEDA serves, from the count KEDA set.
+fn keda_once(scenario: &Scenario) -> (Report, keda::KedaOutcome) {
+    let Some(k) = &scenario.keda else {
+        return (evaluate_hpa(scenario), keda::KedaOutcome::default());
+    };
     let outcome = keda::decide(
         k,
         scenario.current_replicas,
@@ -59,7 +87,7 @@ fn evaluate_now(scenario: &Scenario) -> Report {
         None => evaluate_hpa(&hpa),
     };
     keda::splice(&mut report, &outcome, scenario.current_replicas);
-    report
+    (report, outcome)
 }
 
 fn evaluate_hpa(scenario: &Scenario) -> Report {

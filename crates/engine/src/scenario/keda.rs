@@ -39,6 +39,68 @@ pub struct KedaInput {
     pub pause_scale_out: bool,
     /// `autoscaling.keda.sh/force-activation` is true.
     pub force_activation: bool,
+    /// The ScaledObject's `status`, when the input carries one: what KEDA itself last wrote.
+    pub status: Option<KedaStatus>,
+}
+
+impl KedaInput {
+    /// Some trigger's value is not given: the status is the evidence it is inferred from.
+    pub fn has_unknown(&self) -> bool {
+        self.triggers
+            .iter()
+            .any(|t| matches!(t.value, TriggerValue::Unknown))
+    }
+}
+
+/// The ScaledObject's `status` (kedacore/keda `apis/keda/v1alpha1/scaledobject_types.go`,
+/// `ScaledObjectStatus`), as KEDA last wrote it: evidence of the state KEDA was in at its last
+/// poll, which the inputs may not show.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KedaStatus {
+    /// `status.conditions` (`Ready`, `Active`, `Fallback`, `Paused`, `HPAActive`), in order.
+    pub conditions: Vec<KedaCondition>,
+    /// `status.health`, by metric name.
+    pub health: std::collections::BTreeMap<String, Health>,
+    /// `status.externalMetricNames`.
+    pub external_metric_names: Vec<String>,
+    /// `status.originalReplicaCount`: the target's count before KEDA first scaled it.
+    pub original_replica_count: Option<i32>,
+    /// `status.pausedReplicaCount`.
+    pub paused_replica_count: Option<i32>,
+}
+
+impl KedaStatus {
+    /// The condition of this type (`Active`, ...), if written.
+    pub fn condition(&self, condition_type: &str) -> Option<&KedaCondition> {
+        (self.conditions.iter()).find(|c| c.condition_type == condition_type)
+    }
+
+    /// The condition of this type, when its status is `True` (`Some(true)`) or `False`.
+    pub fn is(&self, condition_type: &str) -> Option<bool> {
+        match self.condition(condition_type)?.status.as_str() {
+            "True" => Some(true),
+            "False" => Some(false),
+            _ => None,
+        }
+    }
+}
+
+/// One `status.conditions` entry (KEDA's conditions carry no times).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KedaCondition {
+    pub condition_type: String,
+    pub status: String,
+    pub reason: String,
+    pub message: String,
+}
+
+/// One `status.health` entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Health {
+    /// `numberOfFailures`.
+    pub failures: i32,
+    /// `status: Failing` (else `Happy`).
+    pub failing: bool,
 }
 
 /// The `paused` / `paused-replicas` annotations: the HPA is deleted while they are set.
@@ -69,6 +131,11 @@ pub struct Trigger {
     pub active_value: Option<f64>,
     /// Consecutive failures recorded before this query (`status.health` or `--metric-failures`).
     pub failures: i32,
+    /// The trigger's `metadata` key that sets its target (`lagThreshold`, `threshold`, `value`
+    /// for cpu and memory); `None` where no key does (cron's target is always 1).
+    pub threshold_key: Option<String>,
+    /// The threshold is read as an integer (`GetMetricTarget`), not in milli-units.
+    pub threshold_integer: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +153,8 @@ pub enum TriggerValue {
     Value(f64),
     /// `--metric-value NAME=failed`: the scaler returned an error.
     Failed,
+    /// Not given: inferred from the ScaledObject's status (`calc::keda::status`).
+    Unknown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

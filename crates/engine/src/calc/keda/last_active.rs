@@ -217,6 +217,8 @@ mod tests {
                 value: TriggerValue::Value(0.0),
                 active_value,
                 failures: 0,
+                threshold_key: None,
+                threshold_integer: true,
             }],
             fallback: None,
             modifiers: None,
@@ -224,6 +226,7 @@ mod tests {
             pause_scale_in: false,
             pause_scale_out: false,
             force_activation: false,
+            status: None,
         });
         s
     }

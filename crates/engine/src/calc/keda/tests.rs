@@ -25,6 +25,8 @@ fn trigger(index: usize, name: &str, value: TriggerValue) -> Trigger {
         value,
         active_value: None,
         failures: 0,
+        threshold_key: Some("threshold".into()),
+        threshold_integer: false,
     }
 }
 
@@ -47,6 +49,7 @@ fn input(triggers: Vec<Trigger>) -> KedaInput {
         pause_scale_in: false,
         pause_scale_out: false,
         force_activation: false,
+        status: None,
     }
 }
 
@@ -304,4 +307,13 @@ fn exactly_at_zero_with_min_and_no_idle_active_sets_min() {
     let mut k = value(50.0);
     k.min_replica_count = Some(4);
     assert_eq!(decide(&k, 0, 0, NOW).scale_to, Some(4));
+}
+
+#[test]
+fn the_fallback_value_multiplies_in_gos_order() {
+    // doFallback: int64(normalisationValue*1000*replicas). 0.7 × 1000 × 3 = 2100, where
+    // 0.7 × 3 × 1000 would truncate to 2099.
+    let (milli, replicas) = fallback_value(FallbackBehavior::Static, 3, 1, 1, false, 0.7).unwrap();
+    assert_eq!((milli, replicas), (2100, 3.0));
+    assert_eq!(truncate_milli(0.7 * 3.0), 2099);
 }
