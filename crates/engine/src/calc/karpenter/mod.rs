@@ -4,9 +4,11 @@
 //! Mirrors kubernetes-sigs/karpenter `pkg/scheduling` (requirements), `pkg/controllers/
 //! provisioning/scheduling` (the scheduler, NodeClaims, topology, preferences, queue),
 //! `pkg/cloudprovider` (price order, `minValues`, `Truncate`) and the AWS provider's launch
-//! choice. Files, lowest first: requirements, catalog, pod, topology, nodeclaim, scheduler.
+//! choice. Files, lowest first: requirements, catalog, pod, topology, nodeclaim, scheduler,
+//! consolidation (`pkg/controllers/disruption`: what goes when the load drops).
 
 pub mod catalog;
+pub mod consolidation;
 pub mod fake;
 pub mod nodeclaim;
 pub mod pod;
