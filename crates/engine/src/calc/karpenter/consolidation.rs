@@ -28,6 +28,8 @@ pub struct ClusterNode {
     pub instance_type: String,
     pub zone: String,
     pub capacity_type: String,
+    /// Labels the node carries beyond its NodePool's and instance type's.
+    pub labels: Vec<(String, String)>,
     /// The node's allocatable when it differs from its instance type's (`None`: the type's).
     pub allocatable: Option<Res>,
     /// What its DaemonSet pods request (they stay with the node).
@@ -225,6 +227,7 @@ fn sort_candidates(cands: &mut [Candidate]) {
 /// single-valued requirements, its zone and capacity type.
 fn node_labels(np: &NodePool, it: &Item, n: &ClusterNode) -> Vec<(String, String)> {
     let mut labels: BTreeMap<String, String> = np.labels.iter().cloned().collect();
+    labels.extend(n.labels.iter().cloned());
     for (k, r) in &it.requirements.0 {
         if r.operator() == Operator::In
             && r.len() == 1
@@ -745,6 +748,7 @@ pub fn apply(nodes: &[ClusterNode], cmd: &Command, n: usize) -> Vec<ClusterNode>
             instance_type: l.instance_type.clone(),
             zone: l.zone.clone(),
             capacity_type: l.capacity_type.clone(),
+            labels: Vec::new(),
             allocatable: None,
             daemon_requests: r.daemon_requests.clone(),
             pods: (cmd.moves.iter())
@@ -828,6 +832,7 @@ mod tests {
             instance_type: it.into(),
             zone: "test-zone-1".into(),
             capacity_type: ct.into(),
+            labels: Vec::new(),
             allocatable: None,
             daemon_requests: Res::new(),
             pods,

@@ -38,6 +38,7 @@ pub fn nodes_of(catalog: &[catalog::Item], results: &Results) -> Vec<ClusterNode
             instance_type: l.instance_type,
             zone: l.zone,
             capacity_type: l.capacity_type,
+            labels: Vec::new(),
             allocatable: None,
             daemon_requests,
             pods: (c.pods.iter())
