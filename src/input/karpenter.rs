@@ -286,9 +286,10 @@ fn disruption(file: &str, i: usize, v: Option<&Value>) -> Result<Disruption, Inp
             Some("WhenEmpty") => ConsolidationPolicy::WhenEmpty,
             Some("WhenEmptyOrUnderutilized") => ConsolidationPolicy::WhenEmptyOrUnderutilized,
             _ => {
+                let found = scalar(p).unwrap_or_default();
                 return Err(InputError::new(
                     file,
-                    format!("found {p:?}, expected WhenEmpty or WhenEmptyOrUnderutilized"),
+                    format!("found {found:?}, expected WhenEmpty or WhenEmptyOrUnderutilized"),
                 )
                 .field(at("consolidationPolicy")));
             }

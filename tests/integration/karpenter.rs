@@ -130,6 +130,14 @@ fn bad_nodepools_and_catalogs_are_input_errors_naming_file_and_field() {
         "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  template:\n    spec:\n      requirements:\n        - {key: k, operator: Within, values: [x]}\n",
     );
     let bad_yaml = write("bad.yaml", "kind: NodePool\n  metadata: [\n");
+    let bad_policy = write(
+        "bad-policy.yaml",
+        "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  disruption:\n    consolidationPolicy: Balanced\n",
+    );
+    let bad_budget = write(
+        "bad-budget.yaml",
+        "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  disruption:\n    consolidateAfter: 30s\n    budgets:\n      - nodes: 120%\n",
+    );
     let bad_catalog = write(
         "types.json",
         "[{\"name\": \"x\", \"resources\": {\"cpu\": \"2\"}}]",
@@ -144,6 +152,18 @@ fn bad_nodepools_and_catalogs_are_input_errors_naming_file_and_field() {
         (
             vec!["--nodepool", bad_yaml.as_str()],
             format!("{bad_yaml}:2"),
+        ),
+        (
+            vec!["--nodepool", bad_policy.as_str()],
+            format!(
+                "{bad_policy}: [0].spec.disruption.consolidationPolicy: found \"Balanced\", expected WhenEmpty or WhenEmptyOrUnderutilized"
+            ),
+        ),
+        (
+            vec!["--nodepool", bad_budget.as_str()],
+            format!(
+                "{bad_budget}: [0].spec.disruption.budgets[0].nodes: found \"120%\", expected a node count (3) or a percentage (10%)"
+            ),
         ),
         (
             vec![
