@@ -141,3 +141,40 @@ pub fn consolidate(
     report.cost_per_hour_after_consolidation =
         Some(done.nodes.iter().map(|n| price(&catalog, n)).sum::<f64>() + 0.0);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(name: &str, pods: usize) -> ClusterNode {
+        ClusterNode {
+            name: name.into(),
+            node_pool: "default".into(),
+            instance_type: "t".into(),
+            zone: "z".into(),
+            capacity_type: "on-demand".into(),
+            labels: Vec::new(),
+            allocatable: None,
+            daemon_requests: catalog::Res::new(),
+            pods: (0..pods)
+                .map(|i| Pod {
+                    name: format!("{name}-{i}"),
+                    group: 0,
+                    requests: catalog::Res::new(),
+                    constraints: Default::default(),
+                })
+                .collect(),
+            since_pod_change_s: 0,
+        }
+    }
+
+    #[test]
+    fn the_replicaset_removes_pods_from_the_most_crowded_node_first() {
+        let mut nodes = vec![node("a", 2), node("b", 5), node("c", 3)];
+        remove_pods(&mut nodes, 6);
+        let left: Vec<usize> = nodes.iter().map(|n| n.pods.len()).collect();
+        // Ranks are counted once: b's 5 pods go first, then the newest of c's 3.
+        assert_eq!(left, vec![2, 0, 2]);
+        assert_eq!(nodes[2].pods[1].name, "c-1");
+    }
+}
