@@ -101,10 +101,21 @@ fn node_pool(v: &Value) -> NodePool {
                 "WhenEmpty" => ConsolidationPolicy::WhenEmpty,
                 _ => ConsolidationPolicy::WhenEmptyOrUnderutilized,
             },
-            consolidate_after_s: (after != "Never")
-                .then(|| after.trim_end_matches('s').parse().expect("seconds")),
+            consolidate_after_s: (after != "Never").then(|| seconds(after)),
             budgets,
         },
+    }
+}
+
+/// `0s`, `1m`, `2h` as seconds.
+fn seconds(d: &str) -> i64 {
+    let (n, unit) = d.split_at(d.len() - 1);
+    let n: i64 = n.parse().expect("a duration");
+    match unit {
+        "s" => n,
+        "m" => n * 60,
+        "h" => n * 3600,
+        _ => panic!("duration unit {unit}"),
     }
 }
 
@@ -194,7 +205,10 @@ fn nodes(inputs: &Value, items: &[Item]) -> Vec<ClusterNode> {
                 allocatable: res(spec.get("allocatable")),
                 daemon_requests: Res::new(),
                 pods: pods(spec, &mut next_pod),
-                since_pod_change_s: 0,
+                since_pod_change_s: spec
+                    .get("sincePodChange")
+                    .and_then(Value::as_str)
+                    .map_or(0, seconds),
             });
         }
     }

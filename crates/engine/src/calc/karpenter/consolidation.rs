@@ -248,9 +248,18 @@ fn pods_requests(pods: &[Pod]) -> Res {
         .fold(Res::new(), |acc, p| merge(&acc, &p.requests))
 }
 
+// Port of IsUnderConsolidateAfter (pkg/utils/disruption): a nonzero `consolidateAfter` not yet
+// elapsed since the node's last pod event; `Never` and `0s` never are.
+fn under_consolidate_after(np: Option<&NodePool>, n: &ClusterNode) -> bool {
+    (np.and_then(|p| p.disruption.consolidate_after_s))
+        .is_some_and(|d| d > 0 && n.since_pod_change_s < d)
+}
+
 // Port of SimulateScheduling (helpers.go): the candidates' pods are Pending, every other node
 // is an existing node (sorted by name, `sortExistingNodes`), and the provisioning scheduler
-// places them; no second packer.
+// places them; no second packer. A node under its `consolidateAfter` window takes no moved pod
+// (`IsConsolidationSimulation`, Scheduler.add's `isUnderConsolidateAfter` check), so it is left
+// out of the existing nodes.
 fn simulate(c: &Cluster<'_>, cands: &[&Candidate]) -> Results {
     let chosen: Vec<usize> = cands.iter().map(|x| x.node).collect();
     let mut existing: Vec<ExistingNode> = Vec::new();
@@ -261,6 +270,9 @@ fn simulate(c: &Cluster<'_>, cands: &[&Candidate]) -> Results {
         .filter(|(i, _)| !chosen.contains(i))
     {
         let np = c.node_pools.iter().find(|p| p.name == n.node_pool);
+        if under_consolidate_after(np, n) {
+            continue;
+        }
         let it = c.catalog.iter().find(|it| it.name == n.instance_type);
         let labels = match (np, it) {
             (Some(np), Some(it)) => node_labels(np, it, n),
@@ -848,6 +860,25 @@ mod tests {
             nodes,
             spot_to_spot: false,
         })
+    }
+
+    #[test]
+    fn a_node_under_its_consolidate_after_window_takes_no_moved_pod() {
+        let catalog = fake::instance_types(4);
+        let mut np = pool(BudgetNodes::Percent(100));
+        np.disruption.consolidate_after_s = Some(60);
+        let mut fresh = node("a", "fake-it-3", "on-demand", pods(2, 1500));
+        fresh.since_pod_change_s = 10;
+        let nodes = vec![
+            fresh.clone(),
+            node("b", "fake-it-3", "on-demand", pods(1, 500)),
+        ];
+        let cmd = once(&np, &catalog, nodes).command.expect("a replace");
+        assert!(cmd.replacement.is_some(), "b's pod may not move onto a");
+        fresh.since_pod_change_s = 60;
+        let nodes = vec![fresh, node("b", "fake-it-3", "on-demand", pods(1, 500))];
+        let cmd = once(&np, &catalog, nodes).command.expect("a delete");
+        assert_eq!(cmd.moves[0].1.as_deref(), Some("a"));
     }
 
     #[test]
