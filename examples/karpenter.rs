@@ -95,6 +95,7 @@ fn solve(source: &str, types: Vec<InstanceType>) {
             taints: Vec::new(),
             limits: None,
             node_class: "default".into(),
+            disruption: Default::default(),
         }],
         instance_types: types,
         catalog_source: source.into(),

@@ -9,8 +9,9 @@ use crate::input::aws_catalog::{self, AmiFamily, ProviderOptions};
 use crate::input::inputs::{KarpenterTexts, Text};
 use crate::quantity::parse_milli;
 use crate::scenario::karpenter::{
-    EvictionThreshold, InstanceType, KarpenterInput, KubeletConfig, KubeletSettings, NodePool,
-    Offering, PendingGroup, PodConstraints, SelectorRequirement, TopologySpread,
+    Budget, BudgetNodes, ConsolidationPolicy, Disruption, EvictionThreshold, InstanceType,
+    KarpenterInput, KubeletConfig, KubeletSettings, NodePool, Offering, PendingGroup,
+    PodConstraints, SelectorRequirement, TopologySpread,
 };
 use crate::scenario::node_groups::{Taint, Toleration};
 use crate::scenario::{Capacity, Resources};
@@ -268,6 +269,109 @@ fn node_pool(file: &str, i: usize, doc: &Value) -> Result<NodePool, InputError> 
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string(),
+        disruption: disruption(file, i, get(doc, &["spec", "disruption"]))?,
+    })
+}
+
+/// `spec.disruption`: consolidationPolicy, consolidateAfter, budgets; absent fields take the
+/// API's defaults (`WhenEmptyOrUnderutilized`, `0s`, `nodes: 10%`).
+fn disruption(file: &str, i: usize, v: Option<&Value>) -> Result<Disruption, InputError> {
+    let at = |f: &str| format!("[{i}].spec.disruption.{f}");
+    let mut out = Disruption::default();
+    let Some(v) = v.filter(|v| !v.is_null()) else {
+        return Ok(out);
+    };
+    if let Some(p) = get(v, &["consolidationPolicy"]).filter(|p| !p.is_null()) {
+        out.consolidation_policy = match p.as_str() {
+            Some("WhenEmpty") => ConsolidationPolicy::WhenEmpty,
+            Some("WhenEmptyOrUnderutilized") => ConsolidationPolicy::WhenEmptyOrUnderutilized,
+            _ => {
+                let found = scalar(p).unwrap_or_default();
+                return Err(InputError::new(
+                    file,
+                    format!("found {found:?}, expected WhenEmpty or WhenEmptyOrUnderutilized"),
+                )
+                .field(at("consolidationPolicy")));
+            }
+        };
+    }
+    if let Some(a) = get(v, &["consolidateAfter"]).filter(|a| !a.is_null()) {
+        let text = scalar(a).unwrap_or_default();
+        out.consolidate_after_s = if text == "Never" {
+            None
+        } else {
+            let d = crate::time::Duration::parse(&text)
+                .ok()
+                .filter(|d| d.0 >= 0)
+                .ok_or_else(|| {
+                    InputError::new(
+                        file,
+                        format!("found {text:?}, expected a duration (30s, 5m) or Never"),
+                    )
+                    .field(at("consolidateAfter"))
+                })?;
+            Some(d.0 / 1000)
+        };
+    }
+    if let Some(list) = get(v, &["budgets"]).filter(|b| !b.is_null()) {
+        let items = list.as_sequence().ok_or_else(|| {
+            InputError::new(file, "found a non-list, expected a list of budgets")
+                .field(at("budgets"))
+        })?;
+        out.budgets = (items.iter().enumerate())
+            .map(|(j, b)| budget(file, &at(&format!("budgets[{j}]")), b))
+            .collect::<Result<_, _>>()?;
+    }
+    Ok(out)
+}
+
+/// One `budgets[]` entry: `nodes` (a count or a percentage), `reasons`, `schedule`.
+fn budget(file: &str, field: &str, b: &Value) -> Result<Budget, InputError> {
+    let text = get(b, &["nodes"]).and_then(scalar).unwrap_or_default();
+    let bad = || {
+        InputError::new(
+            file,
+            format!("found {text:?}, expected a node count (3) or a percentage (10%)"),
+        )
+        .field(format!("{field}.nodes"))
+    };
+    let nodes = match text.strip_suffix('%') {
+        Some(p) => BudgetNodes::Percent(
+            p.parse()
+                .ok()
+                .filter(|p| (0..=100).contains(p))
+                .ok_or_else(bad)?,
+        ),
+        None => BudgetNodes::Count(
+            text.parse()
+                .ok()
+                .filter(|n: &i64| *n >= 0)
+                .ok_or_else(bad)?,
+        ),
+    };
+    let reasons = match get(b, &["reasons"]).filter(|r| !r.is_null()) {
+        None => None,
+        Some(r) => {
+            let list: Vec<String> = (r.as_sequence().into_iter().flatten())
+                .filter_map(scalar)
+                .collect();
+            if let Some(x) = list
+                .iter()
+                .find(|x| !["Empty", "Underutilized", "Drifted"].contains(&x.as_str()))
+            {
+                return Err(InputError::new(
+                    file,
+                    format!("found reason {x:?}, expected Empty, Underutilized or Drifted"),
+                )
+                .field(format!("{field}.reasons")));
+            }
+            Some(list)
+        }
+    };
+    Ok(Budget {
+        nodes,
+        reasons,
+        schedule: get(b, &["schedule"]).and_then(scalar),
     })
 }
 

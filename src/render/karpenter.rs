@@ -2,7 +2,7 @@
 //! requests, what launches at what price), the cost, the cause in words, and Karpenter's reason
 //! for every pod left Pending.
 
-use crate::report::karpenter::{KarpenterReport, NodeClaimReport};
+use crate::report::karpenter::{ConsolidationCommand, KarpenterReport, NodeClaimReport};
 
 fn claim_text(c: &NodeClaimReport) -> String {
     let launched = match &c.launched {
@@ -36,6 +36,76 @@ fn claim_text(c: &NodeClaimReport) -> String {
     )
 }
 
+fn command_text(c: &ConsolidationCommand) -> String {
+    let method = match c.method.as_str() {
+        "empty" => "empty-node consolidation",
+        "multi" => "multi-node consolidation",
+        _ => "single-node consolidation",
+    };
+    let what = match &c.replacement {
+        Some(r) => format!(
+            "replace {} (${:.3}/h) with one {} {} in {} (${:.3}/h)",
+            c.nodes_removed.join(", "),
+            c.price_before,
+            r.instance_type,
+            r.capacity_type,
+            r.zone,
+            c.price_after
+        ),
+        None => format!(
+            "delete {} (${:.3}/h)",
+            c.nodes_removed.join(", "),
+            c.price_before
+        ),
+    };
+    format!(
+        "{method} ({}): {what}; {} pod(s) move, saves ${:.3}/h",
+        c.reason,
+        c.pods_moved,
+        c.price_before - c.price_after
+    )
+}
+
+/// The scale-down rows: the NodeClaims before, each consolidation command, what stays and why.
+fn consolidation_rows(k: &KarpenterReport) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for n in &k.existing_node_claims {
+        rows.push(vec![
+            "running".to_string(),
+            format!(
+                "{} ({} {}, ${:.3}/h): {} pod(s) left after the scale-down",
+                n.name, n.instance_type, n.capacity_type, n.price_per_hour, n.pods
+            ),
+        ]);
+    }
+    for (i, c) in k.consolidation.iter().enumerate() {
+        rows.push(vec![format!("consolidation {}", i + 1), command_text(c)]);
+    }
+    if let Some(after) = k.cost_per_hour_after_consolidation {
+        let before: f64 = k
+            .existing_node_claims
+            .iter()
+            .map(|n| n.price_per_hour)
+            .sum();
+        let what = if k.consolidation.is_empty() {
+            "nothing consolidates".to_string()
+        } else {
+            format!("{} command(s)", k.consolidation.len())
+        };
+        rows.push(vec![
+            "consolidated".to_string(),
+            format!("{what}: ${before:.3}/h → ${after:.3}/h"),
+        ]);
+    }
+    for n in &k.not_consolidated {
+        rows.push(vec![
+            "why kept".to_string(),
+            format!("{}: {}", n.node, n.reason),
+        ]);
+    }
+    rows
+}
+
 /// The rows under the Nodes section's pod request.
 pub(crate) fn rows(k: &KarpenterReport) -> Vec<Vec<String>> {
     let mut rows = vec![
@@ -58,6 +128,11 @@ pub(crate) fn rows(k: &KarpenterReport) -> Vec<Vec<String>> {
         rows.push(vec![format!("nodeclaim {}", i + 1), claim_text(c)]);
     }
     let pending: i64 = k.unschedulable.iter().map(|u| u.pods).sum();
+    let scale_down = !k.existing_node_claims.is_empty() && k.pending_pods == 0;
+    if scale_down {
+        rows.extend(consolidation_rows(k));
+        return rows;
+    }
     rows.push(vec![
         "karpenter".to_string(),
         format!(
@@ -76,5 +151,6 @@ pub(crate) fn rows(k: &KarpenterReport) -> Vec<Vec<String>> {
             format!("{} pod(s): {}", u.pods, u.reason),
         ]);
     }
+    rows.extend(consolidation_rows(k));
     rows
 }

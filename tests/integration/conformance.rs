@@ -8,6 +8,7 @@
 mod aws_instancetype;
 mod expander;
 mod karpenter;
+mod karpenter_consolidation;
 mod normalization;
 mod replica;
 
@@ -40,8 +41,8 @@ const SKIPS: &[(&str, &str)] = &[
     ),
 ];
 
-/// How many vectors the files hold (README: 100 + 96 + 51 + 41 + 61).
-const EXPECTED_VECTORS: usize = 349;
+/// How many vectors the files hold (README: 100 + 96 + 51 + 41 + 61 + 20).
+const EXPECTED_VECTORS: usize = 369;
 
 /// Runs one vector of a file.
 type Runner = fn(&Value) -> Check;
@@ -144,12 +145,13 @@ fn run_one(run: Runner, vector: &Value) -> Check {
 
 fn run_suite() -> Summary {
     let mut summary = Summary::default();
-    let files: [(&str, Runner); 5] = [
+    let files: [(&str, Runner); 6] = [
         ("replica_calculator.json", replica::run),
         ("normalization.json", normalization::run),
         ("cluster_autoscaler.json", expander::run),
         ("aws_instancetype.json", aws_instancetype::run),
         ("karpenter.json", karpenter::run),
+        ("karpenter_consolidation.json", karpenter_consolidation::run),
     ];
     for (file, run) in files {
         for vector in load(file) {
@@ -228,15 +230,17 @@ fn the_fixtures_hold_every_upstream_case_once() {
     let autoscaler = load("cluster_autoscaler.json");
     let aws = load("aws_instancetype.json");
     let karpenter = load("karpenter.json");
+    let consolidation = load("karpenter_consolidation.json");
     assert_eq!(
         (
             replica.len(),
             normalization.len(),
             autoscaler.len(),
             aws.len(),
-            karpenter.len()
+            karpenter.len(),
+            consolidation.len()
         ),
-        (100, 96, 51, 41, 61)
+        (100, 96, 51, 41, 61, 20)
     );
     let mut ids: Vec<&str> = replica
         .iter()
@@ -244,6 +248,7 @@ fn the_fixtures_hold_every_upstream_case_once() {
         .chain(&autoscaler)
         .chain(&aws)
         .chain(&karpenter)
+        .chain(&consolidation)
         .map(|v| text(v, "id"))
         .collect();
     ids.sort_unstable();

@@ -130,6 +130,14 @@ fn bad_nodepools_and_catalogs_are_input_errors_naming_file_and_field() {
         "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  template:\n    spec:\n      requirements:\n        - {key: k, operator: Within, values: [x]}\n",
     );
     let bad_yaml = write("bad.yaml", "kind: NodePool\n  metadata: [\n");
+    let bad_policy = write(
+        "bad-policy.yaml",
+        "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  disruption:\n    consolidationPolicy: Balanced\n",
+    );
+    let bad_budget = write(
+        "bad-budget.yaml",
+        "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  disruption:\n    consolidateAfter: 30s\n    budgets:\n      - nodes: 120%\n",
+    );
     let bad_catalog = write(
         "types.json",
         "[{\"name\": \"x\", \"resources\": {\"cpu\": \"2\"}}]",
@@ -144,6 +152,18 @@ fn bad_nodepools_and_catalogs_are_input_errors_naming_file_and_field() {
         (
             vec!["--nodepool", bad_yaml.as_str()],
             format!("{bad_yaml}:2"),
+        ),
+        (
+            vec!["--nodepool", bad_policy.as_str()],
+            format!(
+                "{bad_policy}: [0].spec.disruption.consolidationPolicy: found \"Balanced\", expected WhenEmpty or WhenEmptyOrUnderutilized"
+            ),
+        ),
+        (
+            vec!["--nodepool", bad_budget.as_str()],
+            format!(
+                "{bad_budget}: [0].spec.disruption.budgets[0].nodes: found \"120%\", expected a node count (3) or a percentage (10%)"
+            ),
         ),
         (
             vec![
@@ -224,4 +244,85 @@ fn the_worked_example_packs_into_one_m5_8xlarge_from_the_built_in_catalog() {
         table.contains("3 × m5.2xlarge would cost $0.384/h less"),
         "{table}"
     );
+}
+
+/// The worked example's second half: the HPA drops to 10 pods (40 pods at 62m of a 500m
+/// request, a 50 % target), the m5.8xlarge of the 40-pod answer keeps 10 pods, and Karpenter's
+/// single-node consolidation replaces it with one m5.2xlarge.
+#[test]
+fn the_worked_example_scaled_down_to_10_pods_consolidates_to_one_m5_2xlarge() {
+    let dir = "fixtures/karpenter/worked";
+    let (hpa, pods, nodepool) = (
+        format!("{dir}/hpa.yaml"),
+        format!("{dir}/pods-low.csv"),
+        format!("{dir}/nodepool-m5.yaml"),
+    );
+    let args = [
+        "--hpa",
+        &hpa,
+        "--pods",
+        &pods,
+        "--nodepool",
+        &nodepool,
+        "--daemonset-requests",
+        "cpu=300m,memory=384Mi",
+        "--now",
+        NOW,
+    ];
+    let mut json_args = args.to_vec();
+    json_args.extend(["-o", "json"]);
+    let report = Test::new().args(&json_args).schema("report").json();
+    assert_eq!(report["desiredReplicas"], 10);
+    let k = &report["nodes"]["karpenter"];
+    let existing = &k["existingNodeClaims"];
+    assert_eq!(existing.as_array().map(Vec::len), Some(1), "{k}");
+    assert_eq!(existing[0]["instanceType"], "m5.8xlarge");
+    assert_eq!(existing[0]["pods"], 10);
+    let c = &k["consolidation"];
+    assert_eq!(c.as_array().map(Vec::len), Some(1), "{k}");
+    assert_eq!(c[0]["method"], "single");
+    assert_eq!(c[0]["decision"], "replace");
+    assert_eq!(c[0]["nodesRemoved"][0], "m5-1");
+    assert_eq!(c[0]["replacement"]["instanceType"], "m5.2xlarge");
+    assert_eq!(c[0]["priceBefore"], 1.536);
+    assert_eq!(c[0]["priceAfter"], 0.384);
+    assert_eq!(c[0]["podsMoved"], 10);
+    assert_eq!(k["costPerHourAfterConsolidation"], 0.384);
+    let o = hpacalc(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    snapbox::assert_data_eq!(
+        stdout(&o),
+        snapbox::file!["snapshots/worked-karpenter-scale-down.txt"]
+    );
+}
+
+/// `consolidateAfter: Never` turns consolidation off: the scale-down leaves the m5.8xlarge and
+/// says why, with Karpenter's own event message.
+#[test]
+fn consolidate_after_never_keeps_the_node_and_says_why() {
+    let dir = crate::support::Scratch::new("karpenter-never");
+    let np = std::fs::read_to_string("fixtures/karpenter/worked/nodepool-m5.yaml")
+        .expect("fixture")
+        + "  disruption:\n    consolidateAfter: Never\n";
+    let path = dir.0.join("np.yaml");
+    std::fs::write(&path, np).expect("scratch file");
+    let report = json_output(&[
+        "--hpa",
+        "fixtures/karpenter/worked/hpa.yaml",
+        "--pods",
+        "fixtures/karpenter/worked/pods-low.csv",
+        "--nodepool",
+        path.to_str().expect("utf-8 path"),
+        "--daemonset-requests",
+        "cpu=300m,memory=384Mi",
+        "--now",
+        NOW,
+    ]);
+    let k = &report["nodes"]["karpenter"];
+    assert!(k.get("consolidation").is_none(), "{k}");
+    assert_eq!(
+        k["notConsolidated"][0]["reason"],
+        "NodePool \"m5\" has consolidation disabled"
+    );
+    assert_eq!(k["costPerHourAfterConsolidation"], 1.536);
 }

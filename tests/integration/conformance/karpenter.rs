@@ -184,6 +184,7 @@ fn node_pool(v: &Value) -> NodePool {
         .collect(),
         limits,
         node_class: "default".into(),
+        disruption: Default::default(),
     }
 }
 

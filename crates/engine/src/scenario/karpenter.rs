@@ -135,6 +135,59 @@ pub struct NodePool {
     pub limits: Option<Resources>,
     /// `spec.template.spec.nodeClassRef.name`.
     pub node_class: String,
+    /// `spec.disruption`: what consolidation may do with this NodePool's nodes.
+    pub disruption: Disruption,
+}
+
+/// `spec.disruption.consolidationPolicy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ConsolidationPolicy {
+    /// Only empty nodes go (the Emptiness method).
+    WhenEmpty,
+    /// Empty nodes go, and underutilized ones are deleted or replaced (the default).
+    #[default]
+    WhenEmptyOrUnderutilized,
+}
+
+/// `spec.disruption.budgets[].nodes`: a count or a percentage of the NodePool's nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BudgetNodes {
+    Count(i64),
+    Percent(i64),
+}
+
+/// One `spec.disruption.budgets[]` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Budget {
+    pub nodes: BudgetNodes,
+    /// `reasons` (`Empty`, `Underutilized`, `Drifted`); `None` applies to every reason.
+    pub reasons: Option<Vec<String>>,
+    /// `schedule` (cron) and `duration` as written; a scheduled budget is taken as active.
+    pub schedule: Option<String>,
+}
+
+/// `spec.disruption` of a NodePool. The default is upstream's: `WhenEmptyOrUnderutilized`,
+/// `consolidateAfter: 0s`, one budget of `nodes: 10%`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Disruption {
+    pub consolidation_policy: ConsolidationPolicy,
+    /// `consolidateAfter` in seconds; `None` is `Never` (consolidation disabled).
+    pub consolidate_after_s: Option<i64>,
+    pub budgets: Vec<Budget>,
+}
+
+impl Default for Disruption {
+    fn default() -> Self {
+        Disruption {
+            consolidation_policy: ConsolidationPolicy::default(),
+            consolidate_after_s: Some(0),
+            budgets: vec![Budget {
+                nodes: BudgetNodes::Percent(10),
+                reasons: None,
+                schedule: None,
+            }],
+        }
+    }
 }
 
 /// What Karpenter's provisioner is asked: the NodePools, the catalog, the DaemonSets and the

@@ -4,13 +4,16 @@
 //! Mirrors kubernetes-sigs/karpenter `pkg/scheduling` (requirements), `pkg/controllers/
 //! provisioning/scheduling` (the scheduler, NodeClaims, topology, preferences, queue),
 //! `pkg/cloudprovider` (price order, `minValues`, `Truncate`) and the AWS provider's launch
-//! choice. Files, lowest first: requirements, catalog, pod, topology, nodeclaim, scheduler.
+//! choice. Files, lowest first: requirements, catalog, pod, topology, nodeclaim, scheduler,
+//! consolidation (`pkg/controllers/disruption`: what goes when the load drops).
 
 pub mod catalog;
+pub mod consolidation;
 pub mod fake;
 pub mod nodeclaim;
 pub mod pod;
 pub mod requirements;
+pub mod scale_down;
 pub mod scheduler;
 pub mod topology;
 
@@ -47,6 +50,19 @@ pub fn pods_of(groups: &[PendingGroup]) -> Vec<pod::Pod> {
     out
 }
 
+/// The DaemonSets of the input: one overhead group (`--daemonset-requests` has no constraints).
+pub fn daemons(input: &KarpenterInput) -> Vec<Daemon> {
+    if input.daemonsets == Default::default() {
+        return Vec::new();
+    }
+    let mut requests = pod_requests(&input.daemonsets.resources);
+    requests.insert("pods".into(), input.daemonsets.pods.saturating_mul(1000));
+    vec![Daemon {
+        requests,
+        constraints: Default::default(),
+    }]
+}
+
 /// One solve of the input's pods (`count` new pods of the workload's shape) over new NodeClaims.
 pub fn solve(input: &KarpenterInput, count: i64) -> (Vec<Item>, Results) {
     let catalog: Vec<Item> = input
@@ -58,16 +74,7 @@ pub fn solve(input: &KarpenterInput, count: i64) -> (Vec<Item>, Results) {
         count,
         ..input.pod.clone()
     };
-    let daemons: Vec<Daemon> = if input.daemonsets == Default::default() {
-        Vec::new()
-    } else {
-        let mut requests = pod_requests(&input.daemonsets.resources);
-        requests.insert("pods".into(), input.daemonsets.pods.saturating_mul(1000));
-        vec![Daemon {
-            requests,
-            constraints: Default::default(),
-        }]
-    };
+    let daemons = daemons(input);
     let results = scheduler::solve(Problem {
         node_pools: &input.node_pools,
         catalog: &catalog,
@@ -215,18 +222,34 @@ pub fn report(input: &KarpenterInput, count: i64) -> KarpenterReport {
             .collect(),
         skipped_node_pools: results.skipped_pools.clone(),
         pending_pods: count,
-        cost_per_hour: claims.iter().filter_map(|c| c.price_per_hour).sum(),
+        cost_per_hour: claims.iter().filter_map(|c| c.price_per_hour).sum::<f64>() + 0.0,
         node_claims: claims,
         unschedulable,
         explanation,
+        existing_node_claims: Vec::new(),
+        consolidation: Vec::new(),
+        not_consolidated: Vec::new(),
+        cost_per_hour_after_consolidation: None,
     }
 }
 
 /// The nodes consequence of going from `current` to `desired` pods with Karpenter: the new pods
-/// are Pending (existing nodes are taken as full) and the scheduler opens NodeClaims for them.
+/// are Pending (existing nodes are taken as full) and the scheduler opens NodeClaims for them;
+/// on a scale-down, the NodeClaims of the current count lose the removed pods and Karpenter's
+/// consolidation runs over them.
 pub fn nodes_report(input: &KarpenterInput, current: i32, desired: i32) -> NodesReport {
-    let new_pods = (i64::from(desired.max(0)) - i64::from(current.max(0))).max(0);
-    let k = report(input, new_pods);
+    let (current, desired) = (i64::from(current.max(0)), i64::from(desired.max(0)));
+    let new_pods = (desired - current).max(0);
+    let mut k = report(input, new_pods);
+    if desired < current {
+        scale_down::consolidate(input, &daemons(input), current, desired, &mut k);
+    }
+    let existing = i64::try_from(k.existing_node_claims.len()).unwrap_or(i64::MAX);
+    let removed: i64 = (k.consolidation.iter())
+        .map(|c| {
+            i64::try_from(c.nodes_removed.len()).unwrap_or(0) - i64::from(c.replacement.is_some())
+        })
+        .sum();
     let unschedulable: i64 = k.unschedulable.iter().map(|u| u.pods).sum();
     let to_add = i64::try_from(k.node_claims.len()).unwrap_or(i64::MAX);
     let first = k.node_claims.first();
@@ -241,8 +264,8 @@ pub fn nodes_report(input: &KarpenterInput, current: i32, desired: i32) -> Nodes
         pod_request_source: input.pod_request_source.clone(),
         pods_per_node: first.map_or(0, |c| c.pods),
         limiting_resource: "the NodeClaim's instance types".into(),
-        existing: 0,
-        needed: to_add,
+        existing,
+        needed: existing - removed + to_add,
         to_add,
         pending_pods: new_pods,
         unschedulable_pods: unschedulable,

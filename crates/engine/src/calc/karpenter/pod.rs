@@ -8,7 +8,7 @@ use crate::scenario::karpenter::{PodConstraints, SelectorRequirement};
 use crate::scenario::node_groups::{Taint, Toleration};
 
 /// One Pending pod.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Pod {
     pub name: String,
     /// Index of the pod's group (its workload).

@@ -465,6 +465,7 @@ mod tests {
             taints: Vec::new(),
             limits: None,
             node_class: "default".into(),
+            disruption: Default::default(),
         }
     }
 
