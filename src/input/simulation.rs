@@ -868,6 +868,7 @@ fn node_group(
         input,
         min,
         groups: None,
+        karpenter: None,
     }))
 }
 
@@ -914,5 +915,6 @@ fn several_groups(args: &SimSettings, text: &Text, pod_request: &Resources) -> R
         },
         min: 0,
         groups: Some(groups),
+        karpenter: None,
     })
 }
