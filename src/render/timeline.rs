@@ -151,14 +151,28 @@ pub fn table_with(sim: &Simulation, layout: Layout, rows_shown: Rows) -> String 
     if s.pod_termination_seconds > 0 {
         let _ = write!(timing, ", {}s to terminate", s.pod_termination_seconds);
     }
-    if let Some(n) = &s.nodes {
-        let _ = write!(
-            timing,
-            "; nodes hold {} pods, boot in {}, Cluster Autoscaler scan every {}s",
-            n.pods_per_node,
-            clock(n.node_startup_seconds),
-            n.ca_scan_interval_seconds
-        );
+    match s.nodes.as_ref().map(|n| (n, &n.karpenter)) {
+        Some((n, Some(k))) => {
+            let _ = write!(
+                timing,
+                "; Karpenter (NodePool {}) batches Pending pods ({}s idle, at most {}s), NodeClaims \
+                 Ready {} after launch, no consolidation",
+                k.node_pools.join(", "),
+                k.batch_idle_seconds,
+                k.batch_max_seconds,
+                clock(n.node_startup_seconds)
+            );
+        }
+        Some((n, None)) => {
+            let _ = write!(
+                timing,
+                "; nodes hold {} pods, boot in {}, Cluster Autoscaler scan every {}s",
+                n.pods_per_node,
+                clock(n.node_startup_seconds),
+                n.ca_scan_interval_seconds
+            );
+        }
+        None => {}
     }
     out.push_str(&wrap(&timing, width, ""));
     let mut model = Vec::new();
@@ -466,6 +480,9 @@ pub(crate) fn summary_lines(sim: &Simulation) -> Vec<String> {
             "node-seconds {node_seconds}; nodes: peak {peak}, final {last}"
         ));
     }
+    if let Some(cost) = m.node_cost {
+        lines.push(format!("NodeClaims: {}; cost ${cost:.3}", claims_text(sim)));
+    }
     let unit = load_unit(sim);
     if let (Some(peak), Some(syncs)) = (m.peak_unserved_load, m.unserved_syncs) {
         lines.push(format!(
@@ -662,4 +679,22 @@ mod tests {
         assert_eq!(milli_text("cpu", 6.0), "6");
         assert_eq!(milli_text("", 250.0), "250");
     }
+}
+
+/// Each NodeClaim of a run with Karpenter: `m5-2 m5.8xlarge on-demand $1.536/h (1:01, Ready
+/// 4:01)`, the start pods' ones `(at the start)`.
+fn claims_text(sim: &Simulation) -> String {
+    let each: Vec<String> = (sim.node_claims.iter())
+        .map(|c| {
+            let when = match (c.launched_at, c.ready_at) {
+                (Some(l), Some(r)) => format!("launched {}, Ready {}", clock(l), clock(r)),
+                _ => "at the start".to_string(),
+            };
+            format!(
+                "{} {} {} ${:.3}/h ({when})",
+                c.name, c.instance_type, c.capacity_type, c.price_per_hour
+            )
+        })
+        .collect();
+    each.join(", ")
 }
