@@ -679,6 +679,11 @@ fn open_form(out: &mut String, frame: &Frame) {
         ("hpa", "HPA manifest or ScaledObject", 8),
         ("load", "load CSV or a saved Prometheus answer", 5),
         ("actual", "actual replicas (optional)", 2),
+        (
+            "nodepool",
+            "Karpenter NodePool (optional; the built-in AWS catalog)",
+            4,
+        ),
     ] {
         text_area(out, id, label, rows, carried(id));
     }
