@@ -151,28 +151,8 @@ pub fn table_with(sim: &Simulation, layout: Layout, rows_shown: Rows) -> String 
     if s.pod_termination_seconds > 0 {
         let _ = write!(timing, ", {}s to terminate", s.pod_termination_seconds);
     }
-    match s.nodes.as_ref().map(|n| (n, &n.karpenter)) {
-        Some((n, Some(k))) => {
-            let _ = write!(
-                timing,
-                "; Karpenter (NodePool {}) batches Pending pods ({}s idle, at most {}s), NodeClaims \
-                 Ready {} after launch, no consolidation",
-                k.node_pools.join(", "),
-                k.batch_idle_seconds,
-                k.batch_max_seconds,
-                clock(n.node_startup_seconds)
-            );
-        }
-        Some((n, None)) => {
-            let _ = write!(
-                timing,
-                "; nodes hold {} pods, boot in {}, Cluster Autoscaler scan every {}s",
-                n.pods_per_node,
-                clock(n.node_startup_seconds),
-                n.ca_scan_interval_seconds
-            );
-        }
-        None => {}
+    if let Some(n) = &s.nodes {
+        timing.push_str(&node_timing(n));
     }
     out.push_str(&wrap(&timing, width, ""));
     let mut model = Vec::new();
@@ -697,4 +677,25 @@ fn claims_text(sim: &Simulation) -> String {
         })
         .collect();
     each.join(", ")
+}
+
+/// The node model's part of the timing line: Karpenter's batching and startup, or the node
+/// group's pods a node, startup and scan interval.
+fn node_timing(n: &crate::calc::simulate::NodeSettings) -> String {
+    match &n.karpenter {
+        Some(k) => format!(
+            "; Karpenter (NodePool {}) batches Pending pods ({}s idle, at most {}s), NodeClaims \
+             Ready {} after launch, no consolidation",
+            k.node_pools.join(", "),
+            k.batch_idle_seconds,
+            k.batch_max_seconds,
+            clock(n.node_startup_seconds)
+        ),
+        None => format!(
+            "; nodes hold {} pods, boot in {}, Cluster Autoscaler scan every {}s",
+            n.pods_per_node,
+            clock(n.node_startup_seconds),
+            n.ca_scan_interval_seconds
+        ),
+    }
 }
