@@ -607,6 +607,45 @@ pub fn scenario_list(scenarios: &[(&str, &str)], width: u16) -> String {
     out
 }
 
+/// Each NodeClaim of a run with Karpenter: `m5-2 m5.8xlarge on-demand $1.536/h (1:01, Ready
+/// 4:01)`, the start pods' ones `(at the start)`.
+fn claims_text(sim: &Simulation) -> String {
+    let each: Vec<String> = (sim.node_claims.iter())
+        .map(|c| {
+            let when = match (c.launched_at, c.ready_at) {
+                (Some(l), Some(r)) => format!("launched {}, Ready {}", clock(l), clock(r)),
+                _ => "at the start".to_string(),
+            };
+            format!(
+                "{} {} {} ${:.3}/h ({when})",
+                c.name, c.instance_type, c.capacity_type, c.price_per_hour
+            )
+        })
+        .collect();
+    each.join(", ")
+}
+
+/// The node model's part of the timing line: Karpenter's batching and startup, or the node
+/// group's pods a node, startup and scan interval.
+fn node_timing(n: &crate::calc::simulate::NodeSettings) -> String {
+    match &n.karpenter {
+        Some(k) => format!(
+            "; Karpenter (NodePool {}) batches Pending pods ({}s idle, at most {}s), NodeClaims \
+             Ready {} after launch, no consolidation",
+            k.node_pools.join(", "),
+            k.batch_idle_seconds,
+            k.batch_max_seconds,
+            clock(n.node_startup_seconds)
+        ),
+        None => format!(
+            "; nodes hold {} pods, boot in {}, Cluster Autoscaler scan every {}s",
+            n.pods_per_node,
+            clock(n.node_startup_seconds),
+            n.ca_scan_interval_seconds
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -658,44 +697,5 @@ mod tests {
         assert_eq!(milli_text("cpu", 2.4), "2400m");
         assert_eq!(milli_text("cpu", 6.0), "6");
         assert_eq!(milli_text("", 250.0), "250");
-    }
-}
-
-/// Each NodeClaim of a run with Karpenter: `m5-2 m5.8xlarge on-demand $1.536/h (1:01, Ready
-/// 4:01)`, the start pods' ones `(at the start)`.
-fn claims_text(sim: &Simulation) -> String {
-    let each: Vec<String> = (sim.node_claims.iter())
-        .map(|c| {
-            let when = match (c.launched_at, c.ready_at) {
-                (Some(l), Some(r)) => format!("launched {}, Ready {}", clock(l), clock(r)),
-                _ => "at the start".to_string(),
-            };
-            format!(
-                "{} {} {} ${:.3}/h ({when})",
-                c.name, c.instance_type, c.capacity_type, c.price_per_hour
-            )
-        })
-        .collect();
-    each.join(", ")
-}
-
-/// The node model's part of the timing line: Karpenter's batching and startup, or the node
-/// group's pods a node, startup and scan interval.
-fn node_timing(n: &crate::calc::simulate::NodeSettings) -> String {
-    match &n.karpenter {
-        Some(k) => format!(
-            "; Karpenter (NodePool {}) batches Pending pods ({}s idle, at most {}s), NodeClaims \
-             Ready {} after launch, no consolidation",
-            k.node_pools.join(", "),
-            k.batch_idle_seconds,
-            k.batch_max_seconds,
-            clock(n.node_startup_seconds)
-        ),
-        None => format!(
-            "; nodes hold {} pods, boot in {}, Cluster Autoscaler scan every {}s",
-            n.pods_per_node,
-            clock(n.node_startup_seconds),
-            n.ca_scan_interval_seconds
-        ),
     }
 }
