@@ -144,7 +144,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l load -d 'Lo
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scenario -d 'Run a built-in scenario (`--scenario list` names them); other flags change its settings' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l name -d 'Pick the HPA with this name when the manifest holds several' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l replicas -d 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)' -r
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l compare -d 'Another HPA manifest to run on the same load, cluster model and replay, side by side with --hpa (repeatable; `--what-if` after it changes that configuration only)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l compare -d 'Another HPA manifest to run on the same load, cluster model and replay, side by side with --hpa (repeatable; `--what-if` after it changes that configuration only); a file of NodePools instead runs --hpa with those NodePools in place of --nodepool\'s' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l what-if -d 'What if KEY were VALUE, for the --compare before it only (repeatable; KEY is a what-if flag or a controller flag without its dashes: set-request=app.cpu=250m, tolerance=0.05)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l set-request -d 'Give every container another request, `RESOURCE=QUANTITY` (cpu=250m, as `kubectl set resources --requests` does), or one container, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l set-limit -d 'Give every container (`RESOURCE=QUANTITY`) or one (`CONTAINER.RESOURCE=QUANTITY`) another limit (simulate: what a pod can use; repeatable)' -r
@@ -161,7 +161,7 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l html -d 'Al
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-request -d 'Each pod\'s request, e.g. cpu=500m,memory=256Mi (needed by Utilization targets; default: the target\'s pod template, when the --hpa file holds the target)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-startup -d 'From scheduling to Ready (default 15s)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-termination -d 'How long a deleted pod keeps its node room (default 0s)' -r
-complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-startup -d 'From the Cluster Autoscaler\'s request to a Ready node (default 3m)' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-startup -d 'From the Cluster Autoscaler\'s request (or Karpenter\'s launch) to a Ready node (default 3m)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l ca-scan-interval -d '--scan-interval of the Cluster Autoscaler (default 10s)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-delay-after-add -d '--scale-down-delay-after-add of the Cluster Autoscaler (default 10m)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l sync-period -d '--horizontal-pod-autoscaler-sync-period (default 15s)' -r
@@ -182,6 +182,9 @@ complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l scale-down-unneeded-time -d '--scale-down-unneeded-time of the Cluster Autoscaler (default 10m)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l node-groups -d 'Several node groups (the --node-groups file of the single sync): each Cluster Autoscaler loop scales the one group the expander chain picks' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l expander -d 'The expander chain of --node-groups: least-waste, most-pods, least-nodes, priority, price, random, comma-separated [default: least-waste]' -r
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l nodepool -d 'Karpenter provisions the nodes instead of a Cluster Autoscaler node group: a NodePool (karpenter.sh/v1; lists and multi-document files; repeatable)' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l nodeclass -d 'EC2NodeClass of --nodepool: its amiFamily and kubelet (maxPods, podsPerCore, kubeReserved, systemReserved, evictionHard) for the built-in AWS catalog' -r -F
+complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l instance-types -d 'Instance types of --nodepool: Karpenter\'s KWOK InstanceTypeOptions JSON (default: the built-in AWS catalog)' -r -F
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l pod-limit -d 'Each pod\'s limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved (default: the target\'s pod template, when the --hpa file holds the target)' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l rollout -d 'Start a rolling update of the pods at this time from the start, e.g. 5m' -r
 complete -c hpacalc -n "__fish_hpacalc_using_subcommand simulate" -l max-surge -d 'The rollout\'s maxSurge: pods over the replicas, a count or a percent (default 25%)' -r

@@ -824,7 +824,8 @@ pub struct SimulateArgs {
     pub replicas: Option<i32>,
 
     /// Another HPA manifest to run on the same load, cluster model and replay, side by side
-    /// with --hpa (repeatable; `--what-if` after it changes that configuration only)
+    /// with --hpa (repeatable; `--what-if` after it changes that configuration only); a file of
+    /// NodePools instead runs --hpa with those NodePools in place of --nodepool's
     #[arg(long, value_name = "FILE", help_heading = "Compare")]
     pub compare: Vec<PathBuf>,
 
@@ -889,7 +890,7 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "DURATION", help_heading = "Timing")]
     pub pod_termination: Option<String>,
 
-    /// From the Cluster Autoscaler's request to a Ready node (default 3m)
+    /// From the Cluster Autoscaler's request (or Karpenter's launch) to a Ready node (default 3m)
     #[arg(long, value_name = "DURATION", help_heading = "Timing")]
     pub node_startup: Option<String>,
 
@@ -1000,6 +1001,40 @@ pub struct SimulateArgs {
         requires = "node_groups"
     )]
     pub expander: Option<String>,
+
+    /// Karpenter provisions the nodes instead of a Cluster Autoscaler node group: a NodePool
+    /// (karpenter.sh/v1; lists and multi-document files; repeatable)
+    ///
+    /// Pending pods are batched (1 s without a new one, at most 10 s), solved by Karpenter's
+    /// scheduler over the NodeClaims already launched and new ones; a new NodeClaim is Ready
+    /// after --node-startup. The start pods run on the NodeClaims one solve launches for them.
+    #[arg(
+        long = "nodepool",
+        value_name = "FILE",
+        help_heading = "Nodes (Karpenter)",
+        conflicts_with_all = ["node_allocatable", "existing_nodes", "node_group_min", "node_group_max", "max_nodes_total", "node_groups", "ca_scan_interval", "scale_down_delay_after_add", "scale_down_utilization_threshold", "scale_down_unneeded_time"]
+    )]
+    pub nodepools: Vec<PathBuf>,
+
+    /// EC2NodeClass of --nodepool: its amiFamily and kubelet (maxPods, podsPerCore,
+    /// kubeReserved, systemReserved, evictionHard) for the built-in AWS catalog
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Nodes (Karpenter)",
+        requires = "nodepools"
+    )]
+    pub nodeclass: Option<PathBuf>,
+
+    /// Instance types of --nodepool: Karpenter's KWOK InstanceTypeOptions JSON (default: the
+    /// built-in AWS catalog)
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Nodes (Karpenter)",
+        requires = "nodepools"
+    )]
+    pub instance_types: Option<PathBuf>,
 
     /// Each pod's limits, e.g. cpu=1: a pod uses no more, the rest of its share goes unserved
     /// (default: the target's pod template, when the --hpa file holds the target)

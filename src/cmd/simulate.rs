@@ -8,6 +8,7 @@ use crate::cli::{ReplayArgs, SimulateArgs, TimelineFormat, WhatIfFlags};
 use crate::error::UsageError;
 use crate::input::Text;
 use crate::input::builtin as scenarios;
+use crate::input::inputs::KarpenterTexts;
 use crate::input::prometheus::ReplaySettings;
 use crate::input::simulation;
 use crate::input::simulation::SimSettings;
@@ -153,6 +154,7 @@ fn compare(args: &SimulateArgs) -> Result<()> {
 fn inputs_of(args: &SimulateArgs) -> Result<simulation::Inputs> {
     let mut settings = settings_of(args);
     settings.node_groups = args.node_groups.as_deref().map(Text::read).transpose()?;
+    settings.karpenter = karpenter_texts(args)?;
     let replay = replay_of(&args.replay);
     if let Some(name) = &args.scenario {
         return Ok(simulation::Inputs::builtin(name, settings, replay)?);
@@ -177,6 +179,21 @@ fn inputs_of(args: &SimulateArgs) -> Result<simulation::Inputs> {
         label: None,
         load_set: Vec::new(),
     })
+}
+
+/// `--nodepool` and its files, read; `None` without `--nodepool`.
+fn karpenter_texts(args: &SimulateArgs) -> Result<Option<KarpenterTexts>> {
+    if args.nodepools.is_empty() {
+        return Ok(None);
+    }
+    let read = |path: Option<&std::path::Path>| path.map(Text::read).transpose();
+    Ok(Some(KarpenterTexts {
+        node_pools: (args.nodepools.iter())
+            .map(|p| Text::read(p))
+            .collect::<Result<_, _>>()?,
+        node_class: read(args.nodeclass.as_deref())?,
+        instance_types: read(args.instance_types.as_deref())?,
+    }))
 }
 
 fn settings_of(a: &SimulateArgs) -> SimSettings {
@@ -214,6 +231,7 @@ fn settings_of(a: &SimulateArgs) -> SimSettings {
         startup_cpu: a.startup_cpu.clone(),
         node_groups: None,
         expander: a.expander.clone(),
+        karpenter: None,
         what_if: what_if_of(&a.what_if),
     }
 }

@@ -88,7 +88,7 @@ pub struct Inputs {
 }
 
 /// The Karpenter inputs as given (`--nodepool`, `--nodeclass`, `--instance-types`).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct KarpenterTexts {
     pub node_pools: Vec<Text>,
     pub node_class: Option<Text>,
@@ -327,6 +327,11 @@ pub struct SimSettings {
     #[serde(skip)]
     #[schemars(skip)]
     pub expander: Option<String>,
+    /// `--nodepool`, `--nodeclass`, `--instance-types`: Karpenter instead of a node group (the
+    /// command line's and the page's paste only).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub karpenter: Option<KarpenterTexts>,
     /// The what-if changes of the HPA and the pods (`--set-request`, `--min`, ...); the
     /// controller ones are the fields above. Not an MCP argument (yet): the command line's only.
     #[serde(skip)]
@@ -421,6 +426,7 @@ impl SimSettings {
             what_if: base.what_if.then(&self.what_if),
             node_groups: pick(self.node_groups, base.node_groups),
             expander: pick(self.expander, base.expander),
+            karpenter: pick(self.karpenter, base.karpenter),
             rollout: pick(self.rollout, base.rollout),
             max_surge: pick(self.max_surge, base.max_surge),
             max_unavailable: pick(self.max_unavailable, base.max_unavailable),

@@ -375,6 +375,17 @@ fn budget(file: &str, field: &str, b: &Value) -> Result<Budget, InputError> {
     })
 }
 
+/// The file holds NodePools only (`kind: NodePool` in every document, at least one): what
+/// `simulate --compare` reads as a NodePool change rather than another HPA.
+pub fn holds_node_pools(t: &Text) -> bool {
+    documents(&t.name, &t.text).is_ok_and(|docs| {
+        !docs.is_empty()
+            && docs
+                .iter()
+                .all(|d| d.get("kind").and_then(Value::as_str) == Some("NodePool"))
+    })
+}
+
 /// Every NodePool of the files, names unique.
 pub fn node_pools(texts: &[Text]) -> Result<Vec<NodePool>, InputError> {
     let mut out: Vec<NodePool> = Vec::new();

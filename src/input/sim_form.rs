@@ -41,12 +41,13 @@ pub struct Stepping {
 
 /// The paste form's texts: the HPA (manifest or ScaledObject), the load (a load CSV or a saved
 /// Prometheus answer) and the replicas the cluster really had.
-pub const PASTED_TEXTS: [&str; 3] = ["hpa", "load", "actual"];
+pub const PASTED_TEXTS: [&str; 4] = ["hpa", "load", "actual", "nodepool"];
 
 /// The paste form's settings, each `simulate`'s flag of the same name: (id, label).
-pub const PASTED_SETTINGS: [(&str, &str); 14] = [
+pub const PASTED_SETTINGS: [(&str, &str); 15] = [
     ("replicas", "replicas at the start"),
     ("pod-request", "pod request (cpu=500m)"),
+    ("daemonset-requests", "DaemonSet requests (cpu=100m)"),
     ("pod-limit", "pod limit"),
     ("node-allocatable", "node allocatable (cpu=2,pods=110)"),
     ("existing-nodes", "existing nodes"),
@@ -335,6 +336,7 @@ fn pasted_inputs(pairs: &[(String, String)], duration: Option<String>) -> Result
             "node-group-max" => settings.node_group_max = Some(whole(id, value)?),
             "min-ready-seconds" => settings.min_ready_seconds = Some(whole(id, value)?),
             "pod-request" => settings.pod_request = owned,
+            "daemonset-requests" => settings.daemonset_requests = vec![value.trim().to_string()],
             "pod-limit" => settings.pod_limit = owned,
             "node-allocatable" => settings.node_allocatable = owned,
             "node-startup" => settings.node_startup = owned,
@@ -346,6 +348,12 @@ fn pasted_inputs(pairs: &[(String, String)], duration: Option<String>) -> Result
             _ => settings.kube_version = owned,
         }
     }
+    // A pasted NodePool: Karpenter provisions the nodes (`--nodepool`, the built-in catalog).
+    settings.karpenter = text("nodepool").map(|np| crate::input::inputs::KarpenterTexts {
+        node_pools: vec![np],
+        node_class: None,
+        instance_types: None,
+    });
     Ok(Inputs {
         hpa,
         load: Some(load),

@@ -260,7 +260,10 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
                 .unwrap_or(loaded.spec.min_replicas),
         },
     };
-    let nodes = node_group(args, &pod_request, &loaded.spec.namespace)?;
+    let nodes = match &args.karpenter {
+        Some(texts) => Some(karpenter_group(args, texts, &pod_request, &inputs.hpa)?),
+        None => node_group(args, &pod_request, &loaded.spec.namespace)?,
+    };
     let duration = duration(args, &load)?;
     check_size(
         config.sync_period,
@@ -868,6 +871,7 @@ fn node_group(
         input,
         min,
         groups: None,
+        karpenter: None,
     }))
 }
 
@@ -914,5 +918,45 @@ fn several_groups(args: &SimSettings, text: &Text, pod_request: &Resources) -> R
         },
         min: 0,
         groups: Some(groups),
+        karpenter: None,
+    })
+}
+
+/// `--nodepool`: Karpenter's inputs as the single sync reads them, the pods' scheduling
+/// constraints from the target's pod template in the `--hpa` file; the shared `input` holds the
+/// DaemonSets and the pod request (no node group: the Cluster Autoscaler does not run).
+fn karpenter_group(
+    args: &SimSettings,
+    texts: &crate::input::inputs::KarpenterTexts,
+    pod_request: &Resources,
+    hpa: &Text,
+) -> Result<NodeGroup> {
+    let flags = NodeSettings {
+        daemonset_requests: args.daemonset_requests.clone(),
+        ..NodeSettings::default()
+    };
+    let daemonsets = crate::input::nodes::daemonsets(&flags)?;
+    let constraints = crate::input::karpenter::pod_constraints(Some(hpa))?;
+    let karpenter = crate::input::karpenter::read(
+        texts,
+        constraints,
+        daemonsets.clone(),
+        (pod_request.clone(), "--pod-request".to_string()),
+    )?;
+    Ok(NodeGroup {
+        input: crate::scenario::NodeInput {
+            template: crate::scenario::Capacity::default(),
+            daemonsets,
+            existing: crate::scenario::Existing::Template(Some(0)),
+            pod_request: pod_request.clone(),
+            pod_request_source: "--pod-request".to_string(),
+            node_group_max: None,
+            max_nodes_total: None,
+            scale_down_utilization_threshold: 0.5,
+            scale_down_unneeded_time: Duration::from_secs(600),
+        },
+        min: 0,
+        groups: None,
+        karpenter: Some(karpenter),
     })
 }

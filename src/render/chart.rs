@@ -460,7 +460,14 @@ fn heading(sim: &Simulation) -> String {
         "sync every {}s · pods Ready {}s after scheduling",
         s.sync_period_seconds, s.pod_startup_seconds
     );
-    if let Some(n) = &s.nodes {
+    if let Some(k) = s.nodes.as_ref().and_then(|n| n.karpenter.as_ref()) {
+        let _ = write!(
+            timing,
+            " · Karpenter (NodePool {}) · NodeClaims Ready {} after launch",
+            k.node_pools.join(", "),
+            time_label(s.nodes.as_ref().map_or(0, |n| n.node_startup_seconds))
+        );
+    } else if let Some(n) = &s.nodes {
         let _ = write!(
             timing,
             " · {} pods per node · nodes boot in {} · Cluster Autoscaler scan every {}s",

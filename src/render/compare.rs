@@ -41,7 +41,7 @@ pub fn table_with(cmp: &Comparison, terminal: Terminal, rows: Rows) -> String {
     out.push_str(&heading(&parts, bold, terminal.color, terminal.width));
     for (i, c) in cmp.configurations.iter().enumerate() {
         let s = &c.simulation;
-        let line = format!(
+        let mut line = format!(
             "#{} {}: HPA {}, Kubernetes {} rules, {} to {} replicas, sync every {}s",
             i + 1,
             c.name,
@@ -51,6 +51,9 @@ pub fn table_with(cmp: &Comparison, terminal: Terminal, rows: Rows) -> String {
             s.settings.max_replicas,
             s.settings.sync_period_seconds
         );
+        if let Some(k) = s.settings.nodes.as_ref().and_then(|n| n.karpenter.as_ref()) {
+            let _ = write!(line, ", Karpenter NodePool {}", k.node_pools.join(", "));
+        }
         out.push_str(&wrap(&line, width, ""));
     }
     let first = cmp.first_difference_seconds.map_or_else(
@@ -162,6 +165,24 @@ fn figures(cmp: &Comparison, base: &Simulation, terminal: Terminal) -> comfy_tab
     for (i, name) in FIGURES.iter().enumerate() {
         let mut cells = vec![(*name).to_string()];
         cells.extend(columns.iter().filter_map(|c| c.get(i).cloned()));
+        table.add_row(cells);
+    }
+    // Karpenter's runs (`--nodepool`): what their NodeClaims cost.
+    if cmp
+        .configurations
+        .iter()
+        .any(|c| c.figures.node_cost.is_some())
+    {
+        let mut cells = vec!["node cost".to_string()];
+        cells.extend(cmp.configurations.iter().map(|c| {
+            c.figures
+                .node_cost
+                .map_or_else(|| "-".to_string(), |d| format!("${d:.3}"))
+        }));
+        table.add_row(cells);
+        let mut cells = vec!["NodeClaims".to_string()];
+        cells
+            .extend((cmp.configurations.iter()).map(|c| launched_types(&c.simulation.node_claims)));
         table.add_row(cells);
     }
     table
@@ -297,4 +318,30 @@ fn capped(report: &Report) -> Option<String> {
 /// A count, or `-` where there is none.
 fn opt(value: Option<i32>) -> String {
     value.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+/// The instance types a run's NodeClaims launched, in launch order, each with its count:
+/// `m5.2xlarge, m5.8xlarge` or `2 × c5.xlarge`.
+fn launched_types(claims: &[crate::calc::simulate::NodeClaimRun]) -> String {
+    let mut counted: Vec<(&str, usize)> = Vec::new();
+    for c in claims {
+        match counted.iter_mut().find(|(t, _)| *t == c.instance_type) {
+            Some((_, n)) => *n += 1,
+            None => counted.push((&c.instance_type, 1)),
+        }
+    }
+    let each: Vec<String> = (counted.iter())
+        .map(|(t, n)| {
+            if *n == 1 {
+                (*t).to_string()
+            } else {
+                format!("{n} × {t}")
+            }
+        })
+        .collect();
+    if each.is_empty() {
+        "-".to_string()
+    } else {
+        each.join(", ")
+    }
 }

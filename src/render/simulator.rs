@@ -556,6 +556,19 @@ fn workload_panel(out: &mut String, sim: &Simulation, snapshot: &Snapshot) {
             .count();
         let nodes = snapshot.nodes.len() - booting;
         match &sim.settings.nodes {
+            Some(group) if group.karpenter.is_some() => {
+                let cost: f64 = (snapshot.nodes.iter())
+                    .filter_map(|n| n.node_claim.as_ref().map(|c| c.price_per_hour))
+                    .sum();
+                row2(
+                    out,
+                    "Karpenter",
+                    &format!(
+                        "{nodes} NodeClaim(s) Ready, {booting} launched and booting, ${cost:.3}/h \
+                         (no consolidation)"
+                    ),
+                );
+            }
             Some(group) => {
                 let max = group
                     .node_group_max
@@ -600,9 +613,17 @@ fn cluster_panel(out: &mut String, snapshot: &Snapshot) {
             Some(at) => ("node booting", format!(", booting, Ready at {}", clock(at))),
             None => ("node", String::new()),
         };
+        let claim = node.node_claim.as_ref().map_or_else(String::new, |c| {
+            format!(
+                " <span class=\"claim\">NodeClaim {} {} ${:.3}/h</span>",
+                esc(&c.instance_type),
+                esc(&c.capacity_type),
+                c.price_per_hour
+            )
+        });
         let _ = write!(
             out,
-            "<div class=\"{class}\" data-node=\"{}\"><div>{}{state}</div>",
+            "<div class=\"{class}\" data-node=\"{}\"><div>{}{claim}{state}</div>",
             esc(&node.name),
             esc(&node.name)
         );
@@ -658,6 +679,11 @@ fn open_form(out: &mut String, frame: &Frame) {
         ("hpa", "HPA manifest or ScaledObject", 8),
         ("load", "load CSV or a saved Prometheus answer", 5),
         ("actual", "actual replicas (optional)", 2),
+        (
+            "nodepool",
+            "Karpenter NodePool (optional; the built-in AWS catalog)",
+            4,
+        ),
     ] {
         text_area(out, id, label, rows, carried(id));
     }

@@ -149,13 +149,7 @@ pub fn table_with(sim: &Simulation, layout: Layout, rows_shown: Rows) -> String 
         let _ = write!(timing, ", {}s to terminate", s.pod_termination_seconds);
     }
     if let Some(n) = &s.nodes {
-        let _ = write!(
-            timing,
-            "; nodes hold {} pods, boot in {}, Cluster Autoscaler scan every {}s",
-            n.pods_per_node,
-            clock(n.node_startup_seconds),
-            n.ca_scan_interval_seconds
-        );
+        timing.push_str(&node_timing(n));
     }
     out.push_str(&wrap(&timing, width, ""));
     let mut model = Vec::new();
@@ -463,6 +457,9 @@ pub(crate) fn summary_lines(sim: &Simulation) -> Vec<String> {
             "node-seconds {node_seconds}; nodes: peak {peak}, final {last}"
         ));
     }
+    if let Some(cost) = m.node_cost {
+        lines.push(format!("NodeClaims: {}; cost ${cost:.3}", claims_text(sim)));
+    }
     let unit = load_unit(sim);
     if let (Some(peak), Some(syncs)) = (m.peak_unserved_load, m.unserved_syncs) {
         lines.push(format!(
@@ -605,6 +602,45 @@ pub fn scenario_list(scenarios: &[(&str, &str)], width: u16) -> String {
         out.push_str(&wrap(notice, usize::from(width), "    "));
     }
     out
+}
+
+/// Each NodeClaim of a run with Karpenter: `m5-2 m5.8xlarge on-demand $1.536/h (1:01, Ready
+/// 4:01)`, the start pods' ones `(at the start)`.
+fn claims_text(sim: &Simulation) -> String {
+    let each: Vec<String> = (sim.node_claims.iter())
+        .map(|c| {
+            let when = match (c.launched_at, c.ready_at) {
+                (Some(l), Some(r)) => format!("launched {}, Ready {}", clock(l), clock(r)),
+                _ => "at the start".to_string(),
+            };
+            format!(
+                "{} {} {} ${:.3}/h ({when})",
+                c.name, c.instance_type, c.capacity_type, c.price_per_hour
+            )
+        })
+        .collect();
+    each.join(", ")
+}
+
+/// The node model's part of the timing line: Karpenter's batching and startup, or the node
+/// group's pods a node, startup and scan interval.
+fn node_timing(n: &crate::calc::simulate::NodeSettings) -> String {
+    match &n.karpenter {
+        Some(k) => format!(
+            "; Karpenter (NodePool {}) batches Pending pods ({}s idle, at most {}s), NodeClaims \
+             Ready {} after launch, no consolidation",
+            k.node_pools.join(", "),
+            k.batch_idle_seconds,
+            k.batch_max_seconds,
+            clock(n.node_startup_seconds)
+        ),
+        None => format!(
+            "; nodes hold {} pods, boot in {}, Cluster Autoscaler scan every {}s",
+            n.pods_per_node,
+            clock(n.node_startup_seconds),
+            n.ca_scan_interval_seconds
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -69,6 +69,13 @@ impl Site {
             work(&stop)
         });
         match tokio::time::timeout_at(deadline, task).await {
+            // Work stopped at the deadline answers as the timeout does, whichever came first.
+            Ok(Ok(answer))
+                if answer.status() == hyper::StatusCode::SERVICE_UNAVAILABLE
+                    && tokio::time::Instant::now() >= deadline =>
+            {
+                reply(503, TEXT, busy("took", self.timeout))
+            }
             Ok(Ok(answer)) => answer,
             Ok(Err(_)) => reply(500, TEXT, "the page failed\n".into()),
             Err(_) => reply(503, TEXT, busy("took", self.timeout)),

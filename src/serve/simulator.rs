@@ -361,6 +361,43 @@ mod tests {
         );
     }
 
+    /// A pasted NodePool: the cluster panel shows each NodeClaim's type and price where it shows
+    /// nodes, and the workload panel Karpenter's NodeClaims and their price per hour.
+    #[test]
+    fn a_pasted_nodepool_shows_the_nodeclaims_with_type_and_price() {
+        let read =
+            |p: &str| std::fs::read_to_string(format!("fixtures/karpenter/worked/{p}")).unwrap();
+        let pairs: Vec<(String, String)> = [
+            ("hpa", read("hpa-fast.yaml")),
+            ("load", read("load.csv")),
+            ("nodepool", read("nodepool-m5.yaml")),
+            ("replicas", "10".to_string()),
+            ("pod-request", "cpu=500m,memory=1Gi".to_string()),
+            ("daemonset-requests", "cpu=300m,memory=384Mi".to_string()),
+            ("t", "300".to_string()),
+        ]
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v))
+        .collect();
+        let stepping = Stepping::from_pairs(&pairs).unwrap();
+        let setup = simulation::build(&stepping.inputs().unwrap()).unwrap();
+        let (sim, snapshot, last) = run(&setup, 300, &Stop::default()).unwrap();
+        let page = page::page(
+            Some((&sim, &snapshot, last.as_ref())),
+            &Frame::default(),
+            "",
+        );
+        for shown in [
+            "data-node=\"m5-1\"><div>m5-1 <span class=\"claim\">NodeClaim m5.2xlarge on-demand $0.384/h</span></div>",
+            "data-node=\"m5-2\"><div>m5-2 <span class=\"claim\">NodeClaim m5.8xlarge on-demand $1.536/h</span></div>",
+            "2 NodeClaim(s) Ready, 0 launched and booting, $1.920/h (no consolidation)",
+        ] {
+            assert!(page.contains(shown), "{shown}");
+        }
+        // The 35 pods of the batch run on the m5.8xlarge.
+        assert_eq!(snapshot.nodes[1].pods.len(), 35);
+    }
+
     #[test]
     fn each_demo_links_its_key_moments_and_plays_through_them() {
         // (demo, a moment it must list)

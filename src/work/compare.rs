@@ -11,7 +11,8 @@ use crate::input::what_if::WhatIf;
 use crate::work::bounds::Bounds;
 
 /// One configuration of a comparison: `hpa` on the base's load and settings with the
-/// `--what-if` items, named by `name` and the changes they make.
+/// `--what-if` items, named by `name` and the changes they make; when `hpa` holds NodePools
+/// instead, the base's HPA on those NodePools.
 pub fn configuration(
     name: String,
     base: &simulation::Inputs,
@@ -20,12 +21,28 @@ pub fn configuration(
 ) -> Result<(String, simulation::Inputs)> {
     let what_if = WhatIf::parse(items)?;
     let mut name = name;
+    let mut settings = base.settings.clone().with_what_if(&what_if);
+    // A file of NodePools is a NodePool change: the base's HPA with these NodePools in place
+    // of `--nodepool`'s (its NodeClass and catalog kept).
+    let hpa = if crate::input::karpenter::holds_node_pools(&hpa) {
+        let Some(karpenter) = settings.karpenter.as_mut() else {
+            anyhow::bail!(crate::error::InputError::new(
+                &hpa.name,
+                "found NodePools to compare, expected --nodepool for the base they replace"
+            ));
+        };
+        karpenter.node_pools = vec![hpa];
+        name = format!("{name} (NodePools)");
+        base.hpa.clone()
+    } else {
+        hpa
+    };
     if !what_if.is_empty() {
         name = format!("{name} ({})", what_if.labels().join(", "));
     }
     let inputs = simulation::Inputs {
         hpa,
-        settings: base.settings.clone().with_what_if(&what_if),
+        settings,
         ..base.clone()
     };
     Ok((name, inputs))

@@ -326,3 +326,206 @@ fn consolidate_after_never_keeps_the_node_and_says_why() {
     );
     assert_eq!(k["costPerHourAfterConsolidation"], 1.536);
 }
+
+// ---- simulate --nodepool: Karpenter over time ----
+
+/// The worked example over time: 10 pods of 500m/1Gi (3 DaemonSets' 300m/384Mi on each node),
+/// then at 1:00 a load for 50; `hpa-fast.yaml` lets one sync add the 40 new pods.
+const SIM: [&str; 18] = [
+    "simulate",
+    "--hpa",
+    "fixtures/karpenter/worked/hpa-fast.yaml",
+    "--load",
+    "fixtures/karpenter/worked/load.csv",
+    "--replicas",
+    "10",
+    "--pod-request",
+    "cpu=500m,memory=1Gi",
+    "--daemonset-requests",
+    "cpu=300m,memory=384Mi",
+    "--nodepool",
+    "fixtures/karpenter/worked/nodepool-m5.yaml",
+    "--duration",
+    "6m",
+    "--node-startup",
+    "3m",
+    "--every-sync",
+];
+
+fn sim_json(extra: &[&str]) -> serde_json::Value {
+    Test::new()
+        .args(&SIM[..SIM.len() - 1])
+        .args(extra)
+        .args(["-o", "json"])
+        .schema("simulation")
+        .json()
+}
+
+/// The start pods' m5.2xlarge takes 5 of the 40 new pods; the other 35 are one batch, from the
+/// sync at 1:00 to a second later, and one m5.8xlarge at $1.536/h takes them all; it is Ready
+/// 3 minutes after its launch and the scheduler binds them there.
+#[test]
+fn simulate_nodepool_batches_the_pending_pods_and_launches_one_m5_8xlarge() {
+    let v = sim_json(&[]);
+    let claims = v["nodeClaims"].as_array().expect("nodeClaims");
+    assert_eq!(claims.len(), 2, "{claims:?}");
+    assert_eq!(claims[0]["instanceType"], "m5.2xlarge");
+    assert!(claims[0]["launchedAt"].is_null());
+    let launched = &claims[1];
+    assert_eq!(launched["instanceType"], "m5.8xlarge");
+    assert_eq!(launched["capacityType"], "on-demand");
+    assert_eq!(launched["pricePerHour"], 1.536);
+    assert_eq!(
+        (
+            launched["launchedAt"].as_i64(),
+            launched["readyAt"].as_i64()
+        ),
+        (Some(61), Some(241))
+    );
+    let events: Vec<(i64, &str, &str)> = (v["events"].as_array().unwrap().iter())
+        .map(|e| {
+            (
+                e["time"].as_i64().unwrap(),
+                e["source"].as_str().unwrap(),
+                e["message"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let launch = events
+        .iter()
+        .find(|e| e.1 == "karpenter")
+        .expect("a launch");
+    assert_eq!(launch.0, 61);
+    assert!(
+        launch.2.starts_with(
+            "batch of 35 Pending pod(s) from 1:00 to 1:01: launches NodeClaim m5-2 (m5.8xlarge, \
+             on-demand, us-east-1a, $1.536/h) for 35 pod(s) (Ready at 4:01)"
+        ),
+        "{launch:?}"
+    );
+    assert!(
+        events.contains(&(241, "kubelet", "m5-2 Ready")),
+        "{events:?}"
+    );
+    assert!(
+        events.contains(&(241, "scheduler", "35 waiting pod(s) bound to m5-2")),
+        "{events:?}"
+    );
+    // 0.384 $/h for 360 s and 1.536 $/h for the 299 s from the launch: $0.166.
+    assert_eq!(v["summary"]["nodeCost"], 0.166);
+    let k = &v["settings"]["nodes"]["karpenter"];
+    assert_eq!(
+        (
+            k["batchIdleSeconds"].as_i64(),
+            k["batchMaxSeconds"].as_i64()
+        ),
+        (Some(1), Some(10))
+    );
+    assert_eq!(k["nodePools"], serde_json::json!(["m5"]));
+}
+
+#[test]
+fn simulate_nodepool_table_matches_its_snapshot() {
+    let o = hpacalc(&SIM);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    snapbox::assert_data_eq!(
+        stdout(&o),
+        snapbox::file!["snapshots/simulate/karpenter-worked.txt"]
+    );
+}
+
+/// The same run with the NodePool changed to the c5 family: c5.2xlarge for the start pods,
+/// c5.9xlarge for the batch, and the cheaper run by half a cent.
+#[test]
+fn simulate_compare_of_two_nodepools_runs_the_same_hpa_on_each() {
+    let v = Test::new()
+        .args(&SIM[..SIM.len() - 1])
+        .args([
+            "--compare",
+            "fixtures/karpenter/worked/nodepool-c5.yaml",
+            "-o",
+            "json",
+        ])
+        .schema("comparison")
+        .json();
+    let configs = v["configurations"].as_array().unwrap();
+    assert_eq!(
+        configs[1]["name"],
+        "fixtures/karpenter/worked/nodepool-c5.yaml (NodePools)"
+    );
+    let types = |i: usize| -> Vec<String> {
+        (configs[i]["simulation"]["nodeClaims"]
+            .as_array()
+            .unwrap()
+            .iter())
+        .map(|c| c["instanceType"].as_str().unwrap().to_string())
+        .collect()
+    };
+    assert_eq!(types(0), ["m5.2xlarge", "m5.8xlarge"]);
+    assert_eq!(types(1), ["c5.2xlarge", "c5.9xlarge"]);
+    assert_eq!(configs[0]["figures"]["nodeCost"], 0.166);
+    assert_eq!(configs[1]["figures"]["nodeCost"], 0.161);
+    // The HPA is the same: the replicas never differ.
+    assert!(v["firstDifferenceSeconds"].is_null());
+    let table = stdout(&hpacalc(
+        &[
+            &SIM[..SIM.len() - 1],
+            &["--compare", "fixtures/karpenter/worked/nodepool-c5.yaml"],
+        ]
+        .concat(),
+    ));
+    assert!(
+        table.contains("node cost          $0.166                  $0.161"),
+        "{table}"
+    );
+    assert!(
+        table.contains("NodeClaims         m5.2xlarge, m5.8xlarge  c5.2xlarge, c5.9xlarge"),
+        "{table}"
+    );
+}
+
+#[test]
+fn simulate_refuses_a_nodepool_comparison_without_a_base_nodepool() {
+    Test::new()
+        .args([
+            "simulate",
+            "--hpa",
+            "fixtures/karpenter/worked/hpa-fast.yaml",
+        ])
+        .args(["--load", "fixtures/karpenter/worked/load.csv"])
+        .args(["--compare", "fixtures/karpenter/worked/nodepool-c5.yaml"])
+        .status(1)
+        .stderr_contains("expected --nodepool for the base they replace")
+        .stdout("")
+        .run();
+}
+
+#[test]
+fn simulate_refuses_nodepool_beside_a_node_group() {
+    Test::new()
+        .args(&SIM[..SIM.len() - 1])
+        .args(["--node-allocatable", "cpu=8"])
+        .status(2)
+        .stdout("")
+        .run();
+}
+
+#[test]
+fn the_simulate_docs_karpenter_example_is_the_real_output() {
+    let docs = std::fs::read_to_string(crate::support::root().join("docs/simulate.md"))
+        .expect("docs/simulate.md");
+    let command = "    --nodepool fixtures/karpenter/worked/nodepool-m5.yaml --duration 6m\n";
+    let start = docs
+        .find(command)
+        .expect("docs/simulate.md shows the Karpenter example")
+        + command.len();
+    let block = &docs[start..];
+    let block = &block[..block.find("```").expect("the example's end")];
+    let o = hpacalc(&SIM[..SIM.len() - 3]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        block,
+        "docs/simulate.md's Karpenter example is not the real output"
+    );
+}

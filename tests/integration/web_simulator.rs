@@ -282,3 +282,44 @@ fn a_pasted_prometheus_replay_gives_simulates_json() {
         assert_eq!(shown[key], cli[key], "{key}");
     }
 }
+
+/// A pasted NodePool (issue 39's worked example, 10 → 50 pods at 1:00): at 5:00 the page,
+/// as Chromium builds it, shows each NodeClaim's type, capacity type and price where it shows
+/// nodes, and the cluster's JSON carries them.
+#[test]
+fn a_pasted_nodepool_shows_the_nodeclaims_in_chromium() {
+    let server = Offline::start();
+    let read = |f: &str| {
+        std::fs::read_to_string(root().join("fixtures/karpenter/worked").join(f)).unwrap()
+    };
+    let query = format!(
+        "hpa={}&load={}&nodepool={}&replicas=10&pod-request={}&daemonset-requests={}&t=300",
+        encode(&read("hpa-fast.yaml")),
+        encode(&read("load.csv")),
+        encode(&read("nodepool-m5.yaml")),
+        encode("cpu=500m,memory=1Gi"),
+        encode("cpu=300m,memory=384Mi"),
+    );
+    let (code, served) = get(server.port, &format!("/simulate?{query}")).unwrap();
+    assert_eq!(code, 200, "{served}");
+    let dir = Scratch::new("web-nodeclaims");
+    let b = chromium(
+        &server.url(&format!("/simulate?{query}")),
+        "--dump-dom",
+        &dir.0,
+    );
+    assert!(console(&b.stderr).is_empty(), "{:?}", console(&b.stderr));
+    let dom = b.stdout;
+    for shown in [
+        "NodeClaim m5.2xlarge on-demand $0.384/h",
+        "NodeClaim m5.8xlarge on-demand $1.536/h",
+        "2 NodeClaim(s) Ready, 0 launched and booting, $1.920/h (no consolidation)",
+    ] {
+        assert!(dom.contains(shown), "{shown}");
+    }
+    let nodes = cluster(&dom)["nodes"].clone();
+    assert_eq!(nodes[1]["nodeClaim"]["instanceType"], "m5.8xlarge");
+    assert_eq!(nodes[1]["nodeClaim"]["pricePerHour"], 1.536);
+    assert_eq!(nodes[1]["pods"].as_array().map(Vec::len), Some(35));
+    assert_eq!(data(&dom)["nodeClaims"][1]["launchedAt"], 61);
+}

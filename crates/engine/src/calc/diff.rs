@@ -299,6 +299,7 @@ mod tests {
             pod_seconds: 0,
             pod_hours,
             node_hours: None,
+            node_cost: None,
             seconds_above_target: 100,
             unserved_load_seconds: unserved,
             peak_unserved_load: None,

@@ -223,6 +223,7 @@ pub fn on_nodes(
         },
         min: 0,
         groups: None,
+        karpenter: None,
     });
     setup
 }

@@ -38,6 +38,10 @@ pub struct NodeGroup {
     /// (`input` then holds what they share: DaemonSets, the pod request, the scale-down
     /// settings; each group keeps its own minimum and maximum).
     pub groups: Option<crate::scenario::node_groups::NodeGroupsInput>,
+    /// `--nodepool`: Karpenter provisions the nodes instead of the Cluster Autoscaler (`input`
+    /// then holds the DaemonSets and the pod request only; the Cluster Autoscaler's loop does
+    /// not run).
+    pub karpenter: Option<crate::scenario::karpenter::KarpenterInput>,
 }
 
 /// One step of the load curve: from `at` on, each column's total (milli-units).

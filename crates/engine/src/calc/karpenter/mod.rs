@@ -50,7 +50,17 @@ pub fn pods_of(groups: &[PendingGroup]) -> Vec<pod::Pod> {
     out
 }
 
-/// The DaemonSets of the input: one overhead group (`--daemonset-requests` has no constraints).
+/// The input's catalog as the scheduler reads it (built once for a simulation's many solves).
+pub fn catalog_of(input: &KarpenterInput) -> Vec<Item> {
+    input
+        .instance_types
+        .iter()
+        .map(Item::from_instance_type)
+        .collect()
+}
+
+/// The DaemonSets of the input as one overhead group (`--daemonset-requests` carries no
+/// constraints); none when it names none.
 pub fn daemons(input: &KarpenterInput) -> Vec<Daemon> {
     if input.daemonsets == Default::default() {
         return Vec::new();
@@ -63,25 +73,31 @@ pub fn daemons(input: &KarpenterInput) -> Vec<Daemon> {
     }]
 }
 
-/// One solve of the input's pods (`count` new pods of the workload's shape) over new NodeClaims.
-pub fn solve(input: &KarpenterInput, count: i64) -> (Vec<Item>, Results) {
-    let catalog: Vec<Item> = input
-        .instance_types
-        .iter()
-        .map(Item::from_instance_type)
-        .collect();
+/// One solve of `count` Pending pods of the workload's shape over `catalog`, with `existing`
+/// nodes (the NodeClaims launched before, each with what its bound pods request) tried first.
+pub fn solve_on(
+    input: &KarpenterInput,
+    catalog: &[Item],
+    existing: Vec<scheduler::ExistingNode>,
+    count: i64,
+) -> Results {
     let pending = PendingGroup {
         count,
         ..input.pod.clone()
     };
-    let daemons = daemons(input);
-    let results = scheduler::solve(Problem {
+    scheduler::solve(Problem {
         node_pools: &input.node_pools,
-        catalog: &catalog,
-        daemons: &daemons,
-        existing: Vec::new(),
+        catalog,
+        daemons: &daemons(input),
+        existing,
         pods: pods_of(std::slice::from_ref(&pending)),
-    });
+    })
+}
+
+/// One solve of the input's pods (`count` new pods of the workload's shape) over new NodeClaims.
+pub fn solve(input: &KarpenterInput, count: i64) -> (Vec<Item>, Results) {
+    let catalog = catalog_of(input);
+    let results = solve_on(input, &catalog, Vec::new(), count);
     (catalog, results)
 }
 
@@ -99,7 +115,11 @@ fn quantities(r: &Res) -> BTreeMap<String, String> {
 }
 
 /// One NodeClaim as the report shows it: its types truncated and in price order, the launch.
-fn claim_report(catalog: &[Item], results: &Results, c: &nodeclaim::NodeClaim) -> NodeClaimReport {
+pub fn claim_report(
+    catalog: &[Item],
+    results: &Results,
+    c: &nodeclaim::NodeClaim,
+) -> NodeClaimReport {
     let its: Vec<&Item> = c
         .instance_types
         .iter()

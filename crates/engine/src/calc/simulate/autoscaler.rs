@@ -108,6 +108,7 @@ impl Engine<'_> {
                 state: NodeState::Booting { ready_at },
                 unneeded_since: None,
                 group: None,
+                claim: None,
             });
         }
         self.last_scale_up = Some(t);

@@ -42,6 +42,9 @@ pub struct Figures {
     pub pod_hours: f64,
     /// `summary.nodeSeconds / 3600`; null without the node model.
     pub node_hours: Option<f64>,
+    /// `summary.nodeCost`: what Karpenter's NodeClaims cost over the run, in dollars; null
+    /// without `--nodepool`.
+    pub node_cost: Option<f64>,
     /// Seconds with the first metric above its target: each sync whose `utilization` exceeds
     /// `metric.targetValue` counts until the next sync.
     pub seconds_above_target: i64,
@@ -100,6 +103,7 @@ pub fn figures(sim: &Simulation) -> Figures {
         pod_seconds: m.pod_seconds,
         pod_hours: hours(m.pod_seconds),
         node_hours: m.node_seconds.map(hours),
+        node_cost: m.node_cost,
         seconds_above_target: above,
         unserved_load_seconds: unserved,
         peak_unserved_load: m.peak_unserved_load,

@@ -96,6 +96,8 @@ pub(super) struct SimNode {
     pub(super) unneeded_since: Option<i64>,
     /// The group of `--node-groups` the node belongs to (`None`: the one node group).
     pub(super) group: Option<usize>,
+    /// The NodeClaim Karpenter launched it as (`--nodepool`); `None` for a node group's node.
+    pub(super) claim: Option<super::karpenter::Claim>,
 }
 
 pub(super) struct Engine<'s> {
@@ -129,6 +131,8 @@ pub(super) struct Engine<'s> {
     pub(super) revision: u32,
     /// The two ReplicaSets while a rollout is in progress.
     pub(super) sets: Option<Sets>,
+    /// Karpenter's batcher and NodeClaims (`karpenter.rs`), with `--nodepool`.
+    pub(super) provisioner: Option<super::karpenter::Provisioner>,
 }
 
 // What each component keeps between instants; its rules are in its own file.
@@ -172,6 +176,8 @@ pub(super) struct Totals {
     pub(super) node_ms: i64,
     pub(super) max_pending: i64,
     pub(super) peak_nodes: i64,
+    /// Dollars × milliseconds of the NodeClaims' prices per hour (Karpenter's nodes).
+    pub(super) node_cost: f64,
 }
 
 pub(super) fn secs(ms: i64) -> i64 {
@@ -263,7 +269,7 @@ fn drive<'s>(
     let mut events = 0u32;
     loop {
         let is_sync = t % sync == 0;
-        let is_scan = setup.nodes.is_some() && t % scan == 0;
+        let is_scan = cluster_autoscaler(setup) && t % scan == 0;
         engine.tick(t, is_sync, is_scan);
         let next = engine.next_event(t, sync, scan);
         let until = next.min(end);
@@ -302,11 +308,21 @@ impl<'s> Engine<'s> {
         scenario.current_replicas = setup.start_replicas;
         scenario.now = START;
         let feeds = MetricFeeds::new(&mut scenario, &setup.load.metric_columns);
+        let mut provisioner = None;
         let nodes = match &setup.nodes {
             None => Vec::new(),
-            Some(group) => match &group.groups {
-                Some(groups) => super::groups::start_nodes(groups),
-                None => start_nodes(&group.input, setup.start_replicas),
+            Some(group) => match (&group.karpenter, &group.groups) {
+                (Some(k), _) => {
+                    let (p, nodes) = super::karpenter::provisioner(
+                        k,
+                        setup.start_replicas,
+                        &group.input.daemonsets,
+                    );
+                    provisioner = Some(p);
+                    nodes
+                }
+                (None, Some(groups)) => super::groups::start_nodes(groups),
+                (None, None) => start_nodes(&group.input, setup.start_replicas),
             },
         };
         let next_node = u32::try_from(nodes.len()).unwrap_or(u32::MAX);
@@ -333,6 +349,7 @@ impl<'s> Engine<'s> {
             observer: None,
             revision: 0,
             sets: None,
+            provisioner,
         }
     }
 
@@ -369,12 +386,17 @@ impl<'s> Engine<'s> {
         if is_scan {
             self.cluster_autoscaler(t);
         }
+        // Or Karpenter, with `--nodepool` (`karpenter.rs`).
+        self.karpenter(t);
     }
 
     pub(super) fn next_event(&self, t: i64, sync: i64, scan: i64) -> i64 {
         let mut next = (t.div_euclid(sync) + 1) * sync;
-        if self.setup.nodes.is_some() {
+        if cluster_autoscaler(self.setup) {
             next = next.min((t.div_euclid(scan) + 1) * scan);
+        }
+        if let Some(end) = self.batch_end().filter(|&e| e > t) {
+            next = next.min(end);
         }
         for p in &self.pods {
             match p.state {
@@ -433,6 +455,12 @@ impl<'s> Engine<'s> {
         totals.node_ms += count(self.nodes.len()) * dt;
         totals.max_pending = totals.max_pending.max(pending);
         totals.peak_nodes = totals.peak_nodes.max(count(self.nodes.len()));
+        let prices: f64 = (self.nodes.iter())
+            .filter_map(|n| n.claim.as_ref().map(|c| c.price))
+            .sum();
+        #[allow(clippy::cast_precision_loss)]
+        let ms = dt as f64;
+        totals.node_cost += prices * ms;
     }
 
     /// Removes the pods `gone` selects, and gives their node room back.
@@ -459,6 +487,11 @@ impl<'s> Engine<'s> {
             .and_then(|i| self.nodes.get(i))
             .map_or_else(|| format!("node {id}"), |n| n.slot.name.clone())
     }
+}
+
+/// The Cluster Autoscaler's loop runs: a node model, and not Karpenter's.
+fn cluster_autoscaler(setup: &Setup) -> bool {
+    setup.nodes.as_ref().is_some_and(|g| g.karpenter.is_none())
 }
 
 /// Where the node `id` is in `nodes`, found in a logarithm of their count: ids are handed out in
@@ -507,6 +540,7 @@ pub(super) fn start_nodes(input: &NodeInput, start_replicas: i32) -> Vec<SimNode
             state: NodeState::Ready,
             unneeded_since: None,
             group: None,
+            claim: None,
         })
         .collect()
 }

@@ -26,6 +26,7 @@ pub(super) fn start_nodes(groups: &NodeGroupsInput) -> Vec<SimNode> {
                 state: NodeState::Ready,
                 unneeded_since: None,
                 group: Some(g),
+                claim: None,
             });
         }
     }
@@ -118,6 +119,7 @@ impl Engine<'_> {
                 state: NodeState::Booting { ready_at },
                 unneeded_since: None,
                 group: Some(g),
+                claim: None,
             });
         }
         self.last_scale_up = Some(t);

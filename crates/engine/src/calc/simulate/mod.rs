@@ -27,6 +27,7 @@ pub mod compare;
 mod engine;
 mod groups;
 mod hpa;
+mod karpenter;
 mod keda;
 mod kubelet;
 mod metrics;
@@ -38,6 +39,7 @@ pub mod snapshot;
 mod summary;
 
 pub use engine::{START, SyncObserver, clock, run, run_observed, run_to_snapshot, run_until};
+pub use karpenter::{BATCH_IDLE_MS, BATCH_MAX_MS};
 pub use result::*;
 
 #[cfg(test)]

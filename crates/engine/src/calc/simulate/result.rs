@@ -38,7 +38,30 @@ pub struct Simulation {
     pub timeline: Vec<SyncRow>,
     /// What happened between the syncs (node requests, pods Ready, removals), in time order.
     pub events: Vec<Event>,
+    /// With `--nodepool`: every NodeClaim Karpenter launched, in launch order (those of the
+    /// start pods first); empty otherwise.
+    pub node_claims: Vec<NodeClaimRun>,
     pub summary: Summary,
+}
+
+/// One NodeClaim of a run with Karpenter.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeClaimRun {
+    /// The node's name: `<nodePool>-<n>`.
+    pub name: String,
+    pub node_pool: String,
+    /// The instance type launched: the cheapest offering of the types that fit its pods.
+    pub instance_type: String,
+    /// `on-demand`, `spot` or `reserved`.
+    pub capacity_type: String,
+    pub zone: String,
+    /// Dollars per hour (spot priced as on-demand with the built-in catalog: an estimate).
+    pub price_per_hour: f64,
+    /// Seconds from the start; null for the NodeClaims of the start pods (there before the run).
+    pub launched_at: Option<i64>,
+    /// When the node turned Ready (launch plus the node startup time); null for the start pods'.
+    pub ready_at: Option<i64>,
 }
 
 /// The timing and limits the run used, in seconds.
@@ -103,6 +126,26 @@ pub struct NodeSettings {
     pub scale_down_utilization_threshold: f64,
     pub scale_down_unneeded_time_seconds: i64,
     pub scale_down_delay_after_add_seconds: i64,
+    /// With `--nodepool`: Karpenter's settings (the Cluster Autoscaler's fields above are then
+    /// not used); null otherwise.
+    pub karpenter: Option<KarpenterSettings>,
+}
+
+/// Karpenter's part of a run's settings.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KarpenterSettings {
+    /// The NodePools, by name, heaviest first as given.
+    pub node_pools: Vec<String>,
+    /// Where the instance types came from.
+    pub catalog: String,
+    /// `BATCH_IDLE_DURATION`: a batch window closes after this long without a new Pending pod.
+    pub batch_idle_seconds: i64,
+    /// `BATCH_MAX_DURATION`: a batch window closes this long after it opened.
+    pub batch_max_seconds: i64,
+    /// Consolidation (removing or replacing NodeClaims when the load drops) is simulated: false
+    /// for now, no NodeClaim is removed during a run.
+    pub consolidation: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -179,7 +222,7 @@ pub struct SyncRow {
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     pub time: i64,
-    /// `hpa`, `keda`, `deployment`, `scheduler`, `kubelet` or `clusterAutoscaler`.
+    /// `hpa`, `keda`, `deployment`, `scheduler`, `kubelet`, `clusterAutoscaler` or `karpenter`.
     pub source: &'static str,
     pub message: String,
 }
@@ -209,6 +252,9 @@ pub struct Summary {
     pub node_seconds: Option<i64>,
     pub peak_nodes: Option<i64>,
     pub final_nodes: Option<i64>,
+    /// With `--nodepool`: what the NodeClaims cost over the run, in dollars (each one's price per
+    /// hour over the time it existed); null otherwise.
+    pub node_cost: Option<f64>,
     /// The most demand left unserved at a sync (`unservedLoad`); null without a limit.
     pub peak_unserved_load: Option<f64>,
     /// Syncs that left some demand unserved; null without a limit.

@@ -36,6 +36,19 @@ pub struct NodeSnapshot {
     /// How many of the workload's pods it holds at most: those on it and the room left.
     pub slots: i64,
     pub pods: Vec<PodSnapshot>,
+    /// The NodeClaim Karpenter launched it as (`--nodepool`); null for a node group's node.
+    pub node_claim: Option<ClaimSnapshot>,
+}
+
+/// What a NodeClaim is: where it comes from, what was bought, at what price.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimSnapshot {
+    pub node_pool: String,
+    pub instance_type: String,
+    /// `on-demand`, `spot` or `reserved`.
+    pub capacity_type: String,
+    pub price_per_hour: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -107,6 +120,12 @@ impl Engine<'_> {
                     .workload_pods
                     .saturating_add(n.slot.room_for(&self.setup.pod_request)),
                 pods,
+                node_claim: n.claim.as_ref().map(|c| ClaimSnapshot {
+                    node_pool: c.node_pool.clone(),
+                    instance_type: c.instance_type.clone(),
+                    capacity_type: c.capacity_type.clone(),
+                    price_per_hour: c.price,
+                }),
             })
             .collect();
         let pending = named()

@@ -21,7 +21,15 @@ impl Engine<'_> {
         let scenario = &setup.scenario;
         let hpa = &scenario.hpa;
         let summary = self.summary(end);
+        let node_claims = self.provisioner.map(|p| p.claims).unwrap_or_default();
+        let start_claims = count(
+            node_claims
+                .iter()
+                .filter(|c| c.launched_at.is_none())
+                .count(),
+        );
         Simulation {
+            node_claims,
             schema_version: SCHEMA_VERSION,
             hpa: format!("{}/{}", hpa.namespace, hpa.name),
             target: format!("{}/{}", hpa.target.kind, hpa.target.name),
@@ -29,7 +37,7 @@ impl Engine<'_> {
             scenario: setup.label.clone(),
             replay: setup.replay.clone(),
             metric: metric_info(scenario),
-            settings: settings(setup, end),
+            settings: settings(setup, end, start_claims),
             load_columns: setup.load.columns.clone(),
             load_curve: setup
                 .load
@@ -89,6 +97,10 @@ impl Engine<'_> {
             node_seconds: with_nodes.then_some(secs(self.totals.node_ms)),
             peak_nodes: with_nodes.then_some(self.totals.peak_nodes),
             final_nodes: with_nodes.then_some(count(self.nodes.len())),
+            node_cost: self.provisioner.as_ref().map(|_| {
+                // Dollars × ms per hour, rounded to the cent's tenth.
+                (self.totals.node_cost / 3_600_000.0 * 1000.0).round() / 1000.0
+            }),
             peak_unserved_load: unserved.clone().max_by(f64::total_cmp),
             unserved_syncs: limited.then(|| unserved.filter(|&u| u > 0.0).count()),
             rollout_surge_syncs: self
@@ -116,7 +128,7 @@ fn last_load_change(setup: &Setup, end: i64) -> i64 {
 }
 
 /// The timing and limits the run used.
-fn settings(setup: &Setup, end: i64) -> Settings {
+fn settings(setup: &Setup, end: i64, start_claims: i64) -> Settings {
     let scenario = &setup.scenario;
     let hpa = &scenario.hpa;
     let (window_down, window_up) = match &hpa.behavior {
@@ -144,7 +156,7 @@ fn settings(setup: &Setup, end: i64) -> Settings {
         scale_down_window_seconds: window_down,
         scale_up_window_seconds: window_up,
         pod_request: quantities(&setup.pod_request),
-        nodes: node_settings(setup),
+        nodes: node_settings(setup, start_claims),
         pod_limit: quantities(&setup.pod_limit),
         rollout: setup.rollout.map(|r| RolloutSettings {
             at_seconds: secs(r.at),
@@ -160,15 +172,16 @@ fn settings(setup: &Setup, end: i64) -> Settings {
 }
 
 /// The node group's settings; `None` without node information.
-fn node_settings(setup: &Setup) -> Option<NodeSettings> {
+fn node_settings(setup: &Setup, start_claims: i64) -> Option<NodeSettings> {
     setup.nodes.as_ref().map(|g| {
         let (k, _) =
             nodes::pods_per_node(&g.input.template, &g.input.daemonsets, &setup.pod_request);
         NodeSettings {
             pods_per_node: k,
-            existing_nodes: match &g.groups {
-                Some(groups) => groups.groups.iter().map(|s| s.current_size.max(0)).sum(),
-                None => count(start_nodes(&g.input, setup.start_replicas).len()),
+            existing_nodes: match (&g.karpenter, &g.groups) {
+                (Some(_), _) => start_claims,
+                (None, Some(groups)) => groups.groups.iter().map(|s| s.current_size.max(0)).sum(),
+                (None, None) => count(start_nodes(&g.input, setup.start_replicas).len()),
             },
             node_group_min: g.min,
             node_group_max: g.input.node_group_max,
@@ -180,6 +193,13 @@ fn node_settings(setup: &Setup) -> Option<NodeSettings> {
             scale_down_delay_after_add_seconds: secs(
                 setup.timing.scale_down_delay_after_add.millis(),
             ),
+            karpenter: g.karpenter.as_ref().map(|k| KarpenterSettings {
+                node_pools: k.node_pools.iter().map(|np| np.name.clone()).collect(),
+                catalog: k.catalog_source.clone(),
+                batch_idle_seconds: secs(super::BATCH_IDLE_MS),
+                batch_max_seconds: secs(super::BATCH_MAX_MS),
+                consolidation: false,
+            }),
         }
     })
 }
