@@ -9,8 +9,9 @@ use crate::input::aws_catalog::{self, AmiFamily, ProviderOptions};
 use crate::input::inputs::{KarpenterTexts, Text};
 use crate::quantity::parse_milli;
 use crate::scenario::karpenter::{
-    EvictionThreshold, InstanceType, KarpenterInput, KubeletConfig, KubeletSettings, NodePool,
-    Offering, PendingGroup, PodConstraints, SelectorRequirement, TopologySpread,
+    EvictionThreshold, HostPort, InstanceType, KarpenterInput, KubeletConfig, KubeletSettings,
+    NodePool, Offering, PendingGroup, PodAffinityTerm, PodConstraints, SelectorRequirement,
+    TopologySpread,
 };
 use crate::scenario::node_groups::{Taint, Toleration};
 use crate::scenario::{Capacity, Resources};
@@ -59,7 +60,12 @@ fn documents(file: &str, text: &str) -> Result<Vec<Value>, InputError> {
         match v {
             Value::Null => {}
             Value::Sequence(items) => out.extend(items),
-            Value::Mapping(ref m) if m.get("kind").and_then(Value::as_str) == Some("List") => {
+            // `kind: List`, or a typed list as the API serves it (`NodePoolList`).
+            Value::Mapping(ref m)
+                if m.get("kind")
+                    .and_then(Value::as_str)
+                    .is_some_and(|k| k.ends_with("List")) =>
+            {
                 if let Some(Value::Sequence(items)) = m.get("items") {
                     out.extend(items.iter().cloned());
                 }
@@ -297,12 +303,16 @@ pub fn node_pools(texts: &[Text]) -> Result<Vec<NodePool>, InputError> {
     Ok(out)
 }
 
-/// The EC2NodeClass's `spec.amiFamily` and `spec.kubelet`.
-pub fn node_class(t: &Text) -> Result<KubeletConfig, InputError> {
+/// The EC2NodeClass's `spec.amiFamily` and `spec.kubelet`: the one named `wanted` (the
+/// NodePool's `nodeClassRef`) when the file holds it, else the first.
+pub fn node_class(t: &Text, wanted: Option<&str>) -> Result<KubeletConfig, InputError> {
     let docs = documents(&t.name, &t.text)?;
-    let doc = docs
-        .iter()
-        .find(|d| get(d, &["kind"]).and_then(Value::as_str) == Some("EC2NodeClass"))
+    let classes: Vec<&Value> = (docs.iter())
+        .filter(|d| get(d, &["kind"]).and_then(Value::as_str) == Some("EC2NodeClass"))
+        .collect();
+    let named = |d: &&&Value| get(d, &["metadata", "name"]).and_then(Value::as_str) == wanted;
+    let doc = (classes.iter().find(named).or(classes.first()))
+        .copied()
         .ok_or_else(|| {
             InputError::new(
                 &t.name,
@@ -557,11 +567,126 @@ pub fn instance_types(
     Ok(out)
 }
 
-fn pod_spec(target: &Text) -> Result<Option<Value>, InputError> {
+/// The pod template's spec and labels.
+fn pod_spec(target: &Text) -> Result<Option<(Value, Vec<(String, String)>)>, InputError> {
     let docs = documents(&target.name, &target.text)?;
-    Ok(docs
+    Ok(docs.into_iter().find_map(|d| {
+        let spec = get(&d, &["spec", "template", "spec"]).cloned()?;
+        Some((
+            spec,
+            string_map(get(&d, &["spec", "template", "metadata", "labels"])),
+        ))
+    }))
+}
+
+// Port of LabelSelector matching (`metav1.LabelSelectorAsSelector` then `Matches`): every
+// matchLabels pair and every matchExpression holds for `labels`; no selector selects nothing.
+fn selects(selector: Option<&Value>, labels: &[(String, String)]) -> bool {
+    let Some(sel) = selector.filter(|s| !s.is_null()) else {
+        return false;
+    };
+    let value = |k: &str| labels.iter().find(|(l, _)| l == k).map(|(_, v)| v.as_str());
+    let pairs = string_map(sel.get("matchLabels"));
+    let exprs = (sel.get("matchExpressions").and_then(Value::as_sequence))
         .into_iter()
-        .find_map(|d| get(&d, &["spec", "template", "spec"]).cloned()))
+        .flatten();
+    pairs.iter().all(|(k, v)| value(k) == Some(v.as_str()))
+        && exprs.into_iter().all(|e| {
+            let key = e.get("key").and_then(Value::as_str).unwrap_or_default();
+            let values: Vec<&str> = (e.get("values").and_then(Value::as_sequence))
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            match (e.get("operator").and_then(Value::as_str), value(key)) {
+                (Some("In"), Some(v)) => values.contains(&v),
+                (Some("NotIn"), Some(v)) => !values.contains(&v),
+                (Some("NotIn" | "DoesNotExist"), None) => true,
+                (Some("Exists"), Some(_)) => true,
+                _ => false,
+            }
+        })
+}
+
+/// The pod (anti-)affinity terms of the template that select its own pods (the workload's
+/// replicas) on hostname or zone, required and preferred; terms on other pods are not modelled.
+fn pod_affinity_terms(spec: &Value, labels: &[(String, String)]) -> Vec<PodAffinityTerm> {
+    let mut out = Vec::new();
+    for (kind, anti) in [("podAffinity", false), ("podAntiAffinity", true)] {
+        let Some(a) = get(spec, &["affinity", kind]) else {
+            continue;
+        };
+        let required = (a.get("requiredDuringSchedulingIgnoredDuringExecution"))
+            .and_then(Value::as_sequence)
+            .into_iter()
+            .flatten()
+            .map(|t| (t, None));
+        let preferred = (a.get("preferredDuringSchedulingIgnoredDuringExecution"))
+            .and_then(Value::as_sequence)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| {
+                let w = p.get("weight").and_then(Value::as_i64);
+                let w = w.and_then(|w| i32::try_from(w).ok()).unwrap_or(1);
+                Some((p.get("podAffinityTerm")?, Some(w)))
+            });
+        for (term, preferred_weight) in required.chain(preferred) {
+            let key = term
+                .get("topologyKey")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let own_namespace = term.get("namespaceSelector").is_none()
+                && term
+                    .get("namespaces")
+                    .and_then(Value::as_sequence)
+                    .is_none_or(Vec::is_empty);
+            if own_namespace && selects(term.get("labelSelector"), labels) {
+                out.push(PodAffinityTerm {
+                    topology_key: key.to_string(),
+                    anti,
+                    preferred_weight,
+                });
+            }
+        }
+    }
+    out
+}
+
+// Port of GetHostPorts (pkg/scheduling/hostportusage.go): the containers' ports with a
+// hostPort (an empty hostIP is 0.0.0.0; the protocol TCP by default).
+fn host_ports(spec: &Value) -> Vec<HostPort> {
+    (spec.get("containers").and_then(Value::as_sequence))
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.get("ports").and_then(Value::as_sequence))
+        .flatten()
+        .filter_map(|p| {
+            let port = p
+                .get("hostPort")
+                .and_then(Value::as_i64)
+                .filter(|p| *p != 0)?;
+            let s = |k: &str| {
+                p.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let protocol = s("protocol");
+            Some(HostPort {
+                ip: if s("hostIP").is_empty() {
+                    "0.0.0.0".into()
+                } else {
+                    s("hostIP")
+                },
+                protocol: if protocol.is_empty() {
+                    "TCP".into()
+                } else {
+                    protocol
+                },
+                port: i32::try_from(port).ok()?,
+            })
+        })
+        .collect()
 }
 
 /// The scheduling constraints of the target's pod template (none without one).
@@ -569,7 +694,7 @@ pub fn pod_constraints(target: Option<&Text>) -> Result<PodConstraints, InputErr
     let Some(t) = target else {
         return Ok(PodConstraints::default());
     };
-    let Some(spec) = pod_spec(t)? else {
+    let Some((spec, labels)) = pod_spec(t)? else {
         return Ok(PodConstraints::default());
     };
     let f = &t.name;
@@ -666,6 +791,8 @@ pub fn pod_constraints(target: Option<&Text>) -> Result<PodConstraints, InputErr
         preferred_terms: preferred,
         tolerations,
         topology_spread: spread,
+        pod_affinity: pod_affinity_terms(&spec, &labels),
+        host_ports: host_ports(&spec),
     })
 }
 
@@ -740,7 +867,13 @@ pub fn read(
     (request, source): (Resources, String),
 ) -> Result<KarpenterInput, InputError> {
     let node_pools = node_pools(&texts.node_pools)?;
-    let kubelet = texts.node_class.as_ref().map(node_class).transpose()?;
+    // The class of the NodePool the scheduler tries first (weight, then name descending).
+    let first = (node_pools.iter())
+        .max_by(|a, b| a.weight.cmp(&b.weight).then_with(|| a.name.cmp(&b.name)))
+        .map(|np| np.node_class.as_str());
+    let kubelet = (texts.node_class.as_ref())
+        .map(|t| node_class(t, first))
+        .transpose()?;
     let (instance_types, catalog_source) = match &texts.instance_types {
         Some(t) => (
             instance_types(t, kubelet.as_ref())?,
@@ -760,5 +893,99 @@ pub fn read(
             constraints,
         },
         pod_request_source: source,
+        existing: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn constraints(spec: &str) -> PodConstraints {
+        let text = format!(
+            "kind: Deployment\nspec:\n  template:\n    metadata:\n      labels: {{app: web, tier: front}}\n    spec:\n{spec}"
+        );
+        pod_constraints(Some(&Text::new("target.yaml", text))).unwrap()
+    }
+
+    #[test]
+    fn pod_affinity_terms_on_the_workloads_own_pods_are_kept() {
+        let c = constraints(
+            "      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {app: web}}
+            topologyKey: kubernetes.io/hostname
+          - labelSelector: {matchLabels: {app: db}}
+            topologyKey: kubernetes.io/hostname
+          preferredDuringSchedulingIgnoredDuringExecution:
+          - weight: 40
+            podAffinityTerm:
+              labelSelector:
+                matchExpressions: [{key: tier, operator: In, values: [front]}]
+              topologyKey: topology.kubernetes.io/zone
+        podAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {app: web}}
+            namespaces: [other]
+            topologyKey: kubernetes.io/hostname
+",
+        );
+        // The db term selects other pods, the podAffinity term another namespace's.
+        assert_eq!(
+            c.pod_affinity,
+            vec![
+                PodAffinityTerm {
+                    topology_key: "kubernetes.io/hostname".into(),
+                    anti: true,
+                    preferred_weight: None,
+                },
+                PodAffinityTerm {
+                    topology_key: "topology.kubernetes.io/zone".into(),
+                    anti: true,
+                    preferred_weight: Some(40),
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn host_ports_default_to_every_address_and_tcp() {
+        let c = constraints(
+            "      containers:
+      - name: a
+        ports: [{containerPort: 80}, {containerPort: 81, hostPort: 9100}]
+      - name: b
+        ports: [{containerPort: 53, hostPort: 53, protocol: UDP, hostIP: 10.0.0.1}]
+",
+        );
+        assert_eq!(
+            c.host_ports,
+            vec![
+                HostPort {
+                    ip: "0.0.0.0".into(),
+                    protocol: "TCP".into(),
+                    port: 9100
+                },
+                HostPort {
+                    ip: "10.0.0.1".into(),
+                    protocol: "UDP".into(),
+                    port: 53
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn the_node_class_the_first_node_pool_names_is_chosen() {
+        let t = Text::new(
+            "classes.json",
+            r#"{"kind": "EC2NodeClassList", "items": [
+                {"kind": "EC2NodeClass", "metadata": {"name": "a"}, "spec": {"amiFamily": "AL2"}},
+                {"kind": "EC2NodeClass", "metadata": {"name": "b"}, "spec": {"amiFamily": "Bottlerocket"}}]}"#,
+        );
+        let family = |w| node_class(&t, w).unwrap().ami_family;
+        assert_eq!(family(Some("b")).as_deref(), Some("Bottlerocket"));
+        assert_eq!(family(Some("z")).as_deref(), Some("AL2"));
+    }
 }
