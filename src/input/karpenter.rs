@@ -9,9 +9,8 @@ use crate::input::aws_catalog::{self, AmiFamily, ProviderOptions};
 use crate::input::inputs::{KarpenterTexts, Text};
 use crate::quantity::parse_milli;
 use crate::scenario::karpenter::{
-    EvictionThreshold, HostPort, InstanceType, KarpenterInput, KubeletConfig, KubeletSettings,
-    NodePool, Offering, PendingGroup, PodAffinityTerm, PodConstraints, SelectorRequirement,
-    TopologySpread,
+    EvictionThreshold, HostPort, InstanceType, KarpenterInput, KubeletSettings, NodePool, Offering,
+    PendingGroup, PodAffinityTerm, PodConstraints, SelectorRequirement, TopologySpread,
 };
 use crate::scenario::node_groups::{Taint, Toleration};
 use crate::scenario::{Capacity, Resources};
@@ -303,9 +302,43 @@ pub fn node_pools(texts: &[Text]) -> Result<Vec<NodePool>, InputError> {
     Ok(out)
 }
 
+/// An EC2NodeClass as the catalogs read it: `spec.amiFamily`, and `spec.kubelet` in the one
+/// shape both the built-in AWS catalog's formula and a KWOK catalog apply.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NodeClass {
+    pub ami_family: Option<String>,
+    pub kubelet: KubeletSettings,
+}
+
+/// `spec.kubelet.evictionHard`: each value a quantity or a percentage of the capacity.
+fn eviction_hard(
+    file: &str,
+    v: Option<&Value>,
+) -> Result<Option<Vec<(String, EvictionThreshold)>>, InputError> {
+    let eviction = (string_map(v).into_iter())
+        .map(|(signal, value)| {
+            let threshold = match value.trim().strip_suffix('%') {
+                Some(p) => (p.trim().parse::<f64>().ok())
+                    .filter(|p| (0.0..=100.0).contains(p))
+                    .map(EvictionThreshold::Percent),
+                None => parse_milli(&value).ok().map(EvictionThreshold::Quantity),
+            };
+            let field = format!("spec.kubelet.evictionHard.{signal}");
+            threshold.map(|t| (signal, t)).ok_or_else(|| {
+                InputError::new(
+                    file,
+                    format!("found {value:?}, expected a quantity or a percentage (10%)"),
+                )
+                .field(field)
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((!eviction.is_empty()).then_some(eviction))
+}
+
 /// The EC2NodeClass's `spec.amiFamily` and `spec.kubelet`: the one named `wanted` (the
 /// NodePool's `nodeClassRef`) when the file holds it, else the first.
-pub fn node_class(t: &Text, wanted: Option<&str>) -> Result<KubeletConfig, InputError> {
+pub fn node_class(t: &Text, wanted: Option<&str>) -> Result<NodeClass, InputError> {
     let docs = documents(&t.name, &t.text)?;
     let classes: Vec<&Value> = (docs.iter())
         .filter(|d| get(d, &["kind"]).and_then(Value::as_str) == Some("EC2NodeClass"))
@@ -320,35 +353,36 @@ pub fn node_class(t: &Text, wanted: Option<&str>) -> Result<KubeletConfig, Input
             )
         })?;
     let k = get(doc, &["spec", "kubelet"]);
-    let int = |f: &str| -> Result<Option<i64>, InputError> {
+    let int = |f: &str| -> Result<Option<i32>, InputError> {
         match k.and_then(|k| k.get(f)) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => v.as_i64().filter(|n| *n >= 0).map(Some).ok_or_else(|| {
-                InputError::new(
-                    &t.name,
-                    format!("found {v:?}, expected a whole number of 0 or more"),
-                )
-                .field(format!("spec.kubelet.{f}"))
-            }),
+            Some(v) => (v.as_i64().filter(|n| *n >= 0))
+                .map(|n| Some(i32::try_from(n).unwrap_or(i32::MAX)))
+                .ok_or_else(|| {
+                    InputError::new(
+                        &t.name,
+                        format!("found {v:?}, expected a whole number of 0 or more"),
+                    )
+                    .field(format!("spec.kubelet.{f}"))
+                }),
         }
     };
-    Ok(KubeletConfig {
+    let list = |f: &str| -> Result<Option<Resources>, InputError> {
+        let field = format!("spec.kubelet.{f}");
+        let r = resource_list(&t.name, &field, k.and_then(|k| k.get(f)))?;
+        Ok((!r.0.is_empty()).then_some(r))
+    };
+    Ok(NodeClass {
         ami_family: get(doc, &["spec", "amiFamily"])
             .and_then(Value::as_str)
             .map(str::to_string),
-        max_pods: int("maxPods")?,
-        pods_per_core: int("podsPerCore")?,
-        kube_reserved: resource_list(
-            &t.name,
-            "spec.kubelet.kubeReserved",
-            k.and_then(|k| k.get("kubeReserved")),
-        )?,
-        system_reserved: resource_list(
-            &t.name,
-            "spec.kubelet.systemReserved",
-            k.and_then(|k| k.get("systemReserved")),
-        )?,
-        eviction_hard: string_map(k.and_then(|k| k.get("evictionHard"))),
+        kubelet: KubeletSettings {
+            max_pods: int("maxPods")?,
+            pods_per_core: int("podsPerCore")?,
+            kube_reserved: list("kubeReserved")?,
+            system_reserved: list("systemReserved")?,
+            eviction_hard: eviction_hard(&t.name, k.and_then(|k| k.get("evictionHard")))?,
+        },
     })
 }
 
@@ -495,13 +529,13 @@ fn kwok_family(name: &str) -> String {
 /// The EC2NodeClass kubelet applied to a KWOK type: `maxPods`, `podsPerCore` (the smaller
 /// wins), `kubeReserved` replacing KWOK's, `systemReserved` and an absolute `evictionHard`
 /// `memory.available` added to the overhead.
-fn apply_kubelet(it: &mut InstanceType, k: &KubeletConfig) {
+fn apply_kubelet(it: &mut InstanceType, k: &KubeletSettings) {
     if let Some(m) = k.max_pods {
-        it.capacity.pods = m;
+        it.capacity.pods = i64::from(m);
     }
     if let Some(ppc) = k.pods_per_core.filter(|p| *p > 0) {
         let cores = it.capacity.resources.get("cpu").unwrap_or(0) / 1000;
-        it.capacity.pods = it.capacity.pods.min(ppc * cores);
+        it.capacity.pods = it.capacity.pods.min(i64::from(ppc) * cores);
     }
     let add = |name: &str, milli: i64, o: &mut Resources| {
         let v = whole(name, milli);
@@ -510,21 +544,18 @@ fn apply_kubelet(it: &mut InstanceType, k: &KubeletConfig) {
             None => o.0.push((name.to_string(), v)),
         }
     };
-    let mut overhead = if k.kube_reserved.0.is_empty() {
-        it.overhead.resources.clone()
-    } else {
-        Resources::default()
+    let mut overhead = match &k.kube_reserved {
+        None => it.overhead.resources.clone(),
+        Some(_) => Resources::default(),
     };
-    for (n, v) in k.kube_reserved.0.iter().chain(&k.system_reserved.0) {
+    let reserved = (k.kube_reserved.iter().chain(&k.system_reserved)).flat_map(|r| &r.0);
+    for (n, v) in reserved {
         add(n, *v, &mut overhead);
     }
-    if let Some((_, q)) = k
-        .eviction_hard
-        .iter()
-        .find(|(s, _)| s == "memory.available")
-        && let Ok(milli) = parse_milli(q)
+    if let Some((_, EvictionThreshold::Quantity(milli))) =
+        (k.eviction_hard.iter().flatten()).find(|(s, _)| s == "memory.available")
     {
-        add("memory", milli, &mut overhead);
+        add("memory", *milli, &mut overhead);
     }
     it.overhead.resources = overhead;
 }
@@ -532,7 +563,7 @@ fn apply_kubelet(it: &mut InstanceType, k: &KubeletConfig) {
 /// The KWOK catalog file.
 pub fn instance_types(
     t: &Text,
-    kubelet: Option<&KubeletConfig>,
+    kubelet: Option<&KubeletSettings>,
 ) -> Result<Vec<InstanceType>, InputError> {
     let docs: Vec<KwokType> = serde_json::from_str(&t.text).map_err(|e| {
         InputError::new(
@@ -567,8 +598,11 @@ pub fn instance_types(
     Ok(out)
 }
 
-/// The pod template's spec and labels.
-fn pod_spec(target: &Text) -> Result<Option<(Value, Vec<(String, String)>)>, InputError> {
+/// A pod template: its spec and its labels.
+type PodTemplate = (Value, Vec<(String, String)>);
+
+/// The target's pod template.
+fn pod_spec(target: &Text) -> Result<Option<PodTemplate>, InputError> {
     let docs = documents(&target.name, &target.text)?;
     Ok(docs.into_iter().find_map(|d| {
         let spec = get(&d, &["spec", "template", "spec"]).cloned()?;
@@ -798,10 +832,8 @@ pub fn pod_constraints(target: Option<&Text>) -> Result<PodConstraints, InputErr
 
 /// The AWS catalog built into the binary, for the EC2NodeClass's AMI family (AL2023 without
 /// one) and kubelet settings.
-fn builtin_catalog(
-    kubelet: Option<&KubeletConfig>,
-) -> Result<(Vec<InstanceType>, String), InputError> {
-    let family = match kubelet.and_then(|k| k.ami_family.as_deref()) {
+fn builtin_catalog(class: Option<&NodeClass>) -> Result<(Vec<InstanceType>, String), InputError> {
+    let family = match class.and_then(|k| k.ami_family.as_deref()) {
         None => "AL2023",
         Some(name) => name,
     };
@@ -815,48 +847,15 @@ fn builtin_catalog(
         )
         .field("spec.amiFamily")
     })?;
-    let settings = kubelet
-        .map(kubelet_settings)
-        .transpose()?
-        .unwrap_or_default();
-    let types = aws_catalog::instance_types_for(ami, &settings, &ProviderOptions::default());
+    let none = KubeletSettings::default();
+    let settings = class.map_or(&none, |c| &c.kubelet);
+    let types = aws_catalog::instance_types_for(ami, settings, &ProviderOptions::default());
     let source = format!(
         "the built-in AWS catalog ({} types, {family}, us-east-1 on-demand prices; spot priced \
          as on-demand, an estimate)",
         types.len()
     );
     Ok((types, source))
-}
-
-/// The NodeClass's kubelet as the built-in catalog's formula reads it: `evictionHard` values
-/// become a quantity or a percentage.
-fn kubelet_settings(k: &KubeletConfig) -> Result<KubeletSettings, InputError> {
-    let eviction = (k.eviction_hard.iter())
-        .map(|(signal, value)| {
-            let threshold = match value.trim().strip_suffix('%') {
-                Some(p) => (p.trim().parse::<f64>().ok())
-                    .filter(|p| (0.0..=100.0).contains(p))
-                    .map(EvictionThreshold::Percent),
-                None => parse_milli(value).ok().map(EvictionThreshold::Quantity),
-            };
-            threshold.map(|t| (signal.clone(), t)).ok_or_else(|| {
-                InputError::new(
-                    "--nodeclass",
-                    format!("found {value:?}, expected a quantity or a percentage (10%)"),
-                )
-                .field(format!("spec.kubelet.evictionHard.{signal}"))
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let count = |n: Option<i64>| n.map(|n| i32::try_from(n).unwrap_or(i32::MAX));
-    let list = |r: &Resources| (!r.0.is_empty()).then(|| r.clone());
-    Ok(KubeletSettings {
-        max_pods: count(k.max_pods),
-        pods_per_core: count(k.pods_per_core),
-        kube_reserved: list(&k.kube_reserved),
-        system_reserved: list(&k.system_reserved),
-        eviction_hard: (!eviction.is_empty()).then_some(eviction),
-    })
 }
 
 /// Every Karpenter input, validated.
@@ -871,15 +870,15 @@ pub fn read(
     let first = (node_pools.iter())
         .max_by(|a, b| a.weight.cmp(&b.weight).then_with(|| a.name.cmp(&b.name)))
         .map(|np| np.node_class.as_str());
-    let kubelet = (texts.node_class.as_ref())
+    let class = (texts.node_class.as_ref())
         .map(|t| node_class(t, first))
         .transpose()?;
     let (instance_types, catalog_source) = match &texts.instance_types {
         Some(t) => (
-            instance_types(t, kubelet.as_ref())?,
+            instance_types(t, class.as_ref().map(|c| &c.kubelet))?,
             format!("{} (KWOK InstanceTypeOptions)", t.name),
         ),
-        None => builtin_catalog(kubelet.as_ref())?,
+        None => builtin_catalog(class.as_ref())?,
     };
     Ok(KarpenterInput {
         node_pools,
@@ -987,5 +986,51 @@ mod tests {
         let family = |w| node_class(&t, w).unwrap().ami_family;
         assert_eq!(family(Some("b")).as_deref(), Some("Bottlerocket"));
         assert_eq!(family(Some("z")).as_deref(), Some("AL2"));
+    }
+
+    #[test]
+    fn one_kubelet_shape_serves_both_catalogs() {
+        let t = Text::new(
+            "class.yaml",
+            "kind: EC2NodeClass\nspec:\n  kubelet:\n    maxPods: 20\n    kubeReserved: {cpu: 200m}\n    evictionHard: {memory.available: 100Mi, nodefs.available: 10%}\n",
+        );
+        let k = node_class(&t, None).unwrap().kubelet;
+        assert_eq!(k.max_pods, Some(20));
+        assert_eq!(
+            k.eviction_hard,
+            Some(vec![
+                (
+                    "memory.available".into(),
+                    EvictionThreshold::Quantity(100 * 1024 * 1024 * 1000)
+                ),
+                ("nodefs.available".into(), EvictionThreshold::Percent(10.0)),
+            ])
+        );
+        // A KWOK type takes the same value: its pods, and kube-reserved replacing KWOK's.
+        let mut it = InstanceType {
+            name: "t".into(),
+            labels: Vec::new(),
+            capacity: Capacity {
+                resources: Resources(vec![("cpu".into(), 4000)]),
+                pods: 110,
+            },
+            overhead: Capacity {
+                resources: Resources(vec![("cpu".into(), 100)]),
+                pods: 0,
+            },
+            offerings: Vec::new(),
+        };
+        apply_kubelet(&mut it, &k);
+        assert_eq!(it.capacity.pods, 20);
+        assert_eq!(it.overhead.resources.get("cpu"), Some(200));
+        let bad = Text::new(
+            "class.yaml",
+            "kind: EC2NodeClass\nspec: {kubelet: {evictionHard: {memory.available: lots}}}\n",
+        );
+        let e = node_class(&bad, None).unwrap_err().to_string();
+        assert!(
+            e.contains("spec.kubelet.evictionHard.memory.available"),
+            "{e}"
+        );
     }
 }

@@ -36,8 +36,10 @@ pub struct Offering {
     pub available: bool,
 }
 
-/// The EC2NodeClass's `spec.kubelet` fields the built-in AWS catalog's allocatable depends on
-/// (`KubeletConfiguration`); `None` leaves the provider's default in place.
+/// The EC2NodeClass's `spec.kubelet` fields an instance type's allocatable depends on
+/// (`KubeletConfiguration`), in the one shape both catalogs apply: the built-in AWS catalog's
+/// formula and a KWOK catalog (`--nodeclass` on `--instance-types`); `None` leaves the
+/// provider's default in place.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KubeletSettings {
     /// `maxPods`: replaces the ENI-limited pod count.
@@ -58,23 +60,6 @@ pub enum EvictionThreshold {
     Quantity(i64),
     /// `"10%"` is `Percent(10.0)`.
     Percent(f64),
-}
-
-/// The EC2NodeClass kubelet settings (`spec.kubelet` of `--nodeclass`) a catalog applies when it
-/// computes allocatable: `maxPods`, `podsPerCore`, `kubeReserved`, `systemReserved`,
-/// `evictionHard`. Every field absent is the provider's default.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct KubeletConfig {
-    /// `spec.amiFamily` (AL2023, Bottlerocket, ...), when given.
-    pub ami_family: Option<String>,
-    pub max_pods: Option<i64>,
-    pub pods_per_core: Option<i64>,
-    /// `kubeReserved`, quantities in milli-units.
-    pub kube_reserved: Resources,
-    /// `systemReserved`, quantities in milli-units.
-    pub system_reserved: Resources,
-    /// `evictionHard` as written (`memory.available: 100Mi`, `nodefs.available: 10%`).
-    pub eviction_hard: Vec<(String, String)>,
 }
 
 /// One `NodeSelectorRequirementWithMinValues` (operators: In, NotIn, Exists, DoesNotExist, Gt,
