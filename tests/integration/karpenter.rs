@@ -257,6 +257,13 @@ fn existing_nodes_take_the_pending_pods_before_a_node_claim_opens() {
     let k = karpenter("cpu=1,memory=1Gi", &extra);
     assert_eq!(k["podsOnExistingNodes"], 1);
     assert_eq!(k["nodeClaims"][0]["pods"], 3);
+    let o = hpacalc(&args("cpu=1,memory=1Gi", &extra));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("1 pod(s) fit on the 4 existing node(s), tried first"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 // TopologyGroup.nextDomainAntiAffinity (topologygroup.go) and HostPortUsage.Conflicts
