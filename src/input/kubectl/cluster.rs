@@ -441,3 +441,56 @@ fn add(into: &mut Resources, more: &Resources) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn karpenter_nodes_carry_labels_taints_capacity_and_the_host_ports_in_use() {
+        let nodes = r#"{"kind": "NodeList", "items": [{"metadata": {"name": "n1",
+            "labels": {"karpenter.sh/nodepool": "general", "topology.kubernetes.io/zone": "a"}},
+            "spec": {"taints": [{"key": "dedicated", "value": "x", "effect": "NoSchedule"}]},
+            "status": {"capacity": {"cpu": "2", "pods": "29"},
+                       "allocatable": {"cpu": "1930m", "pods": "29"},
+                       "conditions": [{"type": "Ready", "status": "False"}]}}]}"#;
+        let pods = r#"{"kind": "PodList", "items": [{"metadata": {"name": "web-1", "namespace": "shop"},
+            "spec": {"nodeName": "n1", "containers": [{"name": "c",
+                "resources": {"requests": {"cpu": "500m"}},
+                "ports": [{"containerPort": 80, "hostPort": 9100}, {"containerPort": 81}]}]},
+            "status": {"phase": "Running"}}]}"#;
+        let workload: HashSet<&str> = ["web-1"].into();
+        let n = karpenter_nodes(
+            "nodes.json",
+            nodes,
+            Some(("pods.json", pods)),
+            "shop",
+            &workload,
+        )
+        .unwrap();
+        let n = &n[0];
+        assert!(
+            n.labels
+                .contains(&("karpenter.sh/nodepool".into(), "general".into()))
+        );
+        assert_eq!(n.taints[0].key, "dedicated");
+        assert_eq!(
+            (n.capacity.resources.get("cpu"), n.capacity.pods),
+            (Some(2000), 29)
+        );
+        assert_eq!(n.allocatable.resources.get("cpu"), Some(1930));
+        assert_eq!(
+            (n.requested.resources.get("cpu"), n.requested.pods),
+            (Some(500), 1)
+        );
+        assert_eq!((n.workload_pods, n.initialized), (1, false));
+        assert_eq!(
+            n.host_ports,
+            vec![HostPort {
+                ip: "0.0.0.0".into(),
+                protocol: "TCP".into(),
+                port: 9100
+            }]
+        );
+    }
+}
