@@ -113,6 +113,7 @@ fn solve(source: &str, types: Vec<InstanceType>) {
             constraints: Default::default(),
         },
         pod_request_source: "benchmark".into(),
+        existing: Vec::new(),
     };
     let mut best = f64::MAX;
     let mut last = None;

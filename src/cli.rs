@@ -346,7 +346,7 @@ pub struct NodeFlags {
     #[arg(
         long = "nodepool",
         value_name = "FILE",
-        conflicts_with_all = ["node_allocatable", "nodes_file", "existing_nodes", "node_group_max", "node_groups"]
+        conflicts_with_all = ["node_allocatable", "existing_nodes", "node_group_max", "node_groups"]
     )]
     pub nodepools: Vec<std::path::PathBuf>,
 

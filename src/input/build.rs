@@ -394,7 +394,18 @@ fn node_sections(
     if let Some((texts, constraints)) = karpenter {
         let daemonsets = nodes::daemonsets(&settings.nodes)?;
         let request = nodes::pod_request(&settings.nodes, pods)?;
-        let k = super::karpenter::read(&texts, constraints, daemonsets, request)?;
+        let mut k = super::karpenter::read(&texts, constraints, daemonsets, request)?;
+        if let (Some(nodes_text), all_pods) = files {
+            let workload: std::collections::HashSet<&str> =
+                pods.iter().map(|p| p.name.as_str()).collect();
+            k.existing = super::kubectl::cluster::karpenter_nodes(
+                &nodes_text.name,
+                &nodes_text.text,
+                all_pods.as_ref().map(|t| (t.name.as_str(), &*t.text)),
+                &loaded.spec.namespace,
+                &workload,
+            )?;
+        }
         return Ok((None, None, Some(k)));
     }
     if let Some(text) = node_groups {

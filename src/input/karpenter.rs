@@ -9,9 +9,9 @@ use crate::input::aws_catalog::{self, AmiFamily, ProviderOptions};
 use crate::input::inputs::{KarpenterTexts, Text};
 use crate::quantity::parse_milli;
 use crate::scenario::karpenter::{
-    Budget, BudgetNodes, ConsolidationPolicy, Disruption, EvictionThreshold, InstanceType,
-    KarpenterInput, KubeletConfig, KubeletSettings, NodePool, Offering, PendingGroup,
-    PodConstraints, SelectorRequirement, TopologySpread,
+    Budget, BudgetNodes, ConsolidationPolicy, Disruption, EvictionThreshold, HostPort,
+    InstanceType, KarpenterInput, KubeletSettings, NodePool, Offering, PendingGroup,
+    PodAffinityTerm, PodConstraints, SelectorRequirement, TopologySpread,
 };
 use crate::scenario::node_groups::{Taint, Toleration};
 use crate::scenario::{Capacity, Resources};
@@ -60,7 +60,12 @@ fn documents(file: &str, text: &str) -> Result<Vec<Value>, InputError> {
         match v {
             Value::Null => {}
             Value::Sequence(items) => out.extend(items),
-            Value::Mapping(ref m) if m.get("kind").and_then(Value::as_str) == Some("List") => {
+            // `kind: List`, or a typed list as the API serves it (`NodePoolList`).
+            Value::Mapping(ref m)
+                if m.get("kind")
+                    .and_then(Value::as_str)
+                    .is_some_and(|k| k.ends_with("List")) =>
+            {
                 if let Some(Value::Sequence(items)) = m.get("items") {
                     out.extend(items.iter().cloned());
                 }
@@ -412,12 +417,50 @@ pub fn node_pools(texts: &[Text]) -> Result<Vec<NodePool>, InputError> {
     Ok(out)
 }
 
-/// The EC2NodeClass's `spec.amiFamily` and `spec.kubelet`.
-pub fn node_class(t: &Text) -> Result<KubeletConfig, InputError> {
+/// An EC2NodeClass as the catalogs read it: `spec.amiFamily`, and `spec.kubelet` in the one
+/// shape both the built-in AWS catalog's formula and a KWOK catalog apply.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NodeClass {
+    pub ami_family: Option<String>,
+    pub kubelet: KubeletSettings,
+}
+
+/// `spec.kubelet.evictionHard`: each value a quantity or a percentage of the capacity.
+fn eviction_hard(
+    file: &str,
+    v: Option<&Value>,
+) -> Result<Option<Vec<(String, EvictionThreshold)>>, InputError> {
+    let eviction = (string_map(v).into_iter())
+        .map(|(signal, value)| {
+            let threshold = match value.trim().strip_suffix('%') {
+                Some(p) => (p.trim().parse::<f64>().ok())
+                    .filter(|p| (0.0..=100.0).contains(p))
+                    .map(EvictionThreshold::Percent),
+                None => parse_milli(&value).ok().map(EvictionThreshold::Quantity),
+            };
+            let field = format!("spec.kubelet.evictionHard.{signal}");
+            threshold.map(|t| (signal, t)).ok_or_else(|| {
+                InputError::new(
+                    file,
+                    format!("found {value:?}, expected a quantity or a percentage (10%)"),
+                )
+                .field(field)
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((!eviction.is_empty()).then_some(eviction))
+}
+
+/// The EC2NodeClass's `spec.amiFamily` and `spec.kubelet`: the one named `wanted` (the
+/// NodePool's `nodeClassRef`) when the file holds it, else the first.
+pub fn node_class(t: &Text, wanted: Option<&str>) -> Result<NodeClass, InputError> {
     let docs = documents(&t.name, &t.text)?;
-    let doc = docs
-        .iter()
-        .find(|d| get(d, &["kind"]).and_then(Value::as_str) == Some("EC2NodeClass"))
+    let classes: Vec<&Value> = (docs.iter())
+        .filter(|d| get(d, &["kind"]).and_then(Value::as_str) == Some("EC2NodeClass"))
+        .collect();
+    let named = |d: &&&Value| get(d, &["metadata", "name"]).and_then(Value::as_str) == wanted;
+    let doc = (classes.iter().find(named).or(classes.first()))
+        .copied()
         .ok_or_else(|| {
             InputError::new(
                 &t.name,
@@ -425,35 +468,36 @@ pub fn node_class(t: &Text) -> Result<KubeletConfig, InputError> {
             )
         })?;
     let k = get(doc, &["spec", "kubelet"]);
-    let int = |f: &str| -> Result<Option<i64>, InputError> {
+    let int = |f: &str| -> Result<Option<i32>, InputError> {
         match k.and_then(|k| k.get(f)) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => v.as_i64().filter(|n| *n >= 0).map(Some).ok_or_else(|| {
-                InputError::new(
-                    &t.name,
-                    format!("found {v:?}, expected a whole number of 0 or more"),
-                )
-                .field(format!("spec.kubelet.{f}"))
-            }),
+            Some(v) => (v.as_i64().filter(|n| *n >= 0))
+                .map(|n| Some(i32::try_from(n).unwrap_or(i32::MAX)))
+                .ok_or_else(|| {
+                    InputError::new(
+                        &t.name,
+                        format!("found {v:?}, expected a whole number of 0 or more"),
+                    )
+                    .field(format!("spec.kubelet.{f}"))
+                }),
         }
     };
-    Ok(KubeletConfig {
+    let list = |f: &str| -> Result<Option<Resources>, InputError> {
+        let field = format!("spec.kubelet.{f}");
+        let r = resource_list(&t.name, &field, k.and_then(|k| k.get(f)))?;
+        Ok((!r.0.is_empty()).then_some(r))
+    };
+    Ok(NodeClass {
         ami_family: get(doc, &["spec", "amiFamily"])
             .and_then(Value::as_str)
             .map(str::to_string),
-        max_pods: int("maxPods")?,
-        pods_per_core: int("podsPerCore")?,
-        kube_reserved: resource_list(
-            &t.name,
-            "spec.kubelet.kubeReserved",
-            k.and_then(|k| k.get("kubeReserved")),
-        )?,
-        system_reserved: resource_list(
-            &t.name,
-            "spec.kubelet.systemReserved",
-            k.and_then(|k| k.get("systemReserved")),
-        )?,
-        eviction_hard: string_map(k.and_then(|k| k.get("evictionHard"))),
+        kubelet: KubeletSettings {
+            max_pods: int("maxPods")?,
+            pods_per_core: int("podsPerCore")?,
+            kube_reserved: list("kubeReserved")?,
+            system_reserved: list("systemReserved")?,
+            eviction_hard: eviction_hard(&t.name, k.and_then(|k| k.get("evictionHard")))?,
+        },
     })
 }
 
@@ -600,13 +644,13 @@ fn kwok_family(name: &str) -> String {
 /// The EC2NodeClass kubelet applied to a KWOK type: `maxPods`, `podsPerCore` (the smaller
 /// wins), `kubeReserved` replacing KWOK's, `systemReserved` and an absolute `evictionHard`
 /// `memory.available` added to the overhead.
-fn apply_kubelet(it: &mut InstanceType, k: &KubeletConfig) {
+fn apply_kubelet(it: &mut InstanceType, k: &KubeletSettings) {
     if let Some(m) = k.max_pods {
-        it.capacity.pods = m;
+        it.capacity.pods = i64::from(m);
     }
     if let Some(ppc) = k.pods_per_core.filter(|p| *p > 0) {
         let cores = it.capacity.resources.get("cpu").unwrap_or(0) / 1000;
-        it.capacity.pods = it.capacity.pods.min(ppc * cores);
+        it.capacity.pods = it.capacity.pods.min(i64::from(ppc) * cores);
     }
     let add = |name: &str, milli: i64, o: &mut Resources| {
         let v = whole(name, milli);
@@ -615,21 +659,18 @@ fn apply_kubelet(it: &mut InstanceType, k: &KubeletConfig) {
             None => o.0.push((name.to_string(), v)),
         }
     };
-    let mut overhead = if k.kube_reserved.0.is_empty() {
-        it.overhead.resources.clone()
-    } else {
-        Resources::default()
+    let mut overhead = match &k.kube_reserved {
+        None => it.overhead.resources.clone(),
+        Some(_) => Resources::default(),
     };
-    for (n, v) in k.kube_reserved.0.iter().chain(&k.system_reserved.0) {
+    let reserved = (k.kube_reserved.iter().chain(&k.system_reserved)).flat_map(|r| &r.0);
+    for (n, v) in reserved {
         add(n, *v, &mut overhead);
     }
-    if let Some((_, q)) = k
-        .eviction_hard
-        .iter()
-        .find(|(s, _)| s == "memory.available")
-        && let Ok(milli) = parse_milli(q)
+    if let Some((_, EvictionThreshold::Quantity(milli))) =
+        (k.eviction_hard.iter().flatten()).find(|(s, _)| s == "memory.available")
     {
-        add("memory", milli, &mut overhead);
+        add("memory", *milli, &mut overhead);
     }
     it.overhead.resources = overhead;
 }
@@ -637,7 +678,7 @@ fn apply_kubelet(it: &mut InstanceType, k: &KubeletConfig) {
 /// The KWOK catalog file.
 pub fn instance_types(
     t: &Text,
-    kubelet: Option<&KubeletConfig>,
+    kubelet: Option<&KubeletSettings>,
 ) -> Result<Vec<InstanceType>, InputError> {
     let docs: Vec<KwokType> = serde_json::from_str(&t.text).map_err(|e| {
         InputError::new(
@@ -672,11 +713,129 @@ pub fn instance_types(
     Ok(out)
 }
 
-fn pod_spec(target: &Text) -> Result<Option<Value>, InputError> {
+/// A pod template: its spec and its labels.
+type PodTemplate = (Value, Vec<(String, String)>);
+
+/// The target's pod template.
+fn pod_spec(target: &Text) -> Result<Option<PodTemplate>, InputError> {
     let docs = documents(&target.name, &target.text)?;
-    Ok(docs
+    Ok(docs.into_iter().find_map(|d| {
+        let spec = get(&d, &["spec", "template", "spec"]).cloned()?;
+        Some((
+            spec,
+            string_map(get(&d, &["spec", "template", "metadata", "labels"])),
+        ))
+    }))
+}
+
+// Port of LabelSelector matching (`metav1.LabelSelectorAsSelector` then `Matches`): every
+// matchLabels pair and every matchExpression holds for `labels`; no selector selects nothing.
+fn selects(selector: Option<&Value>, labels: &[(String, String)]) -> bool {
+    let Some(sel) = selector.filter(|s| !s.is_null()) else {
+        return false;
+    };
+    let value = |k: &str| labels.iter().find(|(l, _)| l == k).map(|(_, v)| v.as_str());
+    let pairs = string_map(sel.get("matchLabels"));
+    let exprs = (sel.get("matchExpressions").and_then(Value::as_sequence))
         .into_iter()
-        .find_map(|d| get(&d, &["spec", "template", "spec"]).cloned()))
+        .flatten();
+    pairs.iter().all(|(k, v)| value(k) == Some(v.as_str()))
+        && exprs.into_iter().all(|e| {
+            let key = e.get("key").and_then(Value::as_str).unwrap_or_default();
+            let values: Vec<&str> = (e.get("values").and_then(Value::as_sequence))
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            match (e.get("operator").and_then(Value::as_str), value(key)) {
+                (Some("In"), Some(v)) => values.contains(&v),
+                (Some("NotIn"), Some(v)) => !values.contains(&v),
+                (Some("NotIn" | "DoesNotExist"), None) => true,
+                (Some("Exists"), Some(_)) => true,
+                _ => false,
+            }
+        })
+}
+
+/// The pod (anti-)affinity terms of the template that select its own pods (the workload's
+/// replicas) on hostname or zone, required and preferred; terms on other pods are not modelled.
+fn pod_affinity_terms(spec: &Value, labels: &[(String, String)]) -> Vec<PodAffinityTerm> {
+    let mut out = Vec::new();
+    for (kind, anti) in [("podAffinity", false), ("podAntiAffinity", true)] {
+        let Some(a) = get(spec, &["affinity", kind]) else {
+            continue;
+        };
+        let required = (a.get("requiredDuringSchedulingIgnoredDuringExecution"))
+            .and_then(Value::as_sequence)
+            .into_iter()
+            .flatten()
+            .map(|t| (t, None));
+        let preferred = (a.get("preferredDuringSchedulingIgnoredDuringExecution"))
+            .and_then(Value::as_sequence)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| {
+                let w = p.get("weight").and_then(Value::as_i64);
+                let w = w.and_then(|w| i32::try_from(w).ok()).unwrap_or(1);
+                Some((p.get("podAffinityTerm")?, Some(w)))
+            });
+        for (term, preferred_weight) in required.chain(preferred) {
+            let key = term
+                .get("topologyKey")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let own_namespace = term.get("namespaceSelector").is_none()
+                && term
+                    .get("namespaces")
+                    .and_then(Value::as_sequence)
+                    .is_none_or(Vec::is_empty);
+            if own_namespace && selects(term.get("labelSelector"), labels) {
+                out.push(PodAffinityTerm {
+                    topology_key: key.to_string(),
+                    anti,
+                    preferred_weight,
+                });
+            }
+        }
+    }
+    out
+}
+
+// Port of GetHostPorts (pkg/scheduling/hostportusage.go): the containers' ports with a
+// hostPort (an empty hostIP is 0.0.0.0; the protocol TCP by default).
+fn host_ports(spec: &Value) -> Vec<HostPort> {
+    (spec.get("containers").and_then(Value::as_sequence))
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c.get("ports").and_then(Value::as_sequence))
+        .flatten()
+        .filter_map(|p| {
+            let port = p
+                .get("hostPort")
+                .and_then(Value::as_i64)
+                .filter(|p| *p != 0)?;
+            let s = |k: &str| {
+                p.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let protocol = s("protocol");
+            Some(HostPort {
+                ip: if s("hostIP").is_empty() {
+                    "0.0.0.0".into()
+                } else {
+                    s("hostIP")
+                },
+                protocol: if protocol.is_empty() {
+                    "TCP".into()
+                } else {
+                    protocol
+                },
+                port: i32::try_from(port).ok()?,
+            })
+        })
+        .collect()
 }
 
 /// The scheduling constraints of the target's pod template (none without one).
@@ -684,7 +843,7 @@ pub fn pod_constraints(target: Option<&Text>) -> Result<PodConstraints, InputErr
     let Some(t) = target else {
         return Ok(PodConstraints::default());
     };
-    let Some(spec) = pod_spec(t)? else {
+    let Some((spec, labels)) = pod_spec(t)? else {
         return Ok(PodConstraints::default());
     };
     let f = &t.name;
@@ -781,15 +940,15 @@ pub fn pod_constraints(target: Option<&Text>) -> Result<PodConstraints, InputErr
         preferred_terms: preferred,
         tolerations,
         topology_spread: spread,
+        pod_affinity: pod_affinity_terms(&spec, &labels),
+        host_ports: host_ports(&spec),
     })
 }
 
 /// The AWS catalog built into the binary, for the EC2NodeClass's AMI family (AL2023 without
 /// one) and kubelet settings.
-fn builtin_catalog(
-    kubelet: Option<&KubeletConfig>,
-) -> Result<(Vec<InstanceType>, String), InputError> {
-    let family = match kubelet.and_then(|k| k.ami_family.as_deref()) {
+fn builtin_catalog(class: Option<&NodeClass>) -> Result<(Vec<InstanceType>, String), InputError> {
+    let family = match class.and_then(|k| k.ami_family.as_deref()) {
         None => "AL2023",
         Some(name) => name,
     };
@@ -803,48 +962,15 @@ fn builtin_catalog(
         )
         .field("spec.amiFamily")
     })?;
-    let settings = kubelet
-        .map(kubelet_settings)
-        .transpose()?
-        .unwrap_or_default();
-    let types = aws_catalog::instance_types_for(ami, &settings, &ProviderOptions::default());
+    let none = KubeletSettings::default();
+    let settings = class.map_or(&none, |c| &c.kubelet);
+    let types = aws_catalog::instance_types_for(ami, settings, &ProviderOptions::default());
     let source = format!(
         "the built-in AWS catalog ({} types, {family}, us-east-1 on-demand prices; spot priced \
          as on-demand, an estimate)",
         types.len()
     );
     Ok((types, source))
-}
-
-/// The NodeClass's kubelet as the built-in catalog's formula reads it: `evictionHard` values
-/// become a quantity or a percentage.
-fn kubelet_settings(k: &KubeletConfig) -> Result<KubeletSettings, InputError> {
-    let eviction = (k.eviction_hard.iter())
-        .map(|(signal, value)| {
-            let threshold = match value.trim().strip_suffix('%') {
-                Some(p) => (p.trim().parse::<f64>().ok())
-                    .filter(|p| (0.0..=100.0).contains(p))
-                    .map(EvictionThreshold::Percent),
-                None => parse_milli(value).ok().map(EvictionThreshold::Quantity),
-            };
-            threshold.map(|t| (signal.clone(), t)).ok_or_else(|| {
-                InputError::new(
-                    "--nodeclass",
-                    format!("found {value:?}, expected a quantity or a percentage (10%)"),
-                )
-                .field(format!("spec.kubelet.evictionHard.{signal}"))
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let count = |n: Option<i64>| n.map(|n| i32::try_from(n).unwrap_or(i32::MAX));
-    let list = |r: &Resources| (!r.0.is_empty()).then(|| r.clone());
-    Ok(KubeletSettings {
-        max_pods: count(k.max_pods),
-        pods_per_core: count(k.pods_per_core),
-        kube_reserved: list(&k.kube_reserved),
-        system_reserved: list(&k.system_reserved),
-        eviction_hard: (!eviction.is_empty()).then_some(eviction),
-    })
 }
 
 /// Every Karpenter input, validated.
@@ -855,13 +981,19 @@ pub fn read(
     (request, source): (Resources, String),
 ) -> Result<KarpenterInput, InputError> {
     let node_pools = node_pools(&texts.node_pools)?;
-    let kubelet = texts.node_class.as_ref().map(node_class).transpose()?;
+    // The class of the NodePool the scheduler tries first (weight, then name descending).
+    let first = (node_pools.iter())
+        .max_by(|a, b| a.weight.cmp(&b.weight).then_with(|| a.name.cmp(&b.name)))
+        .map(|np| np.node_class.as_str());
+    let class = (texts.node_class.as_ref())
+        .map(|t| node_class(t, first))
+        .transpose()?;
     let (instance_types, catalog_source) = match &texts.instance_types {
         Some(t) => (
-            instance_types(t, kubelet.as_ref())?,
+            instance_types(t, class.as_ref().map(|c| &c.kubelet))?,
             format!("{} (KWOK InstanceTypeOptions)", t.name),
         ),
-        None => builtin_catalog(kubelet.as_ref())?,
+        None => builtin_catalog(class.as_ref())?,
     };
     Ok(KarpenterInput {
         node_pools,
@@ -875,5 +1007,145 @@ pub fn read(
             constraints,
         },
         pod_request_source: source,
+        existing: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn constraints(spec: &str) -> PodConstraints {
+        let text = format!(
+            "kind: Deployment\nspec:\n  template:\n    metadata:\n      labels: {{app: web, tier: front}}\n    spec:\n{spec}"
+        );
+        pod_constraints(Some(&Text::new("target.yaml", text))).unwrap()
+    }
+
+    #[test]
+    fn pod_affinity_terms_on_the_workloads_own_pods_are_kept() {
+        let c = constraints(
+            "      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {app: web}}
+            topologyKey: kubernetes.io/hostname
+          - labelSelector: {matchLabels: {app: db}}
+            topologyKey: kubernetes.io/hostname
+          preferredDuringSchedulingIgnoredDuringExecution:
+          - weight: 40
+            podAffinityTerm:
+              labelSelector:
+                matchExpressions: [{key: tier, operator: In, values: [front]}]
+              topologyKey: topology.kubernetes.io/zone
+        podAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {app: web}}
+            namespaces: [other]
+            topologyKey: kubernetes.io/hostname
+",
+        );
+        // The db term selects other pods, the podAffinity term another namespace's.
+        assert_eq!(
+            c.pod_affinity,
+            vec![
+                PodAffinityTerm {
+                    topology_key: "kubernetes.io/hostname".into(),
+                    anti: true,
+                    preferred_weight: None,
+                },
+                PodAffinityTerm {
+                    topology_key: "topology.kubernetes.io/zone".into(),
+                    anti: true,
+                    preferred_weight: Some(40),
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn host_ports_default_to_every_address_and_tcp() {
+        let c = constraints(
+            "      containers:
+      - name: a
+        ports: [{containerPort: 80}, {containerPort: 81, hostPort: 9100}]
+      - name: b
+        ports: [{containerPort: 53, hostPort: 53, protocol: UDP, hostIP: 10.0.0.1}]
+",
+        );
+        assert_eq!(
+            c.host_ports,
+            vec![
+                HostPort {
+                    ip: "0.0.0.0".into(),
+                    protocol: "TCP".into(),
+                    port: 9100
+                },
+                HostPort {
+                    ip: "10.0.0.1".into(),
+                    protocol: "UDP".into(),
+                    port: 53
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn the_node_class_the_first_node_pool_names_is_chosen() {
+        let t = Text::new(
+            "classes.json",
+            r#"{"kind": "EC2NodeClassList", "items": [
+                {"kind": "EC2NodeClass", "metadata": {"name": "a"}, "spec": {"amiFamily": "AL2"}},
+                {"kind": "EC2NodeClass", "metadata": {"name": "b"}, "spec": {"amiFamily": "Bottlerocket"}}]}"#,
+        );
+        let family = |w| node_class(&t, w).unwrap().ami_family;
+        assert_eq!(family(Some("b")).as_deref(), Some("Bottlerocket"));
+        assert_eq!(family(Some("z")).as_deref(), Some("AL2"));
+    }
+
+    #[test]
+    fn one_kubelet_shape_serves_both_catalogs() {
+        let t = Text::new(
+            "class.yaml",
+            "kind: EC2NodeClass\nspec:\n  kubelet:\n    maxPods: 20\n    kubeReserved: {cpu: 200m}\n    evictionHard: {memory.available: 100Mi, nodefs.available: 10%}\n",
+        );
+        let k = node_class(&t, None).unwrap().kubelet;
+        assert_eq!(k.max_pods, Some(20));
+        assert_eq!(
+            k.eviction_hard,
+            Some(vec![
+                (
+                    "memory.available".into(),
+                    EvictionThreshold::Quantity(100 * 1024 * 1024 * 1000)
+                ),
+                ("nodefs.available".into(), EvictionThreshold::Percent(10.0)),
+            ])
+        );
+        // A KWOK type takes the same value: its pods, and kube-reserved replacing KWOK's.
+        let mut it = InstanceType {
+            name: "t".into(),
+            labels: Vec::new(),
+            capacity: Capacity {
+                resources: Resources(vec![("cpu".into(), 4000)]),
+                pods: 110,
+            },
+            overhead: Capacity {
+                resources: Resources(vec![("cpu".into(), 100)]),
+                pods: 0,
+            },
+            offerings: Vec::new(),
+        };
+        apply_kubelet(&mut it, &k);
+        assert_eq!(it.capacity.pods, 20);
+        assert_eq!(it.overhead.resources.get("cpu"), Some(200));
+        let bad = Text::new(
+            "class.yaml",
+            "kind: EC2NodeClass\nspec: {kubelet: {evictionHard: {memory.available: lots}}}\n",
+        );
+        let e = node_class(&bad, None).unwrap_err().to_string();
+        assert!(
+            e.contains("spec.kubelet.evictionHard.memory.available"),
+            "{e}"
+        );
+    }
 }

@@ -124,6 +124,15 @@ pub(crate) fn rows(k: &KarpenterReport) -> Vec<Vec<String>> {
             ),
         ]);
     }
+    if k.existing_nodes > 0 {
+        rows.push(vec![
+            "existing".to_string(),
+            format!(
+                "{} pod(s) fit on the {} existing node(s), tried first",
+                k.pods_on_existing_nodes, k.existing_nodes
+            ),
+        ]);
+    }
     for (i, c) in k.node_claims.iter().enumerate() {
         rows.push(vec![format!("nodeclaim {}", i + 1), claim_text(c)]);
     }

@@ -44,6 +44,9 @@ pub struct Fixture {
     pub version: Option<&'static str>,
     /// A whole cluster served instead of everything above (`Fixture::cluster`).
     pub dump: Option<Dumped>,
+    /// Karpenter installed: its NodePools and EC2NodeClasses lists (`fixtures/karpenter/live`),
+    /// served with their discovery; without, both groups answer 404.
+    pub karpenter: Option<(Value, Value)>,
 }
 
 /// `fixtures/cluster/dump` as the API serves it, for `hpacalc audit -A`: each list of its kind's
@@ -111,6 +114,7 @@ impl Fixture {
             events_v1: true,
             version: Some("v1.37.0"),
             dump: None,
+            karpenter: None,
         }
     }
 
@@ -535,7 +539,7 @@ fn discovery(group_version: &str, resources: &[(&str, &str)]) -> String {
                 _ => &[],
             };
             json!({"name": name, "singularName": "", "kind": kind,
-                   "namespaced": !matches!(*name, "namespaces" | "nodes"),
+                   "namespaced": !matches!(*name, "namespaces" | "nodes" | "nodepools" | "ec2nodeclasses"),
                    "verbs": ["get", "list", "watch"], "shortNames": short})
         })
         .collect();
@@ -690,6 +694,9 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
     }
     if parts == ["version"] {
         return version(f.version);
+    }
+    if let Some(answer) = karpenter(f, &parts) {
+        return answer;
     }
     if let Some(dump) = &f.dump {
         if q.get("watch").map(String::as_str) == Some("true") {
@@ -942,6 +949,41 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
         ["api", "v1", "pods"] => reply(200, cluster_file("pods-all.json")),
         _ => reply(404, "404 page not found\n".to_string()),
     }
+}
+
+impl Fixture {
+    /// `Fixture::kubectl` on a cluster where Karpenter runs: `fixtures/karpenter/live`.
+    pub fn with_karpenter() -> Fixture {
+        let read = |f: &str| -> Value {
+            let path = root().join("fixtures/karpenter/live").join(f);
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+        };
+        Fixture {
+            karpenter: Some((read("nodepools.json"), read("ec2nodeclasses.json"))),
+            ..Fixture::kubectl()
+        }
+    }
+}
+
+/// Karpenter's groups, when the fixture has them: discovery and the two lists.
+fn karpenter(f: &Fixture, parts: &[&str]) -> Option<Reply> {
+    let (pools, classes) = f.karpenter.as_ref()?;
+    Some(match parts {
+        ["apis", "karpenter.sh", "v1"] => reply(
+            200,
+            discovery("karpenter.sh/v1", &[("nodepools", "NodePool")]),
+        ),
+        ["apis", "karpenter.k8s.aws", "v1"] => reply(
+            200,
+            discovery(
+                "karpenter.k8s.aws/v1",
+                &[("ec2nodeclasses", "EC2NodeClass")],
+            ),
+        ),
+        ["apis", "karpenter.sh", "v1", "nodepools"] => reply(200, pools.to_string()),
+        ["apis", "karpenter.k8s.aws", "v1", "ec2nodeclasses"] => reply(200, classes.to_string()),
+        _ => return None,
+    })
 }
 
 /// A message of `n` lines, each with the escapes that retitle a terminal and clear it.

@@ -529,3 +529,63 @@ fn the_simulate_docs_karpenter_example_is_the_real_output() {
         "docs/simulate.md's Karpenter example is not the real output"
     );
 }
+
+/// The cluster of `fixtures/cluster`: four m6i.large nodes (1930m allocatable each). What their
+/// pods request: ip-10-0-3-17 and ip-10-0-5-203 two web pods (500m each) and 125m of
+/// DaemonSets, 805m free; ip-10-0-4-88 one web pod and the DaemonSets (its Job has Succeeded),
+/// 1305m free; ip-10-0-6-44 is cordoned (the node.kubernetes.io/unschedulable taint).
+const CLUSTER: [&str; 4] = [
+    "--nodes",
+    "fixtures/cluster/nodes.json",
+    "--all-pods",
+    "fixtures/cluster/pods-all.json",
+];
+
+// Scheduler.addToExistingNode (scheduler.go): the Pending pods go to the nodes that have room
+// before any NodeClaim opens.
+#[test]
+fn existing_nodes_take_the_pending_pods_before_a_node_claim_opens() {
+    let mut extra = vec!["--nodepool", "fixtures/karpenter/nodepool.yaml"];
+    extra.extend(CLUSTER);
+    // 500m pods: 1 + 2 + 1 of the 4 fit on the three schedulable nodes.
+    let k = karpenter("cpu=500m,memory=1Gi", &extra);
+    assert_eq!(
+        (
+            k["existingNodes"].as_i64(),
+            k["podsOnExistingNodes"].as_i64()
+        ),
+        (Some(4), Some(4))
+    );
+    assert_eq!(k["nodeClaims"], serde_json::json!([]));
+    // 1-core pods: only ip-10-0-4-88 has room (for one); three go to a NodeClaim.
+    let k = karpenter("cpu=1,memory=1Gi", &extra);
+    assert_eq!(k["podsOnExistingNodes"], 1);
+    assert_eq!(k["nodeClaims"][0]["pods"], 3);
+    let o = hpacalc(&args("cpu=1,memory=1Gi", &extra));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("1 pod(s) fit on the 4 existing node(s), tried first"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+// TopologyGroup.nextDomainAntiAffinity (topologygroup.go) and HostPortUsage.Conflicts
+// (hostportusage.go): the target's self anti-affinity on the hostname keeps its pods off the
+// nodes that run one, and each NodeClaim takes one pod.
+#[test]
+fn the_targets_anti_affinity_and_host_port_give_each_pod_its_own_node() {
+    let mut extra = vec![
+        "--nodepool",
+        "fixtures/karpenter/nodepool.yaml",
+        "--target",
+        "fixtures/karpenter/target-one-per-node.yaml",
+    ];
+    extra.extend(CLUSTER);
+    let k = karpenter("cpu=100m,memory=128Mi", &extra);
+    // Every schedulable node runs a web pod already: none takes another.
+    assert_eq!(k["podsOnExistingNodes"], 0);
+    let claims = k["nodeClaims"].as_array().unwrap();
+    assert_eq!(claims.len(), 4, "{k:#}");
+    assert!(claims.iter().all(|c| c["pods"] == 1));
+}

@@ -1241,3 +1241,69 @@ fn audit_live_takes_kubectls_token_over_the_kubeconfigs() {
         .json();
     assert_eq!(with_token["summary"], good["summary"]);
 }
+
+/// The server of `Fixture::with_karpenter`: `Fixture::kubectl` where Karpenter runs.
+fn karpenter_server() -> &'static ApiServer {
+    static SERVER: OnceLock<ApiServer> = OnceLock::new();
+    SERVER.get_or_init(|| ApiServer::start(Fixture::with_karpenter()))
+}
+
+// calculateExistingNodeClaims (scheduler.go): where the API serves NodePools, live mode reads
+// them, the EC2NodeClasses and the nodes, and the Nodes section is Karpenter's; the capture
+// replays offline with --nodepool and --nodeclass.
+#[test]
+fn nodepools_and_nodes_from_the_cluster_make_the_karpenter_model_live() {
+    let s = karpenter_server();
+    let dir = s.path("karpenter");
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = [
+        "web",
+        "--nodes-from-cluster",
+        "--pod-request",
+        "cpu=1,memory=1Gi",
+        "--save",
+        dir.to_str().unwrap(),
+        "-o",
+        "json",
+    ];
+    let live = run_in(&root(), &args, Some(&s.good_kubeconfig()))
+        .schema("report")
+        .json();
+    let k = &live["nodes"]["karpenter"];
+    assert_eq!(
+        k["nodePools"],
+        serde_json::json!(["general"]),
+        "{:#}",
+        live["nodes"]
+    );
+    assert_eq!(k["existingNodes"], 4);
+    let requests = s.requests();
+    for path in [
+        "/apis/karpenter.sh/v1/nodepools",
+        "/apis/karpenter.k8s.aws/v1/ec2nodeclasses",
+    ] {
+        assert!(
+            requests.iter().any(|r| r.starts_with(path)),
+            "{path}: {requests:?}"
+        );
+    }
+    let (line, offline) = run_saved(&dir);
+    assert!(
+        line.contains("--nodepool nodepools.json --nodeclass ec2nodeclasses.json"),
+        "{line}"
+    );
+    assert_eq!(live["nodes"], offline["nodes"]);
+}
+
+// Absent from discovery (404): no Karpenter, no error; the node group model stays.
+#[test]
+fn a_cluster_without_karpenter_keeps_the_node_group_model() {
+    let live = live_json(&["web", "--nodes-from-cluster"]);
+    assert!(live["nodes"]["karpenter"].is_null(), "{:#}", live["nodes"]);
+    assert!(
+        server()
+            .requests()
+            .iter()
+            .any(|r| r == "/apis/karpenter.sh/v1")
+    );
+}

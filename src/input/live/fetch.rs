@@ -43,6 +43,8 @@ fn list_limits(req: &Request) -> (usize, usize, usize) {
 pub const PODS_FILE: &str = "pods.json";
 pub const NODES_FILE: &str = "nodes.json";
 pub const ALL_PODS_FILE: &str = "all-pods.json";
+pub const NODEPOOLS_FILE: &str = "nodepools.json";
+pub const NODECLASSES_FILE: &str = "ec2nodeclasses.json";
 pub const EVENTS_FILE: &str = "events.json";
 pub const TARGET_FILE: &str = "target.json";
 
@@ -77,6 +79,9 @@ pub struct Capture {
     pub events_from: &'static str,
     /// `--nodes-from-cluster`: every node and every pod of the cluster (one `List` each).
     pub nodes: Option<(String, String)>,
+    /// `--nodes-from-cluster` where the API serves Karpenter's NodePools and some exist: the
+    /// NodePools (one `List`) and the EC2NodeClasses, where served.
+    pub karpenter: Option<(String, Option<String>)>,
     /// Metrics APIs that are not installed or not available: the controller's metrics that read
     /// them fail.
     pub diagnostics: Vec<Diagnostic>,
@@ -159,17 +164,12 @@ pub async fn capture(
             }
         },
         pods_custom_metrics(api, namespace, &selector, &spec.metrics),
-        async {
-            if with_nodes {
-                cluster_nodes(api).await.map(Some)
-            } else {
-                Ok(None)
-            }
-        },
+        cluster_view(api, with_nodes),
     );
     let (pods, pod_pages) = pods?;
     let pod_count = pods.pods.len();
-    let nodes = nodes?;
+    let (nodes, karpenter) = nodes?.unzip();
+    let karpenter = karpenter.flatten();
     let pods_metrics = pods_metrics?;
 
     let mut diagnostics = Vec::new();
@@ -217,6 +217,7 @@ pub async fn capture(
         events,
         events_from,
         nodes,
+        karpenter,
         diagnostics,
         notes,
         captured_at,
@@ -274,6 +275,7 @@ impl Stopped<'_> {
             events: self.events.0,
             events_from: self.events.1,
             nodes: None,
+            karpenter: None,
             diagnostics: Vec::new(),
             notes: Vec::new(),
             captured_at,
@@ -970,6 +972,56 @@ async fn cluster_nodes(api: &Api) -> Result<(String, String), LiveError> {
     );
     let (nodes, pods) = tokio::join!(list_all(api, &nodes_req), list_all(api, &pods_req));
     Ok((nodes?, pods?))
+}
+
+/// The nodes, the pods and Karpenter's objects (`--nodes-from-cluster`).
+type ClusterView = ((String, String), Option<(String, Option<String>)>);
+
+/// `--nodes-from-cluster`: the cluster's nodes and pods, and Karpenter's objects where the API
+/// serves them; `None` without the flag.
+async fn cluster_view(api: &Api, with_nodes: bool) -> Result<Option<ClusterView>, LiveError> {
+    if !with_nodes {
+        return Ok(None);
+    }
+    let (nodes, karpenter) = tokio::join!(cluster_nodes(api), karpenter_objects(api));
+    Ok(Some((nodes?, karpenter?)))
+}
+
+/// Whether a `List` answer holds no item.
+fn no_items(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| v.get("items").and_then(|i| i.as_array()).map(Vec::is_empty))
+        .unwrap_or(true)
+}
+
+/// `--nodes-from-cluster`: Karpenter's NodePools (`karpenter.sh/v1`) and the AWS provider's
+/// EC2NodeClasses (`karpenter.k8s.aws/v1`), as `kubectl get nodepools -o json` prints them.
+/// Discovery says whether the API serves them: a cluster without Karpenter (or without a
+/// NodePool) has no Karpenter model, and that is no error.
+async fn karpenter_objects(api: &Api) -> Result<Option<(String, Option<String>)>, LiveError> {
+    let list = |group: &str, resource: String| Request {
+        path: format!("/apis/{group}/v1/{resource}"),
+        verb: "list",
+        group: group.to_string(),
+        resource,
+        namespace: None,
+    };
+    let Some((pools, _)) = discover(api, "karpenter.sh/v1", "NodePool").await? else {
+        return Ok(None);
+    };
+    let node_pools = list_all(api, &list("karpenter.sh", pools)).await?;
+    if no_items(&node_pools) {
+        return Ok(None);
+    }
+    let classes = match discover(api, "karpenter.k8s.aws/v1", "EC2NodeClass").await? {
+        Some((resource, _)) => {
+            let text = list_all(api, &list("karpenter.k8s.aws", resource)).await?;
+            (!no_items(&text)).then_some(text)
+        }
+        None => None,
+    };
+    Ok(Some((node_pools, classes)))
 }
 
 /// The resource metrics API for the selector's pods; `Err` when the API is absent or unavailable.

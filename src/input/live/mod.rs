@@ -20,7 +20,7 @@ use std::time::Duration as StdDuration;
 use anyhow::Result;
 
 use crate::error::InputError;
-use crate::input::inputs::LiveSource;
+use crate::input::inputs::{KarpenterTexts, LiveSource};
 use crate::input::kubectl::pods::CapturedPods;
 use crate::input::{self, Given, Inputs, Settings, Text};
 use crate::output::Outputs;
@@ -322,6 +322,8 @@ struct Files {
     metric_files: Vec<(&'static str, Text)>,
     events: Text,
     nodes: Option<(Text, Text)>,
+    /// The NodePools and the EC2NodeClasses, when Karpenter is installed.
+    karpenter: Option<(Text, Option<Text>)>,
 }
 
 impl Files {
@@ -338,6 +340,12 @@ impl Files {
             events: text(fetch::EVENTS_FILE, &capture.events),
             nodes: (capture.nodes.as_ref())
                 .map(|(n, p)| (text(fetch::NODES_FILE, n), text(fetch::ALL_PODS_FILE, p))),
+            karpenter: capture.karpenter.as_ref().map(|(pools, classes)| {
+                (
+                    text(fetch::NODEPOOLS_FILE, pools),
+                    classes.as_deref().map(|c| text(fetch::NODECLASSES_FILE, c)),
+                )
+            }),
         })
     }
 
@@ -353,6 +361,10 @@ impl Files {
         files.push(("--events", &self.events.name));
         if let Some((nodes, all_pods)) = &self.nodes {
             files.extend([("--nodes", &*nodes.name), ("--all-pods", &*all_pods.name)]);
+        }
+        if let Some((pools, classes)) = &self.karpenter {
+            files.push(("--nodepool", &pools.name));
+            files.extend(classes.iter().map(|c| ("--nodeclass", c.name.as_str())));
         }
         let mut args: Vec<String> = (files.into_iter())
             .flat_map(|(flag, file)| [flag.to_string(), file.to_string()])
@@ -377,7 +389,12 @@ impl Files {
             .chain(&self.metrics)
             .chain(self.metric_files.iter().map(|(_, t)| t))
             .chain([&self.events])
-            .chain(self.nodes.iter().flat_map(|(n, p)| [n, p]));
+            .chain(self.nodes.iter().flat_map(|(n, p)| [n, p]))
+            .chain(
+                self.karpenter
+                    .iter()
+                    .flat_map(|(n, c)| std::iter::once(n).chain(c)),
+            );
         for text in texts {
             outputs.stage("--save", &dir.join(&text.name), text.text.as_bytes())?;
         }
@@ -403,6 +420,10 @@ impl Files {
         if let Some((nodes, all_pods)) = &mut self.nodes {
             rename(nodes);
             rename(all_pods);
+        }
+        if let Some((pools, classes)) = &mut self.karpenter {
+            rename(pools);
+            classes.iter_mut().for_each(rename);
         }
         self
     }
@@ -439,7 +460,11 @@ impl Files {
             nodes,
             all_pods,
             node_groups: None,
-            karpenter: None,
+            karpenter: self.karpenter.map(|(pools, node_class)| KarpenterTexts {
+                node_pools: vec![pools],
+                node_class,
+                instance_types: None,
+            }),
             settings,
             live: None,
         }

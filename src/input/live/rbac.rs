@@ -63,6 +63,14 @@ rules:
 - apiGroups: [""]
   resources: ["nodes"]
   verbs: ["list"]
+# --nodes-from-cluster where Karpenter is installed: its NodePools, and the AWS provider's
+# EC2NodeClasses (the kubelet settings that shape each instance type's allocatable).
+- apiGroups: ["karpenter.sh"]
+  resources: ["nodepools"]
+  verbs: ["list"]
+- apiGroups: ["karpenter.k8s.aws"]
+  resources: ["ec2nodeclasses"]
+  verbs: ["list"]
 # API discovery, and the server's release whose controller rules apply (every authenticated
 # user has them through system:discovery and system:public-info-viewer).
 - nonResourceURLs: ["/api", "/api/*", "/apis", "/apis/*", "/version"]
@@ -92,6 +100,9 @@ mod tests {
             "pods",
             "events",
             "*",
+            "nodes",
+            "nodepools",
+            "ec2nodeclasses",
         ] {
             assert!(resources.contains(&needed), "{needed}");
         }

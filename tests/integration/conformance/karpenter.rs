@@ -9,11 +9,14 @@ use hpacalc::calc::karpenter::fake;
 use hpacalc::calc::karpenter::nodeclaim::NodeClaim;
 use hpacalc::calc::karpenter::requirements::Requirements;
 use hpacalc::calc::karpenter::scheduler::{Daemon, Problem, Results, solve};
-use hpacalc::calc::karpenter::{pod_requests, pods_of};
+use hpacalc::calc::karpenter::{existing_nodes, pod_requests, pods_of};
 use hpacalc::quantity::parse_milli;
-use hpacalc::scenario::Resources;
-use hpacalc::scenario::karpenter::{NodePool, PendingGroup, PodConstraints, SelectorRequirement};
+use hpacalc::scenario::karpenter::{
+    ClusterNode, HostPort, NodePool, PendingGroup, PodAffinityTerm, PodConstraints,
+    SelectorRequirement,
+};
 use hpacalc::scenario::node_groups::{Taint, Toleration};
+use hpacalc::scenario::{Capacity, Resources};
 use serde_json::Value;
 
 use super::{Check, array, get, int, opt_text, text};
@@ -137,6 +140,64 @@ fn constraints(p: &Value) -> PodConstraints {
         })
         .collect(),
         topology_spread: Vec::new(),
+        pod_affinity: (p
+            .get("podAffinity")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten())
+        .map(|t| PodAffinityTerm {
+            topology_key: text(t, "key").to_string(),
+            anti: t.get("anti").and_then(Value::as_bool).unwrap_or(false),
+            preferred_weight: (t.get("weight").and_then(Value::as_i64))
+                .map(|w| i32::try_from(w).unwrap_or(1)),
+        })
+        .collect(),
+        host_ports: (p
+            .get("hostPorts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten())
+        .map(|port| HostPort {
+            ip: "0.0.0.0".into(),
+            protocol: "TCP".into(),
+            port: i32::try_from(port.as_i64().expect("a port")).expect("a port"),
+        })
+        .collect(),
+    }
+}
+
+/// A resource list of the vector (`pods` a count) as a `Capacity`.
+fn capacity(v: Option<&Value>) -> Capacity {
+    let mut c = Capacity::default();
+    for (k, q) in pairs(v) {
+        if k == "pods" {
+            c.pods = q.parse().expect("a count");
+        } else {
+            c.resources
+                .0
+                .push((k, parse_milli(&q).expect("a quantity")));
+        }
+    }
+    c
+}
+
+/// An existing node of the vector: `test.Node` with its allocatable (capacity the same),
+/// initialized unless it says otherwise.
+fn cluster_node(n: &Value) -> ClusterNode {
+    let allocatable = capacity(n.get("allocatable"));
+    ClusterNode {
+        name: text(n, "name").to_string(),
+        labels: pairs(n.get("labels")),
+        taints: Vec::new(),
+        capacity: allocatable.clone(),
+        allocatable,
+        requested: capacity(n.get("requested")),
+        workload_pods: n.get("workloadPods").and_then(Value::as_i64).unwrap_or(0),
+        initialized: n
+            .get("initialized")
+            .and_then(Value::as_bool)
+            .unwrap_or(true),
+        host_ports: Vec::new(),
     }
 }
 
@@ -251,6 +312,9 @@ pub fn run(v: &Value) -> Check {
             "nodePool",
             "reasonContains",
             "minTypes",
+            "onExisting",
+            "existingNode",
+            "zoneNot",
         ],
     );
     let items = catalog(inputs);
@@ -270,15 +334,36 @@ pub fn run(v: &Value) -> Check {
         })
         .collect();
     let total: i64 = groups.iter().map(|g| g.count).sum();
+    let existing: Vec<ClusterNode> = array(inputs, "existing").iter().map(cluster_node).collect();
     let results = solve(Problem {
         node_pools: &pools,
         catalog: &items,
         daemons: &daemons,
-        existing: Vec::new(),
+        existing: existing_nodes(&existing),
         pods: pods_of(&groups),
     });
     compare(&mut check, expected, &results, &items, total);
+    compare_existing(&mut check, expected, &results);
     check
+}
+
+/// What the existing nodes took, and the zone a NodeClaim may not be in.
+fn compare_existing(check: &mut Check, expected: &Value, results: &Results) {
+    if let Some(n) = expected.get("onExisting").and_then(Value::as_i64) {
+        let got: usize = results.existing.iter().map(|e| e.pods.len()).sum();
+        check.eq("onExisting", n, i64::try_from(got).unwrap_or(0));
+    }
+    if let Some(want) = opt_text(expected, "existingNode") {
+        for e in results.existing.iter().filter(|e| !e.pods.is_empty()) {
+            check.eq("existingNode", want.to_string(), e.name.clone());
+        }
+    }
+    if let Some(zone) = opt_text(expected, "zoneNot") {
+        for c in &results.claims {
+            let z = c.requirements.get(catalog::ZONE);
+            check.eq("zoneNot", false, z.has(zone));
+        }
+    }
 }
 
 /// Every field the vector's test asserts, against the solve.

@@ -181,7 +181,7 @@ fn pods(spec: &Value, next: &mut usize) -> Vec<Pod> {
                 name: format!("pod-{next}"),
                 group: 0,
                 requests: pod_requests(&r),
-                constraints: constraints.clone(),
+                constraints: std::sync::Arc::new(constraints.clone()),
             });
             *next += 1;
         }

@@ -17,6 +17,11 @@ pub struct KarpenterReport {
     pub skipped_node_pools: Vec<String>,
     /// Pods Pending before the solve (the decision's new pods).
     pub pending_pods: i64,
+    /// Nodes already in the cluster (`--nodes`, or live `--nodes-from-cluster`): the scheduler
+    /// tries them before any NodeClaim.
+    pub existing_nodes: i64,
+    /// Pending pods the existing nodes take.
+    pub pods_on_existing_nodes: i64,
     pub node_claims: Vec<NodeClaimReport>,
     /// Pods no NodeClaim takes, grouped by Karpenter's error.
     pub unschedulable: Vec<UnschedulablePods>,

@@ -36,8 +36,10 @@ pub struct Offering {
     pub available: bool,
 }
 
-/// The EC2NodeClass's `spec.kubelet` fields the built-in AWS catalog's allocatable depends on
-/// (`KubeletConfiguration`); `None` leaves the provider's default in place.
+/// The EC2NodeClass's `spec.kubelet` fields an instance type's allocatable depends on
+/// (`KubeletConfiguration`), in the one shape both catalogs apply: the built-in AWS catalog's
+/// formula and a KWOK catalog (`--nodeclass` on `--instance-types`); `None` leaves the
+/// provider's default in place.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KubeletSettings {
     /// `maxPods`: replaces the ENI-limited pod count.
@@ -58,23 +60,6 @@ pub enum EvictionThreshold {
     Quantity(i64),
     /// `"10%"` is `Percent(10.0)`.
     Percent(f64),
-}
-
-/// The EC2NodeClass kubelet settings (`spec.kubelet` of `--nodeclass`) a catalog applies when it
-/// computes allocatable: `maxPods`, `podsPerCore`, `kubeReserved`, `systemReserved`,
-/// `evictionHard`. Every field absent is the provider's default.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct KubeletConfig {
-    /// `spec.amiFamily` (AL2023, Bottlerocket, ...), when given.
-    pub ami_family: Option<String>,
-    pub max_pods: Option<i64>,
-    pub pods_per_core: Option<i64>,
-    /// `kubeReserved`, quantities in milli-units.
-    pub kube_reserved: Resources,
-    /// `systemReserved`, quantities in milli-units.
-    pub system_reserved: Resources,
-    /// `evictionHard` as written (`memory.available: 100Mi`, `nodefs.available: 10%`).
-    pub eviction_hard: Vec<(String, String)>,
 }
 
 /// One `NodeSelectorRequirementWithMinValues` (operators: In, NotIn, Exists, DoesNotExist, Gt,
@@ -109,6 +94,23 @@ pub struct PodConstraints {
     pub preferred_terms: Vec<(i32, Vec<SelectorRequirement>)>,
     pub tolerations: Vec<Toleration>,
     pub topology_spread: Vec<TopologySpread>,
+    /// Pod affinity and anti-affinity terms whose selector takes the workload's own pods.
+    pub pod_affinity: Vec<PodAffinityTerm>,
+    /// The containers' `hostPort`s.
+    pub host_ports: Vec<HostPort>,
+}
+
+/// One pod (anti-)affinity term of the pending pods that selects their own workload (the
+/// common case of an HPA's Deployment: one replica per node or per zone, or all together).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PodAffinityTerm {
+    /// `kubernetes.io/hostname` or `topology.kubernetes.io/zone` (others are ignored).
+    pub topology_key: String,
+    /// `podAntiAffinity` rather than `podAffinity`.
+    pub anti: bool,
+    /// The weight of a `preferredDuringScheduling...` term (Karpenter treats it as required
+    /// until it relaxes it); `None` for a required term.
+    pub preferred_weight: Option<i32>,
 }
 
 /// Pending pods of one shape.
@@ -204,4 +206,40 @@ pub struct KarpenterInput {
     /// The workload's pod: request and constraints; the decision's new pods are this shape.
     pub pod: PendingGroup,
     pub pod_request_source: String,
+    /// The cluster's nodes (`--nodes`, `--all-pods`, or live `--nodes-from-cluster`): the
+    /// scheduler's existing nodes, which take Pending pods before any NodeClaim opens.
+    pub existing: Vec<ClusterNode>,
+}
+
+/// One node of the cluster as Karpenter's cluster state holds it (`state.StateNode`): its
+/// labels (the `karpenter.sh/nodepool` one, the instance type, the zone), taints, capacity,
+/// allocatable and what the pods bound to it request.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ClusterNode {
+    pub name: String,
+    pub labels: Vec<(String, String)>,
+    pub taints: Vec<Taint>,
+    /// `status.capacity` (what NodePool limits count), milli-units; `pods` a count.
+    pub capacity: Capacity,
+    /// `status.allocatable`, milli-units; `pods` a count.
+    pub allocatable: Capacity,
+    /// What the pods bound to it request (DaemonSets included), and how many there are.
+    pub requested: Capacity,
+    /// Pods of this HPA's workload on the node (they count in its topology spread).
+    pub workload_pods: i64,
+    /// Ready: Karpenter's `Initialized` for a node it does not manage; initialized nodes are
+    /// tried first.
+    pub initialized: bool,
+    /// The host ports its pods hold (`HostPortUsage`): (hostIP, protocol, port).
+    pub host_ports: Vec<HostPort>,
+}
+
+/// One host port a pod asks for (`scheduling.HostPort`): an empty or `0.0.0.0` IP is every
+/// address of the node.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HostPort {
+    pub ip: String,
+    /// `TCP`, `UDP` or `SCTP`.
+    pub protocol: String,
+    pub port: i32,
 }

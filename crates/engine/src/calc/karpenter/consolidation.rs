@@ -289,8 +289,11 @@ fn simulate(c: &Cluster<'_>, cands: &[&Candidate]) -> Results {
             name: n.name.clone(),
             labels,
             taints: np.map(|p| p.taints.clone()).unwrap_or_default(),
+            capacity: it.map_or_else(|| allocatable.clone(), |t| t.capacity.clone()),
             allocatable,
             requested: merge(&n.daemon_requests, &pods_requests(&n.pods)),
+            host_ports: Vec::new(),
+            workload_pods: 0,
             pods: Vec::new(),
         });
     }
@@ -832,7 +835,7 @@ mod tests {
                 name: format!("p-{i}"),
                 group: 0,
                 requests: pod_requests(&Resources(vec![("cpu".into(), cpu)])),
-                constraints: PodConstraints::default(),
+                constraints: std::sync::Arc::new(PodConstraints::default()),
             })
             .collect()
     }

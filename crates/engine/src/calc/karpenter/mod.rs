@@ -20,12 +20,12 @@ pub mod topology;
 use std::collections::BTreeMap;
 
 use catalog::{Item, Res};
-use scheduler::{Daemon, Problem, Results};
+use scheduler::{Daemon, ExistingNode, Problem, Results};
 
 use crate::report::karpenter::{KarpenterReport, Launched, NodeClaimReport, UnschedulablePods};
 use crate::report::{NodeSummary, NodesReport};
-use crate::scenario::Resources;
-use crate::scenario::karpenter::{KarpenterInput, PendingGroup};
+use crate::scenario::karpenter::{ClusterNode, KarpenterInput, PendingGroup};
+use crate::scenario::{Capacity, Resources};
 
 /// Milli-unit requests of one pod, with its pod slot.
 pub fn pod_requests(r: &Resources) -> Res {
@@ -34,20 +34,50 @@ pub fn pod_requests(r: &Resources) -> Res {
     out
 }
 
-/// The Pending pods of `groups`, named `<group>-<n>`.
+/// The Pending pods of `groups`, named `<group>-<n>`: the pods of a group share one copy of
+/// its constraints (a pod gets its own only when relaxation changes it).
 pub fn pods_of(groups: &[PendingGroup]) -> Vec<pod::Pod> {
     let mut out = Vec::new();
     for (g, group) in groups.iter().enumerate() {
+        let constraints = std::sync::Arc::new(group.constraints.clone());
+        let requests = pod_requests(&group.request);
         for n in 1..=group.count.max(0) {
             out.push(pod::Pod {
                 name: format!("{}-{n}", group.name),
                 group: g,
-                requests: pod_requests(&group.request),
-                constraints: group.constraints.clone(),
+                requests: requests.clone(),
+                constraints: std::sync::Arc::clone(&constraints),
             });
         }
     }
     out
+}
+
+fn capacity_res(c: &Capacity) -> Res {
+    let mut out: Res = c.resources.0.iter().cloned().collect();
+    out.insert("pods".into(), c.pods.saturating_mul(1000));
+    out
+}
+
+// Port of calculateExistingNodeClaims and sortExistingNodes (scheduler.go): the cluster's
+// nodes, initialized ones first, then by name. The DaemonSets already run on them
+// (`NewExistingNode`'s remaining daemon resources are taken as none).
+pub fn existing_nodes(nodes: &[ClusterNode]) -> Vec<ExistingNode> {
+    let mut sorted: Vec<&ClusterNode> = nodes.iter().collect();
+    sorted.sort_by(|a, b| (b.initialized.cmp(&a.initialized)).then_with(|| a.name.cmp(&b.name)));
+    (sorted.into_iter())
+        .map(|n| ExistingNode {
+            name: n.name.clone(),
+            labels: n.labels.clone(),
+            taints: n.taints.clone(),
+            capacity: capacity_res(&n.capacity),
+            allocatable: capacity_res(&n.allocatable),
+            requested: capacity_res(&n.requested),
+            host_ports: n.host_ports.clone(),
+            workload_pods: n.workload_pods,
+            pods: Vec::new(),
+        })
+        .collect()
 }
 
 /// The input's catalog as the scheduler reads it (built once for a simulation's many solves).
@@ -97,7 +127,7 @@ pub fn solve_on(
 /// One solve of the input's pods (`count` new pods of the workload's shape) over new NodeClaims.
 pub fn solve(input: &KarpenterInput, count: i64) -> (Vec<Item>, Results) {
     let catalog = catalog_of(input);
-    let results = solve_on(input, &catalog, Vec::new(), count);
+    let results = solve_on(input, &catalog, existing_nodes(&input.existing), count);
     (catalog, results)
 }
 
@@ -213,6 +243,39 @@ fn explain(
 
 /// The report of one solve.
 pub fn report(input: &KarpenterInput, count: i64) -> KarpenterReport {
+    report_and_nodes(input, count).0
+}
+
+/// The larger of cpu and memory requests over allocatable.
+fn utilization(requested: &Res, allocatable: &Res) -> f64 {
+    ["cpu", "memory"]
+        .iter()
+        .filter_map(|k| {
+            let a = allocatable.get(*k).copied().filter(|a| *a > 0)?;
+            #[allow(clippy::cast_precision_loss)]
+            Some(requested.get(*k).copied().unwrap_or(0) as f64 / a as f64)
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The existing nodes after the solve, as the Nodes section lists them.
+fn existing_summaries(results: &Results) -> Vec<NodeSummary> {
+    (results.existing.iter())
+        .map(|n| {
+            let placed = i64::try_from(n.pods.len()).unwrap_or(i64::MAX);
+            NodeSummary {
+                name: n.name.clone(),
+                workload_pods: n.workload_pods + placed,
+                pods: n.requested.get("pods").copied().unwrap_or(0) / 1000,
+                utilization: utilization(&n.requested, &n.allocatable),
+                new: false,
+            }
+        })
+        .collect()
+}
+
+/// The report of one solve, and the existing nodes after it.
+fn report_and_nodes(input: &KarpenterInput, count: i64) -> (KarpenterReport, Vec<NodeSummary>) {
     let (catalog, results) = solve(input, count);
     let claims: Vec<NodeClaimReport> = (results.claims.iter())
         .map(|c| claim_report(&catalog, &results, c))
@@ -233,7 +296,8 @@ pub fn report(input: &KarpenterInput, count: i64) -> KarpenterReport {
         &claims,
         &pod_requests(&input.pod.request),
     );
-    KarpenterReport {
+    let nodes = existing_summaries(&results);
+    let report = KarpenterReport {
         catalog: input.catalog_source.clone(),
         node_pools: results
             .templates
@@ -242,6 +306,10 @@ pub fn report(input: &KarpenterInput, count: i64) -> KarpenterReport {
             .collect(),
         skipped_node_pools: results.skipped_pools.clone(),
         pending_pods: count,
+        existing_nodes: i64::try_from(results.existing.len()).unwrap_or(i64::MAX),
+        pods_on_existing_nodes: (results.existing.iter())
+            .map(|n| i64::try_from(n.pods.len()).unwrap_or(i64::MAX))
+            .sum(),
         cost_per_hour: claims.iter().filter_map(|c| c.price_per_hour).sum::<f64>() + 0.0,
         node_claims: claims,
         unschedulable,
@@ -250,21 +318,23 @@ pub fn report(input: &KarpenterInput, count: i64) -> KarpenterReport {
         consolidation: Vec::new(),
         not_consolidated: Vec::new(),
         cost_per_hour_after_consolidation: None,
-    }
+    };
+    (report, nodes)
 }
 
 /// The nodes consequence of going from `current` to `desired` pods with Karpenter: the new pods
-/// are Pending (existing nodes are taken as full) and the scheduler opens NodeClaims for them;
-/// on a scale-down, the NodeClaims of the current count lose the removed pods and Karpenter's
-/// consolidation runs over them.
+/// are Pending; the cluster's nodes (when given) take what they can first, and the scheduler
+/// opens NodeClaims for the rest. On a scale-down without the cluster's nodes, the NodeClaims of
+/// the current count lose the removed pods and Karpenter's consolidation runs over them.
 pub fn nodes_report(input: &KarpenterInput, current: i32, desired: i32) -> NodesReport {
     let (current, desired) = (i64::from(current.max(0)), i64::from(desired.max(0)));
     let new_pods = (desired - current).max(0);
-    let mut k = report(input, new_pods);
-    if desired < current {
+    let (mut k, existing_nodes) = report_and_nodes(input, new_pods);
+    if desired < current && input.existing.is_empty() {
         scale_down::consolidate(input, &daemons(input), current, desired, &mut k);
     }
-    let existing = i64::try_from(k.existing_node_claims.len()).unwrap_or(i64::MAX);
+    let claimed = i64::try_from(k.existing_node_claims.len()).unwrap_or(i64::MAX);
+    let existing = k.existing_nodes.saturating_add(claimed);
     let removed: i64 = (k.consolidation.iter())
         .map(|c| {
             i64::try_from(c.nodes_removed.len()).unwrap_or(0) - i64::from(c.replacement.is_some())
@@ -293,21 +363,23 @@ pub fn nodes_report(input: &KarpenterInput, current: i32, desired: i32) -> Nodes
         scale_down_utilization_threshold: 0.5,
         scale_down_unneeded_time: "10m0s".into(),
         underutilized_nodes: Vec::new(),
-        nodes: (k.node_claims.iter().enumerate())
-            .map(|(i, c)| NodeSummary {
-                name: format!(
-                    "{}-{} ({})",
-                    c.node_pool,
-                    i + 1,
-                    c.launched
-                        .as_ref()
-                        .map_or("none", |l| l.instance_type.as_str())
-                ),
-                workload_pods: c.pods,
-                pods: c.pods,
-                utilization: 0.0,
-                new: true,
-            })
+        nodes: (existing_nodes.into_iter())
+            .chain(
+                (k.node_claims.iter().enumerate()).map(|(i, c)| NodeSummary {
+                    name: format!(
+                        "{}-{} ({})",
+                        c.node_pool,
+                        i + 1,
+                        c.launched
+                            .as_ref()
+                            .map_or("none", |l| l.instance_type.as_str())
+                    ),
+                    workload_pods: c.pods,
+                    pods: c.pods,
+                    utilization: 0.0,
+                    new: true,
+                }),
+            )
             .collect(),
         node_groups: None,
         karpenter: Some(k),

@@ -5,9 +5,10 @@
 use std::collections::BTreeMap;
 
 use super::catalog::{self, HOSTNAME, Item, Res, compatible, fits, merge};
-use super::pod::{Pod, pod_requirements, tolerates_pod};
+use super::pod::{Pod, host_ports_conflict, pod_requirements, tolerates_pod};
 use super::requirements::{Requirements, is_in};
 use super::topology::Topology;
+use crate::scenario::karpenter::HostPort;
 use crate::scenario::node_groups::Taint;
 
 /// A NodePool made ready to open NodeClaims (`NodeClaimTemplate`).
@@ -33,6 +34,9 @@ pub struct NodeClaim {
     /// The pods' requests (DaemonSet overhead added by `finalize`).
     pub requests: Res,
     pub pods: Vec<usize>,
+    /// The host ports its pods hold (each overhead group's `HostPortUsage`; the DaemonSets of
+    /// `--daemonset-requests` hold none).
+    pub host_ports: Vec<HostPort>,
 }
 
 /// Why no instance type was left (`InstanceTypeFilterError`).
@@ -167,6 +171,7 @@ impl NodeClaim {
             instance_types,
             requests: Res::new(),
             pods: Vec::new(),
+            host_ports: Vec::new(),
         }
     }
 
@@ -189,10 +194,16 @@ impl NodeClaim {
         reqs.compatible(&topo, true)?;
         reqs.add_all(&topo);
         let total = merge(&self.requests, &pod.requests);
+        // filterInstanceTypesByRequirements skips every overhead group whose host ports
+        // conflict with the pod's.
+        let groups = match host_ports_conflict(&self.host_ports, &pod.constraints.host_ports) {
+            Ok(()) => &t.daemon_groups[..],
+            Err(_) => &[],
+        };
         let its = filter_instance_types(
             catalog,
             &self.instance_types,
-            &t.daemon_groups,
+            groups,
             &reqs,
             &pod.requests,
             &total,
@@ -208,6 +219,8 @@ impl NodeClaim {
         self.pods.push(pod_index);
         self.instance_types = fit.instance_types;
         self.requests = merge(&self.requests, &pod.requests);
+        self.host_ports
+            .extend(pod.constraints.host_ports.iter().cloned());
         self.requirements = fit.requirements;
         topology.record(pod, &self.requirements);
     }

@@ -1,10 +1,13 @@
 //! The Pending pods as the scheduler holds them: requests, requirements from the pod's node
 //! selector and affinity (`NewPodRequirements`, `NewStrictPodRequirements`), tolerations
-//! (`Taints.ToleratesPod`) and preference relaxation (`Preferences.Relax`).
+//! (`Taints.ToleratesPod`), host ports (`HostPortUsage`, `hostportusage.go`) and preference
+//! relaxation (`Preferences.Relax`).
+
+use std::sync::Arc;
 
 use super::catalog::Res;
 use super::requirements::{Operator, Requirement, Requirements, is_in, requirement};
-use crate::scenario::karpenter::{PodConstraints, SelectorRequirement};
+use crate::scenario::karpenter::{HostPort, PodConstraints, SelectorRequirement};
 use crate::scenario::node_groups::{Taint, Toleration};
 
 /// One Pending pod.
@@ -15,7 +18,38 @@ pub struct Pod {
     pub group: usize,
     /// Requests in milli-units, `pods: 1000` included.
     pub requests: Res,
-    pub constraints: PodConstraints,
+    /// Shared by every pod of the workload until relaxation changes one pod's copy.
+    pub constraints: Arc<PodConstraints>,
+}
+
+// Port of HostPort.Matches (pkg/scheduling/hostportusage.go): same protocol and port, and
+// equal IPs unless one is unspecified (`0.0.0.0`, `::`; an empty hostIP is `0.0.0.0`).
+pub fn host_port_matches(a: &HostPort, b: &HostPort) -> bool {
+    let unspecified = |ip: &str| matches!(ip, "" | "0.0.0.0" | "::");
+    let proto = |p: &str| {
+        if p.is_empty() {
+            "TCP".to_string()
+        } else {
+            p.to_string()
+        }
+    };
+    proto(&a.protocol) == proto(&b.protocol)
+        && a.port == b.port
+        && (a.ip == b.ip || unspecified(&a.ip) || unspecified(&b.ip))
+}
+
+// Port of HostPortUsage.Conflicts (pkg/scheduling/hostportusage.go): a port the node's pods
+// already hold.
+pub fn host_ports_conflict(used: &[HostPort], wanted: &[HostPort]) -> Result<(), String> {
+    for w in wanted {
+        if let Some(u) = used.iter().find(|u| host_port_matches(w, u)) {
+            return Err(format!(
+                "checking host port usage, pod hostport conflicts with existing hostport configuration (pod-hostport={} {} {}, existing-hostport={} {} {})",
+                w.ip, w.port, w.protocol, u.ip, u.port, u.protocol
+            ));
+        }
+    }
+    Ok(())
 }
 
 pub fn selector_requirement(s: &SelectorRequirement) -> Requirement {
@@ -103,6 +137,31 @@ pub fn relax(c: &mut PodConstraints, tolerate_prefer_no_schedule: bool) -> Optio
     if c.required_terms.len() > 1 {
         c.required_terms.remove(0);
         return Some("removing: requiredDuringSchedulingIgnoredDuringExecution[0]".into());
+    }
+    // removePreferredPodAffinityTerm, then removePreferredPodAntiAffinityTerm: the heaviest
+    // preferred term of each (a stable sort by weight, descending).
+    for anti in [false, true] {
+        let heaviest = (c.pod_affinity.iter().enumerate())
+            .filter_map(|(i, t)| {
+                t.preferred_weight
+                    .filter(|_| t.anti == anti)
+                    .map(|w| (i, w))
+            })
+            .fold(None, |best: Option<(usize, i32)>, (i, w)| match best {
+                Some((_, bw)) if bw >= w => best,
+                _ => Some((i, w)),
+            });
+        if let Some((i, _)) = heaviest {
+            c.pod_affinity.remove(i);
+            let what = if anti {
+                "podAntiAffinity"
+            } else {
+                "podAffinity"
+            };
+            return Some(format!(
+                "removing: spec.affinity.{what}.preferredDuringSchedulingIgnoredDuringExecution[0]"
+            ));
+        }
     }
     // removePreferredNodeAffinityTerm: the heaviest first (a stable sort by weight).
     if !c.preferred_terms.is_empty() {

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 
 use super::catalog::{Item, Res, merge, res_fits};
 use super::nodeclaim::{NodeClaim, Template, filter_instance_types};
-use super::pod::{Pod, pod_requirements, relax, tolerates_pod};
+use super::pod::{Pod, host_ports_conflict, pod_requirements, relax, tolerates_pod};
 use super::requirements::{Requirements, is_in, well_known};
 use super::topology::Topology;
-use crate::scenario::karpenter::{NodePool, PodConstraints};
+use crate::scenario::karpenter::{HostPort, NodePool, PodConstraints};
 use crate::scenario::node_groups::Taint;
 
 /// A node already in the cluster (or launched by an earlier batch).
@@ -19,9 +19,16 @@ pub struct ExistingNode {
     pub name: String,
     pub labels: Vec<(String, String)>,
     pub taints: Vec<Taint>,
+    /// What NodePool limits count (`node.Capacity()`).
+    pub capacity: Res,
     pub allocatable: Res,
     /// What its pods (DaemonSets included) request now.
     pub requested: Res,
+    /// The host ports its pods hold (`HostPortUsage`).
+    pub host_ports: Vec<HostPort>,
+    /// Pods of workload 0 (the HPA's) already on it: they count in its topology.
+    pub workload_pods: i64,
+    /// Pending pods placed on it by this solve.
     pub pods: Vec<usize>,
 }
 
@@ -176,12 +183,30 @@ struct State<'a> {
     next_id: usize,
 }
 
-// Port of ExistingNode.CanAdd (existingnode.go): taints, the node's labels against the pod's
-// requirements, topology, and room for the requests.
+/// The requirements of an existing node: its labels and its hostname (`NewExistingNode`).
+pub fn existing_requirements(n: &ExistingNode) -> Requirements {
+    let mut reqs = Requirements::from_labels(&n.labels);
+    reqs.add(is_in(super::catalog::HOSTNAME, &[hostname(n)]));
+    reqs
+}
+
+// Port of StateNode.HostName (state/statenode.go): the hostname label, else the node's name.
+pub fn hostname(n: &ExistingNode) -> &str {
+    (n.labels.iter())
+        .find(|(k, _)| k == super::catalog::HOSTNAME)
+        .map_or(&n.name, |(_, v)| v)
+}
+
+// Port of ExistingNode.CanAdd and tryVolumeAlternative (existingnode.go), in upstream's order:
+// taints, host ports, room for the requests, the node's labels against the pod's requirements,
+// then topology.
 fn existing_can_add(n: &ExistingNode, topo: &Topology, pod: &Pod) -> Result<Requirements, String> {
     tolerates_pod(&n.taints, &pod.constraints.tolerations)?;
-    let mut reqs = Requirements::from_labels(&n.labels);
-    reqs.add(is_in(super::catalog::HOSTNAME, &[&n.name]));
+    host_ports_conflict(&n.host_ports, &pod.constraints.host_ports)?;
+    if !res_fits(&merge(&n.requested, &pod.requests), &n.allocatable) {
+        return Err("exceeds node resources".into());
+    }
+    let mut reqs = existing_requirements(n);
     let pod_reqs = pod_requirements(&pod.constraints, false);
     reqs.compatible(&pod_reqs, false)?;
     reqs.add_all(&pod_reqs);
@@ -189,9 +214,6 @@ fn existing_can_add(n: &ExistingNode, topo: &Topology, pod: &Pod) -> Result<Requ
     let t = topo.add_requirements(pod, &strict, &reqs)?;
     reqs.compatible(&t, false)?;
     reqs.add_all(&t);
-    if !res_fits(&merge(&n.requested, &pod.requests), &n.allocatable) {
-        return Err("exceeds node resources".into());
-    }
     Ok(reqs)
 }
 
@@ -224,6 +246,8 @@ impl State<'_> {
         for n in self.existing.iter_mut() {
             if let Ok(reqs) = existing_can_add(n, &self.topology, pod) {
                 n.requested = merge(&n.requested, &pod.requests);
+                n.host_ports
+                    .extend(pod.constraints.host_ports.iter().cloned());
                 n.pods.push(pi);
                 self.topology.record(pod, &reqs);
                 return true;
@@ -278,11 +302,8 @@ impl State<'_> {
             let mut claim = NodeClaim::new(ti, t, its, self.next_id);
             match claim.can_add(t, self.catalog, &self.topology, pod) {
                 Ok(fit) => {
-                    if let Some(g) = (self.topology.groups.iter_mut())
-                        .find(|g| g.key == super::catalog::HOSTNAME && g.workload == pod.group)
-                    {
-                        g.domains.entry(claim.hostname.clone()).or_insert(0);
-                    }
+                    self.topology
+                        .register(super::catalog::HOSTNAME, &claim.hostname);
                     claim.add(pi, pod, fit, &mut self.topology);
                     let pool = t.node_pool.clone();
                     if let Some(rem) = self.remaining.get(&pool) {
@@ -310,8 +331,8 @@ impl State<'_> {
     }
 }
 
-/// The starting `remainingResources`: each NodePool's limits (milli-units; `nodes` × 1000)
-/// less the capacity of its existing nodes.
+// Port of updateRemainingResources (scheduler.go): each NodePool's limits (milli-units;
+// `nodes` × 1000) less the capacity of its existing nodes.
 fn limits(p: &Problem<'_>) -> BTreeMap<String, Res> {
     let mut out = BTreeMap::new();
     for np in p.node_pools {
@@ -326,7 +347,7 @@ fn limits(p: &Problem<'_>) -> BTreeMap<String, Res> {
                     let used = if k == "nodes" {
                         1000
                     } else {
-                        n.allocatable.get(k).copied().unwrap_or(0)
+                        n.capacity.get(k).copied().unwrap_or(0)
                     };
                     *v -= used;
                 }
@@ -366,7 +387,12 @@ pub fn solve(mut p: Problem<'_>) -> Results {
         (p.node_pools.iter()).any(|np| np.taints.iter().any(|t| t.effect == "PreferNoSchedule"));
     let workloads = workload_constraints(&p.pods);
     let refs: Vec<&PodConstraints> = workloads.iter().collect();
-    let topology = Topology::new(&refs, &zones(&templates, p.catalog));
+    let mut topology = Topology::new(&refs, &zones(&templates, p.catalog));
+    // NewExistingNode registers each node's hostname; countDomains counts the workload's pods.
+    for n in &p.existing {
+        topology.register(super::catalog::HOSTNAME, hostname(n));
+        topology.count_existing(0, &existing_requirements(n), n.workload_pods);
+    }
     let mut st = State {
         catalog: p.catalog,
         remaining: limits(&p),
@@ -420,13 +446,14 @@ fn try_schedule(
     tolerate_pns: bool,
 ) -> Result<(), String> {
     loop {
-        let snapshot = pod.clone();
-        match st.add(pi, &snapshot) {
+        match st.add(pi, pod) {
             Ok(()) => return Ok(()),
             Err(e) => {
-                if relax(&mut pod.constraints, tolerate_pns).is_none() {
+                let mut relaxed = PodConstraints::clone(&pod.constraints);
+                if relax(&mut relaxed, tolerate_pns).is_none() {
                     return Err(e);
                 }
+                pod.constraints = std::sync::Arc::new(relaxed);
             }
         }
     }
@@ -436,7 +463,8 @@ fn try_schedule(
 fn workload_constraints(pods: &[Pod]) -> Vec<PodConstraints> {
     let mut seen: BTreeMap<usize, PodConstraints> = BTreeMap::new();
     for p in pods {
-        seen.entry(p.group).or_insert_with(|| p.constraints.clone());
+        seen.entry(p.group)
+            .or_insert_with(|| PodConstraints::clone(&p.constraints));
     }
     let n = pods.iter().map(|p| p.group + 1).max().unwrap_or(0);
     (0..n)
@@ -478,7 +506,7 @@ mod tests {
                     "cpu".into(),
                     cpu,
                 )])),
-                constraints: c.clone(),
+                constraints: std::sync::Arc::new(c.clone()),
             })
             .collect()
     }
@@ -633,5 +661,151 @@ mod tests {
                 .1
                 .starts_with("no instance type met all requirements")
         );
+    }
+    fn term(key: &str, anti: bool, preferred_weight: Option<i32>) -> PodConstraints {
+        PodConstraints {
+            pod_affinity: vec![crate::scenario::karpenter::PodAffinityTerm {
+                topology_key: key.into(),
+                anti,
+                preferred_weight,
+            }],
+            ..PodConstraints::default()
+        }
+    }
+
+    fn node(name: &str, cpu: i64, requested_cpu: i64) -> ExistingNode {
+        let res = |cpu: i64, pods: i64| -> Res {
+            [("cpu".to_string(), cpu), ("pods".to_string(), pods * 1000)].into()
+        };
+        ExistingNode {
+            name: name.into(),
+            labels: vec![
+                ("karpenter.sh/nodepool".into(), "default".into()),
+                ("topology.kubernetes.io/zone".into(), "test-zone-1".into()),
+            ],
+            taints: Vec::new(),
+            capacity: res(cpu, 110),
+            allocatable: res(cpu, 110),
+            requested: res(requested_cpu, 2),
+            host_ports: Vec::new(),
+            workload_pods: 0,
+            pods: Vec::new(),
+        }
+    }
+
+    fn run_on(pools: &[NodePool], existing: Vec<ExistingNode>, pods: Vec<Pod>) -> Results {
+        solve(Problem {
+            node_pools: pools,
+            catalog: &fake::instance_types(8),
+            daemons: &[],
+            existing,
+            pods,
+        })
+    }
+
+    #[test]
+    fn existing_nodes_take_pending_pods_before_any_node_claim() {
+        let r = run_on(
+            &[pool("default", 0)],
+            vec![node("a", 4000, 1000)],
+            pods(4, 1000, &PodConstraints::default()),
+        );
+        assert_eq!(r.existing[0].pods.len(), 3);
+        assert_eq!(r.claims.len(), 1);
+        assert_eq!(r.claims[0].pods.len(), 1);
+    }
+
+    #[test]
+    fn existing_nodes_capacity_counts_against_node_pool_limits() {
+        let mut np = pool("default", 0);
+        np.limits = Some(Resources(vec![("cpu".into(), 5000)]));
+        let r = run_on(
+            &[np],
+            vec![node("a", 4000, 4000)],
+            pods(1, 1000, &PodConstraints::default()),
+        );
+        // 5 cores less the node's 4 leave 1: only the 1-core type (900m allocatable) is left.
+        assert!(r.claims.is_empty());
+        assert!(
+            r.errors[0]
+                .1
+                .starts_with("no instance type has enough resources"),
+            "{:?}",
+            r.errors
+        );
+    }
+
+    #[test]
+    fn a_host_port_in_use_keeps_the_pod_off_the_node() {
+        let port = crate::scenario::karpenter::HostPort {
+            ip: String::new(),
+            protocol: "TCP".into(),
+            port: 8080,
+        };
+        let c = PodConstraints {
+            host_ports: vec![port.clone()],
+            ..PodConstraints::default()
+        };
+        let mut n = node("a", 8000, 0);
+        n.host_ports = vec![port];
+        let r = run_on(&[pool("default", 0)], vec![n], pods(2, 100, &c));
+        assert!(r.existing[0].pods.is_empty());
+        assert_eq!(
+            r.claims.len(),
+            2,
+            "two pods on one port need two NodeClaims"
+        );
+    }
+
+    #[test]
+    fn hostname_anti_affinity_opens_one_node_claim_per_pod() {
+        let c = term("kubernetes.io/hostname", true, None);
+        let r = run_on(
+            &[pool("default", 0)],
+            vec![node("a", 8000, 0)],
+            pods(3, 100, &c),
+        );
+        assert_eq!(r.existing[0].pods.len(), 1);
+        assert_eq!(r.claims.len(), 2);
+    }
+
+    #[test]
+    fn zonal_anti_affinity_schedules_one_pod_per_batch_until_a_zone_is_known() {
+        // Late committal: the first NodeClaim may still land in any zone, so it blocks them all.
+        let c = term("topology.kubernetes.io/zone", true, None);
+        let r = run_on(&[pool("default", 0)], Vec::new(), pods(3, 100, &c));
+        assert_eq!(r.claims.len(), 1);
+        assert_eq!(r.errors.len(), 2);
+        assert!(
+            r.errors[0].1.contains("pod anti-affinity"),
+            "{:?}",
+            r.errors
+        );
+        // Once a node of the workload stands in zone 1, the next batch opens one elsewhere.
+        let mut n = node("a", 100, 100);
+        n.workload_pods = 1;
+        let r = run_on(&[pool("default", 0)], vec![n], pods(2, 100, &c));
+        assert_eq!(r.claims.len(), 1);
+        let zone = r.claims[0].requirements.get("topology.kubernetes.io/zone");
+        assert!(
+            !zone.has("test-zone-1") && zone.has("test-zone-2"),
+            "{zone}"
+        );
+    }
+
+    #[test]
+    fn preferred_anti_affinity_is_relaxed_when_it_cannot_be_met() {
+        let c = term("topology.kubernetes.io/zone", true, Some(50));
+        let r = run_on(&[pool("default", 0)], Vec::new(), pods(4, 100, &c));
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        assert_eq!(r.claims.iter().map(|c| c.pods.len()).sum::<usize>(), 4);
+    }
+
+    #[test]
+    fn hostname_affinity_packs_the_workload_onto_one_node_claim() {
+        let c = term("kubernetes.io/hostname", false, None);
+        let r = run_on(&[pool("default", 0)], Vec::new(), pods(3, 1000, &c));
+        assert_eq!(r.claims.len(), 1);
+        assert_eq!(r.claims[0].pods.len(), 3);
     }
 }

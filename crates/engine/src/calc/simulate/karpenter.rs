@@ -199,14 +199,21 @@ fn claim_run(name: &str, c: &Claim, launched: Option<i64>, ready: Option<i64>) -
     }
 }
 
-/// A node as the next solve sees it: its labels, taints, allocatable and what is bound to it.
-fn existing_of(slot: &Slot, claim: &Claim) -> ExistingNode {
+/// A node as the next solve sees it: its labels, taints, capacity (its instance type's, for the
+/// NodePool's limits), allocatable and what is bound to it.
+fn existing_of(catalog: &[Item], slot: &Slot, claim: &Claim) -> ExistingNode {
+    let allocatable = res_of(&slot.allocatable);
+    let capacity = (catalog.iter().find(|it| it.name == claim.instance_type))
+        .map_or_else(|| allocatable.clone(), |it| it.capacity.clone());
     ExistingNode {
         name: slot.name.clone(),
         labels: claim.labels.clone(),
         taints: claim.taints.clone(),
-        allocatable: res_of(&slot.allocatable),
+        capacity,
+        allocatable,
         requested: res_of(&slot.requested),
+        host_ports: Vec::new(),
+        workload_pods: 0,
         pods: Vec::new(),
     }
 }
@@ -274,7 +281,7 @@ impl Engine<'_> {
             return;
         }
         let existing: Vec<ExistingNode> = (self.nodes.iter())
-            .filter_map(|n| n.claim.as_ref().map(|c| existing_of(&n.slot, c)))
+            .filter_map(|n| n.claim.as_ref().map(|c| existing_of(&k.catalog, &n.slot, c)))
             .collect();
         let solved = solve(input, &k.catalog, existing, pending);
         let ready_at = t + setup.timing.node_startup.millis();
@@ -422,9 +429,11 @@ mod tests {
                 taints: Vec::new(),
                 limits: limit.map(|l| Resources(vec![("cpu".into(), l)])),
                 node_class: "default".into(),
+                disruption: Default::default(),
             }],
             instance_types: [2, 4, 8, 16].into_iter().map(cores).collect(),
             catalog_source: "test".into(),
+            existing: Vec::new(),
             daemonsets: daemonsets.clone(),
             pod: PendingGroup {
                 name: "pod".into(),
