@@ -1,6 +1,8 @@
 //! What people paste: v2beta1 manifests, `kubectl describe hpa`, the `kubectl get hpa` table and
 //! HPA events, each ending in the same decision as the equivalent manifest and history.
 
+use serde_json::Value;
+
 use crate::support::{
     NOW, Test, approximate, codes, decision, hpacalc, json, json_output, root, stderr, stdout,
     temp_dir,
@@ -613,6 +615,67 @@ fn an_unknown_external_metric_in_describe_text_is_the_controllers_failed_metric(
         "{:?}",
         codes(&v)
     );
+}
+
+/// Issue 36, item 1: the failed External metric's value is an unknown, searched forward. From 6
+/// replicas, with cpu proposing 8, a queue depth v (Value target 100) proposes ceil(6 × v / 100):
+/// up to 133.333 the count stays 8, from 183.334 the legacy limit of 12 holds it. The status's 6
+/// is what the sync that gave up kept, which no value reproduces.
+#[test]
+fn a_failed_metrics_value_is_searched_forward_and_each_count_said() {
+    let v = json(&["--hpa", "fixtures/paste/describe-external-unknown.txt"]);
+    assert_eq!(v["desiredReplicas"], 8);
+    let all = codes(&v);
+    let at = all.iter().position(|c| c == "FailedMetricValue");
+    assert_eq!(at, Some(1), "after the failure itself: {all:?}");
+    let message = v["diagnostics"][1]["message"].as_str().unwrap();
+    for part in [
+        "External metric queue_depth has no value (FailedGetExternalMetric)",
+        "run forward from 6 replicas over",
+        "0–133.333 gives 8, 133.334–150 gives 9",
+        "from 183.334 on gives 12",
+        "no value gives status.desiredReplicas 6",
+    ] {
+        assert!(message.contains(part), "{part}: {message}");
+    }
+    let others: Vec<i64> = (v["otherOutcomes"].as_array().unwrap().iter())
+        .map(|o| o["replicas"].as_i64().unwrap())
+        .collect();
+    assert_eq!(others, [9, 10, 11, 12], "{:#}", v["otherOutcomes"]);
+    assert_eq!(
+        v["otherOutcomes"][0]["when"],
+        "if queue_depth comes back at 133.334–150"
+    );
+}
+
+/// Issue 36, item 1: `<unknown>` TARGETS cells in `kubectl get hpa` rows, as the API servers of
+/// kubectl 1.27–1.29 (no resource name) and 1.30–1.33 print them, read as metrics the
+/// controller could not get: exit 0 with the count the valid metric gives, never a usage error.
+#[test]
+fn unknown_targets_in_get_hpa_rows_are_failed_metrics_in_every_form() {
+    let dir = temp_dir("get-hpa-unknown");
+    for (form, targets) in [
+        ("1.27", "46%/50%, <unknown>/500m (avg)"),
+        ("1.30", "cpu: 46%/50%, <unknown>/500m (avg)"),
+        ("1.27-cpu", "<unknown>/50%, 91/100"),
+        ("1.30-cpu", "cpu: <unknown>/50%, 91/100"),
+    ] {
+        let file = dir.join(format!("get-hpa-{form}.txt"));
+        std::fs::write(
+            &file,
+            format!(
+                "NAME   REFERENCE        TARGETS   MINPODS   MAXPODS   REPLICAS   AGE\n\
+                 web    Deployment/web   {targets}   2   10   4   5m\n"
+            ),
+        )
+        .unwrap();
+        let v = json(&["--hpa", file.to_str().unwrap()]);
+        assert_eq!(v["desiredReplicas"], 4, "{form}: {:#}", v["decision"]);
+        let failed: Vec<&Value> = (v["metrics"].as_array().unwrap().iter())
+            .filter(|m| !m["errorReason"].is_null())
+            .collect();
+        assert_eq!(failed.len(), 1, "{form}: {:#}", v["metrics"]);
+    }
 }
 
 /// Issue 36, item 7: metric rows of one name stay separate. The `<unknown>` row is the
