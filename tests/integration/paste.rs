@@ -646,6 +646,10 @@ fn a_failed_metrics_value_is_searched_forward_and_each_count_said() {
         v["otherOutcomes"][0]["when"],
         "if queue_depth comes back at 133.334–150"
     );
+    assert_eq!(
+        v["otherOutcomes"][0]["settle"],
+        "pass --metric-value queue_depth=QUANTITY, or --external-metrics"
+    );
 }
 
 /// Issue 36, item 1: `<unknown>` TARGETS cells in `kubectl get hpa` rows, as the API servers of
@@ -676,6 +680,51 @@ fn unknown_targets_in_get_hpa_rows_are_failed_metrics_in_every_form() {
             .collect();
         assert_eq!(failed.len(), 1, "{form}: {:#}", v["metrics"]);
     }
+}
+
+/// Issue 36, item 1: which unnamed target is which resource. A row from an API server before
+/// 1.30 prints `89%/30%` without the resource; with pods and samples cpu and memory each have their
+/// own values, so both are run forward. The answer is the input's assumption (cpu), what the
+/// named `cpu:` row gives; the named `memory:` row's count, where it differs, is the other
+/// outcome.
+#[test]
+fn an_unnamed_target_is_run_as_cpu_and_as_memory_with_pods_and_samples() {
+    let dir = temp_dir("get-hpa-unnamed");
+    let run = |targets: &str| {
+        let file = dir.join("get-hpa.txt");
+        std::fs::write(
+            &file,
+            format!(
+                "NAME   REFERENCE        TARGETS   MINPODS   MAXPODS   REPLICAS   AGE\n\
+                 web    Deployment/web   {targets}   1   20   4   5m\n"
+            ),
+        )
+        .unwrap();
+        json(&[
+            "--hpa",
+            file.to_str().unwrap(),
+            "-n",
+            "shop",
+            "--pods",
+            "fixtures/kubectl/pods.json",
+            "--metrics",
+            "fixtures/kubectl/metrics.json",
+        ])
+    };
+    let (unnamed, cpu, memory) = (run("89%/30%"), run("cpu: 89%/30%"), run("memory: 89%/30%"));
+    assert_eq!(unnamed["desiredReplicas"], cpu["desiredReplicas"]);
+    let others: Vec<&Value> = (unnamed["otherOutcomes"].as_array().unwrap().iter())
+        .map(|o| &o["replicas"])
+        .collect();
+    // At 30 % the two resources' samples give different counts: the test needs both.
+    assert_ne!(memory["desiredReplicas"], cpu["desiredReplicas"]);
+    assert_eq!(others, [&memory["desiredReplicas"]]);
+    let said = (unnamed["assumptions"].as_array().unwrap().iter()).any(|a| {
+        a.as_str().unwrap().starts_with(
+            "1 Utilization target(s) name no resource: each assignment run forward: cpu gives",
+        )
+    });
+    assert!(said, "{:#}", unnamed["assumptions"]);
 }
 
 /// Issue 36, item 7: metric rows of one name stay separate. The `<unknown>` row is the

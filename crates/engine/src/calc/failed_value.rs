@@ -310,11 +310,21 @@ pub fn diagnostic(f: &FailedValue) -> Diagnostic {
             runs.join(", ")
         ),
         format!(
-            "pass the value the metrics API answers now (--metric-value {}=QUANTITY, or \
-             --metrics) to compute from it",
-            f.name
+            "pass the value the metrics API answers now ({}) to compute from it",
+            settle(f)
         ),
     )
+}
+
+/// The input that gives the failed metric's value, by its kind: `--metric-value` takes Object
+/// and External metrics only.
+fn settle(f: &FailedValue) -> String {
+    match f.kind {
+        "Object" => format!("--metric-value {}=QUANTITY, or --custom-metrics", f.name),
+        "External" => format!("--metric-value {}=QUANTITY, or --external-metrics", f.name),
+        "Pods" => "--pods and --custom-metrics".to_string(),
+        _ => "--pods and --metrics".to_string(),
+    }
 }
 
 /// The failed metric's search in the report: its diagnostic after the failure's, and each count
@@ -329,7 +339,7 @@ pub fn attach(f: &FailedValue, report: &mut Report) {
             report.other_outcomes.push(Outcome {
                 replicas: r.replicas,
                 when: format!("if {} comes back at {}", f.name, f.range(r)),
-                settle: format!("pass --metric-value {}=QUANTITY", f.name),
+                settle: format!("pass {}", settle(f)),
             });
         }
     }
