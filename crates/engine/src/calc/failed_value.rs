@@ -98,14 +98,42 @@ pub fn failed_metric_value(s: &Scenario) -> Option<FailedValue> {
     if s.metrics.selector_error.is_some() || s.scale_error.is_some() {
         return None;
     }
-    let sync = sync_of(s);
-    let (index, reason) = (sync.outcomes.iter().enumerate()).find_map(|(i, o)| {
-        let failure = o.result.as_ref().err()?;
-        without_value(s, i).then_some((i, failure.reason))
-    })?;
+    let (index, reason) = failed_metric(s)?;
     let spec = s.hpa.metrics.get(index)?;
     let (target, unit) = target_of(spec)?;
     let top = target.saturating_mul(i64::from(s.hpa.max_replicas).clamp(1, LARGEST_MAX) + 1);
+    let (counts, changes) = search(s, index, spec, top)?;
+    Some(FailedValue {
+        index,
+        kind: spec.type_name(),
+        name: spec.metric_name().to_string(),
+        reason,
+        unit,
+        from: s.current_replicas,
+        status_desired,
+        runs: runs_of(&counts, &changes)?,
+        tried: counts.len(),
+    })
+}
+
+/// The first metric the sync on `s` fails for want of a value, and the reason it sets.
+fn failed_metric(s: &Scenario) -> Option<(usize, &'static str)> {
+    let sync = sync_of(s);
+    (sync.outcomes.iter().enumerate()).find_map(|(i, o)| {
+        let failure = o.result.as_ref().err()?;
+        without_value(s, i).then_some((i, failure.reason))
+    })
+}
+
+/// The count the sync gives for each value tried, and the first value of each change: a grid
+/// over `0..=top`, then each stretch whose ends differ halved down to one unit. `None` when a
+/// value does not make the metric valid.
+fn search(
+    s: &Scenario,
+    index: usize,
+    spec: &MetricSpec,
+    top: i64,
+) -> Option<(BTreeMap<i64, i32>, Vec<i64>)> {
     let mut trial = s.clone();
     let mut counts: BTreeMap<i64, i32> = BTreeMap::new();
     let mut count = |v: i64| -> Option<i32> {
@@ -128,11 +156,10 @@ pub fn failed_metric_value(s: &Scenario) -> Option<FailedValue> {
     for &v in &grid {
         seen.push((v, count(v)?));
     }
-    // Each stretch whose ends differ is halved until its changes are found to one unit.
     let mut changes: Vec<i64> = Vec::new();
-    let mut stack: Vec<(i64, i32, i64, i32)> = (seen.windows(2))
-        .filter(|w| w[0].1 != w[1].1)
-        .map(|w| (w[0].0, w[0].1, w[1].0, w[1].1))
+    let mut stack: Vec<(i64, i32, i64, i32)> = (seen.iter().zip(seen.iter().skip(1)))
+        .filter(|(a, b)| a.1 != b.1)
+        .map(|(a, b)| (a.0, a.1, b.0, b.1))
         .collect();
     while let Some((a, ca, b, cb)) = stack.pop() {
         if b - a <= 1 {
@@ -149,34 +176,27 @@ pub fn failed_metric_value(s: &Scenario) -> Option<FailedValue> {
         }
     }
     changes.sort_unstable();
-    let tried = counts.len();
-    let count_at = |v: i64| counts.get(&v).copied();
+    Some((counts, changes))
+}
+
+/// The stretches between the changes, each with the count at its first value.
+fn runs_of(counts: &BTreeMap<i64, i32>, changes: &[i64]) -> Option<Vec<ValueRun>> {
     let mut runs = Vec::new();
     let mut low = 0;
-    for &c in &changes {
+    for &c in changes {
         runs.push(ValueRun {
             low,
             high: Some(c - 1),
-            replicas: count_at(low)?,
+            replicas: *counts.get(&low)?,
         });
         low = c;
     }
     runs.push(ValueRun {
         low,
         high: None,
-        replicas: count_at(low)?,
+        replicas: *counts.get(&low)?,
     });
-    Some(FailedValue {
-        index,
-        kind: spec.type_name(),
-        name: spec.metric_name().to_string(),
-        reason,
-        unit,
-        from: s.current_replicas,
-        status_desired,
-        runs,
-        tried,
-    })
+    Some(runs)
 }
 
 /// Whether the inputs hold no value for metric `i`: the metrics API answered nothing for it.
