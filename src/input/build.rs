@@ -358,6 +358,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
         memory: past.memory,
         bounded: past.bounded,
         earliest_now: observed.earliest_now,
+        unnamed_resources: loaded.unnamed_resources.clone(),
         now,
         input_notes: said.notes,
         warnings: said.warnings,

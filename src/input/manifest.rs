@@ -60,6 +60,9 @@ pub struct LoadedHpa {
     pub form: Option<crate::input::paste::text::Form>,
     /// The input form and file, for the report's `sources`.
     pub source: crate::report::FactSource,
+    /// The `spec.metrics` positions of Resource targets the input showed without their
+    /// resource's name (a `kubectl get hpa` row before 1.30).
+    pub unnamed_resources: Vec<usize>,
 }
 
 /// Larger input is refused before parsing: no HPA manifest comes near it.
@@ -127,6 +130,7 @@ pub fn load(file: &str, text: &str, name: Option<&str>) -> Result<LoadedHpa, Inp
         warnings,
         labels: labels(chosen.value),
         keda: None,
+        unnamed_resources: Vec::new(),
         notes,
         events: Vec::new(),
         diagnostics: Vec::new(),
@@ -150,6 +154,7 @@ fn load_scaled_object(source: &Source, raw: &Value) -> Result<LoadedHpa, InputEr
         // The KEDA step explains KEDA's layer itself: no KedaManaged notice.
         labels: BTreeMap::new(),
         keda: Some(translated),
+        unnamed_resources: Vec::new(),
         notes: Vec::new(),
         events: Vec::new(),
         diagnostics: Vec::new(),

@@ -299,6 +299,7 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         sources: Vec::new(),
         bounded: Vec::new(),
         earliest_now: None,
+        unnamed_resources: Vec::new(),
     };
     let model = model(args, &pod_request, template.as_ref(), &container, duration)?;
     Ok(Setup {

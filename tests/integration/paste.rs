@@ -1,6 +1,8 @@
 //! What people paste: v2beta1 manifests, `kubectl describe hpa`, the `kubectl get hpa` table and
 //! HPA events, each ending in the same decision as the equivalent manifest and history.
 
+use serde_json::Value;
+
 use crate::support::{
     NOW, Test, approximate, codes, decision, hpacalc, json, json_output, root, stderr, stdout,
     temp_dir,
@@ -613,6 +615,116 @@ fn an_unknown_external_metric_in_describe_text_is_the_controllers_failed_metric(
         "{:?}",
         codes(&v)
     );
+}
+
+/// Issue 36, item 1: the failed External metric's value is an unknown, searched forward. From 6
+/// replicas, with cpu proposing 8, a queue depth v (Value target 100) proposes ceil(6 × v / 100):
+/// up to 133.333 the count stays 8, from 183.334 the legacy limit of 12 holds it. The status's 6
+/// is what the sync that gave up kept, which no value reproduces.
+#[test]
+fn a_failed_metrics_value_is_searched_forward_and_each_count_said() {
+    let v = json(&["--hpa", "fixtures/paste/describe-external-unknown.txt"]);
+    assert_eq!(v["desiredReplicas"], 8);
+    let all = codes(&v);
+    let at = all.iter().position(|c| c == "FailedMetricValue");
+    assert_eq!(at, Some(1), "after the failure itself: {all:?}");
+    let message = v["diagnostics"][1]["message"].as_str().unwrap();
+    for part in [
+        "External metric queue_depth has no value (FailedGetExternalMetric)",
+        "run forward from 6 replicas over",
+        "0–133.333 gives 8, 133.334–150 gives 9",
+        "from 183.334 on gives 12",
+        "no value gives status.desiredReplicas 6",
+    ] {
+        assert!(message.contains(part), "{part}: {message}");
+    }
+    let others: Vec<i64> = (v["otherOutcomes"].as_array().unwrap().iter())
+        .map(|o| o["replicas"].as_i64().unwrap())
+        .collect();
+    assert_eq!(others, [9, 10, 11, 12], "{:#}", v["otherOutcomes"]);
+    assert_eq!(
+        v["otherOutcomes"][0]["when"],
+        "if queue_depth comes back at 133.334–150"
+    );
+    assert_eq!(
+        v["otherOutcomes"][0]["settle"],
+        "pass --metric-value queue_depth=QUANTITY, or --external-metrics"
+    );
+}
+
+/// Issue 36, item 1: `<unknown>` TARGETS cells in `kubectl get hpa` rows, as the API servers of
+/// kubectl 1.27–1.29 (no resource name) and 1.30–1.33 print them, read as metrics the
+/// controller could not get: exit 0 with the count the valid metric gives, never a usage error.
+#[test]
+fn unknown_targets_in_get_hpa_rows_are_failed_metrics_in_every_form() {
+    let dir = temp_dir("get-hpa-unknown");
+    for (form, targets) in [
+        ("1.27", "46%/50%, <unknown>/500m (avg)"),
+        ("1.30", "cpu: 46%/50%, <unknown>/500m (avg)"),
+        ("1.27-cpu", "<unknown>/50%, 91/100"),
+        ("1.30-cpu", "cpu: <unknown>/50%, 91/100"),
+    ] {
+        let file = dir.join(format!("get-hpa-{form}.txt"));
+        std::fs::write(
+            &file,
+            format!(
+                "NAME   REFERENCE        TARGETS   MINPODS   MAXPODS   REPLICAS   AGE\n\
+                 web    Deployment/web   {targets}   2   10   4   5m\n"
+            ),
+        )
+        .unwrap();
+        let v = json(&["--hpa", file.to_str().unwrap()]);
+        assert_eq!(v["desiredReplicas"], 4, "{form}: {:#}", v["decision"]);
+        let failed: Vec<&Value> = (v["metrics"].as_array().unwrap().iter())
+            .filter(|m| !m["errorReason"].is_null())
+            .collect();
+        assert_eq!(failed.len(), 1, "{form}: {:#}", v["metrics"]);
+    }
+}
+
+/// Issue 36, item 1: which unnamed target is which resource. A row from an API server before
+/// 1.30 prints `89%/30%` without the resource; with pods and samples cpu and memory each have their
+/// own values, so both are run forward. The answer is the input's assumption (cpu), what the
+/// named `cpu:` row gives; the named `memory:` row's count, where it differs, is the other
+/// outcome.
+#[test]
+fn an_unnamed_target_is_run_as_cpu_and_as_memory_with_pods_and_samples() {
+    let dir = temp_dir("get-hpa-unnamed");
+    let run = |targets: &str| {
+        let file = dir.join("get-hpa.txt");
+        std::fs::write(
+            &file,
+            format!(
+                "NAME   REFERENCE        TARGETS   MINPODS   MAXPODS   REPLICAS   AGE\n\
+                 web    Deployment/web   {targets}   1   20   4   5m\n"
+            ),
+        )
+        .unwrap();
+        json(&[
+            "--hpa",
+            file.to_str().unwrap(),
+            "-n",
+            "shop",
+            "--pods",
+            "fixtures/kubectl/pods.json",
+            "--metrics",
+            "fixtures/kubectl/metrics.json",
+        ])
+    };
+    let (unnamed, cpu, memory) = (run("89%/30%"), run("cpu: 89%/30%"), run("memory: 89%/30%"));
+    assert_eq!(unnamed["desiredReplicas"], cpu["desiredReplicas"]);
+    let others: Vec<&Value> = (unnamed["otherOutcomes"].as_array().unwrap().iter())
+        .map(|o| &o["replicas"])
+        .collect();
+    // At 30 % the two resources' samples give different counts: the test needs both.
+    assert_ne!(memory["desiredReplicas"], cpu["desiredReplicas"]);
+    assert_eq!(others, [&memory["desiredReplicas"]]);
+    let said = (unnamed["assumptions"].as_array().unwrap().iter()).any(|a| {
+        a.as_str().unwrap().starts_with(
+            "1 Utilization target(s) name no resource: each assignment run forward: cpu gives",
+        )
+    });
+    assert!(said, "{:#}", unnamed["assumptions"]);
 }
 
 /// Issue 36, item 7: metric rows of one name stay separate. The `<unknown>` row is the

@@ -335,6 +335,7 @@ fn build(p: &Params) -> Scenario {
         sources: Vec::new(),
         bounded: Vec::new(),
         earliest_now: None,
+        unnamed_resources: Vec::new(),
     }
 }
 

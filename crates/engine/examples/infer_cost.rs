@@ -1,13 +1,15 @@
 //! The cost of issue 36's forward inference: one `evaluate` of an answer from the status alone
 //! whose count needs hidden pods (the (unready, missing) pairs searched), and of a describe
-//! text's rescale event (every recommendation run through that sync), against the same sync
-//! without them; and of a KEDA ScaledObject whose trigger value is inferred from its status, and
-//! whose threshold fix is checked forward. `cargo run --release -p hpacalc-engine --example
-//! infer_cost`; the numbers are in docs/performance.md.
+//! text's rescale event (every recommendation run through that sync), of a failed metric's
+//! value (`calc::failed_value`: a grid, then halving), against the same sync without them; and of
+//! a KEDA ScaledObject whose trigger value is inferred from its status, and whose threshold fix is
+//! checked forward. `cargo run --release -p hpacalc-engine --example infer_cost`; the numbers are
+//! in docs/performance.md.
 
 use std::time::Instant;
 
 use hpacalc_engine::calc::evaluate;
+use hpacalc_engine::calc::failed_value::failed_metric_value;
 use hpacalc_engine::calc::testing::{cpu_utilization, external, scenario};
 use hpacalc_engine::scenario::keda::{
     ExternalTarget, KedaCondition, KedaInput, KedaStatus, Trigger, TriggerValue,
@@ -120,6 +122,25 @@ fn keda(n: usize, value: Option<f64>) -> Scenario {
     s
 }
 
+/// `n` pods at 25 % of a 50 % cpu target and an External metric the controller could not get,
+/// maxReplicas `max`; with `status`, the status says the controller kept `n`.
+fn failed_external(n: usize, max: i32, status: bool) -> Scenario {
+    let mut s = scenario(
+        vec![cpu_utilization(50), external("queue", Some(100_000), None)],
+        n,
+        250,
+    );
+    s.hpa.max_replicas = max;
+    let count = i32::try_from(n).unwrap_or(i32::MAX);
+    s.observed_status = status.then(|| ObservedStatus {
+        conditions: Vec::new(),
+        current_replicas: Some(count),
+        desired_replicas: Some(count),
+        current_metrics: Vec::new(),
+    });
+    s
+}
+
 /// The median of `runs` evaluations, in microseconds.
 fn median_micros(s: &Scenario, runs: usize) -> f64 {
     let mut times: Vec<f64> = (0..runs)
@@ -151,6 +172,20 @@ fn main() {
             "one rescale event, maxReplicas {max}\t{:.0}\t{:.0}",
             median_micros(&plain, runs),
             median_micros(&inferred, runs)
+        );
+    }
+    for (n, max) in [(4, 10), (4, 100), (50, 1000)] {
+        let runs = if max > 100 { 5 } else { 51 };
+        let (plain, searched) = (
+            failed_external(n, max, false),
+            failed_external(n, max, true),
+        );
+        let tried = failed_metric_value(&searched).map_or(0, |f| f.tried);
+        println!(
+            "a failed External metric's value, {n} pods, maxReplicas {max} ({tried} values \
+             tried)\t{:.0}\t{:.0}",
+            median_micros(&plain, runs),
+            median_micros(&searched, runs)
         );
     }
     println!(

@@ -528,6 +528,10 @@ pub struct Scenario {
     /// `now` is the clock because the inputs carry no capture time: the earliest instant they
     /// allow (the newest of their times), where the decision is checked too.
     pub earliest_now: Option<Timestamp>,
+    /// The `spec.metrics` positions of Resource targets whose resource the input did not name
+    /// (`kubectl get hpa` before 1.30 prints `46%/50%`): each is cpu or memory, an unknown the
+    /// inference tries both ways (`calc::assignment`).
+    pub unnamed_resources: Vec<usize>,
     /// What the input stage assumed or substituted, said in the output's assumptions.
     pub input_notes: Vec<String>,
     /// What the input stage warned about (unknown keys, stray pods, ...): printed on stderr and

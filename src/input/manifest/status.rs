@@ -28,3 +28,13 @@ pub struct CurrentMetric {
     pub average_value_milli: Option<i64>,
     pub average_utilization: Option<i32>,
 }
+
+impl CurrentMetric {
+    /// An entry without a value: the controller could not get the metric (kubectl's
+    /// `<unknown>`).
+    pub fn is_unknown(&self) -> bool {
+        self.value_milli.is_none()
+            && self.average_value_milli.is_none()
+            && self.average_utilization.is_none()
+    }
+}

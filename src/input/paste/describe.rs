@@ -824,6 +824,7 @@ fn finish(file: &str, last_line: usize, r: Reading) -> Result<Pasted, InputError
         lines: r.lines,
         unknown: r.unknown,
         labels: r.labels,
+        unnamed_resources: Vec::new(),
     })
 }
 

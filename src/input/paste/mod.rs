@@ -112,6 +112,8 @@ pub struct Pasted {
     pub unknown: Vec<String>,
     /// `metadata.labels` where the text shows them (describe's `Labels:`).
     pub labels: std::collections::BTreeMap<String, String>,
+    /// The `spec.metrics` positions of Resource targets shown without their resource's name.
+    pub unnamed_resources: Vec<usize>,
 }
 
 impl Pasted {
@@ -141,6 +143,7 @@ impl Pasted {
             source: crate::report::FactSource::new("hpa", form.name(), Some(file)),
             labels: self.labels,
             keda: None,
+            unnamed_resources: self.unnamed_resources,
         })
     }
 }

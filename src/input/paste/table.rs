@@ -160,6 +160,7 @@ fn row(file: &str, n: usize, line: &str, header: &Header) -> Result<Pasted, Inpu
         metrics,
         current,
         unknown,
+        unnamed,
         mut notes,
         warnings,
     } = targets(file, n, row.cell("TARGETS"))?;
@@ -209,6 +210,7 @@ fn row(file: &str, n: usize, line: &str, header: &Header) -> Result<Pasted, Inpu
         },
         unknown,
         labels: std::collections::BTreeMap::new(),
+        unnamed_resources: unnamed,
     })
 }
 
@@ -257,6 +259,8 @@ struct Targets {
     current: Vec<CurrentMetric>,
     /// The entries shown as `<unknown>`.
     unknown: Vec<String>,
+    /// The positions of Utilization entries that name no resource.
+    unnamed: Vec<usize>,
     notes: Vec<String>,
     warnings: Vec<String>,
 }
@@ -272,6 +276,7 @@ fn targets(
         metrics: Vec::new(),
         current: Vec::new(),
         unknown: Vec::new(),
+        unnamed: Vec::new(),
         notes: Vec::new(),
         warnings: Vec::new(),
     };
@@ -294,14 +299,21 @@ fn targets(
                 .at(n, Some(targets_col))
                 .field("TARGETS")
             };
+            let before = nameless;
             let (m, c, assumed) = target_entry(entry, i, &mut nameless).map_err(|e| bad(&e))?;
+            if nameless > before {
+                out.unnamed.push(i);
+            }
             if let Some(a) = assumed {
                 out.notes.push(a);
             }
-            match c {
-                Some(c) => out.current.push(c),
-                None => out.unknown.push(entry.to_string()),
+            // An `<unknown>` entry is still an entry, without a value, in its own place: the
+            // status's `currentMetrics[i]` that formatHPAMetrics found empty. The controller
+            // could not get it (a failed metric), which is an answer, not an input error.
+            if c.is_unknown() {
+                out.unknown.push(entry.to_string());
             }
+            out.current.push(c);
             out.metrics.push(m);
         }
     }
@@ -313,11 +325,11 @@ fn targets(
     }
     Ok(out)
 }
-type Entry = (Value, Option<CurrentMetric>, Option<String>);
+type Entry = (Value, CurrentMetric, Option<String>);
 
 // Port of formatHPAMetrics (pkg/printers/internalversion/printers.go), read backwards: one
-// TARGETS entry gives back a metric spec, its status entry (None for `<unknown>`), and what had
-// to be assumed.
+// TARGETS entry gives back a metric spec, its status entry (without a value for `<unknown>`),
+// and what had to be assumed.
 fn target_entry(entry: &str, index: usize, nameless: &mut usize) -> Result<Entry, String> {
     let (resource, rest) = match entry.split_once(": ") {
         Some((r, rest)) => (Some(r), rest),
@@ -352,7 +364,8 @@ fn target_entry(entry: &str, index: usize, nameless: &mut usize) -> Result<Entry
                 assumed = Some(format!(
                     "The target {} names no resource (an API server before 1.30 prints it so): \
                      taken as {taken}, by its position among such targets (cpu first, then \
-                     memory); pass the HPA's YAML if that is not so.",
+                     memory); with pods and samples the other resource is tried too; pass the \
+                     HPA's YAML if that is not so.",
                     crate::error::quoted(entry)
                 ));
                 taken.to_string()
@@ -406,7 +419,7 @@ fn target_entry(entry: &str, index: usize, nameless: &mut usize) -> Result<Entry
                 "target": {"type": "AverageValue", "averageValue": t}}})
         }
     };
-    Ok((spec, current.map(|_| status), assumed))
+    Ok((spec, status, assumed))
 }
 
 #[cfg(test)]
@@ -418,7 +431,7 @@ mod tests {
         let (spec, status, assumed) = target_entry("memory: 61%/80%", 0, &mut 0).unwrap();
         assert_eq!(spec["resource"]["name"], "memory");
         assert_eq!(spec["resource"]["target"]["averageUtilization"], 80);
-        assert_eq!(status.unwrap().average_utilization, Some(61));
+        assert_eq!(status.average_utilization, Some(61));
         assert_eq!(assumed, None);
     }
 
@@ -436,21 +449,50 @@ mod tests {
             .map(|c| (c.name.as_str(), c.average_utilization))
             .collect();
         assert_eq!(names, [("cpu", Some(127)), ("memory", Some(2))]);
+        assert_eq!(t.unnamed, [0, 1]);
+        let named = targets("t.txt", 2, (20, "91/100, 46%/50%, memory: 2%/90%")).unwrap();
+        assert_eq!(
+            named.unnamed,
+            [1],
+            "only the Utilization entry without a name"
+        );
         assert!(targets("t.txt", 2, (20, "1%/9%, 2%/9%, 3%/9%")).is_err());
     }
 
     #[test]
-    fn unknown_has_no_status_entry() {
-        let (spec, status, _) = target_entry("cpu: <unknown>/50%", 0, &mut 0).unwrap();
-        assert_eq!(spec["type"], "Resource");
-        assert_eq!(status, None);
+    fn an_unknown_current_value_is_an_entry_without_a_value_in_every_form() {
+        // formatHPAMetrics' `<unknown>` as the API servers of kubectl 1.27–1.33 print it: the
+        // resource named (1.30 on) or not (before), AverageValue, Pods, and External `(avg)`.
+        for (entry, kind, name) in [
+            ("<unknown>/50%", "Resource", "cpu"),
+            ("cpu: <unknown>/50%", "Resource", "cpu"),
+            ("memory: <unknown>/512Mi", "Resource", "memory"),
+            ("<unknown>/100", "Pods", "metric-1"),
+            ("<unknown>/500m (avg)", "External", "metric-1"),
+        ] {
+            let (spec, status, _) = target_entry(entry, 0, &mut 0).unwrap();
+            assert_eq!(spec["type"], kind, "{entry}");
+            assert_eq!(
+                (status.metric_type.as_str(), status.name.as_str()),
+                (kind, name)
+            );
+            assert!(status.is_unknown(), "{entry}: {status:?}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_entry_keeps_its_place_beside_the_values() {
+        let t = targets("t.txt", 2, (20, "<unknown>/500m (avg), cpu: 46%/50%")).unwrap();
+        assert_eq!(t.unknown, ["<unknown>/500m (avg)"]);
+        assert!(t.current[0].is_unknown());
+        assert_eq!(t.current[1].average_utilization, Some(46));
     }
 
     #[test]
     fn a_bare_value_is_a_pods_metric_and_avg_an_external_one() {
         let (spec, status, _) = target_entry("91/100", 1, &mut 0).unwrap();
         assert_eq!(spec["pods"]["metric"]["name"], "metric-2");
-        assert_eq!(status.unwrap().average_value_milli, Some(91_000));
+        assert_eq!(status.average_value_milli, Some(91_000));
         let (spec, _, _) = target_entry("30/40 (avg)", 0, &mut 0).unwrap();
         assert_eq!(spec["type"], "External");
     }
@@ -459,10 +501,7 @@ mod tests {
     fn a_resource_average_value_keeps_its_quantities() {
         let (spec, status, _) = target_entry("memory: 300Mi/512Mi", 0, &mut 0).unwrap();
         assert_eq!(spec["resource"]["target"]["averageValue"], "512Mi");
-        assert_eq!(
-            status.unwrap().average_value_milli,
-            Some(300 * 1024 * 1024 * 1000)
-        );
+        assert_eq!(status.average_value_milli, Some(300 * 1024 * 1024 * 1000));
     }
 
     #[test]

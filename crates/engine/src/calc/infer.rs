@@ -277,7 +277,7 @@ fn hide(s: &Scenario, trial: &mut Scenario, unready: usize, missing: usize) {
 }
 
 /// The sync as `evaluate` runs it (`reconcile`): its count and its conditions.
-fn sync_of(s: &Scenario) -> reconcile::Sync<'_> {
+pub(crate) fn sync_of(s: &Scenario) -> reconcile::Sync<'_> {
     let assume_steady = s.memory.is_none();
     let mut memory = s.memory.clone().unwrap_or_default();
     reconcile::reconcile(s, &mut memory, assume_steady)

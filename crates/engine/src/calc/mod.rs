@@ -2,12 +2,14 @@
 //! concern, each naming the Go functions it ports.
 
 pub mod advice;
+pub mod assignment;
 pub mod band;
 pub mod conditions;
 pub mod diagnose;
 pub mod diff;
 pub mod evidence;
 pub mod explain;
+pub mod failed_value;
 pub mod fleet;
 pub mod infer;
 pub mod karpenter;
@@ -111,6 +113,9 @@ fn evaluate_hpa(scenario: &Scenario) -> Report {
         report.diagnostics.retain(|d| d.code != "MissingMetrics");
         let first = evidence::failure_diagnostic(condition, &report, &without);
         report.diagnostics.insert(0, first);
+        if let Some(f) = failed_value::failed_metric_value(&failing) {
+            failed_value::attach(&f, &mut report);
+        }
         let valued = without.metrics.iter().any(|m| m.error.is_none());
         if valued && without.desired_replicas != report.desired_replicas {
             report.decision.summary = format!(
@@ -136,6 +141,16 @@ fn evaluate_hpa(scenario: &Scenario) -> Report {
         None => report,
     };
     evidence::limit_first(scenario, &mut report);
+    // Targets that name no resource: each assignment is run forward.
+    if let Some(kept) = assignment::run(scenario) {
+        report = assignment::resolve(scenario, report, &kept, evaluate_bounded);
+    }
+    // A metric the status shows without a value (kubectl's `<unknown>`): its value is searched.
+    if report.metrics.iter().any(|m| m.error.is_some())
+        && let Some(f) = failed_value::failed_metric_value(scenario)
+    {
+        failed_value::attach(&f, &mut report);
+    }
     report
 }
 

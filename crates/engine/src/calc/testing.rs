@@ -120,6 +120,7 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         sources: Vec::new(),
         bounded: Vec::new(),
         earliest_now: None,
+        unnamed_resources: Vec::new(),
     }
 }
 

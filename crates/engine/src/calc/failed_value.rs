@@ -1,0 +1,497 @@
+//! A failed metric's value, inferred by running the controller forward. A metric the controller
+//! could not get at its last sync (`ScalingActive=False FailedGet<Kind>Metric`, or kubectl's
+//! `<unknown>`) has no value in the inputs: it is an unknown. Each candidate value is put where
+//! the metrics API would answer it, and the same sync (`reconcile`) runs on it; what the sync gives
+//! for every value is said, and which values give `status.desiredReplicas`.
+//!
+//! The candidates run from 0 to the value whose proposal passes `maxReplicas` (`target × (max +
+//! 1)`, max cut at 256): a grid of 33 values first, then each stretch whose two ends give different
+//! counts is halved until the change is found to one unit (a percent, or a milli-unit); a stretch
+//! whose two ends give one count is taken to give it throughout (the count only rises with the
+//! value: `computeReplicasForMetrics` takes the largest proposal, and each proposal rises with
+//! its value). About 33 + 20 × (counts found) syncs.
+
+use std::collections::BTreeMap;
+
+use crate::calc::infer::sync_of;
+use crate::report::{Diagnostic, Outcome, Report, Severity};
+use crate::scenario::{
+    ContainerMetrics, MetricSpec, PodMetricValue, PodMetrics, Resources, Scenario, TargetType,
+};
+use crate::time::Duration;
+
+/// The grid the search starts from: this many stretches between 0 and the top value.
+const GRID: i64 = 32;
+/// The largest maxReplicas the top value is taken from.
+const LARGEST_MAX: i64 = 256;
+
+/// One stretch of candidate values that give one count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValueRun {
+    /// The first value of the stretch, in the target's unit (a percent for Utilization, else
+    /// milli-units).
+    pub low: i64,
+    /// The last value; `None`: every value from `low` on.
+    pub high: Option<i64>,
+    pub replicas: i32,
+}
+
+/// What the failed metric's value would make the sync do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedValue {
+    /// Its place in `spec.metrics`.
+    pub index: usize,
+    pub kind: &'static str,
+    pub name: String,
+    /// The condition reason the failure sets (`FailedGetExternalMetric`).
+    pub reason: &'static str,
+    /// What a value is: `utilization`, `average per pod`, `value`, `total`.
+    pub unit: Unit,
+    pub from: i32,
+    /// `status.desiredReplicas`.
+    pub status_desired: i32,
+    pub runs: Vec<ValueRun>,
+    /// Candidate values the sync ran on.
+    pub tried: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unit {
+    /// A Resource utilization, in percent of the request.
+    Percent,
+    /// A quantity of this resource (`cpu`, `memory`) or metric (`""`), in milli-units.
+    Quantity(String),
+}
+
+impl Unit {
+    pub fn show(&self, v: i64) -> String {
+        match self {
+            Unit::Percent => format!("{v}%"),
+            Unit::Quantity(resource) => crate::quantity::human_quantity(resource, v),
+        }
+    }
+}
+
+impl FailedValue {
+    /// The values that give `status.desiredReplicas`.
+    pub fn reproducing(&self) -> Vec<ValueRun> {
+        (self.runs.iter())
+            .filter(|r| r.replicas == self.status_desired)
+            .copied()
+            .collect()
+    }
+
+    fn range(&self, r: &ValueRun) -> String {
+        match r.high {
+            Some(h) if h == r.low => self.unit.show(h),
+            Some(h) => format!("{}–{}", self.unit.show(r.low), self.unit.show(h)),
+            None => format!("from {} on", self.unit.show(r.low)),
+        }
+    }
+}
+
+/// The first metric of the sync on `s` that failed for want of a value, searched forward;
+/// `None` when no metric failed so, when `status.desiredReplicas` is unknown, or when a value
+/// does not make it valid (a missing request fails it whatever the usage).
+pub fn failed_metric_value(s: &Scenario) -> Option<FailedValue> {
+    let status_desired = s.observed_status.as_ref()?.desired_replicas?;
+    if s.metrics.selector_error.is_some() || s.scale_error.is_some() {
+        return None;
+    }
+    let (index, reason) = failed_metric(s)?;
+    let spec = s.hpa.metrics.get(index)?;
+    let (target, unit) = target_of(spec)?;
+    let top = target.saturating_mul(i64::from(s.hpa.max_replicas).clamp(1, LARGEST_MAX) + 1);
+    let (counts, changes) = search(s, index, spec, top)?;
+    Some(FailedValue {
+        index,
+        kind: spec.type_name(),
+        name: spec.metric_name().to_string(),
+        reason,
+        unit,
+        from: s.current_replicas,
+        status_desired,
+        runs: runs_of(&counts, &changes)?,
+        tried: counts.len(),
+    })
+}
+
+/// The first metric the sync on `s` fails for want of a value, and the reason it sets.
+fn failed_metric(s: &Scenario) -> Option<(usize, &'static str)> {
+    let sync = sync_of(s);
+    (sync.outcomes.iter().enumerate()).find_map(|(i, o)| {
+        let failure = o.result.as_ref().err()?;
+        without_value(s, i).then_some((i, failure.reason))
+    })
+}
+
+/// The count the sync gives for each value tried, and the first value of each change: a grid
+/// over `0..=top`, then each stretch whose ends differ halved down to one unit. `None` when a
+/// value does not make the metric valid.
+fn search(
+    s: &Scenario,
+    index: usize,
+    spec: &MetricSpec,
+    top: i64,
+) -> Option<(BTreeMap<i64, i32>, Vec<i64>)> {
+    let mut trial = s.clone();
+    let mut counts: BTreeMap<i64, i32> = BTreeMap::new();
+    let mut count = |v: i64| -> Option<i32> {
+        if let Some(&c) = counts.get(&v) {
+            return Some(c);
+        }
+        with_value(s, &mut trial, index, spec, v);
+        let sync = sync_of(&trial);
+        let valid = (sync.outcomes.get(index)).is_some_and(|o| o.result.is_ok());
+        valid.then(|| {
+            counts.insert(v, sync.desired_replicas);
+            sync.desired_replicas
+        })
+    };
+    let mut grid: Vec<i64> = (0..=GRID)
+        .map(|k| i64::try_from(i128::from(top) * i128::from(k) / i128::from(GRID)).unwrap_or(top))
+        .collect();
+    grid.dedup();
+    let mut seen = Vec::with_capacity(grid.len());
+    for &v in &grid {
+        seen.push((v, count(v)?));
+    }
+    let mut changes: Vec<i64> = Vec::new();
+    let mut stack: Vec<(i64, i32, i64, i32)> = (seen.iter().zip(seen.iter().skip(1)))
+        .filter(|(a, b)| a.1 != b.1)
+        .map(|(a, b)| (a.0, a.1, b.0, b.1))
+        .collect();
+    while let Some((a, ca, b, cb)) = stack.pop() {
+        if b - a <= 1 {
+            changes.push(b);
+            continue;
+        }
+        let mid = a + (b - a) / 2;
+        let cm = count(mid)?;
+        if cm != ca {
+            stack.push((a, ca, mid, cm));
+        }
+        if cm != cb {
+            stack.push((mid, cm, b, cb));
+        }
+    }
+    changes.sort_unstable();
+    Some((counts, changes))
+}
+
+/// The stretches between the changes, each with the count at its first value.
+fn runs_of(counts: &BTreeMap<i64, i32>, changes: &[i64]) -> Option<Vec<ValueRun>> {
+    let mut runs = Vec::new();
+    let mut low = 0;
+    for &c in changes {
+        runs.push(ValueRun {
+            low,
+            high: Some(c - 1),
+            replicas: *counts.get(&low)?,
+        });
+        low = c;
+    }
+    runs.push(ValueRun {
+        low,
+        high: None,
+        replicas: *counts.get(&low)?,
+    });
+    Some(runs)
+}
+
+/// Whether the inputs hold no value for metric `i`: the metrics API answered nothing for it.
+fn without_value(s: &Scenario, i: usize) -> bool {
+    let v = &s.metrics;
+    match s.hpa.metrics.get(i) {
+        Some(MetricSpec::Resource { .. }) => v.resource.is_empty(),
+        Some(MetricSpec::Pods { metric, .. }) => v.pods.get(&metric.name).is_none_or(Vec::is_empty),
+        Some(MetricSpec::Object { .. }) => !v.object.contains_key(&i),
+        Some(MetricSpec::External { .. }) => !v.external.contains_key(&i),
+        None => false,
+    }
+}
+
+/// The target in the unit the search runs in, and that unit.
+fn target_of(spec: &MetricSpec) -> Option<(i64, Unit)> {
+    let t = spec.target();
+    let resource = match spec {
+        MetricSpec::Resource { resource, .. } => resource.clone(),
+        _ => String::new(),
+    };
+    let (target, unit) = match t.target_type {
+        TargetType::Utilization => (i64::from(t.average_utilization?), Unit::Percent),
+        TargetType::AverageValue => (t.average_value_milli?, Unit::Quantity(resource)),
+        TargetType::Value => (t.value_milli?, Unit::Quantity(resource)),
+    };
+    (target > 0).then_some((target, unit))
+}
+
+/// `trial` as `s` with metric `index` answering `v`: every pod's sample (a utilization of each
+/// container's request, or a usage, or a custom value), the object's value, or the external
+/// total.
+fn with_value(s: &Scenario, trial: &mut Scenario, index: usize, spec: &MetricSpec, v: i64) {
+    trial.metrics.clone_from(&s.metrics);
+    let values = &mut trial.metrics;
+    let window = Duration::from_secs(15);
+    match spec {
+        MetricSpec::Resource {
+            resource,
+            container,
+            target,
+        } => {
+            values.resource_api_error = None;
+            let percent = target.target_type == TargetType::Utilization;
+            values.resource = (s.pods.iter())
+                .map(|p| PodMetrics {
+                    pod: p.name.clone(),
+                    timestamp: s.now,
+                    window,
+                    containers: (p.containers.iter().enumerate())
+                        .filter(|(_, c)| container.as_ref().is_none_or(|n| *n == c.name))
+                        .map(|(k, c)| {
+                            let usage = if percent {
+                                c.requests.get(resource).unwrap_or(0).saturating_mul(v) / 100
+                            } else if k == 0 || container.is_some() {
+                                v
+                            } else {
+                                0
+                            };
+                            ContainerMetrics {
+                                name: c.name.clone(),
+                                usage: Resources(vec![(resource.clone(), usage)]),
+                            }
+                        })
+                        .collect(),
+                })
+                .collect();
+        }
+        MetricSpec::Pods { metric, .. } => {
+            values.custom_api_error = None;
+            let each = (s.pods.iter())
+                .map(|p| PodMetricValue {
+                    pod: p.name.clone(),
+                    value_milli: v,
+                    timestamp: s.now,
+                    window,
+                })
+                .collect();
+            values.pods.insert(metric.name.clone(), each);
+        }
+        MetricSpec::Object { .. } => {
+            values.custom_api_error = None;
+            values.object.insert(index, v);
+        }
+        MetricSpec::External { .. } => {
+            values.external_api_error = None;
+            values.external.insert(index, vec![v]);
+        }
+    }
+}
+
+/// What a value of the failed metric would make the sync give, said after the failure: each
+/// stretch of values and its count, and which give `status.desiredReplicas`. A sync that gives
+/// up on its metrics writes the count it found, not a new one
+/// (`setCurrentReplicasAndMetricsInStatus` keeps `hpa.Status.DesiredReplicas`): then no value
+/// may reproduce it, and that is said.
+pub fn diagnostic(f: &FailedValue) -> Diagnostic {
+    let runs: Vec<String> = (f.runs.iter())
+        .map(|r| format!("{} gives {}", f.range(r), r.replicas))
+        .collect();
+    let reproducing: Vec<String> = f.reproducing().iter().map(|r| f.range(r)).collect();
+    let status = if reproducing.is_empty() {
+        format!(
+            "no value gives status.desiredReplicas {} (a sync that gives up keeps the \
+             desiredReplicas an earlier sync wrote)",
+            f.status_desired
+        )
+    } else {
+        format!(
+            "the values that give status.desiredReplicas {}: {}",
+            f.status_desired,
+            reproducing.join(", ")
+        )
+    };
+    let what = match (&f.unit, f.kind) {
+        (Unit::Percent, _) => "of the request",
+        (_, "Object" | "External") => "as the metrics API answers it",
+        _ => "per pod",
+    };
+    Diagnostic::new(
+        "FailedMetricValue",
+        Severity::Info,
+        format!(
+            "{} metric {} has no value ({}), so its value is an unknown: run forward from {} \
+             replicas over {} candidate values ({what}), {}; {status}",
+            f.kind,
+            f.name,
+            f.reason,
+            f.from,
+            f.tried,
+            runs.join(", ")
+        ),
+        format!(
+            "pass the value the metrics API answers now ({}) to compute from it",
+            settle(f)
+        ),
+    )
+}
+
+/// The input that gives the failed metric's value, by its kind: `--metric-value` takes Object
+/// and External metrics only.
+fn settle(f: &FailedValue) -> String {
+    match f.kind {
+        "Object" => format!("--metric-value {}=QUANTITY, or --custom-metrics", f.name),
+        "External" => format!("--metric-value {}=QUANTITY, or --external-metrics", f.name),
+        "Pods" => "--pods and --custom-metrics".to_string(),
+        _ => "--pods and --metrics".to_string(),
+    }
+}
+
+/// The failed metric's search in the report: its diagnostic after the failure's, and each count
+/// a value gives that the report does not already name among its outcomes.
+pub fn attach(f: &FailedValue, report: &mut Report) {
+    let at = usize::from(!report.diagnostics.is_empty());
+    report.diagnostics.insert(at, diagnostic(f));
+    for r in &f.runs {
+        let known = r.replicas == report.desired_replicas
+            || (report.other_outcomes.iter()).any(|o| o.replicas == r.replicas);
+        if !known {
+            report.other_outcomes.push(Outcome {
+                replicas: r.replicas,
+                when: format!("if {} comes back at {}", f.name, f.range(r)),
+                settle: format!("pass {}", settle(f)),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calc::testing::{cpu_utilization, external, scenario};
+    use crate::scenario::{ObservedMetric, ObservedStatus};
+
+    /// `n` pods at `usage` millicores of 1000 (cpu target 50 %) and an External Value metric
+    /// `queue` (target 100) the controller could not get; the status says `desired`.
+    fn failed_external(n: usize, usage: i64, desired: i32) -> Scenario {
+        let mut s = scenario(
+            vec![cpu_utilization(50), external("queue", Some(100_000), None)],
+            n,
+            usage,
+        );
+        s.hpa.max_replicas = 10;
+        s.observed_status = Some(ObservedStatus {
+            conditions: Vec::new(),
+            current_replicas: Some(i32::try_from(n).unwrap()),
+            desired_replicas: Some(desired),
+            current_metrics: vec![ObservedMetric {
+                metric_type: "Resource".into(),
+                name: "cpu".into(),
+                value_milli: None,
+                average_value_milli: Some(usage),
+                average_utilization: Some(i32::try_from(usage / 10).unwrap()),
+            }],
+        });
+        s
+    }
+
+    #[test]
+    fn a_failed_metric_blocking_a_scale_down_is_searched_and_each_count_dated_by_value() {
+        // 4 pods at 25 % of 50 %: cpu proposes 2, the failed metric blocks the scale-down
+        // (computeReplicasForMetrics: an invalid metric and a smaller proposal give up), and
+        // the controller keeps 4. Back with a value v, the sync gives max(2, ceil(4 × v / 100)):
+        // 2 up to 50, 3 up to 75, 4 up to 110 (inside the tolerance from 90), and on to the
+        // legacy limit of 8.
+        let s = failed_external(4, 250, 4);
+        let f = failed_metric_value(&s).unwrap();
+        assert_eq!(
+            (f.index, f.kind, f.reason),
+            (1, "External", "FailedGetExternalMetric")
+        );
+        assert_eq!(
+            f.runs[0],
+            ValueRun {
+                low: 0,
+                high: Some(50_000),
+                replicas: 2
+            }
+        );
+        // 110 itself is in: the band's top, 1 + 0.1, is inclusive (tolerances.isWithin).
+        assert_eq!(
+            f.runs[2],
+            ValueRun {
+                low: 75_001,
+                high: Some(110_000),
+                replicas: 4
+            }
+        );
+        assert_eq!((f.runs[3].low, f.runs[3].replicas), (110_001, 5));
+        let last = f.runs.last().unwrap();
+        assert_eq!(
+            (last.high, last.replicas),
+            (None, 8),
+            "2 × 4, the legacy limit"
+        );
+        // The counts only rise with the value, one stretch per count.
+        assert!(f.runs.windows(2).all(|w| w[0].replicas < w[1].replicas));
+        assert_eq!(f.reproducing(), vec![f.runs[2]]);
+        assert!(f.tried <= 33 + 20 * f.runs.len(), "{}", f.tried);
+    }
+
+    #[test]
+    fn each_stretch_is_checked_forward_at_both_ends() {
+        let s = failed_external(4, 250, 4);
+        let f = failed_metric_value(&s).unwrap();
+        let mut trial = s.clone();
+        for r in &f.runs {
+            for v in [Some(r.low), r.high].into_iter().flatten() {
+                with_value(&s, &mut trial, f.index, &s.hpa.metrics[1], v);
+                assert_eq!(sync_of(&trial).desired_replicas, r.replicas, "{v}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_failed_metric_ignored_on_a_scale_up_leaves_the_status_count_to_low_values() {
+        // 4 pods at 75 % of 50 %: cpu proposes 6 and the failed metric is ignored; values up to
+        // 150 keep 6 (the status's count), higher ones raise it.
+        let s = failed_external(4, 750, 6);
+        let f = failed_metric_value(&s).unwrap();
+        assert_eq!(f.runs[0].replicas, 6);
+        assert_eq!(f.runs[0].high, Some(150_000), "ceil(4 × 150 / 100) = 6");
+        assert_eq!(f.reproducing().len(), 1);
+        let d = diagnostic(&f);
+        assert!(
+            d.message
+                .contains("the values that give status.desiredReplicas 6: 0–150"),
+            "{}",
+            d.message
+        );
+    }
+
+    #[test]
+    fn a_failed_cpu_metric_is_searched_in_percent_of_the_request() {
+        // The resource metrics API answered nothing: every pod's utilization is the unknown.
+        let mut s = failed_external(4, 500, 4);
+        s.hpa.metrics.truncate(1);
+        s.metrics.resource.clear();
+        let f = failed_metric_value(&s).unwrap();
+        assert_eq!((f.kind, f.unit.clone()), ("Resource", Unit::Percent));
+        // Every metric failed: the controller keeps 4. Back with u %, ceil(4 × u / 50) past the
+        // 0.1 tolerance: 4 from 38 % (ceil(3.04)) to 55 % (1.1, the band's inclusive top).
+        let four = (f.runs.iter()).position(|r| r.replicas == 4).unwrap();
+        assert_eq!((f.runs[four].low, f.runs[four].high), (38, Some(55)));
+        assert_eq!((f.runs[four + 1].low, f.runs[four + 1].replicas), (56, 5));
+        assert_eq!(f.reproducing(), vec![f.runs[four]]);
+    }
+
+    #[test]
+    fn a_metric_with_a_value_or_without_a_known_status_count_is_not_searched() {
+        let mut s = failed_external(4, 250, 4);
+        s.metrics.external.insert(1, vec![50_000]);
+        assert!(failed_metric_value(&s).is_none());
+        let mut s = failed_external(4, 250, 4);
+        s.observed_status = None;
+        assert!(failed_metric_value(&s).is_none());
+    }
+}
