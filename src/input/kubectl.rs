@@ -45,7 +45,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 pub(crate) use crate::error::name_list;
 use crate::error::repeated_key;
 use crate::error::{InputError, json_error, yaml_error};
-use crate::input::cluster::objects::PodMeta;
+use crate::input::cluster::objects::{MetricsMeta, PodMeta};
 use crate::input::guard::Keys;
 use crate::input::selector::Selector;
 use crate::quantity::parse_milli;
@@ -375,12 +375,25 @@ pub(crate) struct ObjectMeta<'a, L = Labels<'a>> {
 }
 
 impl<'a> ObjectMeta<'a> {
-    /// A dump's pod (or PodMetrics) metadata, as the readers of a file would have read it.
-    pub fn of_dump(meta: &'a PodMeta) -> Self {
+    /// A dump's PodMetrics metadata: the pod it is about (its labels are not kept, and an HPA's
+    /// share of the dump is not narrowed by a selector again).
+    pub fn of_dump_metrics(meta: &'a MetricsMeta) -> Self {
         ObjectMeta {
             name: Some(Str::borrowed(&meta.name)),
             namespace: (!meta.namespace.is_empty()).then(|| Str::borrowed(&meta.namespace)),
-            labels: (!meta.labels.is_empty()).then(|| {
+            labels: None,
+            deletion_timestamp: None,
+            owner_references: None,
+        }
+    }
+
+    /// A dump's pod metadata, as the readers of a file would have read it (its labels only when
+    /// `labels`: a selector will read them).
+    pub fn of_dump(meta: &'a PodMeta, labels: bool) -> Self {
+        ObjectMeta {
+            name: Some(Str::borrowed(&meta.name)),
+            namespace: (!meta.namespace.is_empty()).then(|| Str::borrowed(&meta.namespace)),
+            labels: (labels && !meta.labels.is_empty()).then(|| {
                 Labels(
                     (meta.labels.0.iter())
                         .map(|(k, v)| (Cow::Borrowed(k.as_str()), Cow::Borrowed(v.as_str())))

@@ -8,15 +8,18 @@ use super::json::Sym;
 use super::objects::{LabelSelector, Pod, PodMetrics};
 use crate::input::selector::Selector;
 
+/// Maps built on every sync of `serve` over every pod: hashed with foldhash, not SipHash.
+type Fast = foldhash::fast::RandomState;
+
 #[derive(Debug, Default)]
 pub struct PodIndex {
-    namespaces: HashMap<Sym, Namespace>,
+    namespaces: HashMap<Sym, Namespace, Fast>,
 }
 
 #[derive(Debug, Default)]
 struct Namespace {
     all: Vec<u32>,
-    by_label: HashMap<(Sym, Sym), Vec<u32>>,
+    by_label: HashMap<(Sym, Sym), Vec<u32>, Fast>,
 }
 
 impl PodIndex {
@@ -93,42 +96,37 @@ impl Selections {
     }
 }
 
-/// The metrics of a dump by pod: positions sorted by namespace and name, searched by halving (no
-/// map of 150,000 entries beside the metrics themselves).
+/// The metrics of a dump by pod: a map from namespace and name (borrowed from the metrics) to the
+/// position. Each sync of `serve` builds it and looks up every pod once; a sorted list searched
+/// by halving compared strings some 17 times a pod, for 6 MB less at 150,000 pods.
 #[derive(Debug)]
 pub struct MetricsIndex<'a> {
     metrics: &'a [PodMetrics],
-    order: Vec<u32>,
+    by_pod: HashMap<(&'a str, &'a str), u32, Fast>,
 }
 
 impl<'a> MetricsIndex<'a> {
     pub fn build(metrics: &'a [PodMetrics]) -> MetricsIndex<'a> {
-        let key = |i: &u32| {
-            (metrics.get(*i as usize)).map(|m| (m.metadata.namespace.as_str(), &*m.metadata.name))
-        };
-        let mut order: Vec<u32> = (0..u32::try_from(metrics.len()).unwrap_or(u32::MAX)).collect();
-        // Stable: of two items for one pod, the later stays later.
-        order.sort_by(|a, b| key(a).cmp(&key(b)));
-        MetricsIndex { metrics, order }
+        let mut by_pod = HashMap::with_capacity_and_hasher(metrics.len(), Fast::default());
+        for (i, m) in metrics.iter().enumerate() {
+            let Ok(i) = u32::try_from(i) else { break };
+            // Of two items for one pod, the later is kept.
+            by_pod.insert((m.metadata.namespace.as_str(), &*m.metadata.name), i);
+        }
+        MetricsIndex { metrics, by_pod }
     }
 
     /// The pod's metrics; of two items for one pod, the later in the dump (as a map would keep).
     pub fn get(&self, namespace: &str, name: &str) -> Option<&'a PodMetrics> {
-        let wanted = (namespace, name);
-        let end = self.order.partition_point(|&i| {
-            (self.metrics.get(i as usize))
-                .is_some_and(|m| (m.metadata.namespace.as_str(), &*m.metadata.name) <= wanted)
-        });
-        let last = *self.order.get(end.checked_sub(1)?)?;
-        let m = self.metrics.get(last as usize)?;
-        ((m.metadata.namespace.as_str(), &*m.metadata.name) == wanted).then_some(m)
+        let i = *self.by_pod.get(&(namespace, name))?;
+        self.metrics.get(i as usize)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::cluster::objects::{Labels, PodMeta};
+    use crate::input::cluster::objects::{Labels, MetricsMeta, PodMeta};
 
     fn pod(ns: &str, labels: &[(&str, &str)]) -> Pod {
         Pod {
@@ -149,10 +147,9 @@ mod tests {
 
     fn metrics(ns: &str, name: &str, window: &str) -> PodMetrics {
         PodMetrics {
-            metadata: PodMeta {
+            metadata: MetricsMeta {
                 name: name.into(),
                 namespace: ns.into(),
-                ..PodMeta::default()
             },
             window: Some(window.into()),
             ..PodMetrics::default()

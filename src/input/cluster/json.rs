@@ -20,8 +20,10 @@ use serde_json::Number;
 #[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Sym(Arc<str>);
 
-/// The strings interned so far, shared by every reader of the process.
-static INTERNED: LazyLock<Mutex<HashSet<Arc<str>>>> = LazyLock::new(Mutex::default);
+/// The strings interned so far, shared by every reader of the process. Hashed with foldhash, not
+/// SipHash: a sync interns a dozen strings of each of 150,000 pods and their metrics.
+type Interned = HashSet<Arc<str>, foldhash::fast::RandomState>;
+static INTERNED: LazyLock<Mutex<Interned>> = LazyLock::new(Mutex::default);
 
 impl Sym {
     pub fn new(text: &str) -> Sym {
@@ -120,13 +122,16 @@ pub struct Shared<T: 'static>(Arc<[T]>);
 /// One table of shared lists per item type.
 static LISTS: LazyLock<Mutex<HashMap<TypeId, Box<dyn Any + Send>>>> = LazyLock::new(Mutex::default);
 
+/// The table of one item type's shared lists.
+type SharedTable<T> = HashSet<Arc<[T]>, foldhash::fast::RandomState>;
+
 impl<T: Hash + Eq + Send + Sync + 'static> Shared<T> {
     pub fn new(items: Vec<T>) -> Shared<T> {
         let mut tables = LISTS.lock().unwrap_or_else(PoisonError::into_inner);
         let table = tables
             .entry(TypeId::of::<T>())
-            .or_insert_with(|| Box::new(HashSet::<Arc<[T]>>::new()));
-        let Some(table) = table.downcast_mut::<HashSet<Arc<[T]>>>() else {
+            .or_insert_with(|| Box::new(SharedTable::<T>::default()));
+        let Some(table) = table.downcast_mut::<SharedTable<T>>() else {
             // Unreachable: each table is made for its own type just above.
             return Shared(Arc::from(items));
         };

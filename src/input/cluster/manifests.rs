@@ -125,10 +125,18 @@ impl Dump {
         match doc.get("items").and_then(serde_json::Value::as_array) {
             Some(items) => {
                 for item in items {
-                    self.add(place, &in_default(item).to_string(), None)?;
+                    self.add(
+                        super::Place::Named(place),
+                        &in_default(item).to_string(),
+                        None,
+                    )?;
                 }
             }
-            None => self.add(place, &in_default(doc).to_string(), None)?,
+            None => self.add(
+                super::Place::Named(place),
+                &in_default(doc).to_string(),
+                None,
+            )?,
         }
         Ok(())
     }

@@ -287,11 +287,11 @@ impl Dump {
             match value.get("items").and_then(serde_json::Value::as_array) {
                 Some(items) => {
                     for (i, item) in items.iter().enumerate() {
-                        self.add(&at(Some(i)), &item.to_string(), None)?;
+                        self.add(Place::Named(&at(Some(i))), &item.to_string(), None)?;
                     }
                 }
                 None if value.is_null() => {}
-                None => self.add(&at(None), &value.to_string(), None)?,
+                None => self.add(Place::Named(&at(None)), &value.to_string(), None)?,
             }
         }
         Ok(())
@@ -299,10 +299,13 @@ impl Dump {
 
     /// Keeps one object in its lean form, or counts it as skipped. `origin` is where its text
     /// starts in a JSON file, to say a syntax error there.
-    fn add(&mut self, place: &str, text: &str, origin: Origin<'_>) -> Result<(), InputError> {
+    fn add(&mut self, place: Place<'_>, text: &str, origin: Origin<'_>) -> Result<(), InputError> {
         let bad = |e: serde_json::Error| match (origin, e.classify()) {
             (Some((file, at)), Category::Syntax | Category::Eof) => stream::locate(file, at, &e),
-            _ => InputError::new(place, format!("found {e}, expected a Kubernetes object")),
+            _ => InputError::new(
+                place.to_string(),
+                format!("found {e}, expected a Kubernetes object"),
+            ),
         };
         // The kind is looked up among the first keys (kubectl writes it second); the whole head
         // is parsed only when that says nothing, or for a Status's message.
@@ -317,6 +320,9 @@ impl Dump {
         let kind: &str = kind_field.as_deref().unwrap_or(self.default_kind);
         let typed;
         let text = match (&kind_field, self.default_api_version) {
+            // Pods and their metrics are read into their lean form, which has neither field:
+            // their text is not copied to add them.
+            (None, _) if matches!(kind, "Pod" | "PodMetrics") => text,
             (None, api_version) if !api_version.is_empty() => {
                 typed = with_type(text, kind, api_version);
                 typed.as_str()
@@ -423,6 +429,23 @@ fn with_type(text: &str, kind: &str, api_version: &str) -> String {
 /// Where an object's text starts in its JSON file, when it was read from one.
 type Origin<'a> = Option<(&'a str, stream::At)>;
 
+/// Where an object was read (`file items[3]`): written out only for the objects kept whole and
+/// for errors, not for each of 150,000 pods.
+#[derive(Clone, Copy)]
+enum Place<'a> {
+    Named(&'a str),
+    Item(&'a str, usize),
+}
+
+impl std::fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Named(name) => f.write_str(name),
+            Place::Item(file, index) => write!(f, "{file} items[{index}]"),
+        }
+    }
+}
+
 /// The head of an object whose kind the first keys do not say plainly.
 #[derive(Deserialize)]
 struct Head<'a> {
@@ -442,8 +465,8 @@ struct Top<'d, 'f> {
 
 impl stream::Parts for Top<'_, '_> {
     fn item(&mut self, index: usize, text: &str, at: stream::At) -> Result<(), InputError> {
-        let place = format!("{} items[{index}]", self.file);
-        self.dump.add(&place, text, Some((self.file, at)))
+        let place = Place::Item(self.file, index);
+        self.dump.add(place, text, Some((self.file, at)))
     }
 
     fn field(&mut self, key: String, value: &str, at: stream::At) -> Result<(), InputError> {
@@ -463,7 +486,7 @@ impl stream::Parts for Top<'_, '_> {
             text.push_str(v);
         }
         text.push('}');
-        self.dump.add(self.file, &text, None)
+        self.dump.add(Place::Named(self.file), &text, None)
     }
 }
 

@@ -28,13 +28,14 @@ pub struct Meta {
     pub managed_fields: Box<[ManagedField]>,
 }
 
-/// The `metadata` of a pod or of its metrics: 150,000 of each are kept, so only what the
-/// controller reads of them, and of the managed fields only the newest write, which dates the dump.
+/// The `metadata` of a pod: 150,000 are kept, so only what the controller reads of them, and of
+/// the managed fields only the newest write, which dates the dump. Every part is shared, so that
+/// a copy of a pod (each sync of `serve` takes one of what the watches keep) allocates nothing.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodMeta {
     #[serde(default)]
-    pub name: Box<str>,
+    pub name: std::sync::Arc<str>,
     #[serde(default, skip_serializing_if = "str::is_empty")]
     pub namespace: Sym,
     #[serde(default, skip_serializing_if = "Labels::is_empty")]
@@ -62,11 +63,6 @@ fn newest_write<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Timesta
     Ok((all.iter())
         .filter_map(|w| w.time.as_deref().and_then(Timestamp::parse_rfc3339))
         .max())
-}
-
-/// Lists are read into exact-sized boxed slices: a `Vec` read item by item keeps room for four.
-fn empty<T>(list: &[T]) -> bool {
-    list.is_empty()
 }
 
 /// Labels as pairs: smaller than a map for the few labels a pod has, and shared by the pods of
@@ -208,10 +204,10 @@ pub struct PodStatus {
     /// Only the Ready condition is kept.
     #[serde(
         default,
-        skip_serializing_if = "empty",
+        skip_serializing_if = "no_conditions",
         deserialize_with = "ready_only"
     )]
-    pub conditions: Box<[Condition]>,
+    pub conditions: std::sync::Arc<[Condition]>,
 }
 
 /// A pod condition: what `IsPodReady` and the readiness window read.
@@ -226,20 +222,36 @@ pub struct Condition {
     pub last_transition_time: Option<Sym>,
 }
 
-fn ready_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Box<[Condition]>, D::Error> {
+fn ready_only<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<std::sync::Arc<[Condition]>, D::Error> {
     let all = Option::<Vec<Condition>>::deserialize(d)?.unwrap_or_default();
     Ok(all
         .into_iter()
         .filter(|c| c.condition_type.as_deref() == Some("Ready"))
-        .collect::<Vec<_>>()
-        .into_boxed_slice())
+        .collect())
+}
+
+fn no_conditions(list: &std::sync::Arc<[Condition]>) -> bool {
+    list.is_empty()
+}
+
+/// The `metadata` of a PodMetrics: the pod it is about. Its labels (metrics-server copies the
+/// pod's) are not read: each sync reads the metrics of every pod anew, and the audit finds an
+/// item by the pod's namespace and name, the pod's own labels having chosen the pod.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+pub struct MetricsMeta {
+    #[serde(default)]
+    pub name: Box<str>,
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    pub namespace: Sym,
 }
 
 /// One item of a PodMetricsList.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 pub struct PodMetrics {
     #[serde(default)]
-    pub metadata: PodMeta,
+    pub metadata: MetricsMeta,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<Sym>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -12,8 +12,8 @@ use std::collections::HashSet;
 
 use serde::Deserialize;
 
-use super::sample::Item;
 pub use super::sample::Sample;
+use super::sample::{Item, ItemPath};
 use super::{Format, ObjectMeta, ResourceMap, Scope, Str, Time, Window, decode, name_list, top};
 use crate::error::InputError;
 use crate::scenario::{ContainerMetrics, PodMetrics};
@@ -127,7 +127,7 @@ pub fn from_objects(
 ) -> Result<CapturedMetrics, InputError> {
     keep_items(file, scope, excluded, false, |keep| {
         for (i, object) in objects.iter().enumerate() {
-            let path = format!("items[{i}]");
+            let path = ItemPath::Index(i);
             let raw = raw_item(object)
                 .map_err(|(field, m)| InputError::new(file, m).field(format!("{path}.{field}")))?;
             keep(to_item(file, path, raw)?)?;
@@ -170,7 +170,7 @@ fn raw_item(
         .collect::<Result<Vec<_>, (String, String)>>()?;
     Ok(RawItem {
         kind: None,
-        metadata: Some(ObjectMeta::of_dump(&object.metadata)),
+        metadata: Some(ObjectMeta::of_dump_metrics(&object.metadata)),
         timestamp: super::pods::time(object.timestamp.as_deref())
             .map_err(|m| ("timestamp".to_string(), m))?,
         window,
@@ -192,7 +192,7 @@ fn keep_items(
         ..CapturedMetrics::default()
     };
     let mut other_namespaces: Vec<String> = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
+    let mut seen: HashSet<String, foldhash::fast::RandomState> = HashSet::default();
     let mut left_out = 0usize;
     // Each item is kept or dropped as soon as it is read: only the kept samples accumulate.
     let mut keep = |item: Item| -> Result<(), InputError> {
@@ -221,7 +221,7 @@ fn keep_items(
                     item.sample.pod
                 ),
             )
-            .field(item.path));
+            .field(item.path.to_string()));
         }
         out.samples.push(item.sample);
         Ok(())
@@ -342,10 +342,14 @@ fn each_api_item(
                         )
                         .field(format!("{prefix}items[{i}].kind")));
                     }
-                    each(to_item(file, format!("{prefix}items[{i}]"), raw)?)?;
+                    let path = ItemPath::Text(format!("{prefix}items[{i}]"));
+                    each(to_item(file, path, raw)?)?;
                 }
             }
-            ("PodMetrics", _) => each(to_item(file, prefix.trim_end().to_string(), doc.single)?)?,
+            ("PodMetrics", _) => {
+                let path = ItemPath::Text(prefix.trim_end().to_string());
+                each(to_item(file, path, doc.single)?)?;
+            }
             ("", None) if doc.single.metadata.is_none() && doc.single.containers.is_none() => {}
             (other, _) => {
                 let found = if other.is_empty() {
@@ -363,7 +367,7 @@ fn each_api_item(
     Ok(())
 }
 
-fn to_item(file: &str, path: String, raw: RawItem<'_>) -> Result<Item, InputError> {
+fn to_item(file: &str, path: ItemPath, raw: RawItem<'_>) -> Result<Item, InputError> {
     let meta = raw.metadata.unwrap_or_default();
     let Some(name) = meta.name.filter(|n| !n.is_empty()) else {
         return Err(
@@ -384,9 +388,14 @@ fn to_item(file: &str, path: String, raw: RawItem<'_>) -> Result<Item, InputErro
         })
         .collect();
     // The metrics server reports each container once; a repeated one would count its usage twice.
-    let mut names = std::collections::HashSet::new();
+    // (The few names of a pod are compared, not hashed.)
     for (j, c) in containers.iter().enumerate() {
-        if !names.insert(c.name.as_str()) {
+        if containers
+            .get(..j)
+            .unwrap_or_default()
+            .iter()
+            .any(|k| k.name == c.name)
+        {
             return Err(InputError::new(
                 file,
                 format!(

@@ -200,7 +200,7 @@ pub fn from_objects(
             item: Some(i),
         };
         // A value the parser would refuse is reported before any pod's problem, as for a file.
-        let item = raw_pod(object).map_err(|(field, message)| {
+        let item = raw_pod(object, scope.selector.is_some()).map_err(|(field, message)| {
             InputError::new(file, message).field(format!("{place}.{field}"))
         })?;
         rules.accept(&kept, &mut batch, place, item);
@@ -213,8 +213,8 @@ pub fn from_objects(
 }
 
 /// A dump's pod as the reader of a file would have read it: (the field, the message) of a value
-/// it would refuse.
-fn raw_pod(pod: &objects::Pod) -> Result<RawPod<'_>, (String, String)> {
+/// it would refuse. Its labels are handed over only when a selector will read them.
+fn raw_pod(pod: &objects::Pod, labels: bool) -> Result<RawPod<'_>, (String, String)> {
     fn str(s: &str) -> Option<Str<'_>> {
         Some(Str::borrowed(s))
     }
@@ -233,7 +233,7 @@ fn raw_pod(pod: &objects::Pod) -> Result<RawPod<'_>, (String, String)> {
         .collect::<Result<Vec<_>, (String, String)>>()?;
     Ok(RawPod {
         kind: str("Pod"),
-        metadata: Some(ObjectMeta::of_dump(&pod.metadata)),
+        metadata: Some(ObjectMeta::of_dump(&pod.metadata, labels)),
         spec: Some(PodSpec {
             containers: raw_containers(&spec.containers, "containers")?,
             init_containers: raw_containers(&spec.init_containers, "initContainers")?,
@@ -309,14 +309,18 @@ pub(crate) fn resource_map(json: &Json) -> Result<ResourceMap, (String, String)>
     };
     let mut list = Vec::with_capacity(pairs.len());
     for (name, value) in pairs.iter() {
+        let written;
         let text = match value {
-            Json::String(s) => s.to_string(),
-            Json::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-                (Some(i), _, _) => i.to_string(),
-                (None, Some(u), _) => u.to_string(),
-                (None, None, Some(f)) => f.to_string(),
-                _ => n.to_string(),
-            },
+            Json::String(s) => s.as_str(),
+            Json::Number(n) => {
+                written = match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                    (Some(i), _, _) => i.to_string(),
+                    (None, Some(u), _) => u.to_string(),
+                    (None, None, Some(f)) => f.to_string(),
+                    _ => n.to_string(),
+                };
+                written.as_str()
+            }
             other => {
                 return Err((
                     name.to_string(),
@@ -328,7 +332,7 @@ pub(crate) fn resource_map(json: &Json) -> Result<ResourceMap, (String, String)>
             }
         };
         let milli =
-            crate::quantity::parse_milli(&text).map_err(|e| (name.to_string(), e.to_string()))?;
+            crate::quantity::parse_milli(text).map_err(|e| (name.to_string(), e.to_string()))?;
         if milli < 0 {
             return Err((
                 name.to_string(),
@@ -901,7 +905,7 @@ impl fmt::Display for Shortlist {
 struct Batch<'a> {
     pods: Vec<Pod>,
     /// The kept pods' names, borrowed from the text where possible.
-    seen: HashSet<Cow<'a, str>>,
+    seen: HashSet<Cow<'a, str>, foldhash::fast::RandomState>,
     excluded: HashSet<String>,
     other_namespaces: Vec<String>,
     foreign_owned: Shortlist,
@@ -958,7 +962,10 @@ impl<'a> Batch<'a> {
                 to.extend(from);
             }
         }
-        fn join_set<T: Eq + std::hash::Hash>(to: &mut HashSet<T>, from: HashSet<T>) {
+        fn join_set<T: Eq + std::hash::Hash, S: std::hash::BuildHasher>(
+            to: &mut HashSet<T, S>,
+            from: HashSet<T, S>,
+        ) {
             if to.is_empty() {
                 *to = from;
             } else {
@@ -1044,10 +1051,12 @@ impl Rules<'_> {
             .field(format!("{place}.metadata.name")));
         }
         if (self.scope.selector.is_none() || self.scope.selector_is_targets)
-            && let Some(owner) = controller_owner(meta.owner_references.as_deref())
-            && !owned_by_target(&owner, self.target)
+            && let Some((kind, owner)) = controller_owner(meta.owner_references.as_deref())
+            && !owned_by_target(kind, owner, self.target)
         {
-            batch.foreign_owned.push(|| format!("{name} ({owner})"));
+            batch
+                .foreign_owned
+                .push(|| format!("{name} ({kind}/{owner})"));
         }
         let pod = to_pod(
             file,
@@ -1068,19 +1077,27 @@ impl Rules<'_> {
     }
 }
 
-/// `Kind/name` of the controlling owner.
-fn controller_owner(owners: Option<&[Owner<'_>]>) -> Option<String> {
+/// The kind and name of the controlling owner.
+fn controller_owner<'o>(owners: Option<&'o [Owner<'_>]>) -> Option<(&'o str, &'o str)> {
     let owner = owners?.iter().find(|o| o.controller == Some(true))?;
-    Some(format!(
-        "{}/{}",
+    Some((
         owner.kind.as_ref().map_or("", Str::as_str),
-        owner.name.as_ref().map_or("", Str::as_str)
+        owner.name.as_ref().map_or("", Str::as_str),
     ))
 }
 
-/// Whether `Kind/name` is the target itself or one of its ReplicaSets (`<name>-<hash>`).
-fn owned_by_target(owner: &str, target: &ObjectReference) -> bool {
-    let name = owner.split_once('/').map_or("", |(_, n)| n);
+/// Whether the owner `kind/name` is the target itself or one of its ReplicaSets
+/// (`<name>-<hash>`).
+fn owned_by_target(kind: &str, name: &str, target: &ObjectReference) -> bool {
+    // `kind/name` is read from its first slash: a kind with a slash in it moves the name's start.
+    let joined;
+    let name = match kind.split_once('/') {
+        Some((_, rest)) => {
+            joined = format!("{rest}/{name}");
+            joined.as_str()
+        }
+        None => name,
+    };
     name == target.name
         || name
             .strip_prefix(target.name.as_str())
@@ -1133,8 +1150,7 @@ fn to_pod(
     let init_in = spec.init_containers.unwrap_or_default();
     let mut containers = Vec::with_capacity(containers_in.len() + init_in.len());
     // Port of validateContainers / validateInitContainers (validation.go): one name per container,
-    // across both lists.
-    let mut names = std::collections::HashSet::new();
+    // across both lists (the few names of a pod are compared, not hashed).
     for (list, raw_list) in [("containers", containers_in), ("initContainers", init_in)] {
         for (j, c) in raw_list.into_iter().enumerate() {
             let Some(cname) = c.name.map(|n| n.0).filter(|n| !n.is_empty()) else {
@@ -1143,7 +1159,7 @@ fn to_pod(
                         .field(format!("{place}.spec.{list}[{j}].name")),
                 );
             };
-            if !names.insert(cname.clone()) {
+            if containers.iter().any(|k: &Container| k.name == *cname) {
                 return Err(InputError::new(
                     file,
                     format!(

@@ -12,10 +12,28 @@ pub struct Sample {
     pub containers: Vec<ContainerMetrics>,
 }
 
+/// Where an item is (`items[3]`, `line 4`): written out only for a message, not for each of the
+/// 150,000 items of a dump.
+#[derive(Debug)]
+pub(super) enum ItemPath {
+    Text(String),
+    /// `items[i]`.
+    Index(usize),
+}
+
+impl std::fmt::Display for ItemPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ItemPath::Text(text) => f.write_str(text),
+            ItemPath::Index(i) => write!(f, "items[{i}]"),
+        }
+    }
+}
+
 /// One item with what the filters read.
 #[derive(Debug)]
 pub(super) struct Item {
-    pub path: String,
+    pub path: ItemPath,
     pub namespace: Option<String>,
     pub labels: Option<Vec<(String, String)>>,
     pub sample: Sample,

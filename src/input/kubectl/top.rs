@@ -195,7 +195,7 @@ impl Pods<'_> {
             None => {
                 self.index.insert(key, self.items.len());
                 self.items.push(Item {
-                    path: format!("line {line_no}"),
+                    path: super::sample::ItemPath::Text(format!("line {line_no}")),
                     namespace,
                     labels: None,
                     sample: Sample {

@@ -181,13 +181,17 @@ impl Watched {
         (self.lists.iter()).all(|k| k.lock().is_ok_and(|k| k.listed))
     }
 
-    /// What is kept now, as a dump.
+    /// What is kept now, as a dump. A pod's copy shares every part of the kept one (no
+    /// allocation but the dump's list).
     pub fn dump(&self) -> Dump {
         let mut dump = Dump::default();
         for kept in self.lists.iter() {
             let Ok(kept) = kept.lock() else {
                 continue;
             };
+            if let Some(Lean::Pod(_)) = kept.objects.values().next() {
+                dump.pods.reserve(kept.objects.len());
+            }
             for item in kept.objects.values() {
                 dump.put(item.clone());
             }
