@@ -182,7 +182,7 @@ pub fn compute_replicas_for_metric<'a>(
             container,
             target,
         } => resource_metric(resource, container.as_deref(), target, inputs),
-        MetricSpec::Pods { metric, target } => pods_metric(metric, target, inputs),
+        MetricSpec::Pods { metric, target } => pods_metric(index, metric, target, inputs),
         MetricSpec::Object {
             described_object,
             metric,
@@ -196,13 +196,14 @@ pub fn compute_replicas_for_metric<'a>(
 // Port of computeStatusForPodsMetric (horizontal.go) with GetMetricReplicas
 // (replica_calculator.go).
 fn pods_metric<'a>(
+    index: usize,
     metric: &MetricIdentifier,
     target: &MetricTarget,
     inputs: &MetricInputs<'a>,
 ) -> Result<Computed<'a>, MetricFailure<'a>> {
     let outer = |e: &str| format!("failed to get pods metric value: {e}");
     let target_usage = target.average_value_milli.unwrap_or(0);
-    let values = inputs.values.pods.get(&metric.name).map(Vec::as_slice);
+    let values = inputs.values.pods.get(&index).map(Vec::as_slice);
     match (values, &inputs.values.custom_api_error) {
         // Port of customMetricsClient.GetRawMetric (metrics/client.go): the call failed.
         (None, Some(e)) => Err(format!(
