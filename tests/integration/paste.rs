@@ -746,6 +746,23 @@ fn same_name_metric_rows_in_describe_text_each_keep_their_own_value() {
     assert!(average["errorReason"].is_null(), "{average:#}");
 }
 
+/// Issue 36, item 7: two `"http_requests" on pods` rows (two Pods entries of one name, e.g.
+/// with different selectors) each keep their own value: computeReplicasForMetrics asks
+/// GetRawMetric once per entry. The second row's 5 used to overwrite the first row's 30.
+#[test]
+fn same_name_pods_rows_in_describe_text_each_keep_their_own_value() {
+    let v = json(&["--hpa", "fixtures/paste/describe-pods-same-name.txt"]);
+    let (first, second) = (&v["metrics"][0], &v["metrics"][1]);
+    assert_eq!(first["currentAverageValue"], "30", "{first:#}");
+    assert_eq!(first["proposedReplicas"], 6, "ceil(30 / 20 × 4)");
+    assert_eq!(second["currentAverageValue"], "5", "{second:#}");
+    assert_eq!(second["proposedReplicas"], 2, "ceil(5 / 10 × 4)");
+    assert_eq!(
+        v["decision"]["metricProposal"], 6,
+        "the larger proposal decides"
+    );
+}
+
 /// Issue 36, item 4: a v1 HPA with no current utilization whose conditions annotation says
 /// `ScalingActive False FailedGetResourceMetric` is answered (exit 0), the reason first in WHY:
 /// the controller keeps the count. It used to be refused with "no pods: pass --pods".

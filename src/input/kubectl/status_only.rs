@@ -555,6 +555,33 @@ mod tests {
         assert!(s.notes[1].contains("No value in status.currentMetrics for Resource cpu"));
     }
 
+    // The controller writes status.currentMetrics in spec.metrics' order, one entry per spec
+    // entry (computeReplicasForMetrics, horizontal.go): two Pods entries of one name each
+    // reproduce their own status entry, not the last one's.
+    #[test]
+    fn same_name_pods_metrics_each_reproduce_their_own_status_entry() {
+        let pods = |selector: &str| MetricSpec::Pods {
+            metric: MetricIdentifier {
+                name: "http_requests".into(),
+                selector: Some([("path".to_string(), selector.to_string())].into()),
+            },
+            target: average(10_000),
+        };
+        let specs = [pods("/api"), pods("/static")];
+        let status = observed(&[
+            ("Pods", "http_requests", Some(30_000), None),
+            ("Pods", "http_requests", Some(5_000), None),
+        ]);
+        let s = synthesize(&specs, &status, 4, Timestamp(7), Duration::from_secs(15));
+        let values = |i: usize| {
+            (s.pod_metrics[&i].iter())
+                .map(|v| v.value_milli)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(values(0), vec![30_000; 4]);
+        assert_eq!(values(1), vec![5_000; 4]);
+    }
+
     #[test]
     fn a_utilization_without_an_average_uses_a_one_unit_request() {
         let specs = [MetricSpec::Resource {
