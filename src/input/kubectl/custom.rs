@@ -652,6 +652,74 @@ mod tests {
         assert_eq!(v.external[&1], vec![1_000_000, 2000]);
     }
 
+    fn pods_entry(selector: &str) -> MetricSpec {
+        MetricSpec::Pods {
+            metric: id("http_requests", Some(("path", selector))),
+            target: target(),
+        }
+    }
+
+    // computeStatusForPodsMetric (horizontal.go) asks GetRawMetric once per entry with that
+    // entry's metric selector: a v1beta2 answer that names its selector (`metric.selector`)
+    // goes to the entry with that selector only.
+    #[test]
+    fn same_name_pods_metrics_take_the_values_answered_for_their_own_selector() {
+        const V1BETA2: &str = r#"{"kind":"MetricValueList","items":[
+          {"describedObject":{"kind":"Pod","namespace":"shop","name":"web-1"},"metric":{"name":"http_requests","selector":{"matchLabels":{"path":"/api"}}},"timestamp":"2026-11-29T15:00:00Z","value":"30"},
+          {"describedObject":{"kind":"Pod","namespace":"shop","name":"web-1"},"metric":{"name":"http_requests","selector":{"matchLabels":{"path":"/static"}}},"timestamp":"2026-11-29T15:00:00Z","value":"5"}
+        ]}"#;
+        let custom = parse_custom("c.json", V1BETA2, Format::Json).unwrap();
+        let specs = [pods_entry("/api"), pods_entry("/static")];
+        let v = match_metrics(
+            &specs,
+            &custom,
+            &[],
+            &scope(),
+            &HashSet::new(),
+            Timestamp(0),
+        );
+        let values = |i: usize| v.pods[&i].iter().map(|p| p.value_milli).collect::<Vec<_>>();
+        assert_eq!(values(0), vec![30_000]);
+        assert_eq!(values(1), vec![5_000]);
+        assert!(v.notes.is_empty(), "{:?}", v.notes);
+    }
+
+    // A value that does not say its selector (v1beta1 with no `selector`) cannot be told
+    // apart: each entry of its name reads it, and a note says so.
+    #[test]
+    fn same_name_pods_metrics_share_values_without_a_selector_and_say_so() {
+        let custom = parse_custom("c.json", CUSTOM, Format::Json).unwrap();
+        let specs = [
+            MetricSpec::Pods {
+                metric: id("http_requests_per_second", Some(("path", "/api"))),
+                target: target(),
+            },
+            MetricSpec::Pods {
+                metric: id("http_requests_per_second", Some(("path", "/static"))),
+                target: target(),
+            },
+        ];
+        let v = match_metrics(
+            &specs,
+            &custom,
+            &[],
+            &scope(),
+            &HashSet::new(),
+            Timestamp(0),
+        );
+        assert_eq!(v.pods[&0], v.pods[&1]);
+        assert_eq!(v.pods[&0].len(), 2);
+        assert_eq!(v.notes.len(), 1, "{:?}", v.notes);
+        assert!(
+            v.notes[0].starts_with(
+                "Pods metric http_requests_per_second: --custom-metrics does not say which \
+                 metric selector"
+            ),
+            "{}",
+            v.notes[0]
+        );
+    }
+
     #[test]
     fn values_of_pods_the_selector_leaves_out_are_dropped() {
         let custom = parse_custom("c.json", CUSTOM, Format::Json).unwrap();
