@@ -746,8 +746,13 @@ fn stabilized_floor(s: &Scenario, proposal: Option<i32>) -> i32 {
 fn with_invalid_metric(s: &Scenario, at: usize) -> Scenario {
     let mut s = s.clone();
     s.hpa.metrics.insert(at, pods_metric(ABSENT_METRIC, 1000));
-    // Object and External values are keyed by their metric's position: the ones after `at` move.
+    // Pods, Object and External values are keyed by their metric's position: the ones after
+    // `at` move.
     let shift = |i: usize| if i >= at { i + 1 } else { i };
+    s.metrics.pods = std::mem::take(&mut s.metrics.pods)
+        .into_iter()
+        .map(|(i, v)| (shift(i), v))
+        .collect();
     s.metrics.object = std::mem::take(&mut s.metrics.object)
         .into_iter()
         .map(|(i, v)| (shift(i), v))

@@ -257,6 +257,13 @@ pub fn observe_after(
                 .get(i)
                 .map(MetricSpec::metric_name)
                 .unwrap_or_default();
+            // An entry of one name with the same values as an earlier one: said once.
+            let said = (out.pod_metrics.range(..i)).any(|(&j, earlier)| {
+                earlier == values && specs.get(j).map(MetricSpec::metric_name) == Some(name)
+            });
+            if said {
+                continue;
+            }
             note_strays(
                 &mut out.notes,
                 &format!("Pods metric {name}"),
