@@ -190,7 +190,8 @@ fn read(inputs: Inputs) -> Result<Read> {
     let samples = samples::Samples {
         pods: std::mem::take(&mut observed.pods),
         resource_metrics: std::mem::take(&mut observed.resource_metrics),
-        pod_metrics: std::mem::take(&mut observed.pod_metrics),
+        pod_metrics: std::collections::BTreeMap::new(),
+        by_entry: std::mem::take(&mut observed.pod_metrics),
         warnings: Vec::new(),
     };
 
@@ -329,7 +330,7 @@ pub fn build(inputs: Inputs) -> Result<Scenario> {
             &settings,
             keda.is_some(),
             samples.resource_metrics,
-            samples.pod_metrics,
+            samples.by_entry,
             &mut observed,
             approximation.then_some(counts.current),
             &mut said,
@@ -548,7 +549,7 @@ fn metric_values(
     settings: &Settings,
     keda: bool,
     resource: Vec<crate::scenario::PodMetrics>,
-    pod_metrics: std::collections::BTreeMap<String, Vec<crate::scenario::PodMetricValue>>,
+    pod_metrics: std::collections::BTreeMap<usize, Vec<crate::scenario::PodMetricValue>>,
     observed: &mut capture::Observed,
     approximate: Option<i32>,
     said: &mut Said,
@@ -729,7 +730,7 @@ impl Approximated<'_> {
             self.now,
             self.window,
         );
-        if !samples.pod_metrics.is_empty() {
+        if !samples.by_entry.is_empty() {
             said.warnings.push(
                 "Pods metric values of --custom-metrics need --pods: the status's averages are \
                  used"
@@ -738,7 +739,7 @@ impl Approximated<'_> {
         }
         samples.pods = synthetic.pods;
         samples.resource_metrics = synthetic.resource_metrics;
-        samples.pod_metrics = synthetic.pod_metrics;
+        samples.by_entry = synthetic.pod_metrics;
         said.notes.splice(0..0, synthetic.notes);
     }
 }

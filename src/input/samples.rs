@@ -54,7 +54,11 @@ use crate::time::{Duration, Timestamp};
 pub struct Samples {
     pub pods: Vec<Pod>,
     pub resource_metrics: Vec<PodMetrics>,
+    /// Pods metric values by CSV column, i.e. by metric name.
     pub pod_metrics: BTreeMap<String, Vec<PodMetricValue>>,
+    /// Pods metric values matched to the HPA, keyed by the metric's position in `spec.metrics`
+    /// (what the scenario reads): filled by the capture or the status-only approximation.
+    pub by_entry: BTreeMap<usize, Vec<PodMetricValue>>,
     /// Columns nothing reads.
     pub warnings: Vec<String>,
 }

@@ -46,7 +46,7 @@ pub fn resolve(
     flags: &[String],
     status: &HpaStatus,
     resource: Vec<PodMetrics>,
-    pods: BTreeMap<String, Vec<PodMetricValue>>,
+    pods: BTreeMap<usize, Vec<PodMetricValue>>,
     files: &FromFiles,
     approximate: Option<i32>,
 ) -> anyhow::Result<Resolved> {
@@ -715,7 +715,7 @@ mod tests {
         }];
         let mut pod_values = BTreeMap::new();
         pod_values.insert(
-            "pps".to_string(),
+            0,
             vec![PodMetricValue {
                 pod: "web-1".to_string(),
                 value_milli: 5,

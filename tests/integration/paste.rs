@@ -746,6 +746,54 @@ fn same_name_metric_rows_in_describe_text_each_keep_their_own_value() {
     assert!(average["errorReason"].is_null(), "{average:#}");
 }
 
+/// Issue 36, item 7: two `"http_requests" on pods` rows (two Pods entries of one name, e.g.
+/// with different selectors) each keep their own value: computeReplicasForMetrics asks
+/// GetRawMetric once per entry. The second row's 5 used to overwrite the first row's 30.
+#[test]
+fn same_name_pods_rows_in_describe_text_each_keep_their_own_value() {
+    let v = json(&["--hpa", "fixtures/paste/describe-pods-same-name.txt"]);
+    let (first, second) = (&v["metrics"][0], &v["metrics"][1]);
+    assert_eq!(first["currentAverageValue"], "30", "{first:#}");
+    assert_eq!(first["proposedReplicas"], 6, "ceil(30 / 20 × 4)");
+    assert_eq!(second["currentAverageValue"], "5", "{second:#}");
+    assert_eq!(second["proposedReplicas"], 2, "ceil(5 / 10 × 4)");
+    assert_eq!(
+        v["decision"]["metricProposal"], 6,
+        "the larger proposal decides"
+    );
+}
+
+/// Issue 36, item 7: a status-only HPA YAML with two Pods `currentMetrics` of one name (two
+/// selectors) reproduces each entry's own average: 30 and 5, two proposals.
+#[test]
+fn same_name_pods_current_metrics_in_status_only_yaml_each_keep_their_own_value() {
+    let v = json(&["--hpa", "fixtures/hpa/pods-same-name.yaml"]);
+    assert_eq!(v["metrics"][0]["currentAverageValue"], "30", "{v:#}");
+    assert_eq!(v["metrics"][0]["proposedReplicas"], 6);
+    assert_eq!(v["metrics"][1]["currentAverageValue"], "5", "{v:#}");
+    assert_eq!(v["metrics"][1]["proposedReplicas"], 2);
+}
+
+/// Issue 36, item 7: a CSV column is named by the metric alone, so it cannot tell two Pods
+/// entries of one name with different selectors apart: both read it, and an assumption says so
+/// rather than merging them silently.
+#[test]
+fn a_csv_column_shared_by_same_name_pods_metrics_is_an_assumption() {
+    let v = json(&[
+        "--hpa",
+        "fixtures/hpa/pods-same-name.yaml",
+        "--pods",
+        "fixtures/samples/pods-same-name.csv",
+    ]);
+    assert_eq!(v["metrics"][0]["proposedReplicas"], 6, "30 / 20 on 4 pods");
+    assert_eq!(v["metrics"][1]["proposedReplicas"], 12, "30 / 10 on 4 pods");
+    let said = v["assumptions"].to_string();
+    assert!(
+        said.contains("Pods metric http_requests: fixtures/samples/pods-same-name.csv does not say which metric selector"),
+        "{said}"
+    );
+}
+
 /// Issue 36, item 4: a v1 HPA with no current utilization whose conditions annotation says
 /// `ScalingActive False FailedGetResourceMetric` is answered (exit 0), the reason first in WHY:
 /// the controller keeps the count. It used to be refused with "no pods: pass --pods".

@@ -262,7 +262,7 @@ fn pod(name: &str, p: &PodParams) -> Pod {
 
 fn build(p: &Params) -> Scenario {
     let mut values = MetricValues::default();
-    let metrics = p
+    let metrics: Vec<MetricSpec> = p
         .metrics
         .iter()
         .enumerate()
@@ -293,7 +293,12 @@ fn build(p: &Params) -> Scenario {
             window: Duration::from_secs(60),
         });
     }
-    values.pods.insert(PODS_METRIC.into(), rps);
+    // Every Pods entry asks GetRawMetric the same question (one name, no selector): one answer.
+    for (i, m) in metrics.iter().enumerate() {
+        if matches!(m, MetricSpec::Pods { .. }) {
+            values.pods.insert(i, rps.clone());
+        }
+    }
     Scenario {
         hpa: HpaSpec {
             name: "web".into(),
@@ -741,8 +746,13 @@ fn stabilized_floor(s: &Scenario, proposal: Option<i32>) -> i32 {
 fn with_invalid_metric(s: &Scenario, at: usize) -> Scenario {
     let mut s = s.clone();
     s.hpa.metrics.insert(at, pods_metric(ABSENT_METRIC, 1000));
-    // Object and External values are keyed by their metric's position: the ones after `at` move.
+    // Pods, Object and External values are keyed by their metric's position: the ones after
+    // `at` move.
     let shift = |i: usize| if i >= at { i + 1 } else { i };
+    s.metrics.pods = std::mem::take(&mut s.metrics.pods)
+        .into_iter()
+        .map(|(i, v)| (shift(i), v))
+        .collect();
     s.metrics.object = std::mem::take(&mut s.metrics.object)
         .into_iter()
         .map(|(i, v)| (shift(i), v))
@@ -1049,7 +1059,7 @@ fn with_total(s: &Scenario, r: &Report, source: &str, total: i64) -> Scenario {
             let delta = total - m.usage_total_milli.unwrap();
             let ready = m.pods.iter().find(|p| p.class == "ready").unwrap();
             if source == "pods" {
-                let values = s.metrics.pods.get_mut(PODS_METRIC).unwrap();
+                let values = s.metrics.pods.get_mut(&0).unwrap();
                 let v = values.iter_mut().find(|v| v.pod == ready.name).unwrap();
                 v.value_milli += delta;
             } else {

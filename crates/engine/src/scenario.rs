@@ -314,8 +314,11 @@ pub struct PodMetricValue {
 pub struct MetricValues {
     /// `metrics.k8s.io` PodMetrics.
     pub resource: Vec<PodMetrics>,
-    /// `custom.metrics.k8s.io`, per metric name: one value per pod.
-    pub pods: BTreeMap<String, Vec<PodMetricValue>>,
+    /// `custom.metrics.k8s.io`, per Pods metric, keyed by its position in `HpaSpec.metrics`:
+    /// one value per pod. Keyed by the spec entry, not its name: `computeReplicasForMetrics`
+    /// asks `GetRawMetric` once per entry with that entry's selector, so two entries of one
+    /// name each have their own values.
+    pub pods: BTreeMap<usize, Vec<PodMetricValue>>,
     /// `custom.metrics.k8s.io`, per Object metric, keyed by its position in `HpaSpec.metrics`:
     /// the object's value. Keyed by the spec entry, not its name: `computeReplicasForMetrics`
     /// asks the API once per entry, so two entries of one name each have their own value.

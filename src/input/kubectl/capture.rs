@@ -23,7 +23,8 @@ use crate::time::{Duration, Timestamp};
 pub struct Observed {
     pub pods: Vec<Pod>,
     pub resource_metrics: Vec<PodMetrics>,
-    pub pod_metrics: BTreeMap<String, Vec<PodMetricValue>>,
+    /// Pods metric values, keyed by the metric's position in `spec.metrics`.
+    pub pod_metrics: BTreeMap<usize, Vec<PodMetricValue>>,
     pub files: FromFiles,
     /// `--metrics` is the resource metrics API's error answer (a `Status`).
     pub resource_api_error: Option<String>,
@@ -251,7 +252,18 @@ pub fn observe_after(
         resource_metrics(&file, captured, window, have_pods, &mut out);
     }
     if have_pods {
-        for (name, values) in &out.pod_metrics {
+        for (&i, values) in &out.pod_metrics {
+            let name = specs
+                .get(i)
+                .map(MetricSpec::metric_name)
+                .unwrap_or_default();
+            // An entry of one name with the same values as an earlier one: said once.
+            let said = (out.pod_metrics.range(..i)).any(|(&j, earlier)| {
+                earlier == values && specs.get(j).map(MetricSpec::metric_name) == Some(name)
+            });
+            if said {
+                continue;
+            }
             note_strays(
                 &mut out.notes,
                 &format!("Pods metric {name}"),
@@ -485,7 +497,7 @@ struct CsvPods<'a> {
     file: &'a str,
     text: &'a str,
     /// The Pods metrics `--custom-metrics` answered: they need no CSV column.
-    answered: &'a BTreeMap<String, Vec<PodMetricValue>>,
+    answered: &'a BTreeMap<usize, Vec<PodMetricValue>>,
     usage_given: bool,
     custom_given: bool,
 }
@@ -499,14 +511,15 @@ impl CsvPods<'_> {
         out: &mut Observed,
     ) -> Result<()> {
         let file = self.file;
-        let csv_specs: Vec<MetricSpec> = (specs.iter())
-            .filter(|s| {
-                !matches!(s, MetricSpec::Pods { metric, .. }
-                    if self.answered.contains_key(&metric.name))
+        let csv_specs: Vec<MetricSpec> = (specs.iter().enumerate())
+            .filter(|&(i, s)| {
+                !(matches!(s, MetricSpec::Pods { .. }) && self.answered.contains_key(&i))
             })
-            .cloned()
+            .map(|(_, s)| s.clone())
             .collect();
-        let answered: Vec<String> = self.answered.keys().cloned().collect();
+        let answered: Vec<String> = (self.answered.keys())
+            .filter_map(|&i| specs.get(i).map(|s| s.metric_name().to_string()))
+            .collect();
         let settings = samples::SampleSettings {
             now: out.now,
             window,
@@ -536,7 +549,9 @@ impl CsvPods<'_> {
             ));
         }
         out.pods = parsed.pods;
-        out.pod_metrics = parsed.pod_metrics;
+        out.pod_metrics = csv_by_entry(specs, self.answered, parsed.pod_metrics);
+        let notes = custom::same_name_pods(specs, &out.pod_metrics, file, |_| true);
+        out.notes.extend(notes);
         if self.usage_given && !parsed.resource_metrics.is_empty() {
             out.warnings.push(format!(
                 "{file}: the usage columns are ignored: --metrics gives the usage"
@@ -549,12 +564,29 @@ impl CsvPods<'_> {
     }
 }
 
+/// The CSV's Pods metric columns (by name) as the values of each Pods entry of that name that
+/// `--custom-metrics` did not answer. A column carries no metric selector, so entries of one name
+/// share it (`custom::same_name_pods` says so when their selectors differ).
+fn csv_by_entry(
+    specs: &[MetricSpec],
+    answered: &BTreeMap<usize, Vec<PodMetricValue>>,
+    by_name: BTreeMap<String, Vec<PodMetricValue>>,
+) -> BTreeMap<usize, Vec<PodMetricValue>> {
+    (specs.iter().enumerate())
+        .filter(|(i, _)| !answered.contains_key(i))
+        .filter_map(|(i, s)| match s {
+            MetricSpec::Pods { metric, .. } => by_name.get(&metric.name).map(|v| (i, v.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
 /// kubectl's pods as the pods, and what they cannot say.
 fn captured_pods(
     file: &str,
     captured: pods::CapturedPods,
     specs: &[MetricSpec],
-    answered: &BTreeMap<String, Vec<PodMetricValue>>,
+    answered: &BTreeMap<usize, Vec<PodMetricValue>>,
     no_usage: bool,
     out: &mut Observed,
 ) {
@@ -573,9 +605,9 @@ fn captured_pods(
              nothing (pass --metrics with a PodMetricsList or kubectl top output)."
         ));
     }
-    for spec in specs {
+    for (i, spec) in specs.iter().enumerate() {
         if let MetricSpec::Pods { metric, .. } = spec
-            && !answered.contains_key(&metric.name)
+            && !answered.contains_key(&i)
         {
             out.notes.push(format!(
                 "Pods metric {}: no value in --custom-metrics: the custom metrics API answers \

@@ -32,6 +32,9 @@ pub struct CustomValue {
     pub namespace: Option<String>,
     pub name: String,
     pub metric: String,
+    /// The metric selector's `matchLabels` the API answered for (v1beta1 `selector`, v1beta2
+    /// `metric.selector`), if the item says.
+    pub selector: Option<BTreeMap<String, String>>,
     pub value_milli: i64,
     pub timestamp: Option<Timestamp>,
     pub window: Option<Duration>,
@@ -49,7 +52,8 @@ pub struct ExternalValue {
 /// What the files give, matched to the HPA's metrics.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FileValues {
-    pub pods: BTreeMap<String, Vec<PodMetricValue>>,
+    /// Pods values, keyed by the metric's position in `spec.metrics`.
+    pub pods: BTreeMap<usize, Vec<PodMetricValue>>,
     /// Object and External values, keyed by the metric's position in `spec.metrics`: each entry
     /// reads its own answer, as `computeReplicasForMetrics` asks once per entry.
     pub object: BTreeMap<usize, i64>,
@@ -76,6 +80,8 @@ struct RawCustom<'a> {
     metric_name: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     metric: Option<MetricId<'a>>,
+    #[serde(borrow, default)]
+    selector: Option<Selector<'a>>,
     #[serde(default)]
     value: Option<Milli>,
     #[serde(default)]
@@ -98,6 +104,28 @@ struct Described<'a> {
 struct MetricId<'a> {
     #[serde(borrow, default)]
     name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    selector: Option<Selector<'a>>,
+}
+
+/// A `metav1.LabelSelector` as the custom metrics API echoes it: its `matchLabels`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Selector<'a> {
+    #[serde(borrow, default)]
+    match_labels: Option<Labels<'a>>,
+}
+
+impl Selector<'_> {
+    fn match_labels(self) -> BTreeMap<String, String> {
+        (self
+            .match_labels
+            .map(|l| l.0)
+            .unwrap_or_default()
+            .into_iter())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+    }
 }
 
 #[derive(Deserialize)]
@@ -169,9 +197,11 @@ pub fn parse_custom(
                     "the object's name",
                 )
             })?;
+            let (id_name, id_selector) = raw.metric.map_or((None, None), |m| (m.name, m.selector));
+            let selector = (raw.selector.or(id_selector)).map(Selector::match_labels);
             let metric = raw
                 .metric_name
-                .or_else(|| raw.metric.and_then(|m| m.name))
+                .or(id_name)
                 .filter(|n| !n.is_empty())
                 .ok_or_else(|| missing(file, &format!("{path}.metricName"), "the metric's name"))?;
             let value = raw
@@ -194,6 +224,7 @@ pub fn parse_custom(
                 namespace: described.namespace.map(Cow::into_owned),
                 name: name.into_owned(),
                 metric: metric.into_owned(),
+                selector,
                 value_milli: value.0,
                 timestamp: raw.timestamp.map(|t| t.0),
                 window,
@@ -276,7 +307,7 @@ pub fn match_metrics(
     };
     for (index, spec) in specs.iter().enumerate() {
         match spec {
-            MetricSpec::Pods { metric, .. } => matcher.pods(metric, excluded, now),
+            MetricSpec::Pods { metric, .. } => matcher.pods(index, metric, excluded, now),
             MetricSpec::Object {
                 described_object,
                 metric,
@@ -286,7 +317,45 @@ pub fn match_metrics(
             MetricSpec::Resource { .. } => {}
         }
     }
+    let unlabelled = |name: &str| {
+        (custom.iter()).any(|v| v.kind == "Pod" && v.metric == name && v.selector.is_none())
+    };
+    let notes = same_name_pods(specs, &matcher.out.pods, "--custom-metrics", unlabelled);
+    matcher.out.notes.extend(notes);
     matcher.finish(specs, external)
+}
+
+/// Notes for Pods entries of one name with different metric selectors that read the same
+/// values because the source (`what`) does not say which selector a value answers: the
+/// controller asks `GetRawMetric` once per entry, with its own selector, and could get
+/// different values.
+pub fn same_name_pods<T>(
+    specs: &[MetricSpec],
+    values: &BTreeMap<usize, T>,
+    what: &str,
+    unlabelled: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    let pods = |i: usize| match specs.get(i) {
+        Some(MetricSpec::Pods { metric, .. }) if values.contains_key(&i) => Some(metric),
+        _ => None,
+    };
+    let mut notes = Vec::new();
+    for (i, metric) in (0..specs.len()).filter_map(|i| pods(i).map(|m| (i, m))) {
+        let earlier = (0..i)
+            .filter_map(pods)
+            .any(|m| m.name == metric.name && m.selector != metric.selector);
+        if !earlier || !unlabelled(&metric.name) {
+            continue;
+        }
+        notes.push(format!(
+            "Pods metric {}: {what} does not say which metric selector its values answer, and \
+             spec.metrics has entries of that name with different selectors: each reads the \
+             same values (assumed; give each selector's values to tell them apart).",
+            metric.name
+        ));
+    }
+    notes.dedup();
+    notes
 }
 
 /// The values matched so far, and which custom values a metric took.
@@ -300,16 +369,27 @@ struct Matcher<'a> {
 }
 
 impl Matcher<'_> {
-    /// A `Pods` metric: the values of its name described by a pod of the HPA's namespace that
-    /// the selector keeps (`GetRawMetric`).
-    fn pods(&mut self, metric: &MetricIdentifier, excluded: &HashSet<String>, now: Timestamp) {
-        if self.out.pods.contains_key(&metric.name) {
-            return;
-        }
+    /// A `Pods` metric, the entry at `index` of `spec.metrics`: the values of its name and
+    /// metric selector described by a pod of the HPA's namespace that the pod selector keeps
+    /// (`GetRawMetric`, asked once per entry with that entry's metric selector). A value that
+    /// does not say its selector answers every entry of its name.
+    fn pods(
+        &mut self,
+        index: usize,
+        metric: &MetricIdentifier,
+        excluded: &HashSet<String>,
+        now: Timestamp,
+    ) {
+        let wanted = metric.selector.clone().unwrap_or_default();
+        let answers = |v: &CustomValue| {
+            v.kind == "Pod"
+                && v.metric == metric.name
+                && v.selector.as_ref().is_none_or(|s| *s == wanted)
+        };
         let mut values = Vec::new();
         let mut left_out = 0usize;
         for (v, flag) in self.custom.iter().zip(self.used.iter_mut()) {
-            if v.kind != "Pod" || v.metric != metric.name {
+            if !answers(v) {
                 continue;
             }
             *flag = true;
@@ -339,8 +419,8 @@ impl Matcher<'_> {
             ));
         }
         // Seen in the files (even if every value was left out): the API's answer.
-        if (self.custom.iter()).any(|v| v.kind == "Pod" && v.metric == metric.name) {
-            self.out.pods.insert(metric.name.clone(), values);
+        if self.custom.iter().any(answers) {
+            self.out.pods.insert(index, values);
         }
     }
 
@@ -523,7 +603,7 @@ mod tests {
         );
         let now = Timestamp(0);
         let v = match_metrics(&specs(), &custom, &external, &scope(), &HashSet::new(), now);
-        let pods = &v.pods["http_requests_per_second"];
+        let pods = &v.pods[&0];
         assert_eq!(pods.len(), 2);
         assert_eq!(pods[0].value_milli, 87_500);
         assert_eq!(pods[0].window, Duration::from_secs(30));
@@ -572,12 +652,80 @@ mod tests {
         assert_eq!(v.external[&1], vec![1_000_000, 2000]);
     }
 
+    fn pods_entry(selector: &str) -> MetricSpec {
+        MetricSpec::Pods {
+            metric: id("http_requests", Some(("path", selector))),
+            target: target(),
+        }
+    }
+
+    // computeStatusForPodsMetric (horizontal.go) asks GetRawMetric once per entry with that
+    // entry's metric selector: a v1beta2 answer that names its selector (`metric.selector`)
+    // goes to the entry with that selector only.
+    #[test]
+    fn same_name_pods_metrics_take_the_values_answered_for_their_own_selector() {
+        const V1BETA2: &str = r#"{"kind":"MetricValueList","items":[
+          {"describedObject":{"kind":"Pod","namespace":"shop","name":"web-1"},"metric":{"name":"http_requests","selector":{"matchLabels":{"path":"/api"}}},"timestamp":"2026-11-29T15:00:00Z","value":"30"},
+          {"describedObject":{"kind":"Pod","namespace":"shop","name":"web-1"},"metric":{"name":"http_requests","selector":{"matchLabels":{"path":"/static"}}},"timestamp":"2026-11-29T15:00:00Z","value":"5"}
+        ]}"#;
+        let custom = parse_custom("c.json", V1BETA2, Format::Json).unwrap();
+        let specs = [pods_entry("/api"), pods_entry("/static")];
+        let v = match_metrics(
+            &specs,
+            &custom,
+            &[],
+            &scope(),
+            &HashSet::new(),
+            Timestamp(0),
+        );
+        let values = |i: usize| v.pods[&i].iter().map(|p| p.value_milli).collect::<Vec<_>>();
+        assert_eq!(values(0), vec![30_000]);
+        assert_eq!(values(1), vec![5_000]);
+        assert!(v.notes.is_empty(), "{:?}", v.notes);
+    }
+
+    // A value that does not say its selector (v1beta1 with no `selector`) cannot be told
+    // apart: each entry of its name reads it, and a note says so.
+    #[test]
+    fn same_name_pods_metrics_share_values_without_a_selector_and_say_so() {
+        let custom = parse_custom("c.json", CUSTOM, Format::Json).unwrap();
+        let specs = [
+            MetricSpec::Pods {
+                metric: id("http_requests_per_second", Some(("path", "/api"))),
+                target: target(),
+            },
+            MetricSpec::Pods {
+                metric: id("http_requests_per_second", Some(("path", "/static"))),
+                target: target(),
+            },
+        ];
+        let v = match_metrics(
+            &specs,
+            &custom,
+            &[],
+            &scope(),
+            &HashSet::new(),
+            Timestamp(0),
+        );
+        assert_eq!(v.pods[&0], v.pods[&1]);
+        assert_eq!(v.pods[&0].len(), 2);
+        assert_eq!(v.notes.len(), 1, "{:?}", v.notes);
+        assert!(
+            v.notes[0].starts_with(
+                "Pods metric http_requests_per_second: --custom-metrics does not say which \
+                 metric selector"
+            ),
+            "{}",
+            v.notes[0]
+        );
+    }
+
     #[test]
     fn values_of_pods_the_selector_leaves_out_are_dropped() {
         let custom = parse_custom("c.json", CUSTOM, Format::Json).unwrap();
         let excluded: HashSet<String> = ["web-2".to_string()].into();
         let v = match_metrics(&specs(), &custom, &[], &scope(), &excluded, Timestamp(0));
-        assert_eq!(v.pods["http_requests_per_second"].len(), 1);
+        assert_eq!(v.pods[&0].len(), 1);
         assert!(!v.external.contains_key(&2), "absent, not empty");
     }
 

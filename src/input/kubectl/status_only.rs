@@ -28,7 +28,9 @@ const CUSTOM_METRIC_WINDOW: Duration = Duration::from_secs(60);
 pub struct Synthesized {
     pub pods: Vec<Pod>,
     pub resource_metrics: Vec<PodMetrics>,
-    pub pod_metrics: BTreeMap<String, Vec<PodMetricValue>>,
+    /// Pods metric values, keyed by the metric's position in `spec.metrics`: two entries of one
+    /// name each reproduce their own status entry.
+    pub pod_metrics: BTreeMap<usize, Vec<PodMetricValue>>,
     pub notes: Vec<String>,
 }
 
@@ -161,10 +163,10 @@ pub fn synthesize(
 /// What the status gives each synthetic pod, and the labels of the metrics it reproduces only in
 /// part.
 #[derive(Default)]
-struct Plan<'s> {
+struct Plan {
     template: Template,
-    /// Each Pods metric's value, the same for every pod.
-    pods_values: Vec<(&'s str, i64)>,
+    /// Each Pods metric's value, the same for every pod, by its position in `spec.metrics`.
+    pods_values: Vec<(usize, i64)>,
     /// No whole-number request reproduces both numbers.
     inexact: Vec<String>,
     /// No value in the status.
@@ -174,7 +176,7 @@ struct Plan<'s> {
 }
 
 /// Reads each metric's status entry into the template of one pod.
-fn plan<'s>(specs: &'s [MetricSpec], status: &ObservedStatus) -> Plan<'s> {
+fn plan(specs: &[MetricSpec], status: &ObservedStatus) -> Plan {
     let mut plan = Plan::default();
     // Resources with a pod-level (not container) metric, and whether it needs requests.
     let mut pod_level: BTreeMap<&str, bool> = BTreeMap::new();
@@ -221,8 +223,8 @@ fn plan<'s>(specs: &'s [MetricSpec], status: &ObservedStatus) -> Plan<'s> {
                     }
                 }
             }
-            MetricSpec::Pods { metric, .. } => match entry.and_then(|m| m.average_value_milli) {
-                Some(a) => plan.pods_values.push((metric.name.as_str(), a)),
+            MetricSpec::Pods { .. } => match entry.and_then(|m| m.average_value_milli) {
+                Some(a) => plan.pods_values.push((i, a)),
                 None => plan.no_value.push(label),
             },
             MetricSpec::Object { .. } | MetricSpec::External { .. } => {}
@@ -244,7 +246,7 @@ fn plan<'s>(specs: &'s [MetricSpec], status: &ObservedStatus) -> Plan<'s> {
     plan
 }
 
-impl Plan<'_> {
+impl Plan {
     /// A pod-level metric of `resource` whose status gives the pod `cell`: in `app`, or, when
     /// containers have their own metrics of it, what they leave in one more container.
     fn pod_level(&mut self, resource: &str, cell: Cell, label: String) {
@@ -308,7 +310,7 @@ impl Template {
 }
 
 /// `count` ready pods built from the plan, and their samples.
-fn pods(plan: &Plan<'_>, count: usize, now: Timestamp, window: Duration) -> Synthesized {
+fn pods(plan: &Plan, count: usize, now: Timestamp, window: Duration) -> Synthesized {
     let mut out = Synthesized::default();
     let containers = plan.template.containers();
     let usage = plan.template.usage();
@@ -337,13 +339,13 @@ fn pods(plan: &Plan<'_>, count: usize, now: Timestamp, window: Duration) -> Synt
                 containers: usage.clone(),
             });
         }
-        for (metric, value) in &plan.pods_values {
+        for &(index, value) in &plan.pods_values {
             out.pod_metrics
-                .entry((*metric).to_string())
+                .entry(index)
                 .or_default()
                 .push(PodMetricValue {
                     pod: name.clone(),
-                    value_milli: *value,
+                    value_milli: value,
                     timestamp: now,
                     window: CUSTOM_METRIC_WINDOW,
                 });
@@ -353,7 +355,7 @@ fn pods(plan: &Plan<'_>, count: usize, now: Timestamp, window: Duration) -> Synt
 }
 
 /// What the approximation is, and what it could not reproduce.
-fn notes(plan: &Plan<'_>, count: usize) -> Vec<String> {
+fn notes(plan: &Plan, count: usize) -> Vec<String> {
     let mut notes = vec![format!(
         "Approximation from the HPA's status alone (no --pods): {count} ready pod(s) with \
          identical usage reproduce status.currentMetrics. The status reports averages over the \
@@ -543,7 +545,7 @@ mod tests {
             Timestamp(7),
             Duration::from_secs(15),
         );
-        let rps = &s.pod_metrics["rps"];
+        let rps = &s.pod_metrics[&0];
         assert_eq!(rps.len(), 2);
         assert_eq!(
             (rps[0].value_milli, rps[0].timestamp),
@@ -551,6 +553,33 @@ mod tests {
         );
         assert!(s.resource_metrics.is_empty(), "no cpu value: no samples");
         assert!(s.notes[1].contains("No value in status.currentMetrics for Resource cpu"));
+    }
+
+    // The controller writes status.currentMetrics in spec.metrics' order, one entry per spec
+    // entry (computeReplicasForMetrics, horizontal.go): two Pods entries of one name each
+    // reproduce their own status entry, not the last one's.
+    #[test]
+    fn same_name_pods_metrics_each_reproduce_their_own_status_entry() {
+        let pods = |selector: &str| MetricSpec::Pods {
+            metric: MetricIdentifier {
+                name: "http_requests".into(),
+                selector: Some([("path".to_string(), selector.to_string())].into()),
+            },
+            target: average(10_000),
+        };
+        let specs = [pods("/api"), pods("/static")];
+        let status = observed(&[
+            ("Pods", "http_requests", Some(30_000), None),
+            ("Pods", "http_requests", Some(5_000), None),
+        ]);
+        let s = synthesize(&specs, &status, 4, Timestamp(7), Duration::from_secs(15));
+        let values = |i: usize| {
+            (s.pod_metrics[&i].iter())
+                .map(|v| v.value_milli)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(values(0), vec![30_000; 4]);
+        assert_eq!(values(1), vec![5_000; 4]);
     }
 
     #[test]

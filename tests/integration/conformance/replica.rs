@@ -195,7 +195,6 @@ fn metric_values(v: &Value, resource: &str, spec: &MetricSpec) -> MetricValues {
             .collect(),
         ..MetricValues::default()
     };
-    let name = spec.metric_name().to_string();
     let samples: Vec<PodMetricValue> = array(v, "pod_metric_samples")
         .iter()
         .map(|s| PodMetricValue {
@@ -207,7 +206,8 @@ fn metric_values(v: &Value, resource: &str, spec: &MetricSpec) -> MetricValues {
         })
         .collect();
     if !samples.is_empty() {
-        values.pods.insert(name, samples);
+        // The scenario has one metric: spec.metrics[0].
+        values.pods.insert(0, samples);
     }
     let levels: Vec<i64> = array(v, "object_or_external_values_milli")
         .iter()

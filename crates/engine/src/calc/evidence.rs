@@ -59,14 +59,13 @@ pub fn failure_from_status(s: &Scenario) -> Option<(&Condition, Scenario)> {
             })
     };
     for (i, spec) in (s.hpa.metrics.iter().enumerate()).filter(|&(i, m)| {
-        m.type_name() == kind && !(matches!(kind, "Object" | "External") && got(i))
+        m.type_name() == kind && !(matches!(kind, "Pods" | "Object" | "External") && got(i))
     }) {
-        let name = spec.metric_name();
-        match kind {
+        match spec.type_name() {
             // No sample: the resource metrics API returned none, as the controller saw it.
             "Resource" | "ContainerResource" => values.resource.clear(),
             "Pods" => {
-                values.pods.remove(name);
+                values.pods.remove(&i);
             }
             "Object" => {
                 values.object.remove(&i);

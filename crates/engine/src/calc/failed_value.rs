@@ -204,7 +204,7 @@ fn without_value(s: &Scenario, i: usize) -> bool {
     let v = &s.metrics;
     match s.hpa.metrics.get(i) {
         Some(MetricSpec::Resource { .. }) => v.resource.is_empty(),
-        Some(MetricSpec::Pods { metric, .. }) => v.pods.get(&metric.name).is_none_or(Vec::is_empty),
+        Some(MetricSpec::Pods { .. }) => v.pods.get(&i).is_none_or(Vec::is_empty),
         Some(MetricSpec::Object { .. }) => !v.object.contains_key(&i),
         Some(MetricSpec::External { .. }) => !v.external.contains_key(&i),
         None => false,
@@ -265,7 +265,7 @@ fn with_value(s: &Scenario, trial: &mut Scenario, index: usize, spec: &MetricSpe
                 })
                 .collect();
         }
-        MetricSpec::Pods { metric, .. } => {
+        MetricSpec::Pods { .. } => {
             values.custom_api_error = None;
             let each = (s.pods.iter())
                 .map(|p| PodMetricValue {
@@ -275,7 +275,7 @@ fn with_value(s: &Scenario, trial: &mut Scenario, index: usize, spec: &MetricSpe
                     window,
                 })
                 .collect();
-            values.pods.insert(metric.name.clone(), each);
+            values.pods.insert(index, each);
         }
         MetricSpec::Object { .. } => {
             values.custom_api_error = None;

@@ -267,12 +267,12 @@ fn hide(s: &Scenario, trial: &mut Scenario, unready: usize, missing: usize) {
         .filter(|m| !hidden.contains(m.pod.as_str()))
         .cloned()
         .collect();
-    for (name, values) in &s.metrics.pods {
+    for (&index, values) in &s.metrics.pods {
         let kept = (values.iter())
             .filter(|v| !hidden.contains(v.pod.as_str()))
             .cloned()
             .collect();
-        trial.metrics.pods.insert(name.clone(), kept);
+        trial.metrics.pods.insert(index, kept);
     }
 }
 

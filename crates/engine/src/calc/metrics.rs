@@ -182,7 +182,7 @@ pub fn compute_replicas_for_metric<'a>(
             container,
             target,
         } => resource_metric(resource, container.as_deref(), target, inputs),
-        MetricSpec::Pods { metric, target } => pods_metric(metric, target, inputs),
+        MetricSpec::Pods { metric, target } => pods_metric(index, metric, target, inputs),
         MetricSpec::Object {
             described_object,
             metric,
@@ -196,13 +196,14 @@ pub fn compute_replicas_for_metric<'a>(
 // Port of computeStatusForPodsMetric (horizontal.go) with GetMetricReplicas
 // (replica_calculator.go).
 fn pods_metric<'a>(
+    index: usize,
     metric: &MetricIdentifier,
     target: &MetricTarget,
     inputs: &MetricInputs<'a>,
 ) -> Result<Computed<'a>, MetricFailure<'a>> {
     let outer = |e: &str| format!("failed to get pods metric value: {e}");
     let target_usage = target.average_value_milli.unwrap_or(0);
-    let values = inputs.values.pods.get(&metric.name).map(Vec::as_slice);
+    let values = inputs.values.pods.get(&index).map(Vec::as_slice);
     match (values, &inputs.values.custom_api_error) {
         // Port of customMetricsClient.GetRawMetric (metrics/client.go): the call failed.
         (None, Some(e)) => Err(format!(
@@ -639,7 +640,7 @@ mod tests {
 mod per_entry_tests {
     use crate::calc::testing::{external, scenario};
     use crate::scenario::{
-        MetricIdentifier, MetricSpec, MetricTarget, ObjectReference, TargetType,
+        MetricIdentifier, MetricSpec, MetricTarget, ObjectReference, PodMetricValue, TargetType,
     };
 
     fn with_selector(mut spec: MetricSpec, key: &str, value: &str) -> MetricSpec {
@@ -721,6 +722,77 @@ mod per_entry_tests {
         assert_eq!(r.metrics[0].current_value, None);
         assert_eq!(r.metrics[0].current_average_value, None);
         assert_eq!(r.metrics[1].proposed_replicas, Some(27));
+    }
+
+    fn pods_metric(name: &str, selector: &str, average: i64) -> MetricSpec {
+        MetricSpec::Pods {
+            metric: MetricIdentifier {
+                name: name.into(),
+                selector: Some([("path".to_string(), selector.to_string())].into()),
+            },
+            target: MetricTarget {
+                target_type: TargetType::AverageValue,
+                average_utilization: None,
+                average_value_milli: Some(average),
+                value_milli: None,
+            },
+        }
+    }
+
+    fn per_pod(s: &crate::scenario::Scenario, value_milli: i64) -> Vec<PodMetricValue> {
+        (s.pods.iter())
+            .map(|p| PodMetricValue {
+                pod: p.name.clone(),
+                value_milli,
+                timestamp: s.now,
+                window: crate::time::Duration::from_secs(60),
+            })
+            .collect()
+    }
+
+    // computeReplicasForMetrics (horizontal.go) computes each entry on its own and
+    // computeStatusForPodsMetric asks GetRawMetric with that entry's selector: two Pods entries
+    // of one name each read their own per-pod values.
+    #[test]
+    fn same_name_pods_metrics_with_different_selectors_each_read_their_own_values() {
+        let mut s = scenario(
+            vec![
+                pods_metric("http_requests", "/api", 20_000),
+                pods_metric("http_requests", "/static", 10_000),
+            ],
+            4,
+            0,
+        );
+        s.hpa.max_replicas = 20;
+        s.metrics.pods.insert(0, per_pod(&s, 30_000));
+        s.metrics.pods.insert(1, per_pod(&s, 5_000));
+        let r = crate::calc::evaluate(&s);
+        assert_eq!(r.metrics[0].current_average_value.as_deref(), Some("30"));
+        assert_eq!(r.metrics[0].proposed_replicas, Some(6));
+        assert_eq!(r.metrics[1].current_average_value.as_deref(), Some("5"));
+        assert_eq!(r.metrics[1].proposed_replicas, Some(2));
+    }
+
+    // GetRawMetric (metrics/client.go) with no answer for an entry: that entry fails, it does
+    // not read the values of an entry of the same name.
+    #[test]
+    fn a_pods_entry_without_values_fails_and_does_not_borrow_its_namesakes() {
+        let mut s = scenario(
+            vec![
+                pods_metric("http_requests", "/api", 20_000),
+                pods_metric("http_requests", "/static", 10_000),
+            ],
+            4,
+            0,
+        );
+        s.metrics.pods.insert(1, per_pod(&s, 5_000));
+        let r = crate::calc::evaluate(&s);
+        assert_eq!(
+            r.metrics[0].error_reason.as_deref(),
+            Some("FailedGetPodsMetric")
+        );
+        assert_eq!(r.metrics[0].current_average_value, None);
+        assert_eq!(r.metrics[1].proposed_replicas, Some(2));
     }
 }
 

@@ -149,9 +149,8 @@ pub struct Poll {
 pub(super) struct MetricFeeds {
     /// Resource and ContainerResource metrics: resource name → load column (first one wins).
     pub(super) resources: Vec<(String, usize)>,
-    /// Pods metrics: metric name → load column.
-    pub(super) pods: Vec<(String, usize)>,
-    /// Object and External metrics: (position in `spec.metrics`, column), one per entry.
+    /// Pods, Object and External metrics: (position in `spec.metrics`, column), one per entry.
+    pub(super) pods: Vec<(usize, usize)>,
     pub(super) object: Vec<(usize, usize)>,
     pub(super) external: Vec<(usize, usize)>,
 }

@@ -22,8 +22,11 @@ impl MetricFeeds {
         for (i, (spec, &column)) in scenario.hpa.metrics.iter().zip(columns).enumerate() {
             let (list, name) = match spec {
                 MetricSpec::Resource { resource, .. } => (&mut feeds.resources, resource),
-                MetricSpec::Pods { metric, .. } => (&mut feeds.pods, &metric.name),
-                // Each Object and External entry has its own value, keyed by its position.
+                // Each Pods, Object and External entry has its own value, keyed by its position.
+                MetricSpec::Pods { .. } => {
+                    feeds.pods.push((i, column));
+                    continue;
+                }
                 MetricSpec::Object { .. } => {
                     feeds.object.push((i, column));
                     continue;
@@ -37,8 +40,8 @@ impl MetricFeeds {
                 list.push((name.clone(), column));
             }
         }
-        for (name, _) in &feeds.pods {
-            scenario.metrics.pods.insert(name.clone(), Vec::new());
+        for &(i, _) in &feeds.pods {
+            scenario.metrics.pods.insert(i, Vec::new());
         }
         for &(i, _) in &feeds.object {
             scenario.metrics.object.insert(i, 0);
@@ -218,8 +221,8 @@ impl Engine<'_> {
             samples.truncate(k);
         }
 
-        for (name, column) in &feeds.pods {
-            let Some(samples) = metrics.pods.get_mut(name) else {
+        for (i, column) in &feeds.pods {
+            let Some(samples) = metrics.pods.get_mut(i) else {
                 continue;
             };
             let mut k = 0;
