@@ -7,10 +7,10 @@
 //!
 //! Mirrors kubernetes-sigs/karpenter `pkg/controllers/provisioning`: `Batcher.Trigger` and
 //! `Batcher.Wait` (`batcher.go`) for the window, `Provisioner.Schedule` and `CreateNodeClaims`
-//! (`provisioner.go`) for the launch. Consolidation is not simulated here yet: its one call site
-//! is `karpenter_disruption`.
+//! (`provisioner.go`) for the launch, `PodController.Reconcile` (`controller.go`) for a pod that
+//! stays Pending triggering the batcher again every 10 s. Consolidation is `disruption.rs`.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use crate::calc::karpenter::catalog::{CAPACITY_TYPE, INSTANCE_TYPE, Item, Res, ZONE};
 use crate::calc::karpenter::requirements::Operator;
@@ -29,6 +29,9 @@ use super::result::NodeClaimRun;
 pub const BATCH_IDLE_MS: i64 = 1_000;
 /// `BATCH_MAX_DURATION`'s default (`options.go`): a window closes this long after it opened.
 pub const BATCH_MAX_MS: i64 = 10_000;
+/// `PodController.Reconcile`'s `RequeueAfter` (`provisioning/controller.go`): a pod still
+/// provisionable is reconciled, and triggers the batcher, again this long after.
+pub const POD_REQUEUE_MS: i64 = 10_000;
 
 /// What Karpenter keeps between instants.
 #[derive(Debug, Clone, Default)]
@@ -37,8 +40,15 @@ pub(super) struct Provisioner {
     pub(super) catalog: Vec<Item>,
     /// The open batch window: (opened at, last trigger at).
     pub(super) window: Option<(i64, i64)>,
-    /// The pods (by sequence number) that triggered the batcher already: each pod triggers once.
-    pub(super) triggered: BTreeSet<u64>,
+    /// Each Pending pod (by sequence number) and when it last triggered the batcher.
+    pub(super) reconciled: BTreeMap<u64, i64>,
+    /// The open window holds a pod that never triggered before (not only pods still Pending
+    /// after an earlier batch): its solve is said even when it launches nothing.
+    pub(super) window_new: bool,
+    /// The disruption commands in progress (`disruption.rs`).
+    pub(super) queue: Vec<super::disruption::Queued>,
+    /// Each NodeClaim's node (by id): its bound pods' sequence numbers and its last pod event.
+    pub(super) pod_events: BTreeMap<u32, (Vec<u64>, i64)>,
     /// The last "pods stay Pending" note, said once per change.
     pub(super) note: Option<String>,
     /// Every NodeClaim of the run, in launch order.
@@ -59,7 +69,7 @@ pub(super) struct Claim {
 }
 
 /// Milli-unit resources (the `pods` slot × 1000) as a node's capacity.
-fn capacity_of(r: &Res) -> Capacity {
+pub(super) fn capacity_of(r: &Res) -> Capacity {
     Capacity {
         resources: Resources(
             r.iter()
@@ -81,7 +91,7 @@ fn res_of(c: &Capacity) -> Res {
 /// The labels a node of `item` bought as (zone, capacity type) in `pool` carries: the type's
 /// single-valued requirements, the offering's zone and capacity type, the NodePool's own labels
 /// and the `karpenter.sh/nodepool` label.
-fn labels_of(
+pub(super) fn labels_of(
     input: &KarpenterInput,
     pool: &str,
     item: &Item,
@@ -186,7 +196,12 @@ pub(super) fn start_nodes(
     (nodes, runs)
 }
 
-fn claim_run(name: &str, c: &Claim, launched: Option<i64>, ready: Option<i64>) -> NodeClaimRun {
+pub(super) fn claim_run(
+    name: &str,
+    c: &Claim,
+    launched: Option<i64>,
+    ready: Option<i64>,
+) -> NodeClaimRun {
     NodeClaimRun {
         name: name.to_string(),
         node_pool: c.node_pool.clone(),
@@ -196,6 +211,7 @@ fn claim_run(name: &str, c: &Claim, launched: Option<i64>, ready: Option<i64>) -
         price_per_hour: c.price,
         launched_at: launched.map(secs),
         ready_at: ready.map(secs),
+        deleted_at: None,
     }
 }
 
@@ -232,15 +248,33 @@ impl Engine<'_> {
         self.karpenter_disruption(t);
     }
 
-    // Port of Batcher.Trigger (batcher.go): each Pending pod triggers once; the first trigger
-    // opens the window, each later one restarts its idle timer.
+    // Port of Batcher.Trigger (batcher.go), called by PodController.Reconcile
+    // (provisioning/controller.go): a Pending pod triggers when first seen and again each
+    // POD_REQUEUE_MS while it stays Pending (Batcher.Wait clears the window's set); the first
+    // trigger opens the window, each later one restarts its idle timer.
     fn karpenter_trigger(&mut self, t: i64) {
         let Some(k) = self.provisioner.as_mut() else {
             return;
         };
+        let pending: Vec<u64> = (self.pods.iter())
+            .filter(|p| p.state == PodState::Pending)
+            .map(|p| p.seq)
+            .collect();
+        k.reconciled
+            .retain(|seq, _| pending.binary_search(seq).is_ok());
         let mut fresh = false;
-        for p in self.pods.iter().filter(|p| p.state == PodState::Pending) {
-            fresh |= k.triggered.insert(p.seq);
+        for seq in pending {
+            let due = match k.reconciled.get(&seq) {
+                None => {
+                    k.window_new = true;
+                    true
+                }
+                Some(&r) => r + POD_REQUEUE_MS <= t,
+            };
+            if due {
+                k.reconciled.insert(seq, t);
+                fresh = true;
+            }
         }
         if fresh {
             k.window = Some(match k.window {
@@ -248,6 +282,18 @@ impl Engine<'_> {
                 Some((opened, _)) => (opened, t),
             });
         }
+    }
+
+    /// The next instant a Pending pod triggers the batcher again, or the disruption controller
+    /// polls; `None` without Karpenter.
+    pub(super) fn karpenter_next(&self, t: i64) -> Option<i64> {
+        let k = self.provisioner.as_ref()?;
+        let requeue = (k.reconciled.values())
+            .map(|r| r + POD_REQUEUE_MS)
+            .filter(|&r| r > t)
+            .min();
+        let poll = super::disruption::next_poll(t);
+        Some(requeue.map_or(poll, |r| r.min(poll)))
     }
 
     /// The batch window's end (`window_end`), if one is open.
@@ -271,6 +317,7 @@ impl Engine<'_> {
         let Some((opened, _)) = k.window.take() else {
             return;
         };
+        let fresh = std::mem::take(&mut k.window_new);
         let pending = count(
             self.pods
                 .iter()
@@ -280,8 +327,14 @@ impl Engine<'_> {
         if pending == 0 {
             return;
         }
+        // Nodes marked for deletion (a disruption command's candidates) take no pod.
         let existing: Vec<ExistingNode> = (self.nodes.iter())
-            .filter_map(|n| n.claim.as_ref().map(|c| existing_of(&k.catalog, &n.slot, c)))
+            .filter(|n| n.slot.schedulable)
+            .filter_map(|n| {
+                n.claim
+                    .as_ref()
+                    .map(|c| existing_of(&k.catalog, &n.slot, c))
+            })
             .collect();
         let solved = solve(input, &k.catalog, existing, pending);
         let ready_at = t + setup.timing.node_startup.millis();
@@ -314,7 +367,7 @@ impl Engine<'_> {
             clock(secs(t))
         );
         let mut said = Vec::new();
-        if solved.on_existing > 0 {
+        if solved.on_existing > 0 && (fresh || !launched.is_empty()) {
             said.push(format!(
                 "{} fit on NodeClaims launched before",
                 solved.on_existing
@@ -345,12 +398,6 @@ impl Engine<'_> {
             self.event(t, "karpenter", format!("{window}: {}", said.join("; ")));
         }
     }
-
-    /// The single place where Karpenter's disruption controller (consolidation: empty,
-    /// single-node and multi-node, within the NodePool's budgets and `consolidateAfter`) acts on
-    /// the NodeClaims each instant. Not simulated yet: no node launched by Karpenter is removed
-    /// or replaced during a run.
-    fn karpenter_disruption(&mut self, _t: i64) {}
 }
 
 // Port of Batcher.Wait (batcher.go): the window opened at `opened` and last triggered at `last`
