@@ -179,7 +179,16 @@ impl Engine<'_> {
     // Port of Queue.StartCommand (disruption/queue.go): the candidates are tainted
     // (karpenter.sh/disrupted:NoSchedule: kube-scheduler and the provisioner place no pod on
     // them) and the replacement NodeClaim is launched (createReplacementNodeClaims).
+    // A replacement no offering can launch fails the command and leaves the candidates alone
+    // (computeConsolidation: "the launch should fail and we'll just leave the node alone").
     fn start_command(&mut self, t: i64, input: &KarpenterInput, cmd: &Command) {
+        if cmd
+            .replacement
+            .as_ref()
+            .is_some_and(|r| r.launched.is_none())
+        {
+            return;
+        }
         let ids: Vec<u32> = (self.nodes.iter())
             .filter(|n| cmd.nodes.contains(&n.slot.name))
             .map(|n| n.id)

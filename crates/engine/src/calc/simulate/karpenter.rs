@@ -430,7 +430,9 @@ mod tests {
     use super::*;
     use crate::calc::simulate::run;
     use crate::calc::testing::simulation;
-    use crate::scenario::karpenter::{InstanceType, NodePool, Offering, PendingGroup};
+    use crate::scenario::karpenter::{
+        InstanceType, NodePool, Offering, PendingGroup, SelectorRequirement,
+    };
     use crate::scenario::simulation::{NodeGroup, Setup};
     use crate::scenario::{Existing, NodeInput};
     use crate::time::Duration;
@@ -610,5 +612,107 @@ mod tests {
         let sim = run(&on_karpenter(&[(0, 500)], 2, None));
         assert_eq!(sim.settings.duration_seconds, 900);
         assert_eq!(sim.summary.node_cost, Some(0.025));
+    }
+
+    #[test]
+    fn a_pod_still_pending_after_its_batch_triggers_the_batcher_again_ten_seconds_later() {
+        let setup = on_karpenter(&[(0, 500)], 2, None);
+        let mut engine = Engine::new(&setup);
+        engine.create_pod(0, 0);
+        engine.karpenter_trigger(0);
+        assert_eq!(engine.batch_end(), Some(1_000));
+        // The batch is solved (`Batcher.Wait` returns): the pod is still Pending.
+        if let Some(k) = engine.provisioner.as_mut() {
+            k.window = None;
+        }
+        engine.karpenter_trigger(5_000);
+        assert_eq!(engine.batch_end(), None);
+        assert_eq!(engine.karpenter_next(5_000), Some(10_000));
+        engine.karpenter_trigger(10_000);
+        assert_eq!(engine.batch_end(), Some(11_000));
+    }
+
+    /// 8 pods of 500m and the 100m DaemonSet on one c8 ($0.40/h); the load drops to a quarter at
+    /// 60 s and the HPA goes to 2 pods after its stabilization: 1.1 cores fit a c2 ($0.10/h). The
+    /// NodePool asks for on-demand: without a capacity-type requirement a replacement must be
+    /// spot (`computeConsolidation`), and the catalog has none.
+    fn dropping(consolidate_after_s: Option<i64>) -> Setup {
+        let mut setup = on_karpenter(&[(0, 2000), (60, 500)], 8, None);
+        setup.duration = Duration::from_secs(1_500);
+        if let Some(k) = setup.nodes.as_mut().and_then(|g| g.karpenter.as_mut()) {
+            k.node_pools[0].disruption.consolidate_after_s = consolidate_after_s;
+            k.node_pools[0].requirements = vec![SelectorRequirement {
+                key: CAPACITY_TYPE.into(),
+                operator: "In".into(),
+                values: vec!["on-demand".into()],
+                min_values: None,
+            }];
+        }
+        setup
+    }
+
+    fn consolidation_at(setup: &Setup) -> Option<i64> {
+        said(setup, "karpenter")
+            .into_iter()
+            .find(|(_, m)| m.starts_with("consolidation ("))
+            .map(|(t, _)| t)
+    }
+
+    #[test]
+    fn the_replacement_is_ready_before_its_candidate_is_deleted() {
+        let setup = dropping(Some(0));
+        let sim = run(&setup);
+        let events = said(&setup, "karpenter");
+        let (at, message) = (events.iter())
+            .find(|(_, m)| m.starts_with("consolidation ("))
+            .expect("a consolidation");
+        assert!(
+            message.starts_with(
+                "consolidation (single): replaces default-1 (c8, $0.400/h) with c2 ($0.100/h), 2 pod(s) move"
+            ),
+            "{message}"
+        );
+        assert_eq!(at % 10, 0, "the disruption controller polls every 10 s");
+        let [start, replacement] = &sim.node_claims[..] else {
+            panic!("{:?}", sim.node_claims);
+        };
+        assert_eq!(replacement.launched_at, Some(*at));
+        assert_eq!(replacement.ready_at, Some(at + 180));
+        assert_eq!(start.deleted_at, replacement.ready_at);
+        assert_eq!(replacement.deleted_at, None);
+        assert_eq!(sim.summary.final_replicas, 2);
+        assert_eq!(sim.timeline.last().map(|r| r.ready_replicas), Some(2));
+        assert!(
+            sim.settings
+                .nodes
+                .as_ref()
+                .and_then(|n| n.karpenter.as_ref())
+                .is_some_and(|k| k.consolidation)
+        );
+    }
+
+    #[test]
+    fn a_replacement_that_cannot_launch_leaves_the_node_alone() {
+        // No capacity-type requirement: the replacement must be spot, and no type is offered
+        // as spot, so the command fails and the c8 stays.
+        let mut setup = dropping(Some(0));
+        if let Some(k) = setup.nodes.as_mut().and_then(|g| g.karpenter.as_mut()) {
+            k.node_pools[0].requirements.clear();
+        }
+        assert_eq!(consolidation_at(&setup), None);
+        let sim = run(&setup);
+        assert_eq!(sim.node_claims.len(), 1);
+        assert_eq!(sim.node_claims[0].deleted_at, None);
+    }
+
+    #[test]
+    fn consolidate_after_counts_from_the_nodes_last_pod_event() {
+        let soon = consolidation_at(&dropping(Some(0))).expect("a consolidation");
+        let later = consolidation_at(&dropping(Some(600))).expect("a consolidation");
+        // The ReplicaSet's deletions are the node's last pod event, at most 10 s before the
+        // first poll that sees the 2 pods.
+        assert!(later >= soon + 590 && later <= soon + 600, "{soon} {later}");
+        // consolidateAfter: Never disables it.
+        assert_eq!(consolidation_at(&dropping(None)), None);
     }
 }
