@@ -57,6 +57,25 @@ fn described(nodes: &[SimNode], ids: &[u32]) -> String {
     names.join(", ")
 }
 
+/// What a disruption loop depends on besides the NodePools and the catalog: each node, its pods,
+/// and whether it is past its NodePool's `consolidateAfter`.
+pub(super) type QuietKey = Vec<(String, Vec<String>, bool)>;
+
+fn quiet_key(input: &KarpenterInput, nodes: &[ClusterNode]) -> QuietKey {
+    (nodes.iter())
+        .map(|n| {
+            let after = (input.node_pools.iter())
+                .find(|np| np.name == n.node_pool)
+                .and_then(|np| np.disruption.consolidate_after_s);
+            (
+                n.name.clone(),
+                n.pods.iter().map(|p| p.name.clone()).collect(),
+                after.is_some_and(|d| n.since_pod_change_s >= d),
+            )
+        })
+        .collect()
+}
+
 impl Engine<'_> {
     /// Karpenter's disruption each instant: the pod events, the queue's commands whose
     /// replacement is Ready, and at each poll one disruption loop.
@@ -156,6 +175,16 @@ impl Engine<'_> {
         let Some(input) = setup.nodes.as_ref().and_then(|g| g.karpenter.as_ref()) else {
             return;
         };
+        let nodes = self.cluster_nodes(input, t);
+        let key = quiet_key(input, &nodes);
+        if self
+            .provisioner
+            .as_ref()
+            .is_some_and(|k| k.quiet.as_ref() == Some(&key))
+        {
+            // The loop is a pure function of this cluster: it found nothing last time.
+            return;
+        }
         let outcome = {
             let Some(k) = self.provisioner.as_ref() else {
                 return;
@@ -165,10 +194,13 @@ impl Engine<'_> {
                 node_pools: &input.node_pools,
                 catalog: &k.catalog,
                 daemons: &ds,
-                nodes: self.cluster_nodes(input, t),
+                nodes,
                 spot_to_spot: false,
             })
         };
+        if let Some(k) = self.provisioner.as_mut() {
+            k.quiet = outcome.command.is_none().then_some(key);
+        }
         // The `Unconsolidatable` events of the nodes a loop leaves are not said: upstream
         // publishes them on every loop, which would repeat them every 10 s.
         if let Some(cmd) = outcome.command {

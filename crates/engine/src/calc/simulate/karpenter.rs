@@ -47,6 +47,8 @@ pub(super) struct Provisioner {
     pub(super) window_new: bool,
     /// The disruption commands in progress (`disruption.rs`).
     pub(super) queue: Vec<super::disruption::Queued>,
+    /// The cluster of the last disruption loop that found no command (`disruption.rs`).
+    pub(super) quiet: Option<super::disruption::QuietKey>,
     /// Each NodeClaim's node (by id): its bound pods' sequence numbers and its last pod event.
     pub(super) pod_events: BTreeMap<u32, (Vec<u64>, i64)>,
     /// The last "pods stay Pending" note, said once per change.
