@@ -564,8 +564,7 @@ fn workload_panel(out: &mut String, sim: &Simulation, snapshot: &Snapshot) {
                     out,
                     "Karpenter",
                     &format!(
-                        "{nodes} NodeClaim(s) Ready, {booting} launched and booting, ${cost:.3}/h \
-                         (no consolidation)"
+                        "{nodes} NodeClaim(s) Ready, {booting} launched and booting, ${cost:.3}/h"
                     ),
                 );
             }

@@ -605,13 +605,17 @@ pub fn scenario_list(scenarios: &[(&str, &str)], width: u16) -> String {
 }
 
 /// Each NodeClaim of a run with Karpenter: `m5-2 m5.8xlarge on-demand $1.536/h (1:01, Ready
-/// 4:01)`, the start pods' ones `(at the start)`.
+/// 4:01)`, the start pods' ones `(at the start)`; `, deleted 13:50` once consolidation deleted it.
 fn claims_text(sim: &Simulation) -> String {
     let each: Vec<String> = (sim.node_claims.iter())
         .map(|c| {
             let when = match (c.launched_at, c.ready_at) {
                 (Some(l), Some(r)) => format!("launched {}, Ready {}", clock(l), clock(r)),
                 _ => "at the start".to_string(),
+            };
+            let when = match c.deleted_at {
+                Some(d) => format!("{when}, deleted {}", clock(d)),
+                None => when,
             };
             format!(
                 "{} {} {} ${:.3}/h ({when})",
@@ -628,11 +632,12 @@ fn node_timing(n: &crate::calc::simulate::NodeSettings) -> String {
     match &n.karpenter {
         Some(k) => format!(
             "; Karpenter (NodePool {}) batches Pending pods ({}s idle, at most {}s), NodeClaims \
-             Ready {} after launch, no consolidation",
+             Ready {} after launch, consolidation looks every {}s",
             k.node_pools.join(", "),
             k.batch_idle_seconds,
             k.batch_max_seconds,
-            clock(n.node_startup_seconds)
+            clock(n.node_startup_seconds),
+            k.disruption_poll_seconds
         ),
         None => format!(
             "; nodes hold {} pods, boot in {}, Cluster Autoscaler scan every {}s",

@@ -387,15 +387,16 @@ mod tests {
             &Frame::default(),
             "",
         );
+        // At 4:10 consolidation deleted m5-1: the m5.8xlarge has room for its 15 pods.
         for shown in [
-            "data-node=\"m5-1\"><div>m5-1 <span class=\"claim\">NodeClaim m5.2xlarge on-demand $0.384/h</span></div>",
             "data-node=\"m5-2\"><div>m5-2 <span class=\"claim\">NodeClaim m5.8xlarge on-demand $1.536/h</span></div>",
-            "2 NodeClaim(s) Ready, 0 launched and booting, $1.920/h (no consolidation)",
+            "1 NodeClaim(s) Ready, 0 launched and booting, $1.536/h",
         ] {
             assert!(page.contains(shown), "{shown}");
         }
-        // The 35 pods of the batch run on the m5.8xlarge.
-        assert_eq!(snapshot.nodes[1].pods.len(), 35);
+        assert!(!page.contains("data-node=\"m5-1\""));
+        // The 50 pods run on the m5.8xlarge.
+        assert_eq!(snapshot.nodes[0].pods.len(), 50);
     }
 
     #[test]

@@ -352,6 +352,10 @@ const SIM: [&str; 18] = [
     "--every-sync",
 ];
 
+fn k_settings(v: &serde_json::Value) -> &serde_json::Value {
+    &v["settings"]["nodes"]["karpenter"]
+}
+
 fn sim_json(extra: &[&str]) -> serde_json::Value {
     Test::new()
         .args(&SIM[..SIM.len() - 1])
@@ -411,8 +415,23 @@ fn simulate_nodepool_batches_the_pending_pods_and_launches_one_m5_8xlarge() {
         events.contains(&(241, "scheduler", "35 waiting pod(s) bound to m5-2")),
         "{events:?}"
     );
-    // 0.384 $/h for 360 s and 1.536 $/h for the 299 s from the launch: $0.166.
-    assert_eq!(v["summary"]["nodeCost"], 0.166);
+    // Once m5-2 is Ready (4:01) it has room for m5-1's 15 pods: the disruption controller's
+    // poll at 4:10 deletes m5-1 (single-node consolidation, a delete saves its $0.384/h).
+    assert!(
+        events.contains(&(
+            250,
+            "karpenter",
+            "consolidation (single): deletes m5-1 (m5.2xlarge, $0.384/h), 15 pod(s) move"
+        )),
+        "{events:?}"
+    );
+    assert_eq!(claims[0]["deletedAt"].as_i64(), Some(250));
+    assert!(launched["deletedAt"].is_null());
+    // 0.384 $/h for the 250 s until the deletion and 1.536 $/h for the 299 s from the launch:
+    // $0.154.
+    assert_eq!(v["summary"]["nodeCost"], 0.154);
+    assert_eq!(k_settings(&v)["consolidation"], true);
+    assert_eq!(k_settings(&v)["disruptionPollSeconds"], 10);
     let k = &v["settings"]["nodes"]["karpenter"];
     assert_eq!(
         (
@@ -422,6 +441,105 @@ fn simulate_nodepool_batches_the_pending_pods_and_launches_one_m5_8xlarge() {
         (Some(1), Some(10))
     );
     assert_eq!(k["nodePools"], serde_json::json!(["m5"]));
+}
+
+/// Issue 39's worked example over time with the load dropping at 6:00 (`load-drop.csv`): the
+/// HPA goes 10 → 50 → 10. m5-1 (the start pods' m5.2xlarge) is deleted at 4:10, as in the run
+/// above. The HPA's scale-down stabilization (5 minutes) holds 50 until 10:45; the
+/// ReplicaSet then deletes 40 of the 50 pods on m5-2, and at the next poll (10:50) the
+/// m5.8xlarge's 10 pods and DaemonSets (5.3 cores) fit an m5.2xlarge (7,910m), a quarter of its
+/// price, with no other node to take them: single-node consolidation replaces it. Multi-node
+/// has a single candidate and emptiness none, so single-node is the method that finds it. The
+/// replacement is launched first and m5-2 is deleted only once it is Ready (`waitOrTerminate`),
+/// 3 minutes later; the 10 evicted pods are recreated and bound to it.
+#[test]
+fn simulate_nodepool_consolidates_the_m5_8xlarge_when_the_load_drops() {
+    let mut args: Vec<&str> = SIM[..SIM.len() - 1].to_vec();
+    args[4] = "fixtures/karpenter/worked/load-drop.csv";
+    args[14] = "15m";
+    let v = Test::new()
+        .args(&args)
+        .args(["-o", "json"])
+        .schema("simulation")
+        .json();
+    let events: Vec<(i64, String)> = (v["events"].as_array().unwrap().iter())
+        .filter(|e| e["source"] == "karpenter")
+        .map(|e| {
+            (
+                e["time"].as_i64().unwrap(),
+                e["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        events.contains(&(
+            650,
+            "consolidation (single): replaces m5-2 (m5.8xlarge, $1.536/h) with m5.2xlarge \
+             ($0.384/h), 10 pod(s) move; NodeClaim m5-3 Ready at 13:50"
+                .to_string()
+        )),
+        "{events:?}"
+    );
+    assert!(
+        events.contains(&(
+            830,
+            "deletes m5-2 (10 pod(s) evicted and recreated)".to_string()
+        )),
+        "{events:?}"
+    );
+    let claims = v["nodeClaims"].as_array().unwrap();
+    let row = |c: &serde_json::Value| {
+        (
+            c["name"].as_str().unwrap().to_string(),
+            c["instanceType"].as_str().unwrap().to_string(),
+            c["launchedAt"].as_i64(),
+            c["readyAt"].as_i64(),
+            c["deletedAt"].as_i64(),
+        )
+    };
+    let rows: Vec<_> = claims.iter().map(row).collect();
+    assert_eq!(
+        rows,
+        [
+            ("m5-1".into(), "m5.2xlarge".into(), None, None, Some(250)),
+            (
+                "m5-2".into(),
+                "m5.8xlarge".into(),
+                Some(61),
+                Some(241),
+                Some(830)
+            ),
+            (
+                "m5-3".into(),
+                "m5.2xlarge".into(),
+                Some(650),
+                Some(830),
+                None
+            ),
+        ]
+    );
+    // Every pod runs again at the end, on the replacement.
+    let last = v["timeline"].as_array().unwrap().last().unwrap();
+    assert_eq!(
+        (last["readyReplicas"].as_i64(), last["nodes"].as_i64()),
+        (Some(10), Some(1))
+    );
+    // m5-1 $0.384/h for 250 s, m5-2 $1.536/h from 61 s to 830 s, m5-3 $0.384/h from 650 s to
+    // 900 s: 0.0267 + 0.3281 + 0.0267.
+    assert_eq!(v["summary"]["nodeCost"], 0.381);
+}
+
+#[test]
+fn simulate_nodepool_consolidation_table_matches_its_snapshot() {
+    let mut args: Vec<&str> = SIM[..SIM.len() - 1].to_vec();
+    args[4] = "fixtures/karpenter/worked/load-drop.csv";
+    args[14] = "15m";
+    let o = hpacalc(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    snapbox::assert_data_eq!(
+        stdout(&o),
+        snapbox::file!["snapshots/simulate/karpenter-consolidation.txt"]
+    );
 }
 
 #[test]
@@ -435,7 +553,7 @@ fn simulate_nodepool_table_matches_its_snapshot() {
 }
 
 /// The same run with the NodePool changed to the c5 family: c5.2xlarge for the start pods,
-/// c5.9xlarge for the batch, and the cheaper run by half a cent.
+/// c5.9xlarge for the batch, and the cheaper run by three tenths of a cent.
 #[test]
 fn simulate_compare_of_two_nodepools_runs_the_same_hpa_on_each() {
     let v = Test::new()
@@ -463,8 +581,9 @@ fn simulate_compare_of_two_nodepools_runs_the_same_hpa_on_each() {
     };
     assert_eq!(types(0), ["m5.2xlarge", "m5.8xlarge"]);
     assert_eq!(types(1), ["c5.2xlarge", "c5.9xlarge"]);
-    assert_eq!(configs[0]["figures"]["nodeCost"], 0.166);
-    assert_eq!(configs[1]["figures"]["nodeCost"], 0.161);
+    // Each run's start node is consolidated away once the batch's node is Ready (4:10).
+    assert_eq!(configs[0]["figures"]["nodeCost"], 0.154);
+    assert_eq!(configs[1]["figures"]["nodeCost"], 0.151);
     // The HPA is the same: the replicas never differ.
     assert!(v["firstDifferenceSeconds"].is_null());
     let table = stdout(&hpacalc(
@@ -475,7 +594,7 @@ fn simulate_compare_of_two_nodepools_runs_the_same_hpa_on_each() {
         .concat(),
     ));
     assert!(
-        table.contains("node cost          $0.166                  $0.161"),
+        table.contains("node cost          $0.154                  $0.151"),
         "{table}"
     );
     assert!(

@@ -283,7 +283,8 @@ fn a_pasted_prometheus_replay_gives_simulates_json() {
     }
 }
 
-/// A pasted NodePool (issue 39's worked example, 10 → 50 pods at 1:00): at 5:00 the page,
+/// A pasted NodePool (issue 39's worked example, 10 → 50 pods at 1:00): at 4:05 (m5-2 Ready
+/// since 4:01, before the 4:10 poll consolidates m5-1 away) the page,
 /// as Chromium builds it, shows each NodeClaim's type, capacity type and price where it shows
 /// nodes, and the cluster's JSON carries them.
 #[test]
@@ -293,7 +294,7 @@ fn a_pasted_nodepool_shows_the_nodeclaims_in_chromium() {
         std::fs::read_to_string(root().join("fixtures/karpenter/worked").join(f)).unwrap()
     };
     let query = format!(
-        "hpa={}&load={}&nodepool={}&replicas=10&pod-request={}&daemonset-requests={}&t=300",
+        "hpa={}&load={}&nodepool={}&replicas=10&pod-request={}&daemonset-requests={}&t=245",
         encode(&read("hpa-fast.yaml")),
         encode(&read("load.csv")),
         encode(&read("nodepool-m5.yaml")),
@@ -313,7 +314,7 @@ fn a_pasted_nodepool_shows_the_nodeclaims_in_chromium() {
     for shown in [
         "NodeClaim m5.2xlarge on-demand $0.384/h",
         "NodeClaim m5.8xlarge on-demand $1.536/h",
-        "2 NodeClaim(s) Ready, 0 launched and booting, $1.920/h (no consolidation)",
+        "2 NodeClaim(s) Ready, 0 launched and booting, $1.920/h",
     ] {
         assert!(dom.contains(shown), "{shown}");
     }

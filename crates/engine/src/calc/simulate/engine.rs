@@ -397,6 +397,9 @@ impl<'s> Engine<'s> {
         if let Some(end) = self.batch_end().filter(|&e| e > t) {
             next = next.min(end);
         }
+        if let Some(k) = self.karpenter_next(t) {
+            next = next.min(k);
+        }
         for p in &self.pods {
             match p.state {
                 PodState::Starting { ready_at } if ready_at > t => next = next.min(ready_at),

@@ -7,10 +7,10 @@
 //!
 //! Mirrors kubernetes-sigs/karpenter `pkg/controllers/provisioning`: `Batcher.Trigger` and
 //! `Batcher.Wait` (`batcher.go`) for the window, `Provisioner.Schedule` and `CreateNodeClaims`
-//! (`provisioner.go`) for the launch. Consolidation is not simulated here yet: its one call site
-//! is `karpenter_disruption`.
+//! (`provisioner.go`) for the launch, `PodController.Reconcile` (`controller.go`) for a pod that
+//! stays Pending triggering the batcher again every 10 s. Consolidation is `disruption.rs`.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use crate::calc::karpenter::catalog::{CAPACITY_TYPE, INSTANCE_TYPE, Item, Res, ZONE};
 use crate::calc::karpenter::requirements::Operator;
@@ -29,6 +29,9 @@ use super::result::NodeClaimRun;
 pub const BATCH_IDLE_MS: i64 = 1_000;
 /// `BATCH_MAX_DURATION`'s default (`options.go`): a window closes this long after it opened.
 pub const BATCH_MAX_MS: i64 = 10_000;
+/// `PodController.Reconcile`'s `RequeueAfter` (`provisioning/controller.go`): a pod still
+/// provisionable is reconciled, and triggers the batcher, again this long after.
+pub const POD_REQUEUE_MS: i64 = 10_000;
 
 /// What Karpenter keeps between instants.
 #[derive(Debug, Clone, Default)]
@@ -37,8 +40,17 @@ pub(super) struct Provisioner {
     pub(super) catalog: Vec<Item>,
     /// The open batch window: (opened at, last trigger at).
     pub(super) window: Option<(i64, i64)>,
-    /// The pods (by sequence number) that triggered the batcher already: each pod triggers once.
-    pub(super) triggered: BTreeSet<u64>,
+    /// Each Pending pod (by sequence number) and when it last triggered the batcher.
+    pub(super) reconciled: BTreeMap<u64, i64>,
+    /// The open window holds a pod that never triggered before (not only pods still Pending
+    /// after an earlier batch): its solve is said even when it launches nothing.
+    pub(super) window_new: bool,
+    /// The disruption commands in progress (`disruption.rs`).
+    pub(super) queue: Vec<super::disruption::Queued>,
+    /// The cluster of the last disruption loop that found no command (`disruption.rs`).
+    pub(super) quiet: Option<super::disruption::QuietKey>,
+    /// Each NodeClaim's node (by id): its bound pods' sequence numbers and its last pod event.
+    pub(super) pod_events: BTreeMap<u32, (Vec<u64>, i64)>,
     /// The last "pods stay Pending" note, said once per change.
     pub(super) note: Option<String>,
     /// Every NodeClaim of the run, in launch order.
@@ -59,7 +71,7 @@ pub(super) struct Claim {
 }
 
 /// Milli-unit resources (the `pods` slot × 1000) as a node's capacity.
-fn capacity_of(r: &Res) -> Capacity {
+pub(super) fn capacity_of(r: &Res) -> Capacity {
     Capacity {
         resources: Resources(
             r.iter()
@@ -81,7 +93,7 @@ fn res_of(c: &Capacity) -> Res {
 /// The labels a node of `item` bought as (zone, capacity type) in `pool` carries: the type's
 /// single-valued requirements, the offering's zone and capacity type, the NodePool's own labels
 /// and the `karpenter.sh/nodepool` label.
-fn labels_of(
+pub(super) fn labels_of(
     input: &KarpenterInput,
     pool: &str,
     item: &Item,
@@ -186,7 +198,12 @@ pub(super) fn start_nodes(
     (nodes, runs)
 }
 
-fn claim_run(name: &str, c: &Claim, launched: Option<i64>, ready: Option<i64>) -> NodeClaimRun {
+pub(super) fn claim_run(
+    name: &str,
+    c: &Claim,
+    launched: Option<i64>,
+    ready: Option<i64>,
+) -> NodeClaimRun {
     NodeClaimRun {
         name: name.to_string(),
         node_pool: c.node_pool.clone(),
@@ -196,6 +213,7 @@ fn claim_run(name: &str, c: &Claim, launched: Option<i64>, ready: Option<i64>) -
         price_per_hour: c.price,
         launched_at: launched.map(secs),
         ready_at: ready.map(secs),
+        deleted_at: None,
     }
 }
 
@@ -232,15 +250,33 @@ impl Engine<'_> {
         self.karpenter_disruption(t);
     }
 
-    // Port of Batcher.Trigger (batcher.go): each Pending pod triggers once; the first trigger
-    // opens the window, each later one restarts its idle timer.
+    // Port of Batcher.Trigger (batcher.go), called by PodController.Reconcile
+    // (provisioning/controller.go): a Pending pod triggers when first seen and again each
+    // POD_REQUEUE_MS while it stays Pending (Batcher.Wait clears the window's set); the first
+    // trigger opens the window, each later one restarts its idle timer.
     fn karpenter_trigger(&mut self, t: i64) {
         let Some(k) = self.provisioner.as_mut() else {
             return;
         };
+        let pending: Vec<u64> = (self.pods.iter())
+            .filter(|p| p.state == PodState::Pending)
+            .map(|p| p.seq)
+            .collect();
+        k.reconciled
+            .retain(|seq, _| pending.binary_search(seq).is_ok());
         let mut fresh = false;
-        for p in self.pods.iter().filter(|p| p.state == PodState::Pending) {
-            fresh |= k.triggered.insert(p.seq);
+        for seq in pending {
+            let due = match k.reconciled.get(&seq) {
+                None => {
+                    k.window_new = true;
+                    true
+                }
+                Some(&r) => r + POD_REQUEUE_MS <= t,
+            };
+            if due {
+                k.reconciled.insert(seq, t);
+                fresh = true;
+            }
         }
         if fresh {
             k.window = Some(match k.window {
@@ -248,6 +284,18 @@ impl Engine<'_> {
                 Some((opened, _)) => (opened, t),
             });
         }
+    }
+
+    /// The next instant a Pending pod triggers the batcher again, or the disruption controller
+    /// polls; `None` without Karpenter.
+    pub(super) fn karpenter_next(&self, t: i64) -> Option<i64> {
+        let k = self.provisioner.as_ref()?;
+        let requeue = (k.reconciled.values())
+            .map(|r| r + POD_REQUEUE_MS)
+            .filter(|&r| r > t)
+            .min();
+        let poll = super::disruption::next_poll(t);
+        Some(requeue.map_or(poll, |r| r.min(poll)))
     }
 
     /// The batch window's end (`window_end`), if one is open.
@@ -271,6 +319,7 @@ impl Engine<'_> {
         let Some((opened, _)) = k.window.take() else {
             return;
         };
+        let fresh = std::mem::take(&mut k.window_new);
         let pending = count(
             self.pods
                 .iter()
@@ -280,7 +329,9 @@ impl Engine<'_> {
         if pending == 0 {
             return;
         }
+        // Nodes marked for deletion (a disruption command's candidates) take no pod.
         let existing: Vec<ExistingNode> = (self.nodes.iter())
+            .filter(|n| n.slot.schedulable)
             .filter_map(|n| {
                 n.claim
                     .as_ref()
@@ -318,7 +369,7 @@ impl Engine<'_> {
             clock(secs(t))
         );
         let mut said = Vec::new();
-        if solved.on_existing > 0 {
+        if solved.on_existing > 0 && (fresh || !launched.is_empty()) {
             said.push(format!(
                 "{} fit on NodeClaims launched before",
                 solved.on_existing
@@ -349,12 +400,6 @@ impl Engine<'_> {
             self.event(t, "karpenter", format!("{window}: {}", said.join("; ")));
         }
     }
-
-    /// The single place where Karpenter's disruption controller (consolidation: empty,
-    /// single-node and multi-node, within the NodePool's budgets and `consolidateAfter`) acts on
-    /// the NodeClaims each instant. Not simulated yet: no node launched by Karpenter is removed
-    /// or replaced during a run.
-    fn karpenter_disruption(&mut self, _t: i64) {}
 }
 
 // Port of Batcher.Wait (batcher.go): the window opened at `opened` and last triggered at `last`
@@ -387,7 +432,9 @@ mod tests {
     use super::*;
     use crate::calc::simulate::run;
     use crate::calc::testing::simulation;
-    use crate::scenario::karpenter::{InstanceType, NodePool, Offering, PendingGroup};
+    use crate::scenario::karpenter::{
+        InstanceType, NodePool, Offering, PendingGroup, SelectorRequirement,
+    };
     use crate::scenario::simulation::{NodeGroup, Setup};
     use crate::scenario::{Existing, NodeInput};
     use crate::time::Duration;
@@ -567,5 +614,107 @@ mod tests {
         let sim = run(&on_karpenter(&[(0, 500)], 2, None));
         assert_eq!(sim.settings.duration_seconds, 900);
         assert_eq!(sim.summary.node_cost, Some(0.025));
+    }
+
+    #[test]
+    fn a_pod_still_pending_after_its_batch_triggers_the_batcher_again_ten_seconds_later() {
+        let setup = on_karpenter(&[(0, 500)], 2, None);
+        let mut engine = Engine::new(&setup);
+        engine.create_pod(0, 0);
+        engine.karpenter_trigger(0);
+        assert_eq!(engine.batch_end(), Some(1_000));
+        // The batch is solved (`Batcher.Wait` returns): the pod is still Pending.
+        if let Some(k) = engine.provisioner.as_mut() {
+            k.window = None;
+        }
+        engine.karpenter_trigger(5_000);
+        assert_eq!(engine.batch_end(), None);
+        assert_eq!(engine.karpenter_next(5_000), Some(10_000));
+        engine.karpenter_trigger(10_000);
+        assert_eq!(engine.batch_end(), Some(11_000));
+    }
+
+    /// 8 pods of 500m and the 100m DaemonSet on one c8 ($0.40/h); the load drops to a quarter at
+    /// 60 s and the HPA goes to 2 pods after its stabilization: 1.1 cores fit a c2 ($0.10/h). The
+    /// NodePool asks for on-demand: without a capacity-type requirement a replacement must be
+    /// spot (`computeConsolidation`), and the catalog has none.
+    fn dropping(consolidate_after_s: Option<i64>) -> Setup {
+        let mut setup = on_karpenter(&[(0, 2000), (60, 500)], 8, None);
+        setup.duration = Duration::from_secs(1_500);
+        if let Some(k) = setup.nodes.as_mut().and_then(|g| g.karpenter.as_mut()) {
+            k.node_pools[0].disruption.consolidate_after_s = consolidate_after_s;
+            k.node_pools[0].requirements = vec![SelectorRequirement {
+                key: CAPACITY_TYPE.into(),
+                operator: "In".into(),
+                values: vec!["on-demand".into()],
+                min_values: None,
+            }];
+        }
+        setup
+    }
+
+    fn consolidation_at(setup: &Setup) -> Option<i64> {
+        said(setup, "karpenter")
+            .into_iter()
+            .find(|(_, m)| m.starts_with("consolidation ("))
+            .map(|(t, _)| t)
+    }
+
+    #[test]
+    fn the_replacement_is_ready_before_its_candidate_is_deleted() {
+        let setup = dropping(Some(0));
+        let sim = run(&setup);
+        let events = said(&setup, "karpenter");
+        let (at, message) = (events.iter())
+            .find(|(_, m)| m.starts_with("consolidation ("))
+            .expect("a consolidation");
+        assert!(
+            message.starts_with(
+                "consolidation (single): replaces default-1 (c8, $0.400/h) with c2 ($0.100/h), 2 pod(s) move"
+            ),
+            "{message}"
+        );
+        assert_eq!(at % 10, 0, "the disruption controller polls every 10 s");
+        let [start, replacement] = &sim.node_claims[..] else {
+            panic!("{:?}", sim.node_claims);
+        };
+        assert_eq!(replacement.launched_at, Some(*at));
+        assert_eq!(replacement.ready_at, Some(at + 180));
+        assert_eq!(start.deleted_at, replacement.ready_at);
+        assert_eq!(replacement.deleted_at, None);
+        assert_eq!(sim.summary.final_replicas, 2);
+        assert_eq!(sim.timeline.last().map(|r| r.ready_replicas), Some(2));
+        assert!(
+            sim.settings
+                .nodes
+                .as_ref()
+                .and_then(|n| n.karpenter.as_ref())
+                .is_some_and(|k| k.consolidation)
+        );
+    }
+
+    #[test]
+    fn a_replacement_that_cannot_launch_leaves_the_node_alone() {
+        // No capacity-type requirement: the replacement must be spot, and no type is offered
+        // as spot, so the command fails and the c8 stays.
+        let mut setup = dropping(Some(0));
+        if let Some(k) = setup.nodes.as_mut().and_then(|g| g.karpenter.as_mut()) {
+            k.node_pools[0].requirements.clear();
+        }
+        assert_eq!(consolidation_at(&setup), None);
+        let sim = run(&setup);
+        assert_eq!(sim.node_claims.len(), 1);
+        assert_eq!(sim.node_claims[0].deleted_at, None);
+    }
+
+    #[test]
+    fn consolidate_after_counts_from_the_nodes_last_pod_event() {
+        let soon = consolidation_at(&dropping(Some(0))).expect("a consolidation");
+        let later = consolidation_at(&dropping(Some(600))).expect("a consolidation");
+        // The ReplicaSet's deletions are the node's last pod event, at most 10 s before the
+        // first poll that sees the 2 pods.
+        assert!(later >= soon + 590 && later <= soon + 600, "{soon} {later}");
+        // consolidateAfter: Never disables it.
+        assert_eq!(consolidation_at(&dropping(None)), None);
     }
 }

@@ -24,6 +24,7 @@ mod actual;
 mod autoscaler;
 mod cluster;
 pub mod compare;
+mod disruption;
 mod engine;
 mod groups;
 mod hpa;

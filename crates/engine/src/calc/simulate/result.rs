@@ -62,6 +62,9 @@ pub struct NodeClaimRun {
     pub launched_at: Option<i64>,
     /// When the node turned Ready (launch plus the node startup time); null for the start pods'.
     pub ready_at: Option<i64>,
+    /// When consolidation deleted it (seconds from the start; its pods were evicted then); null
+    /// for a NodeClaim still there at the end.
+    pub deleted_at: Option<i64>,
 }
 
 /// The timing and limits the run used, in seconds.
@@ -143,9 +146,11 @@ pub struct KarpenterSettings {
     pub batch_idle_seconds: i64,
     /// `BATCH_MAX_DURATION`: a batch window closes this long after it opened.
     pub batch_max_seconds: i64,
-    /// Consolidation (removing or replacing NodeClaims when the load drops) is simulated: false
-    /// for now, no NodeClaim is removed during a run.
+    /// Consolidation (removing or replacing NodeClaims when the load drops) is simulated: the
+    /// disruption controller polls every `disruptionPollSeconds`.
     pub consolidation: bool,
+    /// The disruption controller's `pollingPeriod` (10 s).
+    pub disruption_poll_seconds: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

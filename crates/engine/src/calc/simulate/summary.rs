@@ -198,7 +198,8 @@ fn node_settings(setup: &Setup, start_claims: i64) -> Option<NodeSettings> {
                 catalog: k.catalog_source.clone(),
                 batch_idle_seconds: secs(super::BATCH_IDLE_MS),
                 batch_max_seconds: secs(super::BATCH_MAX_MS),
-                consolidation: false,
+                consolidation: true,
+                disruption_poll_seconds: secs(super::disruption::POLLING_PERIOD_MS),
             }),
         }
     })
