@@ -146,6 +146,7 @@ impl Inputs {
             },
             settings,
             live: None,
+            hpa_parsed: None,
         })
     }
 }

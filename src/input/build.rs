@@ -136,6 +136,7 @@ fn read(inputs: Inputs) -> Result<Read> {
         karpenter,
         settings,
         live,
+        hpa_parsed,
     } = inputs;
     let karpenter = match karpenter {
         Some(texts) => {
@@ -149,7 +150,10 @@ fn read(inputs: Inputs) -> Result<Read> {
         None => None,
     };
     let have_pods = pods.is_some();
-    let mut loaded = load_hpa(&hpa, &settings)?;
+    let mut loaded = match hpa_parsed {
+        Some(loaded) => loaded,
+        None => load_hpa(&hpa, &settings)?,
+    };
     drop(hpa);
     let mut said = Said {
         notes: std::mem::take(&mut loaded.notes),

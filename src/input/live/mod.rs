@@ -467,6 +467,7 @@ impl Files {
             }),
             settings,
             live: None,
+            hpa_parsed: None,
         }
     }
 }

@@ -281,7 +281,11 @@ impl Engine<'_> {
             return;
         }
         let existing: Vec<ExistingNode> = (self.nodes.iter())
-            .filter_map(|n| n.claim.as_ref().map(|c| existing_of(&k.catalog, &n.slot, c)))
+            .filter_map(|n| {
+                n.claim
+                    .as_ref()
+                    .map(|c| existing_of(&k.catalog, &n.slot, c))
+            })
             .collect();
         let solved = solve(input, &k.catalog, existing, pending);
         let ready_at = t + setup.timing.node_startup.millis();
