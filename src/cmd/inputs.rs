@@ -146,7 +146,6 @@ impl Inputs {
             },
             settings,
             live: None,
-            hpa_parsed: None,
         })
     }
 }

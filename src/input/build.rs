@@ -118,7 +118,7 @@ fn scale_or_its_error(
     )
 }
 
-fn read(inputs: Inputs) -> Result<Read> {
+fn read(inputs: Inputs, hpa_parsed: Option<LoadedHpa>) -> Result<Read> {
     let Inputs {
         hpa,
         pods,
@@ -136,7 +136,6 @@ fn read(inputs: Inputs) -> Result<Read> {
         karpenter,
         settings,
         live,
-        hpa_parsed,
     } = inputs;
     let karpenter = match karpenter {
         Some(texts) => {
@@ -266,7 +265,13 @@ impl Read {
 
 /// Parses every input and validates it into the one value the calculation trusts.
 pub fn build(inputs: Inputs) -> Result<Scenario> {
-    let mut read = read(inputs)?;
+    build_parsed(inputs, None)
+}
+
+/// `build`, with `inputs.hpa` as an earlier sync of `serve` parsed the same text
+/// (`cluster::share::Parsed`) when given: taken as it is instead of parsing the text again.
+pub fn build_parsed(inputs: Inputs, hpa_parsed: Option<LoadedHpa>) -> Result<Scenario> {
+    let mut read = read(inputs, hpa_parsed)?;
     let counts = read.counts()?;
     let Read {
         settings,

@@ -85,9 +85,6 @@ pub struct Inputs {
     pub settings: Settings,
     /// Live mode: the API server answered every input but `history` (a file given beside it).
     pub live: Option<LiveSource>,
-    /// `hpa` as an earlier sync of `serve` parsed the same text (`cluster::share::Parsed`):
-    /// taken as it is instead of parsing `hpa` again.
-    pub hpa_parsed: Option<crate::input::manifest::LoadedHpa>,
 }
 
 /// The Karpenter inputs as given (`--nodepool`, `--nodeclass`, `--instance-types`).
@@ -280,7 +277,6 @@ impl Inputs {
             karpenter: None,
             settings,
             live: None,
-            hpa_parsed: None,
         }
     }
 }

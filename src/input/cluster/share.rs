@@ -141,9 +141,6 @@ impl Share<'_> {
             Text::new(file(manifest), &*self.manifest.text),
             common.settings.clone(),
         );
-        if let Some(parsed) = self.parsed {
-            inputs.hpa_parsed = parsed.load(&of, &inputs.hpa, &inputs.settings);
-        }
         inputs.scale_error = self.scale_error.clone();
         if self.scale_error.is_none() {
             let pods_file = file("pods.json");
@@ -202,7 +199,11 @@ impl Share<'_> {
 
     /// The scenario the single-HPA command builds from this share.
     pub fn scenario(&self, common: &Common) -> anyhow::Result<Scenario> {
-        let mut scenario = crate::input::build(self.inputs(common)?)?;
+        let inputs = self.inputs(common)?;
+        let meta = &self.hpa.head.metadata;
+        let hpa = format!("{}/{}", meta.namespace, meta.name);
+        let parsed = (self.parsed).and_then(|p| p.load(&hpa, &inputs.hpa, &inputs.settings));
+        let mut scenario = crate::input::build_parsed(inputs, parsed)?;
         scenario
             .metrics
             .selector_error

@@ -467,7 +467,6 @@ impl Files {
             }),
             settings,
             live: None,
-            hpa_parsed: None,
         }
     }
 }
