@@ -118,7 +118,7 @@ fn scale_or_its_error(
     )
 }
 
-fn read(inputs: Inputs) -> Result<Read> {
+fn read(inputs: Inputs, hpa_parsed: Option<LoadedHpa>) -> Result<Read> {
     let Inputs {
         hpa,
         pods,
@@ -149,7 +149,10 @@ fn read(inputs: Inputs) -> Result<Read> {
         None => None,
     };
     let have_pods = pods.is_some();
-    let mut loaded = load_hpa(&hpa, &settings)?;
+    let mut loaded = match hpa_parsed {
+        Some(loaded) => loaded,
+        None => load_hpa(&hpa, &settings)?,
+    };
     drop(hpa);
     let mut said = Said {
         notes: std::mem::take(&mut loaded.notes),
@@ -263,7 +266,13 @@ impl Read {
 
 /// Parses every input and validates it into the one value the calculation trusts.
 pub fn build(inputs: Inputs) -> Result<Scenario> {
-    let mut read = read(inputs)?;
+    build_parsed(inputs, None)
+}
+
+/// `build`, with `inputs.hpa` as an earlier sync of `serve` parsed the same text
+/// (`cluster::share::Parsed`) when given: taken as it is instead of parsing the text again.
+pub fn build_parsed(inputs: Inputs, hpa_parsed: Option<LoadedHpa>) -> Result<Scenario> {
+    let mut read = read(inputs, hpa_parsed)?;
     let counts = read.counts()?;
     let Read {
         settings,

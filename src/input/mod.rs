@@ -33,6 +33,6 @@ pub mod target;
 pub mod values;
 pub mod what_if;
 
-pub use build::{PrintedHpa, build, hpa_only, load_hpa};
+pub use build::{PrintedHpa, build, build_parsed, hpa_only, load_hpa};
 pub use inputs::{Given, Inputs, Settings, Text, flag_duration, flag_time};
 pub use read::read_input;

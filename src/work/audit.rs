@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::calc;
 use crate::input::cluster::Dump;
 use crate::input::cluster::fleet::{Fleet, hpa_key, lone_scaled_objects, static_checks};
-use crate::input::cluster::share::Common;
+use crate::input::cluster::share::{Common, Parsed};
 use crate::report::fleet::AuditReport;
 use crate::scenario::ControllerMemory;
 use crate::scenario::fleet::FleetFacts;
@@ -69,9 +69,13 @@ pub fn of_dump(
     Ok((audit, places(&dump), warnings))
 }
 
-/// The controller's memory of each HPA (`namespace/name`) from one sync to the next, as `serve`
-/// keeps it.
-pub type Memories = std::sync::Mutex<HashMap<String, ControllerMemory>>;
+/// What `serve` keeps from one sync to the next: the controller's memory of each HPA
+/// (`namespace/name`), and each HPA's manifest as it was parsed.
+#[derive(Debug, Default)]
+pub struct Memories {
+    pub controller: std::sync::Mutex<HashMap<String, ControllerMemory>>,
+    pub parsed: Parsed,
+}
 
 /// Every HPA of `dump` evaluated, with the findings: the audit of a dump, and each sync of
 /// `hpacalc serve`, which gives the `memories` its earlier syncs left (the first sync of an HPA
@@ -84,13 +88,16 @@ pub fn audit_dump(
     memories: Option<&Memories>,
     stop: &Stop,
 ) -> Result<AuditReport, Stopped> {
-    let view = Fleet::new(dump, fleet);
+    let view = Fleet::new(dump, fleet).parsed_by(memories.map(|m| &m.parsed));
     let evaluated = evaluate(&view, common, memories, stop)?;
-    if let Some(Ok(mut kept)) = memories.map(std::sync::Mutex::lock) {
+    if let Some(memories) = memories {
         // An HPA that is gone is forgotten, as the controller forgets a deleted HPA.
         let live: std::collections::HashSet<String> =
             (dump.hpas.iter()).map(|h| hpa_key(&h.head)).collect();
-        kept.retain(|key, _| live.contains(key));
+        if let Ok(mut kept) = memories.controller.lock() {
+            kept.retain(|key, _| live.contains(key));
+        }
+        memories.parsed.retain(&live);
     }
     Ok(calc::fleet::audit(
         evaluated,
@@ -106,13 +113,13 @@ fn evaluate_remembering(
 ) -> calc::fleet::Evaluated {
     if let (Some(memories), Ok(scenario)) = (memories, &mut case.scenario) {
         let key = format!("{}/{}", scenario.hpa.namespace, scenario.hpa.name);
-        if let Some(Ok(kept)) = Some(memories.lock())
+        if let Some(Ok(kept)) = Some(memories.controller.lock())
             && let Some(memory) = kept.get(&key)
         {
             scenario.memory = Some(memory.clone());
         }
         let after = calc::memory::remember(scenario);
-        if let Ok(mut kept) = memories.lock() {
+        if let Ok(mut kept) = memories.controller.lock() {
             kept.insert(key, after);
         }
     }

@@ -13,7 +13,7 @@ use crate::input::cluster::objects::{
     EventHead, HpaHead, Node, Pdb, Pod, PodSpec, Requirements, Workload, limits_milli, milli,
     requests_milli,
 };
-use crate::input::cluster::share::{Common, Share};
+use crate::input::cluster::share::{Common, Parsed, Share};
 use crate::input::cluster::{Dump, Whole};
 use crate::input::selector::Selector;
 use crate::input::target::ScaleUnread;
@@ -66,6 +66,8 @@ pub struct Fleet<'a> {
     rooms: Option<Vec<NodeRoom>>,
     /// The group's maximum, the nodes it may still add, and the room of each.
     growth: Option<(i64, i64, NodeRoom)>,
+    /// The manifests earlier syncs parsed (`serve`).
+    parsed: Option<&'a Parsed>,
 }
 
 impl<'a> Fleet<'a> {
@@ -115,7 +117,16 @@ impl<'a> Fleet<'a> {
             pdbs,
             rooms: (!dump.nodes.is_empty()).then(|| node_rooms(dump)),
             growth,
+            parsed: None,
         }
+    }
+
+    /// The fleet reading each manifest as `parsed` kept it from an earlier sync, when the text
+    /// is the same, and keeping what it parses.
+    #[must_use]
+    pub fn parsed_by(mut self, parsed: Option<&'a Parsed>) -> Fleet<'a> {
+        self.parsed = parsed;
+        self
     }
 
     /// How many HPAs there are.
@@ -257,6 +268,7 @@ impl<'a> Fleet<'a> {
             selector_error,
             scale_error,
             own: self.dump.hpa_files.get(key),
+            parsed: self.parsed,
         };
         share_scenario(share, scaled_object, common).map_err(|e| format!("{e:#}"))
     }
