@@ -296,6 +296,38 @@ fn the_worked_example_scaled_down_to_10_pods_consolidates_to_one_m5_2xlarge() {
     );
 }
 
+/// With the cluster's own nodes given, a scale-down does not consolidate them (which pods the
+/// ReplicaSet removes from real nodes is not modelled), and the answer says so.
+#[test]
+fn a_scale_down_over_the_clusters_own_nodes_says_consolidation_is_not_modelled() {
+    let report = json_output(&[
+        "--hpa",
+        "fixtures/karpenter/worked/hpa.yaml",
+        "--pods",
+        "fixtures/karpenter/worked/pods-low.csv",
+        "--nodepool",
+        "fixtures/karpenter/worked/nodepool-m5.yaml",
+        "--nodes",
+        "fixtures/cluster/nodes.json",
+        "--all-pods",
+        "fixtures/cluster/pods-all.json",
+        "--now",
+        NOW,
+    ]);
+    assert_eq!(report["desiredReplicas"], 10);
+    let k = &report["nodes"]["karpenter"];
+    assert!(k.get("consolidation").is_none(), "{k}");
+    assert_eq!(
+        k["notConsolidated"][0]["node"], "the cluster's nodes",
+        "{k}"
+    );
+    assert!(
+        (k["notConsolidated"][0]["reason"].as_str().unwrap_or(""))
+            .starts_with("consolidation over the cluster's own nodes is not modelled"),
+        "{k}"
+    );
+}
+
 /// `consolidateAfter: Never` turns consolidation off: the scale-down leaves the m5.8xlarge and
 /// says why, with Karpenter's own event message.
 #[test]

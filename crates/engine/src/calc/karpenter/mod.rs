@@ -22,7 +22,9 @@ use std::collections::BTreeMap;
 use catalog::{Item, Res};
 use scheduler::{Daemon, ExistingNode, Problem, Results};
 
-use crate::report::karpenter::{KarpenterReport, Launched, NodeClaimReport, UnschedulablePods};
+use crate::report::karpenter::{
+    KarpenterReport, Launched, NodeClaimReport, NotConsolidated, UnschedulablePods,
+};
 use crate::report::{NodeSummary, NodesReport};
 use crate::scenario::karpenter::{ClusterNode, KarpenterInput, PendingGroup};
 use crate::scenario::{Capacity, Resources};
@@ -332,6 +334,15 @@ pub fn nodes_report(input: &KarpenterInput, current: i32, desired: i32) -> Nodes
     let (mut k, existing_nodes) = report_and_nodes(input, new_pods);
     if desired < current && input.existing.is_empty() {
         scale_down::consolidate(input, &daemons(input), current, desired, &mut k);
+    } else if desired < current {
+        // Which of the cluster's pods go is the ReplicaSet's choice over real nodes; it is not
+        // modelled, so consolidation is not run over them, and the answer says so.
+        k.not_consolidated.push(NotConsolidated {
+            node: "the cluster's nodes".into(),
+            reason: "consolidation over the cluster's own nodes is not modelled; without --nodes \
+                     and --all-pods it runs over the NodeClaims of the current count"
+                .into(),
+        });
     }
     let claimed = i64::try_from(k.existing_node_claims.len()).unwrap_or(i64::MAX);
     let existing = k.existing_nodes.saturating_add(claimed);
