@@ -10,10 +10,10 @@ use std::time::Instant;
 
 use hpacalc_engine::calc::evaluate;
 use hpacalc_engine::calc::failed_value::failed_metric_value;
-use hpacalc_engine::calc::testing::{cpu_utilization, external, scenario};
-use hpacalc_engine::scenario::keda::{
-    ExternalTarget, KedaCondition, KedaInput, KedaStatus, Trigger, TriggerValue,
+use hpacalc_engine::calc::testing::{
+    KAFKA_METRIC, cpu_utilization, external, kafka_scaled_object, scenario,
 };
+use hpacalc_engine::scenario::keda::{KedaCondition, KedaInput, KedaStatus, TriggerValue};
 use hpacalc_engine::scenario::{
     BoundedRecommendation, ControllerMemory, ObservedMetric, ObservedStatus, Recommendation,
     ScaleEvent, Scenario,
@@ -70,8 +70,7 @@ fn rescaled(max: i32, bounded: bool) -> Scenario {
 /// A ScaledObject with one kafka trigger (lagThreshold 10, activation 5) at `n` replicas, min 2,
 /// max 10: `value` served, or `None` for a value the status's `Active=False` bounds.
 fn keda(n: usize, value: Option<f64>) -> Scenario {
-    let metric = "s0-kafka-orders";
-    let mut s = scenario(vec![external(metric, None, Some(10_000))], n, 100);
+    let mut s = scenario(vec![external(KAFKA_METRIC, None, Some(10_000))], n, 100);
     s.hpa.min_replicas = 2;
     s.hpa.max_replicas = 10;
     let condition = |t: &str, status: &str, reason: &str| KedaCondition {
@@ -81,43 +80,16 @@ fn keda(n: usize, value: Option<f64>) -> Scenario {
         message: String::new(),
     };
     s.keda = Some(KedaInput {
-        name: "orders".into(),
         min_replica_count: Some(2),
-        max_replica_count: 10,
-        idle_replica_count: None,
-        cooldown: Duration::from_secs(300),
-        initial_cooldown: Duration::ZERO,
-        polling_interval: Duration::from_secs(30),
-        last_active: None,
-        created: None,
-        last_active_assumed: true,
-        triggers: vec![Trigger {
-            index: 0,
-            scaler: "kafka".into(),
-            name: "orders".into(),
-            metric_name: Some(metric.into()),
-            activation: 5.0,
-            activation_source: "activationLagThreshold".into(),
-            target: Some(ExternalTarget {
-                milli: 10_000,
-                value_type: false,
-            }),
-            value: value.map_or(TriggerValue::Unknown, TriggerValue::Value),
-            active_value: None,
-            failures: 0,
-            threshold_key: Some("lagThreshold".into()),
-            threshold_integer: true,
-        }],
-        fallback: None,
-        modifiers: None,
-        paused: None,
-        pause_scale_in: false,
-        pause_scale_out: false,
-        force_activation: false,
         status: Some(KedaStatus {
             conditions: vec![condition("Active", "False", "ScalerNotActive")],
             ..KedaStatus::default()
         }),
+        ..kafka_scaled_object(
+            10,
+            false,
+            value.map_or(TriggerValue::Unknown, TriggerValue::Value),
+        )
     });
     s
 }

@@ -228,3 +228,52 @@ pub fn on_nodes(
     });
     setup
 }
+
+/// KEDA's external metric name of the `orders` kafka trigger of [`kafka_scaled_object`].
+pub const KAFKA_METRIC: &str = "s0-kafka-orders";
+
+/// A ScaledObject `orders` with one kafka trigger (`lagThreshold` `threshold`, activation 5),
+/// AverageValue or Value, serving `value`; min 0, max 10, no status.
+pub fn kafka_scaled_object(
+    threshold: i64,
+    value_type: bool,
+    value: crate::scenario::keda::TriggerValue,
+) -> crate::scenario::keda::KedaInput {
+    use crate::scenario::keda::{ExternalTarget, KedaInput, Trigger};
+    KedaInput {
+        name: "orders".into(),
+        min_replica_count: Some(0),
+        max_replica_count: 10,
+        idle_replica_count: None,
+        cooldown: Duration::from_secs(300),
+        initial_cooldown: Duration::ZERO,
+        polling_interval: Duration::from_secs(30),
+        last_active: None,
+        created: None,
+        last_active_assumed: true,
+        triggers: vec![Trigger {
+            index: 0,
+            scaler: "kafka".into(),
+            name: "orders".into(),
+            metric_name: Some(KAFKA_METRIC.into()),
+            activation: 5.0,
+            activation_source: "activationLagThreshold".into(),
+            target: Some(ExternalTarget {
+                milli: threshold * 1000,
+                value_type,
+            }),
+            value,
+            active_value: None,
+            failures: 0,
+            threshold_key: Some("lagThreshold".into()),
+            threshold_integer: true,
+        }],
+        fallback: None,
+        modifiers: None,
+        paused: None,
+        pause_scale_in: false,
+        pause_scale_out: false,
+        force_activation: false,
+        status: None,
+    }
+}

@@ -2,16 +2,15 @@
 //! shaped as `kubectl get scaledobject -o yaml` prints them (through `KedaStatus`).
 
 use crate::calc::evaluate;
-use crate::calc::testing::{NOW, external, scenario};
+use crate::calc::testing::{KAFKA_METRIC, NOW, external, kafka_scaled_object, scenario};
 use crate::report::Report;
 use crate::scenario::Scenario;
 use crate::scenario::keda::{
-    ExternalTarget, Fallback, FallbackBehavior, Health, KedaCondition, KedaInput, KedaStatus,
-    Paused, Trigger, TriggerValue,
+    Fallback, FallbackBehavior, Health, KedaCondition, KedaInput, KedaStatus, Paused, TriggerValue,
 };
 use crate::time::Duration;
 
-pub const METRIC: &str = "s0-kafka-orders";
+pub const METRIC: &str = KAFKA_METRIC;
 
 pub fn condition(t: &str, status: &str, reason: &str) -> KedaCondition {
     KedaCondition {
@@ -32,42 +31,7 @@ pub fn so(current: usize, threshold: i64, value: TriggerValue, value_type: bool)
     };
     let mut s = scenario(vec![target], current, 100);
     s.hpa.max_replicas = 10;
-    s.keda = Some(KedaInput {
-        name: "orders".into(),
-        min_replica_count: Some(0),
-        max_replica_count: 10,
-        idle_replica_count: None,
-        cooldown: Duration::from_secs(300),
-        initial_cooldown: Duration::ZERO,
-        polling_interval: Duration::from_secs(30),
-        last_active: None,
-        created: None,
-        last_active_assumed: true,
-        triggers: vec![Trigger {
-            index: 0,
-            scaler: "kafka".into(),
-            name: "orders".into(),
-            metric_name: Some(METRIC.into()),
-            activation: 5.0,
-            activation_source: "activationLagThreshold".into(),
-            target: Some(ExternalTarget {
-                milli: threshold * 1000,
-                value_type,
-            }),
-            value,
-            active_value: None,
-            failures: 0,
-            threshold_key: Some("lagThreshold".into()),
-            threshold_integer: true,
-        }],
-        fallback: None,
-        modifiers: None,
-        paused: None,
-        pause_scale_in: false,
-        pause_scale_out: false,
-        force_activation: false,
-        status: None,
-    });
+    s.keda = Some(kafka_scaled_object(threshold, value_type, value));
     s
 }
 
