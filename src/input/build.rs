@@ -362,7 +362,7 @@ pub fn build_parsed(inputs: Inputs, hpa_parsed: Option<LoadedHpa>) -> Result<Sce
         current_replicas_source: counts.source,
         status_replicas: counts.status,
         scale_error,
-        pods: samples.pods,
+        pods: samples.pods.into(),
         metrics,
         config: settings.controller,
         memory: past.memory,

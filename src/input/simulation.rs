@@ -282,7 +282,7 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         scale_error: None,
         scaled_to_zero: loaded.status.scaled_to_zero,
         status_conditions: Vec::new(),
-        pods: Vec::new(),
+        pods: Vec::new().into(),
         metrics: MetricValues::default(),
         config,
         memory: None,

@@ -78,7 +78,7 @@ pub fn resolve(
 
     let mut resolved = Resolved {
         values: MetricValues {
-            resource,
+            resource: resource.into(),
             pods,
             ..MetricValues::default()
         },
@@ -733,7 +733,7 @@ mod tests {
             None,
         )
         .unwrap();
-        assert_eq!(r.values.resource, resource);
+        assert_eq!(r.values.resource, resource.into());
         assert_eq!(r.values.pods, pod_values);
         assert!(r.values.object.is_empty() && r.values.external.is_empty());
     }

@@ -317,8 +317,8 @@ impl UniformSyncs {
             });
         }
         let mut base = uniform_scenario(config, side, target, largest)?;
-        let pods = std::mem::take(&mut base.pods);
-        let samples = std::mem::take(&mut base.metrics.resource);
+        let pods = std::mem::take(&mut *base.pods);
+        let samples = std::mem::take(&mut *base.metrics.resource);
         Ok(UniformSyncs {
             base: Some(base),
             pods,
@@ -330,8 +330,8 @@ impl UniformSyncs {
     fn at(&self, n: i32) -> Option<Scenario> {
         let k = usize::try_from(n).ok()?;
         let mut scenario = self.base.clone()?;
-        scenario.pods = self.pods.get(..k)?.to_vec();
-        scenario.metrics.resource = self.samples.get(..k)?.to_vec();
+        scenario.pods = self.pods.get(..k)?.to_vec().into();
+        scenario.metrics.resource = self.samples.get(..k)?.to_vec().into();
         scenario.current_replicas = n;
         scenario.status_replicas = n;
         Some(scenario)

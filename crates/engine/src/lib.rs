@@ -12,6 +12,7 @@ pub mod quantity;
 pub mod quote;
 pub mod report;
 pub mod scenario;
+pub mod shared;
 pub mod stop;
 pub mod time;
 pub mod version;

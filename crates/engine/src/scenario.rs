@@ -312,8 +312,8 @@ pub struct PodMetricValue {
 /// nothing for it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MetricValues {
-    /// `metrics.k8s.io` PodMetrics.
-    pub resource: Vec<PodMetrics>,
+    /// `metrics.k8s.io` PodMetrics, shared between copies until one changes them.
+    pub resource: crate::shared::Shared<Vec<PodMetrics>>,
     /// `custom.metrics.k8s.io`, per Pods metric, keyed by its position in `HpaSpec.metrics`:
     /// one value per pod. Keyed by the spec entry, not its name: `computeReplicasForMetrics`
     /// asks `GetRawMetric` once per entry with that entry's selector, so two entries of one
@@ -521,7 +521,8 @@ pub struct Scenario {
     pub scaled_to_zero: bool,
     /// The HPA's `status.conditions` before this sync, in order.
     pub status_conditions: Vec<crate::report::Condition>,
-    pub pods: Vec<Pod>,
+    /// Shared between copies of the scenario until one changes them (`Shared`).
+    pub pods: crate::shared::Shared<Vec<Pod>>,
     pub metrics: MetricValues,
     pub config: ControllerConfig,
     /// The controller's memory from `--history`; `None` assumes steady load: every sync in the

@@ -55,7 +55,7 @@ pub fn recommendation_ranges(s: &Scenario) -> Vec<Option<RecommendationRange>> {
         return vec![None; s.bounded.len()];
     };
     let mut past = Scenario {
-        pods: Vec::new(),
+        pods: Vec::new().into(),
         memory: None,
         bounded: Vec::new(),
         ..s.clone()

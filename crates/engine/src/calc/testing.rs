@@ -100,7 +100,7 @@ pub fn scenario(metrics: Vec<MetricSpec>, n: usize, usage: i64) -> Scenario {
         scale_error: None,
         scaled_to_zero: false,
         status_conditions: Vec::new(),
-        pods,
+        pods: pods.into(),
         metrics: MetricValues {
             resource,
             ..MetricValues::default()

@@ -115,8 +115,8 @@ fn scale_from_zero_needs_the_scaled_to_zero_condition_from_1_37() {
     let mut s = scenario(vec![external("queue", Some(1000), None)], 0, 0);
     s.hpa.min_replicas = 0;
     s.metrics.external.insert(0, vec![3000]);
-    s.pods = vec![pod("p0", 1000)];
-    s.metrics.resource = vec![cpu_sample("p0", 0)];
+    s.pods = vec![pod("p0", 1000)].into();
+    s.metrics.resource = vec![cpu_sample("p0", 0)].into();
     // Up to 1.36 (alpha gate, minReplicas 0): metrics computed from zero, ceil(3000/1000) = 3.
     let mut old = at_version(s.clone(), 36);
     old.config.features.hpa_scale_to_zero = true;
