@@ -185,7 +185,36 @@ impl fmt::Display for Quantity {
 
 /// Parses and returns `MilliValue()`.
 pub fn parse_milli(text: &str) -> Result<i64, QuantityError> {
-    Quantity::parse(text)?.milli_value()
+    match plain_milli(text) {
+        Some(milli) => Ok(milli),
+        None => Quantity::parse(text)?.milli_value(),
+    }
+}
+
+/// The milli-value of the forms requests and usages are written in (`250m`, `2`, `512Mi`,
+/// `123456Ki`): digits and one of the common suffixes, read without `Quantity::parse`'s
+/// canonical string, exactly as it reads them (a test compares them). `None` for any other form
+/// or a value past `i64`, which `Quantity::parse` reads or refuses.
+fn plain_milli(text: &str) -> Option<i64> {
+    const SUFFIXES: [(&str, i64); 10] = [
+        ("m", 1),
+        ("", 1_000),
+        ("k", 1_000_000),
+        ("M", 1_000_000_000),
+        ("G", 1_000_000_000_000),
+        ("T", 1_000_000_000_000_000),
+        ("Ki", 1_024_000),
+        ("Mi", 1_048_576_000),
+        ("Gi", 1_073_741_824_000),
+        ("Ti", 1_099_511_627_776_000),
+    ];
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 18 {
+        return None;
+    }
+    let (number, suffix) = text.split_at_checked(digits)?;
+    let &(_, scale) = SUFFIXES.iter().find(|(s, _)| *s == suffix)?;
+    number.parse::<i64>().ok()?.checked_mul(scale)
 }
 
 /// `resource.NewMilliQuantity(milli, format).String()`.
@@ -868,6 +897,48 @@ pub fn build_quantity(resource: &str, milli: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_plain_forms_read_as_quantity_parse_reads_them() {
+        let numbers = [
+            "0",
+            "00",
+            "1",
+            "7",
+            "250",
+            "0250",
+            "999",
+            "1000",
+            "123456789",
+            "9223372036854775",
+            "9223372036854776",
+            "999999999999999999",
+        ];
+        let suffixes = ["", "m", "k", "M", "G", "T", "Ki", "Mi", "Gi", "Ti"];
+        for n in numbers {
+            for suffix in suffixes {
+                let text = format!("{n}{suffix}");
+                let slow = super::Quantity::parse(&text).and_then(|q| q.milli_value());
+                match super::plain_milli(&text) {
+                    Some(fast) => assert_eq!(slow.ok(), Some(fast), "{text}"),
+                    None => assert!(slow.is_err(), "{text}: {slow:?} but no plain value"),
+                }
+            }
+        }
+        for other in [
+            "1e3",
+            "0.5",
+            "-1",
+            "+1",
+            "1Pi",
+            "1E",
+            "m",
+            "1 m",
+            "1000000000000000000000",
+        ] {
+            assert_eq!(super::plain_milli(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn a_sentence_keeps_one_unit_per_resource() {
