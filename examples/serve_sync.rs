@@ -19,6 +19,11 @@ use hpacalc::scenario::fleet::FleetFacts;
 use hpacalc::stop::Stop;
 use hpacalc::work::audit::{Memories, audit_dump};
 
+/// The allocator of the `hpacalc` binary (src/main.rs), so that a sync here costs what it costs
+/// in `serve`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A field of `/proc/self/status`, in KiB.
 fn status_kib(field: &str) -> u64 {
     let text = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -98,6 +103,9 @@ fn main() -> anyhow::Result<()> {
             node_group_max: None,
         };
         let audit = audit_dump(&dump, &common, &fleet, Some(&memories), &Stop::default())?;
+        // As `serve` does once a sync's dump is gone.
+        drop(dump);
+        hpacalc::input::cluster::json::Sym::forget_unused();
         let total = wall.elapsed().as_secs_f64();
         println!(
             "| {sync} | {} | {:.2} s | {:.2} s | {copied:.2} s | {:.2} s | {:.2} s |",

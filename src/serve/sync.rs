@@ -105,6 +105,8 @@ pub async fn syncs(
             audit.map(|audit| (audit, dump.events))
         })
         .await;
+        // The sync's dump is gone: the strings only it held (each pod's metrics) are too.
+        crate::input::cluster::json::Sym::forget_unused();
         let Ok(Ok((audit, events))) = audited else {
             served.failed();
             continue;

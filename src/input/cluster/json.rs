@@ -40,6 +40,16 @@ impl Sym {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Drops the strings no object holds any more, and says how many are left. The table would
+    /// otherwise keep every string ever read: `serve` reads the PodMetrics anew each sync, and
+    /// their timestamps and usages are new strings each time. Each sync of `serve` calls this
+    /// once its dump is gone.
+    pub fn forget_unused() -> usize {
+        let mut table = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
+        table.retain(|s| Arc::strong_count(s) > 1);
+        table.len()
+    }
 }
 
 impl Deref for Sym {
@@ -312,6 +322,18 @@ impl<'de> Visitor<'de> for JsonVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_string_no_object_holds_is_forgotten() {
+        let held = Sym::new("forget-test-held");
+        drop(Sym::new("forget-test-dropped"));
+        Sym::forget_unused();
+        let table = INTERNED.lock().unwrap();
+        assert!(table.contains("forget-test-held"));
+        assert!(!table.contains("forget-test-dropped"));
+        drop(table);
+        assert_eq!(Sym::new("forget-test-held").0.as_ptr(), held.0.as_ptr());
+    }
 
     #[test]
     fn writes_back_what_serde_json_value_writes() {
