@@ -1504,20 +1504,37 @@ pub fn resolve(
             }
             None => file_value(trigger, &metric, files, &mut notes)?,
         };
-        trigger.failures = match (spec.health.get(&metric), failures) {
-            (_, Some(n)) => n,
-            (Some(n), None) => *n,
-            (None, None) => 0,
-        };
     }
+    status_state(spec, &mut input, failures)?;
+    last_active(&mut input, last_active_age, now, &mut notes);
+    Ok((input, notes))
+}
+
+/// What KEDA remembers that its status shows, put into its input: each trigger's consecutive
+/// failures from `status.health` (or `--metric-failures`). One piece of code for the one-shot
+/// answer and the simulation's start; `status.lastActiveTime` is already the input's.
+pub fn status_state(
+    spec: &KedaSpec,
+    input: &mut KedaInput,
+    failures: Option<i32>,
+) -> Result<(), InputError> {
     if failures.is_some_and(|n| n < 0) {
         return Err(InputError::new(
             "--metric-failures",
             "found a negative count, expected 0 or more",
         ));
     }
-    last_active(&mut input, last_active_age, now, &mut notes);
-    Ok((input, notes))
+    for trigger in &mut input.triggers {
+        let Some(metric) = &trigger.metric_name else {
+            continue;
+        };
+        trigger.failures = match (spec.health.get(metric), failures) {
+            (_, Some(n)) => n,
+            (Some(n), None) => *n,
+            (None, None) => 0,
+        };
+    }
+    Ok(())
 }
 
 /// A trigger without a value whose value the status bounds (`calc::keda::status`): KEDA wrote

@@ -414,6 +414,65 @@ fn fallback_explained(k: &KedaInput, status: &KedaStatus, s: &Scenario) -> Optio
     ))
 }
 
+/// Where the status says KEDA holds the target, for a run that starts from it (`simulate`
+/// without `--replicas`): the count, and why.
+pub fn start(k: &KedaInput) -> Option<(i32, String)> {
+    let status = k.status.as_ref();
+    // The HPA KEDA creates has minReplicas max(minReplicaCount, 1) (hpa.go).
+    let hpa_min = k.min_replica_count.unwrap_or(0).max(1);
+    // Port of scaleTargetToPausedCount (scaledobject_controller.go): KEDA scales the target to
+    // the paused-replicas count; paused: true leaves it where it was.
+    if let Some(n) = k.paused.and_then(|p| p.replicas) {
+        let written = status
+            .and_then(|s| s.paused_replica_count)
+            .map_or(String::new(), |m| {
+                format!(", status.pausedReplicaCount {m}")
+            });
+        return Some((
+            n,
+            format!(
+                "KEDA: paused (autoscaling.keda.sh/paused-replicas {n}{written}): the run starts \
+                 at {n}, and KEDA holds the target there"
+            ),
+        ));
+    }
+    let status = status?;
+    // Port of doFallback (fallback.go): the count the fallback's value makes the HPA aim for;
+    // the current count, which the status does not give, taken as the HPA's minimum.
+    if let Some(f) = k.fallback.filter(|_| status.is("Fallback") == Some(true))
+        && let Some((_, replicas)) =
+            fallback_value(f.behavior, f.replicas, hpa_min, hpa_min, false, 1.0)
+    {
+        #[allow(clippy::cast_possible_truncation)]
+        let n = (replicas as i32).clamp(hpa_min, k.max_replica_count.max(hpa_min));
+        return Some((
+            n,
+            format!(
+                "KEDA: the status says Fallback=True: the run starts at {n}, where the fallback \
+                 ({}, fallback.replicas {}) holds the HPA while the failing trigger's cells are \
+                 `failed`",
+                f.behavior.as_str(),
+                f.replicas
+            ),
+        ));
+    }
+    // Port of scaleToZeroOrIdle (scale_scaledobjects.go): ScalerCooldown is written only above
+    // idleReplicaCount (or above 0 with minReplicaCount 0), while the cooldown runs.
+    let cooling = status
+        .condition("Active")
+        .is_some_and(|c| c.status == "False" && c.reason == "ScalerCooldown");
+    cooling.then(|| {
+        (
+            hpa_min,
+            format!(
+                "KEDA: the status says Active=False (ScalerCooldown): the target is still up, so \
+                 the run starts at {hpa_min} (the HPA's minimum) and KEDA scales it in at its \
+                 first poll after lastActiveTime + cooldownPeriod"
+            ),
+        )
+    })
+}
+
 /// Each way the status disagrees with the values and settings the inputs give.
 fn conflicts(
     k: &KedaInput,
