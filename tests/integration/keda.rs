@@ -689,6 +689,28 @@ fn a_composite_metric_pinning_max_gets_the_modifiers_target_checked_forward() {
 }
 
 #[test]
+fn hpa_active_false_in_the_status_infers_the_failing_trigger_and_comes_first() {
+    // HPAActive=False FailedGetExternalMetric, Active=False, no fallback: only a failing trigger
+    // reproduces both when run forward; KEDA does nothing and the HPA keeps 3.
+    let v = run("status-hpa-failing.yaml", &["--current-replicas", "3"]);
+    assert_eq!(v["desiredReplicas"], 3);
+    assert_eq!(v["diagnostics"][0]["code"], "StatusKedaHpaFailing");
+    assert!(!codes(&v).contains(&"StatusKedaConflict".to_string()));
+    // The same status without HPAActive: nothing says the trigger failed; its value is 0 or its
+    // activation threshold, KEDA is not active, and past the cooldown it scales to 0.
+    let text =
+        std::fs::read_to_string(root().join("fixtures/keda/status-hpa-failing.yaml")).unwrap();
+    let without = text.replace("type: HPAActive", "type: SomethingElse");
+    let o = Test::new()
+        .args(["--hpa", "-", "--current-replicas", "3", "--now", NOW])
+        .args(["-o", "json"])
+        .stdin(without)
+        .run();
+    let w: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(w["desiredReplicas"], 0, "{}", stderr(&o));
+}
+
+#[test]
 fn without_a_value_and_without_a_status_that_bounds_it_the_value_is_still_required() {
     let o = hpacalc(&[
         "--hpa",

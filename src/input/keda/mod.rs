@@ -1538,13 +1538,15 @@ pub fn status_state(
 }
 
 /// A trigger without a value whose value the status bounds (`calc::keda::status`): KEDA wrote
-/// `Active=False` (every trigger at or below its activation threshold) or this metric's health
-/// is `Failing`. `Active=True` alone does not say how far above: the value stays required.
+/// `Active=False` (every trigger at or below its activation threshold), `HPAActive=False`
+/// `FailedGetExternalMetric` (a trigger served the HPA no value), or this metric's health is
+/// `Failing`. `Active=True` alone does not say how far above: the value stays required.
 fn inferable(spec: &KedaSpec, metric: &str) -> bool {
     let Some(status) = &spec.input.status else {
         return false;
     };
     status.is("Active") == Some(false)
+        || crate::calc::keda::status::hpa_failed(status).is_some()
         || status
             .health
             .get(metric)

@@ -30,7 +30,7 @@ fn candidates(t: &Trigger, status: &KedaStatus) -> Vec<TriggerValue> {
         .condition("Ready")
         .is_some_and(|c| matches!(c.reason.as_str(), "TriggerError" | "PartialTriggerError"));
     let mut out = Vec::new();
-    if failing || (health.is_none() && trigger_error) {
+    if failing || (health.is_none() && trigger_error) || hpa_failed(status).is_some() {
         out.push(TriggerValue::Failed);
     }
     if !failing {
@@ -40,6 +40,29 @@ fn candidates(t: &Trigger, status: &KedaStatus) -> Vec<TriggerValue> {
         }
     }
     out
+}
+
+/// The reason of `HPAActive=False` when it says the HPA could not get its External metrics
+/// (`FailedGetExternalMetric`): at the HPA's last sync some trigger served it no value.
+// Port of getHPAHealth (scale_scaledobjects.go): HPAActive mirrors the HPA's ScalingActive,
+// False with the HPA's own reason; and the HPA sets ScalingActive False only when every metric
+// failed, or some did and the rest would scale down (computeReplicasForMetrics, horizontal.go):
+// either way a trigger served it no value.
+pub fn hpa_failed(status: &KedaStatus) -> Option<&str> {
+    status
+        .condition("HPAActive")
+        .filter(|c| c.status == "False" && c.reason == "FailedGetExternalMetric")
+        .map(|c| c.reason.as_str())
+}
+
+/// Whether the HPA's sync, run forward, writes the ScalingActive that `HPAActive=False` mirrors:
+/// False with the same reason.
+fn hpa_reproduced(status: &KedaStatus, report: &Report) -> bool {
+    let Some(reason) = hpa_failed(status) else {
+        return true;
+    };
+    (report.conditions.iter())
+        .any(|c| c.condition_type == "ScalingActive" && c.status == "False" && c.reason == reason)
 }
 
 /// Every assignment of candidate values to the unknown triggers, the status's first, bounded by
@@ -114,6 +137,12 @@ pub fn evaluate_inferred(s: &Scenario, run: Run<'_>) -> Option<(Report, KedaOutc
             &decide(input, s.current_replicas, ready, s.now),
         )
     });
+    // HPAActive=False: the HPA's own sync, run forward on each candidate, must fail the same way.
+    let kept: Vec<&KedaInput> = if hpa_failed(&status).is_some() {
+        survivors(kept, |input| hpa_reproduced(&status, &run(&with(input)).0))
+    } else {
+        kept
+    };
     let reproduced = !kept.is_empty();
     let chosen: Vec<&KedaInput> = if reproduced {
         kept
@@ -210,7 +239,7 @@ fn number(v: f64) -> String {
 /// The assumption an inference rests on.
 fn assumed(k: &KedaInput, chosen: &KedaInput, reproduced: bool) -> String {
     let status = k.status.clone().unwrap_or_default();
-    let said: Vec<String> = ["Active", "Fallback", "Ready"]
+    let said: Vec<String> = ["Active", "Fallback", "Ready", "HPAActive"]
         .iter()
         .filter_map(|t| status.condition(t))
         .map(|c| format!("{}={} {}", c.condition_type, c.status, c.reason))
@@ -263,7 +292,7 @@ pub fn evidence(k: &KedaInput, inferred: bool, s: &Scenario, o: &KedaOutcome, re
         return;
     };
     let mut said = Vec::new();
-    if let Some(d) = explained(k, status, s, o) {
+    if let Some(d) = explained(k, status, s, o).or_else(|| hpa_failing(k, status, report)) {
         said.push(d);
     }
     said.extend(
@@ -271,6 +300,15 @@ pub fn evidence(k: &KedaInput, inferred: bool, s: &Scenario, o: &KedaOutcome, re
             .into_iter()
             .map(conflict),
     );
+    if let Some(reason) =
+        hpa_failed(status).filter(|_| !inferred && !hpa_reproduced(status, report))
+    {
+        said.push(conflict(format!(
+            "it says HPAActive=False ({reason}): at the HPA's last sync a trigger served it no \
+             value; with the values given the HPA's sync gets its metrics: the answer follows the \
+             values given"
+        )));
+    }
     for (i, d) in said.into_iter().enumerate() {
         report.diagnostics.insert(i, d);
     }
@@ -346,6 +384,33 @@ fn explained(
         ),
         "raise the traffic or lower the trigger's activation threshold if it should be active; \
          lower spec.cooldownPeriod to scale in sooner",
+    ))
+}
+
+/// `StatusKedaHpaFailing`: `HPAActive=False` (`FailedGetExternalMetric`), and the HPA's sync run
+/// forward fails the same way: no trigger serves it a value, and it keeps the count.
+fn hpa_failing(k: &KedaInput, status: &KedaStatus, report: &Report) -> Option<Diagnostic> {
+    let reason = hpa_failed(status).filter(|_| hpa_reproduced(status, report))?;
+    let failed: Vec<String> = (k.triggers.iter())
+        .filter(|t| matches!(t.value, TriggerValue::Failed))
+        .map(label)
+        .collect();
+    Some(Diagnostic::new(
+        "StatusKedaHpaFailing",
+        Severity::Warning,
+        format!(
+            "KEDA's status says HPAActive=False ({reason}): at the HPA's last sync KEDA's metrics \
+             server served no value{}, so the HPA's ScalingActive is False and it keeps {} \
+             replica(s) until a trigger answers",
+            if failed.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} fails)", failed.join(", "))
+            },
+            report.desired_replicas
+        ),
+        "fix the scaler's source or credentials (kubectl describe scaledobject shows the error); \
+         a spec.fallback would serve fallback.replicas after failureThreshold failures",
     ))
 }
 

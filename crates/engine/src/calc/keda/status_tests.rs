@@ -350,3 +350,52 @@ fn a_cooldown_start_is_above_zero_until_keda_scales_in() {
     keda(&mut s).status = Some(inactive("ScalerNotActive"));
     assert_eq!(super::start(keda(&mut s)), None);
 }
+
+// ---- HPAActive: the HPA's ScalingActive, mirrored by KEDA (getHPAHealth) ----
+
+#[test]
+fn hpa_active_false_failed_get_external_metric_infers_a_failing_trigger_forward() {
+    let mut s = so(4, 10, TriggerValue::Unknown, false);
+    let mut status = inactive("ScalerNotActive");
+    keda(&mut s).status = Some(status.clone());
+    // Without HPAActive the trigger's candidates are 0 and its activation threshold: KEDA is not
+    // active, minReplicaCount is 0, and it scales to 0.
+    assert_eq!(evaluate(&s).desired_replicas, 0);
+    // HPAActive=False FailedGetExternalMetric: the HPA got no value, so only a failing trigger
+    // (no fallback: KEDA does nothing) reproduces it, and the HPA keeps 4.
+    status
+        .conditions
+        .push(condition("HPAActive", "False", "FailedGetExternalMetric"));
+    keda(&mut s).status = Some(status);
+    let r = evaluate(&s);
+    assert_eq!(r.desired_replicas, 4);
+    assert!(
+        r.assumptions.iter().any(|a| a.contains("fails reproduces")),
+        "{:#?}",
+        r.assumptions
+    );
+    assert!(
+        !codes(&r).contains(&"StatusKedaConflict"),
+        "{:?}",
+        codes(&r)
+    );
+}
+
+#[test]
+fn hpa_active_false_against_a_value_given_is_a_conflict() {
+    let mut s = so(4, 10, TriggerValue::Value(80.0), false);
+    let mut status = inactive("ScalerActive");
+    status.conditions[1] = condition("Active", "True", "ScalerActive");
+    status
+        .conditions
+        .push(condition("HPAActive", "False", "FailedGetExternalMetric"));
+    keda(&mut s).status = Some(status);
+    let r = evaluate(&s);
+    assert!(
+        (r.diagnostics.iter()).any(|d| d.code == "StatusKedaConflict"
+            && d.message
+                .contains("HPAActive=False (FailedGetExternalMetric)")),
+        "{:#?}",
+        r.diagnostics
+    );
+}
