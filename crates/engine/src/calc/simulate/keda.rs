@@ -34,6 +34,10 @@ impl Poll {
             (self.input.fallback).is_some_and(|f| f.failure_threshold >= 0 && f.replicas >= 0);
         self.serving.clear();
         self.paused = outcome.paused;
+        // Paused, KEDA's scale loop is stopped (handlePause): it queries no scaler.
+        if outcome.paused {
+            return;
+        }
         for t in &mut self.input.triggers {
             let Some(metric) = &t.metric_name else {
                 continue;
