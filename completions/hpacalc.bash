@@ -923,7 +923,7 @@ _hpacalc() {
             return 0
             ;;
         hpacalc__subcmd__simulate)
-            opts="-f -o -h --hpa --load --scenario --name --replicas --compare --what-if --set-request --set-limit --scale-up-tolerance --scale-down-tolerance --min --max --duration --output --every-sync --chart --html --pod-request --pod-startup --pod-termination --node-startup --ca-scan-interval --scale-down-delay-after-add --sync-period --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-min --node-group-max --max-nodes-total --scale-down-utilization-threshold --scale-down-unneeded-time --node-groups --expander --nodepool --nodeclass --instance-types --pod-limit --rollout --max-surge --max-unavailable --min-ready-seconds --startup-cpu --load-map --actual-file --prometheus --query --actual --start --end --step --token --username --password --certificate-authority --insecure-skip-tls-verify --request-timeout --help"
+            opts="-f -o -h --hpa --load --scenario --name --replicas --now --compare --what-if --set-request --set-limit --scale-up-tolerance --scale-down-tolerance --min --max --duration --output --every-sync --chart --html --pod-request --pod-startup --pod-termination --node-startup --ca-scan-interval --scale-down-delay-after-add --sync-period --tolerance --cpu-initialization-period --initial-readiness-delay --downscale-stabilization --kube-version --feature-gates --metrics-window --node-allocatable --existing-nodes --daemonset-requests --node-group-min --node-group-max --max-nodes-total --scale-down-utilization-threshold --scale-down-unneeded-time --node-groups --expander --nodepool --nodeclass --instance-types --pod-limit --rollout --max-surge --max-unavailable --min-ready-seconds --startup-cpu --load-map --actual-file --prometheus --query --actual --start --end --step --token --username --password --certificate-authority --insecure-skip-tls-verify --request-timeout --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -950,6 +950,10 @@ _hpacalc() {
                     return 0
                     ;;
                 --replicas)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -163,6 +163,7 @@ set edit:completion:arg-completer[hpacalc] = {|@words|
             cand --scenario 'Run a built-in scenario (`--scenario list` names them); other flags change its settings'
             cand --name 'Pick the HPA with this name when the manifest holds several'
             cand --replicas 'Ready pods at the start (default: the actual replicas at time 0 with --actual, else status.currentReplicas, else minReplicas)'
+            cand --now 'When the --hpa file was captured, RFC 3339: the run starts then (a ScaledObject''s status.lastActiveTime and cooldown count from it; default: the current time, not before lastActiveTime)'
             cand --compare 'Another HPA manifest to run on the same load, cluster model and replay, side by side with --hpa (repeatable; `--what-if` after it changes that configuration only); a file of NodePools instead runs --hpa with those NodePools in place of --nodepool''s'
             cand --what-if 'What if KEY were VALUE, for the --compare before it only (repeatable; KEY is a what-if flag or a controller flag without its dashes: set-request=app.cpu=250m, tolerance=0.05)'
             cand --set-request 'Give every container another request, `RESOURCE=QUANTITY` (cpu=250m, as `kubectl set resources --requests` does), or one container, `CONTAINER.RESOURCE=QUANTITY` (app.cpu=250m): the rightsizing or VPA case (repeatable)'

@@ -823,6 +823,12 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "N")]
     pub replicas: Option<i32>,
 
+    /// When the --hpa file was captured, RFC 3339: the run starts then (a ScaledObject's
+    /// status.lastActiveTime and cooldown count from it; default: the current time, not before
+    /// lastActiveTime)
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+
     /// Another HPA manifest to run on the same load, cluster model and replay, side by side
     /// with --hpa (repeatable; `--what-if` after it changes that configuration only); a file of
     /// NodePools instead runs --hpa with those NodePools in place of --nodepool's

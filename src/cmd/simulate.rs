@@ -200,6 +200,7 @@ fn settings_of(a: &SimulateArgs) -> SimSettings {
     SimSettings {
         name: a.name.clone(),
         replicas: a.replicas,
+        now: a.now.clone(),
         duration: a.duration.clone(),
         pod_request: a.pod_request.clone(),
         pod_startup: a.pod_startup.clone(),

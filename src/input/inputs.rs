@@ -290,6 +290,9 @@ pub struct SimSettings {
     /// The HPA to pick when the manifest holds several.
     pub name: Option<String>,
     pub replicas: Option<i32>,
+    /// When the inputs were captured, RFC 3339: the run starts then (a ScaledObject's
+    /// status.lastActiveTime counts from it).
+    pub now: Option<String>,
     pub duration: Option<String>,
     pub pod_request: Option<String>,
     pub pod_startup: Option<String>,
@@ -432,6 +435,7 @@ impl SimSettings {
             max_unavailable: pick(self.max_unavailable, base.max_unavailable),
             min_ready_seconds: pick(self.min_ready_seconds, base.min_ready_seconds),
             startup_cpu: pick(self.startup_cpu, base.startup_cpu),
+            now: pick(self.now, base.now),
         }
     }
 }

@@ -11,7 +11,8 @@
 //! Column names are trimmed and case-insensitive; a UTF-8 BOM and CRLF line ends are accepted.
 //! Every metric of the HPA needs its column (a Resource or ContainerResource metric by its
 //! resource name); an empty cell keeps the previous row's value. The load is a step function:
-//! a row's values hold until the next row.
+//! a row's values hold until the next row. An External metric's cell may be `failed`: its source
+//! (the metrics API, or a KEDA trigger's scaler) answers an error from that row on.
 //!
 //! `--load` may instead hold a Prometheus range-query answer (or `--prometheus` run the queries):
 //! `input::prometheus` turns it into the same `LoadCurve`.
@@ -22,6 +23,9 @@ use crate::quantity::parse_milli;
 use crate::scenario::MetricSpec;
 use crate::scenario::simulation::{LoadColumn, LoadCurve, LoadStep};
 use crate::time::Duration;
+
+/// A cell saying an External metric's source answers an error from this row on.
+pub const FAILED: &str = "failed";
 
 /// Parses a load CSV read from `file` (the name is for messages only) against the HPA's metrics.
 pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve, InputError> {
@@ -44,6 +48,16 @@ pub fn parse(file: &str, text: &str, metrics: &[MetricSpec]) -> Result<LoadCurve
         columns: &columns,
         // Negative totals make sense only for metrics that can be negative.
         allows_negative: columns.iter().map(|(_, c)| c.resource.is_none()).collect(),
+        // A source that can fail on its own: an External metric (a KEDA trigger's scaler).
+        may_fail: columns
+            .iter()
+            .map(|(_, c)| {
+                metrics.iter().any(|m| {
+                    matches!(m, MetricSpec::External { .. })
+                        && m.metric_name().eq_ignore_ascii_case(&c.name)
+                })
+            })
+            .collect(),
     };
 
     let mut steps: Vec<LoadStep> = Vec::new();
@@ -148,6 +162,7 @@ struct Rows<'a> {
     time_column: usize,
     columns: &'a [(usize, LoadColumn)],
     allows_negative: Vec<bool>,
+    may_fail: Vec<bool>,
 }
 
 impl Rows<'_> {
@@ -188,6 +203,7 @@ impl Rows<'_> {
             _ => {}
         }
         let mut values = Vec::with_capacity(self.columns.len());
+        let mut failed = Vec::new();
         for (k, (column, _)) in self.columns.iter().enumerate() {
             let c = cell(*column);
             if c.text.is_empty() {
@@ -195,6 +211,20 @@ impl Rows<'_> {
                     Some(&previous) => values.push(previous),
                     None => return Err(c.error("the total load at the start")),
                 }
+                if last.is_some_and(|s| s.failed.contains(&k)) {
+                    failed.push(k);
+                }
+                continue;
+            }
+            if c.text.eq_ignore_ascii_case(FAILED) {
+                if !self.may_fail.get(k).copied().unwrap_or(false) {
+                    return Err(c.error(
+                        "a total (`failed` is for an External metric: its source answers an \
+                         error)",
+                    ));
+                }
+                values.push(last.and_then(|s| s.values.get(k)).copied().unwrap_or(0));
+                failed.push(k);
                 continue;
             }
             let value = parse_milli(c.text).map_err(|e| c.message(e.to_string()))?;
@@ -203,7 +233,7 @@ impl Rows<'_> {
             }
             values.push(value);
         }
-        Ok(LoadStep { at, values })
+        Ok(LoadStep { at, values, failed })
     }
 }
 
@@ -218,6 +248,20 @@ mod tests {
 
     fn external(name: &str) -> MetricSpec {
         testing::external(name, Some(100_000), None)
+    }
+
+    #[test]
+    fn a_failed_cell_fails_an_external_metric_until_a_value_and_is_refused_for_cpu() {
+        let text = "time,cpu,queue\n0s,2,failed\n1m,3,\n2m,,40\n";
+        let curve = parse("l.csv", text, &[cpu(), external("queue")]).unwrap();
+        let failed: Vec<Vec<usize>> = curve.steps.iter().map(|s| s.failed.clone()).collect();
+        assert_eq!(failed, [vec![1], vec![1], vec![]]);
+        assert_eq!(curve.steps[2].values, [3000, 40_000]);
+        let e = parse("l.csv", "time,cpu\n0s,failed\n", &[cpu()]).unwrap_err();
+        assert!(
+            e.to_string().contains("`failed` is for an External metric"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -235,8 +235,8 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
     let (config, timing) = controller_and_timing(args)?;
     let mut loaded = manifest::load(hpa.0, hpa.1, args.name.as_deref())?;
     args.what_if.apply_to_spec(&mut loaded.spec)?;
-    let keda = scaled_object(&loaded, hpa.0)?;
     let mut warnings = loaded.warnings.clone();
+    let keda = scaled_object(&loaded, hpa.0, args.now.as_deref(), &mut warnings)?;
     let mut load = load_of(inputs, &loaded.spec.metrics, &mut warnings)?;
     for (at, milli) in &inputs.load_set {
         load.curve.set_from(*at, *milli);
@@ -253,7 +253,14 @@ pub fn build(inputs: &Inputs) -> Result<Setup> {
         )),
         Some(n) => n,
         None => match &keda {
-            Some(k) => k.min_replica_count.unwrap_or(0),
+            // Where the ScaledObject's status says KEDA holds the target, else its minimum.
+            Some(k) => match crate::calc::keda::status::start(k) {
+                Some((n, why)) => {
+                    warnings.push(why);
+                    n
+                }
+                None => k.min_replica_count.unwrap_or(0),
+            },
             None => loaded
                 .status
                 .current_replicas
@@ -353,20 +360,65 @@ fn controller_and_timing(
 }
 
 /// A ScaledObject: KEDA's poll runs beside the HPA's syncs, each trigger reading the load column
-/// named like its metric. The formula and failures are one-sync features only.
+/// named like its metric. Its status is where the run starts, as it is the one-shot answer's
+/// evidence (`keda::status_state`: the failure counts of `status.health`); its times count from
+/// the capture (`--now`), which is the run's 0. The formula is a one-sync feature only.
 fn scaled_object(
     loaded: &manifest::LoadedHpa,
     file: &str,
+    now: Option<&str>,
+    warnings: &mut Vec<String>,
 ) -> Result<Option<crate::scenario::keda::KedaInput>> {
-    Ok(match &loaded.keda {
-        None => None,
-        Some(t) if t.keda.input.modifiers.is_some() => bail!(InputError::new(
+    let Some(t) = &loaded.keda else {
+        return Ok(None);
+    };
+    if t.keda.input.modifiers.is_some() {
+        bail!(InputError::new(
             file,
             "found scalingModifiers, expected a ScaledObject without them: simulate does not \
              evaluate the formula over time (one sync: hpacalc --hpa FILE --metric-value ...)"
-        )),
-        Some(t) => Some(t.keda.input.clone()),
-    })
+        ));
+    }
+    let mut input = t.keda.input.clone();
+    crate::input::keda::status_state(&t.keda, &mut input, None)?;
+    let captured = capture_time(now, input.last_active, warnings)?;
+    input.shift(captured, crate::calc::simulate::START);
+    Ok(Some(input))
+}
+
+/// When the ScaledObject was captured: `--now`, else the current time; never before its
+/// status.lastActiveTime, which KEDA wrote at a poll before the capture.
+fn capture_time(
+    now: Option<&str>,
+    last_active: Option<crate::time::Timestamp>,
+    warnings: &mut Vec<String>,
+) -> Result<crate::time::Timestamp> {
+    if let Some(text) = now {
+        let t = crate::input::flag_time("--now", text)?;
+        if let Some(l) = last_active.filter(|l| l.after(t)) {
+            bail!(InputError::new(
+                "--now",
+                format!(
+                    "found {text}, before the ScaledObject's status.lastActiveTime {}, expected \
+                     a time the capture can have (at or after it)",
+                    l.to_rfc3339()
+                )
+            ));
+        }
+        return Ok(t);
+    }
+    let clock = crate::time::Timestamp(jiff::Timestamp::now().as_second().saturating_mul(1000));
+    let Some(l) = last_active else {
+        return Ok(clock);
+    };
+    let start = if l.after(clock) { l } else { clock };
+    warnings.push(format!(
+        "KEDA: no --now: the run starts at {}, and status.lastActiveTime {} counts from it; pass \
+         --now with the time of the capture",
+        start.to_rfc3339(),
+        l.to_rfc3339()
+    ));
+    Ok(start)
 }
 
 /// The load, and with a Prometheus answer where it came from and what really happened.

@@ -657,6 +657,60 @@ fn a_trigger_threshold_pinning_max_gets_a_checked_fix_in_scaled_object_terms() {
 }
 
 #[test]
+fn a_composite_metric_pinning_max_gets_the_modifiers_target_checked_forward() {
+    // (3000 + 1000) / 2 = 2000 over scalingModifiers.target 50: 40 asked, maxReplicaCount 25.
+    let values = ["--metric-value", "rps=3000", "--metric-value", "queue=1000"];
+    let mut args = values.to_vec();
+    args.extend(["--current-replicas", "20"]);
+    let v = run("modifiers.yaml", &args);
+    let at_max = (v["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["code"] == "AtMaxReplicas")
+        .unwrap();
+    assert_eq!(
+        at_max["fix"],
+        "raise advanced.scalingModifiers.target from 50 to 80 → 25 replicas; or, if the load \
+         needs them, raise spec.maxReplicaCount to 40 → 40 replicas"
+    );
+    // The fix applied to the ScaledObject: 2000 over 80 is 25, and max no longer pins it.
+    let dir = crate::support::Scratch::new("keda-modifiers-fix");
+    let fixed = dir.0.join("modifiers.yaml");
+    let text = std::fs::read_to_string(root().join("fixtures/keda/modifiers.yaml")).unwrap();
+    std::fs::write(&fixed, text.replace("target: \"50\"", "target: \"80\"")).unwrap();
+    let mut all = vec!["--hpa", fixed.to_str().unwrap(), "--now", NOW];
+    all.extend(&args);
+    let checked = json_output(&all);
+    assert_eq!(checked["desiredReplicas"], 25);
+    assert!(!codes(&checked).contains(&"AtMaxReplicas".to_string()));
+    // Within max there is nothing to fix.
+    let mut args = values.to_vec();
+    args.extend(["--current-replicas", "8"]);
+    let text = run("modifiers.yaml", &args)["diagnostics"].to_string();
+    assert!(!text.contains("scalingModifiers.target"), "{text}");
+}
+
+#[test]
+fn hpa_active_false_in_the_status_infers_the_failing_trigger_and_comes_first() {
+    // HPAActive=False FailedGetExternalMetric, Active=False, no fallback: only a failing trigger
+    // reproduces both when run forward; KEDA does nothing and the HPA keeps 3.
+    let v = run("status-hpa-failing.yaml", &["--current-replicas", "3"]);
+    assert_eq!(v["desiredReplicas"], 3);
+    assert_eq!(v["diagnostics"][0]["code"], "StatusKedaHpaFailing");
+    assert!(!codes(&v).contains(&"StatusKedaConflict".to_string()));
+    // The same status without HPAActive: nothing says the trigger failed; its value is 0 or its
+    // activation threshold, KEDA is not active, and past the cooldown it scales to 0.
+    let text =
+        std::fs::read_to_string(root().join("fixtures/keda/status-hpa-failing.yaml")).unwrap();
+    let without = text.replace("type: HPAActive", "type: SomethingElse");
+    let o = Test::new()
+        .args(["--hpa", "-", "--current-replicas", "3", "--now", NOW])
+        .args(["-o", "json"])
+        .stdin(without)
+        .run();
+    let w: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(w["desiredReplicas"], 0, "{}", stderr(&o));
+}
+
+#[test]
 fn without_a_value_and_without_a_status_that_bounds_it_the_value_is_still_required() {
     let o = hpacalc(&[
         "--hpa",
@@ -707,5 +761,5 @@ fn the_keda_status_examples_in_the_docs_are_the_real_output() {
         );
         ran += 1;
     }
-    assert_eq!(ran, 2);
+    assert_eq!(ran, 3);
 }

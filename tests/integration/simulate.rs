@@ -182,6 +182,132 @@ fn scenario_keda_queue_scales_to_zero_only_after_the_cooldown_and_wakes_on_activ
     assert_eq!(v["summary"]["finalReplicas"], 0);
 }
 
+// ---- a ScaledObject's status is where the run starts ----
+
+#[test]
+fn a_paused_scaled_object_stays_at_its_paused_replicas() {
+    let v = simulate_json(&[
+        "--hpa",
+        "fixtures/keda/status-paused.yaml",
+        "--load",
+        "fixtures/load/keda-status-paused.csv",
+        "--duration",
+        "5m",
+    ]);
+    // 300 against 30 asks for 10, but KEDA deleted the HPA: paused-replicas 5 holds.
+    for r in rows(&v) {
+        assert_eq!(r["replicas"], 5, "{r}");
+        assert_eq!(r["desiredReplicas"], 5, "{r}");
+        assert_eq!(r["reason"], "KedaPaused", "{r}");
+    }
+    assert_eq!(row(&v, 0)["recommendation"], 10);
+    assert!(events(&v).iter().all(|(_, m)| !m.starts_with("scales")));
+}
+
+#[test]
+fn a_falling_back_scaled_object_starts_at_the_fallback_until_the_scaler_answers() {
+    let args = [
+        "--hpa",
+        "fixtures/keda/status-fallback.yaml",
+        "--load",
+        "fixtures/load/keda-status-fallback.csv",
+        "--now",
+        "2026-11-30T10:00:00Z",
+        "--duration",
+        "12m",
+    ];
+    let v = simulate_json(&args);
+    // status.health has 4 failures (threshold 3): the first poll falls back at once, and the
+    // HPA reads currentReplicasIfHigher's 6 × 25 = 150, 25 a pod, at 6 pods.
+    assert_eq!(row(&v, 0)["replicas"], 6);
+    for t in [0, 150, 285] {
+        assert_eq!(row(&v, t)["utilization"], 25.0, "{t}");
+        assert_eq!(row(&v, t)["desiredReplicas"], 6, "{t}");
+    }
+    // The scaler answers 50 at 5:00: 2 pods, once the window lets go of the 6s.
+    assert_eq!(row(&v, 300)["recommendation"], 2);
+    assert_eq!(changes(&v), [(600, 6, 2)]);
+}
+
+#[test]
+fn a_failing_scaler_without_its_status_falls_back_only_after_the_threshold() {
+    // The same ScaledObject with no status: failures count from 0, the 4th poll (at 1:30,
+    // polling every 30 s) is the first above failureThreshold 3; until then the HPA's metric
+    // fails and the count holds.
+    let text = std::fs::read_to_string("fixtures/keda/status-fallback.yaml").unwrap();
+    let spec = text.split("\nstatus:").next().unwrap();
+    let v = simulate_json_stdin(
+        &[
+            "--hpa",
+            "-",
+            "--load",
+            "fixtures/load/keda-status-fallback.csv",
+            "--replicas",
+            "2",
+            "--duration",
+            "2m",
+        ],
+        spec,
+    );
+    assert_eq!(row(&v, 0)["reason"], "FailedGetExternalMetric");
+    assert_eq!(row(&v, 75)["desiredReplicas"], 2);
+    assert_eq!(row(&v, 90)["recommendation"], 6);
+    assert_eq!(row(&v, 120)["replicas"], 6);
+}
+
+#[test]
+fn an_inactive_scaled_object_scales_in_when_its_cooldown_ends() {
+    // lastActiveTime 09:57:30 + cooldownPeriod 120 s = 09:59:30, 90 s after the capture; KEDA
+    // polls every 15 s and scales in at the first poll strictly after it: 1:45.
+    let v = simulate_json(&[
+        "--hpa",
+        "fixtures/keda/status-cooldown.yaml",
+        "--load",
+        "fixtures/load/keda-status-cooldown.csv",
+        "--now",
+        "2026-11-30T09:58:00Z",
+        "--duration",
+        "3m",
+    ]);
+    assert_eq!(row(&v, 0)["replicas"], 1);
+    assert_eq!(row(&v, 90)["replicas"], 1);
+    assert!(has_event(&v, 105, "scales 1 → 0 (KEDA deactivates"));
+    assert!(events(&v).iter().all(|(t, _)| *t == 105));
+    // A capture before the status's own lastActiveTime is refused.
+    assert_input_error(
+        &["simulate", "--hpa", "fixtures/keda/status-cooldown.yaml"],
+        &[
+            "--load",
+            "fixtures/load/keda-status-cooldown.csv",
+            "--now",
+            "2026-11-30T09:00:00Z",
+        ],
+        "before the ScaledObject's status.lastActiveTime",
+    );
+}
+
+#[test]
+fn the_docs_cooldown_example_is_the_real_output() {
+    let docs = std::fs::read_to_string(root().join("docs/simulate.md")).expect("docs/simulate.md");
+    let command = "hpacalc simulate --hpa fixtures/keda/status-cooldown.yaml";
+    let block = docs
+        .split("```text\n$ ")
+        .find(|b| b.starts_with(command))
+        .expect("docs/simulate.md shows the status-cooldown example")
+        .split("```")
+        .next()
+        .unwrap();
+    let mut lines = block.lines();
+    let args: Vec<&str> = lines.next().unwrap().split_whitespace().skip(1).collect();
+    let out = stdout(&hpacalc(&args));
+    for line in lines.filter(|l| *l != "...") {
+        assert!(
+            out.lines().any(|o| o.trim_end() == line),
+            "docs/simulate.md's line {line:?} is not in the real output:\n{out}"
+        );
+    }
+}
+
 /// `base` plus `extra` is refused as an input error (exit 1, nothing on stdout) saying `want`.
 fn assert_input_error(base: &[&str], extra: &[&str], want: &str) {
     Test::new()

@@ -2,8 +2,9 @@
 //! whose count needs hidden pods (the (unready, missing) pairs searched), and of a describe
 //! text's rescale event (every recommendation run through that sync), of a failed metric's
 //! value (`calc::failed_value`: a grid, then halving), against the same sync without them; and of
-//! a KEDA ScaledObject whose trigger value is inferred from its status, and whose threshold fix is
-//! checked forward. `cargo run --release -p hpacalc-engine --example infer_cost`; the numbers are
+//! a KEDA ScaledObject whose trigger value is inferred from its status (with `HPAActive=False`
+//! the HPA's sync runs per candidate too), and whose threshold fix, or scalingModifiers target
+//! fix, is checked forward. `cargo run --release -p hpacalc-engine --example infer_cost`; the numbers are
 //! in docs/performance.md.
 
 use std::time::Instant;
@@ -13,7 +14,9 @@ use hpacalc_engine::calc::failed_value::failed_metric_value;
 use hpacalc_engine::calc::testing::{
     KAFKA_METRIC, cpu_utilization, external, kafka_scaled_object, scenario,
 };
-use hpacalc_engine::scenario::keda::{KedaCondition, KedaInput, KedaStatus, TriggerValue};
+use hpacalc_engine::scenario::keda::{
+    COMPOSITE_METRIC, KedaCondition, KedaInput, KedaStatus, Modifiers, TriggerValue,
+};
 use hpacalc_engine::scenario::{
     BoundedRecommendation, ControllerMemory, ObservedMetric, ObservedStatus, Recommendation,
     ScaleEvent, Scenario,
@@ -94,6 +97,42 @@ fn keda(n: usize, value: Option<f64>) -> Scenario {
     s
 }
 
+/// `keda`, with the status's `HPAActive=False` (`FailedGetExternalMetric`).
+fn keda_hpa_failing(n: usize, value: Option<f64>) -> Scenario {
+    let mut s = keda(n, value);
+    if let Some(status) = s.keda.as_mut().and_then(|k| k.status.as_mut()) {
+        status.conditions.push(KedaCondition {
+            condition_type: "HPAActive".into(),
+            status: "False".into(),
+            reason: "FailedGetExternalMetric".into(),
+            message: String::new(),
+        });
+    }
+    s
+}
+
+/// `keda`, its trigger fed to the HPA through scalingModifiers (`orders * 1`, target 10).
+fn keda_modifiers(n: usize, value: f64) -> Scenario {
+    let mut s = keda(n, Some(value));
+    s.hpa.metrics = vec![external(COMPOSITE_METRIC, None, Some(10_000))];
+    s.metrics.external.clear();
+    if let (Some(k), Ok(formula)) = (
+        s.keda.as_mut(),
+        hpacalc_engine::formula::parse("orders * 1", &["orders"]),
+    ) {
+        k.status = None;
+        k.modifiers = Some(Modifiers {
+            text: "orders * 1".into(),
+            formula,
+            target: 10.0,
+            target_is_integer: true,
+            activation_target: 0.0,
+            value_type: false,
+        });
+    }
+    s
+}
+
 /// `n` pods at 25 % of a 50 % cpu target and an External metric the controller could not get,
 /// maxReplicas `max`; with `status`, the status says the controller kept `n`.
 fn failed_external(n: usize, max: i32, status: bool) -> Scenario {
@@ -171,5 +210,15 @@ fn main() {
         "KEDA threshold fix at maxReplicaCount\t{:.0}\t{:.0}",
         median_micros(&keda(8, Some(40.0)), 51),
         median_micros(&keda(8, Some(900.0)), 51)
+    );
+    println!(
+        "KEDA trigger value from the status with HPAActive=False\t{:.0}\t{:.0}",
+        median_micros(&keda_hpa_failing(4, Some(0.0)), 51),
+        median_micros(&keda_hpa_failing(4, None), 51)
+    );
+    println!(
+        "KEDA scalingModifiers target fix at maxReplicaCount\t{:.0}\t{:.0}",
+        median_micros(&keda_modifiers(8, 40.0), 51),
+        median_micros(&keda_modifiers(8, 900.0), 51)
     );
 }

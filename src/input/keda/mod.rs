@@ -1504,30 +1504,49 @@ pub fn resolve(
             }
             None => file_value(trigger, &metric, files, &mut notes)?,
         };
-        trigger.failures = match (spec.health.get(&metric), failures) {
-            (_, Some(n)) => n,
-            (Some(n), None) => *n,
-            (None, None) => 0,
-        };
     }
+    status_state(spec, &mut input, failures)?;
+    last_active(&mut input, last_active_age, now, &mut notes);
+    Ok((input, notes))
+}
+
+/// What KEDA remembers that its status shows, put into its input: each trigger's consecutive
+/// failures from `status.health` (or `--metric-failures`). One piece of code for the one-shot
+/// answer and the simulation's start; `status.lastActiveTime` is already the input's.
+pub fn status_state(
+    spec: &KedaSpec,
+    input: &mut KedaInput,
+    failures: Option<i32>,
+) -> Result<(), InputError> {
     if failures.is_some_and(|n| n < 0) {
         return Err(InputError::new(
             "--metric-failures",
             "found a negative count, expected 0 or more",
         ));
     }
-    last_active(&mut input, last_active_age, now, &mut notes);
-    Ok((input, notes))
+    for trigger in &mut input.triggers {
+        let Some(metric) = &trigger.metric_name else {
+            continue;
+        };
+        trigger.failures = match (spec.health.get(metric), failures) {
+            (_, Some(n)) => n,
+            (Some(n), None) => *n,
+            (None, None) => 0,
+        };
+    }
+    Ok(())
 }
 
 /// A trigger without a value whose value the status bounds (`calc::keda::status`): KEDA wrote
-/// `Active=False` (every trigger at or below its activation threshold) or this metric's health
-/// is `Failing`. `Active=True` alone does not say how far above: the value stays required.
+/// `Active=False` (every trigger at or below its activation threshold), `HPAActive=False`
+/// `FailedGetExternalMetric` (a trigger served the HPA no value), or this metric's health is
+/// `Failing`. `Active=True` alone does not say how far above: the value stays required.
 fn inferable(spec: &KedaSpec, metric: &str) -> bool {
     let Some(status) = &spec.input.status else {
         return false;
     };
     status.is("Active") == Some(false)
+        || crate::calc::keda::status::hpa_failed(status).is_some()
         || status
             .health
             .get(metric)

@@ -363,7 +363,7 @@ fn load_curve(
             .collect();
         if steps.last().is_none_or(|s| s.values != values) {
             let at = Duration(i64::try_from(k).unwrap_or(0) * step);
-            steps.push(LoadStep { at, values });
+            steps.push(LoadStep::answering(at, values));
         }
     }
     let curve = LoadCurve {

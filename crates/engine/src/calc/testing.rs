@@ -158,10 +158,7 @@ pub fn simulation(load: &[(i64, i64)], replicas: i32) -> crate::scenario::simula
     scenario.metrics = MetricValues::default();
     scenario.now = START;
     let steps: Vec<LoadStep> = (load.iter())
-        .map(|&(secs, cpu)| LoadStep {
-            at: Duration::from_secs(secs),
-            values: vec![cpu],
-        })
+        .map(|&(secs, cpu)| LoadStep::answering(Duration::from_secs(secs), vec![cpu]))
         .collect();
     let last = steps.last().map_or(Duration::ZERO, |s| s.at);
     Setup {

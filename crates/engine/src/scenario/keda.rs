@@ -44,6 +44,15 @@ pub struct KedaInput {
 }
 
 impl KedaInput {
+    /// The same ScaledObject on another clock: its times (`lastActiveTime`, the creation) keep
+    /// their distance from `from`, now counted from `to` (a simulation starts its clock at the
+    /// capture).
+    pub fn shift(&mut self, from: Timestamp, to: Timestamp) {
+        let moved = |t: Timestamp| Timestamp(to.0.saturating_add(t.0.saturating_sub(from.0)));
+        self.last_active = self.last_active.map(moved);
+        self.created = self.created.map(moved);
+    }
+
     /// Some trigger's value is not given: the status is the evidence it is inferred from.
     pub fn has_unknown(&self) -> bool {
         self.triggers

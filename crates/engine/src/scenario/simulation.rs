@@ -49,6 +49,21 @@ pub struct NodeGroup {
 pub struct LoadStep {
     pub at: Duration,
     pub values: Vec<i64>,
+    /// The columns whose source fails from `at` on (a `failed` cell of an External metric: the
+    /// metrics API, or a KEDA trigger's scaler, answers an error); their `values` keep the last
+    /// total. Usually empty.
+    pub failed: Vec<usize>,
+}
+
+impl LoadStep {
+    /// A step where every column answers.
+    pub fn answering(at: Duration, values: Vec<i64>) -> LoadStep {
+        LoadStep {
+            at,
+            values,
+            failed: Vec::new(),
+        }
+    }
 }
 
 /// The load: a step function, one column per metric.
@@ -89,6 +104,7 @@ impl LoadCurve {
         if let Some(v) = step.values.get_mut(column) {
             *v = milli;
         }
+        step.failed.retain(|&c| c != column);
         step.at = at;
         self.steps.push(step);
     }
@@ -100,10 +116,7 @@ mod load_tests {
 
     #[test]
     fn a_set_load_holds_from_its_instant_and_drops_the_later_steps() {
-        let step = |at: i64, values: Vec<i64>| LoadStep {
-            at: Duration::from_secs(at),
-            values,
-        };
+        let step = |at: i64, values: Vec<i64>| LoadStep::answering(Duration::from_secs(at), values);
         let mut curve = LoadCurve {
             columns: Vec::new(),
             steps: vec![

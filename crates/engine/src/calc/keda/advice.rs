@@ -3,12 +3,16 @@
 //! threshold (`lagThreshold`, `threshold`, cpu's `value`, ...): candidate thresholds run through
 //! the same what-if path as every other fix (`crate::what_if`, here on the HPA's metric target
 //! and the trigger's), KEDA's poll and the HPA's sync, and only one whose count settles within
-//! maxReplicaCount is offered, with the count it gives. The HPA's own advice ("raise
-//! maxReplicas") is said as the ScaledObject's `spec.maxReplicaCount`.
+//! maxReplicaCount is offered, with the count it gives. With `advanced.scalingModifiers` the HPA
+//! reads one composite metric against the modifiers' `target`, and that target is the lever, run
+//! forward the same way (`activationTarget` only decides 0 ↔ 1: `getScaledObjectState` in
+//! scale_handler.go compares the formula's value with it, and that value does not depend on the
+//! target). The HPA's own
+//! advice ("raise maxReplicas") is said as the ScaledObject's `spec.maxReplicaCount`.
 
 use crate::calc::keda::status::{Run, label};
 use crate::report::{MetricReport, Report};
-use crate::scenario::keda::{KedaInput, Trigger};
+use crate::scenario::keda::{COMPOSITE_METRIC, KedaInput, Trigger};
 use crate::scenario::{MetricSpec, MetricTarget, Scenario, TargetType};
 use crate::what_if::{self, Change};
 
@@ -29,7 +33,8 @@ pub fn check(s: &Scenario, run: Run<'_>, report: &mut Report) {
     let Some(at) = (report.diagnostics.iter()).position(|d| d.code == "AtMaxReplicas") else {
         return;
     };
-    let Some(fix) = threshold_fix(s, k, run, report) else {
+    let Some(fix) = threshold_fix(s, k, run, report).or_else(|| modifiers_fix(s, k, run, report))
+    else {
         return;
     };
     if let Some(d) = report.diagnostics.get_mut(at) {
@@ -136,22 +141,15 @@ fn settles(run: Run<'_>, changed: &Scenario) -> Option<(i32, i32)> {
     (again == proposal).then_some((count, proposal))
 }
 
-/// "raise trigger 'orders' (s0, kafka) metadata.lagThreshold from 10 to 60 → 6 replicas", for
-/// the least raise whose forward run settles within maxReplicaCount; `None` when none does.
-fn threshold_fix(s: &Scenario, k: &KedaInput, run: Run<'_>, report: &Report) -> Option<String> {
-    let m = decisive(report)?;
-    let (t, index) = trigger_of(s, k, m)?;
-    let position = k.triggers.iter().position(|x| std::ptr::eq(x, t))?;
-    let spec = s.hpa.metrics.get(index)?;
-    let now = threshold_of(spec.target())?;
-    let proposal = report.decision.metric_proposal?;
-    let max = s.hpa.max_replicas;
-    if proposal <= max || now <= 0.0 {
-        return None;
-    }
-    let integer = t.threshold_integer || spec.target().target_type == TargetType::Utilization;
-    // The threshold at which the proposal would be n, for each count within max: candidates
-    // only, each checked by running forward.
+/// The least threshold above `now`, among the candidates that would make the proposal each
+/// count within max, whose forward run (`change` applied, then two syncs) settles within max:
+/// the threshold and the count. Candidates only: each is checked by running forward.
+fn first_settling(
+    run: Run<'_>,
+    (now, proposal, max): (f64, i32, i32),
+    integer: bool,
+    change: &dyn Fn(f64) -> Option<Scenario>,
+) -> Option<(f64, i32)> {
     let mut tried = Vec::new();
     for n in (1..=max).rev() {
         let v = round_up(now * f64::from(proposal) / f64::from(n), integer);
@@ -162,28 +160,103 @@ fn threshold_fix(s: &Scenario, k: &KedaInput, run: Run<'_>, report: &Report) -> 
         if tried.len() > MOST_CANDIDATES {
             break;
         }
-        let changed = with_threshold(s, index, position, v)?;
+        let changed = change(v)?;
         let Some((count, p)) = settles(run, &changed) else {
             continue;
         };
         if p > max || count > max {
             continue;
         }
-        return Some(format!(
-            "raise trigger {} metadata.{} from {} to {} → {}{}",
-            label(t),
-            t.threshold_key.as_deref().unwrap_or("threshold"),
-            number(now),
-            number(v),
-            replicas(count),
-            if spec.target().target_type == TargetType::Value {
-                "; or metricType AverageValue, which divides the value among the pods"
-            } else {
-                ""
-            }
-        ));
+        return Some((v, count));
     }
     None
+}
+
+/// What pins max, if a threshold can lift it: the decisive metric's proposal above max.
+fn pinned(report: &Report, max: i32) -> Option<(&MetricReport, i32)> {
+    let m = decisive(report)?;
+    let proposal = report.decision.metric_proposal?;
+    (proposal > max).then_some((m, proposal))
+}
+
+/// "raise trigger 'orders' (s0, kafka) metadata.lagThreshold from 10 to 60 → 6 replicas", for
+/// the least raise whose forward run settles within maxReplicaCount; `None` when none does.
+fn threshold_fix(s: &Scenario, k: &KedaInput, run: Run<'_>, report: &Report) -> Option<String> {
+    let max = s.hpa.max_replicas;
+    let (m, proposal) = pinned(report, max)?;
+    let (t, index) = trigger_of(s, k, m)?;
+    let position = k.triggers.iter().position(|x| std::ptr::eq(x, t))?;
+    let spec = s.hpa.metrics.get(index)?;
+    let now = threshold_of(spec.target())?;
+    if now <= 0.0 {
+        return None;
+    }
+    let integer = t.threshold_integer || spec.target().target_type == TargetType::Utilization;
+    let change = |v: f64| with_threshold(s, index, position, v);
+    let (v, count) = first_settling(run, (now, proposal, max), integer, &change)?;
+    Some(format!(
+        "raise trigger {} metadata.{} from {} to {} → {}{}",
+        label(t),
+        t.threshold_key.as_deref().unwrap_or("threshold"),
+        number(now),
+        number(v),
+        replicas(count),
+        value_type_words(spec.target())
+    ))
+}
+
+fn value_type_words(target: &MetricTarget) -> &'static str {
+    if target.target_type == TargetType::Value {
+        "; or metricType AverageValue, which divides the value among the pods"
+    } else {
+        ""
+    }
+}
+
+/// The scenario with `advanced.scalingModifiers.target` at `v`: the HPA's composite metric
+/// target through the what-if path, and KEDA's own copy (its fallback and a nil formula serve
+/// target × replicas).
+// Port of the composite metric's target in hpa.go (getScaledObjectMetricSpecs): the HPA reads
+// composite-metric against scalingModifiers.target, AverageValue or Value as metricType says.
+pub fn with_modifiers_target(s: &Scenario, index: usize, v: f64) -> Option<Scenario> {
+    let spec = s.hpa.metrics.get(index)?;
+    let target = target_at(spec.target(), v);
+    let mut out = what_if::changed(s, &[Change::MetricTarget { index, target }])?;
+    if let Some(m) = out.keda.as_mut().and_then(|k| k.modifiers.as_mut()) {
+        m.target = v;
+        m.target_is_integer = v.fract() == 0.0;
+    }
+    Some(out)
+}
+
+/// "raise advanced.scalingModifiers.target from 50 to 80 → 25 replicas", when the composite
+/// metric pins maxReplicaCount and a higher target, run forward, settles within it.
+fn modifiers_fix(s: &Scenario, k: &KedaInput, run: Run<'_>, report: &Report) -> Option<String> {
+    let modifiers = k.modifiers.as_ref()?;
+    let max = s.hpa.max_replicas;
+    let (m, proposal) = pinned(report, max)?;
+    if m.name != COMPOSITE_METRIC {
+        return None;
+    }
+    let index = s.hpa.metrics.iter().position(|spec| {
+        matches!(spec, MetricSpec::External { metric, .. } if metric.name == COMPOSITE_METRIC)
+    })?;
+    let spec = s.hpa.metrics.get(index)?;
+    let now = modifiers.target;
+    if now <= 0.0 {
+        return None;
+    }
+    // A fallback needs an integer target (HasValidFallback): keep one.
+    let integer = modifiers.target_is_integer;
+    let change = |v: f64| with_modifiers_target(s, index, v);
+    let (v, count) = first_settling(run, (now, proposal, max), integer, &change)?;
+    Some(format!(
+        "raise advanced.scalingModifiers.target from {} to {} → {}{}",
+        number(now),
+        number(v),
+        replicas(count),
+        value_type_words(spec.target())
+    ))
 }
 
 fn number(v: f64) -> String {

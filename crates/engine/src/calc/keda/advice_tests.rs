@@ -139,3 +139,77 @@ fn a_cpu_trigger_pinning_max_gets_its_value_checked_and_not_when_it_cannot_help(
     let d = at_max(&s);
     assert!(!d.fix.contains("raise trigger"), "{}", d.fix);
 }
+
+/// The ScaledObject `orders` whose scalingModifiers formula `orders * 1` feeds the HPA's one
+/// composite metric (AverageValue target `target`), at `current` replicas, max `max`; the kafka
+/// trigger serves `value`.
+fn composite(current: usize, max: i32, target: f64, value: f64) -> Scenario {
+    use crate::scenario::keda::{COMPOSITE_METRIC, Modifiers};
+    let mut s = so(current, 10, TriggerValue::Value(value), false);
+    #[allow(clippy::cast_possible_truncation)]
+    let milli = (target * 1000.0) as i64;
+    s.hpa.metrics = vec![external(COMPOSITE_METRIC, None, Some(milli))];
+    s.metrics.external.clear();
+    s.hpa.max_replicas = max;
+    let k = s.keda.as_mut().unwrap();
+    k.max_replica_count = max;
+    k.modifiers = Some(Modifiers {
+        text: "orders * 1".into(),
+        formula: crate::formula::parse("orders * 1", &["orders"]).unwrap(),
+        target,
+        target_is_integer: target.fract() == 0.0,
+        activation_target: 0.0,
+        value_type: false,
+    });
+    s
+}
+
+#[test]
+fn a_composite_metric_pinning_max_gets_the_modifiers_target_checked_forward() {
+    // 36 over target 2: 18 asked, maxReplicaCount 10; from 8 a higher max would give 16.
+    let s = composite(8, 10, 2.0, 36.0);
+    let r = evaluate(&s);
+    assert_eq!(r.desired_replicas, 10);
+    let d = at_max(&s);
+    assert_eq!(
+        d.fix,
+        "raise advanced.scalingModifiers.target from 2 to 4 → 9 replicas; or, if the load needs \
+         them, raise spec.maxReplicaCount to 18 → 16 replicas"
+    );
+    // The fix run as a what-if gives the count the sentence says.
+    let idx = 0;
+    let changed = super::with_modifiers_target(&s, idx, 4.0).unwrap();
+    assert_eq!(evaluate(&changed).desired_replicas, 9);
+}
+
+#[test]
+fn a_composite_metric_where_a_higher_max_does_not_move_the_count_gets_only_the_target() {
+    // From 2 the legacy limit allows 4 at most: max 4 is not what holds the count.
+    let s = composite(2, 4, 2.0, 36.0);
+    let d = at_max(&s);
+    assert!(
+        d.fix.starts_with(
+            "raise advanced.scalingModifiers.target from 2 to 9 → 4 replicas (a higher \
+             spec.maxReplicaCount does not move it"
+        ),
+        "{}",
+        d.fix
+    );
+    assert!(
+        !d.fix.contains("raise spec.maxReplicaCount to"),
+        "{}",
+        d.fix
+    );
+}
+
+#[test]
+fn no_modifiers_target_is_offered_when_the_composite_metric_does_not_pin_max() {
+    // 12 over 2 asks 6, within max 10: nothing pins max, nothing to raise.
+    let s = composite(4, 10, 2.0, 12.0);
+    let r = evaluate(&s);
+    assert!(
+        (r.diagnostics.iter()).all(|d| !d.fix.contains("scalingModifiers.target")),
+        "{:#?}",
+        r.diagnostics
+    );
+}

@@ -30,7 +30,7 @@ fn candidates(t: &Trigger, status: &KedaStatus) -> Vec<TriggerValue> {
         .condition("Ready")
         .is_some_and(|c| matches!(c.reason.as_str(), "TriggerError" | "PartialTriggerError"));
     let mut out = Vec::new();
-    if failing || (health.is_none() && trigger_error) {
+    if failing || (health.is_none() && trigger_error) || hpa_failed(status).is_some() {
         out.push(TriggerValue::Failed);
     }
     if !failing {
@@ -40,6 +40,29 @@ fn candidates(t: &Trigger, status: &KedaStatus) -> Vec<TriggerValue> {
         }
     }
     out
+}
+
+/// The reason of `HPAActive=False` when it says the HPA could not get its External metrics
+/// (`FailedGetExternalMetric`): at the HPA's last sync some trigger served it no value.
+// Port of getHPAHealth (scale_scaledobjects.go): HPAActive mirrors the HPA's ScalingActive,
+// False with the HPA's own reason; and the HPA sets ScalingActive False only when every metric
+// failed, or some did and the rest would scale down (computeReplicasForMetrics, horizontal.go):
+// either way a trigger served it no value.
+pub fn hpa_failed(status: &KedaStatus) -> Option<&str> {
+    status
+        .condition("HPAActive")
+        .filter(|c| c.status == "False" && c.reason == "FailedGetExternalMetric")
+        .map(|c| c.reason.as_str())
+}
+
+/// Whether the HPA's sync, run forward, writes the ScalingActive that `HPAActive=False` mirrors:
+/// False with the same reason.
+fn hpa_reproduced(status: &KedaStatus, report: &Report) -> bool {
+    let Some(reason) = hpa_failed(status) else {
+        return true;
+    };
+    (report.conditions.iter())
+        .any(|c| c.condition_type == "ScalingActive" && c.status == "False" && c.reason == reason)
 }
 
 /// Every assignment of candidate values to the unknown triggers, the status's first, bounded by
@@ -114,6 +137,12 @@ pub fn evaluate_inferred(s: &Scenario, run: Run<'_>) -> Option<(Report, KedaOutc
             &decide(input, s.current_replicas, ready, s.now),
         )
     });
+    // HPAActive=False: the HPA's own sync, run forward on each candidate, must fail the same way.
+    let kept: Vec<&KedaInput> = if hpa_failed(&status).is_some() {
+        survivors(kept, |input| hpa_reproduced(&status, &run(&with(input)).0))
+    } else {
+        kept
+    };
     let reproduced = !kept.is_empty();
     let chosen: Vec<&KedaInput> = if reproduced {
         kept
@@ -210,7 +239,7 @@ fn number(v: f64) -> String {
 /// The assumption an inference rests on.
 fn assumed(k: &KedaInput, chosen: &KedaInput, reproduced: bool) -> String {
     let status = k.status.clone().unwrap_or_default();
-    let said: Vec<String> = ["Active", "Fallback", "Ready"]
+    let said: Vec<String> = ["Active", "Fallback", "Ready", "HPAActive"]
         .iter()
         .filter_map(|t| status.condition(t))
         .map(|c| format!("{}={} {}", c.condition_type, c.status, c.reason))
@@ -263,7 +292,7 @@ pub fn evidence(k: &KedaInput, inferred: bool, s: &Scenario, o: &KedaOutcome, re
         return;
     };
     let mut said = Vec::new();
-    if let Some(d) = explained(k, status, s, o) {
+    if let Some(d) = explained(k, status, s, o).or_else(|| hpa_failing(k, status, report)) {
         said.push(d);
     }
     said.extend(
@@ -271,6 +300,15 @@ pub fn evidence(k: &KedaInput, inferred: bool, s: &Scenario, o: &KedaOutcome, re
             .into_iter()
             .map(conflict),
     );
+    if let Some(reason) =
+        hpa_failed(status).filter(|_| !inferred && !hpa_reproduced(status, report))
+    {
+        said.push(conflict(format!(
+            "it says HPAActive=False ({reason}): at the HPA's last sync a trigger served it no \
+             value; with the values given the HPA's sync gets its metrics: the answer follows the \
+             values given"
+        )));
+    }
     for (i, d) in said.into_iter().enumerate() {
         report.diagnostics.insert(i, d);
     }
@@ -349,6 +387,33 @@ fn explained(
     ))
 }
 
+/// `StatusKedaHpaFailing`: `HPAActive=False` (`FailedGetExternalMetric`), and the HPA's sync run
+/// forward fails the same way: no trigger serves it a value, and it keeps the count.
+fn hpa_failing(k: &KedaInput, status: &KedaStatus, report: &Report) -> Option<Diagnostic> {
+    let reason = hpa_failed(status).filter(|_| hpa_reproduced(status, report))?;
+    let failed: Vec<String> = (k.triggers.iter())
+        .filter(|t| matches!(t.value, TriggerValue::Failed))
+        .map(label)
+        .collect();
+    Some(Diagnostic::new(
+        "StatusKedaHpaFailing",
+        Severity::Warning,
+        format!(
+            "KEDA's status says HPAActive=False ({reason}): at the HPA's last sync KEDA's metrics \
+             server served no value{}, so the HPA's ScalingActive is False and it keeps {} \
+             replica(s) until a trigger answers",
+            if failed.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} fails)", failed.join(", "))
+            },
+            report.desired_replicas
+        ),
+        "fix the scaler's source or credentials (kubectl describe scaledobject shows the error); \
+         a spec.fallback would serve fallback.replicas after failureThreshold failures",
+    ))
+}
+
 /// When the cooldown after the last activity ended, if it has.
 fn cooldown_ended(k: &KedaInput, now: Timestamp) -> Option<Timestamp> {
     let end = k.last_active?.add(k.cooldown);
@@ -412,6 +477,65 @@ fn fallback_explained(k: &KedaInput, status: &KedaStatus, s: &Scenario) -> Optio
         "fix the scaler's source or credentials (kubectl describe scaledobject shows the \
          error): the count follows the fallback until it answers again",
     ))
+}
+
+/// Where the status says KEDA holds the target, for a run that starts from it (`simulate`
+/// without `--replicas`): the count, and why.
+pub fn start(k: &KedaInput) -> Option<(i32, String)> {
+    let status = k.status.as_ref();
+    // The HPA KEDA creates has minReplicas max(minReplicaCount, 1) (hpa.go).
+    let hpa_min = k.min_replica_count.unwrap_or(0).max(1);
+    // Port of scaleTargetToPausedCount (scaledobject_controller.go): KEDA scales the target to
+    // the paused-replicas count; paused: true leaves it where it was.
+    if let Some(n) = k.paused.and_then(|p| p.replicas) {
+        let written = status
+            .and_then(|s| s.paused_replica_count)
+            .map_or(String::new(), |m| {
+                format!(", status.pausedReplicaCount {m}")
+            });
+        return Some((
+            n,
+            format!(
+                "KEDA: paused (autoscaling.keda.sh/paused-replicas {n}{written}): the run starts \
+                 at {n}, and KEDA holds the target there"
+            ),
+        ));
+    }
+    let status = status?;
+    // Port of doFallback (fallback.go): the count the fallback's value makes the HPA aim for;
+    // the current count, which the status does not give, taken as the HPA's minimum.
+    if let Some(f) = k.fallback.filter(|_| status.is("Fallback") == Some(true))
+        && let Some((_, replicas)) =
+            fallback_value(f.behavior, f.replicas, hpa_min, hpa_min, false, 1.0)
+    {
+        #[allow(clippy::cast_possible_truncation)]
+        let n = (replicas as i32).clamp(hpa_min, k.max_replica_count.max(hpa_min));
+        return Some((
+            n,
+            format!(
+                "KEDA: the status says Fallback=True: the run starts at {n}, where the fallback \
+                 ({}, fallback.replicas {}) holds the HPA while the failing trigger's cells are \
+                 `failed`",
+                f.behavior.as_str(),
+                f.replicas
+            ),
+        ));
+    }
+    // Port of scaleToZeroOrIdle (scale_scaledobjects.go): ScalerCooldown is written only above
+    // idleReplicaCount (or above 0 with minReplicaCount 0), while the cooldown runs.
+    let cooling = status
+        .condition("Active")
+        .is_some_and(|c| c.status == "False" && c.reason == "ScalerCooldown");
+    cooling.then(|| {
+        (
+            hpa_min,
+            format!(
+                "KEDA: the status says Active=False (ScalerCooldown): the target is still up, so \
+                 the run starts at {hpa_min} (the HPA's minimum) and KEDA scales it in at its \
+                 first poll after lastActiveTime + cooldownPeriod"
+            ),
+        )
+    })
 }
 
 /// Each way the status disagrees with the values and settings the inputs give.

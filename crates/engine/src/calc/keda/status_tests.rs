@@ -298,3 +298,104 @@ fn values_the_status_allows_that_give_other_counts_are_the_other_outcomes() {
     keda(&mut s).triggers[0].activation = 0.0;
     assert!(evaluate(&s).other_outcomes.is_empty());
 }
+
+// ---- where a run starts from the status (`status::start`) ----
+
+#[test]
+fn a_paused_start_is_the_paused_replicas_annotation_over_the_status_count() {
+    let mut s = so(0, 10, TriggerValue::Value(0.0), false);
+    let mut status = inactive("ScalerNotActive");
+    status.paused_replica_count = Some(3);
+    keda(&mut s).status = Some(status);
+    keda(&mut s).paused = Some(Paused { replicas: Some(5) });
+    let (n, why) = super::start(keda(&mut s)).unwrap();
+    assert_eq!(n, 5);
+    assert!(why.contains("status.pausedReplicaCount 3"), "{why}");
+    // `paused: true` leaves the count where it was, which the status does not say.
+    keda(&mut s).paused = Some(Paused { replicas: None });
+    assert_eq!(super::start(keda(&mut s)), None);
+}
+
+#[test]
+fn a_fallback_start_is_the_count_the_fallback_serves_for() {
+    let mut s = so(0, 10, TriggerValue::Failed, false);
+    let mut status = inactive("ScalerActive");
+    status.conditions[2] = condition("Fallback", "True", "FallbackExists");
+    keda(&mut s).status = Some(status);
+    keda(&mut s).min_replica_count = Some(2);
+    for (behavior, replicas, want) in [
+        (FallbackBehavior::Static, 6, 6),
+        (FallbackBehavior::CurrentReplicasIfHigher, 6, 6),
+        (FallbackBehavior::CurrentReplicasIfLower, 6, 2),
+        // Above maxReplicaCount (10): the HPA's maximum.
+        (FallbackBehavior::Static, 14, 10),
+    ] {
+        keda(&mut s).fallback = Some(Fallback {
+            failure_threshold: 3,
+            replicas,
+            behavior,
+        });
+        assert_eq!(super::start(keda(&mut s)).map(|(n, _)| n), Some(want));
+    }
+    // Fallback=False: nothing of the fallback's.
+    keda(&mut s).status = Some(inactive("ScalerNotActive"));
+    assert_eq!(super::start(keda(&mut s)), None);
+}
+
+#[test]
+fn a_cooldown_start_is_above_zero_until_keda_scales_in() {
+    let mut s = so(0, 10, TriggerValue::Value(0.0), false);
+    keda(&mut s).status = Some(inactive("ScalerCooldown"));
+    assert_eq!(super::start(keda(&mut s)).map(|(n, _)| n), Some(1));
+    keda(&mut s).status = Some(inactive("ScalerNotActive"));
+    assert_eq!(super::start(keda(&mut s)), None);
+}
+
+// ---- HPAActive: the HPA's ScalingActive, mirrored by KEDA (getHPAHealth) ----
+
+#[test]
+fn hpa_active_false_failed_get_external_metric_infers_a_failing_trigger_forward() {
+    let mut s = so(4, 10, TriggerValue::Unknown, false);
+    let mut status = inactive("ScalerNotActive");
+    keda(&mut s).status = Some(status.clone());
+    // Without HPAActive the trigger's candidates are 0 and its activation threshold: KEDA is not
+    // active, minReplicaCount is 0, and it scales to 0.
+    assert_eq!(evaluate(&s).desired_replicas, 0);
+    // HPAActive=False FailedGetExternalMetric: the HPA got no value, so only a failing trigger
+    // (no fallback: KEDA does nothing) reproduces it, and the HPA keeps 4.
+    status
+        .conditions
+        .push(condition("HPAActive", "False", "FailedGetExternalMetric"));
+    keda(&mut s).status = Some(status);
+    let r = evaluate(&s);
+    assert_eq!(r.desired_replicas, 4);
+    assert!(
+        r.assumptions.iter().any(|a| a.contains("fails reproduces")),
+        "{:#?}",
+        r.assumptions
+    );
+    assert!(
+        !codes(&r).contains(&"StatusKedaConflict"),
+        "{:?}",
+        codes(&r)
+    );
+}
+
+#[test]
+fn hpa_active_false_against_a_value_given_is_a_conflict() {
+    let mut s = so(4, 10, TriggerValue::Value(80.0), false);
+    let mut status = inactive("ScalerActive");
+    status.conditions[1] = condition("Active", "True", "ScalerActive");
+    status
+        .conditions
+        .push(condition("HPAActive", "False", "FailedGetExternalMetric"));
+    keda(&mut s).status = Some(status);
+    let r = evaluate(&s);
+    assert!(
+        (r.diagnostics.iter()).any(|d| d.code == "StatusKedaConflict"
+            && d.message
+                .contains("HPAActive=False (FailedGetExternalMetric)")),
+        "{:#?}",
+        r.diagnostics
+    );
+}

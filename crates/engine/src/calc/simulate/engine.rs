@@ -140,8 +140,14 @@ pub(super) struct Engine<'s> {
 /// The ScaledObject and what KEDA remembers between polls.
 #[derive(Debug, Clone)]
 pub struct Poll {
+    /// Its triggers' failure counts (`status.health`) and `lastActiveTime` are KEDA's memory.
     pub(super) input: KedaInput,
     pub(super) every: i64,
+    /// What KEDA's metrics server serves for each trigger that failed at the last poll: the
+    /// fallback's value, or `None` (an error).
+    pub(super) serving: std::collections::BTreeMap<String, Option<i64>>,
+    /// Paused by annotation at the last poll: KEDA deleted the HPA.
+    pub(super) paused: bool,
 }
 
 /// Each metric of the HPA, and where its value comes from in the load.

@@ -67,6 +67,7 @@ impl Engine<'_> {
         let active = self.pods.iter().filter(|p| p.active()).count();
         self.scenario.status_replicas = i32::try_from(active).unwrap_or(i32::MAX);
         self.refresh_metrics(t);
+        self.keda_serves();
         let (mut ready, mut starting, mut pending) = (0, 0, 0);
         for p in &self.pods {
             match p.state {
@@ -80,7 +81,14 @@ impl Engine<'_> {
         let (decision, surge) = {
             let sync = reconcile(&self.scenario, &mut self.memory, false);
             let surge = self.surge(&sync, [ready, starting, pending]);
-            (decide(&sync), surge)
+            let mut decision = decide(&sync);
+            // Port of handlePause (reconcileScaledObject, scaledobject_controller.go): a paused
+            // ScaledObject's HPA is deleted, and only the pause sets the count.
+            if self.keda_paused() {
+                decision.desired = self.replicas;
+                decision.reason = Some("KedaPaused".to_string());
+            }
+            (decision, surge)
         };
         let (nodes, booting) = match self.setup.nodes {
             None => (None, None),

@@ -145,6 +145,7 @@ impl Engine<'_> {
     /// Entries are overwritten in place, so a steady run allocates nothing here.
     pub(super) fn refresh_metrics(&mut self, t: i64) {
         let values = self.load_at(t).to_vec();
+        let cursor = self.load_cursor;
         let now = START.add(Duration(t));
         let value = |column: usize| values.get(column).copied().unwrap_or(0);
         let ready_total = count(
@@ -252,11 +253,26 @@ impl Engine<'_> {
                 *v = value(*column);
             }
         }
-        for (i, column) in &feeds.external {
-            if let Some(list) = metrics.external.get_mut(i) {
-                list.clear();
-                list.push(value(*column));
-            }
+        let failed = (setup.load.steps.get(cursor)).map_or(&[][..], |s| &s.failed[..]);
+        external_answers(&mut metrics.external, &feeds.external, failed, &values);
+    }
+}
+
+/// Each External metric's column total, as the external metrics API answers it; none where a
+/// `failed` cell says the API answers an error.
+fn external_answers(
+    external: &mut std::collections::BTreeMap<usize, Vec<i64>>,
+    feeds: &[(usize, usize)],
+    failed: &[usize],
+    values: &[i64],
+) {
+    for (i, column) in feeds {
+        if failed.contains(column) {
+            external.remove(i);
+            continue;
         }
+        let list = external.entry(*i).or_default();
+        list.clear();
+        list.push(values.get(*column).copied().unwrap_or(0));
     }
 }
