@@ -113,7 +113,7 @@ fn evaluate_hpa(scenario: &Scenario) -> Report {
         report.diagnostics.retain(|d| d.code != "MissingMetrics");
         let first = evidence::failure_diagnostic(condition, &report, &without);
         report.diagnostics.insert(0, first);
-        if let Some(f) = failed_value::failed_metric_value(&failing) {
+        if let Some(f) = failed_value::failed_metric_values(&failing) {
             failed_value::attach(&f, &mut report);
         }
         let valued = without.metrics.iter().any(|m| m.error.is_none());
@@ -147,7 +147,7 @@ fn evaluate_hpa(scenario: &Scenario) -> Report {
     }
     // A metric the status shows without a value (kubectl's `<unknown>`): its value is searched.
     if report.metrics.iter().any(|m| m.error.is_some())
-        && let Some(f) = failed_value::failed_metric_value(scenario)
+        && let Some(f) = failed_value::failed_metric_values(scenario)
     {
         failed_value::attach(&f, &mut report);
     }
