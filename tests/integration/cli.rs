@@ -661,7 +661,10 @@ fn a_missing_request_fix_says_what_the_request_gives_and_set_request_agrees() {
     );
     for (request, count) in [("app.cpu=500m", 3), ("app.cpu=700m", 2)] {
         let after = run(&["--set-request", request]);
-        assert_eq!(after["after"]["desiredReplicas"], count, "{request}: {after:#}");
+        assert_eq!(
+            after["after"]["desiredReplicas"], count,
+            "{request}: {after:#}"
+        );
     }
 }
 

@@ -9,6 +9,9 @@
 //! controller's own error names it. Where the metric stays invalid the fix says why, and no
 //! count is offered.
 //!
+//! A pod that another workload owns (`Placement::foreign_owner`) is the lever instead: the sync
+//! runs without such pods, as labels outside the selector would leave it.
+//!
 //! Candidates for each container: the request the container has on the other pods (the most
 //! common one), and the request at which its observed usage sits at the target (its average
 //! usage × 100 / target %). Where neither is known, what decides is said instead.
@@ -74,6 +77,10 @@ pub fn fix(s: &Scenario, sync: &Sync<'_>, index: usize) -> Option<String> {
     let field = format!("resources.requests.{resource}");
     if s.pods.is_empty() || s.approximation {
         return Some(without_pods(resource, &first));
+    }
+    // A pod of another workload under the selector: the lever is the pod, not the request.
+    if let Some(fix) = foreign_pod(s, index, error) {
+        return Some(fix);
     }
     let checked = candidates(s, index, resource, container.as_deref(), usage, &first);
     if checked.is_empty() {
@@ -218,12 +225,8 @@ fn run(
         let sync = sync_of(&changed);
         let result = match sync.outcomes.get(index).map(|o| &o.result) {
             Some(Ok(Computed::PodBased(p))) => {
-                let ready = i64::try_from(p.groups.ready_pod_count).unwrap_or(0);
                 let count = sync.desired_replicas;
-                let percent = (p.request_total)
-                    .filter(|r| *r > 0 && count > 0 && ready > 0)
-                    .map(|r| p.usage_total.saturating_mul(100 * ready) / (r * i64::from(count)));
-                Ok((count, percent))
+                Ok((count, percent_at(p, count)))
             }
             Some(Ok(Computed::Value(_))) | None => Err("the metric is not pod-based".to_string()),
             Some(Err(f)) => {
@@ -257,6 +260,63 @@ fn missing_container(error: &str, resource: &str) -> Option<String> {
     let (_, rest) = error.split_once(&format!("missing request for {resource} in container "))?;
     let (container, _) = rest.split_once(" of Pod ")?;
     Some(container.to_string())
+}
+
+/// The pod the error names, when another workload owns it: the sync runs again without every
+/// such pod (labels outside the selector take them off the controller's pod list and the
+/// metrics' answer), and the fix says what that gives, or why it is not enough.
+fn foreign_pod(s: &Scenario, index: usize, error: &str) -> Option<String> {
+    let (_, name) = error.rsplit_once(" of Pod ")?;
+    let pod = s.pods.iter().find(|p| p.name == name)?;
+    let owner = pod.placement.foreign_owner.as_deref()?;
+    let mut without = s.clone();
+    without.pods.retain(|p| p.placement.foreign_owner.is_none());
+    let kept = |n: &str| without.pods.iter().any(|p| p.name == n);
+    let resource = std::mem::take(&mut without.metrics.resource);
+    without.metrics.resource = resource.into_iter().filter(|m| kept(&m.pod)).collect();
+    let mut pods = std::mem::take(&mut without.metrics.pods);
+    for values in pods.values_mut() {
+        values.retain(|v| kept(&v.pod));
+    }
+    without.metrics.pods = pods;
+    let gone = s.pods.len() - without.pods.len();
+    let lead = format!(
+        "Pod {name} is owned by {owner}, not by the target, yet the HPA's selector matches it \
+         (and the controller sums the requests of every pod it lists): give {} labels outside \
+         the selector, or the target a selector of its own",
+        if gone == 1 { "it" } else { "those pods" }
+    );
+    if without.pods.is_empty() {
+        return Some(format!(
+            "{lead}; the selector then lists none of the target's pods"
+        ));
+    }
+    let sync = sync_of(&without);
+    Some(match sync.outcomes.get(index).map(|o| &o.result) {
+        Some(Ok(Computed::PodBased(p))) => {
+            let count = sync.desired_replicas;
+            let n = if count == 1 { "replica" } else { "replicas" };
+            let at = percent_at(p, count).map_or(String::new(), |p| {
+                format!(" at about {p} % if the load stays as it is")
+            });
+            format!("{lead} → {count} {n}{at}; the target's own pods need no change")
+        }
+        Some(Err(f)) => format!(
+            "{lead}; without {} the controller still fails ({}): fix that too",
+            if gone == 1 { "it" } else { "them" },
+            f.condition_error
+        ),
+        _ => lead,
+    })
+}
+
+/// The metric's utilization at `count` replicas if the load stays as it is: the same usage
+/// over `count` pods' requests.
+fn percent_at(p: &crate::calc::replicas::PodBasedResult<'_>, count: i32) -> Option<i64> {
+    let ready = i64::try_from(p.groups.ready_pod_count).ok()?;
+    (p.request_total)
+        .filter(|r| *r > 0 && count > 0 && ready > 0)
+        .map(|r| p.usage_total.saturating_mul(100 * ready) / (r * i64::from(count)))
 }
 
 /// The fix where the pods are not in the inputs: what decides the count once the request is set.
@@ -385,6 +445,28 @@ mod tests {
             ),
             "{fix}"
         );
+    }
+
+    #[test]
+    fn a_pod_of_another_workload_is_the_lever_not_the_request() {
+        // p0 (no request) belongs to ReplicaSet/worker: without it, 3 pods at 70 % of 50 %
+        // give ceil(1.4 × 3) = 5, at about 2100 / 5000 = 42 %.
+        let mut s = one_without();
+        s.pods[0].placement.foreign_owner = Some("ReplicaSet/worker-5f6d8b".into());
+        let fix = the_fix(&s);
+        assert_eq!(
+            fix,
+            "Pod p0 is owned by ReplicaSet/worker-5f6d8b, not by the target, yet the HPA's \
+             selector matches it (and the controller sums the requests of every pod it lists): \
+             give it labels outside the selector, or the target a selector of its own → 5 \
+             replicas at about 42 % if the load stays as it is; the target's own pods need no \
+             change"
+        );
+        assert!(!fix.contains("set resources.requests"), "{fix}");
+        // The target's own pod without a request: the request is the lever again.
+        s.pods[0].placement.foreign_owner = None;
+        s.pods[1].placement.foreign_owner = Some("ReplicaSet/worker-5f6d8b".into());
+        assert!(the_fix(&s).starts_with("set resources.requests.cpu on container app"));
     }
 
     #[test]
