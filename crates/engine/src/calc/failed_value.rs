@@ -786,4 +786,48 @@ mod tests {
         assert_eq!(memory.others, ["cpu"]);
         assert_eq!(count_at(memory, 125_000), 5);
     }
+
+    mod property {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(24))]
+            /// For random pods, usage, bounds and targets, with a behavior's windows and rate
+            /// limits or the legacy ones, both failed values put back at once give the larger of
+            /// the two searches' counts, on every pair of stretch ends.
+            #[test]
+            fn two_failed_metrics_give_the_larger_count_on_random_scenarios(
+                n in 1usize..7,
+                usage in 0i64..2000,
+                max_extra in 0i32..12,
+                queue_target in 1i64..300,
+                lag_target in 1i64..60,
+                behavior in any::<bool>(),
+            ) {
+                let mut s = two_failed(n, usage, 1);
+                s.hpa.max_replicas = i32::try_from(n).unwrap() + max_extra;
+                s.hpa.metrics[1] = external("queue", Some(queue_target * 1000), None);
+                s.hpa.metrics[2] = external("lag", None, Some(lag_target * 1000));
+                if behavior {
+                    s.hpa.behavior = Some(crate::scenario::Behavior::api_defaults());
+                }
+                let all = failed_metric_values(&s).unwrap();
+                prop_assert_eq!(all.each.len(), 2);
+                let (queue, lag) = (&all.each[0], &all.each[1]);
+                let ends = |f: &FailedValue| -> Vec<i64> {
+                    (f.runs.iter()).flat_map(|r| [Some(r.low), r.high]).flatten().collect()
+                };
+                let (mut one, mut both) = (s.clone(), s.clone());
+                for q in ends(queue) {
+                    with_value(&s, &mut one, 1, &s.hpa.metrics[1], q);
+                    for l in ends(lag) {
+                        with_value(&one, &mut both, 2, &s.hpa.metrics[2], l);
+                        let joint = sync_of(&both).desired_replicas;
+                        prop_assert_eq!(joint, count_at(queue, q).max(count_at(lag, l)));
+                    }
+                }
+            }
+        }
+    }
 }
