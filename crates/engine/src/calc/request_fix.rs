@@ -85,9 +85,10 @@ pub fn fix(s: &Scenario, sync: &Sync<'_>, index: usize) -> Option<String> {
     let checked = candidates(s, index, resource, container.as_deref(), usage, &first);
     if checked.is_empty() {
         return Some(format!(
-            "set {field} on container {first}; no other pod has one and no usage is known for \
-             it, so the count is then decided by the request you choose: pass --set-request \
-             {first}.{resource}=QUANTITY to see what it gives"
+            "set {field} on container {first}; no other pod has one and the samples show no \
+             {resource} usage of it to size one from, so the count is then decided by the \
+             request you choose: pass --set-request {first}.{resource}=QUANTITY to see what it \
+             gives"
         ));
     }
     Some(words(&field, resource, usage, &checked))
@@ -467,6 +468,28 @@ mod tests {
         s.pods[0].placement.foreign_owner = None;
         s.pods[1].placement.foreign_owner = Some("ReplicaSet/worker-5f6d8b".into());
         assert!(the_fix(&s).starts_with("set resources.requests.cpu on container app"));
+    }
+
+    #[test]
+    fn without_a_request_elsewhere_or_usage_what_decides_is_said() {
+        // No pod's `app` has a request and the samples show no usage of it: no candidate, so
+        // no count is claimed.
+        let mut s = one_without();
+        for p in &mut s.pods {
+            p.containers[0].requests = Resources(Vec::new());
+        }
+        for m in &mut s.metrics.resource {
+            m.containers[0].usage = Resources(vec![("cpu".into(), 0)]);
+        }
+        let fix = the_fix(&s);
+        assert!(
+            fix.starts_with(
+                "set resources.requests.cpu on container app; no other pod has one and the \
+                 samples show no cpu usage of it to size one from"
+            ),
+            "{fix}"
+        );
+        assert!(!fix.contains("→"), "{fix}");
     }
 
     #[test]
