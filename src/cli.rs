@@ -119,7 +119,8 @@ pub struct Cli {
 
     /// Value of an Object or External metric, NAME=QUANTITY (repeatable)
     ///
-    /// For a KEDA ScaledObject: a trigger's raw value, NAME its name, s<index> or its metric name;
+    /// NAME{KEY=VALUE,...}=QUANTITY gives it to the entry of that name with that metric selector
+    /// only (entries of one name with different selectors). For a KEDA ScaledObject: a trigger's raw value, NAME its name, s<index> or its metric name;
     /// NAME=failed marks a scaler that returns an error.
     #[arg(long = "metric-value", value_name = "NAME=QUANTITY")]
     pub metric_values: Vec<String>,

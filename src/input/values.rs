@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use crate::error::{InputError, UsageError};
 use crate::input::manifest::{CurrentMetric, HpaStatus};
 use crate::quantity::parse_milli;
-use crate::scenario::{MetricSpec, MetricValues, PodMetricValue, PodMetrics};
+use crate::scenario::{MetricIdentifier, MetricSpec, MetricValues, PodMetricValue, PodMetrics};
 
 /// The flag named in messages.
 const FLAG: &str = "--metric-value";
@@ -57,7 +57,7 @@ pub fn resolve(
             takes_value.push(spec.metric_name());
         }
     }
-    if let Some(unknown) = given.keys().find(|name| !takes_value.contains(name)) {
+    if let Some((unknown, _)) = given.keys().find(|(name, _)| !takes_value.contains(name)) {
         let expected = if takes_value.is_empty() {
             "no --metric-value: the HPA has no Object or External metric".to_string()
         } else {
@@ -76,6 +76,7 @@ pub fn resolve(
         .into());
     }
 
+    check_selectors(specs, &given)?;
     let mut resolved = Resolved {
         values: MetricValues {
             resource: resource.into(),
@@ -85,13 +86,15 @@ pub fn resolve(
         notes: Vec::new(),
     };
     for (index, spec) in specs.iter().enumerate() {
-        let (is_object, name) = match spec {
-            MetricSpec::Object { metric, .. } => (true, &metric.name),
-            MetricSpec::External { metric, .. } => (false, &metric.name),
+        let (is_object, metric) = match spec {
+            MetricSpec::Object { metric, .. } => (true, metric),
+            MetricSpec::External { metric, .. } => (false, metric),
             _ => continue,
         };
+        let name = &metric.name;
         let kind = spec.type_name();
-        if !given.contains_key(name.as_str()) {
+        let flag = flag_for(&given, metric);
+        if flag.is_none() {
             if is_object && let Some(&value) = files.object.get(&index) {
                 resolved.values.object.insert(index, value);
                 continue;
@@ -129,7 +132,7 @@ pub fn resolve(
         // No status entry of its own, but an earlier entry asks the metrics API the same
         // question (GetObjectMetric, GetExternalMetric take the name, selector and object, not
         // the target): the same answer.
-        if !given.contains_key(name.as_str())
+        if flag.is_none()
             && entry.find(status).is_none()
             && let Some(j) = (specs.iter().take(index)).position(|e| same_question(e, spec))
         {
@@ -141,8 +144,8 @@ pub fn resolve(
             }
             continue;
         }
-        let value = match given.get(name.as_str()) {
-            Some(&value) => value,
+        let value = match flag {
+            Some(value) => value,
             None => match status_value(status, &entry, approximate, &mut resolved.notes)? {
                 Some(value) => value,
                 None => continue,
@@ -198,34 +201,115 @@ fn status_value(
     Ok(Some(value))
 }
 
-/// `NAME=QUANTITY` flags as milli-units by name.
-pub(crate) fn parse_flags(flags: &[String]) -> Result<BTreeMap<&str, i64>, InputError> {
+/// One `--metric-value` key: the metric's name, and the `matchLabels` of the entry it names
+/// (`NAME{KEY=VALUE,...}`), if it names one.
+pub(crate) type FlagKey<'a> = (&'a str, Option<BTreeMap<String, String>>);
+
+/// The `--metric-value` flags, `NAME=QUANTITY` or `NAME{KEY=VALUE,...}=QUANTITY`, each key once.
+pub(crate) fn parse_flags(flags: &[String]) -> Result<BTreeMap<FlagKey<'_>, i64>, InputError> {
     let mut given = BTreeMap::new();
     for flag in flags {
-        let Some((name, quantity)) = flag
-            .split_once('=')
-            .map(|(n, q)| (n.trim(), q.trim()))
-            .filter(|(n, _)| !n.is_empty())
-        else {
-            return Err(InputError::new(
+        let bad = || {
+            InputError::new(
                 FLAG,
                 format!(
-                    "found {}, expected NAME=QUANTITY",
+                    "found {}, expected NAME=QUANTITY or NAME{{KEY=VALUE,...}}=QUANTITY",
                     crate::error::quoted(flag)
                 ),
-            ));
+            )
+        };
+        // A selector's `=` is inside its braces: the quantity follows the closing one.
+        let split = match flag.find('{') {
+            Some(open) => (flag[open..].find('}').map(|c| c + open))
+                .and_then(|close| Some((&flag[..=close], flag[close + 1..].strip_prefix('=')?))),
+            None => flag.split_once('='),
+        };
+        let Some((key, quantity)) = split
+            .map(|(n, q)| (n.trim(), q.trim()))
+            .filter(|(n, _)| !n.is_empty() && !n.starts_with('{'))
+        else {
+            return Err(bad());
+        };
+        let (name, selector) = match key.split_once('{') {
+            Some((name, labels)) => {
+                let labels = labels.strip_suffix('}').ok_or_else(bad)?;
+                (name.trim(), Some(match_labels(labels).ok_or_else(bad)?))
+            }
+            None => (key, None),
         };
         let value =
-            parse_milli(quantity).map_err(|e| InputError::new(FLAG, e.to_string()).field(name))?;
-        if given.insert(name, value).is_some() {
+            parse_milli(quantity).map_err(|e| InputError::new(FLAG, e.to_string()).field(key))?;
+        if given.insert((name, selector), value).is_some() {
             return Err(InputError::new(
                 FLAG,
-                format!("found a second value for {name}, expected one value per metric"),
+                format!("found a second value for {key}, expected one value per metric"),
             )
-            .field(name));
+            .field(key));
         }
     }
     Ok(given)
+}
+
+/// `KEY=VALUE,...` as `matchLabels`; `None` for a pair without `=` or an empty key.
+fn match_labels(text: &str) -> Option<BTreeMap<String, String>> {
+    let mut labels = BTreeMap::new();
+    for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=')?;
+        let k = k.trim();
+        if k.is_empty() {
+            return None;
+        }
+        labels.insert(k.to_string(), v.trim().to_string());
+    }
+    Some(labels)
+}
+
+/// The flag's value for an entry: the one naming its selector, else the one naming only its
+/// name (every entry of that name).
+fn flag_for(given: &BTreeMap<FlagKey<'_>, i64>, metric: &MetricIdentifier) -> Option<i64> {
+    let own = metric.selector.clone().unwrap_or_default();
+    (given.get(&(metric.name.as_str(), Some(own))))
+        .or_else(|| given.get(&(metric.name.as_str(), None)))
+        .copied()
+}
+
+/// Every flag that names a selector names one of an Object or External entry of its name.
+fn check_selectors(
+    specs: &[MetricSpec],
+    given: &BTreeMap<FlagKey<'_>, i64>,
+) -> Result<(), InputError> {
+    let selectors = |name: &str| -> Vec<BTreeMap<String, String>> {
+        (specs.iter())
+            .filter_map(|s| match s {
+                MetricSpec::Object { metric, .. } | MetricSpec::External { metric, .. }
+                    if metric.name == name =>
+                {
+                    Some(metric.selector.clone().unwrap_or_default())
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    for (name, selector) in given.keys() {
+        let Some(selector) = selector else { continue };
+        let known = selectors(name);
+        if !known.contains(selector) {
+            let show = |l: &BTreeMap<String, String>| {
+                let pairs: Vec<String> = l.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!("{name}{{{}}}", pairs.join(","))
+            };
+            let listed: Vec<String> = known.iter().map(show).collect();
+            return Err(InputError::new(
+                FLAG,
+                format!(
+                    "found {}, expected the metric selector of an entry of {name}: {}",
+                    show(selector),
+                    listed.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Whether two entries ask the metrics API the same question: one type, one metric identifier
@@ -691,6 +775,82 @@ mod tests {
             assert_eq!(err.file, "--metric-value", "{rule}");
             assert_eq!(err.field.as_deref(), field, "{rule}: {err}");
             assert!(err.message.starts_with(message), "{rule}: {err}");
+        }
+    }
+
+    /// An External entry of `name` with the metric selector `queue=<q>`.
+    fn external_for(name: &str, q: &str) -> MetricSpec {
+        MetricSpec::External {
+            metric: MetricIdentifier {
+                name: name.to_string(),
+                selector: Some([("queue".to_string(), q.to_string())].into()),
+            },
+            target: target(TargetType::Value),
+        }
+    }
+
+    #[test]
+    fn a_flag_naming_a_selector_gives_that_entry_its_value() {
+        // Two External entries of one name, the controller asks each with its own selector:
+        // a flag with the selector gives one its own value, a plain flag the rest.
+        let specs = [external_for("depth", "jobs"), external_for("depth", "mail")];
+        let r = run(
+            &specs,
+            &["depth{queue=mail}=7", "depth=30"],
+            &HpaStatus::default(),
+        )
+        .unwrap();
+        assert_eq!(r.values.external[&0], vec![30_000]);
+        assert_eq!(r.values.external[&1], vec![7_000]);
+        let r = run(
+            &specs,
+            &["depth{queue=jobs}=1", "depth{ queue = mail }=2"],
+            &HpaStatus::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            (r.values.external[&0][0], r.values.external[&1][0]),
+            (1_000, 2_000)
+        );
+        // An entry without a selector is named by empty braces.
+        let plain = [
+            external("depth", TargetType::Value),
+            external_for("depth", "mail"),
+        ];
+        let r = run(
+            &plain,
+            &["depth{}=3", "depth{queue=mail}=4"],
+            &HpaStatus::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            (r.values.external[&0][0], r.values.external[&1][0]),
+            (3_000, 4_000)
+        );
+    }
+
+    #[test]
+    fn a_flag_naming_no_entrys_selector_is_refused() {
+        let specs = [external_for("depth", "jobs"), external_for("depth", "mail")];
+        for (given, message) in [
+            (
+                "depth{queue=web}=1",
+                "found depth{queue=web}, expected the metric selector of an entry of depth: \
+                 depth{queue=jobs}, depth{queue=mail}",
+            ),
+            (
+                "depth{queue}=1",
+                "found \"depth{queue}=1\", expected NAME=QUANTITY or NAME{KEY=VALUE,...}=QUANTITY",
+            ),
+            (
+                "depth{queue=jobs=1",
+                "found \"depth{queue=jobs=1\", expected NAME=QUANTITY or \
+                 NAME{KEY=VALUE,...}=QUANTITY",
+            ),
+        ] {
+            let err = run(&specs, &[given], &HpaStatus::default()).unwrap_err();
+            let err = err.downcast_ref::<InputError>().expect("an input error");
+            assert_eq!(err.message, message, "{given}");
         }
     }
 

@@ -502,6 +502,16 @@ fn hpa(fixture: &Fixture, ns: &str, name: &str) -> Option<Value> {
             "web",
         ) => {}
         (ns, "web") if ns.starts_with("hostile-") => {}
+        // Two Pods metrics of one name with different metric selectors: the adapter answers
+        // each selector with its own values.
+        ("selectors", "web") => {
+            let metrics = hpa["spec"]["metrics"].as_array_mut().unwrap();
+            let at = (metrics.iter()).position(|m| m["type"] == "Pods").unwrap();
+            let mut other = metrics[at].clone();
+            metrics[at]["pods"]["metric"]["selector"] = json!({"matchLabels": {"path": "/a"}});
+            other["pods"]["metric"]["selector"] = json!({"matchLabels": {"path": "/b"}});
+            metrics.push(other);
+        }
         ("shop", "orphan") => hpa["spec"]["scaleTargetRef"]["name"] = json!("gone"),
         ("shop", "daemon") => {
             hpa["spec"]["scaleTargetRef"] =
@@ -936,7 +946,19 @@ async fn handle(state: &State, req: Request<hyper::body::Incoming>) -> Reply {
             "pods",
             "*",
             _metric,
-        ] => reply(200, in_ns(&f.custom, ns)),
+        ] => {
+            // In `selectors`, `path=/b` is asked apart and answers 10 for every pod.
+            if *ns == "selectors"
+                && q.get("metricLabelSelector").map(String::as_str) == Some("path=/b")
+            {
+                let mut list: Value = serde_json::from_str(&in_ns(&f.custom, ns)).unwrap();
+                for item in list["items"].as_array_mut().unwrap() {
+                    item["value"] = json!("10");
+                }
+                return reply(200, list.to_string());
+            }
+            reply(200, in_ns(&f.custom, ns))
+        }
         [
             "apis",
             "external.metrics.k8s.io",

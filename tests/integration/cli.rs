@@ -632,6 +632,62 @@ fn a_metric_the_controller_cannot_compute_is_a_result_not_an_error() {
     assert_eq!(v["desiredReplicas"], 2);
 }
 
+/// Issue 36, item 5: a missing request's fix is run through `--set-request`'s path: each
+/// candidate request (the one the container has on the other pods, the one at which its usage
+/// sits at the target) comes with the count the sync gives, and `--set-request` gives the same.
+#[test]
+fn a_missing_request_fix_says_what_the_request_gives_and_set_request_agrees() {
+    let csv = "pod,cpu,cpu_request\na,400m,\nb,300m,500m\n";
+    let run = |extra: &[&str]| {
+        Test::new()
+            .args(["--hpa", "fixtures/hpa/web-cpu.yaml", "--pods", "-"])
+            .args(["--now", NOW, "-o", "json"])
+            .args(extra)
+            .stdin(csv)
+            .json()
+    };
+    let v = run(&[]);
+    let d = (v["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["code"] == "MissingRequest")
+        .unwrap();
+    // 700m over 2 × 500m = 70 % of 50 %: ceil(1.4 × 2) = 3, at about 700 / 1500 = 46 %; at
+    // 350m × 100 / 50 = 700m a pod the usage is the target: 2 stays.
+    assert_eq!(
+        d["fix"],
+        "set resources.requests.cpu on container app (e.g. 500m, the request its other pods \
+         have) → 3 replicas at about 46 % if the load stays as it is; or set \
+         resources.requests.cpu on container app (e.g. 700m, at which its usage now is the 50 % \
+         target) → 2 replicas at about 50 % if the load stays as it is"
+    );
+    for (request, count) in [("app.cpu=500m", 3), ("app.cpu=700m", 2)] {
+        let after = run(&["--set-request", request]);
+        assert_eq!(
+            after["after"]["desiredReplicas"], count,
+            "{request}: {after:#}"
+        );
+    }
+}
+
+/// Issue 36, item 5: a status whose condition names a missing request, with no pods: the fix is
+/// the request and what decides the count, not "check metrics-server".
+#[test]
+fn a_missing_request_in_the_status_condition_says_what_decides() {
+    let v = Test::new()
+        .args(["--hpa", "fixtures/paste/describe-missing-request.txt"])
+        .args(["--now", NOW, "-o", "json"])
+        .json();
+    assert_eq!(v["desiredReplicas"], 4);
+    assert_eq!(v["diagnostics"][0]["code"], "StatusFailure");
+    assert_eq!(
+        v["diagnostics"][0]["fix"],
+        "set resources.requests.cpu on container app; the pods and their usage are not in the \
+         inputs, so the count is then decided by cpu usage over that request: pass --pods and \
+         --metrics with --set-request app.cpu=QUANTITY to see it"
+    );
+    let all = v.to_string();
+    assert!(!all.contains("metrics-server"), "{all}");
+}
+
 /// The kubectl capture's table at 80 and 120 columns: every line fits, titles break between
 /// words, and the decision line and the assumptions wrap with a hanging indent.
 #[test]

@@ -420,7 +420,25 @@ fn a_pod_list_with_other_workloads_needs_the_selector() {
         "{}",
         v["metrics"][0]["error"]
     );
+    // The pod without a request is the other workload's: the fix names it, checked forward
+    // without it (the count the target's selector alone gives), not a request.
+    let missing = (v["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["code"] == "MissingRequest")
+        .unwrap();
+    let fix = missing["fix"].as_str().unwrap();
+    assert!(
+        fix.starts_with(
+            "Pod worker-5f6d8b-x7k2m is owned by ReplicaSet/worker-5f6d8b, not by the target, yet \
+             the HPA's selector matches it"
+        ),
+        "{fix}"
+    );
     let selected = json_output(&[&all[..], &["-l", "app=web", "-n", "shop"]].concat());
+    let count = selected["desiredReplicas"].as_i64().unwrap();
+    assert!(
+        fix.contains(&format!("→ {count} replicas")),
+        "{count}: {fix}"
+    );
     assert_eq!(decision(&selected), decision(&kubectl_form(&[])));
     let by_set = json_output(&[&all[..], &["--selector", "app in (web), !job"]].concat());
     assert_eq!(decision(&by_set), decision(&selected));

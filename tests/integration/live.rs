@@ -1307,3 +1307,26 @@ fn a_cluster_without_karpenter_keeps_the_node_group_model() {
             .any(|r| r == "/apis/karpenter.sh/v1")
     );
 }
+
+/// Issue 36: two Pods metrics of one name with different metric selectors, read live: each is
+/// asked with its own `metricLabelSelector` (`GetRawMetric`, once per entry), and each keeps the
+/// values answered for its selector, as a `--custom-metrics` file whose items name their
+/// selector does: 10 a pod for `path=/b`, the fixture's values for `path=/a`.
+#[test]
+fn pods_metrics_of_one_name_with_different_selectors_keep_their_own_live_values() {
+    let v = live_json(&["web", "-n", "selectors"]);
+    let pods: Vec<&Value> = (v["metrics"].as_array().unwrap().iter())
+        .filter(|m| m["type"] == "Pods")
+        .collect();
+    assert_eq!(pods.len(), 2, "{:#}", v["metrics"]);
+    assert!(pods.iter().all(|m| m["error"].is_null()), "{pods:#?}");
+    assert_eq!(pods[1]["currentAverageValue"], "10", "{pods:#?}");
+    assert_ne!(
+        pods[0]["currentAverageValue"],
+        pods[1]["currentAverageValue"]
+    );
+    let asked: Vec<String> = (server().requests().into_iter())
+        .filter(|r| r.contains("/namespaces/selectors/pods/*/") && r.contains("v1beta1"))
+        .collect();
+    assert_eq!(asked.len(), 2, "one GET per selector: {asked:#?}");
+}

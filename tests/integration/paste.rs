@@ -652,6 +652,45 @@ fn a_failed_metrics_value_is_searched_forward_and_each_count_said() {
     );
 }
 
+/// Issue 36, item 1: two External metrics `<unknown>` in describe text, each searched with the
+/// other at 0 (its lowest proposal); the count with both back is the larger of the two
+/// (computeReplicasForMetrics takes the largest proposal), and no pair of values gives the
+/// status's 6, which the sync that gave up kept.
+#[test]
+fn two_failed_metrics_in_describe_text_are_each_searched_and_said() {
+    let v = json(&["--hpa", "fixtures/paste/describe-two-external-unknown.txt"]);
+    assert_eq!(v["desiredReplicas"], 8);
+    let all = codes(&v);
+    let at = all.iter().position(|c| c == "FailedMetricValues");
+    assert_eq!(at, Some(1), "after the failure itself: {all:?}");
+    assert_eq!(all[2..4], ["FailedMetricValue", "FailedMetricValue"]);
+    let joint = v["diagnostics"][1]["message"].as_str().unwrap();
+    for part in [
+        "2 metrics have no value (queue_depth, consumer_lag)",
+        "the largest of the counts each gives with the others at 0",
+        "no values give status.desiredReplicas 6",
+    ] {
+        assert!(joint.contains(part), "{part}: {joint}");
+    }
+    let lag = v["diagnostics"][3]["message"].as_str().unwrap();
+    for part in [
+        "External metric consumer_lag has no value (FailedGetExternalMetric)",
+        // AverageValue 10 a replica from 6: ceil(v / 10) past cpu's 8 from 80.001.
+        "0–80 gives 8, 80.001–90 gives 9",
+        "with queue_depth at 0 (the lowest proposal)",
+    ] {
+        assert!(lag.contains(part), "{part}: {lag}");
+    }
+    let others: Vec<i64> = (v["otherOutcomes"].as_array().unwrap().iter())
+        .map(|o| o["replicas"].as_i64().unwrap())
+        .collect();
+    assert_eq!(others, [9, 10, 11, 12], "{:#}", v["otherOutcomes"]);
+    assert_eq!(
+        v["otherOutcomes"][0]["when"],
+        "if queue_depth comes back at 133.334–150 and consumer_lag at a value giving no more"
+    );
+}
+
 /// Issue 36, item 1: `<unknown>` TARGETS cells in `kubectl get hpa` rows, as the API servers of
 /// kubectl 1.27–1.29 (no resource name) and 1.30–1.33 print them, read as metrics the
 /// controller could not get: exit 0 with the count the valid metric gives, never a usage error.

@@ -1,16 +1,17 @@
 //! The cost of issue 36's forward inference: one `evaluate` of an answer from the status alone
 //! whose count needs hidden pods (the (unready, missing) pairs searched), and of a describe
 //! text's rescale event (every recommendation run through that sync), of a failed metric's
-//! value (`calc::failed_value`: a grid, then halving), against the same sync without them; and of
-//! a KEDA ScaledObject whose trigger value is inferred from its status (with `HPAActive=False`
-//! the HPA's sync runs per candidate too), and whose threshold fix, or scalingModifiers target
-//! fix, is checked forward. `cargo run --release -p hpacalc-engine --example infer_cost`; the numbers are
-//! in docs/performance.md.
+//! value (`calc::failed_value`: a grid, then halving; two of them, each searched with the other
+//! at 0), against the same sync without them; and of a KEDA ScaledObject whose trigger value is
+//! inferred from its status (with `HPAActive=False` the HPA's sync runs per candidate too), and
+//! whose threshold fix, or scalingModifiers target fix, is checked forward.
+//! `cargo run --release -p hpacalc-engine --example infer_cost`; the numbers are in
+//! docs/performance.md.
 
 use std::time::Instant;
 
 use hpacalc_engine::calc::evaluate;
-use hpacalc_engine::calc::failed_value::failed_metric_value;
+use hpacalc_engine::calc::failed_value::{failed_metric_value, failed_metric_values};
 use hpacalc_engine::calc::testing::{
     KAFKA_METRIC, cpu_utilization, external, kafka_scaled_object, scenario,
 };
@@ -152,6 +153,14 @@ fn failed_external(n: usize, max: i32, status: bool) -> Scenario {
     s
 }
 
+/// `failed_external` with a second External metric (AverageValue 10 a replica) failed beside
+/// the first: each searched with the other at 0.
+fn two_failed(n: usize, max: i32, status: bool) -> Scenario {
+    let mut s = failed_external(n, max, status);
+    s.hpa.metrics.push(external("lag", None, Some(10_000)));
+    s
+}
+
 /// The median of `runs` evaluations, in microseconds.
 fn median_micros(s: &Scenario, runs: usize) -> f64 {
     let mut times: Vec<f64> = (0..runs)
@@ -195,6 +204,18 @@ fn main() {
         println!(
             "a failed External metric's value, {n} pods, maxReplicas {max} ({tried} values \
              tried)\t{:.0}\t{:.0}",
+            median_micros(&plain, runs),
+            median_micros(&searched, runs)
+        );
+    }
+    for (n, max) in [(4, 10), (50, 1000)] {
+        let runs = if max > 100 { 5 } else { 51 };
+        let (plain, searched) = (two_failed(n, max, false), two_failed(n, max, true));
+        let tried: usize =
+            failed_metric_values(&searched).map_or(0, |all| all.each.iter().map(|f| f.tried).sum());
+        println!(
+            "two failed External metrics, {n} pods, maxReplicas {max} ({tried} values tried)\
+             \t{:.0}\t{:.0}",
             median_micros(&plain, runs),
             median_micros(&searched, runs)
         );

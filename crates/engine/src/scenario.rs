@@ -253,6 +253,9 @@ pub struct Placement {
     pub windows: bool,
     /// The first container not running: its name and the reason kubectl shows.
     pub not_running: Option<(String, String)>,
+    /// The controller owner when it is not the HPA's target (`ReplicaSet/worker-5f6d8b`): a pod
+    /// of another workload that the target's selector matches.
+    pub foreign_owner: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1050,6 +1050,7 @@ impl Rules<'_> {
             )
             .field(format!("{place}.metadata.name")));
         }
+        let mut foreign_owner = None;
         if (self.scope.selector.is_none() || self.scope.selector_is_targets)
             && let Some((kind, owner)) = controller_owner(meta.owner_references.as_deref())
             && !owned_by_target(kind, owner, self.target)
@@ -1057,8 +1058,9 @@ impl Rules<'_> {
             batch
                 .foreign_owned
                 .push(|| format!("{name} ({kind}/{owner})"));
+            foreign_owner = Some(format!("{kind}/{owner}"));
         }
-        let pod = to_pod(
+        let mut pod = to_pod(
             file,
             place,
             name.to_string(),
@@ -1066,6 +1068,7 @@ impl Rules<'_> {
             item.spec.unwrap_or_default(),
             item.status.unwrap_or_default(),
         )?;
+        pod.placement.foreign_owner = foreign_owner;
         batch.seen.insert(name);
         let times = pod
             .start_time
@@ -1188,6 +1191,7 @@ fn to_pod(
             .and_then(|s| s.get("kubernetes.io/os"))
             .is_some_and(|os| os == "windows"),
         not_running: not_running(status.container_statuses.unwrap_or_default()),
+        foreign_owner: None,
     };
     Ok(Pod {
         name,
@@ -1436,6 +1440,18 @@ mod tests {
             overlap
                 .message
                 .contains("worker-1 (ReplicaSet/worker-5f6d)")
+        );
+        // Each pod says its foreign owner, for the fix that names the pod (calc::request_fix).
+        let owners: Vec<_> = (captured.pods.iter())
+            .map(|p| p.placement.foreign_owner.as_deref())
+            .collect();
+        assert_eq!(
+            owners,
+            [
+                None,
+                Some("ReplicaSet/worker-5f6d"),
+                Some("ReplicaSet/web-api-66f")
+            ]
         );
         assert!(
             parse_json(&text, Some("app=x"))

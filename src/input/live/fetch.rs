@@ -1149,23 +1149,79 @@ async fn pods_custom_metrics(
     specs: &[MetricSpec],
 ) -> Result<Vec<MetricAnswer>, LiveError> {
     let mut out = Vec::new();
-    for spec in specs {
-        let MetricSpec::Pods { metric, .. } = spec else {
+    let pods: Vec<&MetricIdentifier> = (specs.iter())
+        .filter_map(|s| match s {
+            MetricSpec::Pods { metric, .. } => Some(metric),
+            _ => None,
+        })
+        .collect();
+    let mut asked: Vec<(&str, Option<String>)> = Vec::new();
+    for metric in pods.iter().copied() {
+        let ms = metric_selector(metric);
+        // Entries asking the same question read the same answer: asked once (the reader gives
+        // every entry of that name and selector its values).
+        if asked.contains(&(metric.name.as_str(), ms.clone())) {
             continue;
-        };
+        }
+        asked.push((metric.name.as_str(), ms.clone()));
         let mut tail = format!(
             "{}/pods/*/{}?labelSelector={}",
             enc(namespace),
             enc(&metric.name),
             enc(selector)
         );
-        if let Some(ms) = metric_selector(metric) {
-            tail.push_str(&format!("&metricLabelSelector={}", enc(&ms)));
+        if let Some(ms) = &ms {
+            tail.push_str(&format!("&metricLabelSelector={}", enc(ms)));
         }
         let what = format!("custom metrics API (Pods metric {})", metric.name);
-        out.push(custom_get(api, namespace, &tail, what, ("pods", "*")).await?);
+        let answer = custom_get(api, namespace, &tail, what, ("pods", "*")).await?;
+        // Another entry of this name with another selector: each answer says which selector it
+        // answers, so each entry keeps its own values.
+        let shared = (pods.iter()).any(|m| m.name == metric.name && m.selector != metric.selector);
+        out.push(if shared {
+            stamped(answer, metric)
+        } else {
+            answer
+        });
     }
     Ok(out)
+}
+
+// Port of customMetricsClient.GetRawMetric (metrics/client.go): the controller asks once per
+// entry with that entry's metric selector, so the answer is that selector's.
+/// The answer with each item that does not say its metric selector given the one it was asked
+/// with (`metric.selector.matchLabels`, as a v1beta2 adapter echoes it), for the reader of
+/// `--custom-metrics`, which gives an item to the entries of its name and selector.
+fn stamped(answer: MetricAnswer, metric: &MetricIdentifier) -> MetricAnswer {
+    let MetricAnswer::Items(items) = answer else {
+        return answer;
+    };
+    let labels = metric.selector.clone().unwrap_or_default();
+    let items = (items.into_iter())
+        .map(|item| {
+            let Ok(mut value) = serde_json::from_str::<serde_json::Value>(item.get()) else {
+                return item;
+            };
+            let says = |v: &serde_json::Value| !v.is_null();
+            let top = value.get("selector").is_some_and(says);
+            let inner = (value.get("metric").and_then(|m| m.get("selector"))).is_some_and(says);
+            if top || inner {
+                return item;
+            }
+            let Some(object) = value.as_object_mut() else {
+                return item;
+            };
+            let id = (object.entry("metric")).or_insert_with(|| serde_json::json!({}));
+            if let Some(id) = id.as_object_mut() {
+                id.insert(
+                    "selector".to_string(),
+                    serde_json::json!({ "matchLabels": labels }),
+                );
+            }
+            serde_json::value::to_raw_value(&value).unwrap_or(item)
+        })
+        .collect();
+    MetricAnswer::Items(items)
 }
 
 // Port of customMetricsClient.GetObjectMetric (metrics/client.go): the RESTMapper names the
@@ -1316,6 +1372,36 @@ mod tests {
         assert_eq!(
             text,
             "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[{\"a\":1},{\"b\":2}]}\n"
+        );
+    }
+
+    #[test]
+    fn an_answer_without_its_selector_is_given_the_one_it_was_asked_with() {
+        let metric = MetricIdentifier {
+            name: "rps".into(),
+            selector: Some(
+                [("path".to_string(), "/b".to_string())]
+                    .into_iter()
+                    .collect(),
+            ),
+        };
+        let item = |text: &str| -> Box<RawValue> { serde_json::from_str(text).unwrap() };
+        let answer = MetricAnswer::Items(vec![
+            item(r#"{"metricName":"rps","value":"10","selector":null}"#),
+            item(
+                r#"{"metric":{"name":"rps","selector":{"matchLabels":{"path":"/a"}}},"value":"5"}"#,
+            ),
+        ]);
+        let MetricAnswer::Items(items) = stamped(answer, &metric) else {
+            panic!("items stay items");
+        };
+        let first: serde_json::Value = serde_json::from_str(items[0].get()).unwrap();
+        assert_eq!(first["metric"]["selector"]["matchLabels"]["path"], "/b");
+        assert_eq!(first["value"], "10");
+        // An item that says its selector keeps it.
+        assert_eq!(
+            items[1].get(),
+            r#"{"metric":{"name":"rps","selector":{"matchLabels":{"path":"/a"}}},"value":"5"}"#
         );
     }
 

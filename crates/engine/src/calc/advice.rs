@@ -3,7 +3,8 @@
 //! `--max`, `--min` and tolerance flags (`crate::what_if`), the sync is run again with the
 //! controller's own `reconcile`, and the fix says what it would do ("raise maxReplicas to 14 →
 //! 14 replicas at about 79 %"). A fix that does not move the count the way it says is not
-//! offered: the fix names the lever that does (the target, the node group's max).
+//! offered: the fix names the lever that does (the target, the node group's max). A missing
+//! request's fix is checked the same way, through `--set-request`'s path (`calc::request_fix`).
 
 use crate::calc::metrics::readable;
 use crate::calc::nodes;
@@ -35,6 +36,16 @@ pub fn check(s: &Scenario, sync: &Sync<'_>, report: &mut Report) {
 }
 
 fn check_fixes(s: &Scenario, sync: &Sync<'_>, report: &Report, out: &mut [Diagnostic]) {
+    // A missing request: the request is set through `--set-request`'s path and run (the sync
+    // may have given up, with no normalization).
+    for d in out.iter_mut() {
+        if d.code == "MissingRequest" && d.fix.starts_with("set resources.requests.") {
+            let index = crate::calc::request_fix::generic(report, &d.message);
+            if let Some(fix) = index.and_then(|i| crate::calc::request_fix::fix(s, sync, i)) {
+                d.fix = fix;
+            }
+        }
+    }
     let Some(n) = &sync.normalization else { return };
     // A checked fix depends on the sync, not on the line: each is run once, however many lines
     // share it (an HPA of 20,000 metrics has as many WithinTolerance lines).

@@ -253,12 +253,16 @@ pub fn failure_diagnostic(c: &Condition, held: &Report, without: &Report) -> Dia
             c.message,
             held.current_replicas
         ),
-        fix_for_failure(&c.reason),
+        fix_for_failure(c),
     )
 }
 
-fn fix_for_failure(reason: &str) -> &'static str {
-    match reason {
+fn fix_for_failure(c: &Condition) -> String {
+    // A request the condition names as missing: the request, not the metrics pipeline.
+    if let Some(fix) = crate::calc::request_fix::from_condition(&c.message) {
+        return fix;
+    }
+    match c.reason.as_str() {
         "FailedGetScale" => {
             "check that the target exists and serves the scale subresource, and the \
              controller's RBAC (system:controller:horizontal-pod-autoscaler) for it"
@@ -272,6 +276,7 @@ fn fix_for_failure(reason: &str) -> &'static str {
              adapter's logs; pass the pods and metrics to compute from them instead"
         }
     }
+    .to_string()
 }
 
 fn scaling_active_false(s: &Scenario) -> Option<&Condition> {

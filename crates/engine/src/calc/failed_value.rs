@@ -10,6 +10,13 @@
 //! whose two ends give one count is taken to give it throughout (the count only rises with the
 //! value: `computeReplicasForMetrics` takes the largest proposal, and each proposal rises with
 //! its value). About 33 + 20 × (counts found) syncs.
+//!
+//! Several failed metrics are searched one at a time, each with the others at 0, the value that
+//! gives their lowest proposal; the count for any combination of values is the largest of the
+//! counts each gives so (`computeReplicasForMetrics` takes the largest proposal, and every later
+//! step, the stabilization windows, the rate limits and the min/max clamps, only keeps or clamps
+//! it, never turning a larger recommendation into a smaller count). That is k searches, not a
+//! search over every combination: about k × (33 + 20 × counts) syncs.
 
 use std::collections::BTreeMap;
 
@@ -53,6 +60,16 @@ pub struct FailedValue {
     pub runs: Vec<ValueRun>,
     /// Candidate values the sync ran on.
     pub tried: usize,
+    /// The other failed metrics, held at 0 (their lowest proposal) while this one was searched.
+    pub others: Vec<String>,
+}
+
+/// Every failed metric's search, in `spec.metrics` order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedValues {
+    pub each: Vec<FailedValue>,
+    /// `status.desiredReplicas`.
+    pub status_desired: i32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,35 +111,70 @@ impl FailedValue {
 /// `None` when no metric failed so, when `status.desiredReplicas` is unknown, or when a value
 /// does not make it valid (a missing request fails it whatever the usage).
 pub fn failed_metric_value(s: &Scenario) -> Option<FailedValue> {
+    failed_metric_values(s)?.each.into_iter().next()
+}
+
+/// Every metric of the sync on `s` that failed for want of a value, each searched forward with
+/// the others at 0 (module doc); `None` as for [`failed_metric_value`].
+pub fn failed_metric_values(s: &Scenario) -> Option<FailedValues> {
     let status_desired = s.observed_status.as_ref()?.desired_replicas?;
     if s.metrics.selector_error.is_some() || s.scale_error.is_some() {
         return None;
     }
-    let (index, reason) = failed_metric(s)?;
-    let spec = s.hpa.metrics.get(index)?;
-    let (target, unit) = target_of(spec)?;
-    let top = target.saturating_mul(i64::from(s.hpa.max_replicas).clamp(1, LARGEST_MAX) + 1);
-    let (counts, changes) = search(s, index, spec, top)?;
-    Some(FailedValue {
-        index,
-        kind: spec.type_name(),
-        name: spec.metric_name().to_string(),
-        reason,
-        unit,
-        from: s.current_replicas,
+    let failed = failed_metrics(s);
+    let mut each = Vec::with_capacity(failed.len());
+    for &(index, reason, target, ref unit) in &failed {
+        let spec = s.hpa.metrics.get(index)?;
+        // The others at their lowest proposal: the base this metric's values are put on.
+        let mut base = s.clone();
+        let mut others = Vec::new();
+        for &(other, ..) in failed.iter().filter(|f| f.0 != index) {
+            let other_spec = s.hpa.metrics.get(other)?;
+            let mut next = base.clone();
+            with_value(&base, &mut next, other, other_spec, 0);
+            base = next;
+            others.push(other_spec.metric_name().to_string());
+        }
+        let top = target.saturating_mul(i64::from(s.hpa.max_replicas).clamp(1, LARGEST_MAX) + 1);
+        let Some((counts, changes)) = search(&base, index, spec, top) else {
+            continue;
+        };
+        each.push(FailedValue {
+            index,
+            kind: spec.type_name(),
+            name: spec.metric_name().to_string(),
+            reason,
+            unit: unit.clone(),
+            from: s.current_replicas,
+            status_desired,
+            runs: runs_of(&counts, &changes)?,
+            tried: counts.len(),
+            others,
+        });
+    }
+    (!each.is_empty()).then_some(FailedValues {
+        each,
         status_desired,
-        runs: runs_of(&counts, &changes)?,
-        tried: counts.len(),
     })
 }
 
-/// The first metric the sync on `s` fails for want of a value, and the reason it sets.
-fn failed_metric(s: &Scenario) -> Option<(usize, &'static str)> {
+/// The metrics the sync on `s` fails for want of a value and that a value makes valid (a
+/// missing request fails a utilization whatever the usage), with the reason each sets, its
+/// target and unit.
+fn failed_metrics(s: &Scenario) -> Vec<(usize, &'static str, i64, Unit)> {
     let sync = sync_of(s);
-    (sync.outcomes.iter().enumerate()).find_map(|(i, o)| {
-        let failure = o.result.as_ref().err()?;
-        without_value(s, i).then_some((i, failure.reason))
-    })
+    let mut trial = s.clone();
+    (sync.outcomes.iter().enumerate())
+        .filter_map(|(i, o)| {
+            let failure = o.result.as_ref().err()?;
+            let spec = s.hpa.metrics.get(i)?;
+            let (target, unit) = target_of(spec)?;
+            without_value(s, i).then_some(())?;
+            with_value(s, &mut trial, i, spec, 0);
+            let valid = (sync_of(&trial).outcomes.get(i)).is_some_and(|o| o.result.is_ok());
+            valid.then_some((i, failure.reason, target, unit))
+        })
+        .collect()
 }
 
 /// The count the sync gives for each value tried, and the first value of each change: a grid
@@ -264,6 +316,11 @@ fn with_value(s: &Scenario, trial: &mut Scenario, index: usize, spec: &MetricSpe
                         .collect(),
                 })
                 .collect();
+            // Another failed Resource metric already answered (held at its lowest): its usage
+            // stays beside this one's.
+            if !s.metrics.resource.is_empty() {
+                keep_other_usage(&s.metrics.resource, &mut values.resource, resource);
+            }
         }
         MetricSpec::Pods { .. } => {
             values.custom_api_error = None;
@@ -288,17 +345,43 @@ fn with_value(s: &Scenario, trial: &mut Scenario, index: usize, spec: &MetricSpe
     }
 }
 
+/// `samples` with every usage of `old` but `resource`'s kept: the pod's sample answers each
+/// resource the metrics put there. The samples were built from one pod list, in one order.
+fn keep_other_usage(old: &[PodMetrics], samples: &mut [PodMetrics], resource: &str) {
+    for (pod, before) in samples.iter_mut().zip(old) {
+        if pod.pod != before.pod {
+            continue;
+        }
+        for c in &before.containers {
+            let others = (c.usage.0.iter()).filter(|(r, _)| r != resource).cloned();
+            match pod.containers.iter_mut().find(|n| n.name == c.name) {
+                Some(n) => n.usage.0.extend(others),
+                None => pod.containers.push(ContainerMetrics {
+                    name: c.name.clone(),
+                    usage: Resources(others.collect()),
+                }),
+            }
+        }
+    }
+}
+
 /// What a value of the failed metric would make the sync give, said after the failure: each
 /// stretch of values and its count, and which give `status.desiredReplicas`. A sync that gives
 /// up on its metrics writes the count it found, not a new one
 /// (`setCurrentReplicasAndMetricsInStatus` keeps `hpa.Status.DesiredReplicas`): then no value
-/// may reproduce it, and that is said.
+/// may reproduce it, and that is said. Beside other failed metrics, the values are said with
+/// those at their lowest, and the status's count is [`joint_diagnostic`]'s.
 pub fn diagnostic(f: &FailedValue) -> Diagnostic {
     let runs: Vec<String> = (f.runs.iter())
         .map(|r| format!("{} gives {}", f.range(r), r.replicas))
         .collect();
     let reproducing: Vec<String> = f.reproducing().iter().map(|r| f.range(r)).collect();
-    let status = if reproducing.is_empty() {
+    let status = if !f.others.is_empty() {
+        format!(
+            "with {} at 0 (the lowest proposal), so each is the least the sync gives at that value",
+            f.others.join(" and ")
+        )
+    } else if reproducing.is_empty() {
         format!(
             "no value gives status.desiredReplicas {} (a sync that gives up keeps the \
              desiredReplicas an earlier sync wrote)",
@@ -347,20 +430,89 @@ fn settle(f: &FailedValue) -> String {
     }
 }
 
-/// The failed metric's search in the report: its diagnostic after the failure's, and each count
+/// The values of one failed metric whose count is at most `n`, as one stretch from 0 (the counts
+/// rise with the value); `None` when even 0 gives more.
+fn at_most(f: &FailedValue, n: i32) -> Option<ValueRun> {
+    let last = f.runs.iter().take_while(|r| r.replicas <= n).last()?;
+    Some(ValueRun {
+        low: 0,
+        high: last.high,
+        replicas: n,
+    })
+}
+
+// Port of computeReplicasForMetrics (horizontal.go): the largest valid proposal wins, so with
+// every failed metric back the count is the largest of the counts each gives alone.
+/// Several failed metrics together: the count is the largest of what each gives with the others
+/// at their lowest, so `status.desiredReplicas` needs every one at a value giving at most it, and
+/// one giving exactly it.
+pub fn joint_diagnostic(all: &FailedValues) -> Diagnostic {
+    let n = all.status_desired;
+    let names: Vec<&str> = all.each.iter().map(|f| f.name.as_str()).collect();
+    let tried: usize = all.each.iter().map(|f| f.tried).sum();
+    let bounds: Option<Vec<String>> = (all.each.iter())
+        .map(|f| at_most(f, n).map(|r| format!("{} {}", f.name, f.range(&r))))
+        .collect();
+    let exact: Vec<String> = (all.each.iter())
+        .flat_map(|f| {
+            (f.reproducing().into_iter()).map(move |r| format!("{} {}", f.name, f.range(&r)))
+        })
+        .collect();
+    let status = match bounds {
+        Some(bounds) if !exact.is_empty() => format!(
+            "status.desiredReplicas {n} needs each at a value giving at most {n} ({}) and one \
+             giving {n} ({})",
+            bounds.join(", "),
+            exact.join(" or ")
+        ),
+        _ => format!(
+            "no values give status.desiredReplicas {n} (a sync that gives up keeps the \
+             desiredReplicas an earlier sync wrote)"
+        ),
+    };
+    Diagnostic::new(
+        "FailedMetricValues",
+        Severity::Info,
+        format!(
+            "{} metrics have no value ({}): the count with all of them back is the largest of \
+             the counts each gives with the others at 0, since the controller takes the largest \
+             proposal and its limits only keep or clamp it ({tried} values tried in all, one search per \
+             metric); {status}",
+            all.each.len(),
+            names.join(", ")
+        ),
+        "pass the values the metrics API answers now to compute from them".to_string(),
+    )
+}
+
+/// The failed metrics' search in the report: its diagnostics after the failure's, and each count
 /// a value gives that the report does not already name among its outcomes.
-pub fn attach(f: &FailedValue, report: &mut Report) {
-    let at = usize::from(!report.diagnostics.is_empty());
-    report.diagnostics.insert(at, diagnostic(f));
-    for r in &f.runs {
-        let known = r.replicas == report.desired_replicas
-            || (report.other_outcomes.iter()).any(|o| o.replicas == r.replicas);
-        if !known {
-            report.other_outcomes.push(Outcome {
-                replicas: r.replicas,
-                when: format!("if {} comes back at {}", f.name, f.range(r)),
-                settle: format!("pass {}", settle(f)),
-            });
+pub fn attach(all: &FailedValues, report: &mut Report) {
+    let mut at = usize::from(!report.diagnostics.is_empty());
+    if all.each.len() > 1 {
+        report.diagnostics.insert(at, joint_diagnostic(all));
+        at += 1;
+    }
+    for f in &all.each {
+        report.diagnostics.insert(at, diagnostic(f));
+        at += 1;
+    }
+    for f in &all.each {
+        let rest = if f.others.is_empty() {
+            String::new()
+        } else {
+            format!(" and {} at a value giving no more", f.others.join(" and "))
+        };
+        for r in &f.runs {
+            let known = r.replicas == report.desired_replicas
+                || (report.other_outcomes.iter()).any(|o| o.replicas == r.replicas);
+            if !known {
+                report.other_outcomes.push(Outcome {
+                    replicas: r.replicas,
+                    when: format!("if {} comes back at {}{rest}", f.name, f.range(r)),
+                    settle: format!("pass {}", settle(f)),
+                });
+            }
         }
     }
 }
@@ -493,5 +645,189 @@ mod tests {
         let mut s = failed_external(4, 250, 4);
         s.observed_status = None;
         assert!(failed_metric_value(&s).is_none());
+    }
+
+    /// `failed_external` with a second External metric `lag`, AverageValue 10 a replica, that
+    /// failed too.
+    fn two_failed(n: usize, usage: i64, desired: i32) -> Scenario {
+        let mut s = failed_external(n, usage, desired);
+        s.hpa.metrics.push(external("lag", None, Some(10_000)));
+        s
+    }
+
+    /// The count a search says for value `v`.
+    fn count_at(f: &FailedValue, v: i64) -> i32 {
+        let run = (f.runs.iter()).find(|r| r.low <= v && r.high.is_none_or(|h| v <= h));
+        run.unwrap().replicas
+    }
+
+    #[test]
+    fn two_failed_metrics_are_each_searched_with_the_other_at_its_lowest() {
+        // 4 pods at 75 % of 50 %: cpu proposes 6. queue (Value 100) proposes ceil(4 × q / 100),
+        // lag (AverageValue 10) ceil(l / 10); with the other at 0 each gives max(6, its own).
+        let s = two_failed(4, 750, 6);
+        let all = failed_metric_values(&s).unwrap();
+        let names: Vec<&str> = all.each.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["queue", "lag"]);
+        let (queue, lag) = (&all.each[0], &all.each[1]);
+        assert_eq!(
+            (queue.others.clone(), lag.others.clone()),
+            (vec!["lag".to_string()], vec!["queue".to_string()])
+        );
+        assert_eq!(
+            (queue.runs[0].high, queue.runs[0].replicas),
+            (Some(150_000), 6)
+        );
+        // l up to 66 gives ceil(6.6) = 7 above cpu's 6 only from 60.001.
+        assert_eq!((lag.runs[0].high, lag.runs[0].replicas), (Some(60_000), 6));
+        assert_eq!((lag.runs[1].low, lag.runs[1].replicas), (60_001, 7));
+        // The legacy limit, max(2 × 4, 4): 8 for either.
+        assert_eq!(queue.runs.last().unwrap().replicas, 8);
+        assert_eq!(lag.runs.last().unwrap().replicas, 8);
+    }
+
+    #[test]
+    fn two_failed_metrics_give_the_largest_of_their_counts_checked_forward_on_every_pair() {
+        // The shortcut, run forward: both values put back at once, on every pair of each
+        // search's stretch ends, the sync gives the larger of the two counts.
+        for (usage, desired) in [(750, 6), (250, 4)] {
+            let s = two_failed(4, usage, desired);
+            let all = failed_metric_values(&s).unwrap();
+            let (queue, lag) = (&all.each[0], &all.each[1]);
+            let ends = |f: &FailedValue| -> Vec<i64> {
+                (f.runs.iter())
+                    .flat_map(|r| [Some(r.low), r.high])
+                    .flatten()
+                    .collect()
+            };
+            let mut trial = s.clone();
+            let mut both = s.clone();
+            for q in ends(queue) {
+                with_value(&s, &mut trial, 1, &s.hpa.metrics[1], q);
+                for l in ends(lag) {
+                    with_value(&trial, &mut both, 2, &s.hpa.metrics[2], l);
+                    let joint = sync_of(&both).desired_replicas;
+                    assert_eq!(joint, count_at(queue, q).max(count_at(lag, l)), "{q} {l}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_status_count_of_two_failed_metrics_needs_both_at_most_and_one_exactly() {
+        let s = two_failed(4, 750, 7);
+        let all = failed_metric_values(&s).unwrap();
+        let d = joint_diagnostic(&all);
+        assert_eq!(d.code, "FailedMetricValues");
+        // queue gives 7 from 150.001 to 175; lag from 60.001 to 70.
+        assert!(
+            d.message.contains(
+                "status.desiredReplicas 7 needs each at a value giving at most 7 (queue 0–175, \
+                 lag 0–70) and one giving 7 (queue 150.001–175 or lag 60.001–70)"
+            ),
+            "{}",
+            d.message
+        );
+        let report = crate::calc::evaluate(&s);
+        let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        let at = codes
+            .iter()
+            .position(|c| *c == "FailedMetricValues")
+            .unwrap();
+        assert_eq!(
+            &codes[at + 1..at + 3],
+            ["FailedMetricValue", "FailedMetricValue"]
+        );
+        assert!(
+            report.diagnostics[at + 2]
+                .message
+                .contains("with queue at 0 (the lowest proposal)")
+        );
+        let seven = report
+            .other_outcomes
+            .iter()
+            .find(|o| o.replicas == 7)
+            .unwrap();
+        assert_eq!(
+            seven.when,
+            "if queue comes back at 150.001–175 and lag at a value giving no more"
+        );
+        // No value reproduces a count below what cpu alone gives.
+        let low = failed_metric_values(&two_failed(4, 750, 5)).unwrap();
+        assert!(
+            joint_diagnostic(&low)
+                .message
+                .contains("no values give status.desiredReplicas 5")
+        );
+    }
+
+    #[test]
+    fn two_failed_resource_metrics_keep_each_others_usage_in_the_samples() {
+        // The resource metrics API answered nothing: cpu and memory both fail. Searching memory
+        // with cpu held at 0 keeps cpu's sample valid beside it.
+        let mut s = failed_external(4, 500, 4);
+        s.hpa.metrics.truncate(1);
+        s.hpa.metrics.push(MetricSpec::Resource {
+            resource: "memory".into(),
+            container: None,
+            target: crate::scenario::MetricTarget {
+                target_type: TargetType::AverageValue,
+                average_utilization: None,
+                average_value_milli: Some(100_000),
+                value_milli: None,
+            },
+        });
+        s.metrics.resource.clear();
+        let all = failed_metric_values(&s).unwrap();
+        let names: Vec<&str> = all.each.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["cpu", "memory"]);
+        // memory at m a pod proposes ceil(4 × m / 100) past the tolerance; cpu at 0 % proposes 0.
+        let memory = &all.each[1];
+        assert_eq!(memory.others, ["cpu"]);
+        assert_eq!(count_at(memory, 125_000), 5);
+    }
+
+    mod property {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(24))]
+            /// For random pods, usage, bounds and targets, with a behavior's windows and rate
+            /// limits or the legacy ones, both failed values put back at once give the larger of
+            /// the two searches' counts, on every pair of stretch ends.
+            #[test]
+            fn two_failed_metrics_give_the_larger_count_on_random_scenarios(
+                n in 1usize..7,
+                usage in 0i64..2000,
+                max_extra in 0i32..12,
+                queue_target in 1i64..300,
+                lag_target in 1i64..60,
+                behavior in any::<bool>(),
+            ) {
+                let mut s = two_failed(n, usage, 1);
+                s.hpa.max_replicas = i32::try_from(n).unwrap() + max_extra;
+                s.hpa.metrics[1] = external("queue", Some(queue_target * 1000), None);
+                s.hpa.metrics[2] = external("lag", None, Some(lag_target * 1000));
+                if behavior {
+                    s.hpa.behavior = Some(crate::scenario::Behavior::api_defaults());
+                }
+                let all = failed_metric_values(&s).unwrap();
+                prop_assert_eq!(all.each.len(), 2);
+                let (queue, lag) = (&all.each[0], &all.each[1]);
+                let ends = |f: &FailedValue| -> Vec<i64> {
+                    (f.runs.iter()).flat_map(|r| [Some(r.low), r.high]).flatten().collect()
+                };
+                let (mut one, mut both) = (s.clone(), s.clone());
+                for q in ends(queue) {
+                    with_value(&s, &mut one, 1, &s.hpa.metrics[1], q);
+                    for l in ends(lag) {
+                        with_value(&one, &mut both, 2, &s.hpa.metrics[2], l);
+                        let joint = sync_of(&both).desired_replicas;
+                        prop_assert_eq!(joint, count_at(queue, q).max(count_at(lag, l)));
+                    }
+                }
+            }
+        }
     }
 }
