@@ -143,17 +143,39 @@ fn read_capped_to(
     cap: u64,
     size_hint: u64,
 ) -> Result<Vec<u8>, InputError> {
-    // One byte past the cap is room to see that the input goes on; with the size known, the
-    // bytes go straight into one buffer of that size (no copy through a chunk).
-    let hint = usize::try_from(size_hint.min(cap)).unwrap_or(0);
-    let mut bytes = Vec::with_capacity(hint.saturating_add(1));
+    let cannot = |e: std::io::Error| InputError::new(shown, format!("cannot read: {e}"));
+    let most = usize::try_from(cap).unwrap_or(usize::MAX);
+    // With the size known, the bytes go straight into one buffer of that size.
+    let mut bytes = Vec::with_capacity(usize::try_from(size_hint.min(cap)).unwrap_or(0));
+    // One byte past the cap is room to see that the input goes on.
     let mut limited = reader.take(cap.saturating_add(1));
-    // `read_to_end` retries an interrupted read itself.
-    limited
-        .read_to_end(&mut bytes)
-        .map_err(|e| InputError::new(shown, format!("cannot read: {e}")))?;
-    if bytes.len() as u64 > cap {
-        return Err(too_large_to(shown, None, cap));
+    let mut probe = [0u8; 4096];
+    loop {
+        let spare = u64::try_from(bytes.capacity() - bytes.len()).unwrap_or(u64::MAX);
+        // `read_to_end` retries an interrupted read itself.
+        (&mut limited)
+            .take(spare)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        // Full: whether more comes is read into the probe before the buffer grows, so an input
+        // of the size foretold is never copied.
+        let read = loop {
+            match limited.read(&mut probe) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                other => break other.map_err(cannot)?,
+            }
+        };
+        let Some(more) = probe.get(..read).filter(|m| !m.is_empty()) else {
+            break;
+        };
+        if bytes.len().saturating_add(more.len()) > most {
+            return Err(too_large_to(shown, None, cap));
+        }
+        // The buffer doubles, but never past the cap: growing copies it, and the old buffer and
+        // the new one are held at once (no allocator can be relied on to move it in place).
+        let room = most - bytes.len();
+        bytes.reserve_exact(bytes.len().max(1 << 16).min(room).max(more.len()));
+        bytes.extend_from_slice(more);
     }
     Ok(bytes)
 }
@@ -245,6 +267,18 @@ mod tests {
             "{err}"
         );
         assert_eq!(read_capped_to(&b"abc"[..], "x", 3, 3).unwrap(), b"abc");
+    }
+
+    #[test]
+    fn the_buffer_never_grows_past_the_cap_nor_past_a_foretold_size() {
+        let text = vec![b'a'; 300_000];
+        let foretold = read_capped_to(&text[..], "x", 1 << 20, 300_000).unwrap();
+        assert_eq!((foretold.len(), foretold.capacity()), (300_000, 300_000));
+        let unknown = read_capped_to(&text[..], "x", 300_000, 0).unwrap();
+        assert_eq!(unknown, text);
+        assert!(unknown.capacity() <= 300_000, "{}", unknown.capacity());
+        assert!(read_capped_to(&text[..], "x", 299_999, 0).is_err());
+        assert!(read_capped_to(&text[..], "x", 299_999, 300_000).is_err());
     }
 
     #[cfg(unix)]
