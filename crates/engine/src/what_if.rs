@@ -147,7 +147,10 @@ pub fn apply_to_pods(pods: &mut [Pod], changes: &[Change]) -> Result<(), Refused
 /// Every change on one sync's scenario: the spec's, the pods' and the controller's tolerance.
 pub fn apply(s: &mut Scenario, changes: &[Change]) -> Result<(), Refused> {
     apply_to_spec(&mut s.hpa, changes)?;
-    apply_to_pods(&mut s.pods, changes)?;
+    // Only a request changes the pods: the others keep them shared with the scenario copied.
+    if (changes.iter()).any(|c| matches!(c, Change::Request { .. })) {
+        apply_to_pods(&mut s.pods, changes)?;
+    }
     for change in changes {
         if let Change::Tolerance(t) = *change {
             if !(t.is_finite() && t >= 0.0) {
