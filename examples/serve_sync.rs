@@ -2,7 +2,8 @@
 //! objects held as the watches hold them (`Watched::holding`), then, three times, what a sync
 //! does: the dump taken from them, the PodMetrics read (as `at_sync` reads the API's answer) and
 //! every HPA evaluated by the audit's path with the controller's memory kept. Prints the CPU time
-//! and wall time of each sync and the process's resident memory against the watched JSON's size.
+//! and wall time of each sync, the interned strings left once its dump is gone, and the process's
+//! resident memory against the watched JSON's size.
 //!
 //!     cargo run --release --example generate_cluster -- 150000 3000 5000 target/bench/cluster-150000
 //!     cargo run --release --example serve_sync -- target/bench/cluster-150000
@@ -78,8 +79,8 @@ fn main() -> anyhow::Result<()> {
         ..ControllerFlags::default()
     })?);
     let memories = Memories::default();
-    println!("| sync | HPAs | CPU | wall | of it: copy | metrics | evaluation |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| sync | HPAs | CPU | wall | of it: copy | metrics | evaluation | strings kept |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for sync in 1..=3 {
         let (cpu, wall) = (cpu_seconds(), Instant::now());
         let mut dump = watched.dump();
@@ -105,10 +106,10 @@ fn main() -> anyhow::Result<()> {
         let audit = audit_dump(&dump, &common, &fleet, Some(&memories), &Stop::default())?;
         // As `serve` does once a sync's dump is gone.
         drop(dump);
-        hpacalc::input::cluster::json::Sym::forget_unused();
+        let interned = hpacalc::input::cluster::json::Sym::forget_unused();
         let total = wall.elapsed().as_secs_f64();
         println!(
-            "| {sync} | {} | {:.2} s | {:.2} s | {copied:.2} s | {:.2} s | {:.2} s |",
+            "| {sync} | {} | {:.2} s | {:.2} s | {copied:.2} s | {:.2} s | {:.2} s | {interned} |",
             audit.hpas.len(),
             cpu_seconds() - cpu,
             total,
