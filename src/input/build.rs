@@ -314,14 +314,7 @@ pub fn build_parsed(inputs: Inputs, hpa_parsed: Option<LoadedHpa>) -> Result<Sce
         sync.fill(&mut samples, &mut said, &loaded);
     }
 
-    let keda = keda_step(
-        &loaded,
-        &settings,
-        &observed.files,
-        now,
-        &samples,
-        &mut said,
-    )?;
+    let keda = keda_step(&loaded, &settings, &observed.files, now, &mut said)?;
     let sources = sources::collect(
         &loaded.source,
         observed_status.is_some(),
@@ -597,7 +590,6 @@ fn keda_step(
     settings: &Settings,
     files: &values::FromFiles,
     now: crate::time::Timestamp,
-    samples: &samples::Samples,
     said: &mut Said,
 ) -> Result<Option<crate::scenario::keda::KedaInput>> {
     let Some(translated) = &loaded.keda else {
@@ -612,13 +604,7 @@ fn keda_step(
             Some((name, values.clone()))
         })
         .collect();
-    let (input, notes) = keda::from_settings(
-        translated,
-        settings,
-        &by_name,
-        now,
-        !samples.pods.is_empty(),
-    )?;
+    let (input, notes) = keda::from_settings(translated, settings, &by_name, now)?;
     said.notes.extend(notes);
     Ok(Some(input))
 }
@@ -664,6 +650,15 @@ impl Counts {
         if unread {
             return Ok(Counts::unread(loaded));
         }
+        let unknown = settings.current_replicas.is_none()
+            && target.and_then(|t| t.spec_replicas).is_none()
+            && loaded.status.current_replicas.is_none()
+            && pods.is_none();
+        if unknown
+            && let Some(counts) = (loaded.keda.as_ref()).and_then(|t| keda_start(&t.keda.input))
+        {
+            return Ok(counts);
+        }
         let current = required::current_replicas(&required::CurrentInputs {
             flag: settings.current_replicas,
             target,
@@ -698,6 +693,45 @@ impl Counts {
             warnings,
         })
     }
+}
+
+/// A ScaledObject's current count when no input gives it: where its status says KEDA holds the
+/// target (`calc::keda::status::start`, which `simulate` starts from too), else, when the status
+/// leaves it to the HPA (`Active=True`), the HPA's minimum, assumed and said (the engine then
+/// lists the answers at every other count: `calc::keda::current`). No status: `None` (the count
+/// is asked for).
+fn keda_start(k: &crate::scenario::keda::KedaInput) -> Option<Counts> {
+    let (current, source, note) = match crate::calc::keda::status::start(k) {
+        Some((n, why)) => (n, Source::Status, why),
+        None => {
+            let status = k.status.as_ref()?;
+            // Port of scaleToZeroOrIdle (scale_scaledobjects.go): an inactive ScaledObject past
+            // its cooldown has the target at idleReplicaCount, else minReplicaCount (0).
+            let n = match status.is("Active") {
+                Some(false) => (k.idle_replica_count).or(k.min_replica_count).unwrap_or(0),
+                _ => k.min_replica_count.unwrap_or(0).max(1),
+            };
+            let active = (status.condition("Active"))
+                .map_or("no Active condition".to_string(), |c| {
+                    format!("Active={} ({})", c.status, c.reason)
+                });
+            (
+                n,
+                Source::Default,
+                format!(
+                    "KEDA: no --current-replicas, --target or pods, and the ScaledObject's status \
+                     ({active}) does not give the target's count: {n} assumed"
+                ),
+            )
+        }
+    };
+    Some(Counts {
+        current,
+        source,
+        status: current,
+        notes: vec![format!("{note}.")],
+        warnings: Vec::new(),
+    })
 }
 
 /// Whether, without pods, the status alone answers: a pasted form (it carries nothing else), or

@@ -44,8 +44,9 @@ pub struct Stepping {
 pub const PASTED_TEXTS: [&str; 4] = ["hpa", "load", "actual", "nodepool"];
 
 /// The paste form's settings, each `simulate`'s flag of the same name: (id, label).
-pub const PASTED_SETTINGS: [(&str, &str); 15] = [
+pub const PASTED_SETTINGS: [(&str, &str); 16] = [
     ("replicas", "replicas at the start"),
+    ("now", "captured at (RFC 3339)"),
     ("pod-request", "pod request (cpu=500m)"),
     ("daemonset-requests", "DaemonSet requests (cpu=100m)"),
     ("pod-limit", "pod limit"),
@@ -335,6 +336,7 @@ fn pasted_inputs(pairs: &[(String, String)], duration: Option<String>) -> Result
             "existing-nodes" => settings.existing_nodes = Some(whole(id, value)?),
             "node-group-max" => settings.node_group_max = Some(whole(id, value)?),
             "min-ready-seconds" => settings.min_ready_seconds = Some(whole(id, value)?),
+            "now" => settings.now = owned,
             "pod-request" => settings.pod_request = owned,
             "daemonset-requests" => settings.daemonset_requests = vec![value.trim().to_string()],
             "pod-limit" => settings.pod_limit = owned,
@@ -453,6 +455,51 @@ mod tests {
                 .unwrap()
                 .contains("replicas=3&usage=90")
         );
+    }
+
+    /// `now` is `simulate --now`: the paste's capture time, which a ScaledObject's status is read
+    /// against (where KEDA holds the target at the start); a bad one is refused naming the flag.
+    #[test]
+    fn a_pasted_now_is_simulates_now_flag() {
+        let so = std::fs::read_to_string("fixtures/keda/status-cooldown.yaml").unwrap();
+        let load = std::fs::read_to_string("fixtures/load/keda-status-cooldown.csv").unwrap();
+        let pairs = |now: &str| {
+            vec![
+                ("hpa".to_string(), so.clone()),
+                ("load".to_string(), load.clone()),
+                ("now".to_string(), now.to_string()),
+            ]
+        };
+        let at = "2026-11-30T09:58:30Z";
+        let inputs = Stepping::from_pairs(&pairs(at)).unwrap().inputs().unwrap();
+        assert_eq!(inputs.settings.now.as_deref(), Some(at));
+        // The same run `hpacalc simulate --now` makes.
+        let flags = crate::input::simulation::Inputs {
+            hpa: Text::new("hpa", so.as_str()),
+            load: Some(Text::new("load", load.as_str())),
+            actual: None,
+            settings: SimSettings {
+                duration: Some("0s".to_string()),
+                now: Some(at.to_string()),
+                ..SimSettings::default()
+            },
+            replay: ReplaySettings::default(),
+            label: None,
+            load_set: Vec::new(),
+        };
+        let setup = crate::input::simulation::build(&inputs).unwrap();
+        assert_eq!(
+            setup.scenario.keda.as_ref().map(|k| k.last_active),
+            crate::input::simulation::build(&flags)
+                .unwrap()
+                .scenario
+                .keda
+                .as_ref()
+                .map(|k| k.last_active)
+        );
+        let e = Stepping::from_pairs(&pairs("yesterday")).unwrap().inputs();
+        let e = e.and_then(|i| crate::input::simulation::build(&i).map(|_| ()));
+        assert!(format!("{:#}", e.unwrap_err()).contains("--now"));
     }
 
     #[test]

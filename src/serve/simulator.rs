@@ -312,6 +312,21 @@ mod tests {
         panel.matches(&format!("class=\"slot {state}\"")).count()
     }
 
+    /// The paste form has `simulate --now` as a field, and a refused paste keeps its value.
+    #[test]
+    fn the_paste_form_takes_now_and_keeps_it() {
+        let pairs = form::decode("hpa=x&load=y&now=2026-11-30T09%3A58%3A30Z");
+        let mut frame = Frame::default();
+        settings_fields(&mut frame, &pairs);
+        let page = page::page(None, &frame, "");
+        assert!(
+            page.contains(
+                "<input type=\"text\" id=\"now\" name=\"now\" value=\"2026-11-30T09:58:30Z\">"
+            ),
+            "{page}"
+        );
+    }
+
     #[test]
     fn the_workload_and_cluster_panels_agree_at_every_sync_of_every_demo() {
         for name in DEMOS {

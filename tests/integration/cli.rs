@@ -686,6 +686,33 @@ fn a_missing_request_in_the_status_condition_says_what_decides() {
     );
     let all = v.to_string();
     assert!(!all.contains("metrics-server"), "{all}");
+    // The stand-in failing sync runs the request check forward: the decision line, the metric's
+    // error and the first WHY line carry the controller's own reason, not "no metrics returned".
+    let named = "missing request for cpu in container app of Pod web-5f6d8b-x7k2m";
+    let summary = v["decision"]["summary"].as_str().unwrap();
+    assert!(summary.contains(named), "{summary}");
+    assert!(!all.contains("no metrics returned"), "{all}");
+    assert!(
+        v["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains(named)
+    );
+    let table = Test::new()
+        .args(["--hpa", "fixtures/paste/describe-missing-request.txt"])
+        .args(["--now", NOW])
+        .env("COLUMNS", "200")
+        .status(0)
+        .run();
+    let text = stdout(&table);
+    // The decision line, with its wrapped continuation lines joined.
+    let decision = (text.lines())
+        .skip_while(|l| !l.starts_with("4 → 4"))
+        .take_while(|l| !l.is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(decision.contains(named), "{decision}");
 }
 
 /// The kubectl capture's table at 80 and 120 columns: every line fits, titles break between

@@ -763,3 +763,47 @@ fn the_keda_status_examples_in_the_docs_are_the_real_output() {
     }
     assert_eq!(ran, 3);
 }
+
+/// Without --current-replicas, --target or pods, a ScaledObject's status that says where KEDA
+/// holds the target gives the count (`calc::keda::status::start`, the code `simulate` starts
+/// from); one that leaves it to the HPA gives an assumed count, said, with the answers at the
+/// other counts; no status asks for the count.
+#[test]
+fn the_status_gives_the_current_count_where_it_determines_it() {
+    // paused-replicas 5: KEDA holds the target at 5.
+    let v = run("status-paused.yaml", &["--metric-value", "s0=90"]);
+    assert_eq!(v["currentReplicas"], 5);
+    assert_eq!(v["currentReplicasSource"], "status");
+    assert_eq!(v["desiredReplicas"], 5, "{}", v["decision"]);
+    // ScalerCooldown: the target is still up, at the HPA's minimum, and KEDA scales it in.
+    let v = run("status-cooldown.yaml", &[]);
+    assert_eq!(v["currentReplicas"], 1);
+    assert_eq!(v["desiredReplicas"], 0, "{}", v["decision"]);
+    assert!(
+        (v["assumptions"].as_array().unwrap().iter()).any(|a| a
+            .as_str()
+            .unwrap()
+            .contains("Active=False (ScalerCooldown)")),
+        "{}",
+        v["assumptions"]
+    );
+    // Active=False past the cooldown: the count is assumed (minReplicaCount 1), said in the
+    // decision, and every count gives the same answer here.
+    let v = run("cron-last-active.yaml", &[]);
+    assert_eq!(v["currentReplicasSource"], "default");
+    assert_eq!(v["currentReplicas"], 1);
+    let summary = v["decision"]["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("at the assumed current count 1")
+            && summary.contains("every count from 0 to 10 gives the same answer"),
+        "{summary}"
+    );
+    // No status: nothing says where the target is, and the count is asked for.
+    Test::new()
+        .args(["--hpa", "fixtures/keda/kafka-lag.yaml", "--now", NOW])
+        .args(["--metric-value", "s0=5000"])
+        .status(2)
+        .stdout("")
+        .stderr_contains("pass --current-replicas N")
+        .run();
+}

@@ -1437,13 +1437,12 @@ pub fn from_settings(
     settings: &Settings,
     files: &BTreeMap<String, Vec<i64>>,
     now: Timestamp,
-    have_pods: bool,
 ) -> anyhow::Result<(KedaInput, Vec<String>)> {
     let age = match &settings.last_active {
         Some(text) => Some(crate::input::flag_duration("--last-active", text)?),
         None => None,
     };
-    let (input, mut notes) = resolve(
+    let (input, notes) = resolve(
         &translated.keda,
         &settings.metric_values,
         files,
@@ -1451,12 +1450,6 @@ pub fn from_settings(
         age,
         now,
     )?;
-    if settings.current_replicas.is_none() && !have_pods {
-        notes.push(
-            "KEDA: no --current-replicas and no pods: the target is taken to be at 0 replicas."
-                .to_string(),
-        );
-    }
     Ok((input, notes))
 }
 

@@ -44,6 +44,15 @@ fn check_fixes(s: &Scenario, sync: &Sync<'_>, report: &Report, out: &mut [Diagno
             if let Some(fix) = index.and_then(|i| crate::calc::request_fix::fix(s, sync, i)) {
                 d.fix = fix;
             }
+        } else if d.code == "MissingRequest" && d.fix.contains(" is injected by ") {
+            // An injected sidecar: the annotation sets the request; what that request gives is
+            // run forward the same way.
+            let index = crate::calc::request_fix::generic(report, &d.message);
+            if let Some(check) =
+                index.and_then(|i| crate::calc::request_fix::check_other_way(s, sync, i))
+            {
+                d.fix = format!("{}. Checked: {check}", d.fix);
+            }
         }
     }
     let Some(n) = &sync.normalization else { return };

@@ -46,6 +46,7 @@ pub fn failure_from_status(s: &Scenario) -> Option<(&Condition, Scenario)> {
     let kind = (stated.reason.strip_prefix("FailedGet"))
         .and_then(|r| r.strip_suffix("Metric"))
         .unwrap_or_default();
+    let named = missing_request(&stated.message);
     let values = &mut failing.metrics;
     // An entry whose own status shows a value was got at that sync: not the failed one
     // (computeReplicasForMetrics writes one status per entry, in order).
@@ -62,6 +63,9 @@ pub fn failure_from_status(s: &Scenario) -> Option<(&Condition, Scenario)> {
         m.type_name() == kind && !(matches!(kind, "Pods" | "Object" | "External") && got(i))
     }) {
         match spec.type_name() {
+            // A request the condition names as missing: the samples stay (the metrics API
+            // answered), and the stand-in below lacks the request.
+            "Resource" | "ContainerResource" if named.is_some() => {}
             // No sample: the resource metrics API returned none, as the controller saw it.
             "Resource" | "ContainerResource" => values.resource.clear(),
             "Pods" => {
@@ -76,7 +80,81 @@ pub fn failure_from_status(s: &Scenario) -> Option<(&Condition, Scenario)> {
             _ => {}
         }
     }
+    if let Some(named) = &named
+        && kind == "Resource"
+    {
+        without_request(&mut failing, named);
+    }
     Some((stated, failing))
+}
+
+/// What a condition's `missing request for cpu in container app of Pod web-1` names: the
+/// resource, the container and the pod.
+struct NamedRequest {
+    resource: String,
+    container: String,
+    pod: String,
+}
+
+fn missing_request(message: &str) -> Option<NamedRequest> {
+    let (_, rest) = message.split_once("missing request for ")?;
+    let (resource, rest) = rest.split_once(" in container ")?;
+    let (container, pod) = rest.split_once(" of Pod ")?;
+    Some(NamedRequest {
+        resource: resource.to_string(),
+        container: container.to_string(),
+        pod: pod.trim_end_matches(['.', ' ']).to_string(),
+    })
+}
+
+/// The stand-in of a status that names a missing request: the pods the status stands for, the
+/// first one named as the condition names it, each with the named container and without that
+/// request, and a sample per pod (the metrics API answered). The controller's own
+/// `calculatePodRequestsFromContainers` then fails with the condition's words, forward.
+fn without_request(failing: &mut Scenario, named: &NamedRequest) {
+    use crate::scenario::{Container, ContainerKind, ContainerMetrics, PodMetrics, Resources};
+    if failing.pods.is_empty() {
+        return;
+    }
+    let pods = &mut *failing.pods;
+    if !pods.iter().any(|p| p.name == named.pod)
+        && let Some(first) = pods.first_mut()
+    {
+        first.name.clone_from(&named.pod);
+    }
+    for pod in pods.iter_mut() {
+        pod.pod_requests = None;
+        match pod
+            .containers
+            .iter_mut()
+            .find(|c| c.name == named.container)
+        {
+            Some(c) => c.requests.0.retain(|(r, _)| *r != named.resource),
+            None => pod.containers.insert(
+                0,
+                Container {
+                    name: named.container.clone(),
+                    kind: ContainerKind::App,
+                    requests: Resources::default(),
+                },
+            ),
+        }
+    }
+    // The samples' values are never read: the request check fails before they are.
+    failing.metrics.resource_api_error = None;
+    failing.metrics.resource = (failing.pods.iter())
+        .map(|p| PodMetrics {
+            pod: p.name.clone(),
+            timestamp: failing.now,
+            window: crate::time::Duration::from_secs(15),
+            containers: (p.containers.iter())
+                .map(|c| ContainerMetrics {
+                    name: c.name.clone(),
+                    usage: Resources(vec![(named.resource.clone(), 0)]),
+                })
+                .collect(),
+        })
+        .collect();
 }
 
 /// The status's `ScalingLimited` condition, as evidence the sync must reproduce: its status
@@ -515,6 +593,44 @@ mod tests {
         // A failure the inputs show themselves is not doubled.
         s.metrics.selector_error = selector_from_status(&s);
         assert!(selector_from_status(&s).is_none());
+    }
+
+    /// A status-only sync (approximated pods) whose condition names a missing request: the
+    /// stand-in fails forward in `calculatePodRequestsFromContainers` with the condition's own
+    /// words, so the decision and the metric's error name the request, not an empty answer.
+    #[test]
+    fn a_missing_request_the_condition_names_fails_forward_with_its_words() {
+        let mut s = scenario(vec![cpu_utilization(50)], 4, 500);
+        s.approximation = true;
+        let message = "the HPA was unable to compute the replica count: failed to get cpu \
+                       utilization: missing request for cpu in container app of Pod web-1";
+        s.status_conditions = vec![condition(
+            "ScalingActive",
+            "FailedGetResourceMetric",
+            message,
+        )];
+        let (_, failing) = failure_from_status(&s).unwrap();
+        assert_eq!(failing.pods[0].name, "web-1");
+        assert!((failing.pods.iter()).all(|p| {
+            (p.containers.iter()).any(|c| c.name == "app" && c.requests.get("cpu").is_none())
+        }));
+        let r = evaluate(&s);
+        assert_eq!(r.desired_replicas, 4);
+        let error = r.metrics[0].error.as_deref().unwrap();
+        assert!(
+            error.ends_with("missing request for cpu in container app of Pod web-1"),
+            "{error}"
+        );
+        assert!(
+            r.decision.summary.contains("missing request for cpu"),
+            "{}",
+            r.decision.summary
+        );
+        assert!(r.diagnostics[0].message.contains("missing request for cpu"));
+        // Any other failure still stands in as an empty answer.
+        s.status_conditions[0].message = "failed to get cpu utilization".into();
+        let (_, failing) = failure_from_status(&s).unwrap();
+        assert!(failing.metrics.resource.is_empty());
     }
 
     #[test]

@@ -689,7 +689,12 @@ fn input_steps(steps: &mut Vec<Step>, s: &Scenario, sync: &Sync<'_>) {
     );
     let current_source = match s.current_replicas_source {
         Source::Flag => "from --current-replicas",
+        // A ScaledObject's status has no count: `status::start` reads where KEDA holds it.
+        Source::Status if s.keda.is_some() => "where the ScaledObject's status says KEDA holds it",
         Source::Status => "from status.currentReplicas",
+        Source::Default if s.keda.is_some() => {
+            "assumed: not in the inputs (see otherOutcomes for the other counts)"
+        }
         Source::Samples => "counted from the samples: pods not deleting, Failed or Succeeded",
         Source::Target => "from the target's spec.replicas",
         Source::Default => "default",

@@ -804,6 +804,7 @@ pub fn splice(report: &mut Report, o: &KedaOutcome, original_current: i32) {
 }
 
 pub mod advice;
+pub mod current;
 pub mod last_active;
 pub mod status;
 #[cfg(test)]

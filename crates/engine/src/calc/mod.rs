@@ -67,6 +67,7 @@ fn evaluate_now(scenario: &Scenario) -> Report {
         ..scenario.clone()
     };
     keda::advice::check(&resolved, &keda_once, &mut report);
+    keda::current::check(&resolved, |s| keda_once(s).0, &mut report);
     if let Some(k) = &resolved.keda {
         keda::status::evidence(k, inferred, &resolved, &outcome, &mut report);
     }

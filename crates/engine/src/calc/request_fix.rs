@@ -94,6 +94,37 @@ pub fn fix(s: &Scenario, sync: &Sync<'_>, index: usize) -> Option<String> {
     Some(words(&field, resource, usage, &checked))
 }
 
+/// The check of a fix that sets the request another way (an injected sidecar's pod-template
+/// annotation, `calc::diagnose`): the same candidates run forward through `--set-request`'s
+/// path, in words ("set the request on container istio-proxy (e.g. 120m, at which its usage now
+/// is the 50 % target) → 3 replicas ..."), or why the metric stays invalid; `None` where the
+/// pods are not in the inputs (nothing to run) or the metric did not fail for a request.
+pub fn check_other_way(s: &Scenario, sync: &Sync<'_>, index: usize) -> Option<String> {
+    let MetricSpec::Resource {
+        resource,
+        container,
+        target,
+    } = s.hpa.metrics.get(index)?
+    else {
+        return None;
+    };
+    let usage = target.average_utilization?;
+    let error = &sync.outcomes.get(index)?.result.as_ref().err()?.error;
+    let first = missing_container(error, resource)?;
+    if target.target_type != TargetType::Utilization || s.pods.is_empty() || s.approximation {
+        return None;
+    }
+    let checked = candidates(s, index, resource, container.as_deref(), usage, &first);
+    if checked.is_empty() {
+        return Some(format!(
+            "no request for it is known (no other pod has one, and the samples show no \
+             {resource} usage of it), so the count then depends on the request set: pass \
+             --set-request {first}.{resource}=QUANTITY to see what it gives"
+        ));
+    }
+    Some(words("the request", resource, usage, &checked))
+}
+
 /// The fix in words: every candidate that makes the metric valid, with its count; or, when none
 /// does, why the metric stays invalid.
 fn words(field: &str, resource: &str, target: i32, checked: &[Checked]) -> String {
@@ -397,6 +428,72 @@ mod tests {
             let changed = what_if::changed(&s, &[change]).unwrap();
             assert_eq!(crate::calc::evaluate(&changed).desired_replicas, count);
         }
+    }
+
+    /// `one_without`'s pods all with their `app` request, and an injected `istio-proxy` on
+    /// each, without a request, using 100m.
+    fn istio() -> Scenario {
+        let mut s = one_without();
+        s.pods[0].containers[0].requests = Resources(vec![("cpu".into(), 1000)]);
+        for (p, sample) in s.pods.iter_mut().zip(&mut s.metrics.resource) {
+            p.containers.push(Container {
+                name: "istio-proxy".into(),
+                kind: ContainerKind::App,
+                requests: Resources(Vec::new()),
+            });
+            sample.containers.push(crate::scenario::ContainerMetrics {
+                name: "istio-proxy".into(),
+                usage: Resources(vec![("cpu".into(), 100)]),
+            });
+        }
+        s
+    }
+
+    #[test]
+    fn an_injected_sidecar_fix_is_checked_forward_and_says_what_it_gives() {
+        let s = istio();
+        let fix = the_fix(&s);
+        assert!(fix.contains("sidecar.istio.io/proxyCPU"), "{fix}");
+        // Its usage at the 50 % target: 100m × 100 / 50 = 200m, and the count is what
+        // `--set-request istio-proxy.cpu=200m` computes.
+        let change = Change::Request {
+            container: Some("istio-proxy".into()),
+            resource: "cpu".into(),
+            milli: 200,
+        };
+        let count =
+            crate::calc::evaluate(&what_if::changed(&s, &[change]).unwrap()).desired_replicas;
+        assert!(
+            fix.contains(&format!(
+                ". Checked: set the request on container istio-proxy (e.g. 200m, at which its \
+                 usage now is the 50 % target) → {count} replicas"
+            )),
+            "{fix}"
+        );
+    }
+
+    #[test]
+    fn an_injected_sidecar_fix_the_engine_contradicts_offers_no_count() {
+        // A second container `log` without a request and without usage: the sidecar's request
+        // alone leaves the metric invalid.
+        let mut s = istio();
+        for p in &mut s.pods {
+            p.containers.push(Container {
+                name: "log".into(),
+                kind: ContainerKind::App,
+                requests: Resources(Vec::new()),
+            });
+        }
+        let fix = the_fix(&s);
+        assert!(fix.contains("sidecar.istio.io/proxyCPU"), "{fix}");
+        assert!(
+            fix.contains(
+                "Checked: set the request on container istio-proxy, but that alone does not make \
+                 the metric computable"
+            ) && fix.contains("missing request for cpu in container log of Pod p0"),
+            "{fix}"
+        );
+        assert!(!fix.contains("replicas"), "{fix}");
     }
 
     #[test]
