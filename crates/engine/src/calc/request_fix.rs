@@ -472,11 +472,8 @@ mod tests {
         );
     }
 
-    #[test]
-    fn an_injected_sidecar_fix_the_engine_contradicts_offers_no_count() {
-        // A second container `log` without a request and without usage: the sidecar's request
-        // alone leaves the metric invalid.
-        let mut s = istio();
+    /// A second container `log` on every pod, without a request and without usage.
+    fn add_log_container(s: &mut Scenario) {
         for p in &mut s.pods {
             p.containers.push(Container {
                 name: "log".into(),
@@ -484,6 +481,14 @@ mod tests {
                 requests: Resources(Vec::new()),
             });
         }
+    }
+
+    #[test]
+    fn an_injected_sidecar_fix_the_engine_contradicts_offers_no_count() {
+        // A second container `log` without a request and without usage: the sidecar's request
+        // alone leaves the metric invalid.
+        let mut s = istio();
+        add_log_container(&mut s);
         let fix = the_fix(&s);
         assert!(fix.contains("sidecar.istio.io/proxyCPU"), "{fix}");
         assert!(
@@ -501,13 +506,7 @@ mod tests {
         // A second container `log` without a request on any pod and without usage: the
         // request on `app` alone leaves the metric invalid, as the engine's sync says.
         let mut s = one_without();
-        for p in &mut s.pods {
-            p.containers.push(Container {
-                name: "log".into(),
-                kind: ContainerKind::App,
-                requests: Resources(Vec::new()),
-            });
-        }
+        add_log_container(&mut s);
         let fix = the_fix(&s);
         assert!(
             fix.starts_with(
