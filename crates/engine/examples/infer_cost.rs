@@ -20,7 +20,7 @@ use hpacalc_engine::scenario::keda::{
 };
 use hpacalc_engine::scenario::{
     BoundedRecommendation, ControllerMemory, ObservedMetric, ObservedStatus, Recommendation,
-    ScaleEvent, Scenario,
+    ScaleEvent, Scenario, Source,
 };
 use hpacalc_engine::time::Duration;
 
@@ -242,4 +242,31 @@ fn main() {
         median_micros(&keda_modifiers(8, 40.0), 51),
         median_micros(&keda_modifiers(8, 900.0), 51)
     );
+    for max in [10, 100] {
+        println!(
+            "KEDA current count assumed (Active=True), maxReplicaCount {max}\t{:.0}\t{:.0}",
+            median_micros(&keda_count(max, Source::Flag), 21),
+            median_micros(&keda_count(max, Source::Default), 21)
+        );
+    }
+}
+
+/// `keda` active, its count given (`Flag`) or assumed (`Default`: every count from 0 to
+/// maxReplicaCount runs forward, `calc::keda::current`).
+fn keda_count(max: i32, source: Source) -> Scenario {
+    let mut s = keda(4, Some(300.0));
+    s.hpa.max_replicas = max;
+    s.current_replicas_source = source;
+    if let Some(k) = s.keda.as_mut() {
+        k.max_replica_count = max;
+        if let Some(status) = k.status.as_mut() {
+            status.conditions = vec![KedaCondition {
+                condition_type: "Active".into(),
+                status: "True".into(),
+                reason: "ScalerActive".into(),
+                message: String::new(),
+            }];
+        }
+    }
+    s
 }
