@@ -60,20 +60,13 @@ pub struct Checked {
 /// metric whose sync failed for a missing request), checked forward; `None` when that metric did
 /// not fail so.
 pub fn fix(s: &Scenario, sync: &Sync<'_>, index: usize) -> Option<String> {
-    let MetricSpec::Resource {
+    let Failed {
         resource,
         container,
-        target,
-    } = s.hpa.metrics.get(index)?
-    else {
-        return None;
-    };
-    if target.target_type != TargetType::Utilization {
-        return None;
-    }
-    let error = &sync.outcomes.get(index)?.result.as_ref().err()?.error;
-    let first = missing_container(error, resource)?;
-    let usage = target.average_utilization?;
+        usage,
+        error,
+        first,
+    } = failed(s, sync, index)?;
     let field = format!("resources.requests.{resource}");
     if s.pods.is_empty() || s.approximation {
         return Some(without_pods(resource, &first));
@@ -82,7 +75,7 @@ pub fn fix(s: &Scenario, sync: &Sync<'_>, index: usize) -> Option<String> {
     if let Some(fix) = foreign_pod(s, index, error) {
         return Some(fix);
     }
-    let checked = candidates(s, index, resource, container.as_deref(), usage, &first);
+    let checked = candidates(s, index, resource, container, usage, &first);
     if checked.is_empty() {
         return Some(format!(
             "set {field} on container {first}; no other pod has one and the samples show no \
@@ -100,21 +93,17 @@ pub fn fix(s: &Scenario, sync: &Sync<'_>, index: usize) -> Option<String> {
 /// is the 50 % target) → 3 replicas ..."), or why the metric stays invalid; `None` where the
 /// pods are not in the inputs (nothing to run) or the metric did not fail for a request.
 pub fn check_other_way(s: &Scenario, sync: &Sync<'_>, index: usize) -> Option<String> {
-    let MetricSpec::Resource {
+    let Failed {
         resource,
         container,
-        target,
-    } = s.hpa.metrics.get(index)?
-    else {
-        return None;
-    };
-    let usage = target.average_utilization?;
-    let error = &sync.outcomes.get(index)?.result.as_ref().err()?.error;
-    let first = missing_container(error, resource)?;
-    if target.target_type != TargetType::Utilization || s.pods.is_empty() || s.approximation {
+        usage,
+        first,
+        ..
+    } = failed(s, sync, index)?;
+    if s.pods.is_empty() || s.approximation {
         return None;
     }
-    let checked = candidates(s, index, resource, container.as_deref(), usage, &first);
+    let checked = candidates(s, index, resource, container, usage, &first);
     if checked.is_empty() {
         return Some(format!(
             "no request for it is known (no other pod has one, and the samples show no \
@@ -123,6 +112,41 @@ pub fn check_other_way(s: &Scenario, sync: &Sync<'_>, index: usize) -> Option<St
         ));
     }
     Some(words("the request", resource, usage, &checked))
+}
+
+/// A Resource Utilization metric whose sync failed for a missing request.
+struct Failed<'s> {
+    resource: &'s str,
+    container: Option<&'s str>,
+    /// The target utilization, in percent.
+    usage: i32,
+    /// The engine's error, as the controller words it.
+    error: &'s str,
+    /// The first container without the request, as the error names it.
+    first: String,
+}
+
+/// Metric `index` of `s`, when it is a Utilization target whose sync failed for a request.
+fn failed<'s>(s: &'s Scenario, sync: &'s Sync<'_>, index: usize) -> Option<Failed<'s>> {
+    let MetricSpec::Resource {
+        resource,
+        container,
+        target,
+    } = s.hpa.metrics.get(index)?
+    else {
+        return None;
+    };
+    if target.target_type != TargetType::Utilization {
+        return None;
+    }
+    let error = &sync.outcomes.get(index)?.result.as_ref().err()?.error;
+    Some(Failed {
+        resource,
+        container: container.as_deref(),
+        usage: target.average_utilization?,
+        first: missing_container(error, resource)?,
+        error,
+    })
 }
 
 /// The fix in words: every candidate that makes the metric valid, with its count; or, when none
